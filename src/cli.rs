@@ -1,0 +1,207 @@
+//! The command line: a contract that scripts and tests rely on (PRODUCT.md).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::event::EventType;
+use crate::filter::{Filter, TimeBound};
+use crate::time::{now_nanos, parse_time_bound};
+
+pub const DEFAULT_BASE_URL: &str = "https://api.100ms.live";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "callscope",
+    version,
+    about = "Explore the client error events of video-call rooms: why peers fail to connect, join, publish or subscribe, or get disconnected.",
+    after_help = "Examples:\n  callscope --demo                      browse the bundled demo dataset\n  callscope incident.json dumps/        open saved API responses\n  callscope --live --room ROOM --type join\n  callscope list --demo --type join --terminal --format csv\n  callscope serve incident.json --addr 127.0.0.1:0",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the matching events, without the terminal UI.
+    List(ListArgs),
+    /// Serve events over the same HTTP API as the service.
+    Serve(ServeArgs),
+    /// Write a generated dataset as NDJSON to stdout.
+    DemoData(DemoDataArgs),
+}
+
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Source")]
+pub struct SourceArgs {
+    /// Saved dumps: files, folders (every .json, .ndjson, .jsonl, .gz in them), or - for stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Use the bundled demo dataset.
+    #[arg(long, conflicts_with_all = ["files", "live"])]
+    pub demo: bool,
+    /// Use the live API at --base-url.
+    #[arg(long, conflicts_with = "files")]
+    pub live: bool,
+    /// The API's base URL.
+    #[arg(long, env = "CALLSCOPE_BASE_URL", default_value = DEFAULT_BASE_URL, value_name = "URL")]
+    pub base_url: String,
+    /// Read the management token from the first line of this file (else HMS_MANAGEMENT_TOKEN, else
+    /// a token minted from HMS_ACCESS_KEY and HMS_SECRET).
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Allow sending the token over plain http to a host that is not this machine.
+    #[arg(long)]
+    pub insecure: bool,
+    /// Events per API page (1..100).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100), value_name = "N")]
+    pub page_size: u32,
+}
+
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Filters")]
+pub struct FilterArgs {
+    /// Event type (repeatable): publish, subscribe, join, disconnected, connect, or a full name.
+    #[arg(long = "type", value_name = "T")]
+    pub types: Vec<String>,
+    /// Events of this room id.
+    #[arg(long, value_name = "ID")]
+    pub room: Option<String>,
+    /// Events of this session id.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Events of this peer id.
+    #[arg(long, value_name = "ID")]
+    pub peer: Option<String>,
+    /// Events of this user id.
+    #[arg(long, value_name = "ID")]
+    pub user: Option<String>,
+    /// Only final errors (is_terminal true: the SDK made no more retries).
+    #[arg(long, conflicts_with = "retried")]
+    pub terminal: bool,
+    /// Only retried errors (is_terminal false).
+    #[arg(long)]
+    pub retried: bool,
+    /// Only this error_code.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub code: Option<i64>,
+    /// Case-insensitive text found in any string value.
+    #[arg(long, value_name = "TEXT")]
+    pub search: Option<String>,
+    /// Events at or after T: RFC 3339, or a duration back from now (90m, 2h, 3d).
+    #[arg(long, value_name = "T")]
+    pub since: Option<String>,
+    /// Events at or before T: RFC 3339, or a duration back from now.
+    #[arg(long, value_name = "T")]
+    pub until: Option<String>,
+}
+
+impl FilterArgs {
+    /// Builds the filter; an unknown type or an unreadable time is a usage error.
+    pub fn to_filter(&self) -> Result<Filter, String> {
+        let mut types = Vec::new();
+        for t in &self.types {
+            for part in t.split(',').filter(|p| !p.trim().is_empty()) {
+                let t = EventType::from_arg(part)?;
+                if !types.contains(&t) {
+                    types.push(t);
+                }
+            }
+        }
+        types.sort();
+        let now = now_nanos();
+        let bound = |flag: &str, v: &Option<String>| -> Result<Option<TimeBound>, String> {
+            v.as_ref()
+                .map(|text| {
+                    parse_time_bound(text, now)
+                        .map(|nanos| TimeBound {
+                            text: text.clone(),
+                            nanos,
+                        })
+                        .map_err(|e| format!("--{flag}: {e}"))
+                })
+                .transpose()
+        };
+        Ok(Filter {
+            types,
+            room: self.room.clone(),
+            session: self.session.clone(),
+            peer: self.peer.clone(),
+            user: self.user.clone(),
+            terminal: if self.terminal {
+                Some(true)
+            } else if self.retried {
+                Some(false)
+            } else {
+                None
+            },
+            code: self.code,
+            search: self.search.clone().filter(|s| !s.is_empty()),
+            since: bound("since", &self.since)?,
+            until: bound("until", &self.until)?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Ndjson,
+    Json,
+    Csv,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GroupKey {
+    Error,
+    Sdk,
+    Os,
+    Device,
+    Role,
+    Room,
+    Domain,
+    Env,
+    Peer,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Output format (default: table on a terminal, ndjson otherwise).
+    #[arg(long, value_enum, help_heading = "Output")]
+    pub format: Option<Format>,
+    /// Write to this file (atomically: a temporary file, then a rename) instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE", help_heading = "Output")]
+    pub output: Option<PathBuf>,
+    /// Print at most N events.
+    #[arg(long, value_name = "N", help_heading = "Output")]
+    pub max: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+    pub addr: String,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoDataArgs {
+    /// How many events.
+    #[arg(long, default_value_t = crate::generator::DEMO_EVENTS, value_name = "N")]
+    pub events: usize,
+    /// Random seed: the same seed gives the same bytes.
+    #[arg(long, default_value_t = crate::generator::DEMO_SEED, value_name = "S")]
+    pub seed: u64,
+}

@@ -1,0 +1,54 @@
+/// One `key:value` pair of the agent's `string`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentPair {
+    pub key: String,
+    pub value: String,
+}
+
+/// Decodes the agent's `string`: comma-separated `key:value` pairs (spec 2.5), e.g.
+/// `sdk:web,sdk_version:0.12.3,device_model:Chrome 130,...,env:prod`.
+///
+/// Values may themselves hold `:` (a URL, a time) and, in the wild, `,` (a device model such as
+/// `Chrome 130, Mobile`): a piece without `:` is therefore glued back onto the previous value
+/// instead of being dropped. A piece before any pair that lacks `:` is kept with an empty key.
+pub fn decode_agent_string(s: &str) -> Vec<AgentPair> {
+    let mut pairs: Vec<AgentPair> = Vec::new();
+    for piece in s.split(',') {
+        match piece.split_once(':') {
+            Some((key, value)) if is_key(key) => pairs.push(AgentPair {
+                key: key.trim().to_string(),
+                value: value.to_string(),
+            }),
+            _ => match pairs.last_mut() {
+                Some(last) => {
+                    last.value.push(',');
+                    last.value.push_str(piece);
+                }
+                None if piece.trim().is_empty() => {}
+                None => pairs.push(AgentPair {
+                    key: String::new(),
+                    value: piece.to_string(),
+                }),
+            },
+        }
+    }
+    pairs
+}
+
+/// A key is a short identifier (`sdk_version`, `env`); anything else before a `:` belongs to a
+/// value that holds a comma.
+fn is_key(key: &str) -> bool {
+    let key = key.trim();
+    !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+}
+
+/// The value of one key of a decoded agent string.
+pub fn agent_value<'a>(pairs: &'a [AgentPair], key: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|p| p.key == key)
+        .map(|p| p.value.as_str())
+}

@@ -1,0 +1,206 @@
+//! The filter: one meaning for every source. For the live API the first five parts travel as query
+//! parameters; all of them are also applied to what is loaded.
+
+use crate::event::EventType;
+use crate::store::{NO_TIME, Needle, Store, Sym, TERMINAL_FALSE, TERMINAL_TRUE};
+
+/// A time bound as the user wrote it, and what it resolved to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeBound {
+    pub text: String,
+    pub nanos: i64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Any of these types; empty means every type.
+    pub types: Vec<EventType>,
+    pub room: Option<String>,
+    pub session: Option<String>,
+    pub peer: Option<String>,
+    pub user: Option<String>,
+    /// `Some(true)`: only final errors (`--terminal`); `Some(false)`: only retried ones (`--retried`).
+    pub terminal: Option<bool>,
+    pub code: Option<i64>,
+    pub search: Option<String>,
+    pub since: Option<TimeBound>,
+    pub until: Option<TimeBound>,
+}
+
+impl Filter {
+    pub fn is_empty(&self) -> bool {
+        *self == Filter::default()
+    }
+
+    /// Whether the type is selected (an empty selection selects every type).
+    pub fn has_type(&self, t: &EventType) -> bool {
+        self.types.is_empty() || self.types.contains(t)
+    }
+
+    /// Turns one type on or off. Turning off the last selected type selects every type again
+    /// rather than showing nothing.
+    pub fn toggle_type(&mut self, t: EventType) {
+        if let Some(pos) = self.types.iter().position(|x| *x == t) {
+            self.types.remove(pos);
+        } else {
+            self.types.push(t);
+            self.types.sort();
+        }
+    }
+
+    /// The query parameters the live API takes for this filter (repeated `type`, ids).
+    pub fn api_params(&self) -> Vec<(&'static str, String)> {
+        let mut params: Vec<(&'static str, String)> = self
+            .types
+            .iter()
+            .map(|t| ("type", t.name().to_string()))
+            .collect();
+        for (name, value) in [
+            ("room_id", &self.room),
+            ("session_id", &self.session),
+            ("peer_id", &self.peer),
+            ("user_id", &self.user),
+        ] {
+            if let Some(v) = value {
+                params.push((name, v.clone()));
+            }
+        }
+        params
+    }
+
+    /// A short description for headers and messages, e.g. `type=join room=65af… terminal`.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if !self.types.is_empty() {
+            let names: Vec<&str> = self.types.iter().map(|t| t.alias()).collect();
+            parts.push(format!("type={}", names.join(",")));
+        }
+        for (name, value) in [
+            ("room", &self.room),
+            ("session", &self.session),
+            ("peer", &self.peer),
+            ("user", &self.user),
+        ] {
+            if let Some(v) = value {
+                parts.push(format!("{name}={v}"));
+            }
+        }
+        match self.terminal {
+            Some(true) => parts.push("final only".into()),
+            Some(false) => parts.push("retried only".into()),
+            None => {}
+        }
+        if let Some(code) = self.code {
+            parts.push(format!("code={code}"));
+        }
+        if let Some(s) = &self.search {
+            parts.push(format!("search=\"{s}\""));
+        }
+        if let Some(t) = &self.since {
+            parts.push(format!("since={}", t.text));
+        }
+        if let Some(t) = &self.until {
+            parts.push(format!("until={}", t.text));
+        }
+        if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join("  ")
+        }
+    }
+
+    /// Resolves the filter against a store's strings, so that matching a row is integer work.
+    pub fn compile(&self, store: &Store) -> Compiled {
+        let strings = store.strings();
+        // A value the store has never seen matches nothing: `Some(None)`.
+        let sym = |v: &Option<String>| v.as_ref().map(|s| strings.lookup(s));
+        Compiled {
+            types: if self.types.is_empty() {
+                None
+            } else {
+                Some(
+                    self.types
+                        .iter()
+                        .filter_map(|t| strings.lookup(t.name()))
+                        .collect(),
+                )
+            },
+            room: sym(&self.room),
+            session: sym(&self.session),
+            peer: sym(&self.peer),
+            user: sym(&self.user),
+            terminal: self.terminal.map(|t| if t { TERMINAL_TRUE } else { TERMINAL_FALSE }),
+            code: self.code,
+            search: self
+                .search
+                .as_deref()
+                .filter(|s| !s.is_empty())
+                .map(Needle::new),
+            since: self.since.as_ref().map(|t| t.nanos),
+            until: self.until.as_ref().map(|t| t.nanos),
+        }
+    }
+}
+
+/// A filter resolved against one store's strings.
+#[derive(Debug)]
+pub struct Compiled {
+    types: Option<Vec<Sym>>,
+    room: Option<Option<Sym>>,
+    session: Option<Option<Sym>>,
+    peer: Option<Option<Sym>>,
+    user: Option<Option<Sym>>,
+    terminal: Option<u8>,
+    code: Option<i64>,
+    search: Option<Needle>,
+    since: Option<i64>,
+    until: Option<i64>,
+}
+
+impl Compiled {
+    pub fn matches(&self, store: &Store, i: usize) -> bool {
+        let row = store.row(i);
+        if let Some(types) = &self.types
+            && !types.contains(&row.kind)
+        {
+            return false;
+        }
+        for (want, have) in [
+            (self.room, row.room_id),
+            (self.session, row.session_id),
+            (self.peer, row.peer_id),
+            (self.user, row.user_id),
+        ] {
+            if let Some(want) = want
+                && want != Some(have)
+            {
+                return false;
+            }
+        }
+        if let Some(t) = self.terminal
+            && row.terminal != t
+        {
+            return false;
+        }
+        if self.code.is_some() && row.error_code != self.code {
+            return false;
+        }
+        if let Some(since) = self.since
+            && (row.ts == NO_TIME || row.ts < since)
+        {
+            return false;
+        }
+        if let Some(until) = self.until
+            && (row.ts == NO_TIME || row.ts > until)
+        {
+            return false;
+        }
+        if let Some(needle) = &self.search {
+            return needle.matches_json(store.raw(i));
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,452 @@
+//! The population behind the events: rooms, users with their devices and SDKs, and peers.
+//!
+//! A peer keeps one user, room, role and session for all its events, and a user keeps one agent and
+//! one set of devices, so that a person browsing the demo sees the same faces come back.
+
+use super::catalog::{
+    ACCOUNTS, AGENT_DOMAINS, ANDROID_MODELS, ANDROID_SDK_VERSIONS, ANDROID_VERSIONS, DAY_END,
+    DAY_START, DeviceKit, FIRST_NAMES, FIXED_ROOM_IDS, FLUTTER_SDK_VERSIONS, FLUTTER_VERSIONS,
+    IOS_MODELS, IOS_SDK_VERSIONS, IOS_VERSIONS, LAST_NAMES, MIN, MOBILE_DEVICES, PRIYA_ROOM, ROOMS,
+    Role, TEMPLATES, WEB_DEVICES, WEB_SDK_VERSIONS, WEB_SYSTEMS, WHOLE_NAMES,
+};
+use super::dice::Dice;
+use super::json::{DAY_EPOCH_SECS, NS, hex_string, object_id, push_escaped, push_field, quoted};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sdk {
+    Web,
+    Android,
+    Ios,
+    Flutter,
+}
+
+pub(super) struct Agent {
+    /// The whole `agent` object, rendered once.
+    pub json: Box<[u8]>,
+    pub sdk: Sdk,
+    pub prebuilt: bool,
+}
+
+pub(super) struct AgentSpec {
+    pub sdk: Sdk,
+    pub sdk_version: &'static str,
+    pub device_model: &'static str,
+    pub os: &'static str,
+    pub os_version: &'static str,
+    pub is_prebuilt: bool,
+    pub framework: &'static str,
+    pub framework_version: &'static str,
+    pub framework_sdk_version: &'static str,
+    pub domain: &'static str,
+    pub env: &'static str,
+}
+
+impl AgentSpec {
+    fn build(&self) -> Agent {
+        let sdk = match self.sdk {
+            Sdk::Web => "web",
+            Sdk::Android => "android",
+            Sdk::Ios => "ios",
+            Sdk::Flutter => "flutter",
+        };
+        let prebuilt = if self.is_prebuilt { "true" } else { "false" };
+        let summary = format!(
+            "sdk:{sdk},sdk_version:{},device_model:{},os:{},os_version:{},is_prebuilt:{prebuilt},\
+             framework:{},framework_version:{},framework_sdk_version:{},domain:{},env:{}",
+            self.sdk_version,
+            self.device_model,
+            self.os,
+            self.os_version,
+            self.framework,
+            self.framework_version,
+            self.framework_sdk_version,
+            self.domain,
+            self.env,
+        );
+        let mut json = b"{\"sdk\":".to_vec();
+        push_escaped(&mut json, sdk.as_bytes());
+        push_field(&mut json, "sdk_version", self.sdk_version);
+        push_field(&mut json, "device_model", self.device_model);
+        push_field(&mut json, "os", self.os);
+        push_field(&mut json, "os_version", self.os_version);
+        json.extend_from_slice(b",\"is_prebuilt\":");
+        json.extend_from_slice(prebuilt.as_bytes());
+        push_field(&mut json, "framework", self.framework);
+        push_field(&mut json, "framework_version", self.framework_version);
+        push_field(&mut json, "framework_sdk_version", self.framework_sdk_version);
+        push_field(&mut json, "domain", self.domain);
+        push_field(&mut json, "string", &summary);
+        json.push(b'}');
+        Agent { json: json.into_boxed_slice(), sdk: self.sdk, prebuilt: self.is_prebuilt }
+    }
+
+    fn random(d: &mut Dice) -> Self {
+        let sdk = *d.weighted(&[(Sdk::Web, 50), (Sdk::Android, 20), (Sdk::Ios, 18), (Sdk::Flutter, 12)]);
+        let &(domain, env, _) = &AGENT_DOMAINS[{
+            let weights: Vec<(usize, u32)> =
+                AGENT_DOMAINS.iter().enumerate().map(|(i, &(_, _, w))| (i, w)).collect();
+            *d.weighted(&weights)
+        }];
+        let mut spec = AgentSpec {
+            sdk,
+            sdk_version: "",
+            device_model: "",
+            os: "",
+            os_version: "",
+            is_prebuilt: false,
+            framework: "none",
+            framework_version: "",
+            framework_sdk_version: "",
+            domain,
+            env,
+        };
+        match sdk {
+            Sdk::Web => {
+                let system = d.weighted(WEB_SYSTEMS);
+                spec.os = system.os;
+                spec.os_version = *d.pick(system.versions);
+                spec.device_model = *d.weighted(system.browsers);
+                spec.sdk_version = *d.weighted(WEB_SDK_VERSIONS);
+                match *d.weighted(&[("react", 60), ("none", 25), ("vue", 8), ("angular", 7)]) {
+                    "react" => {
+                        spec.framework = "react";
+                        spec.framework_version = *d.pick(&["18.2.0", "18.3.1"]);
+                        spec.framework_sdk_version = *d.pick(&["0.10.1", "0.10.6"]);
+                        spec.is_prebuilt = d.chance(45);
+                    }
+                    "vue" => {
+                        spec.framework = "vue";
+                        spec.framework_version = "3.4.21";
+                    }
+                    "angular" => {
+                        spec.framework = "angular";
+                        spec.framework_version = "17.3.0";
+                    }
+                    _ => {}
+                }
+            }
+            Sdk::Android | Sdk::Ios => {
+                let (versions, models, os_versions, rn_sdk) = if sdk == Sdk::Android {
+                    (ANDROID_SDK_VERSIONS, ANDROID_MODELS, ANDROID_VERSIONS, "1.10.9")
+                } else {
+                    (IOS_SDK_VERSIONS, IOS_MODELS, IOS_VERSIONS, "1.10.9")
+                };
+                spec.sdk_version = *d.weighted(versions);
+                spec.device_model = *d.pick(models);
+                spec.os = match sdk {
+                    Sdk::Android => "Android",
+                    _ if spec.device_model.starts_with("iPad") => "iPadOS",
+                    _ => "iOS",
+                };
+                spec.os_version = *d.pick(os_versions);
+                if d.chance(35) {
+                    spec.framework = "react-native";
+                    spec.framework_version = *d.pick(&["0.74.5", "0.73.6"]);
+                    spec.framework_sdk_version = rn_sdk;
+                } else {
+                    spec.is_prebuilt = d.chance(20);
+                }
+            }
+            Sdk::Flutter => {
+                spec.sdk_version = *d.weighted(FLUTTER_SDK_VERSIONS);
+                spec.framework = "flutter";
+                spec.framework_version = *d.pick(FLUTTER_VERSIONS);
+                if d.chance(60) {
+                    spec.device_model = *d.pick(ANDROID_MODELS);
+                    spec.os = "Android";
+                    spec.os_version = *d.pick(ANDROID_VERSIONS);
+                    spec.framework_sdk_version = "2.9.58";
+                } else {
+                    spec.device_model = *d.pick(IOS_MODELS);
+                    spec.os = if spec.device_model.starts_with("iPad") { "iPadOS" } else { "iOS" };
+                    spec.os_version = *d.pick(IOS_VERSIONS);
+                    spec.framework_sdk_version = "1.16.0";
+                }
+                spec.is_prebuilt = d.chance(15);
+            }
+        }
+        spec
+    }
+}
+
+/// The devices a user's machine reports; publish failures carry them.
+pub(super) struct Kit {
+    pub devices: Box<[u8]>,
+    pub camera: &'static str,
+    pub camera_id: Box<str>,
+    pub mic_id: Box<str>,
+    pub volume: u32,
+}
+
+impl Kit {
+    fn random(d: &mut Dice, web: bool) -> Self {
+        let kit: &DeviceKit = if web { &WEB_DEVICES } else { &MOBILE_DEVICES };
+        let mut devices = b"{".to_vec();
+        let mut first_camera = None;
+        let mut first_mic = None;
+        let lists = [("videoInput", "videoinput", kit.cameras), ("audioInput", "audioinput", kit.mics), (
+            "audioOutput",
+            "audiooutput",
+            kit.speakers,
+        )];
+        for (list_index, (key, kind, labels)) in lists.into_iter().enumerate() {
+            if list_index > 0 {
+                devices.push(b',');
+            }
+            push_escaped(&mut devices, key.as_bytes());
+            devices.extend_from_slice(b":[");
+            let count = if web { d.range(1, 3).min(labels.len() as u64) } else { labels.len() as u64 - d.below(2) };
+            let offset = d.index(labels.len());
+            let group = hex_string(&d.bytes::<32>());
+            for i in 0..count as usize {
+                let label = labels[(offset + i) % labels.len()];
+                let id = if web {
+                    hex_string(&d.bytes::<32>())
+                } else {
+                    label.to_ascii_lowercase().replace(' ', "_")
+                };
+                if i > 0 {
+                    devices.push(b',');
+                }
+                if web && kind != "videoinput" && i == 0 {
+                    devices.extend_from_slice(b"{\"deviceId\":\"default\"");
+                    push_field(&mut devices, "groupId", &group);
+                    push_field(&mut devices, "kind", kind);
+                    push_field(&mut devices, "label", &format!("Default - {label}"));
+                    devices.extend_from_slice(b"},");
+                }
+                devices.extend_from_slice(b"{\"deviceId\":");
+                push_escaped(&mut devices, id.as_bytes());
+                if web {
+                    push_field(&mut devices, "groupId", &group);
+                    push_field(&mut devices, "kind", kind);
+                }
+                push_field(&mut devices, "label", label);
+                devices.push(b'}');
+                match kind {
+                    "videoinput" if first_camera.is_none() => first_camera = Some((label, id)),
+                    "audioinput" if first_mic.is_none() => {
+                        first_mic = Some(if web { "default".to_string() } else { id })
+                    }
+                    _ => {}
+                }
+            }
+            devices.push(b']');
+        }
+        devices.push(b'}');
+        let (camera, camera_id) = first_camera.unwrap_or(("", String::new()));
+        Kit {
+            devices: devices.into_boxed_slice(),
+            camera,
+            camera_id: camera_id.into_boxed_str(),
+            mic_id: first_mic.unwrap_or_default().into_boxed_str(),
+            volume: *d.pick(&[100, 100, 100, 80, 65]),
+        }
+    }
+}
+
+pub(super) struct User {
+    pub id: Box<[u8]>,
+    pub name: Box<[u8]>,
+    pub agent: u32,
+    pub kit: u32,
+}
+
+pub(super) struct Room {
+    pub account: usize,
+    pub template: usize,
+    pub id: Box<str>,
+    /// `"account_id":"…","room_id":"…"`
+    pub ids: Box<[u8]>,
+    /// `,"room_name":"…","template_id":"…"`
+    pub named: Box<[u8]>,
+    pub name: Box<str>,
+    /// Start time and id, ascending by start.
+    pub sessions: Vec<(u64, Box<str>)>,
+}
+
+impl Room {
+    pub(super) fn session_at(&self, t: u64) -> usize {
+        self.sessions.iter().rposition(|(start, _)| *start <= t).unwrap_or(0)
+    }
+
+    pub(super) fn roles(&self) -> &'static [Role] {
+        TEMPLATES[self.template].roles
+    }
+}
+
+pub(super) struct Peer {
+    pub id: [u8; 16],
+    pub user: u32,
+    pub room: u32,
+    pub role: u8,
+    pub session: u8,
+    pub start: u64,
+}
+
+pub(super) struct World {
+    pub rooms: Vec<Room>,
+    pub agents: Vec<Agent>,
+    pub kits: Vec<Kit>,
+    pub users: Vec<User>,
+    pub peers: Vec<Peer>,
+    /// Everyday users of each account; users made for a pattern are kept out of these pools.
+    pub pools: [Vec<u32>; 2],
+    web_kits: u32,
+    mobile_kits: u32,
+    noise_agents: u32,
+}
+
+pub(super) const PRIYA_PEER: [u8; 16] = [
+    0x3f, 0x6b, 0x2a, 0x9e, 0x8c, 0x41, 0x4d, 0x7a, 0x9b, 0x25, 0xe0, 0xc4, 0xd1, 0xf7, 0xa8, 0x63,
+];
+
+impl World {
+    pub(super) fn new(d: &mut Dice, events: usize) -> Self {
+        let room_count = (events / 240).max(10);
+        let mut rooms = Vec::with_capacity(room_count);
+        for i in 0..room_count {
+            let (base, template) = ROOMS[i % ROOMS.len()];
+            let name = if i < ROOMS.len() { base.to_string() } else { format!("{base}-{}", i / ROOMS.len() + 1) };
+            // Rooms were created over the two years before the day of the events.
+            let created = DAY_EPOCH_SECS - d.range(30, 730) * 86_400 - d.below(86_400);
+            let id = FIXED_ROOM_IDS.get(i).map_or_else(|| object_id(created, d.bytes()), |s| (*s).to_string());
+            let account = TEMPLATES[template].account;
+            let mut ids = b"\"account_id\":".to_vec();
+            push_escaped(&mut ids, ACCOUNTS[account].as_bytes());
+            push_field(&mut ids, "room_id", &id);
+            let mut named = Vec::new();
+            push_field(&mut named, "room_name", &name);
+            push_field(&mut named, "template_id", TEMPLATES[template].id);
+            let mut starts = vec![DAY_START - d.range(1, 30 * MIN)];
+            for _ in 0..d.below(3) {
+                starts.push(DAY_START + d.below(DAY_END - DAY_START));
+            }
+            starts.sort_unstable();
+            let sessions = starts
+                .into_iter()
+                .map(|s| (s, object_id(DAY_EPOCH_SECS + s / NS, d.bytes()).into_boxed_str()))
+                .collect();
+            rooms.push(Room {
+                account,
+                template,
+                id: id.into_boxed_str(),
+                ids: ids.into_boxed_slice(),
+                named: named.into_boxed_slice(),
+                name: name.into_boxed_str(),
+                sessions,
+            });
+        }
+
+        let noise_agents = 40 + events / 20_000;
+        let agents = (0..noise_agents).map(|_| AgentSpec::random(d).build()).collect();
+        let web_kits = 40;
+        let mobile_kits = 12;
+        let kits = (0..web_kits + mobile_kits).map(|i| Kit::random(d, i < web_kits)).collect();
+
+        let mut world = World {
+            rooms,
+            agents,
+            kits,
+            users: Vec::new(),
+            peers: Vec::new(),
+            pools: [Vec::new(), Vec::new()],
+            web_kits,
+            mobile_kits,
+            noise_agents: noise_agents as u32,
+        };
+        let user_count = (events / 8).max(40);
+        for i in 0..user_count {
+            let account = usize::from(i % 10 >= 7);
+            let agent = d.below(u64::from(world.noise_agents)) as u32;
+            let user = world.add_user(d, account, agent, None);
+            world.pools[account].push(user);
+        }
+        world
+    }
+
+    pub(super) fn add_agent(&mut self, spec: &AgentSpec) -> u32 {
+        self.agents.push(spec.build());
+        self.agents.len() as u32 - 1
+    }
+
+    pub(super) fn random_web_agent(&mut self, d: &mut Dice, sdk_version: &'static str) -> u32 {
+        let mut spec = AgentSpec::random(d);
+        while spec.sdk != Sdk::Web {
+            spec = AgentSpec::random(d);
+        }
+        spec.sdk_version = sdk_version;
+        spec.domain = "prod-in2.100ms.live";
+        spec.env = "prod";
+        self.add_agent(&spec)
+    }
+
+    /// `who` fixes the id and name; otherwise both are invented in the account's style.
+    pub(super) fn add_user(&mut self, d: &mut Dice, account: usize, agent: u32, who: Option<(&str, &str)>) -> u32 {
+        let (id, name) = match who {
+            Some((id, name)) => (id.to_string(), name.to_string()),
+            None => {
+                let id = if account == 0 {
+                    format!("usr_{}", hex_string(&d.bytes::<5>()))
+                } else {
+                    d.range(1_000_000, 9_999_999).to_string()
+                };
+                (id, random_name(d))
+            }
+        };
+        let kit = if self.agents[agent as usize].sdk == Sdk::Web {
+            d.below(u64::from(self.web_kits)) as u32
+        } else {
+            self.web_kits + d.below(u64::from(self.mobile_kits)) as u32
+        };
+        self.users.push(User { id: quoted(&id), name: quoted(&name), agent, kit });
+        self.users.len() as u32 - 1
+    }
+
+    pub(super) fn random_role(&self, d: &mut Dice, room: usize) -> u8 {
+        let roles = self.rooms[room].roles();
+        let weights: Vec<(u8, u32)> = roles.iter().enumerate().map(|(i, r)| (i as u8, r.weight)).collect();
+        *d.weighted(&weights)
+    }
+
+    pub(super) fn add_peer(&mut self, d: &mut Dice, user: u32, room: usize, role: u8, start: u64) -> u32 {
+        self.add_peer_with_id(d.uuid(), user, room, role, start)
+    }
+
+    pub(super) fn add_peer_with_id(&mut self, id: [u8; 16], user: u32, room: usize, role: u8, start: u64) -> u32 {
+        let session = self.rooms[room].session_at(start) as u8;
+        self.peers.push(Peer { id, user, room: room as u32, role, session, start });
+        self.peers.len() as u32 - 1
+    }
+
+    pub(super) fn add_priya(&mut self, d: &mut Dice, start: u64) -> u32 {
+        let agent = self.add_agent(&AgentSpec {
+            sdk: Sdk::Web,
+            sdk_version: "0.12.3",
+            device_model: "Chrome 130",
+            os: "macOS",
+            os_version: "14.5",
+            is_prebuilt: false,
+            framework: "react",
+            framework_version: "18.2.0",
+            framework_sdk_version: "0.10.1",
+            domain: "prod-in2.100ms.live",
+            env: "prod",
+        });
+        let user = self.add_user(d, 0, agent, Some((super::PRIYA_USER_ID, super::PRIYA_USER_NAME)));
+        self.add_peer_with_id(PRIYA_PEER, user, PRIYA_ROOM, 0, start)
+    }
+}
+
+fn random_name(d: &mut Dice) -> String {
+    let roll = d.below(100);
+    let first = *d.pick(FIRST_NAMES);
+    let last = *d.pick(LAST_NAMES);
+    match roll {
+        0..72 => format!("{first} {last}"),
+        72..82 => first.to_string(),
+        82..88 => format!("{}.{}", first.to_lowercase().replace(' ', ""), last.to_lowercase()),
+        88..92 => format!("Guest {}", d.range(1000, 9999)),
+        _ => (*d.pick(WHOLE_NAMES)).to_string(),
+    }
+}

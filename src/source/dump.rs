@@ -1,0 +1,499 @@
+//! Reads saved dumps in every shape PRODUCT.md accepts: an API response envelope; a JSON array of
+//! envelopes or of events; NDJSON of either; several JSON values one after another; any of these
+//! gzip-compressed (known by content); `-` for stdin; a folder of such files.
+//!
+//! A damaged file keeps every event read before the damage (and, for line-delimited files, after
+//! it), and the problem is reported with the file's path and line:column.
+
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::store::{Batch, BatchBuilder, Blob};
+
+/// Extensions of the files read from a folder.
+pub const FOLDER_EXTENSIONS: &[&str] = &["json", "ndjson", "jsonl", "gz"];
+
+/// Problems reported for one file past this count are summed up in one line.
+const MAX_PROBLEMS_PER_FILE: usize = 20;
+
+/// Something wrong with one input, said for a person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DumpProblem {
+    pub path: String,
+    /// 1-based line and column, when the problem is at a place in the file.
+    pub position: Option<(usize, usize)>,
+    pub message: String,
+}
+
+impl fmt::Display for DumpProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some((line, col)) => write!(f, "{}:{}:{}: {}", self.path, line, col, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+impl std::error::Error for DumpProblem {}
+
+/// One input file's bytes, ready to scan.
+pub struct DumpFile {
+    pub path: String,
+    pub blob: Arc<Blob>,
+    /// A problem found before scanning (a damaged gzip stream): what was decompressed is kept.
+    pub problem: Option<DumpProblem>,
+}
+
+/// Expands a command-line source argument into files: `-` is stdin, a folder is every file with
+/// one of [`FOLDER_EXTENSIONS`] in it (sorted by name), anything else is one file.
+pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
+    if arg == "-" {
+        return Ok(vec![PathBuf::from("-")]);
+    }
+    let path = Path::new(arg);
+    let meta = std::fs::metadata(path).map_err(|e| problem(arg, None, io_message(&e)))?;
+    if !meta.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let entries = std::fs::read_dir(path).map_err(|e| problem(arg, None, io_message(&e)))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            p.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| FOLDER_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+        })
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(problem(
+            arg,
+            None,
+            "the folder holds no .json, .ndjson, .jsonl or .gz file".into(),
+        ));
+    }
+    Ok(files)
+}
+
+/// Opens one file (or stdin for `-`): maps it, or decompresses it when its content is gzip.
+pub fn open(path: &Path) -> Result<DumpFile, DumpProblem> {
+    let name = path.display().to_string();
+    let name = if name == "-" { "<stdin>".to_string() } else { name };
+    let blob = if path == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut buf)
+            .map_err(|e| problem(&name, None, io_message(&e)))?;
+        Blob::Owned(buf)
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| problem(&name, None, io_message(&e)))?;
+        Blob::map_file(&file).map_err(|e| problem(&name, None, io_message(&e)))?
+    };
+    if blob.starts_with(&[0x1f, 0x8b]) {
+        let (bytes, problem) = gunzip(&blob, &name);
+        return Ok(DumpFile {
+            path: name,
+            blob: Arc::new(Blob::Owned(bytes)),
+            problem,
+        });
+    }
+    Ok(DumpFile {
+        path: name,
+        blob: Arc::new(blob),
+        problem: None,
+    })
+}
+
+/// Decompresses every gzip member; a damaged or cut stream keeps what came out before the damage.
+fn gunzip(compressed: &[u8], name: &str) -> (Vec<u8>, Option<DumpProblem>) {
+    let mut out = Vec::new();
+    let mut decoder = flate2::read::MultiGzDecoder::new(compressed);
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        match decoder.read(&mut chunk) {
+            Ok(0) => return (out, None),
+            Ok(n) => out.extend_from_slice(&chunk[..n]),
+            Err(e) => {
+                let msg = format!(
+                    "the gzip data is damaged or cut short ({e}); the {} bytes decompressed before it were read",
+                    out.len()
+                );
+                return (out, Some(problem(name, None, msg)));
+            }
+        }
+    }
+}
+
+/// Reads every event of a file into a batch. Problems are returned beside the batch: what could
+/// be read always is.
+pub fn read_file(file: DumpFile) -> (Batch, Vec<DumpProblem>) {
+    let mut problems: Vec<DumpProblem> = file.problem.into_iter().collect();
+    let mut builder = BatchBuilder::new(Arc::clone(&file.blob));
+    let bytes: &[u8] = &file.blob;
+    let mut errors = Vec::new();
+    scan(bytes, &mut |start, end| builder.push(start, end).map_err(|e| e.to_string()), &mut errors);
+    let total = errors.len();
+    for e in errors.into_iter().take(MAX_PROBLEMS_PER_FILE) {
+        let (line, col) = line_col(bytes, e.offset);
+        problems.push(problem(&file.path, Some((line, col)), e.message));
+    }
+    if total > MAX_PROBLEMS_PER_FILE {
+        problems.push(problem(
+            &file.path,
+            None,
+            format!("{} more problems not shown", total - MAX_PROBLEMS_PER_FILE),
+        ));
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) && problems.is_empty() {
+        problems.push(problem(&file.path, None, "the file is empty: it holds no events".into()));
+    }
+    (builder.finish(), problems)
+}
+
+/// A problem at a byte offset of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanError {
+    pub offset: usize,
+    pub message: String,
+}
+
+/// Finds every event object in `bytes`, calling `event(start, end)` for each, in order. Damage is
+/// pushed to `errors` with its byte offset; scanning resumes on the next line when the damage is
+/// confined to one line (line-delimited dumps), and stops otherwise.
+pub fn scan(
+    bytes: &[u8],
+    event: &mut dyn FnMut(usize, usize) -> Result<(), String>,
+    errors: &mut Vec<ScanError>,
+) {
+    if looks_binary(bytes) {
+        errors.push(ScanError {
+            offset: 0,
+            message: "this is not a JSON dump: it holds binary data".into(),
+        });
+        return;
+    }
+    // A UTF-8 byte order mark, as some editors write, is not JSON.
+    let mut pos = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
+    while pos < bytes.len() {
+        let rest = &bytes[pos..];
+        let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<&RawValue>();
+        let value_start = pos + skip_ws(rest, 0);
+        match stream.next() {
+            None => return,
+            Some(Ok(raw)) => {
+                let start = offset_in(bytes, raw.get().as_bytes());
+                let end = start + raw.get().len();
+                visit_top(bytes, start, end, event, errors);
+                pos = pos + stream.byte_offset();
+                continue;
+            }
+            Some(Err(e)) => {
+                let at = if e.is_eof() {
+                    bytes.len()
+                } else {
+                    pos + offset_of_line_col(rest, e.line(), e.column())
+                };
+                // Salvage the complete events of a damaged array or envelope.
+                salvage(bytes, value_start, event, errors);
+                errors.push(ScanError {
+                    offset: at.min(bytes.len()),
+                    message: describe_json_error(&e),
+                });
+                let same_line = memchr::memchr(b'\n', &bytes[value_start..at.min(bytes.len())]).is_none();
+                match memchr::memchr(b'\n', &bytes[at.min(bytes.len())..]) {
+                    Some(nl) if same_line => pos = at + nl + 1,
+                    _ => return,
+                }
+            }
+        }
+    }
+}
+
+/// Classifies one complete top-level value: an envelope, an array (of envelopes or events), or an
+/// event.
+fn visit_top(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    event: &mut dyn FnMut(usize, usize) -> Result<(), String>,
+    errors: &mut Vec<ScanError>,
+) {
+    let value = &bytes[start..end];
+    match value.first() {
+        Some(b'{') => visit_object(bytes, start, end, event, errors),
+        Some(b'[') => match serde_json::from_slice::<Vec<&RawValue>>(value) {
+            Ok(items) => {
+                for item in items {
+                    let s = offset_in(bytes, item.get().as_bytes());
+                    let e = s + item.get().len();
+                    if bytes[s] == b'{' {
+                        visit_object(bytes, s, e, event, errors);
+                    } else {
+                        errors.push(not_an_object(s, bytes[s]));
+                    }
+                }
+            }
+            Err(e) => errors.push(ScanError {
+                offset: start,
+                message: describe_json_error(&e),
+            }),
+        },
+        Some(&b) => errors.push(not_an_object(start, b)),
+        None => {}
+    }
+}
+
+/// An object is an envelope when it has an `events` array and no `type`; otherwise an event.
+fn visit_object(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    event: &mut dyn FnMut(usize, usize) -> Result<(), String>,
+    errors: &mut Vec<ScanError>,
+) {
+    let value = &bytes[start..end];
+    let shape = serde_json::from_slice::<Shape>(value).unwrap_or(Shape::Event);
+    match shape {
+        Shape::Envelope(items) => {
+            for item in items {
+                let s = offset_in(bytes, item.get().as_bytes());
+                let e = s + item.get().len();
+                if bytes[s] == b'{' {
+                    if let Err(message) = event(s, e) {
+                        errors.push(ScanError { offset: s, message });
+                    }
+                } else {
+                    errors.push(not_an_object(s, bytes[s]));
+                }
+            }
+        }
+        Shape::Event => {
+            if let Err(message) = event(start, end) {
+                errors.push(ScanError {
+                    offset: start,
+                    message,
+                });
+            }
+        }
+    }
+}
+
+/// After a top-level value failed to parse, re-reads it element by element so that the events
+/// complete before the damage are kept.
+fn salvage(
+    bytes: &[u8],
+    start: usize,
+    event: &mut dyn FnMut(usize, usize) -> Result<(), String>,
+    errors: &mut Vec<ScanError>,
+) {
+    if start >= bytes.len() || !matches!(bytes[start], b'{' | b'[') {
+        return;
+    }
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    let mut de = serde_json::Deserializer::from_slice(&bytes[start..]);
+    let _ = SalvageSeed {
+        base: bytes,
+        found: &mut found,
+        depth: 0,
+    }
+    .deserialize(&mut de);
+    for (s, e) in found {
+        visit_object(bytes, s, e, event, errors);
+    }
+}
+
+/// Collects the spans of complete objects inside arrays and inside an envelope's `events`, up to
+/// where the input breaks.
+struct SalvageSeed<'a, 'b> {
+    base: &'a [u8],
+    found: &'b mut Vec<(usize, usize)>,
+    depth: u8,
+}
+
+impl<'de, 'b> DeserializeSeed<'de> for SalvageSeed<'de, 'b> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, 'b> Visitor<'de> for SalvageSeed<'de, 'b> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array or an envelope")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(item) = seq.next_element::<&'de RawValue>()? {
+            let s = offset_in(self.base, item.get().as_bytes());
+            match self.base[s] {
+                b'{' => self.found.push((s, s + item.get().len())),
+                // Nothing else in an array can hold an event; its damage is reported by the caller.
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        if self.depth > 0 {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return Ok(());
+        }
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == "events" {
+                map.next_value_seed(SalvageSeed {
+                    base: self.base,
+                    found: &mut *self.found,
+                    depth: self.depth + 1,
+                })?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a JSON object is: an envelope (its events) or an event.
+enum Shape<'a> {
+    Envelope(Vec<&'a RawValue>),
+    Event,
+}
+
+impl<'de> serde::Deserialize<'de> for Shape<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shape<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shape<'de>, A::Error> {
+                let mut events: Option<&'de RawValue> = None;
+                let mut has_type = false;
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "events" => events = Some(map.next_value()?),
+                        "type" => {
+                            has_type = true;
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                match events {
+                    Some(raw) if !has_type && raw.get().starts_with('[') => {
+                        let items: Vec<&'de RawValue> =
+                            serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
+                        Ok(Shape::Envelope(items))
+                    }
+                    _ => Ok(Shape::Event),
+                }
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+fn not_an_object(offset: usize, first: u8) -> ScanError {
+    let found = match first {
+        b'"' => "a string",
+        b'[' => "an array",
+        b't' | b'f' => "a boolean",
+        b'n' => "null",
+        _ => "a number",
+    };
+    ScanError {
+        offset,
+        message: format!("expected an event or an envelope (a JSON object), found {found}"),
+    }
+}
+
+fn describe_json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    // serde_json appends " at line L column C"; the position is reported separately.
+    let text = match text.rfind(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    };
+    if e.is_eof() {
+        format!("the JSON ends too early: the file is truncated ({text})")
+    } else {
+        format!("invalid JSON: {text}")
+    }
+}
+
+/// A NUL byte, or many control bytes, in the first few kilobytes: not a text dump.
+fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    if head.contains(&0) {
+        return true;
+    }
+    let controls = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'))
+        .count();
+    controls > head.len() / 10 + 1
+}
+
+fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+/// Where `inner`, a sub-slice of `outer`, starts in it.
+fn offset_in(outer: &[u8], inner: &[u8]) -> usize {
+    inner.as_ptr() as usize - outer.as_ptr() as usize
+}
+
+/// The byte offset of serde_json's (1-based line, column) in `bytes`.
+fn offset_of_line_col(bytes: &[u8], line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match memchr::memchr(b'\n', &bytes[start..]) {
+            Some(nl) => start += nl + 1,
+            None => return bytes.len(),
+        }
+    }
+    (start + column.saturating_sub(1)).min(bytes.len())
+}
+
+/// The 1-based line and column (in characters) of a byte offset.
+pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let offset = offset.min(bytes.len());
+    let before = &bytes[..offset];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let col = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    (line, col)
+}
+
+fn problem(path: &str, position: Option<(usize, usize)>, message: String) -> DumpProblem {
+    DumpProblem {
+        path: path.to_string(),
+        position,
+        message,
+    }
+}
+
+fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or folder".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => format!("cannot read: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,37 @@
+//! Where events come from: saved dumps, the bundled demo, and (later) the live API. Every source
+//! produces [`Batch`]es that a [`Store`](crate::store::Store) merges, so nothing downstream needs
+//! to know where an event came from.
+
+pub mod demo;
+pub mod dump;
+
+use crate::store::Batch;
+pub use dump::DumpProblem;
+
+/// Reads every file named by the arguments (folders expanded, `-` for stdin), in order, handing
+/// each file's batch to `on_batch` as soon as it is read. Returns the problems met; a file that
+/// cannot be opened is a problem and the others are still read.
+pub fn load_files(args: &[String], mut on_batch: impl FnMut(&str, Batch)) -> Vec<DumpProblem> {
+    let mut problems = Vec::new();
+    for arg in args {
+        let paths = match dump::expand(arg) {
+            Ok(paths) => paths,
+            Err(p) => {
+                problems.push(p);
+                continue;
+            }
+        };
+        for path in paths {
+            match dump::open(&path) {
+                Ok(file) => {
+                    let name = file.path.clone();
+                    let (batch, mut file_problems) = dump::read_file(file);
+                    problems.append(&mut file_problems);
+                    on_batch(&name, batch);
+                }
+                Err(p) => problems.push(p),
+            }
+        }
+    }
+    problems
+}

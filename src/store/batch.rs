@@ -1,0 +1,141 @@
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::probe::Probe;
+use super::{Blob, IdKey, Interner, NO_TIME, Row, Sym, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
+use crate::event::{agent_value, decode_agent_string};
+use crate::time::parse_rfc3339_nanos;
+
+/// Rows read from one blob, with their own string table, ready to be merged into a [`Store`]
+/// (built off the UI thread; merging only remaps symbols).
+///
+/// [`Store`]: super::Store
+#[derive(Debug)]
+pub struct Batch {
+    pub(super) blob: Arc<Blob>,
+    pub(super) rows: Vec<Row>,
+    pub(super) ids: Vec<IdKey>,
+    pub(super) strings: Interner,
+}
+
+impl Batch {
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
+/// Reads events out of one blob into a [`Batch`].
+pub struct BatchBuilder {
+    blob: Arc<Blob>,
+    rows: Vec<Row>,
+    ids: Vec<IdKey>,
+    strings: Interner,
+    /// The `env` of each distinct agent string: agents repeat, so each is decoded once.
+    env_of_agent: FxHashMap<Sym, Sym>,
+}
+
+impl BatchBuilder {
+    pub fn new(blob: Arc<Blob>) -> BatchBuilder {
+        BatchBuilder {
+            blob,
+            rows: Vec::new(),
+            ids: Vec::new(),
+            strings: Interner::default(),
+            env_of_agent: FxHashMap::default(),
+        }
+    }
+
+    pub fn blob(&self) -> &Arc<Blob> {
+        &self.blob
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Adds the event whose JSON object is `blob[start..end]`.
+    pub fn push(&mut self, start: usize, end: usize) -> Result<(), serde_json::Error> {
+        let blob = Arc::clone(&self.blob);
+        let raw = &blob[start..end];
+        let probe = Probe::read(raw)?;
+        let mut row = self.row_of(&probe);
+        row.offset = start as u64;
+        row.len = (end - start) as u32;
+        self.ids.push(IdKey::of(probe.id.get()));
+        self.rows.push(row);
+        Ok(())
+    }
+
+    fn row_of(&mut self, p: &Probe) -> Row {
+        let s = &mut self.strings;
+        let mut row = Row {
+            ts: p
+                .timestamp
+                .get()
+                .and_then(parse_rfc3339_nanos)
+                .unwrap_or(NO_TIME),
+            kind: s.intern_opt(p.kind.get()),
+            terminal: TERMINAL_ABSENT,
+            ..Row::default()
+        };
+        let Some(d) = &p.data.0 else {
+            return row;
+        };
+        row.error_code = d.error_code.0;
+        row.terminal = match d.is_terminal.0 {
+            Some(true) => TERMINAL_TRUE,
+            Some(false) => TERMINAL_FALSE,
+            None => TERMINAL_ABSENT,
+        };
+        row.room_id = s.intern_opt(d.room_id.get());
+        row.room_name = s.intern_opt(d.room_name.get());
+        row.session_id = s.intern_opt(d.session_id.get());
+        row.peer_id = s.intern_opt(d.peer_id.get());
+        row.user_id = s.intern_opt(d.user_id.get());
+        row.user_name = s.intern_opt(d.user_name.get());
+        row.role = s.intern_opt(d.role.get());
+        row.error_name = s.intern_opt(d.error_name.get());
+        row.error_message = s.intern_opt(d.error_message.get());
+        row.action = s.intern_opt(d.action.get());
+        if let Some(a) = &d.agent.0 {
+            row.sdk = s.intern_opt(a.sdk.get());
+            row.sdk_version = s.intern_opt(a.sdk_version.get());
+            row.os = s.intern_opt(a.os.get());
+            row.os_version = s.intern_opt(a.os_version.get());
+            row.device_model = s.intern_opt(a.device_model.get());
+            // `domain` is a field of publish and join data, and of every agent.
+            row.domain = s.intern_opt(d.domain.get().or(a.domain.get()));
+            let agent_string = s.intern_opt(a.string.get());
+            row.env = match self.env_of_agent.get(&agent_string) {
+                Some(&env) => env,
+                None => {
+                    let pairs = decode_agent_string(s.get(agent_string));
+                    let env = s.intern_opt(agent_value(&pairs, "env"));
+                    self.env_of_agent.insert(agent_string, env);
+                    env
+                }
+            };
+        } else {
+            row.domain = s.intern_opt(d.domain.get());
+        }
+        row
+    }
+
+    pub fn finish(self) -> Batch {
+        Batch {
+            blob: self.blob,
+            rows: self.rows,
+            ids: self.ids,
+            strings: self.strings,
+        }
+    }
+}

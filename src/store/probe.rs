@@ -1,0 +1,378 @@
+//! Reads the fields the store's compact rows need from an event's JSON in one borrowed pass,
+//! without building a `serde_json::Value`. Every field is lenient: a field of an unexpected JSON type
+//! reads as absent instead of failing the event.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+/// The fields of one event that filtering, the list and the views use.
+#[derive(Debug, Default, Deserialize)]
+pub struct Probe<'a> {
+    #[serde(borrow, default)]
+    pub id: LStr<'a>,
+    #[serde(borrow, default)]
+    pub timestamp: LStr<'a>,
+    #[serde(rename = "type", borrow, default)]
+    pub kind: LStr<'a>,
+    #[serde(borrow, default)]
+    pub data: LData<'a>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct DataProbe<'a> {
+    #[serde(borrow, default)]
+    pub user_id: LStr<'a>,
+    #[serde(borrow, default)]
+    pub user_name: LStr<'a>,
+    #[serde(borrow, default)]
+    pub peer_id: LStr<'a>,
+    #[serde(borrow, default)]
+    pub room_id: LStr<'a>,
+    #[serde(borrow, default)]
+    pub room_name: LStr<'a>,
+    #[serde(borrow, default)]
+    pub session_id: LStr<'a>,
+    #[serde(borrow, default)]
+    pub role: LStr<'a>,
+    #[serde(default)]
+    pub error_code: LInt,
+    #[serde(borrow, default)]
+    pub error_name: LStr<'a>,
+    #[serde(borrow, default)]
+    pub error_message: LStr<'a>,
+    #[serde(default)]
+    pub is_terminal: LBool,
+    #[serde(borrow, default)]
+    pub action: LStr<'a>,
+    #[serde(borrow, default)]
+    pub domain: LStr<'a>,
+    #[serde(borrow, default)]
+    pub agent: LAgent<'a>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct AgentProbe<'a> {
+    #[serde(borrow, default)]
+    pub sdk: LStr<'a>,
+    #[serde(borrow, default)]
+    pub sdk_version: LStr<'a>,
+    #[serde(borrow, default)]
+    pub device_model: LStr<'a>,
+    #[serde(borrow, default)]
+    pub os: LStr<'a>,
+    #[serde(borrow, default)]
+    pub os_version: LStr<'a>,
+    #[serde(borrow, default)]
+    pub domain: LStr<'a>,
+    #[serde(borrow, default)]
+    pub string: LStr<'a>,
+}
+
+impl<'a> Probe<'a> {
+    /// Reads an event's fields. The fast borrowed reader refuses what serde's derive refuses
+    /// (duplicate keys, for one); such an event is read again through a `Value`, which keeps the
+    /// last of duplicated keys as JSON parsers commonly do.
+    pub fn read(raw: &'a [u8]) -> Result<Probe<'a>, serde_json::Error> {
+        match serde_json::from_slice::<Probe<'a>>(raw) {
+            Ok(p) => Ok(p),
+            Err(_) => {
+                let value: Value = serde_json::from_slice(raw)?;
+                Ok(Probe::from_value(&value))
+            }
+        }
+    }
+
+    fn from_value(v: &Value) -> Probe<'a> {
+        let s = |v: Option<&Value>| LStr(v.and_then(Value::as_str).map(|s| Cow::Owned(s.to_string())));
+        let data = v.get("data").filter(|d| d.is_object()).map(|d| {
+            let agent = d.get("agent").filter(|a| a.is_object()).map(|a| AgentProbe {
+                sdk: s(a.get("sdk")),
+                sdk_version: s(a.get("sdk_version")),
+                device_model: s(a.get("device_model")),
+                os: s(a.get("os")),
+                os_version: s(a.get("os_version")),
+                domain: s(a.get("domain")),
+                string: s(a.get("string")),
+            });
+            DataProbe {
+                user_id: s(d.get("user_id")),
+                user_name: s(d.get("user_name")),
+                peer_id: s(d.get("peer_id")),
+                room_id: s(d.get("room_id")),
+                room_name: s(d.get("room_name")),
+                session_id: s(d.get("session_id")),
+                role: s(d.get("role")),
+                error_code: LInt(d.get("error_code").and_then(integer_of)),
+                error_name: s(d.get("error_name")),
+                error_message: s(d.get("error_message")),
+                is_terminal: LBool(d.get("is_terminal").and_then(Value::as_bool)),
+                action: s(d.get("action")),
+                domain: s(d.get("domain")),
+                agent: LAgent(agent),
+            }
+        });
+        Probe {
+            id: s(v.get("id")),
+            timestamp: s(v.get("timestamp")),
+            kind: s(v.get("type")),
+            data: LData(data),
+        }
+    }
+}
+
+fn integer_of(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+            .map(|f| f as i64)
+    })
+}
+
+/// A string field, or `None` when absent or of another JSON type.
+#[derive(Debug, Default)]
+pub struct LStr<'a>(pub Option<Cow<'a, str>>);
+
+impl LStr<'_> {
+    pub fn get(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+/// An integer field (an integral float counts), or `None`.
+#[derive(Debug, Default)]
+pub struct LInt(pub Option<i64>);
+
+/// A boolean field, or `None`.
+#[derive(Debug, Default)]
+pub struct LBool(pub Option<bool>);
+
+/// The `data` object, or `None` when absent or not an object.
+#[derive(Debug, Default)]
+pub struct LData<'a>(pub Option<DataProbe<'a>>);
+
+/// The `agent` object, or `None` when absent or not an object.
+#[derive(Debug, Default)]
+pub struct LAgent<'a>(pub Option<AgentProbe<'a>>);
+
+/// Consumes whatever value comes and answers `None`.
+fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+    Ok(())
+}
+
+fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
+    while seq.next_element::<IgnoredAny>()?.is_some() {}
+    Ok(())
+}
+
+macro_rules! ignore_other_types {
+    ($out:ty, $none:expr) => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<$out, E> {
+            Ok($none)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<$out, E> {
+            Ok($none)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<$out, E> {
+            Ok($none)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<$out, E> {
+            Ok($none)
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<$out, E> {
+            Ok($none)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<$out, E> {
+            Ok($none)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<$out, A::Error> {
+            drain_seq(seq)?;
+            Ok($none)
+        }
+    };
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for LStr<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = LStr<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<LStr<'de>, E> {
+                Ok(LStr(Some(Cow::Borrowed(s))))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<LStr<'de>, E> {
+                Ok(LStr(Some(Cow::Owned(s.to_string()))))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<LStr<'de>, E> {
+                Ok(LStr(Some(Cow::Owned(s))))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<LStr<'de>, E> {
+                Ok(LStr(None))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<LStr<'de>, E> {
+                Ok(LStr(None))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<LStr<'de>, E> {
+                Ok(LStr(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<LStr<'de>, E> {
+                Ok(LStr(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<LStr<'de>, E> {
+                Ok(LStr(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<LStr<'de>, A::Error> {
+                drain_seq(seq)?;
+                Ok(LStr(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<LStr<'de>, A::Error> {
+                drain_map(map)?;
+                Ok(LStr(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for LBool {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = LBool;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<LBool, E> {
+                Ok(LBool(Some(b)))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<LBool, E> {
+                Ok(LBool(None))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<LBool, E> {
+                Ok(LBool(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<LBool, E> {
+                Ok(LBool(None))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<LBool, E> {
+                Ok(LBool(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<LBool, E> {
+                Ok(LBool(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<LBool, A::Error> {
+                drain_seq(seq)?;
+                Ok(LBool(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<LBool, A::Error> {
+                drain_map(map)?;
+                Ok(LBool(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for LInt {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // Read through a Value: with exact number preservation a number reaches a visitor as a
+        // private map, which `Value` knows how to take apart.
+        let v = Value::deserialize(d)?;
+        Ok(LInt(integer_of(&v)))
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for LData<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        lenient_object(d).map(LData)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for LAgent<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        lenient_object(d).map(LAgent)
+    }
+}
+
+/// Deserializes `T` from an object, or answers `None` for any other JSON type.
+fn lenient_object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    struct V<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+        type Value = Option<T>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<T>, A::Error> {
+            T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Some)
+        }
+        ignore_other_types!(Option<T>, None);
+    }
+    d.deserialize_any(V(std::marker::PhantomData))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_fields_of_a_join_failure() {
+        let raw = br#"{"version":"2.0","id":"e1","timestamp":"2026-11-18T10:00:00.000000001Z","type":"client.join.failed","data":{"room_id":"r1","peer_id":"p1","error_code":500,"error_name":"ServerErrors","is_terminal":true,"retries_join":3,"agent":{"sdk":"web","string":"sdk:web,env:prod"}}}"#;
+        let p = Probe::read(raw).unwrap();
+        assert_eq!(p.id.get(), Some("e1"));
+        assert_eq!(p.kind.get(), Some("client.join.failed"));
+        let d = p.data.0.unwrap();
+        assert_eq!(d.room_id.get(), Some("r1"));
+        assert_eq!(d.error_code.0, Some(500));
+        assert_eq!(d.is_terminal.0, Some(true));
+        assert_eq!(d.session_id.get(), None);
+        assert_eq!(d.agent.0.unwrap().string.get(), Some("sdk:web,env:prod"));
+    }
+
+    #[test]
+    fn fields_of_unexpected_types_read_as_absent() {
+        let raw = br#"{"id":7,"type":null,"data":{"room_id":["x"],"error_code":"500","is_terminal":"yes","agent":"web","user_name":{"a":1}}}"#;
+        let p = Probe::read(raw).unwrap();
+        assert_eq!(p.id.get(), None);
+        assert_eq!(p.kind.get(), None);
+        let d = p.data.0.unwrap();
+        assert_eq!(d.room_id.get(), None);
+        assert_eq!(d.error_code.0, None);
+        assert_eq!(d.is_terminal.0, None);
+        assert!(d.agent.0.is_none());
+        assert_eq!(d.user_name.get(), None);
+    }
+
+    #[test]
+    fn data_that_is_not_an_object_reads_as_absent() {
+        let p = Probe::read(br#"{"id":"a","data":[1,2]}"#).unwrap();
+        assert!(p.data.0.is_none());
+    }
+
+    #[test]
+    fn duplicate_keys_keep_the_last_value() {
+        let p = Probe::read(br#"{"id":"a","id":"b","data":{}}"#).unwrap();
+        assert_eq!(p.id.get(), Some("b"));
+    }
+
+    #[test]
+    fn escaped_strings_are_unescaped() {
+        let p = Probe::read(br#"{"id":"a\u0041","data":{"user_name":"Zo\u00eb"}}"#).unwrap();
+        assert_eq!(p.id.get(), Some("aA"));
+        assert_eq!(p.data.0.unwrap().user_name.get(), Some("Zoë"));
+    }
+
+    #[test]
+    fn integral_float_codes_count_as_codes() {
+        let p = Probe::read(br#"{"data":{"error_code":500.0}}"#).unwrap();
+        assert_eq!(p.data.0.unwrap().error_code.0, Some(500));
+    }
+}

@@ -1,0 +1,64 @@
+//! Everything that can change the model: what the user asked for, and what background work
+//! reported. Results of background work arrive as owned values.
+
+use crate::source::DumpProblem;
+use crate::store::Batch;
+
+/// What a key (or a mouse gesture) asks for. Each variant is one line of the help screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// Leave callscope.
+    Quit,
+    /// Move the selection (or the detail pane) one line up.
+    Up,
+    /// Move the selection (or the detail pane) one line down.
+    Down,
+    /// One screen up.
+    PageUp,
+    /// One screen down.
+    PageDown,
+    /// To the first event.
+    Top,
+    /// To the last event.
+    Bottom,
+    /// Move the keyboard focus to the detail pane.
+    FocusDetail,
+    /// Move the keyboard focus back to the list.
+    FocusList,
+    /// Turn one of the five event types on or off (1-5).
+    ToggleType(u8),
+    /// Cycle the retry-status filter: all, final only, retried only.
+    CycleTerminal,
+    /// Edit the search text.
+    EditSearch,
+    /// Edit the room, session, peer and user filters.
+    EditFilters,
+    /// Clear every filter.
+    ClearFilters,
+    /// Show or hide the help screen.
+    ToggleHelp,
+    /// In a filter input: apply the filters and leave the input.
+    Apply,
+    /// In a filter input: leave without changing the filters.
+    Cancel,
+    /// In a filter input: go to the next input.
+    NextField,
+    /// In a filter input: go to the previous input.
+    PrevField,
+}
+
+/// One input to `update`.
+#[derive(Debug)]
+pub enum Action {
+    Command(Command),
+    /// A key typed into the focused filter input.
+    Input(crossterm::event::Event),
+    /// The mouse wheel turned over a cell of the screen (`down` is toward the end).
+    Wheel { column: u16, row: u16, down: bool },
+    /// The terminal changed size.
+    Resize { width: u16, height: u16 },
+    /// Events read by a background loader.
+    BatchLoaded(Batch),
+    /// A background loader finished, with what it met on the way.
+    LoadFinished { problems: Vec<DumpProblem> },
+}

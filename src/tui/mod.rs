@@ -1,0 +1,94 @@
+//! The explorer: a model changed only by `update`, drawn by `view`, driven by `runtime`.
+
+pub mod action;
+pub mod keymap;
+pub mod model;
+pub mod runtime;
+pub mod terminal;
+pub mod update;
+pub mod view;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use tokio::sync::mpsc;
+
+use crate::cli::{FilterArgs, SourceArgs};
+use crate::commands::{EXIT_RUNTIME, EXIT_USAGE};
+use action::Action;
+use model::{Model, SourceLabel};
+
+pub fn run(source: SourceArgs, filters: FilterArgs) -> ExitCode {
+    let filter = match filters.to_filter() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("callscope: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    if source.live {
+        eprintln!("callscope: --live is not available in this build");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() && !source.files.iter().any(|f| f == "-") {
+        eprintln!("callscope: the explorer needs a terminal; use `callscope list` to print events");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let label = if source.demo || source.files.is_empty() {
+        SourceLabel::Demo
+    } else {
+        SourceLabel::Files {
+            count: source.files.len(),
+            first: source.files[0].clone(),
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("callscope: cannot start: {e}");
+            return ExitCode::from(EXIT_RUNTIME);
+        }
+    };
+    runtime.block_on(async move {
+        let (tx, rx) = mpsc::unbounded_channel();
+        spawn_loader(source, tx);
+        let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
+        let mut model = Model::new(label, filter, width, height);
+        let mut terminal = match terminal::enter() {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("callscope: cannot use the terminal: {e}");
+                return ExitCode::from(EXIT_RUNTIME);
+            }
+        };
+        let guard = terminal::RestoreGuard;
+        let result = runtime::run(&mut terminal, &mut model, rx).await;
+        drop(guard);
+        match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("callscope: terminal error: {e}");
+                ExitCode::from(EXIT_RUNTIME)
+            }
+        }
+    })
+}
+
+/// Reads the offline source off the UI thread, sending each file's events as soon as they are read.
+fn spawn_loader(source: SourceArgs, tx: mpsc::UnboundedSender<Action>) {
+    tokio::task::spawn_blocking(move || {
+        let problems = if source.demo || source.files.is_empty() {
+            let _ = tx.send(Action::BatchLoaded(crate::source::demo::load()));
+            Vec::new()
+        } else {
+            crate::source::load_files(&source.files, |_, batch| {
+                let _ = tx.send(Action::BatchLoaded(batch));
+            })
+        };
+        let _ = tx.send(Action::LoadFinished { problems });
+    });
+}

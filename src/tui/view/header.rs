@@ -1,0 +1,174 @@
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::theme;
+use crate::event::EventType;
+use crate::sanitize::for_terminal;
+use crate::tui::model::{FIELDS, LoadState, Model, SourceLabel};
+
+pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
+    let lines = vec![
+        title_line(model),
+        types_line(model),
+        inputs_line(model, frame, area),
+        problems_line(model),
+    ];
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+fn title_line(model: &Model) -> Line<'static> {
+    let source = match &model.source {
+        SourceLabel::Demo => "DEMO  bundled demo dataset".to_string(),
+        SourceLabel::Files { count: 1, first } => format!("FILE  {}", for_terminal(first)),
+        SourceLabel::Files { count, first } => {
+            format!("FILES  {count} files ({} …)", for_terminal(first))
+        }
+        SourceLabel::Live { url } => format!("LIVE  {}", for_terminal(url)),
+    };
+    let mut counts = format!(
+        "{} shown / {} loaded",
+        thousands(model.shown.len()),
+        thousands(model.store.len())
+    );
+    if model.store.duplicates() > 0 {
+        counts.push_str(&format!(" ({} duplicates dropped)", thousands(model.store.duplicates())));
+    }
+    let state = match model.load {
+        LoadState::Loading => "loading…",
+        LoadState::Idle => "idle",
+    };
+    Line::from(vec![
+        Span::styled(" callscope ", theme::title()),
+        Span::styled("│ ", theme::label()),
+        Span::styled(source, theme::title()),
+        Span::styled(" │ ", theme::label()),
+        Span::raw(counts),
+        Span::styled(" │ ", theme::label()),
+        Span::raw(state),
+    ])
+}
+
+fn types_line(model: &Model) -> Line<'static> {
+    let mut spans = vec![Span::styled(" types ", theme::label())];
+    for (k, t) in EventType::KNOWN.iter().enumerate() {
+        let on = model.filter.has_type(t);
+        let style = if on { theme::type_on(t) } else { theme::type_off() };
+        spans.push(Span::styled(format!("{} {}", k + 1, t.alias()), style));
+        spans.push(Span::raw("  "));
+    }
+    let others: Vec<&EventType> = model
+        .filter
+        .types
+        .iter()
+        .filter(|t| !t.is_known())
+        .collect();
+    for t in others {
+        spans.push(Span::styled(for_terminal(t.name()).into_owned(), theme::type_on(t)));
+        spans.push(Span::raw("  "));
+    }
+    spans.push(Span::styled("│ status ", theme::label()));
+    let (word, style) = match model.filter.terminal {
+        None => ("all", ratatui::style::Style::new()),
+        Some(true) => ("final only", theme::terminal(Some(true))),
+        Some(false) => ("retried only", theme::terminal(Some(false))),
+    };
+    spans.push(Span::styled(word, style));
+    let mut extra = Vec::new();
+    if let Some(c) = model.filter.code {
+        extra.push(format!("code={c}"));
+    }
+    if let Some(t) = &model.filter.since {
+        extra.push(format!("since={}", t.text));
+    }
+    if let Some(t) = &model.filter.until {
+        extra.push(format!("until={}", t.text));
+    }
+    if !extra.is_empty() {
+        spans.push(Span::styled(" │ ", theme::label()));
+        spans.push(Span::raw(for_terminal(&extra.join(" ")).into_owned()));
+    }
+    Line::from(spans)
+}
+
+/// The room, session, peer, user and search inputs; while editing, the focused one carries the
+/// cursor.
+fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
+    let current = [
+        &model.filter.room,
+        &model.filter.session,
+        &model.filter.peer,
+        &model.filter.user,
+        &model.filter.search,
+    ];
+    let mut spans = vec![Span::raw(" ")];
+    let mut x = area.x + 1;
+    // Each input gets an equal share of the line.
+    let share = (area.width.saturating_sub(1) / FIELDS.len() as u16).max(10);
+    for (k, name) in FIELDS.iter().enumerate() {
+        let label = format!("{name}:");
+        let width = share.saturating_sub(label.len() as u16 + 2) as usize;
+        let (text, focused, cursor) = match &model.editor {
+            Some(ed) => {
+                let input = &ed.inputs[k];
+                let scroll = input.visual_scroll(width.max(1));
+                let value = for_terminal(input.value()).into_owned();
+                let shown: String = value.chars().skip(scroll).collect();
+                (shown, ed.focus == k, input.visual_cursor().saturating_sub(scroll))
+            }
+            None => (
+                current[k].as_deref().map(|s| for_terminal(s).into_owned()).unwrap_or_default(),
+                false,
+                0,
+            ),
+        };
+        let text = crate::output::cut(&text, width.max(1));
+        let padded = format!("{text:<width$}");
+        spans.push(Span::styled(label.clone(), theme::label()));
+        let style = if focused {
+            theme::input_focused()
+        } else if current[k].is_some() {
+            theme::title()
+        } else {
+            ratatui::style::Style::new()
+        };
+        if focused {
+            let cx = x + label.len() as u16 + cursor.min(width) as u16;
+            frame.set_cursor_position(Position::new(cx, area.y + 2));
+        }
+        spans.push(Span::styled(padded, style));
+        spans.push(Span::raw("  "));
+        x += label.len() as u16 + width as u16 + 2;
+    }
+    Line::from(spans)
+}
+
+fn problems_line(model: &Model) -> Line<'static> {
+    match model.problems.first() {
+        None => Line::raw(""),
+        Some(first) => {
+            let more = match model.problems.len() {
+                1 => String::new(),
+                n => format!(" (+{} more)", n - 1),
+            };
+            Line::styled(
+                format!(" ⚠ {}{more}", for_terminal(&first.to_string())),
+                theme::problem(),
+            )
+        }
+    }
+}
+
+/// 12345 as `12,345`.
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,42 @@
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+
+/// Where each part of the screen goes. Computed from the terminal's size alone, so `update` (for
+/// paging and the mouse) and the view agree without the view writing anything back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Areas {
+    pub header: Rect,
+    pub list: Rect,
+    pub detail: Rect,
+    pub footer: Rect,
+}
+
+/// Lines of the header: source and counts, type toggles, the filter inputs, problems.
+pub const HEADER_HEIGHT: u16 = 4;
+
+/// Wide terminals put the detail pane beside the list; narrow ones below it.
+pub const SIDE_BY_SIDE_MIN_WIDTH: u16 = 110;
+
+pub fn areas(width: u16, height: u16) -> Areas {
+    let area = Rect::new(0, 0, width, height);
+    let [header, body, footer] = Layout::vertical([
+        Constraint::Length(HEADER_HEIGHT),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let (direction, constraints) = if width >= SIDE_BY_SIDE_MIN_WIDTH {
+        (Direction::Horizontal, [Constraint::Percentage(62), Constraint::Percentage(38)])
+    } else {
+        (Direction::Vertical, [Constraint::Percentage(50), Constraint::Percentage(50)])
+    };
+    let [list, detail] = Layout::default()
+        .direction(direction)
+        .constraints(constraints)
+        .areas(body);
+    Areas {
+        header,
+        list,
+        detail,
+        footer,
+    }
+}

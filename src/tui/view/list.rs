@@ -1,0 +1,115 @@
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+
+use super::theme;
+use crate::event::EventType;
+use crate::output::status_word;
+use crate::sanitize::for_terminal;
+use crate::store::NO_TIME;
+use crate::tui::keymap::Mode;
+use crate::tui::model::{LoadState, Model};
+
+/// The list's columns: header, width, and whether the column may be dropped on a narrow screen
+/// (the last ones go first).
+const COLUMNS: [(&str, u16, bool); 9] = [
+    ("TIME", 12, false),
+    ("TYPE", 10, false),
+    ("CODE", 4, false),
+    ("ERROR", 20, false),
+    ("STATUS", 7, false),
+    ("ROOM", 14, true),
+    ("USER", 12, true),
+    ("SDK", 14, true),
+    ("OS", 14, true),
+];
+
+/// How many columns fit in `width` cells.
+fn columns_that_fit(width: u16) -> usize {
+    let mut used = 0u16;
+    for (k, (_, w, optional)) in COLUMNS.iter().enumerate() {
+        used += w + 1;
+        if *optional && used > width {
+            return k;
+        }
+    }
+    COLUMNS.len()
+}
+
+pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
+    let focused = model.mode == Mode::List;
+    let title = match model.selected_event() {
+        Some(_) => format!(" events {}/{} ", model.selection.selected + 1, model.shown.len()),
+        None => " events ".to_string(),
+    };
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(if focused { theme::focused_border() } else { theme::border() })
+        .title(title);
+    if model.shown.is_empty() {
+        let text = if model.load == LoadState::Loading {
+            "loading…"
+        } else if model.store.is_empty() {
+            "no events loaded"
+        } else {
+            "no event matches the filters (x clears them)"
+        };
+        frame.render_widget(Paragraph::new(format!(" {text}")).block(block), area);
+        return;
+    }
+    let height = area.height.saturating_sub(2) as usize;
+    let start = model.selection.offset.min(model.shown.len());
+    let end = (start + height).min(model.shown.len());
+    let rows: Vec<Row> = (start..end)
+        .map(|k| {
+            let row = event_row(model, model.shown[k] as usize, columns_that_fit(area.width));
+            if k == model.selection.selected {
+                row.style(theme::selected_row())
+            } else {
+                row
+            }
+        })
+        .collect();
+    let n = columns_that_fit(area.width);
+    let header = Row::new(COLUMNS[..n].iter().map(|(h, _, _)| *h)).style(theme::label());
+    let mut widths: Vec<Constraint> = COLUMNS[..n].iter().map(|(_, w, _)| Constraint::Length(*w)).collect();
+    if let Some(last) = widths.last_mut() {
+        *last = Constraint::Fill(1);
+    }
+    let table = Table::new(rows, widths)
+        .header(header)
+        .column_spacing(1)
+        .block(block);
+    frame.render_widget(table, area);
+}
+
+fn event_row(model: &Model, i: usize, columns: usize) -> Row<'static> {
+    let store = &model.store;
+    let row = store.row(i);
+    let s = |sym| for_terminal(store.str(sym)).into_owned();
+    let kind = EventType::from_name(store.str(row.kind));
+    let time = if row.ts == NO_TIME {
+        "-".to_string()
+    } else {
+        crate::time::format_short(row.ts)[11..].to_string()
+    };
+    let room = if row.room_name.is_none() { s(row.room_id) } else { s(row.room_name) };
+    let join = |a: String, b: String| if b.is_empty() { a } else { format!("{a} {b}") };
+    let mut cells = vec![
+        Cell::from(time),
+        Cell::from(Span::styled(for_terminal(kind.short()).into_owned(), theme::event_type(&kind))),
+        Cell::from(row.error_code.map(|c| c.to_string()).unwrap_or_default()),
+        Cell::from(s(row.error_name)),
+        Cell::from(Line::from(Span::styled(
+            status_word(row.is_terminal()),
+            theme::terminal(row.is_terminal()),
+        ))),
+        Cell::from(room),
+        Cell::from(s(row.user_name)),
+        Cell::from(join(s(row.sdk), s(row.sdk_version))),
+        Cell::from(join(s(row.os), s(row.os_version))),
+    ];
+    cells.truncate(columns);
+    Row::new(cells)
+}
