@@ -15,7 +15,7 @@ pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Some(Command::List(args)) => list(args),
         Some(Command::DemoData(args)) => demo_data(args),
-        Some(Command::Serve(_)) => usage_error("serve is not available in this build"),
+        Some(Command::Serve(args)) => crate::serve::run(args),
         None => crate::tui::run(cli.source, cli.filters),
     }
 }
@@ -43,42 +43,30 @@ fn list(args: ListArgs) -> ExitCode {
         Ok(f) => f,
         Err(e) => return usage_error(&e),
     };
-    if args.source.live {
-        return usage_error("--live is not available in this build");
-    }
-    if !args.source.demo && args.source.files.is_empty() {
+    if !args.source.demo && !args.source.live && args.source.files.is_empty() {
         return usage_error("name a source: FILE..., --demo or --live (see callscope list --help)");
     }
-    let (store, problems) = load_offline(&args.source);
+    let (store, problems) = if args.source.live {
+        match load_live(&args.source, &filter, args.max) {
+            Ok(store) => (store, Vec::new()),
+            Err(LiveError::Usage(e)) => return usage_error(&e),
+            Err(LiveError::Runtime(store, e)) => {
+                // What arrived before the failure is still written, and the exit status says it
+                // is incomplete.
+                eprintln!("callscope: {e}");
+                let rows = store.filter(&filter);
+                let _ = write_list(&args, &store, rows);
+                return ExitCode::from(EXIT_RUNTIME);
+            }
+        }
+    } else {
+        load_offline(&args.source)
+    };
     for p in &problems {
         eprintln!("callscope: {p}");
     }
-    let mut rows = store.filter(&filter);
-    if let Some(max) = args.max {
-        rows.truncate(max);
-    }
-    let format = args.format.unwrap_or_else(|| {
-        if args.output.is_none() && std::io::stdout().is_terminal() {
-            Format::Table
-        } else {
-            Format::Ndjson
-        }
-    });
-    let written = match &args.output {
-        Some(path) => crate::output::write_atomically(path, |out| {
-            crate::output::write_events(&store, &rows, format, out)
-        })
-        .map_err(|e| format!("cannot write {}: {e}", path.display())),
-        None => {
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            match crate::output::write_events(&store, &rows, format, &mut out) {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                other => other.map_err(|e| format!("cannot write to stdout: {e}")),
-            }
-        }
-    };
-    if let Err(e) = written {
+    let rows = store.filter(&filter);
+    if let Err(e) = write_list(&args, &store, rows) {
         eprintln!("callscope: {e}");
         return ExitCode::from(EXIT_RUNTIME);
     }
@@ -92,6 +80,77 @@ fn list(args: ListArgs) -> ExitCode {
         );
         ExitCode::from(EXIT_USAGE)
     }
+}
+
+enum LiveError {
+    Usage(String),
+    Runtime(Store, String),
+}
+
+/// Pages through the live query, with a progress line on stderr when stderr is a terminal.
+fn load_live(source: &SourceArgs, filter: &crate::filter::Filter, max: Option<usize>) -> Result<Store, LiveError> {
+    let (api, tokens) = crate::source::live::connect(source).map_err(LiveError::Usage)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| LiveError::Runtime(Store::new(), format!("cannot start: {e}")))?;
+    let show = std::io::stderr().is_terminal();
+    let result = runtime.block_on(crate::source::live::fetch_all(
+        &api,
+        tokens,
+        filter,
+        max,
+        |p| {
+            if show {
+                let total = p.total.map(|t| format!(" of {t}")).unwrap_or_default();
+                eprint!("\r\x1b[2Kfetched page {}: {} events{total}", p.pages, p.events);
+            }
+        },
+        |r| {
+            if show {
+                eprint!("\r\x1b[2K");
+            }
+            eprintln!(
+                "callscope: {}; retrying in {} s, attempt {} of {}",
+                r.reason,
+                r.wait.as_secs().max(1),
+                r.attempt,
+                r.of
+            );
+        },
+    ));
+    if show {
+        eprint!("\r\x1b[2K");
+    }
+    result.map_err(|(store, e)| LiveError::Runtime(store, e))
+}
+
+fn write_list(args: &ListArgs, store: &Store, mut rows: Vec<u32>) -> Result<(), String> {
+    if let Some(max) = args.max {
+        rows.truncate(max);
+    }
+    let format = args.format.unwrap_or_else(|| {
+        if args.output.is_none() && std::io::stdout().is_terminal() {
+            Format::Table
+        } else {
+            Format::Ndjson
+        }
+    });
+    let written = match &args.output {
+        Some(path) => crate::output::write_atomically(path, |out| {
+            crate::output::write_events(store, &rows, format, out)
+        })
+        .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            match crate::output::write_events(store, &rows, format, &mut out) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                other => other.map_err(|e| format!("cannot write to stdout: {e}")),
+            }
+        }
+    };
+    written
 }
 
 fn demo_data(args: DemoDataArgs) -> ExitCode {

@@ -4,6 +4,10 @@
 
 pub mod demo;
 pub mod dump;
+pub mod live;
+pub mod api;
+pub mod token;
+pub mod worker;
 
 use crate::store::Batch;
 pub use dump::DumpProblem;

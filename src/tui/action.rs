@@ -2,6 +2,7 @@
 //! reported. Results of background work arrive as owned values.
 
 use crate::source::DumpProblem;
+use crate::source::worker::Report;
 use crate::store::Batch;
 
 /// What a key (or a mouse gesture) asks for. Each variant is one line of the help screen.
@@ -45,6 +46,19 @@ pub enum Command {
     NextField,
     /// In a filter input: go to the previous input.
     PrevField,
+    /// Live: run the query again (the API snapshots results at the first query; this is how
+    /// newer events appear).
+    Rerun,
+    /// Live: load every page that matches, or stop loading.
+    LoadAll,
+    /// Save the shown events to a dump.
+    SaveShown,
+    /// Save every loaded event to a dump.
+    SaveLoaded,
+    /// Answer yes to a question (replace an existing file).
+    Yes,
+    /// Answer no to a question.
+    No,
 }
 
 /// One input to `update`.
@@ -61,4 +75,10 @@ pub enum Action {
     BatchLoaded(Batch),
     /// A background loader finished, with what it met on the way.
     LoadFinished { problems: Vec<DumpProblem> },
+    /// A report of the live fetch task.
+    Live(Report),
+    /// The file to save to exists: the user must confirm replacing it.
+    SaveNeedsConfirm { path: String },
+    /// A save ended: `Ok(message)` or `Err(why)`.
+    Saved(Result<String, String>),
 }

@@ -12,6 +12,10 @@ pub enum Mode {
     Detail,
     Editing,
     Help,
+    /// Typing the path of a dump to save.
+    SavePath,
+    /// Answering whether to replace an existing file.
+    Confirm,
 }
 
 /// A key as written in the table.
@@ -66,15 +70,16 @@ pub struct Binding {
 }
 
 use Key::{Char, Code, Ctrl};
-use Mode::{Detail, Editing, Help, List};
+use Mode::{Confirm, Detail, Editing, Help, List, SavePath};
 
 const BROWSE: &[Mode] = &[List, Detail];
+const BROWSE_AND_HELP: &[Mode] = &[List, Detail, Help];
 
 pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[List, Detail, Help], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
-    Binding { modes: &[Editing], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
-    Binding { modes: BROWSE, keys: &[Code(KeyCode::Up), Char('k')], command: Command::Up, help: "previous event (in the detail pane: scroll up)", hint: None },
-    Binding { modes: BROWSE, keys: &[Code(KeyCode::Down), Char('j')], command: Command::Down, help: "next event (in the detail pane: scroll down)", hint: None },
+    Binding { modes: &[Editing, SavePath, Confirm], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
+    Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Up), Char('k')], command: Command::Up, help: "previous event (in the detail pane: scroll up)", hint: None },
+    Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Down), Char('j')], command: Command::Down, help: "next event (in the detail pane: scroll down)", hint: None },
     Binding { modes: BROWSE, keys: &[Code(KeyCode::PageUp), Ctrl('b')], command: Command::PageUp, help: "one screen up", hint: None },
     Binding { modes: BROWSE, keys: &[Code(KeyCode::PageDown), Ctrl('f'), Char(' ')], command: Command::PageDown, help: "one screen down", hint: None },
     Binding { modes: BROWSE, keys: &[Char('g'), Code(KeyCode::Home)], command: Command::Top, help: "first event (top of the detail pane)", hint: None },
@@ -92,8 +97,14 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('x')], command: Command::ClearFilters, help: "clear every filter", hint: None },
     Binding { modes: &[List, Detail, Help], keys: &[Char('?')], command: Command::ToggleHelp, help: "this help", hint: Some("help") },
     Binding { modes: &[Help], keys: &[Code(KeyCode::Esc)], command: Command::ToggleHelp, help: "close the help", hint: None },
-    Binding { modes: &[Editing], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply the filters", hint: Some("apply") },
-    Binding { modes: &[Editing], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel the edit", hint: Some("cancel") },
+    Binding { modes: BROWSE, keys: &[Char('R')], command: Command::Rerun, help: "live: run the query again to see newer events", hint: None },
+    Binding { modes: BROWSE, keys: &[Char('A')], command: Command::LoadAll, help: "live: load every matching page (again: stop)", hint: None },
+    Binding { modes: BROWSE, keys: &[Char('s')], command: Command::SaveShown, help: "save the shown events to a dump", hint: Some("save") },
+    Binding { modes: BROWSE, keys: &[Char('S')], command: Command::SaveLoaded, help: "save every loaded event to a dump", hint: None },
+    Binding { modes: &[Editing, SavePath], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
+    Binding { modes: &[Editing, SavePath], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
+    Binding { modes: &[Confirm], keys: &[Char('y')], command: Command::Yes, help: "yes, replace the file", hint: Some("replace") },
+    Binding { modes: &[Confirm], keys: &[Char('n'), Code(KeyCode::Esc)], command: Command::No, help: "no, keep the file", hint: Some("keep") },
     Binding { modes: &[Editing], keys: &[Code(KeyCode::Tab), Code(KeyCode::Down)], command: Command::NextField, help: "next filter input", hint: Some("next input") },
     Binding { modes: &[Editing], keys: &[Code(KeyCode::BackTab), Code(KeyCode::Up)], command: Command::PrevField, help: "previous filter input", hint: None },
 ];
@@ -128,7 +139,7 @@ mod tests {
 
     #[test]
     fn no_key_runs_two_commands_in_one_mode() {
-        for mode in [List, Detail, Editing, Help] {
+        for mode in [List, Detail, Editing, Help, SavePath, Confirm] {
             let mut seen: Vec<Key> = Vec::new();
             for b in bindings_for(mode) {
                 for k in b.keys {

@@ -26,15 +26,34 @@ pub fn run(source: SourceArgs, filters: FilterArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    if source.live {
-        eprintln!("callscope: --live is not available in this build");
-        return ExitCode::from(EXIT_USAGE);
-    }
+    // With no source named, the explorer goes live when a token is configured.
+    let live = source.live
+        || (!source.demo
+            && source.files.is_empty()
+            && crate::source::token::TokenSource::discover(source.token_file.as_deref())
+                .ok()
+                .flatten()
+                .is_some());
+    let connection = if live {
+        match crate::source::live::connect(&source) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("callscope: {e}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        }
+    } else {
+        None
+    };
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() && !source.files.iter().any(|f| f == "-") {
         eprintln!("callscope: the explorer needs a terminal; use `callscope list` to print events");
         return ExitCode::from(EXIT_USAGE);
     }
-    let label = if source.demo || source.files.is_empty() {
+    let label = if live {
+        SourceLabel::Live {
+            url: source.base_url.clone(),
+        }
+    } else if source.demo || source.files.is_empty() {
         SourceLabel::Demo
     } else {
         SourceLabel::Files {
@@ -55,9 +74,34 @@ pub fn run(source: SourceArgs, filters: FilterArgs) -> ExitCode {
     };
     runtime.block_on(async move {
         let (tx, rx) = mpsc::unbounded_channel();
-        spawn_loader(source, tx);
         let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
         let mut model = Model::new(label, filter, width, height);
+        let worker = match connection {
+            Some((api, tokens)) => {
+                let (reports_tx, mut reports_rx) = mpsc::unbounded_channel();
+                let worker = crate::source::worker::spawn(api, tokens, reports_tx);
+                let forward = tx.clone();
+                tokio::spawn(async move {
+                    while let Some(report) = reports_rx.recv().await {
+                        if forward.send(Action::Live(report)).is_err() {
+                            break;
+                        }
+                    }
+                });
+                model.live = Some(model::Live::new(source.base_url.clone()));
+                model.load = model::LoadState::Idle;
+                for effect in update::new_query(&mut model) {
+                    if let update::Effect::Worker(command) = effect {
+                        let _ = worker.send(command);
+                    }
+                }
+                Some(worker)
+            }
+            None => {
+                spawn_loader(source, tx);
+                None
+            }
+        };
         let mut terminal = match terminal::enter() {
             Ok(t) => t,
             Err(e) => {
@@ -66,7 +110,11 @@ pub fn run(source: SourceArgs, filters: FilterArgs) -> ExitCode {
             }
         };
         let guard = terminal::RestoreGuard;
-        let result = runtime::run(&mut terminal, &mut model, rx).await;
+        let channels = runtime::Channels {
+            actions: rx,
+            worker,
+        };
+        let result = runtime::run(&mut terminal, &mut model, channels).await;
         drop(guard);
         match result {
             Ok(()) => ExitCode::SUCCESS,

@@ -23,6 +23,63 @@ pub enum LoadState {
     Idle,
 }
 
+/// The live query's state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Live {
+    pub url: String,
+    /// The id of the current query; reports of older queries are dropped.
+    pub query: u64,
+    /// The last page's `next`: `None` before the first page, `Some("")` at the end.
+    pub next: Option<String>,
+    pub total: Option<u64>,
+    pub pages: usize,
+    pub fetch: Fetch,
+    pub loading_all: bool,
+}
+
+impl Live {
+    pub fn new(url: String) -> Live {
+        Live {
+            url,
+            query: 0,
+            next: None,
+            total: None,
+            pages: 0,
+            fetch: Fetch::Idle,
+            loading_all: false,
+        }
+    }
+
+    /// Whether a further page exists and nothing is in flight or failed.
+    pub fn can_fetch_more(&self) -> bool {
+        self.fetch == Fetch::Idle && self.next.as_deref().is_some_and(|n| !n.is_empty())
+    }
+}
+
+/// What the live fetch is doing, as the header says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fetch {
+    Idle,
+    Fetching { page: usize },
+    Retrying { attempt: u32, of: u32, wait_secs: u64, reason: String },
+    Done,
+    Failed(String),
+}
+
+/// Which events a save writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveWhat {
+    Shown,
+    Loaded,
+}
+
+/// The save prompt: the path being typed, and what will be written.
+#[derive(Debug, Clone)]
+pub struct SavePrompt {
+    pub path: Input,
+    pub what: SaveWhat,
+}
+
 /// The filter inputs, in the order Tab visits them.
 pub const FIELDS: [&str; 5] = ["room", "session", "peer", "user", "search"];
 pub const SEARCH_FIELD: usize = 4;
@@ -87,6 +144,7 @@ pub struct Model {
     /// The mode to return to when the help closes.
     pub mode_before_help: Mode,
     pub detail_scroll: u16,
+    pub help_scroll: u16,
     pub editor: Option<FilterEditor>,
     pub load: LoadState,
     pub problems: Vec<DumpProblem>,
@@ -95,6 +153,10 @@ pub struct Model {
     pub height: u16,
     /// What the loaded events say about the selected event's chain: (event index, story).
     pub after: Option<(usize, After)>,
+    pub live: Option<Live>,
+    pub save: Option<SavePrompt>,
+    /// A one-line message for the user (a save's result), shown in the header.
+    pub status: Option<String>,
     pub quit: bool,
 }
 
@@ -109,12 +171,16 @@ impl Model {
             mode: Mode::List,
             mode_before_help: Mode::List,
             detail_scroll: 0,
+            help_scroll: 0,
             editor: None,
             load: LoadState::Loading,
             problems: Vec::new(),
             width,
             height,
             after: None,
+            live: None,
+            save: None,
+            status: None,
             quit: false,
         }
     }

@@ -6,6 +6,10 @@ use futures::StreamExt;
 use tokio::sync::mpsc;
 
 use super::action::Action;
+use super::model::SaveWhat;
+use crate::cli::Format;
+use crate::output::{write_atomically, write_events};
+use crate::source::worker;
 use super::keymap::{Mode, command_for};
 use super::model::Model;
 use super::terminal::Tui;
@@ -15,7 +19,15 @@ use super::view::view;
 /// How many queued background results are folded into one frame at most.
 const MAX_BURST: usize = 64;
 
-pub async fn run(terminal: &mut Tui, model: &mut Model, mut rx: mpsc::UnboundedReceiver<Action>) -> std::io::Result<()> {
+/// What the loop talks to besides the terminal.
+pub struct Channels {
+    pub actions: mpsc::UnboundedReceiver<Action>,
+    /// The live fetch task, when the source is live.
+    pub worker: Option<mpsc::UnboundedSender<worker::Command>>,
+}
+
+pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> std::io::Result<()> {
+    let Channels { actions: mut rx, worker } = channels;
     let mut input = EventStream::new();
     terminal.draw(|f| view(model, f))?;
     loop {
@@ -35,11 +47,50 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, mut rx: mpsc::UnboundedR
                 Err(_) => break,
             }
         }
-        if effects.contains(&Effect::Quit) || model.quit {
+        while !effects.is_empty() {
+            let mut follow_up = Vec::new();
+            for effect in effects {
+                match effect {
+                    Effect::Quit => return Ok(()),
+                    Effect::Worker(command) => {
+                        if let Some(worker) = &worker {
+                            let _ = worker.send(command);
+                        }
+                    }
+                    Effect::Save { path, what, replace } => {
+                        follow_up.extend(update(model, save(model, &path, what, replace)));
+                    }
+                }
+            }
+            effects = follow_up;
+        }
+        if model.quit {
             return Ok(());
         }
         terminal.draw(|f| view(model, f))?;
     }
+}
+
+/// Carries out a save: the shown or loaded events, as an envelope (or NDJSON for a `.ndjson` or
+/// `.jsonl` path), written atomically.
+fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
+    let target = std::path::Path::new(path);
+    if !replace && target.exists() {
+        return Action::SaveNeedsConfirm { path: path.to_string() };
+    }
+    let rows: Vec<u32> = match what {
+        SaveWhat::Shown => model.shown.clone(),
+        SaveWhat::Loaded => (0..model.store.len() as u32).collect(),
+    };
+    let format = match target.extension().and_then(|e| e.to_str()) {
+        Some("ndjson" | "jsonl") => Format::Ndjson,
+        _ => Format::Json,
+    };
+    let result = write_atomically(target, |out| write_events(&model.store, &rows, format, out));
+    Action::Saved(match result {
+        Ok(()) => Ok(format!("saved {} events to {path}", rows.len())),
+        Err(e) => Err(format!("{path}: {e}; nothing was lost, the events are still loaded")),
+    })
 }
 
 /// What a terminal event means in the current mode.
@@ -48,7 +99,9 @@ pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => {
             match command_for(model.mode, &key) {
                 Some(c) => Some(Action::Command(c)),
-                None if model.mode == Mode::Editing => Some(Action::Input(TermEvent::Key(key))),
+                None if matches!(model.mode, Mode::Editing | Mode::SavePath) => {
+                    Some(Action::Input(TermEvent::Key(key)))
+                }
                 None => None,
             }
         }
@@ -58,7 +111,9 @@ pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
             _ => None,
         },
         TermEvent::Resize(width, height) => Some(Action::Resize { width, height }),
-        TermEvent::Paste(text) if model.mode == Mode::Editing => Some(Action::Input(TermEvent::Paste(text))),
+        TermEvent::Paste(text) if matches!(model.mode, Mode::Editing | Mode::SavePath) => {
+            Some(Action::Input(TermEvent::Paste(text)))
+        }
         _ => None,
     }
 }

@@ -3,7 +3,11 @@
 
 use super::action::{Action, Command};
 use super::keymap::Mode;
-use super::model::{FIELDS, FilterEditor, LoadState, Model, SEARCH_FIELD};
+use super::model::{FIELDS, Fetch, FilterEditor, LoadState, Model, SEARCH_FIELD, SaveWhat, SavePrompt};
+use crate::filter::Filter;
+use crate::source::worker::{self, Report};
+use crate::store::Store;
+use super::view::detail::max_scroll;
 use super::view::layout::{Areas, areas};
 use crate::event::EventType;
 use crate::story::After;
@@ -13,17 +17,25 @@ use crate::story::After;
 pub enum Effect {
     /// Leave the explorer and restore the terminal.
     Quit,
+    /// Tell the live fetch task something.
+    Worker(worker::Command),
+    /// Write events to a dump; an existing file is replaced only when `replace` is set.
+    Save { path: String, what: SaveWhat, replace: bool },
 }
 
 pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
     let effects = match action {
         Action::Command(c) => command(model, c),
         Action::Input(ev) => {
-            if let Some(editor) = &mut model.editor {
-                tui_input::backend::crossterm::EventHandler::handle_event(
-                    &mut editor.inputs[editor.focus],
-                    &ev,
-                );
+            use tui_input::backend::crossterm::EventHandler;
+            match (model.mode, &mut model.editor, &mut model.save) {
+                (Mode::Editing, Some(editor), _) => {
+                    editor.inputs[editor.focus].handle_event(&ev);
+                }
+                (Mode::SavePath, _, Some(prompt)) => {
+                    prompt.path.handle_event(&ev);
+                }
+                _ => {}
             }
             Vec::new()
         }
@@ -35,6 +47,7 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             model.width = width;
             model.height = height;
             keep_selection_visible(model);
+            clamp_detail_scroll(model);
             Vec::new()
         }
         Action::BatchLoaded(batch) => {
@@ -53,6 +66,20 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             model.load = LoadState::Idle;
             Vec::new()
         }
+        Action::Live(report) => live_report(model, report),
+        Action::SaveNeedsConfirm { path } => {
+            model.status = Some(format!("{path} exists: replace it? (y/n)"));
+            model.mode = Mode::Confirm;
+            Vec::new()
+        }
+        Action::Saved(result) => {
+            model.status = Some(match result {
+                Ok(message) => message,
+                Err(why) => format!("save failed: {why}"),
+            });
+            model.save = None;
+            Vec::new()
+        }
     };
     refresh_story(model);
     effects
@@ -60,11 +87,15 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
 
 fn command(model: &mut Model, c: Command) -> Vec<Effect> {
     let page = list_height(model).max(1);
+    // A message stays until the user does something else.
+    model.status = None;
     match c {
         Command::Quit => {
             model.quit = true;
             return vec![Effect::Quit];
         }
+        Command::Up if model.mode == Mode::Help => model.help_scroll = model.help_scroll.saturating_sub(1),
+        Command::Down if model.mode == Mode::Help => model.help_scroll = model.help_scroll.saturating_add(1),
         Command::Up | Command::Down | Command::PageUp | Command::PageDown | Command::Top | Command::Bottom
             if model.mode == Mode::Detail =>
         {
@@ -76,6 +107,30 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Command::PageDown => move_selection(model, page as i64),
         Command::Top => move_selection(model, i64::MIN / 2),
         Command::Bottom => move_selection(model, i64::MAX / 2),
+        Command::Rerun => {
+            if model.live.is_some() {
+                return new_query(model);
+            }
+            model.status = Some("R re-runs live queries; these events come from files".into());
+        }
+        Command::LoadAll => return load_all(model),
+        Command::SaveShown => start_save(model, SaveWhat::Shown),
+        Command::SaveLoaded => start_save(model, SaveWhat::Loaded),
+        Command::Yes => {
+            model.mode = Mode::List;
+            if let Some(prompt) = &model.save {
+                return vec![Effect::Save {
+                    path: prompt.path.value().to_string(),
+                    what: prompt.what,
+                    replace: true,
+                }];
+            }
+        }
+        Command::No => {
+            model.mode = Mode::List;
+            model.save = None;
+            model.status = Some("not saved: the file was kept".into());
+        }
         Command::FocusDetail => {
             if model.selected_event().is_some() {
                 model.mode = Mode::Detail;
@@ -84,24 +139,23 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Command::FocusList => model.mode = Mode::List,
         Command::ToggleType(k) => {
             if let Some(t) = EventType::KNOWN.get(k as usize) {
-                model.filter.toggle_type(t.clone());
-                refilter(model);
+                let mut f = model.filter.clone();
+                f.toggle_type(t.clone());
+                return set_filter(model, f);
             }
         }
         Command::CycleTerminal => {
-            model.filter.terminal = match model.filter.terminal {
+            let mut f = model.filter.clone();
+            f.terminal = match f.terminal {
                 None => Some(true),
                 Some(true) => Some(false),
                 Some(false) => None,
             };
-            refilter(model);
+            return set_filter(model, f);
         }
         Command::EditSearch => start_editing(model, SEARCH_FIELD),
         Command::EditFilters => start_editing(model, 0),
-        Command::ClearFilters => {
-            model.filter = Default::default();
-            refilter(model);
-        }
+        Command::ClearFilters => return set_filter(model, Filter::default()),
         Command::ToggleHelp => {
             if model.mode == Mode::Help {
                 model.mode = model.mode_before_help;
@@ -110,15 +164,32 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
                 model.mode = Mode::Help;
             }
         }
-        Command::Apply => {
-            if let Some(editor) = model.editor.take() {
-                model.filter = editor.apply_to(&model.filter);
-                refilter(model);
-            }
+        Command::Apply if model.mode == Mode::SavePath => {
             model.mode = Mode::List;
+            if let Some(prompt) = &model.save {
+                let path = prompt.path.value().trim().to_string();
+                if path.is_empty() {
+                    model.save = None;
+                    model.status = Some("not saved: no path given".into());
+                } else {
+                    return vec![Effect::Save {
+                        path,
+                        what: prompt.what,
+                        replace: false,
+                    }];
+                }
+            }
+        }
+        Command::Apply => {
+            model.mode = Mode::List;
+            if let Some(editor) = model.editor.take() {
+                let f = editor.apply_to(&model.filter);
+                return set_filter(model, f);
+            }
         }
         Command::Cancel => {
             model.editor = None;
+            model.save = None;
             model.mode = Mode::List;
         }
         Command::NextField | Command::PrevField => {
@@ -132,12 +203,148 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
             }
         }
     }
-    Vec::new()
+    fetch_more_if_near_end(model)
 }
 
 fn start_editing(model: &mut Model, focus: usize) {
     model.editor = Some(FilterEditor::from_filter(&model.filter, focus));
     model.mode = Mode::Editing;
+}
+
+/// Changes the filter. For a live source, a change of what the API filters (types and ids) starts a
+/// new query; the rest is applied to what is loaded.
+pub fn set_filter(model: &mut Model, filter: Filter) -> Vec<Effect> {
+    let new_query_needed = model.live.is_some() && filter.api_params() != model.filter.api_params();
+    model.filter = filter;
+    if new_query_needed {
+        return new_query(model);
+    }
+    refilter(model);
+    fetch_more_if_near_end(model)
+}
+
+/// Starts a new live query with the current filter, dropping what the old one loaded.
+pub fn new_query(model: &mut Model) -> Vec<Effect> {
+    let Some(live) = model.live.as_mut() else {
+        return Vec::new();
+    };
+    live.query += 1;
+    live.next = None;
+    live.total = None;
+    live.pages = 0;
+    live.fetch = Fetch::Fetching { page: 1 };
+    live.loading_all = false;
+    let id = live.query;
+    model.store = Store::new();
+    model.shown.clear();
+    model.selection = Default::default();
+    model.after = None;
+    model.detail_scroll = 0;
+    vec![Effect::Worker(worker::Command::Query {
+        id,
+        filter: model.filter.clone(),
+    })]
+}
+
+/// Asks for the next page when the selection is within one screen of the end of what is loaded.
+fn fetch_more_if_near_end(model: &mut Model) -> Vec<Effect> {
+    let height = list_height(model).max(1);
+    let near_end = model.selection.selected + height >= model.shown.len();
+    match model.live.as_mut() {
+        Some(live) if near_end && live.can_fetch_more() => {
+            live.fetch = Fetch::Fetching { page: live.pages + 1 };
+            vec![Effect::Worker(worker::Command::NextPage { id: live.query })]
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn load_all(model: &mut Model) -> Vec<Effect> {
+    let Some(live) = model.live.as_mut() else {
+        model.status = Some("every event of these files is already loaded".into());
+        return Vec::new();
+    };
+    let id = live.query;
+    if live.loading_all {
+        live.loading_all = false;
+        model.status = Some("stopped loading every page".into());
+        return vec![Effect::Worker(worker::Command::Stop { id })];
+    }
+    if live.next.as_deref() == Some("") {
+        model.status = Some("every matching event is loaded".into());
+        return Vec::new();
+    }
+    live.loading_all = true;
+    if matches!(live.fetch, Fetch::Failed(_) | Fetch::Done) {
+        live.fetch = Fetch::Idle;
+    }
+    vec![Effect::Worker(worker::Command::LoadAll { id })]
+}
+
+fn live_report(model: &mut Model, report: Report) -> Vec<Effect> {
+    let query = match &report {
+        Report::Fetching { query, .. }
+        | Report::Retrying { query, .. }
+        | Report::Page { query, .. }
+        | Report::Finished { query }
+        | Report::Failed { query, .. } => *query,
+    };
+    let Some(live) = model.live.as_mut().filter(|l| l.query == query) else {
+        // A report of an older query: its results no longer apply.
+        return Vec::new();
+    };
+    match report {
+        Report::Fetching { page, .. } => live.fetch = Fetch::Fetching { page },
+        Report::Retrying { retry, .. } => {
+            live.fetch = Fetch::Retrying {
+                attempt: retry.attempt,
+                of: retry.of,
+                wait_secs: retry.wait.as_secs_f64().ceil() as u64,
+                reason: retry.reason,
+            }
+        }
+        Report::Page { page, .. } => {
+            live.pages += 1;
+            live.total = page.total.or(live.total);
+            live.next = Some(page.next);
+            live.fetch = Fetch::Idle;
+            let merged = model.store.merge(page.batch);
+            let new = model
+                .store
+                .matching(&model.filter, merged.first..merged.first + merged.added);
+            model.shown.extend(new);
+            model.after = None;
+            keep_selection_visible(model);
+            if model.live.as_ref().is_some_and(|l| !l.loading_all) {
+                return fetch_more_if_near_end(model);
+            }
+        }
+        Report::Finished { .. } => {
+            live.fetch = Fetch::Done;
+            live.loading_all = false;
+        }
+        Report::Failed { message, .. } => {
+            live.fetch = Fetch::Failed(message);
+            live.loading_all = false;
+        }
+    }
+    Vec::new()
+}
+
+fn start_save(model: &mut Model, what: SaveWhat) {
+    let room = model.filter.room.as_deref().unwrap_or("events");
+    let room: String = room
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .collect();
+    let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S");
+    let default = format!("callscope-{room}-{stamp}.json");
+    let cursor = default.len();
+    model.save = Some(SavePrompt {
+        path: tui_input::Input::new(default).with_cursor(cursor),
+        what,
+    });
+    model.mode = Mode::SavePath;
 }
 
 /// Recomputes the shown events after a filter change, keeping the selected event selected when it
@@ -152,6 +359,9 @@ pub fn refilter(model: &mut Model) {
         None => 0,
     };
     model.detail_scroll = 0;
+    if model.shown.is_empty() && model.mode == Mode::Detail {
+        model.mode = Mode::List;
+    }
     keep_selection_visible(model);
 }
 
@@ -176,9 +386,17 @@ fn scroll_detail(model: &mut Model, c: Command, page: usize) {
         Command::PageUp => model.detail_scroll.saturating_sub(page),
         Command::PageDown => model.detail_scroll.saturating_add(page),
         Command::Top => 0,
-        // The view clamps the scroll to the pane's content.
         _ => u16::MAX,
     };
+    clamp_detail_scroll(model);
+}
+
+/// Keeps the detail scroll within the pane's content, so that scrolling back up after its end
+/// moves at once.
+fn clamp_detail_scroll(model: &mut Model) {
+    if model.detail_scroll > 0 {
+        model.detail_scroll = model.detail_scroll.min(max_scroll(model));
+    }
 }
 
 fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
@@ -190,6 +408,7 @@ fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
         } else {
             model.detail_scroll.saturating_sub(3)
         };
+        clamp_detail_scroll(model);
     } else if a.list.contains((column, row).into()) {
         move_selection(model, step);
     }

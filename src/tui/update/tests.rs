@@ -1,0 +1,725 @@
+use std::sync::Arc;
+
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
+use serde_json::json;
+
+use super::*;
+use crate::filter::Filter;
+use crate::source::DumpProblem;
+use crate::store::{Batch, BatchBuilder, Blob};
+use crate::tui::model::{Selection, SourceLabel};
+use crate::tui::view::layout::areas;
+
+/// A batch read from one NDJSON buffer holding these events.
+fn batch(events: &[serde_json::Value]) -> Batch {
+    let mut bytes = Vec::new();
+    let mut spans = Vec::new();
+    for e in events {
+        let start = bytes.len();
+        bytes.extend_from_slice(e.to_string().as_bytes());
+        spans.push((start, bytes.len()));
+        bytes.push(b'\n');
+    }
+    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(bytes)));
+    for (start, end) in spans {
+        builder.push(start, end).expect("a test event is a JSON object");
+    }
+    builder.finish()
+}
+
+/// An event of one of the five types; `n` makes the id, the time and the peer.
+fn event(n: u32, kind: &str, room: &str, terminal: bool) -> serde_json::Value {
+    json!({
+        "version": "2.0",
+        "id": format!("00000000-0000-4000-8000-{n:012x}"),
+        "timestamp": format!("2026-11-18T10:{:02}:{:02}.000000001Z", n / 60 % 60, n % 60),
+        "type": kind,
+        "data": {
+            "room_id": room,
+            "room_name": format!("name-{room}"),
+            "session_id": format!("session-{room}"),
+            "peer_id": format!("peer-{n}"),
+            "user_id": format!("user-{n}"),
+            "user_name": format!("User {n}"),
+            "error_code": 4005,
+            "error_name": "ICEFailure",
+            "error_message": format!("message {n}"),
+            "is_terminal": terminal,
+            "action": "JOIN",
+        }
+    })
+}
+
+const JOIN: &str = "client.join.failed";
+const PUBLISH: &str = "client.publish.failed";
+const SUBSCRIBE: &str = "client.subscribe.failed";
+
+/// Ten events: 0..=9, joins at even numbers, publishes at odd ones; rooms alternate every two;
+/// final when `n % 3 == 0`.
+fn ten() -> Vec<serde_json::Value> {
+    (0..10)
+        .map(|n| {
+            let kind = if n % 2 == 0 { JOIN } else { PUBLISH };
+            let room = if n / 2 % 2 == 0 { "room-a" } else { "room-b" };
+            event(n, kind, room, n % 3 == 0)
+        })
+        .collect()
+}
+
+fn model(width: u16, height: u16) -> Model {
+    Model::new(SourceLabel::Demo, Filter::default(), width, height)
+}
+
+fn loaded(events: &[serde_json::Value]) -> Model {
+    let mut m = model(140, 40);
+    update(&mut m, Action::BatchLoaded(batch(events)));
+    update(&mut m, Action::LoadFinished { problems: Vec::new() });
+    m
+}
+
+fn demo(width: u16, height: u16) -> Model {
+    let mut m = model(width, height);
+    update(&mut m, Action::BatchLoaded(crate::source::demo::load()));
+    update(&mut m, Action::LoadFinished { problems: Vec::new() });
+    m
+}
+
+fn run(m: &mut Model, c: Command) -> Vec<Effect> {
+    update(m, Action::Command(c))
+}
+
+fn type_text(m: &mut Model, text: &str) {
+    for c in text.chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        assert!(update(m, Action::Input(TermEvent::Key(key))).is_empty());
+    }
+}
+
+fn press(m: &mut Model, code: KeyCode, modifiers: KeyModifiers) {
+    update(m, Action::Input(TermEvent::Key(KeyEvent::new(code, modifiers))));
+}
+
+/// The `n` of every shown event, read back from its user id.
+fn shown_numbers(m: &Model) -> Vec<u32> {
+    m.shown
+        .iter()
+        .map(|&i| {
+            let user = m.store.str(m.store.row(i as usize).user_id);
+            user.trim_start_matches("user-").parse().unwrap()
+        })
+        .collect()
+}
+
+fn selected_number(m: &Model) -> Option<u32> {
+    let i = m.selected_event()?;
+    let user = m.store.str(m.store.row(i).user_id);
+    Some(user.trim_start_matches("user-").parse().unwrap())
+}
+
+fn select(m: &mut Model, n: u32) {
+    run(m, Command::Top);
+    while selected_number(m) != Some(n) {
+        let before = m.selection.selected;
+        run(m, Command::Down);
+        assert_ne!(before, m.selection.selected, "event {n} is not shown");
+    }
+}
+
+fn assert_selection_visible(m: &Model) {
+    // A terminal too small for any row still keeps the selection at the top of the list.
+    let height = list_height(m).max(1);
+    let s = &m.selection;
+    assert!(
+        s.offset <= s.selected && s.selected < s.offset + height,
+        "selected {} outside rows {}..{}",
+        s.selected,
+        s.offset,
+        s.offset + height
+    );
+}
+
+#[test]
+fn a_new_model_is_loading_and_shows_nothing() {
+    let m = model(80, 24);
+    assert_eq!(m.load, LoadState::Loading);
+    assert!(m.shown.is_empty());
+    assert_eq!(m.selected_event(), None);
+    assert_eq!(m.mode, Mode::List);
+}
+
+#[test]
+fn the_demo_batch_shows_every_event_and_finishing_makes_the_loader_idle() {
+    let mut m = model(140, 40);
+    update(&mut m, Action::BatchLoaded(crate::source::demo::load()));
+    assert_eq!(m.load, LoadState::Loading);
+    assert_eq!(m.store.len(), 2400);
+    assert_eq!(m.shown.len(), 2400);
+    assert_eq!(m.selected_event(), Some(0));
+    assert_eq!(m.after.as_ref().map(|(i, _)| *i), Some(0));
+    assert!(update(&mut m, Action::LoadFinished { problems: Vec::new() }).is_empty());
+    assert_eq!(m.load, LoadState::Idle);
+    assert!(m.problems.is_empty());
+}
+
+#[test]
+fn loaded_batches_append_only_the_events_that_match_the_filter() {
+    let events = ten();
+    let filter = Filter {
+        types: vec![EventType::Join],
+        ..Filter::default()
+    };
+    let mut m = Model::new(SourceLabel::Demo, filter, 140, 40);
+    update(&mut m, Action::BatchLoaded(batch(&events[..5])));
+    assert_eq!(shown_numbers(&m), [0, 2, 4]);
+    update(&mut m, Action::BatchLoaded(batch(&events[5..])));
+    assert_eq!(m.store.len(), 10);
+    assert_eq!(shown_numbers(&m), [0, 2, 4, 6, 8]);
+}
+
+#[test]
+fn a_batch_keeps_the_selected_event_selected() {
+    let events = ten();
+    let mut m = model(140, 40);
+    update(&mut m, Action::BatchLoaded(batch(&events[..5])));
+    select(&mut m, 3);
+    update(&mut m, Action::BatchLoaded(batch(&events[5..])));
+    assert_eq!(selected_number(&m), Some(3));
+}
+
+#[test]
+fn an_event_loaded_twice_is_shown_once() {
+    let events = ten();
+    let mut m = model(140, 40);
+    update(&mut m, Action::BatchLoaded(batch(&events[..6])));
+    update(&mut m, Action::BatchLoaded(batch(&events[4..])));
+    assert_eq!(shown_numbers(&m), (0..10).collect::<Vec<_>>());
+    assert_eq!(m.store.duplicates(), 2);
+}
+
+#[test]
+fn a_filter_on_a_room_not_loaded_yet_shows_its_events_when_they_arrive() {
+    let filter = Filter {
+        room: Some("room-late".into()),
+        ..Filter::default()
+    };
+    let mut m = Model::new(SourceLabel::Demo, filter, 140, 40);
+    update(&mut m, Action::BatchLoaded(batch(&ten())));
+    assert!(m.shown.is_empty());
+    update(&mut m, Action::BatchLoaded(batch(&[event(20, JOIN, "room-late", true)])));
+    assert_eq!(shown_numbers(&m), [20]);
+}
+
+#[test]
+fn toggling_a_type_shows_only_that_type_and_toggling_it_again_shows_all() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::ToggleType(2));
+    assert_eq!(m.filter.types, [EventType::Join]);
+    assert_eq!(shown_numbers(&m), [0, 2, 4, 6, 8]);
+    run(&mut m, Command::ToggleType(0));
+    assert_eq!(m.filter.types, [EventType::Publish, EventType::Join]);
+    assert_eq!(shown_numbers(&m), (0..10).collect::<Vec<_>>());
+    run(&mut m, Command::ToggleType(2));
+    assert_eq!(shown_numbers(&m), [1, 3, 5, 7, 9]);
+    run(&mut m, Command::ToggleType(0));
+    assert!(m.filter.types.is_empty());
+    assert_eq!(m.shown.len(), 10);
+}
+
+#[test]
+fn each_digit_toggles_its_own_type() {
+    for (k, t) in EventType::KNOWN.iter().enumerate() {
+        let mut m = loaded(&ten());
+        run(&mut m, Command::ToggleType(k as u8));
+        assert_eq!(m.filter.types, [t.clone()]);
+    }
+    let mut m = loaded(&ten());
+    run(&mut m, Command::ToggleType(5));
+    assert!(m.filter.types.is_empty(), "there is no sixth type to toggle");
+}
+
+#[test]
+fn toggling_a_type_keeps_the_selected_event_when_it_is_still_shown() {
+    let mut m = loaded(&ten());
+    select(&mut m, 6);
+    run(&mut m, Command::ToggleType(2));
+    assert_eq!(selected_number(&m), Some(6));
+    assert_eq!(m.selection.selected, 3);
+    run(&mut m, Command::ToggleType(2));
+    assert_eq!(selected_number(&m), Some(6));
+    assert_eq!(m.selection.selected, 6);
+}
+
+#[test]
+fn toggling_a_type_that_hides_the_selected_event_selects_the_next_shown_one() {
+    let mut m = loaded(&ten());
+    select(&mut m, 5);
+    run(&mut m, Command::ToggleType(2));
+    assert_eq!(selected_number(&m), Some(6));
+    select(&mut m, 8);
+    run(&mut m, Command::ToggleType(2));
+    run(&mut m, Command::ToggleType(0));
+    assert_eq!(selected_number(&m), Some(9));
+    // Nothing shown after the hidden event: the last shown one.
+    let mut m = loaded(&ten());
+    select(&mut m, 9);
+    run(&mut m, Command::ToggleType(2));
+    assert_eq!(selected_number(&m), Some(8));
+}
+
+#[test]
+fn a_filter_that_hides_every_event_leaves_no_selection_and_the_list_focused() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::FocusDetail);
+    assert_eq!(m.mode, Mode::Detail);
+    run(&mut m, Command::ToggleType(1));
+    assert!(m.shown.is_empty());
+    assert_eq!(m.selected_event(), None);
+    assert_eq!(m.after, None);
+    assert_eq!(m.mode, Mode::List);
+    for c in [Command::Down, Command::PageDown, Command::Bottom, Command::Top] {
+        run(&mut m, c);
+        assert_eq!(m.selection, Selection::default());
+    }
+    run(&mut m, Command::FocusDetail);
+    assert_eq!(m.mode, Mode::List, "there is no event to show in the detail pane");
+}
+
+#[test]
+fn t_cycles_the_retry_status_through_final_retried_and_all() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::CycleTerminal);
+    assert_eq!(m.filter.terminal, Some(true));
+    assert_eq!(shown_numbers(&m), [0, 3, 6, 9]);
+    run(&mut m, Command::CycleTerminal);
+    assert_eq!(m.filter.terminal, Some(false));
+    assert_eq!(shown_numbers(&m), [1, 2, 4, 5, 7, 8]);
+    run(&mut m, Command::CycleTerminal);
+    assert_eq!(m.filter.terminal, None);
+    assert_eq!(m.shown.len(), 10);
+}
+
+#[test]
+fn editing_filters_starts_at_the_room_input_and_search_at_the_search_input() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    assert_eq!(m.mode, Mode::Editing);
+    assert_eq!(m.editor.as_ref().unwrap().focus, 0);
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::EditSearch);
+    assert_eq!(m.mode, Mode::Editing);
+    assert_eq!(m.editor.as_ref().unwrap().focus, SEARCH_FIELD);
+}
+
+#[test]
+fn typed_room_and_search_apply_as_filters() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    type_text(&mut m, "room-b");
+    for _ in 0..SEARCH_FIELD {
+        run(&mut m, Command::NextField);
+    }
+    type_text(&mut m, "MESSAGE 7");
+    assert_eq!(m.filter, Filter::default(), "nothing applies before Enter");
+    assert_eq!(m.shown.len(), 10);
+    run(&mut m, Command::Apply);
+    assert_eq!(m.mode, Mode::List);
+    assert!(m.editor.is_none());
+    assert_eq!(m.filter.room.as_deref(), Some("room-b"));
+    assert_eq!(m.filter.search.as_deref(), Some("MESSAGE 7"));
+    assert_eq!(shown_numbers(&m), [7]);
+}
+
+#[test]
+fn session_peer_and_user_inputs_apply_as_their_filters() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "session-room-a");
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "peer-4");
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "user-4");
+    run(&mut m, Command::Apply);
+    assert_eq!(m.filter.session.as_deref(), Some("session-room-a"));
+    assert_eq!(m.filter.peer.as_deref(), Some("peer-4"));
+    assert_eq!(m.filter.user.as_deref(), Some("user-4"));
+    assert_eq!(shown_numbers(&m), [4]);
+}
+
+#[test]
+fn the_inputs_start_with_the_current_filters_and_an_emptied_input_clears_its_filter() {
+    let mut m = loaded(&ten());
+    m.filter.room = Some("room-a".into());
+    m.filter.search = Some("message".into());
+    refilter(&mut m);
+    run(&mut m, Command::EditFilters);
+    let editor = m.editor.as_ref().unwrap();
+    assert_eq!(editor.inputs[0].value(), "room-a");
+    assert_eq!(editor.inputs[SEARCH_FIELD].value(), "message");
+    press(&mut m, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    assert_eq!(m.editor.as_ref().unwrap().inputs[0].value(), "");
+    run(&mut m, Command::Apply);
+    assert_eq!(m.filter.room, None);
+    assert_eq!(m.filter.search.as_deref(), Some("message"));
+    assert_eq!(m.shown.len(), 10);
+}
+
+#[test]
+fn backspace_and_cursor_keys_edit_the_focused_input() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditSearch);
+    type_text(&mut m, "mesage");
+    for _ in 0..3 {
+        press(&mut m, KeyCode::Left, KeyModifiers::NONE);
+    }
+    type_text(&mut m, "s");
+    press(&mut m, KeyCode::End, KeyModifiers::NONE);
+    press(&mut m, KeyCode::Backspace, KeyModifiers::NONE);
+    assert_eq!(m.editor.as_ref().unwrap().inputs[SEARCH_FIELD].value(), "messag");
+}
+
+#[test]
+fn inputs_cycle_forward_and_backward() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    run(&mut m, Command::PrevField);
+    assert_eq!(m.editor.as_ref().unwrap().focus, FIELDS.len() - 1);
+    run(&mut m, Command::NextField);
+    assert_eq!(m.editor.as_ref().unwrap().focus, 0);
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "s");
+    assert_eq!(m.editor.as_ref().unwrap().inputs[1].value(), "s");
+    assert_eq!(m.editor.as_ref().unwrap().inputs[0].value(), "");
+}
+
+#[test]
+fn an_input_trims_spaces_and_blank_means_no_filter() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    type_text(&mut m, "  room-a ");
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "   ");
+    run(&mut m, Command::Apply);
+    assert_eq!(m.filter.room.as_deref(), Some("room-a"));
+    assert_eq!(m.filter.session, None);
+}
+
+#[test]
+fn cancel_leaves_the_filters_and_the_shown_events_unchanged() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::ToggleType(2));
+    select(&mut m, 4);
+    let filter = m.filter.clone();
+    let shown = m.shown.clone();
+    run(&mut m, Command::EditFilters);
+    type_text(&mut m, "room-b");
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "x");
+    run(&mut m, Command::Cancel);
+    assert_eq!(m.mode, Mode::List);
+    assert!(m.editor.is_none());
+    assert_eq!(m.filter, filter);
+    assert_eq!(m.shown, shown);
+    assert_eq!(selected_number(&m), Some(4));
+    // The next edit starts from the filters, not from the cancelled text.
+    run(&mut m, Command::EditFilters);
+    assert_eq!(m.editor.as_ref().unwrap().inputs[0].value(), "");
+}
+
+#[test]
+fn typing_outside_an_input_changes_nothing() {
+    let mut m = loaded(&ten());
+    type_text(&mut m, "room");
+    assert!(m.editor.is_none());
+    assert_eq!(m.filter, Filter::default());
+}
+
+#[test]
+fn clear_filters_shows_every_event_again() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::ToggleType(0));
+    run(&mut m, Command::CycleTerminal);
+    m.filter.room = Some("room-b".into());
+    m.filter.code = Some(4005);
+    refilter(&mut m);
+    assert_eq!(shown_numbers(&m), [3]);
+    run(&mut m, Command::ClearFilters);
+    assert_eq!(m.filter, Filter::default());
+    assert_eq!(m.shown.len(), 10);
+    assert_eq!(selected_number(&m), Some(3));
+}
+
+#[test]
+fn paging_moves_by_the_list_height_and_stops_at_both_ends() {
+    let mut m = demo(140, 40);
+    let page = list_height(&m);
+    assert_eq!(page, areas(140, 40).list.height as usize - 2);
+    run(&mut m, Command::PageDown);
+    assert_eq!(m.selection.selected, page);
+    run(&mut m, Command::PageDown);
+    assert_eq!(m.selection.selected, 2 * page);
+    assert_selection_visible(&m);
+    run(&mut m, Command::PageUp);
+    assert_eq!(m.selection.selected, page);
+    run(&mut m, Command::PageUp);
+    run(&mut m, Command::PageUp);
+    assert_eq!(m.selection, Selection::default());
+    run(&mut m, Command::Up);
+    assert_eq!(m.selection.selected, 0);
+    run(&mut m, Command::Bottom);
+    assert_eq!(m.selection.selected, 2399);
+    assert_eq!(m.selection.offset, 2400 - page);
+    run(&mut m, Command::Down);
+    run(&mut m, Command::PageDown);
+    assert_eq!(m.selection.selected, 2399);
+    run(&mut m, Command::Top);
+    assert_eq!(m.selection, Selection::default());
+}
+
+#[test]
+fn moving_the_selection_follows_it_with_the_list() {
+    let mut m = demo(80, 24);
+    let height = list_height(&m);
+    for _ in 0..height {
+        run(&mut m, Command::Down);
+    }
+    assert_eq!(m.selection.selected, height);
+    assert_eq!(m.selection.offset, 1);
+    for _ in 1..height {
+        run(&mut m, Command::Up);
+    }
+    assert_eq!(m.selection, Selection { selected: 1, offset: 1 });
+    run(&mut m, Command::Up);
+    assert_eq!(m.selection, Selection::default());
+}
+
+#[test]
+fn the_selection_stays_visible_when_the_terminal_shrinks_or_grows() {
+    let mut m = demo(140, 40);
+    for _ in 0..5 {
+        run(&mut m, Command::PageDown);
+    }
+    let selected = m.selection.selected;
+    for (w, h) in [(80, 24), (80, 12), (200, 60), (60, 8), (140, 40)] {
+        update(&mut m, Action::Resize { width: w, height: h });
+        assert_eq!((m.width, m.height), (w, h));
+        assert_eq!(m.selection.selected, selected);
+        assert_selection_visible(&m);
+    }
+    // At the end of the list, growing the terminal shows more rows above instead of empty ones.
+    run(&mut m, Command::Bottom);
+    update(&mut m, Action::Resize { width: 140, height: 60 });
+    assert_eq!(m.selection.offset, 2400 - list_height(&m));
+}
+
+#[test]
+fn the_wheel_over_the_list_moves_the_selection() {
+    let mut m = demo(140, 40);
+    let list = areas(140, 40).list;
+    update(&mut m, Action::Wheel { column: list.x + 5, row: list.y + 5, down: true });
+    assert_eq!(m.selection.selected, 3);
+    assert_eq!(m.detail_scroll, 0);
+    update(&mut m, Action::Wheel { column: list.x + 5, row: list.y + 5, down: false });
+    update(&mut m, Action::Wheel { column: list.x + 5, row: list.y + 5, down: false });
+    assert_eq!(m.selection.selected, 0);
+}
+
+#[test]
+fn the_wheel_over_the_detail_pane_scrolls_it_and_keeps_the_selection() {
+    for (w, h) in [(140, 40), (80, 24)] {
+        let mut m = demo(w, h);
+        let detail = areas(w, h).detail;
+        let (column, row) = (detail.x + 3, detail.y + 3);
+        update(&mut m, Action::Wheel { column, row, down: true });
+        update(&mut m, Action::Wheel { column, row, down: true });
+        assert_eq!(m.detail_scroll, 6, "{w}x{h}");
+        assert_eq!(m.selection.selected, 0);
+        update(&mut m, Action::Wheel { column, row, down: false });
+        assert_eq!(m.detail_scroll, 3);
+        update(&mut m, Action::Wheel { column, row, down: false });
+        update(&mut m, Action::Wheel { column, row, down: false });
+        assert_eq!(m.detail_scroll, 0);
+    }
+}
+
+#[test]
+fn the_wheel_over_the_header_or_the_hint_bar_does_nothing() {
+    let mut m = demo(140, 40);
+    let a = areas(140, 40);
+    update(&mut m, Action::Wheel { column: 3, row: a.header.y + 1, down: true });
+    update(&mut m, Action::Wheel { column: 3, row: a.footer.y, down: true });
+    assert_eq!(m.selection, Selection::default());
+    assert_eq!(m.detail_scroll, 0);
+}
+
+#[test]
+fn a_new_selection_starts_the_detail_pane_at_its_top() {
+    let mut m = demo(140, 40);
+    let detail = areas(140, 40).detail;
+    update(&mut m, Action::Wheel { column: detail.x + 2, row: detail.y + 2, down: true });
+    assert_eq!(m.detail_scroll, 3);
+    run(&mut m, Command::Down);
+    assert_eq!(m.detail_scroll, 0);
+}
+
+#[test]
+fn in_the_detail_pane_the_moving_keys_scroll_it_instead_of_moving_the_selection() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::Down);
+    run(&mut m, Command::FocusDetail);
+    assert_eq!(m.mode, Mode::Detail);
+    run(&mut m, Command::Down);
+    run(&mut m, Command::Down);
+    assert_eq!(m.detail_scroll, 2);
+    run(&mut m, Command::Up);
+    assert_eq!(m.detail_scroll, 1);
+    run(&mut m, Command::Top);
+    assert_eq!(m.detail_scroll, 0);
+    run(&mut m, Command::PageDown);
+    assert_eq!(m.detail_scroll as usize, list_height(&m));
+    assert_eq!(m.selection.selected, 1);
+    run(&mut m, Command::FocusList);
+    assert_eq!(m.mode, Mode::List);
+    run(&mut m, Command::Down);
+    assert_eq!(m.selection.selected, 2);
+}
+
+#[test]
+fn after_the_end_of_the_detail_pane_one_line_up_scrolls_up_at_once() {
+    for (w, h) in [(140, 40), (80, 24)] {
+        let mut m = demo(w, h);
+        run(&mut m, Command::Down);
+        run(&mut m, Command::FocusDetail);
+        run(&mut m, Command::Bottom);
+        let end = m.detail_scroll;
+        assert!(end > 0 && end < u16::MAX / 2, "{end}");
+        assert_eq!(end, max_scroll(&m));
+        run(&mut m, Command::Down);
+        run(&mut m, Command::PageDown);
+        assert_eq!(m.detail_scroll, end, "scrolling stops at the end");
+        run(&mut m, Command::Up);
+        assert_eq!(m.detail_scroll, end - 1);
+        let detail = areas(w, h).detail;
+        for _ in 0..100 {
+            update(&mut m, Action::Wheel { column: detail.x + 1, row: detail.y + 1, down: true });
+        }
+        assert_eq!(m.detail_scroll, end);
+        update(&mut m, Action::Wheel { column: detail.x + 1, row: detail.y + 1, down: false });
+        assert_eq!(m.detail_scroll, end - 3);
+    }
+}
+
+#[test]
+fn shrinking_the_terminal_keeps_the_detail_scroll_within_the_pane() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::FocusDetail);
+    run(&mut m, Command::Bottom);
+    update(&mut m, Action::Resize { width: 200, height: 60 });
+    assert_eq!(m.detail_scroll, max_scroll(&m));
+}
+
+#[test]
+fn quit_returns_the_quit_effect_from_any_mode() {
+    for setup in [None, Some(Command::FocusDetail), Some(Command::ToggleHelp), Some(Command::EditSearch)] {
+        let mut m = demo(80, 24);
+        if let Some(c) = setup {
+            run(&mut m, c);
+        }
+        assert_eq!(run(&mut m, Command::Quit), [Effect::Quit]);
+        assert!(m.quit);
+    }
+}
+
+#[test]
+fn no_other_command_asks_to_quit() {
+    let mut m = demo(80, 24);
+    for c in [
+        Command::Down,
+        Command::FocusDetail,
+        Command::FocusList,
+        Command::ToggleType(1),
+        Command::CycleTerminal,
+        Command::ClearFilters,
+        Command::ToggleHelp,
+        Command::ToggleHelp,
+        Command::EditFilters,
+        Command::NextField,
+        Command::PrevField,
+        Command::Apply,
+    ] {
+        assert!(run(&mut m, c).is_empty(), "{c:?}");
+    }
+    assert!(!m.quit);
+}
+
+#[test]
+fn help_opens_over_the_list_and_closes_back_to_it() {
+    let mut m = demo(80, 24);
+    run(&mut m, Command::ToggleHelp);
+    assert_eq!(m.mode, Mode::Help);
+    run(&mut m, Command::ToggleHelp);
+    assert_eq!(m.mode, Mode::List);
+}
+
+#[test]
+fn help_opened_from_the_detail_pane_returns_to_the_detail_pane() {
+    let mut m = demo(80, 24);
+    run(&mut m, Command::FocusDetail);
+    run(&mut m, Command::ToggleHelp);
+    assert_eq!(m.mode, Mode::Help);
+    assert_eq!(m.mode_before_help, Mode::Detail);
+    run(&mut m, Command::ToggleHelp);
+    assert_eq!(m.mode, Mode::Detail);
+}
+
+#[test]
+fn load_problems_are_kept_and_the_events_read_before_them_stay_shown() {
+    let problem = |message: &str| DumpProblem {
+        path: "incident.json".into(),
+        position: Some((3, 17)),
+        message: message.into(),
+    };
+    let mut m = model(140, 40);
+    update(&mut m, Action::BatchLoaded(batch(&ten()[..2])));
+    update(&mut m, Action::LoadFinished { problems: vec![problem("expected `,` or `}`")] });
+    assert_eq!(m.load, LoadState::Idle);
+    assert_eq!(m.problems, [problem("expected `,` or `}`")]);
+    assert_eq!(m.shown.len(), 2);
+    update(&mut m, Action::LoadFinished { problems: vec![problem("second")] });
+    assert_eq!(m.problems.len(), 2, "a later report adds to the earlier one");
+}
+
+#[test]
+fn the_story_follows_the_selected_event() {
+    let chain = [
+        event(1, SUBSCRIBE, "r", false),
+        event(2, SUBSCRIBE, "r", false),
+        event(3, SUBSCRIBE, "r", true),
+    ];
+    let same_peer = |mut e: serde_json::Value| {
+        e["data"]["peer_id"] = json!("peer-x");
+        e
+    };
+    let chain: Vec<_> = chain.into_iter().map(same_peer).collect();
+    let mut m = loaded(&chain);
+    let (i, after) = m.after.clone().unwrap();
+    assert_eq!(i, 0);
+    assert_eq!((after.earlier, after.later), (0, 2));
+    assert!(after.final_at.is_some());
+    run(&mut m, Command::Bottom);
+    let (i, after) = m.after.clone().unwrap();
+    assert_eq!(i, 2);
+    assert_eq!((after.earlier, after.later), (2, 0));
+}
+
+#[test]
+fn a_batch_arriving_later_extends_the_story_of_the_selected_event() {
+    let mut first = event(1, JOIN, "r", false);
+    let mut second = event(2, JOIN, "r", true);
+    first["data"]["peer_id"] = json!("peer-x");
+    second["data"]["peer_id"] = json!("peer-x");
+    let mut m = loaded(&[first]);
+    assert_eq!(m.after.as_ref().unwrap().1.later, 0);
+    update(&mut m, Action::BatchLoaded(batch(&[second])));
+    assert_eq!(m.after.as_ref().unwrap().1.later, 1);
+}

@@ -2,9 +2,11 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use serde_json::Value;
+use unicode_width::UnicodeWidthChar;
 
+use super::layout::areas;
 use super::theme;
 use crate::event::{Event, codes, value_text};
 use crate::sanitize::for_terminal;
@@ -13,27 +15,114 @@ use crate::tui::keymap::Mode;
 use crate::tui::model::Model;
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
+    let block = block(model);
+    let inner = block.inner(area);
+    let rows = rows(model, inner.width);
+    let scroll = model.detail_scroll.min(last_top_row(rows.len(), inner.height));
+    frame.render_widget(Paragraph::new(rows).block(block).scroll((scroll, 0)), area);
+}
+
+fn block(model: &Model) -> Block<'static> {
     let focused = model.mode == Mode::Detail;
-    let block = Block::new()
+    Block::new()
         .borders(Borders::TOP | Borders::LEFT)
         .border_style(if focused { theme::focused_border() } else { theme::border() })
-        .title(" detail ");
+        .title(" detail ")
+}
+
+/// The largest useful scroll of the detail pane: the one that shows its last row at the bottom.
+pub fn max_scroll(model: &Model) -> u16 {
+    let inner = block(model).inner(areas(model.width, model.height).detail);
+    last_top_row(rows(model, inner.width).len(), inner.height)
+}
+
+fn last_top_row(rows: usize, height: u16) -> u16 {
+    rows.saturating_sub(height as usize).min(u16::MAX as usize) as u16
+}
+
+/// The selected event's lines, wrapped to the pane's width. The pane wraps them itself rather than
+/// leaving it to the paragraph, so that `update` knows how far the pane can scroll.
+fn rows(model: &Model, width: u16) -> Vec<Line<'static>> {
     let Some(i) = model.selected_event() else {
-        frame.render_widget(Paragraph::new("").block(block), area);
-        return;
+        return Vec::new();
     };
     let event = model.store.event(i);
     let after = match &model.after {
         Some((j, a)) if *j == i => a.clone(),
         _ => After::of(&model.store, i),
     };
-    let lines = detail_lines(&event, &after, model.store.raw(i));
-    let scroll = model.detail_scroll.min(lines.len().saturating_sub(1) as u16);
-    let paragraph = Paragraph::new(lines)
-        .block(block)
-        .wrap(Wrap { trim: false })
-        .scroll((scroll, 0));
-    frame.render_widget(paragraph, area);
+    wrap(detail_lines(&event, &after, model.store.raw(i)), width)
+}
+
+/// Breaks each line into rows of at most `width` columns, after a space when the row holds one
+/// past its indentation, otherwise inside the word.
+fn wrap(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
+    let width = width.max(1) as usize;
+    let mut rows = Vec::new();
+    for line in lines {
+        let cells: Vec<(char, Style)> = line
+            .spans
+            .iter()
+            .flat_map(|s| s.content.chars().map(move |c| (c, s.style)))
+            .collect();
+        let mut start = 0;
+        loop {
+            let mut end = start;
+            let mut used = 0;
+            let mut after_space = None;
+            let mut seen_text = false;
+            while end < cells.len() {
+                let w = cells[end].0.width().unwrap_or(0);
+                if used + w > width && end > start {
+                    break;
+                }
+                used += w;
+                if cells[end].0 == ' ' {
+                    if seen_text {
+                        after_space = Some(end + 1);
+                    }
+                } else {
+                    seen_text = true;
+                }
+                end += 1;
+            }
+            if end < cells.len()
+                && cells[end].0 != ' '
+                && let Some(at) = after_space
+            {
+                end = at;
+            }
+            rows.push(row_line(&cells[start..end], &line));
+            if end >= cells.len() {
+                break;
+            }
+            // The space a row was broken at is not carried to the next row.
+            start = if cells[end].0 == ' ' { end + 1 } else { end };
+            if start >= cells.len() {
+                break;
+            }
+        }
+    }
+    rows
+}
+
+fn row_line(cells: &[(char, Style)], line: &Line<'static>) -> Line<'static> {
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut text = String::new();
+    let mut style = cells.first().map(|c| c.1).unwrap_or_default();
+    for &(c, s) in cells {
+        if s != style {
+            spans.push(Span::styled(std::mem::take(&mut text), style));
+            style = s;
+        }
+        text.push(c);
+    }
+    if !text.is_empty() {
+        spans.push(Span::styled(text, style));
+    }
+    let mut row = Line::from(spans).style(line.style);
+    row.alignment = line.alignment;
+    row
 }
 
 fn clean(s: &str) -> String {

@@ -6,14 +6,15 @@ use ratatui::widgets::Paragraph;
 use super::theme;
 use crate::event::EventType;
 use crate::sanitize::for_terminal;
-use crate::tui::model::{FIELDS, LoadState, Model, SourceLabel};
+use crate::tui::keymap::Mode;
+use crate::tui::model::{FIELDS, Fetch, LoadState, Model, SaveWhat, SourceLabel};
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let lines = vec![
         title_line(model),
         types_line(model),
         inputs_line(model, frame, area),
-        problems_line(model),
+        message_line(model, frame, area),
     ];
     frame.render_widget(Paragraph::new(lines), area);
 }
@@ -32,12 +33,16 @@ fn title_line(model: &Model) -> Line<'static> {
         thousands(model.shown.len()),
         thousands(model.store.len())
     );
+    if let Some(total) = model.live.as_ref().and_then(|l| l.total) {
+        counts.push_str(&format!(" / {} total", thousands(total as usize)));
+    }
     if model.store.duplicates() > 0 {
         counts.push_str(&format!(" ({} duplicates dropped)", thousands(model.store.duplicates())));
     }
-    let state = match model.load {
-        LoadState::Loading => "loading…",
-        LoadState::Idle => "idle",
+    let state = match (&model.live, &model.load) {
+        (Some(live), _) => live_state(live),
+        (None, LoadState::Loading) => "loading…".to_string(),
+        (None, LoadState::Idle) => "idle".to_string(),
     };
     Line::from(vec![
         Span::styled(" callscope ", theme::title()),
@@ -142,6 +147,54 @@ fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
         x += label.len() as u16 + width as u16 + 2;
     }
     Line::from(spans)
+}
+
+fn live_state(live: &crate::tui::model::Live) -> String {
+    let all = if live.loading_all { " (loading all: A stops)" } else { "" };
+    match &live.fetch {
+        Fetch::Idle if live.next.as_deref() == Some("") => "all pages loaded".into(),
+        Fetch::Idle => format!("idle, {} page(s); more as you scroll, A loads all", live.pages),
+        Fetch::Fetching { page } => format!("fetching page {page}…{all}"),
+        Fetch::Retrying {
+            attempt,
+            of,
+            wait_secs,
+            reason,
+        } => format!(
+            "retrying in {wait_secs} s, attempt {attempt} of {of}: {}",
+            for_terminal(reason)
+        ),
+        Fetch::Done => "all pages loaded".into(),
+        Fetch::Failed(message) => format!("error: {} (R runs the query again)", for_terminal(message)),
+    }
+}
+
+/// The fourth line: the save prompt while one is open, else the last message, else the first
+/// load problem.
+fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
+    if let (Mode::SavePath, Some(prompt)) = (model.mode, &model.save) {
+        let count = match prompt.what {
+            SaveWhat::Shown => model.shown.len(),
+            SaveWhat::Loaded => model.store.len(),
+        };
+        let label = format!(" save {} events to: ", thousands(count));
+        let width = area.width.saturating_sub(label.chars().count() as u16 + 1) as usize;
+        let scroll = prompt.path.visual_scroll(width.max(1));
+        let value: String = for_terminal(prompt.path.value()).chars().skip(scroll).collect();
+        let cursor = prompt.path.visual_cursor().saturating_sub(scroll);
+        frame.set_cursor_position(Position::new(
+            area.x + label.chars().count() as u16 + cursor as u16,
+            area.y + 3,
+        ));
+        return Line::from(vec![
+            Span::styled(label, theme::title()),
+            Span::styled(value, theme::input_focused()),
+        ]);
+    }
+    if let Some(status) = &model.status {
+        return Line::styled(format!(" {}", for_terminal(status)), theme::title());
+    }
+    problems_line(model)
 }
 
 fn problems_line(model: &Model) -> Line<'static> {

@@ -8,18 +8,26 @@ use crate::tui::keymap::{self, Mode};
 use crate::tui::model::Model;
 
 /// The sections of the help screen: one per mode, in this order.
-const SECTIONS: [(Mode, &str); 3] = [
-    (Mode::List, "In the list"),
-    (Mode::Detail, "In the detail pane"),
-    (Mode::Editing, "In a filter input"),
+/// Each section lists the bindings of its first mode, then those of the other modes not listed yet.
+const SECTIONS: [(&[Mode], &str); 4] = [
+    (&[Mode::List, Mode::Detail], "Browsing (the list; in the detail pane, moves scroll it)"),
+    (&[Mode::Editing], "In a filter input"),
+    (&[Mode::SavePath, Mode::Confirm], "Saving"),
+    (&[Mode::Help], "In this help"),
 ];
 
-/// The help screen's lines, generated from the key table.
+/// The help screen's lines, generated from the key table: every binding once.
 pub fn help_lines() -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    for (mode, title) in SECTIONS {
+    let mut listed: Vec<*const keymap::Binding> = Vec::new();
+    for (modes, title) in SECTIONS {
         lines.push(Line::styled(title.to_string(), theme::title()));
-        for b in keymap::bindings_for(mode) {
+        let bindings = modes.iter().flat_map(|m| keymap::bindings_for(*m));
+        for b in bindings {
+            if listed.contains(&(b as *const _)) {
+                continue;
+            }
+            listed.push(b as *const _);
             lines.push(Line::from(vec![
                 Span::styled(format!("  {:<22}", keymap::keys_label(b)), theme::key()),
                 Span::raw(b.help),
@@ -34,8 +42,9 @@ pub fn help_lines() -> Vec<Line<'static>> {
     lines
 }
 
-pub fn draw(_model: &Model, frame: &mut Frame, area: Rect) {
+pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let lines = help_lines();
+    let scroll = model.help_scroll.min(lines.len().saturating_sub(1) as u16);
     let height = (lines.len() as u16 + 2).min(area.height);
     let [row] = Layout::vertical([Constraint::Length(height)])
         .flex(Flex::Center)
@@ -47,8 +56,8 @@ pub fn draw(_model: &Model, frame: &mut Frame, area: Rect) {
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(theme::focused_border())
-        .title(" keys (? or Esc closes) ");
-    frame.render_widget(Paragraph::new(lines).block(block), popup);
+        .title(" keys (↑/↓ scroll, ? or Esc closes) ");
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), popup);
 }
 
 /// The hint bar: the current mode's hinted bindings.
