@@ -7,6 +7,7 @@ pub mod filter;
 pub mod generator;
 pub mod output;
 pub mod sanitize;
+pub mod serve;
 pub mod source;
 pub mod store;
 pub mod time;

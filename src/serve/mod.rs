@@ -1,0 +1,300 @@
+//! `callscope serve`: the loaded events (a dump or the demo) over the service's HTTP API, so that
+//! any client of the API (callscope itself, curl, scripts) can query a replayed incident.
+//!
+//! Exit statuses: 2 for a usage error (no source, a bad `--addr`, an unreadable token file) or
+//! unreadable input; 1 when the address cannot be bound or the server fails; 0 after a clean
+//! shutdown on Ctrl-C or SIGTERM.
+
+mod api;
+mod cursor;
+
+pub use api::{CURSOR_MESSAGE, DEFAULT_LIMIT, EVENTS_PATH, LIMIT_MESSAGE, MAX_LIMIT};
+pub use cursor::CURSOR_LIFETIME_SECS;
+
+use std::io::{ErrorKind, Write};
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use axum::serve::ListenerExt;
+
+use crate::cli::ServeArgs;
+use crate::commands::{EXIT_RUNTIME, EXIT_USAGE, load_offline};
+use crate::store::Store;
+
+/// The environment variable read for the token when no `--token-file` is given.
+pub const TOKEN_ENV: &str = "CALLSCOPE_SERVE_TOKEN";
+
+pub fn run(args: ServeArgs) -> ExitCode {
+    let source = &args.source;
+    if source.live {
+        return usage(
+            "serve replays saved dumps or the demo, not the live API: name FILE... or --demo",
+        );
+    }
+    if !source.demo && source.files.is_empty() {
+        return usage("name a source to serve: FILE... or --demo (see callscope serve --help)");
+    }
+    let addr = match parse_addr(&args.addr) {
+        Ok(addr) => addr,
+        Err(e) => return usage(&e),
+    };
+    let env_token = std::env::var(TOKEN_ENV).ok();
+    let token = match resolve_token(source.token_file.as_deref(), env_token) {
+        Ok(t) => t,
+        Err(e) => return usage(&e),
+    };
+    let (store, problems) = load_offline(source);
+    if !problems.is_empty() {
+        for p in &problems {
+            eprintln!("callscope: {p}");
+        }
+        return usage(&format!(
+            "not serving: {} problem(s) in the input; fix or leave out the file(s) named above",
+            problems.len()
+        ));
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return failure(&format!("cannot start the server's runtime: {e}")),
+    };
+    runtime.block_on(serve(addr, token, store))
+}
+
+fn usage(message: &str) -> ExitCode {
+    eprintln!("callscope: {message}");
+    ExitCode::from(EXIT_USAGE)
+}
+
+fn failure(message: &str) -> ExitCode {
+    eprintln!("callscope: {message}");
+    ExitCode::from(EXIT_RUNTIME)
+}
+
+/// The token clients must send, and whether serve made it up (then it is printed, once, for the
+/// person who started serve: nobody else can know it).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Token {
+    pub value: String,
+    pub generated: bool,
+}
+
+/// The token: the first line of `--token-file`, else the environment's, else a random one.
+pub fn resolve_token(file: Option<&Path>, env: Option<String>) -> Result<Token, String> {
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
+        let value = text.lines().next().unwrap_or("").trim();
+        if value.is_empty() {
+            return Err(format!(
+                "the token file {} has no token on its first line",
+                path.display()
+            ));
+        }
+        return Ok(Token {
+            value: value.to_string(),
+            generated: false,
+        });
+    }
+    if let Some(value) = env.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+        return Ok(Token {
+            value: value.to_string(),
+            generated: false,
+        });
+    }
+    Ok(Token {
+        value: uuid::Uuid::new_v4().simple().to_string(),
+        generated: true,
+    })
+}
+
+/// Reads `--addr`: `IP:PORT`, `[IPv6]:PORT` or `HOST:PORT` (resolved; the first address is used).
+pub fn parse_addr(text: &str) -> Result<SocketAddr, String> {
+    let hint = "expected HOST:PORT such as 127.0.0.1:8080 (port 0 picks a free port)";
+    if let Ok(addr) = text.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    let Some((host, port)) = text.rsplit_once(':') else {
+        return Err(format!("--addr {text}: {hint}"));
+    };
+    if host.is_empty() || port.parse::<u16>().is_err() {
+        return Err(format!("--addr {text}: {hint}"));
+    }
+    match text.to_socket_addrs() {
+        Ok(mut addrs) => addrs
+            .next()
+            .ok_or_else(|| format!("--addr {text}: {host} has no address")),
+        Err(e) => Err(format!("--addr {text}: cannot resolve {host}: {e}")),
+    }
+}
+
+fn bind_message(addr: SocketAddr, e: &std::io::Error) -> String {
+    let why = match e.kind() {
+        ErrorKind::AddrInUse => {
+            "the address is already in use (another program listens there); choose another port with --addr, or port 0 for a free one".to_string()
+        }
+        ErrorKind::PermissionDenied => {
+            "permission denied (ports below 1024 usually need privileges); choose another port with --addr".to_string()
+        }
+        ErrorKind::AddrNotAvailable => {
+            "this machine has no such address; use 127.0.0.1 or one of its own addresses".to_string()
+        }
+        _ => e.to_string(),
+    };
+    format!("cannot listen on {addr}: {why}")
+}
+
+async fn serve(addr: SocketAddr, token: Token, store: Store) -> ExitCode {
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(l) => l,
+        Err(e) => return failure(&bind_message(addr, &e)),
+    };
+    let local = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => return failure(&format!("cannot read the address listened on: {e}")),
+    };
+    if !local.ip().to_canonical().is_loopback() {
+        eprintln!(
+            "callscope: warning: listening on {local}, which is not a loopback address: anyone who can reach this machine can query the events with the token"
+        );
+    }
+    if token.generated {
+        eprintln!("token: {}", token.value);
+    }
+    let shutdown = shutdown_signal();
+    let api = Arc::new(api::Api::new(store, &token.value, cursor::Mac::random()));
+    drop(token);
+    {
+        // Scripts wait for this line to learn the port: it goes out at once, whole.
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, "listening on http://{local}");
+        let _ = stdout.flush();
+    }
+    let listener = listener.tap_io(|tcp| {
+        // Pages are single writes answered by the next request; Nagle would only add delay.
+        let _ = tcp.set_nodelay(true);
+    });
+    match axum::serve(listener, api::router(api))
+        .with_graceful_shutdown(shutdown)
+        .await
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => failure(&format!("the server stopped: {e}")),
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM. The handlers are installed when this is called, not when the
+/// future is first polled: a signal sent right after the listening line must already be caught.
+/// A signal that cannot be listened for never fires, rather than stopping the server at once.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let interrupt = signal(SignalKind::interrupt()).ok();
+        let terminate = signal(SignalKind::terminate()).ok();
+        async move {
+            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt) => {}
+                () = wait(terminate) => {}
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_file_wins_and_only_its_first_line_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("token");
+        std::fs::write(&path, "  s3cret \nsecond line\n").unwrap();
+        let t = resolve_token(Some(&path), Some("from-env".into())).unwrap();
+        assert_eq!(
+            t,
+            Token {
+                value: "s3cret".into(),
+                generated: false
+            }
+        );
+    }
+
+    #[test]
+    fn a_missing_or_empty_token_file_is_an_error_that_does_not_quote_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope");
+        assert!(
+            resolve_token(Some(&missing), None)
+                .unwrap_err()
+                .contains("nope")
+        );
+        let empty = dir.path().join("empty");
+        std::fs::write(&empty, "\n   \nnot-the-first-line\n").unwrap();
+        let e = resolve_token(Some(&empty), None).unwrap_err();
+        assert!(
+            e.contains("first line") && !e.contains("not-the-first-line"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_environment_comes_next_then_a_random_token() {
+        let t = resolve_token(None, Some(" env-token\n".into())).unwrap();
+        assert_eq!(
+            t,
+            Token {
+                value: "env-token".into(),
+                generated: false
+            }
+        );
+        let a = resolve_token(None, Some("  ".into())).unwrap();
+        let b = resolve_token(None, None).unwrap();
+        assert!(a.generated && b.generated);
+        assert_ne!(a.value, b.value);
+        assert!(a.value.len() == 32 && a.value.bytes().all(|c| c.is_ascii_hexdigit()));
+    }
+
+    #[test]
+    fn addresses() {
+        assert_eq!(
+            parse_addr("127.0.0.1:0").unwrap(),
+            "127.0.0.1:0".parse().unwrap()
+        );
+        assert_eq!(
+            parse_addr("[::1]:8080").unwrap(),
+            "[::1]:8080".parse().unwrap()
+        );
+        assert!(parse_addr("localhost:0").unwrap().ip().is_loopback());
+        for bad in [
+            "",
+            "8080",
+            "127.0.0.1",
+            "127.0.0.1:99999",
+            ":8080",
+            "127.0.0.1:http",
+            "nohost.invalid:x",
+        ] {
+            let e = parse_addr(bad).unwrap_err();
+            assert!(e.starts_with("--addr "), "{bad:?}: {e}");
+        }
+    }
+}
