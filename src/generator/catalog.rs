@@ -31,13 +31,37 @@ pub(super) struct Template {
     pub roles: &'static [Role],
 }
 
-const HD: Option<Video> = Some(Video { width: 1280, height: 720, kbps: 800, fps: 30 });
-const HD_HIGH: Option<Video> = Some(Video { width: 1280, height: 720, kbps: 1200, fps: 30 });
-const SD: Option<Video> = Some(Video { width: 640, height: 480, kbps: 500, fps: 30 });
-const LOW: Option<Video> = Some(Video { width: 640, height: 360, kbps: 300, fps: 24 });
+const HD: Option<Video> = Some(Video {
+    width: 1280,
+    height: 720,
+    kbps: 800,
+    fps: 30,
+});
+const HD_HIGH: Option<Video> = Some(Video {
+    width: 1280,
+    height: 720,
+    kbps: 1200,
+    fps: 30,
+});
+const SD: Option<Video> = Some(Video {
+    width: 640,
+    height: 480,
+    kbps: 500,
+    fps: 30,
+});
+const LOW: Option<Video> = Some(Video {
+    width: 640,
+    height: 360,
+    kbps: 300,
+    fps: 24,
+});
 
 const fn role(name: &'static str, weight: u32, video: Option<Video>) -> Role {
-    Role { name, weight, video }
+    Role {
+        name,
+        weight,
+        video,
+    }
 }
 
 pub(super) const WEBINAR: usize = 0;
@@ -56,7 +80,11 @@ pub(super) const TEMPLATES: [Template; 5] = [
     Template {
         id: "6735e0b1c4a92f5d18e3b7a1",
         account: 0,
-        roles: &[role("host", 18, HD), role("guest", 67, SD), role("co-host", 15, HD)],
+        roles: &[
+            role("host", 18, HD),
+            role("guest", 67, SD),
+            role("co-host", 15, HD),
+        ],
     },
     Template {
         id: "6735e0b1c4a92f5d18e3b7a2",
@@ -98,27 +126,117 @@ pub(super) const ROOMS: [(&str, usize); 12] = [
     ("yoga-mornings", 4),
 ];
 
-pub(super) const FIXED_ROOM_IDS: [&str; 2] = ["673a1f2c9e4b8d0a5c7e3f21", "673a1f4e2b7c9d1a0e8f5b63"];
+pub(super) const FIXED_ROOM_IDS: [&str; 2] =
+    ["673a1f2c9e4b8d0a5c7e3f21", "673a1f4e2b7c9d1a0e8f5b63"];
 
 pub(super) const FIRST_NAMES: &[&str] = &[
-    "Aarav", "Ana María", "Ananya", "Ayşe", "Ben", "Björn", "Camila", "Chloé", "Chidi", "Daniel",
-    "Diego", "Elena", "Emma", "Fatima", "Grace", "Hannah", "Hiroshi", "Ingrid", "Isabella", "Jakub",
-    "James", "José", "Jürgen", "Kavya", "Kwame", "Laura", "Leon", "Liam", "Lucía", "Łukasz", "Maya",
-    "Mei", "Mélanie", "Mohammed", "Nadia", "Noah", "Oliver", "Olga", "Omar", "Rahul", "Rosa", "Sam",
-    "Sarah", "Siddharth", "Sofia", "Søren", "Tariq", "Thomas", "Valentina", "Wei", "Yusuf", "Zoë",
+    "Aarav",
+    "Ana María",
+    "Ananya",
+    "Ayşe",
+    "Ben",
+    "Björn",
+    "Camila",
+    "Chloé",
+    "Chidi",
+    "Daniel",
+    "Diego",
+    "Elena",
+    "Emma",
+    "Fatima",
+    "Grace",
+    "Hannah",
+    "Hiroshi",
+    "Ingrid",
+    "Isabella",
+    "Jakub",
+    "James",
+    "José",
+    "Jürgen",
+    "Kavya",
+    "Kwame",
+    "Laura",
+    "Leon",
+    "Liam",
+    "Lucía",
+    "Łukasz",
+    "Maya",
+    "Mei",
+    "Mélanie",
+    "Mohammed",
+    "Nadia",
+    "Noah",
+    "Oliver",
+    "Olga",
+    "Omar",
+    "Rahul",
+    "Rosa",
+    "Sam",
+    "Sarah",
+    "Siddharth",
+    "Sofia",
+    "Søren",
+    "Tariq",
+    "Thomas",
+    "Valentina",
+    "Wei",
+    "Yusuf",
+    "Zoë",
 ];
 
 pub(super) const LAST_NAMES: &[&str] = &[
-    "Adeyemi", "Andersen", "Bauer", "Chen", "Costa", "Dubois", "Fernández", "García", "Gupta", "Hansen",
-    "Ivanova", "Jensen", "Kim", "Kowalski", "Kumar", "Larsen", "Li", "Martin", "Müller", "Nakamura",
-    "Nguyen", "Novák", "O'Brien", "Okafor", "Patel", "Petrov", "Rossi", "Schmidt", "Silva", "Singh",
-    "Smith", "Tanaka", "Taylor", "Walker", "Wójcik", "Yılmaz",
+    "Adeyemi",
+    "Andersen",
+    "Bauer",
+    "Chen",
+    "Costa",
+    "Dubois",
+    "Fernández",
+    "García",
+    "Gupta",
+    "Hansen",
+    "Ivanova",
+    "Jensen",
+    "Kim",
+    "Kowalski",
+    "Kumar",
+    "Larsen",
+    "Li",
+    "Martin",
+    "Müller",
+    "Nakamura",
+    "Nguyen",
+    "Novák",
+    "O'Brien",
+    "Okafor",
+    "Patel",
+    "Petrov",
+    "Rossi",
+    "Schmidt",
+    "Silva",
+    "Singh",
+    "Smith",
+    "Tanaka",
+    "Taylor",
+    "Walker",
+    "Wójcik",
+    "Yılmaz",
 ];
 
 /// Whole names for scripts that do not split into the first/last lists.
 pub(super) const WHOLE_NAMES: &[&str] = &[
-    "佐藤 花子", "田中 太郎", "王伟", "李娜", "김민준", "Олена Коваль", "Nguyễn Văn An", "محمد علي",
-    "Sam 🎧", "dev-tester", "iPad (Kitchen)", "Dr. Anjali Rao, PhD",
+    "佐藤 花子",
+    "田中 太郎",
+    "王伟",
+    "李娜",
+    "김민준",
+    "Олена Коваль",
+    "Nguyễn Văn An",
+    "محمد علي",
+    "Sam 🎧",
+    "dev-tester",
+    "iPad (Kitchen)",
+    "Dr. Anjali Rao, PhD",
 ];
 
 pub(super) struct DeviceKit {
@@ -155,8 +273,17 @@ pub(super) const WEB_DEVICES: DeviceKit = DeviceKit {
 
 pub(super) const MOBILE_DEVICES: DeviceKit = DeviceKit {
     cameras: &["Front Camera", "Back Camera", "Back Ultra Wide Camera"],
-    mics: &["Built-in Microphone", "Headset Microphone", "Bluetooth Headset"],
-    speakers: &["Speakerphone", "Earpiece", "Bluetooth Headset", "Wired Headset"],
+    mics: &[
+        "Built-in Microphone",
+        "Headset Microphone",
+        "Bluetooth Headset",
+    ],
+    speakers: &[
+        "Speakerphone",
+        "Earpiece",
+        "Bluetooth Headset",
+        "Wired Headset",
+    ],
 };
 
 pub(super) struct WebSystem {
@@ -185,7 +312,12 @@ pub(super) const WEB_SYSTEMS: &[(WebSystem, u32)] = &[
         WebSystem {
             os: "Windows",
             versions: &["10", "11"],
-            browsers: &[("Chrome 130", 45), ("Edge 130", 25), ("Firefox 132", 12), ("Chrome 129", 18)],
+            browsers: &[
+                ("Chrome 130", 45),
+                ("Edge 130", 25),
+                ("Firefox 132", 12),
+                ("Chrome 129", 18),
+            ],
         },
         40,
     ),
@@ -215,30 +347,50 @@ pub(super) const WEB_SYSTEMS: &[(WebSystem, u32)] = &[
     ),
 ];
 
-pub(super) const WEB_SDK_VERSIONS: &[(&str, u32)] =
-    &[("0.12.3", 34), ("0.12.1", 20), ("0.12.0", 12), ("0.11.7", 16), ("0.10.9", 11), ("0.11.4", 7)];
+pub(super) const WEB_SDK_VERSIONS: &[(&str, u32)] = &[
+    ("0.12.3", 34),
+    ("0.12.1", 20),
+    ("0.12.0", 12),
+    ("0.11.7", 16),
+    ("0.10.9", 11),
+    ("0.11.4", 7),
+];
 
-pub(super) const ANDROID_SDK_VERSIONS: &[(&str, u32)] = &[("2.9.61", 40), ("2.9.58", 35), ("2.9.47", 25)];
+pub(super) const ANDROID_SDK_VERSIONS: &[(&str, u32)] =
+    &[("2.9.61", 40), ("2.9.58", 35), ("2.9.47", 25)];
 pub(super) const ANDROID_MODELS: &[&str] = &[
-    "Pixel 8", "Pixel 7a", "Galaxy S23", "Galaxy S24 Ultra", "Redmi Note 12", "OnePlus 11",
-    "moto g84 5G", "vivo Y27",
+    "Pixel 8",
+    "Pixel 7a",
+    "Galaxy S23",
+    "Galaxy S24 Ultra",
+    "Redmi Note 12",
+    "OnePlus 11",
+    "moto g84 5G",
+    "vivo Y27",
 ];
 pub(super) const ANDROID_VERSIONS: &[&str] = &["12", "13", "14", "15"];
 
-pub(super) const IOS_SDK_VERSIONS: &[(&str, u32)] = &[("1.16.2", 45), ("1.16.0", 30), ("1.15.1", 25)];
-pub(super) const IOS_MODELS: &[&str] =
-    &["iPhone 15 Pro", "iPhone 14", "iPhone 13", "iPhone SE (3rd generation)", "iPad Pro 11-inch"];
+pub(super) const IOS_SDK_VERSIONS: &[(&str, u32)] =
+    &[("1.16.2", 45), ("1.16.0", 30), ("1.15.1", 25)];
+pub(super) const IOS_MODELS: &[&str] = &[
+    "iPhone 15 Pro",
+    "iPhone 14",
+    "iPhone 13",
+    "iPhone SE (3rd generation)",
+    "iPad Pro 11-inch",
+];
 pub(super) const IOS_VERSIONS: &[&str] = &["16.7.10", "17.6.1", "18.0.1", "18.1"];
 
-pub(super) const FLUTTER_SDK_VERSIONS: &[(&str, u32)] = &[("1.10.5", 50), ("1.10.3", 30), ("1.9.12", 20)];
+pub(super) const FLUTTER_SDK_VERSIONS: &[(&str, u32)] =
+    &[("1.10.5", 50), ("1.10.3", 30), ("1.9.12", 20)];
 pub(super) const FLUTTER_VERSIONS: &[&str] = &["3.24.3", "3.22.2"];
 
-/// (agent.domain, env, weight): where the SDK was pointed.
-pub(super) const AGENT_DOMAINS: &[(&str, &str, u32)] = &[
-    ("prod-in2.100ms.live", "prod", 62),
-    ("prod-us2.100ms.live", "prod", 30),
-    ("qa-in2.100ms.live", "qa", 5),
-    ("dev-in2.100ms.live", "dev", 3),
+/// ((agent.domain, env), weight): where the SDK was pointed.
+pub(super) const AGENT_DOMAINS: &[((&str, &str), u32)] = &[
+    (("prod-in2.100ms.live", "prod"), 62),
+    (("prod-us2.100ms.live", "prod"), 30),
+    (("qa-in2.100ms.live", "qa"), 5),
+    (("dev-in2.100ms.live", "dev"), 3),
 ];
 
 pub(super) const H: u64 = 3600 * NS;

@@ -37,16 +37,20 @@ impl Dice {
     }
 
     pub(super) fn weighted<'a, T>(&mut self, items: &'a [(T, u32)]) -> &'a T {
-        let total: u64 = items.iter().map(|(_, w)| u64::from(*w)).sum();
+        &items[self.weighted_index(items, |(_, w)| *w)].0
+    }
+
+    pub(super) fn weighted_index<T>(&mut self, items: &[T], weight: impl Fn(&T) -> u32) -> usize {
+        let total: u64 = items.iter().map(|item| u64::from(weight(item))).sum();
         let mut roll = self.below(total);
-        for (item, w) in items {
-            let w = u64::from(*w);
+        for (i, item) in items.iter().enumerate() {
+            let w = u64::from(weight(item));
             if roll < w {
-                return item;
+                return i;
             }
             roll -= w;
         }
-        &items[items.len() - 1].0
+        items.len() - 1
     }
 
     pub(super) fn bytes<const N: usize>(&mut self) -> [u8; N] {
@@ -56,6 +60,8 @@ impl Dice {
     }
 
     pub(super) fn uuid(&mut self) -> [u8; 16] {
-        *uuid::Builder::from_random_bytes(self.bytes()).as_uuid().as_bytes()
+        *uuid::Builder::from_random_bytes(self.bytes())
+            .as_uuid()
+            .as_bytes()
     }
 }

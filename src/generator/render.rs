@@ -2,7 +2,9 @@
 
 use super::catalog::{ACCOUNTS, APP_DOMAINS, SEC, TEMPLATES};
 use super::dice::Dice;
-use super::json::{DAY_EPOCH_SECS, NS, object_id, push_escaped, push_field, push_time, push_u64, push_uuid};
+use super::json::{
+    DAY_EPOCH_SECS, NS, object_id, push_escaped, push_field, push_time, push_u64, push_uuid,
+};
 use super::schedule::{Code, Kind, Plan, Story};
 use super::world::{Peer, Sdk, World};
 
@@ -45,8 +47,16 @@ impl Code {
             Code::ConnectionLost => (1003, "WebSocketConnectionLost", "Network connection lost"),
             Code::AbnormalClose => (1006, "AbnormalClose", "WebSocket closed abnormally"),
             Code::EndpointUnreachable => (2003, "EndpointUnreachable", "Endpoint is not reachable"),
-            Code::FailedToConnect => (1000, "FailedToConnect", "Failed to connect to the websocket"),
-            Code::InvalidToken => (2004, "InvalidTokenFormat", "Token is not in proper JWT format"),
+            Code::FailedToConnect => (
+                1000,
+                "FailedToConnect",
+                "Failed to connect to the websocket",
+            ),
+            Code::InvalidToken => (
+                2004,
+                "InvalidTokenFormat",
+                "Token is not in proper JWT format",
+            ),
             Code::None => (0, "", ""),
         }
     }
@@ -63,7 +73,11 @@ pub(super) struct Renderer<'w> {
 
 impl<'w> Renderer<'w> {
     pub(super) fn new(world: &'w World) -> Self {
-        Self { world, line: Vec::with_capacity(4096), scratch: Vec::with_capacity(512) }
+        Self {
+            world,
+            line: Vec::with_capacity(4096),
+            scratch: Vec::with_capacity(512),
+        }
     }
 
     pub(super) fn line(&mut self, d: &mut Dice, p: &Plan) -> &[u8] {
@@ -107,7 +121,11 @@ impl<'w> Renderer<'w> {
             _ => 96,
         };
         if session_percent > 0 && d.chance(session_percent) {
-            push_field(buf, "session_id", &room.sessions[usize::from(peer.session)].1);
+            push_field(
+                buf,
+                "session_id",
+                &room.sessions[usize::from(peer.session)].1,
+            );
         }
         if p.kind != Kind::Connect {
             buf.extend_from_slice(&room.named);
@@ -126,7 +144,11 @@ impl<'w> Renderer<'w> {
         buf.extend_from_slice(b"\",\"error_description\":");
         describe(&mut self.scratch, d, world, peer, p);
         push_escaped(buf, &self.scratch);
-        buf.extend_from_slice(if p.terminal { b",\"is_terminal\":true" } else { b",\"is_terminal\":false" });
+        buf.extend_from_slice(if p.terminal {
+            b",\"is_terminal\":true"
+        } else {
+            b",\"is_terminal\":false"
+        });
         push_field(buf, "action", action);
         buf.extend_from_slice(b",\"agent\":");
         buf.extend_from_slice(&agent.json);
@@ -135,12 +157,15 @@ impl<'w> Renderer<'w> {
         match p.kind {
             Kind::Publish => {
                 let kit = &world.kits[user.kit as usize];
-                let video = room.roles()[usize::from(peer.role)].video.unwrap_or(super::catalog::Video {
-                    width: 640,
-                    height: 480,
-                    kbps: 500,
-                    fps: 30,
-                });
+                let video =
+                    room.roles()[usize::from(peer.role)]
+                        .video
+                        .unwrap_or(super::catalog::Video {
+                            width: 640,
+                            height: 480,
+                            kbps: 500,
+                            fps: 30,
+                        });
                 push_field(buf, "domain", app_domain);
                 buf.extend_from_slice(b",\"audio\":{\"maxBitrate\":32,\"deviceId\":");
                 push_escaped(buf, kit.mic_id.as_bytes());
@@ -167,12 +192,17 @@ impl<'w> Renderer<'w> {
                 push_u64(buf, u64::from(p.attempt));
             }
             Kind::Disconnected => {
-                let state = *d.weighted(&[("Connected", 60), ("Reconnecting", 20), ("Preview", 20)]);
+                let state =
+                    *d.weighted(&[("Connected", 60), ("Reconnecting", 20), ("Preview", 20)]);
                 push_field(buf, "transport_state", state);
             }
             Kind::Connect => {
                 push_field(buf, "transport_state", "Connecting");
-                let endpoint = if d.chance(85) { "" } else { "https://prod-init.100ms.live/init" };
+                let endpoint = if d.chance(85) {
+                    ""
+                } else {
+                    "https://prod-init.100ms.live/init"
+                };
                 push_field(buf, "endpoint", endpoint);
             }
             _ => {}
@@ -188,7 +218,11 @@ impl<'w> Renderer<'w> {
         buf.extend_from_slice(b"\"room_id\":");
         push_escaped(buf, room.id.as_bytes());
         push_field(buf, "room_name", &room.name);
-        push_field(buf, "session_id", &room.sessions[usize::from(peer.session)].1);
+        push_field(
+            buf,
+            "session_id",
+            &room.sessions[usize::from(peer.session)].1,
+        );
         buf.extend_from_slice(b",\"peer_id\":\"");
         push_uuid(buf, &peer.id);
         buf.extend_from_slice(b"\",\"user_id\":");
@@ -203,9 +237,17 @@ impl<'w> Renderer<'w> {
         buf.push(b'"');
         let video = d.chance(55);
         push_field(buf, "track_type", if video { "video" } else { "audio" });
-        let source = if video && d.chance(15) { "screen" } else { "regular" };
+        let source = if video && d.chance(15) {
+            "screen"
+        } else {
+            "regular"
+        };
         push_field(buf, "track_source", source);
-        buf.extend_from_slice(if d.chance(30) { b",\"mute\":true" } else { b",\"mute\":false" });
+        buf.extend_from_slice(if d.chance(30) {
+            b",\"mute\":true"
+        } else {
+            b",\"mute\":false"
+        });
         let (key, t) = match p.kind {
             Kind::TrackRemove => ("stopped_at", p.t),
             _ => ("started_at", p.t.saturating_sub(d.below(2 * SEC))),
@@ -229,8 +271,16 @@ impl<'w> Renderer<'w> {
         push_field(buf, "session_id", session);
         push_field(buf, "template_id", TEMPLATES[room.template].id);
         push_field(buf, "account_id", ACCOUNTS[room.account]);
-        push_field(buf, "recording_id", &object_id(DAY_EPOCH_SECS + p.t / NS, d.bytes()));
-        let bucket = if room.account == 0 { "northwind-recordings" } else { "lumen-call-archive" };
+        push_field(
+            buf,
+            "recording_id",
+            &object_id(DAY_EPOCH_SECS + p.t / NS, d.bytes()),
+        );
+        let bucket = if room.account == 0 {
+            "northwind-recordings"
+        } else {
+            "lumen-call-archive"
+        };
         buf.extend_from_slice(b",\"recording_path\":\"s3://");
         buf.extend_from_slice(bucket.as_bytes());
         buf.extend_from_slice(b"/");
@@ -272,12 +322,15 @@ fn push_local_candidate(s: &mut Vec<u8>, d: &mut Dice, peer: &Peer, story: Story
     let (kind, tcp) = if story == Story::Priya {
         (Cand::Relay, false)
     } else {
-        (*d.weighted(&[(Cand::Host, 25), (Cand::Srflx, 50), (Cand::Relay, 25)]), d.chance(15))
+        (
+            *d.weighted(&[(Cand::Host, 25), (Cand::Srflx, 50), (Cand::Relay, 25)]),
+            d.chance(15),
+        )
     };
     let id = &peer.id;
     let private_prefix;
     let private_last;
-    if id[0] % 2 == 0 {
+    if id[0] & 1 == 0 {
         private_prefix = match id[1] % 3 {
             0 => "192.168.0.".to_string(),
             1 => "192.168.1.".to_string(),
@@ -288,7 +341,11 @@ fn push_local_candidate(s: &mut Vec<u8>, d: &mut Dice, peer: &Peer, story: Story
         private_prefix = format!("10.{}.{}.", id[1], id[2]);
         private_last = u64::from(id[3] % 250) + 2;
     }
-    let public_last = if story == Story::Priya { 44 } else { u64::from(id[4] % 250) + 2 };
+    let public_last = if story == Story::Priya {
+        44
+    } else {
+        u64::from(id[4] % 250) + 2
+    };
     let port = d.range(49152, 65535);
     let raddr_port = d.range(49152, 65535);
 
@@ -308,7 +365,15 @@ fn push_local_candidate(s: &mut Vec<u8>, d: &mut Dice, peer: &Peer, story: Story
     match kind {
         Cand::Host => push_ip(s, &private_prefix, private_last),
         Cand::Srflx => push_ip(s, "203.0.113.", public_last),
-        Cand::Relay => push_ip(s, "192.0.2.", if story == Story::Priya { 10 } else { 10 + d.below(4) * 10 }),
+        Cand::Relay => push_ip(
+            s,
+            "192.0.2.",
+            if story == Story::Priya {
+                10
+            } else {
+                10 + d.below(4) * 10
+            },
+        ),
     }
     s.push(b' ');
     push_u64(s, if tcp { 9 } else { port });
@@ -380,7 +445,12 @@ fn describe(s: &mut Vec<u8>, d: &mut Dice, world: &World, peer: &Peer, p: &Plan)
                 s.extend_from_slice(STORM_SFU.as_bytes());
                 s.extend_from_slice(b" (upstream overloaded, join queue full after ");
             } else {
-                let node = *d.pick(&["sfu-prod-in2-03", "sfu-prod-in2-11", "sfu-prod-us2-02", "sfu-prod-us2-05"]);
+                let node = *d.pick(&[
+                    "sfu-prod-in2-03",
+                    "sfu-prod-in2-11",
+                    "sfu-prod-us2-02",
+                    "sfu-prod-us2-05",
+                ]);
                 s.extend_from_slice(node.as_bytes());
                 s.extend_from_slice(b" (upstream connect timeout after ");
             }
@@ -424,20 +494,35 @@ fn describe(s: &mut Vec<u8>, d: &mut Dice, world: &World, peer: &Peer, p: &Plan)
             } else if mobile {
                 if d.chance(50) {
                     s.extend_from_slice(b"Unable to resolve host \"prod-init.100ms.live\": No address associated with hostname (network: wifi, dns ");
-                    s.extend_from_slice(d.pick(&["192.168.1.1", "192.168.0.1", "10.0.0.1", "192.168.43.1"]).as_bytes());
+                    s.extend_from_slice(
+                        d.pick(&["192.168.1.1", "192.168.0.1", "10.0.0.1", "192.168.43.1"])
+                            .as_bytes(),
+                    );
                     s.push(b')');
                 } else {
                     s.extend_from_slice(b"failed to connect to prod-init.100ms.live/198.51.100.9 (port 443) after 10000ms");
                 }
             } else {
-                s.extend_from_slice(b"Failed to fetch: GET https://prod-init.100ms.live/base/init net::");
-                let reason = *d.pick(&["ERR_NAME_NOT_RESOLVED", "ERR_INTERNET_DISCONNECTED", "ERR_CONNECTION_TIMED_OUT"]);
+                s.extend_from_slice(
+                    b"Failed to fetch: GET https://prod-init.100ms.live/base/init net::",
+                );
+                let reason = *d.pick(&[
+                    "ERR_NAME_NOT_RESOLVED",
+                    "ERR_INTERNET_DISCONNECTED",
+                    "ERR_CONNECTION_TIMED_OUT",
+                ]);
                 s.extend_from_slice(reason.as_bytes());
             }
         }
         Code::FailedToConnect => {
-            s.extend_from_slice(b"WebSocket connection to 'wss://prod-in2.100ms.live/v2/ws' failed: net::");
-            let reason = *d.pick(&["ERR_CONNECTION_RESET", "ERR_TUNNEL_CONNECTION_FAILED", "ERR_CONNECTION_CLOSED"]);
+            s.extend_from_slice(
+                b"WebSocket connection to 'wss://prod-in2.100ms.live/v2/ws' failed: net::",
+            );
+            let reason = *d.pick(&[
+                "ERR_CONNECTION_RESET",
+                "ERR_TUNNEL_CONNECTION_FAILED",
+                "ERR_CONNECTION_CLOSED",
+            ]);
             s.extend_from_slice(reason.as_bytes());
             s.extend_from_slice(b" during the handshake");
         }

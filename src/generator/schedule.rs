@@ -85,7 +85,14 @@ impl Shares {
         let disconnect = events * 25 / 240;
         let other = events / 100;
         let noise = events - storm - priya - connect - disconnect - other;
-        Shares { storm, priya, connect, disconnect, other, noise }
+        Shares {
+            storm,
+            priya,
+            connect,
+            disconnect,
+            other,
+            noise,
+        }
     }
 }
 
@@ -122,7 +129,9 @@ fn storm(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
         }
         .min(left);
         left -= len;
-        let gaps: Vec<u64> = (1..len).map(|i| (SEC << (i - 1)) * d.range(80, 130) / 100 + d.below(300 * MS)).collect();
+        let gaps: Vec<u64> = (1..len)
+            .map(|i| (SEC << (i - 1)) * d.range(80, 130) / 100 + d.below(300 * MS))
+            .collect();
         let span: u64 = gaps.iter().sum();
         let mut t = STORM_START + d.below(STORM_LEN - span - SEC);
         let user = *d.pick(&world.pools[0]);
@@ -184,7 +193,9 @@ fn connect_cluster(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count
         domain: "prod-us2.100ms.live",
         env: "prod",
     });
-    let rooms: Vec<usize> = (0..world.rooms.len()).filter(|&r| world.rooms[r].account == 1).collect();
+    let rooms: Vec<usize> = (0..world.rooms.len())
+        .filter(|&r| world.rooms[r].account == 1)
+        .collect();
     let mut left = count;
     while left > 0 {
         let gives_up = d.chance(45);
@@ -219,7 +230,9 @@ fn disconnect_cluster(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, co
     if count == 0 {
         return;
     }
-    let agents: Vec<u32> = (0..5).map(|_| world.random_web_agent(d, DISCONNECT_SDK_VERSION)).collect();
+    let agents: Vec<u32> = (0..5)
+        .map(|_| world.random_web_agent(d, DISCONNECT_SDK_VERSION))
+        .collect();
     let mut left = count;
     while left > 0 {
         let mut budget = (d.range(2, 8) as usize).min(left);
@@ -287,12 +300,24 @@ fn noise(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
                 kind = Kind::Subscribe;
             }
             let (code, terminal_percent) = match kind {
-                Kind::Publish => {
-                    *d.weighted(&[((Code::IceDisconnected, 25), 55), ((Code::IceFailure, 40), 20), ((Code::DeviceInUse, 85), 25)])
-                }
-                Kind::Subscribe => *d.weighted(&[((Code::IceDisconnected, 20), 75), ((Code::IceFailure, 40), 25)]),
-                Kind::Join => *d.weighted(&[((Code::JoinServer, 30), 50), ((Code::JoinRejected, 60), 25), ((Code::InvalidRole, 90), 25)]),
-                Kind::Disconnected => *d.weighted(&[((Code::ConnectionLost, 15), 70), ((Code::AbnormalClose, 25), 30)]),
+                Kind::Publish => *d.weighted(&[
+                    ((Code::IceDisconnected, 25), 55),
+                    ((Code::IceFailure, 40), 20),
+                    ((Code::DeviceInUse, 85), 25),
+                ]),
+                Kind::Subscribe => *d.weighted(&[
+                    ((Code::IceDisconnected, 20), 75),
+                    ((Code::IceFailure, 40), 25),
+                ]),
+                Kind::Join => *d.weighted(&[
+                    ((Code::JoinServer, 30), 50),
+                    ((Code::JoinRejected, 60), 25),
+                    ((Code::InvalidRole, 90), 25),
+                ]),
+                Kind::Disconnected => *d.weighted(&[
+                    ((Code::ConnectionLost, 15), 70),
+                    ((Code::AbnormalClose, 25), 30),
+                ]),
                 _ => *d.weighted(&[
                     ((Code::EndpointUnreachable, 35), 60),
                     ((Code::FailedToConnect, 35), 25),
@@ -324,19 +349,36 @@ fn noise(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
 }
 
 /// Track and recording events, which the same endpoint returns with shapes of their own.
-fn other_families(d: &mut Dice, world: &World, plans: &mut Vec<Plan>, count: usize, first_noise_peer: u32) {
+fn other_families(
+    d: &mut Dice,
+    world: &World,
+    plans: &mut Vec<Plan>,
+    count: usize,
+    first_noise_peer: u32,
+) {
     let noise_peers = world.peers.len() as u32 - first_noise_peer;
     for _ in 0..count {
-        let kind = *d.weighted(&[(Kind::TrackAdd, 40), (Kind::TrackUpdate, 25), (Kind::TrackRemove, 20), (Kind::Recording, 15)]);
+        let kind = *d.weighted(&[
+            (Kind::TrackAdd, 40),
+            (Kind::TrackUpdate, 25),
+            (Kind::TrackRemove, 20),
+            (Kind::Recording, 15),
+        ]);
         let (who, t) = if kind == Kind::Recording {
-            (d.index(world.rooms.len()) as u32, DAY_START + 20 * MIN + d.below(DAY_END - DAY_START - 20 * MIN))
+            (
+                d.index(world.rooms.len()) as u32,
+                DAY_START + 20 * MIN + d.below(DAY_END - DAY_START - 20 * MIN),
+            )
         } else {
             // Prefer a peer that publishes: watch-only roles add no tracks.
             let mut peer = first_noise_peer;
             for _ in 0..8 {
                 peer = first_noise_peer + d.below(u64::from(noise_peers)) as u32;
                 let p = &world.peers[peer as usize];
-                if world.rooms[p.room as usize].roles()[usize::from(p.role)].video.is_some() {
+                if world.rooms[p.room as usize].roles()[usize::from(p.role)]
+                    .video
+                    .is_some()
+                {
                     break;
                 }
             }

@@ -19,10 +19,15 @@ fn generate(events: usize, seed: u64) -> Vec<u8> {
 
 fn parse(bytes: &[u8]) -> Vec<Value> {
     let text = std::str::from_utf8(bytes).expect("output is UTF-8");
-    assert!(text.is_empty() || text.ends_with('\n'), "every line ends with a newline");
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "every line ends with a newline"
+    );
     text.lines()
         .enumerate()
-        .map(|(i, line)| serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}: {line}", i + 1)))
+        .map(|(i, line)| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}: {line}", i + 1))
+        })
         .collect()
 }
 
@@ -32,7 +37,9 @@ fn demo() -> &'static [Value] {
 }
 
 fn s<'a>(v: &'a Value, path: &str) -> &'a str {
-    v.pointer(path).and_then(Value::as_str).unwrap_or_else(|| panic!("{path} is not a string in {v}"))
+    v.pointer(path)
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("{path} is not a string in {v}"))
 }
 
 fn nanos(v: &Value) -> i64 {
@@ -43,7 +50,9 @@ fn nanos(v: &Value) -> i64 {
 }
 
 fn is_terminal(v: &Value) -> bool {
-    v["data"]["is_terminal"].as_bool().expect("is_terminal is a boolean")
+    v["data"]["is_terminal"]
+        .as_bool()
+        .expect("is_terminal is a boolean")
 }
 
 #[test]
@@ -68,8 +77,6 @@ fn envelope_fields_ids_and_timestamps() {
     let mut ids = HashSet::new();
     let mut last = i64::MIN;
     for v in demo() {
-        let keys: Vec<&str> = v.as_object().expect("object").keys().map(String::as_str).collect();
-        assert_eq!(keys, ["version", "id", "timestamp", "type", "data"], "key order of {v}");
         assert_eq!(v["version"], "2.0");
         let id = uuid::Uuid::parse_str(s(v, "/id")).expect("uuid");
         assert_eq!(id.get_version_num(), 4);
@@ -101,10 +108,23 @@ fn error_events_carry_the_spec_fields() {
         "domain",
         "string",
     ];
-    for v in demo().iter().filter(|v| ERROR_TYPES.contains(&s(v, "/type"))) {
+    for v in demo()
+        .iter()
+        .filter(|v| ERROR_TYPES.contains(&s(v, "/type")))
+    {
         let ty = s(v, "/type");
         let data = v["data"].as_object().expect("data object");
-        for key in ["user_id", "user_name", "peer_id", "account_id", "room_id", "error_name", "error_message", "error_description", "action"] {
+        for key in [
+            "user_id",
+            "user_name",
+            "peer_id",
+            "account_id",
+            "room_id",
+            "error_name",
+            "error_message",
+            "error_description",
+            "action",
+        ] {
             assert!(data.get(key).is_some_and(Value::is_string), "{key} in {v}");
         }
         assert!(data["error_code"].is_u64());
@@ -112,20 +132,30 @@ fn error_events_carry_the_spec_fields() {
         uuid::Uuid::parse_str(s(v, "/data/peer_id")).expect("peer id is a uuid");
         for key in ["account_id", "room_id"] {
             let id = data[key].as_str().expect("string");
-            assert!(id.len() == 24 && id.bytes().all(|b| b.is_ascii_hexdigit()), "{key} {id}");
+            assert!(
+                id.len() == 24 && id.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{key} {id}"
+            );
         }
         let agent = data["agent"].as_object().expect("agent");
-        let keys: Vec<&str> = agent.keys().map(String::as_str).collect();
-        assert_eq!(keys, AGENT_KEYS);
+        assert_eq!(agent.len(), AGENT_KEYS.len());
         let summary = s(v, "/data/agent/string");
         for key in AGENT_KEYS.iter().filter(|k| **k != "string") {
             let value = match &agent[*key] {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            assert!(summary.contains(&format!("{key}:{value}")), "{key} in {summary}");
+            assert!(
+                summary.contains(&format!("{key}:{value}")),
+                "{key} in {summary}"
+            );
         }
-        assert!(["env:prod", "env:qa", "env:dev"].iter().any(|e| summary.ends_with(e)), "{summary}");
+        assert!(
+            ["env:prod", "env:qa", "env:dev"]
+                .iter()
+                .any(|e| summary.ends_with(e)),
+            "{summary}"
+        );
 
         let expected_action = match ty {
             "client.publish.failed" => "PUBLISH",
@@ -139,7 +169,10 @@ fn error_events_carry_the_spec_fields() {
         match ty {
             "client.connect.failed" => {
                 for key in room_fields.iter().chain(&["session_id"]) {
-                    assert!(!data.contains_key(*key), "connect failure without {key}: {v}");
+                    assert!(
+                        !data.contains_key(*key),
+                        "connect failure without {key}: {v}"
+                    );
                 }
                 assert_eq!(s(v, "/data/transport_state"), "Connecting");
                 assert!(data["endpoint"].is_string());
@@ -176,6 +209,58 @@ fn error_events_carry_the_spec_fields() {
     }
 }
 
+/// Keys must come in the service's order; checked on the text, as serde_json maps may reorder them.
+#[test]
+fn keys_follow_the_order_of_the_service() {
+    let bytes = generate(DEMO_EVENTS, DEMO_SEED);
+    let text = std::str::from_utf8(&bytes).expect("UTF-8");
+    let in_order = |line: &str, keys: &[&str]| {
+        let mut from = 0;
+        for key in keys {
+            let quoted = format!("\"{key}\":");
+            let at = line[from..]
+                .find(&quoted)
+                .unwrap_or_else(|| panic!("{key} missing or out of order in {line}"));
+            from += at + quoted.len();
+        }
+    };
+    for line in text.lines() {
+        assert!(line.starts_with("{\"version\":\"2.0\",\"id\":\""), "{line}");
+        in_order(line, &["version", "id", "timestamp", "type", "data"]);
+        if !line.contains("\"type\":\"client.") {
+            continue;
+        }
+        let mut keys = vec!["user_id", "user_name", "peer_id", "account_id", "room_id"];
+        if line.contains("\"session_id\":") {
+            keys.push("session_id");
+        }
+        if !line.contains("\"type\":\"client.connect.failed\"") {
+            keys.extend(["room_name", "template_id", "role"]);
+        }
+        keys.extend([
+            "error_code",
+            "error_name",
+            "error_message",
+            "error_description",
+            "is_terminal",
+            "action",
+            "agent",
+            "sdk",
+            "sdk_version",
+            "device_model",
+            "os",
+            "os_version",
+            "is_prebuilt",
+            "framework",
+            "framework_version",
+            "framework_sdk_version",
+            "domain",
+            "string",
+        ]);
+        in_order(line, &keys);
+    }
+}
+
 #[test]
 fn some_optional_session_ids_are_missing() {
     let with = |ty: &str, present: bool| {
@@ -197,24 +282,43 @@ fn every_kind_of_event_rooms_and_sdks_are_there() {
     }
     assert!(types.iter().any(|t| t.starts_with("track.")));
     assert!(types.contains("recording.success"));
-    let other = demo().iter().filter(|v| !ERROR_TYPES.contains(&s(v, "/type"))).count();
+    let other = demo()
+        .iter()
+        .filter(|v| !ERROR_TYPES.contains(&s(v, "/type")))
+        .count();
     assert_eq!(other, DEMO_EVENTS / 100);
 
     let rooms: BTreeSet<&str> = demo().iter().map(|v| s(v, "/data/room_id")).collect();
     assert!((8..=12).contains(&rooms.len()), "{} rooms", rooms.len());
-    let sdks: BTreeSet<&str> =
-        demo().iter().filter_map(|v| v.pointer("/data/agent/sdk").and_then(Value::as_str)).collect();
+    let sdks: BTreeSet<&str> = demo()
+        .iter()
+        .filter_map(|v| v.pointer("/data/agent/sdk").and_then(Value::as_str))
+        .collect();
     assert_eq!(sdks, BTreeSet::from(["android", "flutter", "ios", "web"]));
-    let names: BTreeSet<&str> = demo().iter().filter_map(|v| v.pointer("/data/user_name")?.as_str()).collect();
-    assert!(names.iter().any(|n| !n.is_ascii()), "some names are not ASCII");
+    let names: BTreeSet<&str> = demo()
+        .iter()
+        .filter_map(|v| v.pointer("/data/user_name")?.as_str())
+        .collect();
+    assert!(
+        names.iter().any(|n| !n.is_ascii()),
+        "some names are not ASCII"
+    );
 }
 
 #[test]
 fn a_peer_keeps_its_user_room_and_agent() {
     let mut seen: HashMap<&str, (&str, &str, &str, &Value)> = HashMap::new();
     let mut repeating = 0;
-    for v in demo().iter().filter(|v| ERROR_TYPES.contains(&s(v, "/type"))) {
-        let key = (s(v, "/data/user_id"), s(v, "/data/user_name"), s(v, "/data/room_id"), &v["data"]["agent"]);
+    for v in demo()
+        .iter()
+        .filter(|v| ERROR_TYPES.contains(&s(v, "/type")))
+    {
+        let key = (
+            s(v, "/data/user_id"),
+            s(v, "/data/user_name"),
+            s(v, "/data/room_id"),
+            &v["data"]["agent"],
+        );
         match seen.get(s(v, "/data/peer_id")) {
             Some(first) => {
                 assert_eq!(*first, key, "peer {}", s(v, "/data/peer_id"));
@@ -238,38 +342,73 @@ fn join_storm_in_the_allhands_room() {
                 && s(v, "/data/room_id") == STORM_ROOM_ID
         })
         .collect();
-    assert!(storm.iter().all(|v| s(v, "/data/room_name") == STORM_ROOM_NAME));
+    assert!(
+        storm
+            .iter()
+            .all(|v| s(v, "/data/room_name") == STORM_ROOM_NAME)
+    );
     let times: Vec<i64> = storm.iter().map(|v| nanos(v)).collect();
     let window = 600 * 1_000_000_000;
-    let busiest = (0..times.len()).map(|i| times[i..].iter().take_while(|t| **t - times[i] <= window).count()).max();
-    assert!(busiest.unwrap_or(0) >= 300, "busiest 10 minutes: {busiest:?}");
+    let busiest = (0..times.len())
+        .map(|i| {
+            times[i..]
+                .iter()
+                .take_while(|t| **t - times[i] <= window)
+                .count()
+        })
+        .max();
+    assert!(
+        busiest.unwrap_or(0) >= 300,
+        "busiest 10 minutes: {busiest:?}"
+    );
 
     let mut chains: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
-    for v in storm.iter().filter(|v| s(v, "/data/error_description").contains(STORM_SFU_NODE)) {
+    for v in storm
+        .iter()
+        .filter(|v| s(v, "/data/error_description").contains(STORM_SFU_NODE))
+    {
         chains.entry(s(v, "/data/peer_id")).or_default().push(v);
     }
     assert!(chains.len() >= 80, "{} peers", chains.len());
     let mut gave_up = 0;
     for chain in chains.values() {
-        let retries: Vec<u64> = chain.iter().map(|v| v["data"]["retries_join"].as_u64().expect("number")).collect();
+        let retries: Vec<u64> = chain
+            .iter()
+            .map(|v| v["data"]["retries_join"].as_u64().expect("number"))
+            .collect();
         assert_eq!(retries, (1..=chain.len() as u64).collect::<Vec<_>>());
         let terminal: Vec<bool> = chain.iter().map(|v| is_terminal(v)).collect();
-        assert!(!terminal[..terminal.len() - 1].contains(&true), "only the last attempt can be final");
+        assert!(
+            !terminal[..terminal.len() - 1].contains(&true),
+            "only the last attempt can be final"
+        );
         gave_up += usize::from(terminal[terminal.len() - 1]);
     }
     let share = gave_up * 100 / chains.len();
-    assert!((10..=30).contains(&share), "{share}% of storm peers gave up");
-    assert!(chains.values().any(|c| c.len() >= 4), "long retry chains exist");
+    assert!(
+        (10..=30).contains(&share),
+        "{share}% of storm peers gave up"
+    );
+    assert!(
+        chains.values().any(|c| c.len() >= 4),
+        "long retry chains exist"
+    );
     let node_elsewhere = demo()
         .iter()
-        .filter(|v| v.pointer("/data/error_description").is_some_and(|d| d.as_str().is_some_and(|d| d.contains(STORM_SFU_NODE))))
+        .filter(|v| {
+            v.pointer("/data/error_description")
+                .is_some_and(|d| d.as_str().is_some_and(|d| d.contains(STORM_SFU_NODE)))
+        })
         .count();
     assert_eq!(node_elsewhere, chains.values().map(Vec::len).sum::<usize>());
 }
 
 #[test]
 fn priya_retries_publishing_until_a_final_failure() {
-    let chain: Vec<&Value> = demo().iter().filter(|v| v.pointer("/data/peer_id") == Some(&Value::from(PRIYA_PEER_ID))).collect();
+    let chain: Vec<&Value> = demo()
+        .iter()
+        .filter(|v| v.pointer("/data/peer_id") == Some(&Value::from(PRIYA_PEER_ID)))
+        .collect();
     assert!((8..=12).contains(&chain.len()), "{} events", chain.len());
     for v in &chain {
         assert_eq!(s(v, "/type"), "client.publish.failed");
@@ -286,7 +425,10 @@ fn priya_retries_publishing_until_a_final_failure() {
     assert!(terminal[terminal.len() - 1], "the final failure comes last");
     let span = nanos(chain[chain.len() - 1]) - nanos(chain[0]);
     assert!((60..=240).contains(&(span / 1_000_000_000)), "{span} ns");
-    let others = demo().iter().filter(|v| v.pointer("/data/user_name") == Some(&Value::from(PRIYA_USER_NAME))).count();
+    let others = demo()
+        .iter()
+        .filter(|v| v.pointer("/data/user_name") == Some(&Value::from(PRIYA_USER_NAME)))
+        .count();
     assert_eq!(others, chain.len(), "the name is unique to her");
 }
 
@@ -294,7 +436,9 @@ fn priya_retries_publishing_until_a_final_failure() {
 fn connect_failures_cluster_on_one_handset() {
     let cluster: Vec<&Value> = demo()
         .iter()
-        .filter(|v| v.pointer("/data/agent/sdk_version") == Some(&Value::from(CONNECT_CLUSTER_SDK_VERSION)))
+        .filter(|v| {
+            v.pointer("/data/agent/sdk_version") == Some(&Value::from(CONNECT_CLUSTER_SDK_VERSION))
+        })
         .collect();
     assert!(cluster.len() >= 100, "{}", cluster.len());
     let start = nanos(&serde_json::json!({"timestamp": "2026-11-18T12:15:00.000000000Z"}));
@@ -307,7 +451,12 @@ fn connect_failures_cluster_on_one_handset() {
         let offset = nanos(v) - start;
         assert!((0..=1800 * 1_000_000_000).contains(&offset));
     }
-    let devices = demo().iter().filter(|v| v.pointer("/data/agent/device_model") == Some(&Value::from(CONNECT_CLUSTER_DEVICE))).count();
+    let devices = demo()
+        .iter()
+        .filter(|v| {
+            v.pointer("/data/agent/device_model") == Some(&Value::from(CONNECT_CLUSTER_DEVICE))
+        })
+        .count();
     assert_eq!(devices, cluster.len());
     let peers: BTreeSet<&str> = cluster.iter().map(|v| s(v, "/data/peer_id")).collect();
     assert!(peers.len() >= 25);
@@ -316,13 +465,23 @@ fn connect_failures_cluster_on_one_handset() {
 #[test]
 fn disconnects_cluster_on_one_web_sdk_version() {
     let mut per_version: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-    for v in demo().iter().filter(|v| s(v, "/type") == "client.disconnected" && v["data"]["error_code"] == 1003) {
-        *per_version.entry((s(v, "/data/agent/sdk"), s(v, "/data/agent/sdk_version"))).or_default() += 1;
+    for v in demo()
+        .iter()
+        .filter(|v| s(v, "/type") == "client.disconnected" && v["data"]["error_code"] == 1003)
+    {
+        *per_version
+            .entry((s(v, "/data/agent/sdk"), s(v, "/data/agent/sdk_version")))
+            .or_default() += 1;
     }
-    let cluster = per_version.remove(&("web", DISCONNECT_CLUSTER_SDK_VERSION)).unwrap_or(0);
+    let cluster = per_version
+        .remove(&("web", DISCONNECT_CLUSTER_SDK_VERSION))
+        .unwrap_or(0);
     assert!(cluster >= 200, "{cluster}");
     let runner_up = per_version.values().max().copied().unwrap_or(0);
-    assert!(cluster >= 4 * runner_up, "{cluster} vs {runner_up}: {per_version:?}");
+    assert!(
+        cluster >= 4 * runner_up,
+        "{cluster} vs {runner_up}: {per_version:?}"
+    );
 }
 
 #[test]
@@ -335,11 +494,16 @@ fn large_datasets_keep_the_shares_and_grow_the_population() {
     let storm = events
         .iter()
         .filter(|v| {
-            v.pointer("/data/error_description").and_then(Value::as_str).is_some_and(|d| d.contains(STORM_SFU_NODE))
+            v.pointer("/data/error_description")
+                .and_then(Value::as_str)
+                .is_some_and(|d| d.contains(STORM_SFU_NODE))
         })
         .count();
     assert_eq!(storm, n / 6);
-    let peers: BTreeSet<&str> = events.iter().filter_map(|v| v.pointer("/data/peer_id")?.as_str()).collect();
+    let peers: BTreeSet<&str> = events
+        .iter()
+        .filter_map(|v| v.pointer("/data/peer_id")?.as_str())
+        .collect();
     assert!(peers.len() > 3000, "{} peers", peers.len());
 }
 
@@ -358,8 +522,15 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 fn bundled_demo_matches_the_generator() {
     let packed = std::fs::read(asset_path()).expect("assets/demo.ndjson.gz exists");
     let mut unpacked = Vec::new();
-    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&packed[..]), &mut unpacked).expect("valid gzip");
-    assert!(unpacked == generate(DEMO_EVENTS, DEMO_SEED), "run: cargo test --lib generator::tests::regenerate_demo_asset -- --ignored");
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(&packed[..]),
+        &mut unpacked,
+    )
+    .expect("valid gzip");
+    assert!(
+        unpacked == generate(DEMO_EVENTS, DEMO_SEED),
+        "run: cargo test --lib generator::tests::regenerate_demo_asset -- --ignored"
+    );
 }
 
 #[test]
@@ -374,7 +545,11 @@ fn million_events_speed() {
     let start = std::time::Instant::now();
     let mut counter = Counter(0);
     write_ndjson(&mut counter, 1_000_000, 1).expect("sink");
-    eprintln!("1,000,000 events, {} bytes, in {:?}", counter.0, start.elapsed());
+    eprintln!(
+        "1,000,000 events, {} bytes, in {:?}",
+        counter.0,
+        start.elapsed()
+    );
 }
 
 struct Counter(usize);

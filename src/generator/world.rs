@@ -73,20 +73,29 @@ impl AgentSpec {
         json.extend_from_slice(prebuilt.as_bytes());
         push_field(&mut json, "framework", self.framework);
         push_field(&mut json, "framework_version", self.framework_version);
-        push_field(&mut json, "framework_sdk_version", self.framework_sdk_version);
+        push_field(
+            &mut json,
+            "framework_sdk_version",
+            self.framework_sdk_version,
+        );
         push_field(&mut json, "domain", self.domain);
         push_field(&mut json, "string", &summary);
         json.push(b'}');
-        Agent { json: json.into_boxed_slice(), sdk: self.sdk, prebuilt: self.is_prebuilt }
+        Agent {
+            json: json.into_boxed_slice(),
+            sdk: self.sdk,
+            prebuilt: self.is_prebuilt,
+        }
     }
 
     fn random(d: &mut Dice) -> Self {
-        let sdk = *d.weighted(&[(Sdk::Web, 50), (Sdk::Android, 20), (Sdk::Ios, 18), (Sdk::Flutter, 12)]);
-        let &(domain, env, _) = &AGENT_DOMAINS[{
-            let weights: Vec<(usize, u32)> =
-                AGENT_DOMAINS.iter().enumerate().map(|(i, &(_, _, w))| (i, w)).collect();
-            *d.weighted(&weights)
-        }];
+        let sdk = *d.weighted(&[
+            (Sdk::Web, 50),
+            (Sdk::Android, 20),
+            (Sdk::Ios, 18),
+            (Sdk::Flutter, 12),
+        ]);
+        let (domain, env) = *d.weighted(AGENT_DOMAINS);
         let mut spec = AgentSpec {
             sdk,
             sdk_version: "",
@@ -126,10 +135,10 @@ impl AgentSpec {
                 }
             }
             Sdk::Android | Sdk::Ios => {
-                let (versions, models, os_versions, rn_sdk) = if sdk == Sdk::Android {
-                    (ANDROID_SDK_VERSIONS, ANDROID_MODELS, ANDROID_VERSIONS, "1.10.9")
+                let (versions, models, os_versions) = if sdk == Sdk::Android {
+                    (ANDROID_SDK_VERSIONS, ANDROID_MODELS, ANDROID_VERSIONS)
                 } else {
-                    (IOS_SDK_VERSIONS, IOS_MODELS, IOS_VERSIONS, "1.10.9")
+                    (IOS_SDK_VERSIONS, IOS_MODELS, IOS_VERSIONS)
                 };
                 spec.sdk_version = *d.weighted(versions);
                 spec.device_model = *d.pick(models);
@@ -142,7 +151,7 @@ impl AgentSpec {
                 if d.chance(35) {
                     spec.framework = "react-native";
                     spec.framework_version = *d.pick(&["0.74.5", "0.73.6"]);
-                    spec.framework_sdk_version = rn_sdk;
+                    spec.framework_sdk_version = "1.10.9";
                 } else {
                     spec.is_prebuilt = d.chance(20);
                 }
@@ -158,7 +167,11 @@ impl AgentSpec {
                     spec.framework_sdk_version = "2.9.58";
                 } else {
                     spec.device_model = *d.pick(IOS_MODELS);
-                    spec.os = if spec.device_model.starts_with("iPad") { "iPadOS" } else { "iOS" };
+                    spec.os = if spec.device_model.starts_with("iPad") {
+                        "iPadOS"
+                    } else {
+                        "iOS"
+                    };
                     spec.os_version = *d.pick(IOS_VERSIONS);
                     spec.framework_sdk_version = "1.16.0";
                 }
@@ -184,18 +197,22 @@ impl Kit {
         let mut devices = b"{".to_vec();
         let mut first_camera = None;
         let mut first_mic = None;
-        let lists = [("videoInput", "videoinput", kit.cameras), ("audioInput", "audioinput", kit.mics), (
-            "audioOutput",
-            "audiooutput",
-            kit.speakers,
-        )];
+        let lists = [
+            ("videoInput", "videoinput", kit.cameras),
+            ("audioInput", "audioinput", kit.mics),
+            ("audioOutput", "audiooutput", kit.speakers),
+        ];
         for (list_index, (key, kind, labels)) in lists.into_iter().enumerate() {
             if list_index > 0 {
                 devices.push(b',');
             }
             push_escaped(&mut devices, key.as_bytes());
             devices.extend_from_slice(b":[");
-            let count = if web { d.range(1, 3).min(labels.len() as u64) } else { labels.len() as u64 - d.below(2) };
+            let count = if web {
+                d.range(1, 3).min(labels.len() as u64)
+            } else {
+                labels.len() as u64 - d.below(2)
+            };
             let offset = d.index(labels.len());
             let group = hex_string(&d.bytes::<32>());
             for i in 0..count as usize {
@@ -267,7 +284,10 @@ pub(super) struct Room {
 
 impl Room {
     pub(super) fn session_at(&self, t: u64) -> usize {
-        self.sessions.iter().rposition(|(start, _)| *start <= t).unwrap_or(0)
+        self.sessions
+            .iter()
+            .rposition(|(start, _)| *start <= t)
+            .unwrap_or(0)
     }
 
     pub(super) fn roles(&self) -> &'static [Role] {
@@ -307,10 +327,16 @@ impl World {
         let mut rooms = Vec::with_capacity(room_count);
         for i in 0..room_count {
             let (base, template) = ROOMS[i % ROOMS.len()];
-            let name = if i < ROOMS.len() { base.to_string() } else { format!("{base}-{}", i / ROOMS.len() + 1) };
+            let name = if i < ROOMS.len() {
+                base.to_string()
+            } else {
+                format!("{base}-{}", i / ROOMS.len() + 1)
+            };
             // Rooms were created over the two years before the day of the events.
             let created = DAY_EPOCH_SECS - d.range(30, 730) * 86_400 - d.below(86_400);
-            let id = FIXED_ROOM_IDS.get(i).map_or_else(|| object_id(created, d.bytes()), |s| (*s).to_string());
+            let id = FIXED_ROOM_IDS
+                .get(i)
+                .map_or_else(|| object_id(created, d.bytes()), |s| (*s).to_string());
             let account = TEMPLATES[template].account;
             let mut ids = b"\"account_id\":".to_vec();
             push_escaped(&mut ids, ACCOUNTS[account].as_bytes());
@@ -325,7 +351,12 @@ impl World {
             starts.sort_unstable();
             let sessions = starts
                 .into_iter()
-                .map(|s| (s, object_id(DAY_EPOCH_SECS + s / NS, d.bytes()).into_boxed_str()))
+                .map(|s| {
+                    (
+                        s,
+                        object_id(DAY_EPOCH_SECS + s / NS, d.bytes()).into_boxed_str(),
+                    )
+                })
                 .collect();
             rooms.push(Room {
                 account,
@@ -339,10 +370,14 @@ impl World {
         }
 
         let noise_agents = 40 + events / 20_000;
-        let agents = (0..noise_agents).map(|_| AgentSpec::random(d).build()).collect();
+        let agents = (0..noise_agents)
+            .map(|_| AgentSpec::random(d).build())
+            .collect();
         let web_kits = 40;
         let mobile_kits = 12;
-        let kits = (0..web_kits + mobile_kits).map(|i| Kit::random(d, i < web_kits)).collect();
+        let kits = (0..web_kits + mobile_kits)
+            .map(|i| Kit::random(d, i < web_kits))
+            .collect();
 
         let mut world = World {
             rooms,
@@ -382,7 +417,13 @@ impl World {
     }
 
     /// `who` fixes the id and name; otherwise both are invented in the account's style.
-    pub(super) fn add_user(&mut self, d: &mut Dice, account: usize, agent: u32, who: Option<(&str, &str)>) -> u32 {
+    pub(super) fn add_user(
+        &mut self,
+        d: &mut Dice,
+        account: usize,
+        agent: u32,
+        who: Option<(&str, &str)>,
+    ) -> u32 {
         let (id, name) = match who {
             Some((id, name)) => (id.to_string(), name.to_string()),
             None => {
@@ -399,23 +440,47 @@ impl World {
         } else {
             self.web_kits + d.below(u64::from(self.mobile_kits)) as u32
         };
-        self.users.push(User { id: quoted(&id), name: quoted(&name), agent, kit });
+        self.users.push(User {
+            id: quoted(&id),
+            name: quoted(&name),
+            agent,
+            kit,
+        });
         self.users.len() as u32 - 1
     }
 
     pub(super) fn random_role(&self, d: &mut Dice, room: usize) -> u8 {
-        let roles = self.rooms[room].roles();
-        let weights: Vec<(u8, u32)> = roles.iter().enumerate().map(|(i, r)| (i as u8, r.weight)).collect();
-        *d.weighted(&weights)
+        d.weighted_index(self.rooms[room].roles(), |r| r.weight) as u8
     }
 
-    pub(super) fn add_peer(&mut self, d: &mut Dice, user: u32, room: usize, role: u8, start: u64) -> u32 {
+    pub(super) fn add_peer(
+        &mut self,
+        d: &mut Dice,
+        user: u32,
+        room: usize,
+        role: u8,
+        start: u64,
+    ) -> u32 {
         self.add_peer_with_id(d.uuid(), user, room, role, start)
     }
 
-    pub(super) fn add_peer_with_id(&mut self, id: [u8; 16], user: u32, room: usize, role: u8, start: u64) -> u32 {
+    pub(super) fn add_peer_with_id(
+        &mut self,
+        id: [u8; 16],
+        user: u32,
+        room: usize,
+        role: u8,
+        start: u64,
+    ) -> u32 {
         let session = self.rooms[room].session_at(start) as u8;
-        self.peers.push(Peer { id, user, room: room as u32, role, session, start });
+        self.peers.push(Peer {
+            id,
+            user,
+            room: room as u32,
+            role,
+            session,
+            start,
+        });
         self.peers.len() as u32 - 1
     }
 
@@ -433,7 +498,12 @@ impl World {
             domain: "prod-in2.100ms.live",
             env: "prod",
         });
-        let user = self.add_user(d, 0, agent, Some((super::PRIYA_USER_ID, super::PRIYA_USER_NAME)));
+        let user = self.add_user(
+            d,
+            0,
+            agent,
+            Some((super::PRIYA_USER_ID, super::PRIYA_USER_NAME)),
+        );
         self.add_peer_with_id(PRIYA_PEER, user, PRIYA_ROOM, 0, start)
     }
 }
@@ -445,7 +515,11 @@ fn random_name(d: &mut Dice) -> String {
     match roll {
         0..72 => format!("{first} {last}"),
         72..82 => first.to_string(),
-        82..88 => format!("{}.{}", first.to_lowercase().replace(' ', ""), last.to_lowercase()),
+        82..88 => format!(
+            "{}.{}",
+            first.to_lowercase().replace(' ', ""),
+            last.to_lowercase()
+        ),
         88..92 => format!("Guest {}", d.range(1000, 9999)),
         _ => (*d.pick(WHOLE_NAMES)).to_string(),
     }
