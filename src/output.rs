@@ -86,15 +86,12 @@ pub fn write_compact(raw: &[u8], out: &mut dyn Write) -> io::Result<()> {
     out.write_all(&compact)
 }
 
-/// The csv row of one event, in [`CSV_COLUMNS`] order.
+/// The csv row of one event, in [`CSV_COLUMNS`] order. A `null` is an empty cell, as an absent
+/// field is: the text `null` would read as a value.
 fn csv_record(e: &Event) -> Vec<String> {
-    let data = |f: &str| e.data_value(f).map(value_text).unwrap_or_default();
-    let agent = |f: &str| {
-        e.agent()
-            .and_then(|a| a.get(f))
-            .map(value_text)
-            .unwrap_or_default()
-    };
+    let cell = |v: Option<&serde_json::Value>| v.filter(|v| !v.is_null()).map(value_text).unwrap_or_default();
+    let data = |f: &str| cell(e.data_value(f));
+    let agent = |f: &str| cell(e.agent().and_then(|a| a.get(f)));
     vec![
         e.timestamp().unwrap_or_default().to_string(),
         e.type_name().to_string(),

@@ -75,7 +75,7 @@ impl EventType {
     pub fn short(&self) -> &str {
         match self {
             EventType::Disconnected => "disconnect",
-            EventType::Other(name) => name.get(..10).unwrap_or(name),
+            EventType::Other(name) => name.char_indices().nth(10).map_or(name, |(i, _)| &name[..i]),
             known => known.alias(),
         }
     }

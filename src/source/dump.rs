@@ -152,7 +152,8 @@ pub fn read_file(file: DumpFile) -> (Batch, Vec<DumpProblem>) {
             format!("{} more problems not shown", total - MAX_PROBLEMS_PER_FILE),
         ));
     }
-    if bytes.iter().all(u8::is_ascii_whitespace) && problems.is_empty() {
+    let text = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+    if text.iter().all(u8::is_ascii_whitespace) && problems.is_empty() {
         problems.push(problem(&file.path, None, "the file is empty: it holds no events".into()));
     }
     (builder.finish(), problems)
@@ -192,25 +193,46 @@ pub fn scan(
                 let start = offset_in(bytes, raw.get().as_bytes());
                 let end = start + raw.get().len();
                 visit_top(bytes, start, end, event, errors);
-                pos = pos + stream.byte_offset();
+                pos += stream.byte_offset();
                 continue;
             }
             Some(Err(e)) => {
                 let at = if e.is_eof() {
                     bytes.len()
                 } else {
-                    pos + offset_of_line_col(rest, e.line(), e.column())
+                    (pos + offset_of_line_col(rest, e.line(), e.column())).min(bytes.len())
                 };
                 // Salvage the complete events of a damaged array or envelope.
                 salvage(bytes, value_start, event, errors);
-                errors.push(ScanError {
-                    offset: at.min(bytes.len()),
-                    message: describe_json_error(&e),
+                // Resume on the next line when the damage is confined to the value's first line,
+                // or when that line is a cut record of a line-delimited dump (the parser ran on
+                // into the next line, which holds a whole object of its own).
+                let first = value_start.min(at);
+                let next = memchr::memchr(b'\n', &bytes[first..]).map(|nl| first + nl + 1);
+                let resume = next.filter(|&next| {
+                    next > at
+                        || (!is_lone_bracket(&bytes[first..next]) && starts_a_record(bytes, next))
                 });
-                let same_line = memchr::memchr(b'\n', &bytes[value_start..at.min(bytes.len())]).is_none();
-                match memchr::memchr(b'\n', &bytes[at.min(bytes.len())..]) {
-                    Some(nl) if same_line => pos = at + nl + 1,
-                    _ => return,
+                match resume {
+                    Some(next) if next <= at => {
+                        // Point at the end of the cut line, not at the sound line after it.
+                        let end = if bytes[..next - 1].ends_with(b"\r") { next - 2 } else { next - 1 };
+                        errors.push(ScanError {
+                            offset: end,
+                            message: format!(
+                                "the line ends before its JSON value does: it is cut short ({})",
+                                bare_json_error(&e)
+                            ),
+                        });
+                    }
+                    _ => errors.push(ScanError {
+                        offset: at,
+                        message: describe_json_error(&e),
+                    }),
+                }
+                match resume {
+                    Some(next) => pos = next,
+                    None => return,
                 }
             }
         }
@@ -333,10 +355,9 @@ impl<'de, 'b> Visitor<'de> for SalvageSeed<'de, 'b> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while let Some(item) = seq.next_element::<&'de RawValue>()? {
             let s = offset_in(self.base, item.get().as_bytes());
-            match self.base[s] {
-                b'{' => self.found.push((s, s + item.get().len())),
-                // Nothing else in an array can hold an event; its damage is reported by the caller.
-                _ => {}
+            // Nothing else in an array can hold an event; its damage is reported by the caller.
+            if self.base[s] == b'{' {
+                self.found.push((s, s + item.get().len()));
             }
         }
         Ok(())
@@ -418,13 +439,18 @@ fn not_an_object(offset: usize, first: u8) -> ScanError {
     }
 }
 
-fn describe_json_error(e: &serde_json::Error) -> String {
+/// serde_json's message without the " at line L column C" it appends: the position is reported
+/// separately.
+fn bare_json_error(e: &serde_json::Error) -> String {
     let text = e.to_string();
-    // serde_json appends " at line L column C"; the position is reported separately.
-    let text = match text.rfind(" at line ") {
+    match text.rfind(" at line ") {
         Some(i) => text[..i].to_string(),
         None => text,
-    };
+    }
+}
+
+fn describe_json_error(e: &serde_json::Error) -> String {
+    let text = bare_json_error(e);
     if e.is_eof() {
         format!("the JSON ends too early: the file is truncated ({text})")
     } else {
@@ -445,11 +471,27 @@ fn looks_binary(bytes: &[u8]) -> bool {
     controls > head.len() / 10 + 1
 }
 
+/// Skips JSON whitespace (which, unlike ASCII whitespace, excludes the form feed).
 fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
         i += 1;
     }
     i
+}
+
+/// A line holding only `{` or `[`: the opening of a pretty-printed value, not a record.
+fn is_lone_bracket(line: &[u8]) -> bool {
+    let start = skip_ws(line, 0);
+    let rest = &line[start..];
+    matches!(rest.first(), Some(b'{' | b'[')) && skip_ws(rest, 1) == rest.len()
+}
+
+/// Whether the first non-blank line from `start` is one whole JSON object.
+fn starts_a_record(bytes: &[u8], start: usize) -> bool {
+    let start = skip_ws(bytes, start);
+    let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |nl| start + nl);
+    let line = &bytes[start..end];
+    line.first() == Some(&b'{') && serde_json::from_slice::<IgnoredAny>(line).is_ok()
 }
 
 /// Where `inner`, a sub-slice of `outer`, starts in it.
@@ -474,7 +516,9 @@ pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let offset = offset.min(bytes.len());
     let before = &bytes[..offset];
     let line = memchr::memchr_iter(b'\n', before).count() + 1;
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    // A byte order mark is not a column an editor shows.
+    let bom = if before.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
+    let line_start = memchr::memrchr(b'\n', before).map_or(bom, |i| i + 1);
     let col = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
     (line, col)
 }

@@ -5,6 +5,7 @@
 pub mod demo;
 pub mod dump;
 pub mod live;
+pub mod ndjson;
 pub mod api;
 pub mod token;
 pub mod worker;

@@ -24,6 +24,7 @@ const BACKOFF_CAP: Duration = Duration::from_secs(30);
 const RETRY_AFTER_CAP: Duration = Duration::from_secs(300);
 
 /// What the worker is asked to do.
+#[allow(clippy::large_enum_variant)] // a few commands a second: boxing the filter buys nothing
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     /// Start a new query (dropping any request of an older one) and fetch its first page.
@@ -157,7 +158,7 @@ async fn run(
                         state = Some(QueryState { id, filter, next: None, used: HashSet::new(), pages: 0, load_all: false });
                     }
                     Command::NextPage { id } => {
-                        if !state.as_ref().is_some_and(|s| s.id == id) {
+                        if state.as_ref().is_none_or(|s| s.id != id) {
                             continue;
                         }
                     }

@@ -8,9 +8,16 @@ pub enum Blob {
 }
 
 impl Blob {
-    /// Maps a file read-only. An empty file cannot be mapped and is read as an empty buffer.
+    /// Maps a file read-only. An empty file cannot be mapped and is read as an empty buffer; a
+    /// pipe or device (`<(zcat dump.gz)`, `/dev/stdin`) has no length to map and is read whole.
     pub fn map_file(file: &std::fs::File) -> std::io::Result<Blob> {
-        if file.metadata()?.len() == 0 {
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            let mut buf = Vec::new();
+            std::io::Read::read_to_end(&mut &*file, &mut buf)?;
+            return Ok(Blob::Owned(buf));
+        }
+        if meta.len() == 0 {
             return Ok(Blob::Owned(Vec::new()));
         }
         // SAFETY: the map is read-only. Truncating a dump while callscope has it open would make

@@ -1,0 +1,289 @@
+use std::sync::Arc;
+
+use super::*;
+use crate::time::parse_rfc3339_nanos;
+
+const QUIRKS: &str = include_str!("../../tests/fixtures/quirks.ndjson");
+const HOSTILE: &str = include_str!("../../tests/fixtures/hostile.ndjson");
+
+/// A batch of the JSON objects in `text`, one per line (blank lines skipped), read from one
+/// owned blob as a dump would be.
+fn batch(text: &str) -> Batch {
+    let blob = Arc::new(Blob::Owned(text.as_bytes().to_vec()));
+    let mut builder = BatchBuilder::new(blob);
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_end();
+        if !trimmed.trim().is_empty() {
+            builder.push(start, start + trimmed.len()).unwrap();
+        }
+        start += line.len();
+    }
+    builder.finish()
+}
+
+/// An event line with the given id, description and room.
+fn event(id: &str, description: &str, room: &str) -> String {
+    format!(
+        r#"{{"version":"2.0","id":"{id}","timestamp":"2024-11-18T10:00:00.000000001Z","type":"client.join.failed","data":{{"room_id":"{room}","peer_id":"p-{id}","error_code":500,"error_name":"ServerErrors","error_description":"{description}","is_terminal":true,"action":"JOIN"}}}}"#
+    )
+}
+
+fn descriptions(store: &Store) -> Vec<String> {
+    (0..store.len())
+        .map(|i| {
+            store
+                .event(i)
+                .data_str("error_description")
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect()
+}
+
+const A: &str = "0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b";
+const B: &str = "1f2a3b4c-5d6e-4f7a-9b0c-1d2e3f4a5b6c";
+const C: &str = "2a3b4c5d-6e7f-4a8b-8c9d-2e3f4a5b6c7d";
+
+#[test]
+fn merging_pages_drops_events_already_loaded_and_keeps_the_first_copy() {
+    let mut store = Store::new();
+    let page1 = format!("{}\n{}\n", event(A, "a1", "r1"), event(B, "b first", "r1"));
+    let page2 = format!("{}\n{}\n", event(B, "b second", "r2"), event(C, "c1", "r2"));
+    let m1 = store.merge(batch(&page1));
+    assert_eq!(
+        m1,
+        Merged {
+            first: 0,
+            added: 2,
+            duplicates: 0
+        }
+    );
+    let m2 = store.merge(batch(&page2));
+    assert_eq!(
+        m2,
+        Merged {
+            first: 2,
+            added: 1,
+            duplicates: 1
+        }
+    );
+    assert_eq!(store.len(), 3);
+    assert_eq!(store.duplicates(), 1);
+    assert_eq!(descriptions(&store), ["a1", "b first", "c1"]);
+    assert_eq!(store.str(store.row(1).room_id), "r1");
+    assert_eq!(store.str(store.row(2).room_id), "r2");
+}
+
+#[test]
+fn duplicates_inside_one_batch_are_dropped_too() {
+    let mut store = Store::new();
+    let text = format!(
+        "{}\n{}\n{}\n",
+        event(A, "one", "r"),
+        event(A, "two", "r"),
+        event(B, "three", "r")
+    );
+    let m = store.merge(batch(&text));
+    assert_eq!(m.added, 2);
+    assert_eq!(m.duplicates, 1);
+    assert_eq!(descriptions(&store), ["one", "three"]);
+}
+
+#[test]
+fn the_same_page_merged_twice_adds_nothing_the_second_time() {
+    let mut store = Store::new();
+    let text = format!("{}\n{}\n", event(A, "a", "r"), event(B, "b", "r"));
+    store.merge(batch(&text));
+    let again = store.merge(batch(&text));
+    assert_eq!(
+        again,
+        Merged {
+            first: 2,
+            added: 0,
+            duplicates: 2
+        }
+    );
+    assert_eq!(store.len(), 2);
+}
+
+#[test]
+fn ids_are_equal_only_when_their_strings_are() {
+    let mut store = Store::new();
+    let upper = A.to_uppercase();
+    let text = [
+        event(A, "lower", "r"),
+        event(&upper, "upper", "r"),
+        event("evt-17", "text id", "r"),
+        event("evt-17", "text id again", "r"),
+        event("evt-17 ", "text id with a space", "r"),
+    ]
+    .join("\n");
+    store.merge(batch(&text));
+    assert_eq!(
+        descriptions(&store),
+        ["lower", "upper", "text id", "text id with a space"]
+    );
+    assert_eq!(IdKey::of(Some(A)), IdKey::of(Some(A)));
+    assert_ne!(IdKey::of(Some(A)), IdKey::of(Some(&upper)));
+    assert_eq!(IdKey::of(None), IdKey::Absent);
+}
+
+#[test]
+fn events_without_an_id_are_all_kept() {
+    let mut store = Store::new();
+    let no_id = r#"{"type":"client.join.failed","data":{"room_id":"r"}}"#;
+    let numeric_id = r#"{"id":17,"type":"client.join.failed","data":{"room_id":"r"}}"#;
+    store.merge(batch(&format!("{no_id}\n{no_id}\n{numeric_id}\n")));
+    store.merge(batch(&format!("{no_id}\n")));
+    assert_eq!(store.len(), 4);
+    assert_eq!(store.duplicates(), 0);
+}
+
+#[test]
+fn raw_bytes_are_kept_exactly_as_read() {
+    let mut store = Store::new();
+    let pretty = "{\n  \"id\": \"x1\",\n  \"n\": 1.50,\n  \"big\": 12345678901234567890,\n  \"e\": 1e3,\n  \"esc\": \"\\u001b\\u00e9\"\n}";
+    let blob = format!("[{pretty}]");
+    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(blob.clone().into_bytes())));
+    builder.push(1, 1 + pretty.len()).unwrap();
+    store.merge(builder.finish());
+    store.merge(batch(QUIRKS));
+    assert_eq!(store.raw(0), pretty.as_bytes());
+    for (k, line) in QUIRKS.lines().enumerate() {
+        assert_eq!(store.raw(k + 1), line.as_bytes());
+    }
+    assert_eq!(store.event(0).id(), Some("x1"));
+    assert_eq!(store.event(0).object()["esc"], "\u{1b}é");
+}
+
+#[test]
+fn rows_hold_the_fields_filters_and_the_list_need() {
+    let mut store = Store::new();
+    store.merge(batch(QUIRKS));
+    let s = |sym| store.str(sym).to_string();
+    let r = store.row(0);
+    assert_eq!(r.ts, 1_731_928_800 * 1_000_000_000 + 123_456_789);
+    assert_eq!(
+        Some(r.ts),
+        parse_rfc3339_nanos("2024-11-18T11:20:00.123456789Z")
+    );
+    assert_eq!(s(r.kind), "client.publish.failed");
+    assert_eq!(r.error_code, Some(4006));
+    assert_eq!(r.is_terminal(), Some(false));
+    assert_eq!(s(r.room_id), "6735e0b1c4a92f5d18e3b7a1");
+    assert_eq!(s(r.room_name), "weekly-standup");
+    assert_eq!(s(r.session_id), "673b1f2e9c4d5a6b7c8d9e0f");
+    assert_eq!(s(r.peer_id), "0b6c9a52-7d3e-4f1a-8b2c-5e6f7a8b9c0d");
+    assert_eq!(s(r.user_id), "usr_8c1f2a90");
+    assert_eq!(s(r.user_name), "Amara Okafor");
+    assert_eq!(s(r.role), "host");
+    assert_eq!(s(r.error_name), "ICEDisconnected");
+    assert_eq!(s(r.error_message), "[PUBLISH]: ICE Connection Disconnected");
+    assert_eq!(s(r.action), "PUBLISH");
+    assert_eq!(s(r.domain), "prod-in2.100ms.live");
+    assert_eq!(s(r.sdk), "web");
+    assert_eq!(s(r.sdk_version), "0.12.3");
+    assert_eq!(s(r.os), "macOS");
+    assert_eq!(s(r.os_version), "14.6.1");
+    assert_eq!(s(r.device_model), "Chrome 130");
+    assert_eq!(s(r.env), "prod");
+
+    let r = store.row(1);
+    assert_eq!(r.ts % 1_000_000_000, 7);
+    assert_eq!(r.is_terminal(), Some(true));
+    assert!(r.session_id.is_none(), "a null session_id is absent");
+    assert_eq!(s(r.device_model), "iPhone14,2");
+    assert_eq!(s(r.domain), "prod-in2.100ms.live");
+}
+
+#[test]
+fn absent_and_mistyped_fields_leave_rows_empty_rather_than_failing() {
+    let mut store = Store::new();
+    let text = [
+        r#"{"id":"t1","timestamp":"2024-11-18T11:10:00.4Z","type":"track.add.success","data":{"room_id":"r","track_id":"k"}}"#,
+        r#"{"id":"x1","timestamp":"yesterday","type":"client.connect.failed","data":{"error_code":"2003","is_terminal":"true","room_id":42,"agent":"flutter"}}"#,
+        r#"{"id":"x2"}"#,
+        r#"{"id":"x3","data":{"error_code":500.0,"agent":{"string":"sdk:ios,env:qa"}}}"#,
+    ]
+    .join("\n");
+    store.merge(batch(&text));
+    assert_eq!(store.len(), 4);
+    let t = store.row(0);
+    assert_eq!(store.str(t.kind), "track.add.success");
+    assert_eq!(t.is_terminal(), None);
+    assert_eq!(t.terminal, TERMINAL_ABSENT);
+    assert_eq!(t.error_code, None);
+    assert_eq!(t.ts % 1_000_000_000, 400_000_000);
+    let x = store.row(1);
+    assert_eq!(x.ts, NO_TIME);
+    assert_eq!(x.error_code, None);
+    assert_eq!(x.is_terminal(), None);
+    assert!(x.room_id.is_none() && x.sdk.is_none() && x.env.is_none());
+    let bare = store.row(2);
+    assert!(bare.kind.is_none() && bare.room_id.is_none());
+    assert_eq!(bare.ts, NO_TIME);
+    let x3 = store.row(3);
+    assert_eq!(x3.error_code, Some(500));
+    assert_eq!(store.str(x3.env), "qa");
+    assert!(x3.sdk.is_none());
+}
+
+#[test]
+fn repeated_strings_are_interned_once_across_batches() {
+    let mut store = Store::new();
+    store.merge(batch(&event(A, "a", "room-1")));
+    let before = store.strings().len();
+    store.merge(batch(&event(B, "b", "room-1")));
+    assert_eq!(store.row(0).room_id, store.row(1).room_id);
+    assert_eq!(store.row(0).kind, store.row(1).kind);
+    assert_eq!(store.row(0).error_name, store.row(1).error_name);
+    assert_ne!(store.row(0).peer_id, store.row(1).peer_id);
+    assert_eq!(
+        store.strings().len(),
+        before + 1,
+        "only the new peer id is a new string"
+    );
+    assert_eq!(store.strings().lookup("room-1"), Some(store.row(1).room_id));
+    assert_eq!(store.strings().lookup("never seen"), None);
+    assert_eq!(store.str(Sym::NONE), "");
+}
+
+#[test]
+fn strings_are_stored_unescaped_and_unsanitised() {
+    let mut store = Store::new();
+    store.merge(batch(HOSTILE));
+    let r = store.row(0);
+    assert_eq!(store.str(r.user_name), "Mallory\u{1b}[31m\u{202e}RED");
+    assert_eq!(
+        store.str(r.error_message),
+        "\u{1b}[2J\u{1b}]0;pwned\u{7} \u{202e}evil, \"quoted\"\nsecond line"
+    );
+    assert_eq!(store.raw(0), HOSTILE.trim_end().as_bytes());
+}
+
+#[test]
+fn an_empty_store_and_an_empty_batch() {
+    let mut store = Store::new();
+    assert!(store.is_empty());
+    let empty = batch("");
+    assert!(empty.is_empty());
+    assert_eq!(
+        store.merge(empty),
+        Merged {
+            first: 0,
+            added: 0,
+            duplicates: 0
+        }
+    );
+    assert!(store.is_empty());
+    assert!(store.filter(&crate::filter::Filter::default()).is_empty());
+}
+
+#[test]
+fn a_batch_refuses_a_span_that_is_not_json() {
+    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(b"{\"id\":\"a\"} nope".to_vec())));
+    assert!(builder.push(11, 15).is_err());
+    assert!(builder.push(0, 10).is_ok());
+    assert_eq!(builder.len(), 1);
+}

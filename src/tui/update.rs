@@ -13,6 +13,7 @@ use crate::event::EventType;
 use crate::story::After;
 
 /// What the runtime must do after an update.
+#[allow(clippy::large_enum_variant)] // a handful per key press: boxing buys nothing
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     /// Leave the explorer and restore the terminal.

@@ -1,0 +1,616 @@
+use std::io::Write;
+
+use super::*;
+use crate::store::Store;
+
+const PUBLISH: &str = include_str!("../../../tests/fixtures/publish.json");
+const SUBSCRIBE: &str = include_str!("../../../tests/fixtures/subscribe.json");
+const PAGE1: &str = include_str!("../../../tests/fixtures/page1.json");
+const PAGE2: &str = include_str!("../../../tests/fixtures/page2.json");
+const QUIRKS: &str = include_str!("../../../tests/fixtures/quirks.ndjson");
+
+/// What reading `bytes` as a dump named `t.json` gives: the events' ids in order (duplicates
+/// dropped as the store drops them) and the problems.
+fn read(bytes: &[u8]) -> (Vec<String>, Vec<DumpProblem>) {
+    read_named("t.json", bytes)
+}
+
+fn read_named(path: &str, bytes: &[u8]) -> (Vec<String>, Vec<DumpProblem>) {
+    let (batch, problems) = read_file(DumpFile {
+        path: path.to_string(),
+        blob: Arc::new(Blob::Owned(bytes.to_vec())),
+        problem: None,
+    });
+    let mut store = Store::new();
+    store.merge(batch);
+    let ids = (0..store.len())
+        .map(|i| store.event(i).id().unwrap_or("?").to_string())
+        .collect();
+    (ids, problems)
+}
+
+/// The events of a fixture as compact JSON lines, and their ids.
+fn events_of(envelope: &str) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(envelope).unwrap();
+    v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.to_string())
+        .collect()
+}
+
+fn id_of(event: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(event).unwrap();
+    v["id"].as_str().unwrap().to_string()
+}
+
+const P1: &str = "5f0a1b7e-3c2d-4e8f-9a10-2b3c4d5e6f70";
+const S1: &str = "8d2e4f60-1a3b-4c5d-8e9f-0a1b2c3d4e5f";
+const P2: &str = "0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b";
+const S2: &str = "1f2a3b4c-5d6e-4f7a-9b0c-1d2e3f4a5b6c";
+const J2: &str = "2a3b4c5d-6e7f-4a8b-8c9d-2e3f4a5b6c7d";
+const Q1: &str = "4c5d6e7f-8a9b-4c0d-8e1f-4a5b6c7d8e9f";
+const Q2: &str = "5d6e7f8a-9b0c-4d1e-9f2a-5b6c7d8e9f0a";
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+#[test]
+fn a_compact_envelope_gives_its_events() {
+    assert_eq!(read(SUBSCRIBE.as_bytes()), (vec![S1.to_string()], vec![]));
+}
+
+#[test]
+fn a_pretty_printed_envelope_gives_its_events_with_their_exact_bytes() {
+    let (batch, problems) = read_file(DumpFile {
+        path: "publish.json".into(),
+        blob: Arc::new(Blob::Owned(PUBLISH.as_bytes().to_vec())),
+        problem: None,
+    });
+    assert!(problems.is_empty(), "{problems:?}");
+    let mut store = Store::new();
+    store.merge(batch);
+    assert_eq!(store.len(), 1);
+    let raw = std::str::from_utf8(store.raw(0)).unwrap();
+    assert!(raw.starts_with("{\n      \"version\": \"2.0\""), "{raw}");
+    assert!(raw.ends_with("}\n      }\n    }"), "{raw}");
+    assert!(PUBLISH.contains(raw));
+    let v: serde_json::Value = serde_json::from_str(PUBLISH).unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(raw).unwrap(),
+        v["events"][0]
+    );
+}
+
+#[test]
+fn an_envelope_with_unknown_fields_and_several_types_gives_every_event() {
+    assert_eq!(
+        read(PAGE1.as_bytes()),
+        (vec![P2.to_string(), S2.to_string()], vec![])
+    );
+}
+
+#[test]
+fn an_array_of_envelopes_gives_every_event_deduplicated() {
+    let text = format!("[{PAGE1},\n{PAGE2}]");
+    let (ids, problems) = read(text.as_bytes());
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(ids, [P2, S2, J2]);
+}
+
+#[test]
+fn an_array_of_events_gives_every_event() {
+    let events = events_of(PAGE1);
+    let text = format!("[\n  {},\n  {}\n]\n", events[0], events[1]);
+    assert_eq!(
+        read(text.as_bytes()),
+        (vec![P2.to_string(), S2.to_string()], vec![])
+    );
+    assert_eq!(read(b"[]"), (vec![], vec![]));
+}
+
+#[test]
+fn ndjson_of_events_gives_every_line() {
+    let (ids, problems) = read(QUIRKS.as_bytes());
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(ids, [Q1, Q2]);
+    let crlf = QUIRKS.replace('\n', "\r\n");
+    assert_eq!(read(crlf.as_bytes()).0, [Q1, Q2]);
+    let without_last_newline = QUIRKS.trim_end();
+    assert_eq!(read(without_last_newline.as_bytes()).0, [Q1, Q2]);
+    let blank_lines = QUIRKS.replace('\n', "\n\n  \n");
+    assert_eq!(read(blank_lines.as_bytes()).0, [Q1, Q2]);
+}
+
+#[test]
+fn ndjson_of_envelopes_gives_every_event() {
+    let compact = |s: &str| {
+        serde_json::from_str::<serde_json::Value>(s)
+            .unwrap()
+            .to_string()
+    };
+    let text = format!(
+        "{}\n{}\n{}\n",
+        compact(PAGE1),
+        compact(PAGE2),
+        compact(PUBLISH)
+    );
+    let (ids, problems) = read(text.as_bytes());
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(ids, [P2, S2, J2, P1]);
+}
+
+#[test]
+fn several_values_in_a_row_are_all_read() {
+    let events = events_of(PAGE2);
+    let text = format!(
+        "{PAGE1}{}{}[{}]  {SUBSCRIBE}",
+        events[1], events[0], events[1]
+    );
+    let (ids, problems) = read(text.as_bytes());
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(ids, [P2, S2, J2, S1]);
+}
+
+#[test]
+fn an_object_with_events_and_a_type_is_an_event() {
+    let text = r#"{"id":"ev","type":"recording.success","events":[{"id":"inner"}]}"#;
+    assert_eq!(read(text.as_bytes()).0, ["ev"]);
+    let not_an_array = r#"{"limit":0,"total":0,"next":"","events":{"id":"inner"}}"#;
+    assert_eq!(read(not_an_array.as_bytes()).0, ["?"]);
+}
+
+#[test]
+fn an_empty_envelope_is_no_events_and_no_problem() {
+    let text = r#"{"limit":0,"total":0,"next":"","events":[]}"#;
+    assert_eq!(read(text.as_bytes()), (vec![], vec![]));
+}
+
+#[test]
+fn gzip_is_recognised_by_content_whatever_the_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let gz = gzip(QUIRKS.as_bytes());
+    for name in ["plain.json", "events.ndjson", "no-extension", "x.gz"] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &gz).unwrap();
+        let file = open(&path).unwrap();
+        assert!(file.problem.is_none());
+        let (batch, problems) = read_file(file);
+        assert!(problems.is_empty(), "{name}: {problems:?}");
+        assert_eq!(batch.len(), 2, "{name}");
+    }
+    let plain_named_gz = dir.path().join("plain.gz");
+    std::fs::write(&plain_named_gz, QUIRKS).unwrap();
+    let (batch, problems) = read_file(open(&plain_named_gz).unwrap());
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(batch.len(), 2);
+}
+
+#[test]
+fn concatenated_gzip_members_are_all_read() {
+    let mut gz = gzip(PAGE1.as_bytes());
+    gz.extend(gzip(PAGE2.as_bytes()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pages.json.gz");
+    std::fs::write(&path, gz).unwrap();
+    let (batch, problems) = read_file(open(&path).unwrap());
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(batch.len(), 4, "both pages, before de-duplication");
+}
+
+#[test]
+fn a_cut_gzip_stream_keeps_what_was_decompressed_and_says_so() {
+    let big: String = (0..400).map(|_| QUIRKS).collect();
+    let gz = gzip(big.as_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.ndjson.gz");
+    std::fs::write(&path, &gz[..gz.len() / 2]).unwrap();
+    let file = open(&path).unwrap();
+    let p = file.problem.clone().expect("a problem for the cut stream");
+    assert!(p.message.contains("gzip"), "{p}");
+    assert!(
+        p.to_string().starts_with(&path.display().to_string()),
+        "{p}"
+    );
+    let (batch, problems) = read_file(file);
+    assert!(
+        !batch.is_empty(),
+        "lines decompressed before the cut are read"
+    );
+    assert!(problems.iter().any(|p| p.message.contains("gzip")));
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let mut bytes = vec![0xEF, 0xBB, 0xBF];
+    bytes.extend_from_slice(SUBSCRIBE.as_bytes());
+    assert_eq!(read(&bytes), (vec![S1.to_string()], vec![]));
+    let mut gz_bom = vec![0xEF, 0xBB, 0xBF];
+    gz_bom.extend_from_slice(QUIRKS.as_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bom.gz");
+    std::fs::write(&path, gzip(&gz_bom)).unwrap();
+    let (batch, problems) = read_file(open(&path).unwrap());
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(batch.len(), 2);
+}
+
+#[test]
+fn columns_after_a_byte_order_mark_count_from_the_first_character() {
+    let (_, problems) = read("\u{feff}{\"id\": x}".as_bytes());
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].position, Some((1, 8)), "{}", problems[0]);
+}
+
+#[test]
+fn damage_inside_a_pretty_envelope_is_reported_once() {
+    let damaged = PAGE1.replacen("\"is_terminal\": true", "\"is_terminal\": tru", 1);
+    let (ids, problems) = read(damaged.as_bytes());
+    assert_eq!(ids, [P2]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let line = PAGE1
+        .lines()
+        .position(|l| l.contains("\"is_terminal\": true"))
+        .unwrap()
+        + 1;
+    assert_eq!(problems[0].position.unwrap().0, line, "{}", problems[0]);
+
+    let damaged = PAGE2.replacen("\"is_terminal\":false", "\"is_terminal\":fals", 1);
+    let (ids, problems) = read(damaged.as_bytes());
+    assert_eq!(ids, [S2]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].position.unwrap().0, 3, "{}", problems[0]);
+}
+
+#[test]
+fn an_empty_file_is_reported_as_holding_no_events() {
+    for bytes in [&b""[..], b"\n\n", b"  \r\n\t ", b"\xef\xbb\xbf\n"] {
+        let (ids, problems) = read_named("empty.json", bytes);
+        assert!(ids.is_empty());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].path, "empty.json");
+        assert!(problems[0].message.contains("empty"), "{}", problems[0]);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zero.json");
+    std::fs::write(&path, b"").unwrap();
+    let (batch, problems) = read_file(open(&path).unwrap());
+    assert!(batch.is_empty());
+    assert_eq!(problems.len(), 1);
+}
+
+#[test]
+fn a_binary_file_is_reported_as_not_a_dump() {
+    let png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10";
+    let (ids, problems) = read_named("image.json", png);
+    assert!(ids.is_empty());
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].message.contains("binary"), "{}", problems[0]);
+    assert_eq!(
+        problems[0].to_string(),
+        format!("image.json:1:1: {}", problems[0].message)
+    );
+}
+
+#[test]
+fn a_truncated_envelope_keeps_the_complete_events_before_the_cut() {
+    let cut_at = PAGE2.find(r#"{"version":"2.0","id":"2a3b"#).unwrap() + 40;
+    let (ids, problems) = read_named("page2.json", &PAGE2.as_bytes()[..cut_at]);
+    assert_eq!(ids, [S2]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let p = &problems[0];
+    assert!(p.message.contains("truncated"), "{p}");
+    assert_eq!(p.position, Some((3, 41)), "{p}");
+    assert!(p.to_string().starts_with("page2.json:3:41: "), "{p}");
+}
+
+#[test]
+fn a_truncated_pretty_envelope_keeps_the_events_before_the_cut() {
+    let cut_at = PAGE1.find("\"1f2a3b4c").unwrap();
+    let (ids, problems) = read(&PAGE1.as_bytes()[..cut_at]);
+    assert_eq!(ids, [P2]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let p = problems[0].position.unwrap();
+    let lines = PAGE1[..cut_at].lines().count();
+    assert_eq!(p.0, lines);
+}
+
+#[test]
+fn a_truncated_array_of_events_keeps_the_events_before_the_cut() {
+    let events = events_of(PAGE1);
+    let text = format!("[{},\n{}", events[0], &events[1][..100]);
+    let (ids, problems) = read(text.as_bytes());
+    assert_eq!(ids, [P2]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].message.contains("truncated"));
+}
+
+#[test]
+fn a_bad_ndjson_line_is_reported_at_its_line_and_column_and_the_other_lines_are_read() {
+    let lines: Vec<&str> = QUIRKS.lines().collect();
+    let text = format!("{}\n{{\"id\":\"bad\", oops}}\n{}\n", lines[0], lines[1]);
+    let (ids, problems) = read_named("events.ndjson", text.as_bytes());
+    assert_eq!(ids, [Q1, Q2]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].position, Some((2, 14)), "{}", problems[0]);
+    assert!(
+        problems[0]
+            .to_string()
+            .starts_with("events.ndjson:2:14: invalid JSON"),
+        "{}",
+        problems[0]
+    );
+}
+
+#[test]
+fn a_line_cut_short_in_ndjson_loses_only_that_line() {
+    let lines: Vec<&str> = QUIRKS.lines().collect();
+    let events = events_of(PAGE2);
+    for cut in [20, 200, 480, lines[0].len() - 1] {
+        let text = format!("{}\n{}\n{}\n", &lines[0][..cut], lines[1], events[1]);
+        let (ids, problems) = read(text.as_bytes());
+        assert_eq!(ids, [Q2, J2], "cut at {cut}: {problems:?}");
+        assert_eq!(problems.len(), 1, "cut at {cut}: {problems:?}");
+        // At the end of the cut line (serde_json names the last character for a cut string).
+        let end = lines[0][..cut].chars().count();
+        let (line, column) = problems[0].position.unwrap();
+        assert!(
+            line == 1 && (end..=end + 1).contains(&column),
+            "cut at {cut}: {}",
+            problems[0]
+        );
+    }
+}
+
+#[test]
+fn a_last_ndjson_line_cut_short_keeps_the_lines_before_it() {
+    let lines: Vec<&str> = QUIRKS.lines().collect();
+    let text = format!("{}\r\n{}", lines[0], &lines[1][..300]);
+    let (ids, problems) = read(text.as_bytes());
+    assert_eq!(ids, [Q1]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].message.contains("truncated"), "{}", problems[0]);
+    assert_eq!(
+        problems[0].position,
+        Some((2, lines[1][..300].chars().count() + 1))
+    );
+
+    let cut_middle = format!("{}\r\n{}\r\n", &lines[0][..lines[0].len() - 1], lines[1]);
+    let (ids, problems) = read(cut_middle.as_bytes());
+    assert_eq!(ids, [Q2]);
+    assert_eq!(
+        problems[0].position,
+        Some((1, lines[0].chars().count())),
+        "{}",
+        problems[0]
+    );
+    assert!(problems[0].message.contains("cut short"), "{}", problems[0]);
+}
+
+#[test]
+fn a_column_counts_characters_not_bytes() {
+    let text = "{\"id\":\"a\",\"user_name\":\"Lucía Fernández\",}\n";
+    let (_, problems) = read(text.as_bytes());
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].position, Some((1, 41)), "{}", problems[0]);
+    assert_eq!(line_col("añb\nçd".as_bytes(), 7), (2, 2));
+    assert_eq!(line_col(b"abc", 99), (1, 4));
+}
+
+#[test]
+fn values_that_are_not_objects_are_reported_and_the_events_around_them_read() {
+    let lines: Vec<&str> = QUIRKS.lines().collect();
+    let text = format!(
+        "42\n\"text\"\n{}\nnull\ntrue\n[1, {}]\n",
+        lines[0], lines[1]
+    );
+    let (ids, problems) = read(text.as_bytes());
+    assert_eq!(ids, [Q1, Q2]);
+    let found: Vec<(usize, usize, &str)> = problems
+        .iter()
+        .map(|p| {
+            let (l, c) = p.position.unwrap();
+            (l, c, p.message.rsplit("found ").next().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (1, 1, "a number"),
+            (2, 1, "a string"),
+            (4, 1, "null"),
+            (5, 1, "a boolean"),
+            (6, 2, "a number"),
+        ]
+    );
+    let envelope = r#"{"limit":2,"total":2,"next":"","events":[{"id":"ok"},"no"]}"#;
+    let (ids, problems) = read(envelope.as_bytes());
+    assert_eq!(ids, ["ok"]);
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].position, Some((1, 54)));
+    assert!(problems[0].message.ends_with("found a string"));
+}
+
+#[test]
+fn a_form_feed_before_damage_is_reported_not_a_crash() {
+    for bytes in [
+        &b"\x0c}"[..],
+        b"\x0c\x0cx\n{\"id\":\"a\"}",
+        b"{\"id\":\"a\"}\n\x0c]",
+    ] {
+        let (_, problems) = read(bytes);
+        assert!(!problems.is_empty(), "{:?}", String::from_utf8_lossy(bytes));
+    }
+}
+
+#[test]
+fn problems_past_twenty_are_summed_up() {
+    let text = "x\n".repeat(30) + "{\"id\":\"kept\"}\n";
+    let (ids, problems) = read(text.as_bytes());
+    assert_eq!(ids, ["kept"]);
+    assert_eq!(problems.len(), 21);
+    assert_eq!(problems[19].position, Some((20, 1)));
+    assert_eq!(
+        problems[20].to_string(),
+        "t.json: 10 more problems not shown"
+    );
+}
+
+#[test]
+fn scan_reports_each_event_span_in_order() {
+    let text = format!("{SUBSCRIBE}\n{QUIRKS}");
+    let mut spans = Vec::new();
+    let mut errors = Vec::new();
+    scan(
+        text.as_bytes(),
+        &mut |s, e| {
+            spans.push((s, e));
+            Ok(())
+        },
+        &mut errors,
+    );
+    assert!(errors.is_empty());
+    let got: Vec<String> = spans.iter().map(|&(s, e)| id_of(&text[s..e])).collect();
+    assert_eq!(got, [S1, Q1, Q2]);
+    let (s, e) = spans[1];
+    assert_eq!(&text[s..e], QUIRKS.lines().next().unwrap());
+}
+
+#[test]
+fn a_folder_expands_to_its_dump_files_sorted() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [
+        "b.ndjson",
+        "a.json",
+        "c.jsonl",
+        "d.gz",
+        "E.JSON",
+        "notes.txt",
+        "README.md",
+        "f.json.bak",
+    ] {
+        std::fs::write(dir.path().join(name), "{}").unwrap();
+    }
+    std::fs::create_dir(dir.path().join("sub.json")).unwrap();
+    let files = expand(dir.path().to_str().unwrap()).unwrap();
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["E.JSON", "a.json", "b.ndjson", "c.jsonl", "d.gz"]);
+}
+
+#[test]
+fn expanding_names_the_path_when_it_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().to_str().unwrap();
+    let p = expand(empty).unwrap_err();
+    assert_eq!(p.path, empty);
+    assert!(p.message.contains(".json"), "{p}");
+
+    let missing = dir.path().join("missing.json");
+    let p = expand(missing.to_str().unwrap()).unwrap_err();
+    assert_eq!(
+        p.to_string(),
+        format!("{}: no such file or folder", missing.display())
+    );
+
+    assert_eq!(expand("-").unwrap(), [PathBuf::from("-")]);
+    let file = dir.path().join("one.txt");
+    std::fs::write(&file, "{}").unwrap();
+    assert_eq!(expand(file.to_str().unwrap()).unwrap(), [file]);
+}
+
+#[test]
+fn opening_a_missing_file_names_it() {
+    let p = open(Path::new("/nonexistent/dir/events.json"))
+        .err()
+        .unwrap();
+    assert_eq!(p.path, "/nonexistent/dir/events.json");
+    assert_eq!(p.position, None);
+    assert!(p.message.contains("no such file"), "{p}");
+}
+
+/// xorshift64*: deterministic, so every run reads the same inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn damaged_input_never_crashes_and_every_span_read_is_an_object_inside_the_file() {
+    let mut rng = Rng(0x0ddb_a11c_0ffe_e123);
+    let sources = [PUBLISH, SUBSCRIBE, PAGE1, PAGE2, QUIRKS];
+    let pieces: &[&[u8]] = &[
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b"\"",
+        b":",
+        b",",
+        b"\n",
+        b"\r\n",
+        b" ",
+        b"\x0c",
+        b"\\",
+        b"\x00",
+        b"\xef\xbb\xbf",
+        b"\xff",
+        b"{}",
+        b"[]",
+        b"1e3",
+        b"null",
+        b"\"events\":[",
+        b"{\"id\":\"a\"}",
+    ];
+    for round in 0..3000 {
+        let source = sources[rng.below(sources.len())].as_bytes();
+        let mut bytes = source[..rng.below(source.len() + 1)].to_vec();
+        for _ in 0..rng.below(4) {
+            let at = rng.below(bytes.len() + 1);
+            bytes.splice(at..at, pieces[rng.below(pieces.len())].iter().copied());
+        }
+        if round % 5 == 0 {
+            bytes.extend_from_slice(sources[rng.below(sources.len())].as_bytes());
+        }
+        let mut errors = Vec::new();
+        let mut spans = Vec::new();
+        scan(
+            &bytes,
+            &mut |s, e| {
+                spans.push((s, e));
+                Ok(())
+            },
+            &mut errors,
+        );
+        for (s, e) in spans {
+            let parsed =
+                serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(&bytes[s..e]);
+            assert!(
+                parsed.is_ok(),
+                "round {round}: span {s}..{e} of {:?}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+        for e in errors {
+            assert!(e.offset <= bytes.len(), "round {round}: {e:?}");
+            assert!(line_col(&bytes, e.offset).0 <= lines);
+        }
+    }
+}

@@ -22,7 +22,9 @@ fn batch(events: &[serde_json::Value]) -> Batch {
     }
     let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(bytes)));
     for (start, end) in spans {
-        builder.push(start, end).expect("a test event is a JSON object");
+        builder
+            .push(start, end)
+            .expect("a test event is a JSON object");
     }
     builder.finish()
 }
@@ -73,14 +75,24 @@ fn model(width: u16, height: u16) -> Model {
 fn loaded(events: &[serde_json::Value]) -> Model {
     let mut m = model(140, 40);
     update(&mut m, Action::BatchLoaded(batch(events)));
-    update(&mut m, Action::LoadFinished { problems: Vec::new() });
+    update(
+        &mut m,
+        Action::LoadFinished {
+            problems: Vec::new(),
+        },
+    );
     m
 }
 
 fn demo(width: u16, height: u16) -> Model {
     let mut m = model(width, height);
     update(&mut m, Action::BatchLoaded(crate::source::demo::load()));
-    update(&mut m, Action::LoadFinished { problems: Vec::new() });
+    update(
+        &mut m,
+        Action::LoadFinished {
+            problems: Vec::new(),
+        },
+    );
     m
 }
 
@@ -96,7 +108,10 @@ fn type_text(m: &mut Model, text: &str) {
 }
 
 fn press(m: &mut Model, code: KeyCode, modifiers: KeyModifiers) {
-    update(m, Action::Input(TermEvent::Key(KeyEvent::new(code, modifiers))));
+    update(
+        m,
+        Action::Input(TermEvent::Key(KeyEvent::new(code, modifiers))),
+    );
 }
 
 /// The `n` of every shown event, read back from its user id.
@@ -156,7 +171,15 @@ fn the_demo_batch_shows_every_event_and_finishing_makes_the_loader_idle() {
     assert_eq!(m.shown.len(), 2400);
     assert_eq!(m.selected_event(), Some(0));
     assert_eq!(m.after.as_ref().map(|(i, _)| *i), Some(0));
-    assert!(update(&mut m, Action::LoadFinished { problems: Vec::new() }).is_empty());
+    assert!(
+        update(
+            &mut m,
+            Action::LoadFinished {
+                problems: Vec::new()
+            }
+        )
+        .is_empty()
+    );
     assert_eq!(m.load, LoadState::Idle);
     assert!(m.problems.is_empty());
 }
@@ -205,7 +228,10 @@ fn a_filter_on_a_room_not_loaded_yet_shows_its_events_when_they_arrive() {
     let mut m = Model::new(SourceLabel::Demo, filter, 140, 40);
     update(&mut m, Action::BatchLoaded(batch(&ten())));
     assert!(m.shown.is_empty());
-    update(&mut m, Action::BatchLoaded(batch(&[event(20, JOIN, "room-late", true)])));
+    update(
+        &mut m,
+        Action::BatchLoaded(batch(&[event(20, JOIN, "room-late", true)])),
+    );
     assert_eq!(shown_numbers(&m), [20]);
 }
 
@@ -230,11 +256,14 @@ fn each_digit_toggles_its_own_type() {
     for (k, t) in EventType::KNOWN.iter().enumerate() {
         let mut m = loaded(&ten());
         run(&mut m, Command::ToggleType(k as u8));
-        assert_eq!(m.filter.types, [t.clone()]);
+        assert_eq!(m.filter.types, std::slice::from_ref(t));
     }
     let mut m = loaded(&ten());
     run(&mut m, Command::ToggleType(5));
-    assert!(m.filter.types.is_empty(), "there is no sixth type to toggle");
+    assert!(
+        m.filter.types.is_empty(),
+        "there is no sixth type to toggle"
+    );
 }
 
 #[test]
@@ -276,12 +305,21 @@ fn a_filter_that_hides_every_event_leaves_no_selection_and_the_list_focused() {
     assert_eq!(m.selected_event(), None);
     assert_eq!(m.after, None);
     assert_eq!(m.mode, Mode::List);
-    for c in [Command::Down, Command::PageDown, Command::Bottom, Command::Top] {
+    for c in [
+        Command::Down,
+        Command::PageDown,
+        Command::Bottom,
+        Command::Top,
+    ] {
         run(&mut m, c);
         assert_eq!(m.selection, Selection::default());
     }
     run(&mut m, Command::FocusDetail);
-    assert_eq!(m.mode, Mode::List, "there is no event to show in the detail pane");
+    assert_eq!(
+        m.mode,
+        Mode::List,
+        "there is no event to show in the detail pane"
+    );
 }
 
 #[test]
@@ -375,7 +413,10 @@ fn backspace_and_cursor_keys_edit_the_focused_input() {
     type_text(&mut m, "s");
     press(&mut m, KeyCode::End, KeyModifiers::NONE);
     press(&mut m, KeyCode::Backspace, KeyModifiers::NONE);
-    assert_eq!(m.editor.as_ref().unwrap().inputs[SEARCH_FIELD].value(), "messag");
+    assert_eq!(
+        m.editor.as_ref().unwrap().inputs[SEARCH_FIELD].value(),
+        "messag"
+    );
 }
 
 #[test]
@@ -488,7 +529,13 @@ fn moving_the_selection_follows_it_with_the_list() {
     for _ in 1..height {
         run(&mut m, Command::Up);
     }
-    assert_eq!(m.selection, Selection { selected: 1, offset: 1 });
+    assert_eq!(
+        m.selection,
+        Selection {
+            selected: 1,
+            offset: 1
+        }
+    );
     run(&mut m, Command::Up);
     assert_eq!(m.selection, Selection::default());
 }
@@ -501,14 +548,26 @@ fn the_selection_stays_visible_when_the_terminal_shrinks_or_grows() {
     }
     let selected = m.selection.selected;
     for (w, h) in [(80, 24), (80, 12), (200, 60), (60, 8), (140, 40)] {
-        update(&mut m, Action::Resize { width: w, height: h });
+        update(
+            &mut m,
+            Action::Resize {
+                width: w,
+                height: h,
+            },
+        );
         assert_eq!((m.width, m.height), (w, h));
         assert_eq!(m.selection.selected, selected);
         assert_selection_visible(&m);
     }
     // At the end of the list, growing the terminal shows more rows above instead of empty ones.
     run(&mut m, Command::Bottom);
-    update(&mut m, Action::Resize { width: 140, height: 60 });
+    update(
+        &mut m,
+        Action::Resize {
+            width: 140,
+            height: 60,
+        },
+    );
     assert_eq!(m.selection.offset, 2400 - list_height(&m));
 }
 
@@ -516,11 +575,32 @@ fn the_selection_stays_visible_when_the_terminal_shrinks_or_grows() {
 fn the_wheel_over_the_list_moves_the_selection() {
     let mut m = demo(140, 40);
     let list = areas(140, 40).list;
-    update(&mut m, Action::Wheel { column: list.x + 5, row: list.y + 5, down: true });
+    update(
+        &mut m,
+        Action::Wheel {
+            column: list.x + 5,
+            row: list.y + 5,
+            down: true,
+        },
+    );
     assert_eq!(m.selection.selected, 3);
     assert_eq!(m.detail_scroll, 0);
-    update(&mut m, Action::Wheel { column: list.x + 5, row: list.y + 5, down: false });
-    update(&mut m, Action::Wheel { column: list.x + 5, row: list.y + 5, down: false });
+    update(
+        &mut m,
+        Action::Wheel {
+            column: list.x + 5,
+            row: list.y + 5,
+            down: false,
+        },
+    );
+    update(
+        &mut m,
+        Action::Wheel {
+            column: list.x + 5,
+            row: list.y + 5,
+            down: false,
+        },
+    );
     assert_eq!(m.selection.selected, 0);
 }
 
@@ -530,14 +610,49 @@ fn the_wheel_over_the_detail_pane_scrolls_it_and_keeps_the_selection() {
         let mut m = demo(w, h);
         let detail = areas(w, h).detail;
         let (column, row) = (detail.x + 3, detail.y + 3);
-        update(&mut m, Action::Wheel { column, row, down: true });
-        update(&mut m, Action::Wheel { column, row, down: true });
+        update(
+            &mut m,
+            Action::Wheel {
+                column,
+                row,
+                down: true,
+            },
+        );
+        update(
+            &mut m,
+            Action::Wheel {
+                column,
+                row,
+                down: true,
+            },
+        );
         assert_eq!(m.detail_scroll, 6, "{w}x{h}");
         assert_eq!(m.selection.selected, 0);
-        update(&mut m, Action::Wheel { column, row, down: false });
+        update(
+            &mut m,
+            Action::Wheel {
+                column,
+                row,
+                down: false,
+            },
+        );
         assert_eq!(m.detail_scroll, 3);
-        update(&mut m, Action::Wheel { column, row, down: false });
-        update(&mut m, Action::Wheel { column, row, down: false });
+        update(
+            &mut m,
+            Action::Wheel {
+                column,
+                row,
+                down: false,
+            },
+        );
+        update(
+            &mut m,
+            Action::Wheel {
+                column,
+                row,
+                down: false,
+            },
+        );
         assert_eq!(m.detail_scroll, 0);
     }
 }
@@ -546,8 +661,22 @@ fn the_wheel_over_the_detail_pane_scrolls_it_and_keeps_the_selection() {
 fn the_wheel_over_the_header_or_the_hint_bar_does_nothing() {
     let mut m = demo(140, 40);
     let a = areas(140, 40);
-    update(&mut m, Action::Wheel { column: 3, row: a.header.y + 1, down: true });
-    update(&mut m, Action::Wheel { column: 3, row: a.footer.y, down: true });
+    update(
+        &mut m,
+        Action::Wheel {
+            column: 3,
+            row: a.header.y + 1,
+            down: true,
+        },
+    );
+    update(
+        &mut m,
+        Action::Wheel {
+            column: 3,
+            row: a.footer.y,
+            down: true,
+        },
+    );
     assert_eq!(m.selection, Selection::default());
     assert_eq!(m.detail_scroll, 0);
 }
@@ -556,7 +685,14 @@ fn the_wheel_over_the_header_or_the_hint_bar_does_nothing() {
 fn a_new_selection_starts_the_detail_pane_at_its_top() {
     let mut m = demo(140, 40);
     let detail = areas(140, 40).detail;
-    update(&mut m, Action::Wheel { column: detail.x + 2, row: detail.y + 2, down: true });
+    update(
+        &mut m,
+        Action::Wheel {
+            column: detail.x + 2,
+            row: detail.y + 2,
+            down: true,
+        },
+    );
     assert_eq!(m.detail_scroll, 3);
     run(&mut m, Command::Down);
     assert_eq!(m.detail_scroll, 0);
@@ -601,10 +737,24 @@ fn after_the_end_of_the_detail_pane_one_line_up_scrolls_up_at_once() {
         assert_eq!(m.detail_scroll, end - 1);
         let detail = areas(w, h).detail;
         for _ in 0..100 {
-            update(&mut m, Action::Wheel { column: detail.x + 1, row: detail.y + 1, down: true });
+            update(
+                &mut m,
+                Action::Wheel {
+                    column: detail.x + 1,
+                    row: detail.y + 1,
+                    down: true,
+                },
+            );
         }
         assert_eq!(m.detail_scroll, end);
-        update(&mut m, Action::Wheel { column: detail.x + 1, row: detail.y + 1, down: false });
+        update(
+            &mut m,
+            Action::Wheel {
+                column: detail.x + 1,
+                row: detail.y + 1,
+                down: false,
+            },
+        );
         assert_eq!(m.detail_scroll, end - 3);
     }
 }
@@ -614,13 +764,24 @@ fn shrinking_the_terminal_keeps_the_detail_scroll_within_the_pane() {
     let mut m = demo(140, 40);
     run(&mut m, Command::FocusDetail);
     run(&mut m, Command::Bottom);
-    update(&mut m, Action::Resize { width: 200, height: 60 });
+    update(
+        &mut m,
+        Action::Resize {
+            width: 200,
+            height: 60,
+        },
+    );
     assert_eq!(m.detail_scroll, max_scroll(&m));
 }
 
 #[test]
 fn quit_returns_the_quit_effect_from_any_mode() {
-    for setup in [None, Some(Command::FocusDetail), Some(Command::ToggleHelp), Some(Command::EditSearch)] {
+    for setup in [
+        None,
+        Some(Command::FocusDetail),
+        Some(Command::ToggleHelp),
+        Some(Command::EditSearch),
+    ] {
         let mut m = demo(80, 24);
         if let Some(c) = setup {
             run(&mut m, c);
@@ -681,12 +842,26 @@ fn load_problems_are_kept_and_the_events_read_before_them_stay_shown() {
     };
     let mut m = model(140, 40);
     update(&mut m, Action::BatchLoaded(batch(&ten()[..2])));
-    update(&mut m, Action::LoadFinished { problems: vec![problem("expected `,` or `}`")] });
+    update(
+        &mut m,
+        Action::LoadFinished {
+            problems: vec![problem("expected `,` or `}`")],
+        },
+    );
     assert_eq!(m.load, LoadState::Idle);
     assert_eq!(m.problems, [problem("expected `,` or `}`")]);
     assert_eq!(m.shown.len(), 2);
-    update(&mut m, Action::LoadFinished { problems: vec![problem("second")] });
-    assert_eq!(m.problems.len(), 2, "a later report adds to the earlier one");
+    update(
+        &mut m,
+        Action::LoadFinished {
+            problems: vec![problem("second")],
+        },
+    );
+    assert_eq!(
+        m.problems.len(),
+        2,
+        "a later report adds to the earlier one"
+    );
 }
 
 #[test]
@@ -722,4 +897,41 @@ fn a_batch_arriving_later_extends_the_story_of_the_selected_event() {
     assert_eq!(m.after.as_ref().unwrap().1.later, 0);
     update(&mut m, Action::BatchLoaded(batch(&[second])));
     assert_eq!(m.after.as_ref().unwrap().1.later, 1);
+}
+
+/// A track event of the same peer as `event(n, ..)`; such events report successes, not errors.
+fn track_event(n: u32, peer: &str) -> serde_json::Value {
+    json!({
+        "version": "2.0",
+        "id": format!("00000000-0000-4000-9000-{n:012x}"),
+        "timestamp": format!("2026-11-18T11:00:{:02}.000000001Z", n % 60),
+        "type": "track.add.success",
+        "data": {"room_id": "r", "peer_id": peer, "track_id": format!("track-{n}")}
+    })
+}
+
+#[test]
+fn events_outside_the_five_error_types_are_not_counted_as_errors_of_a_chain() {
+    let mut join = event(1, JOIN, "r", false);
+    join["data"]["peer_id"] = json!("peer-x");
+    join["data"].as_object_mut().unwrap().remove("action");
+    let m = loaded(&[join, track_event(2, "peer-x"), track_event(3, "peer-x")]);
+    assert_eq!(m.after.as_ref().unwrap().1.later, 0, "after the join");
+    let after = After::of(&m.store, 1);
+    assert_eq!((after.earlier, after.later), (0, 0), "around a track event");
+}
+
+#[test]
+fn an_error_at_the_same_time_loaded_earlier_counts_as_earlier() {
+    let mut first = event(1, JOIN, "r", false);
+    let mut second = event(2, JOIN, "r", true);
+    first["data"]["peer_id"] = json!("peer-x");
+    second["data"]["peer_id"] = json!("peer-x");
+    second["timestamp"] = first["timestamp"].clone();
+    let mut m = loaded(&[first, second]);
+    assert_eq!(m.after.as_ref().unwrap().1.later, 1);
+    run(&mut m, Command::Down);
+    let (i, after) = m.after.clone().unwrap();
+    assert_eq!(i, 1);
+    assert_eq!((after.earlier, after.later), (1, 0));
 }

@@ -2,6 +2,7 @@ use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::theme;
 use crate::event::EventType;
@@ -119,7 +120,18 @@ fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
                 let input = &ed.inputs[k];
                 let scroll = input.visual_scroll(width.max(1));
                 let value = for_terminal(input.value()).into_owned();
-                let shown: String = value.chars().skip(scroll).collect();
+                // `scroll` counts columns, not characters: a wide character hides two.
+                let mut hidden = 0;
+                let shown: String = value
+                    .chars()
+                    .skip_while(|c| {
+                        let skip = hidden < scroll;
+                        if skip {
+                            hidden += c.width().unwrap_or(0);
+                        }
+                        skip
+                    })
+                    .collect();
                 (shown, ed.focus == k, input.visual_cursor().saturating_sub(scroll))
             }
             None => (
@@ -129,7 +141,8 @@ fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
             ),
         };
         let text = crate::output::cut(&text, width.max(1));
-        let padded = format!("{text:<width$}");
+        // Padded to the input's width in columns, so that the next input starts where `x` says.
+        let padded = format!("{text}{}", " ".repeat(width.saturating_sub(text.width())));
         spans.push(Span::styled(label.clone(), theme::label()));
         let style = if focused {
             theme::input_focused()
@@ -218,7 +231,7 @@ pub fn thousands(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

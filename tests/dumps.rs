@@ -1,0 +1,461 @@
+//! `callscope list` reading dumps as a user hands them over: folders, stdin, gzip, damaged and
+//! hostile files.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn callscope() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_callscope"))
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn fixture_bytes(name: &str) -> Vec<u8> {
+    std::fs::read(fixture(name)).unwrap()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+/// The `id` of every NDJSON line of `stdout`.
+fn ids(stdout: &[u8]) -> Vec<String> {
+    std::str::from_utf8(stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["id"].as_str().unwrap_or("?").to_string()
+        })
+        .collect()
+}
+
+const P1: &str = "5f0a1b7e-3c2d-4e8f-9a10-2b3c4d5e6f70";
+const S1: &str = "8d2e4f60-1a3b-4c5d-8e9f-0a1b2c3d4e5f";
+const P2: &str = "0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b";
+const S2: &str = "1f2a3b4c-5d6e-4f7a-9b0c-1d2e3f4a5b6c";
+const J2: &str = "2a3b4c5d-6e7f-4a8b-8c9d-2e3f4a5b6c7d";
+const Q1: &str = "4c5d6e7f-8a9b-4c0d-8e1f-4a5b6c7d8e9f";
+const Q2: &str = "5d6e7f8a-9b0c-4d1e-9f2a-5b6c7d8e9f0a";
+const H1: &str = "6e7f8a9b-0c1d-4e2f-8a3b-6c7d8e9f0a1b";
+
+#[test]
+fn a_folder_is_read_file_by_file_in_name_order_skipping_other_extensions() {
+    let dir = tempfile::tempdir().unwrap();
+    let put = |name: &str, bytes: &[u8]| std::fs::write(dir.path().join(name), bytes).unwrap();
+    put("d.gz", &gzip(&fixture_bytes("publish.json")));
+    put("b.ndjson", &fixture_bytes("quirks.ndjson"));
+    put("a.json", &fixture_bytes("subscribe.json"));
+    put("c.jsonl", &fixture_bytes("hostile.ndjson"));
+    put("notes.txt", &fixture_bytes("page1.json"));
+    put("page2.json.bak", &fixture_bytes("page2.json"));
+    put("README", b"not a dump");
+    std::fs::create_dir(dir.path().join("nested.json")).unwrap();
+    std::fs::write(
+        dir.path().join("nested.json/inner.json"),
+        fixture_bytes("join.json"),
+    )
+    .unwrap();
+
+    let out = callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stderr("");
+    assert_eq!(ids(&out.get_output().stdout), [S1, Q1, Q2, H1, P1]);
+}
+
+#[test]
+fn the_fixture_folder_reads_without_a_problem() {
+    let out = callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(fixture(""))
+        .assert()
+        .success()
+        .stderr("");
+    assert_eq!(ids(&out.get_output().stdout).len(), 12);
+}
+
+#[test]
+fn an_empty_folder_is_a_usage_error_that_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "{}").unwrap();
+    callscope()
+        .arg("list")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(dir.path().to_str().unwrap()))
+        .stderr(predicate::str::contains(".ndjson"));
+}
+
+#[test]
+fn pages_across_files_are_deduplicated_and_the_first_copy_wins() {
+    let out = callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(fixture("page1.json"))
+        .arg(fixture("page2.json"))
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(ids(stdout.as_bytes()), [P2, S2, J2]);
+    assert!(stdout.contains("first copy") && !stdout.contains("second copy"));
+}
+
+#[test]
+fn a_dash_reads_stdin_plain_or_gzipped() {
+    let quirks = fixture_bytes("quirks.ndjson");
+    callscope()
+        .args(["list", "-", "--format", "ndjson"])
+        .write_stdin(quirks.clone())
+        .assert()
+        .success()
+        .stdout(String::from_utf8(quirks.clone()).unwrap());
+    let out = callscope()
+        .args(["list", "--format", "ndjson", "-"])
+        .arg(fixture("hostile.ndjson"))
+        .write_stdin(gzip(&fixture_bytes("page1.json")))
+        .assert()
+        .success()
+        .stderr("");
+    assert_eq!(ids(&out.get_output().stdout), [P2, S2, H1]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_pipe_named_by_path_is_read_whole() {
+    let quirks = fixture_bytes("quirks.ndjson");
+    callscope()
+        .args(["list", "/dev/stdin", "--format", "ndjson"])
+        .write_stdin(gzip(&quirks))
+        .assert()
+        .success()
+        .stderr("")
+        .stdout(String::from_utf8(quirks).unwrap());
+}
+
+#[test]
+fn gzip_is_read_by_content_whatever_the_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("incident.json");
+    std::fs::write(&path, gzip(&fixture_bytes("quirks.ndjson"))).unwrap();
+    callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(String::from_utf8(fixture_bytes("quirks.ndjson")).unwrap());
+}
+
+#[test]
+fn a_missing_file_exits_2_and_names_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("incident-4711.json");
+    callscope()
+        .arg("list")
+        .arg(&missing)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "{}: no such file",
+            missing.display()
+        )));
+    let out = callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(fixture("subscribe.json"))
+        .arg(&missing)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(missing.to_str().unwrap()));
+    assert_eq!(
+        ids(&out.get_output().stdout),
+        [S1],
+        "the readable file is still listed"
+    );
+}
+
+#[test]
+fn a_truncated_envelope_exits_2_with_its_position_and_lists_the_readable_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("page2.json");
+    let page2 = fixture_bytes("page2.json");
+    let cut = String::from_utf8_lossy(&page2)
+        .find(r#"{"version":"2.0","id":"2a3b"#)
+        .unwrap()
+        + 40;
+    std::fs::write(&path, &page2[..cut]).unwrap();
+    let out = callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}:3:41: ",
+            path.display()
+        )))
+        .stderr(predicate::str::contains("truncated"));
+    assert_eq!(ids(&out.get_output().stdout), [S2]);
+}
+
+#[test]
+fn a_bad_ndjson_line_exits_2_with_its_position_and_the_other_lines_are_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("events.ndjson");
+    let quirks = String::from_utf8(fixture_bytes("quirks.ndjson")).unwrap();
+    let lines: Vec<&str> = quirks.lines().collect();
+    std::fs::write(
+        &path,
+        format!("{}\n{{\"id\": oops}}\n{}\n", lines[0], lines[1]),
+    )
+    .unwrap();
+    let out = callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}:2:8: invalid JSON",
+            path.display()
+        )));
+    assert_eq!(ids(&out.get_output().stdout), [Q1, Q2]);
+}
+
+#[test]
+fn empty_inputs_exit_2_and_say_they_hold_no_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.json");
+    std::fs::write(&path, "").unwrap();
+    callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "{}: the file is empty",
+            path.display()
+        )));
+    callscope()
+        .args(["list", "-", "--format", "ndjson"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("<stdin>: the file is empty"));
+}
+
+#[test]
+fn a_binary_input_exits_2_and_says_it_is_not_a_dump() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("screenshot.json");
+    std::fs::write(
+        &path,
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x04\x00",
+    )
+    .unwrap();
+    callscope()
+        .args(["list", "--format", "table"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(path.to_str().unwrap()))
+        .stderr(predicate::str::contains("binary"))
+        .stderr(predicate::str::contains("panicked").not());
+}
+
+/// xorshift64*: a small deterministic generator, so every run tries the same inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A few hundred inputs: random bytes, random JSON-like text, and valid dumps cut or damaged at
+/// random places (gzipped ones included).
+fn hostile_inputs() -> Vec<Vec<u8>> {
+    let mut rng = Rng(0x5eed_cafe_f00d_1234);
+    let fixtures: Vec<Vec<u8>> = [
+        "publish.json",
+        "page1.json",
+        "page2.json",
+        "quirks.ndjson",
+        "hostile.ndjson",
+        "connect.json",
+        "track.json",
+    ]
+    .iter()
+    .map(|n| fixture_bytes(n))
+    .collect();
+    let tokens: &[&[u8]] = &[
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b"\"",
+        b":",
+        b",",
+        b"\n",
+        b" ",
+        b"\r\n",
+        b"\\",
+        b"\\u00",
+        b"0",
+        b"-1",
+        b"1.50",
+        b"1e3",
+        b"12345678901234567890",
+        b"null",
+        b"true",
+        b"\"events\"",
+        b"\"type\"",
+        b"\"id\"",
+        b"\"data\"",
+        b"\x0c",
+        b"\x1b",
+        b"\xef\xbb\xbf",
+        b"\x1f\x8b",
+        b"\xff",
+        b"\xc3",
+        b"\x00",
+        b"{}",
+        b"[]",
+        b"{\"id\":\"a\"}",
+        b"{\"events\":[",
+        "\u{202e}".as_bytes(),
+    ];
+    let lines: Vec<&[u8]> = fixtures
+        .iter()
+        .flat_map(|f| f.split(|&b| b == b'\n'))
+        .filter(|l| l.len() > 2)
+        .collect();
+    let mut inputs = Vec::new();
+    for k in 0..320 {
+        let input = match k % 4 {
+            0 => (0..rng.below(64)).map(|_| rng.next() as u8).collect(),
+            1 => {
+                // Whole values, token soup and separators, one after another.
+                let separators: &[&[u8]] = &[b"\n", b" ", b"", b"\r\n", b"\x0c", b"\n\x0c", b"\t"];
+                let mut v = Vec::new();
+                for _ in 0..rng.below(8) {
+                    match rng.below(3) {
+                        0 => v.extend_from_slice(lines[rng.below(lines.len())]),
+                        1 => v.extend_from_slice(tokens[rng.below(tokens.len())]),
+                        _ => {
+                            for _ in 0..rng.below(6) {
+                                v.extend_from_slice(tokens[rng.below(tokens.len())]);
+                            }
+                        }
+                    }
+                    v.extend_from_slice(separators[rng.below(separators.len())]);
+                }
+                v
+            }
+            2 => {
+                let f = &fixtures[rng.below(fixtures.len())];
+                let mut v = f[..rng.below(f.len() + 1)].to_vec();
+                for _ in 0..rng.below(3) {
+                    let at = rng.below(v.len() + 1);
+                    v.splice(at..at, tokens[rng.below(tokens.len())].iter().copied());
+                }
+                if rng.below(3) == 0 {
+                    v.extend_from_slice(tokens[rng.below(tokens.len())]);
+                    v.extend_from_slice(&fixtures[rng.below(fixtures.len())]);
+                }
+                v
+            }
+            _ => {
+                let f = gzip(&fixtures[rng.below(fixtures.len())]);
+                let mut v = f[..rng.below(f.len() + 1)].to_vec();
+                if !v.is_empty() && rng.below(2) == 0 {
+                    let at = rng.below(v.len());
+                    v[at] ^= 1 << rng.below(8);
+                }
+                v
+            }
+        };
+        inputs.push(input);
+    }
+    inputs
+}
+
+#[test]
+fn random_and_damaged_bytes_never_crash_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = hostile_inputs();
+    let paths: Vec<PathBuf> = inputs
+        .iter()
+        .enumerate()
+        .map(|(k, bytes)| {
+            let path = dir.path().join(format!("input-{k:03}.json"));
+            std::fs::write(&path, bytes).unwrap();
+            path
+        })
+        .collect();
+    let run = |files: &[PathBuf], format: &str| {
+        let out = callscope()
+            .args(["list", "--format", format])
+            .args(files)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let ok = matches!(out.status.code(), Some(0 | 2)) && !stderr.contains("panicked");
+        (ok, out.status, stderr)
+    };
+    let formats = ["ndjson", "table", "csv", "json"];
+    for (n, chunk) in paths.chunks(40).enumerate() {
+        let format = formats[n % formats.len()];
+        if run(chunk, format).0 {
+            continue;
+        }
+        // Name the input that fails, for whoever reads the failure.
+        for path in chunk {
+            let (ok, status, stderr) = run(std::slice::from_ref(path), format);
+            let bytes = std::fs::read(path).unwrap();
+            assert!(
+                ok,
+                "{} ({format}): {status}\ninput: {bytes:?}\n{stderr}",
+                path.display()
+            );
+        }
+        panic!("chunk {n} failed although each input passes alone");
+    }
+}
+
+#[test]
+fn random_bytes_on_stdin_never_crash_list() {
+    for input in hostile_inputs().into_iter().step_by(16) {
+        let out = callscope()
+            .args(["list", "-", "--format", "ndjson"])
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            matches!(out.status.code(), Some(0 | 2)) && !stderr.contains("panicked"),
+            "{}\ninput: {input:?}\n{stderr}",
+            out.status
+        );
+    }
+}
