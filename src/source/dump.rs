@@ -18,6 +18,43 @@ use crate::store::{Batch, BatchBuilder, Blob};
 /// Extensions of the files read from a folder.
 pub const FOLDER_EXTENSIONS: &[&str] = &["json", "ndjson", "jsonl", "gz"];
 
+/// The largest batch [`read_file_in_batches`] makes.
+pub const LARGE_BATCH: usize = 65_536;
+
+/// Line-delimited files at least this large are read on every core.
+const PARALLEL_BYTES: usize = 32 << 20;
+
+/// Builds batches that start at `size` events and grow up to [`LARGE_BATCH`].
+struct Batcher {
+    builder: BatchBuilder,
+    limit: usize,
+    size: usize,
+}
+
+impl Batcher {
+    fn new(blob: Arc<Blob>, size: usize) -> Batcher {
+        Batcher {
+            builder: BatchBuilder::new(blob),
+            limit: size,
+            size,
+        }
+    }
+
+    fn push(&mut self, start: usize, end: usize, on_full: &mut dyn FnMut(Batch)) -> Result<(), String> {
+        self.builder.push(start, end).map_err(|e| e.to_string())?;
+        if self.builder.len() >= self.limit {
+            self.limit = self.limit.saturating_mul(4).min(self.size.max(LARGE_BATCH));
+            let blob = Arc::clone(self.builder.blob());
+            on_full(std::mem::replace(&mut self.builder, BatchBuilder::new(blob)).finish());
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Batch {
+        self.builder.finish()
+    }
+}
+
 /// Problems reported for one file past this count are summed up in one line.
 const MAX_PROBLEMS_PER_FILE: usize = 20;
 
@@ -135,11 +172,67 @@ fn gunzip(compressed: &[u8], name: &str) -> (Vec<u8>, Option<DumpProblem>) {
 /// Reads every event of a file into a batch. Problems are returned beside the batch: what could
 /// be read always is.
 pub fn read_file(file: DumpFile) -> (Batch, Vec<DumpProblem>) {
+    let mut batches = Vec::new();
+    let problems = read_file_in_batches(file, usize::MAX, &mut |b| batches.push(b));
+    // With an unbounded batch size there is exactly one batch.
+    (batches.pop().expect("one batch"), problems)
+}
+
+/// Reads every event of a file, handing them over in batches as they are read: the first holds at
+/// most `size` events, later ones grow up to [`LARGE_BATCH`] (so the first screen of a large dump
+/// shows at once, and the rest arrives without a flood of tiny batches).
+pub fn read_file_in_batches(
+    file: DumpFile,
+    size: usize,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Vec<DumpProblem> {
     let mut problems: Vec<DumpProblem> = file.problem.into_iter().collect();
-    let mut builder = BatchBuilder::new(Arc::clone(&file.blob));
     let bytes: &[u8] = &file.blob;
     let mut errors = Vec::new();
-    scan(bytes, &mut |start, end| builder.push(start, end).map_err(|e| e.to_string()), &mut errors);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if super::ndjson::looks_line_delimited(bytes) && bytes.len() >= PARALLEL_BYTES && threads > 1 {
+        // One slice of lines per core. The first slice's batches are handed over as they are
+        // made; the others' wait their turn, so events arrive in file order (the first copy of
+        // an id is the one kept, as on one thread).
+        let slices = super::ndjson::split_at_lines(bytes, threads);
+        std::thread::scope(|scope| {
+            let mut parts = Vec::new();
+            for (k, &(a, b)) in slices.iter().enumerate() {
+                let (tx, rx) = std::sync::mpsc::channel::<Batch>();
+                let blob = Arc::clone(&file.blob);
+                let first = if k == 0 { size } else { LARGE_BATCH };
+                let handle = scope.spawn(move || {
+                    let mut batcher = Batcher::new(blob, first);
+                    let mut errs = Vec::new();
+                    scan_lines(
+                        &bytes[a..b],
+                        &mut |s, e| batcher.push(a + s, a + e, &mut |batch| drop(tx.send(batch))),
+                        &mut errs,
+                    );
+                    let _ = tx.send(batcher.finish());
+                    errs.into_iter()
+                        .map(|x| ScanError { offset: a + x.offset, message: x.message })
+                        .collect::<Vec<_>>()
+                });
+                parts.push((rx, handle));
+            }
+            for (rx, handle) in parts {
+                for batch in rx {
+                    on_batch(batch);
+                }
+                errors.extend(handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+            }
+        });
+    } else {
+        let mut batcher = Batcher::new(Arc::clone(&file.blob), size);
+        let mut push = |start: usize, end: usize| batcher.push(start, end, on_batch);
+        if super::ndjson::looks_line_delimited(bytes) {
+            scan_lines(bytes, &mut push, &mut errors);
+        } else {
+            scan(bytes, &mut push, &mut errors);
+        }
+        on_batch(batcher.finish());
+    }
     let total = errors.len();
     for e in errors.into_iter().take(MAX_PROBLEMS_PER_FILE) {
         let (line, col) = line_col(bytes, e.offset);
@@ -156,7 +249,47 @@ pub fn read_file(file: DumpFile) -> (Batch, Vec<DumpProblem>) {
     if text.iter().all(u8::is_ascii_whitespace) && problems.is_empty() {
         problems.push(problem(&file.path, None, "the file is empty: it holds no events".into()));
     }
-    (builder.finish(), problems)
+    problems
+}
+
+/// Reads a line-delimited file: each line that is an event object is read in a single pass; any
+/// other line (an envelope, an array, damage) goes through [`scan`], which knows every shape.
+fn scan_lines(
+    bytes: &[u8],
+    event: &mut dyn FnMut(usize, usize) -> Result<(), String>,
+    errors: &mut Vec<ScanError>,
+) {
+    let envelope_key = memchr::memmem::Finder::new(b"\"events\"");
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line_start = start;
+        start = end + 1;
+        let line = &bytes[line_start..end];
+        let lead = line.iter().take_while(|b| is_json_ws(**b)).count();
+        let trail = line[lead..].iter().rev().take_while(|b| is_json_ws(**b)).count();
+        let (s, e) = (line_start + lead, end - trail);
+        if s >= e {
+            continue;
+        }
+        let text = &bytes[s..e];
+        if text[0] == b'{' && envelope_key.find(text).is_none() && event(s, e).is_ok() {
+            continue;
+        }
+        // Anything else is read the thorough way: a line that is one whole value (an envelope, an
+        // array) by itself, else the rest of the file (damage, or a value spread over lines).
+        let whole = serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok();
+        let rest = if whole { text } else { &bytes[s..] };
+        let mut found = Vec::new();
+        scan(rest, &mut |a, b| event(s + a, s + b), &mut found);
+        errors.extend(found.into_iter().map(|x| ScanError {
+            offset: s + x.offset,
+            message: x.message,
+        }));
+        if !whole {
+            return;
+        }
+    }
 }
 
 /// A problem at a byte offset of a file.
@@ -469,6 +602,10 @@ fn looks_binary(bytes: &[u8]) -> bool {
         .filter(|&&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'))
         .count();
     controls > head.len() / 10 + 1
+}
+
+fn is_json_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// Skips JSON whitespace (which, unlike ASCII whitespace, excludes the form feed).

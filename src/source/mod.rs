@@ -13,6 +13,9 @@ pub mod worker;
 use crate::store::Batch;
 pub use dump::DumpProblem;
 
+/// Events in the first batch of a file: enough for a first screen, small enough to be read at once.
+const FIRST_BATCH: usize = 2_000;
+
 /// Reads every file named by the arguments (folders expanded, `-` for stdin), in order, handing
 /// each file's batch to `on_batch` as soon as it is read. Returns the problems met; a file that
 /// cannot be opened is a problem and the others are still read.
@@ -30,9 +33,9 @@ pub fn load_files(args: &[String], mut on_batch: impl FnMut(&str, Batch)) -> Vec
             match dump::open(&path) {
                 Ok(file) => {
                     let name = file.path.clone();
-                    let (batch, mut file_problems) = dump::read_file(file);
+                    let mut file_problems =
+                        dump::read_file_in_batches(file, FIRST_BATCH, &mut |batch| on_batch(&name, batch));
                     problems.append(&mut file_problems);
-                    on_batch(&name, batch);
                 }
                 Err(p) => problems.push(p),
             }

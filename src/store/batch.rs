@@ -66,29 +66,44 @@ impl BatchBuilder {
     pub fn push(&mut self, start: usize, end: usize) -> Result<(), serde_json::Error> {
         let blob = Arc::clone(&self.blob);
         let raw = &blob[start..end];
+        // One pass over the whole event keeps invalid UTF-8 out of the store, even in fields the
+        // probe skips; for ASCII text it is far cheaper than parsing.
+        if simdutf8::basic::from_utf8(raw).is_err() {
+            // The exact place and reason, for the message.
+            let e = std::str::from_utf8(raw).err();
+            return Err(serde::de::Error::custom(match e {
+                Some(e) => format!("invalid UTF-8: {e}"),
+                None => "invalid UTF-8".to_string(),
+            }));
+        }
         let probe = Probe::read(raw)?;
-        let mut row = self.row_of(&probe);
+        let mut row = self
+            .row_of(&probe)
+            .map_err(|e| serde::de::Error::custom(format!("invalid UTF-8: {e}")))?;
         row.offset = start as u64;
         row.len = (end - start) as u32;
-        self.ids.push(IdKey::of(probe.id.get()));
+        self.ids.push(match probe.id.get() {
+            None => IdKey::Absent,
+            Some(b) => IdKey::of_bytes(b).ok_or_else(|| serde::de::Error::custom("invalid UTF-8 in id"))?,
+        });
         self.rows.push(row);
         Ok(())
     }
 
-    fn row_of(&mut self, p: &Probe) -> Row {
+    fn row_of(&mut self, p: &Probe) -> Result<Row, std::str::Utf8Error> {
         let s = &mut self.strings;
         let mut row = Row {
             ts: p
                 .timestamp
-                .get()
+                .as_str()
                 .and_then(parse_rfc3339_nanos)
                 .unwrap_or(NO_TIME),
-            kind: s.intern_opt(p.kind.get()),
+            kind: s.intern_bytes_opt(p.kind.get())?,
             terminal: TERMINAL_ABSENT,
             ..Row::default()
         };
         let Some(d) = &p.data.0 else {
-            return row;
+            return Ok(row);
         };
         row.error_code = d.error_code.0;
         row.terminal = match d.is_terminal.0 {
@@ -96,25 +111,25 @@ impl BatchBuilder {
             Some(false) => TERMINAL_FALSE,
             None => TERMINAL_ABSENT,
         };
-        row.room_id = s.intern_opt(d.room_id.get());
-        row.room_name = s.intern_opt(d.room_name.get());
-        row.session_id = s.intern_opt(d.session_id.get());
-        row.peer_id = s.intern_opt(d.peer_id.get());
-        row.user_id = s.intern_opt(d.user_id.get());
-        row.user_name = s.intern_opt(d.user_name.get());
-        row.role = s.intern_opt(d.role.get());
-        row.error_name = s.intern_opt(d.error_name.get());
-        row.error_message = s.intern_opt(d.error_message.get());
-        row.action = s.intern_opt(d.action.get());
+        row.room_id = s.intern_bytes_opt(d.room_id.get())?;
+        row.room_name = s.intern_bytes_opt(d.room_name.get())?;
+        row.session_id = s.intern_bytes_opt(d.session_id.get())?;
+        row.peer_id = s.intern_bytes_opt(d.peer_id.get())?;
+        row.user_id = s.intern_bytes_opt(d.user_id.get())?;
+        row.user_name = s.intern_bytes_opt(d.user_name.get())?;
+        row.role = s.intern_bytes_opt(d.role.get())?;
+        row.error_name = s.intern_bytes_opt(d.error_name.get())?;
+        row.error_message = s.intern_bytes_opt(d.error_message.get())?;
+        row.action = s.intern_bytes_opt(d.action.get())?;
         if let Some(a) = &d.agent.0 {
-            row.sdk = s.intern_opt(a.sdk.get());
-            row.sdk_version = s.intern_opt(a.sdk_version.get());
-            row.os = s.intern_opt(a.os.get());
-            row.os_version = s.intern_opt(a.os_version.get());
-            row.device_model = s.intern_opt(a.device_model.get());
+            row.sdk = s.intern_bytes_opt(a.sdk.get())?;
+            row.sdk_version = s.intern_bytes_opt(a.sdk_version.get())?;
+            row.os = s.intern_bytes_opt(a.os.get())?;
+            row.os_version = s.intern_bytes_opt(a.os_version.get())?;
+            row.device_model = s.intern_bytes_opt(a.device_model.get())?;
             // `domain` is a field of publish and join data, and of every agent.
-            row.domain = s.intern_opt(d.domain.get().or(a.domain.get()));
-            let agent_string = s.intern_opt(a.string.get());
+            row.domain = s.intern_bytes_opt(d.domain.get().or(a.domain.get()))?;
+            let agent_string = s.intern_bytes_opt(a.string.get())?;
             row.env = match self.env_of_agent.get(&agent_string) {
                 Some(&env) => env,
                 None => {
@@ -125,9 +140,9 @@ impl BatchBuilder {
                 }
             };
         } else {
-            row.domain = s.intern_opt(d.domain.get());
+            row.domain = s.intern_bytes_opt(d.domain.get())?;
         }
-        row
+        Ok(row)
     }
 
     pub fn finish(self) -> Batch {

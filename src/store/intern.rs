@@ -16,7 +16,8 @@ impl Sym {
 /// look at each distinct string once instead of once per event.
 #[derive(Debug)]
 pub struct Interner {
-    map: FxHashMap<Box<str>, Sym>,
+    /// Keyed by the bytes, so that a lookup needs no UTF-8 check.
+    map: FxHashMap<Box<[u8]>, Sym>,
     strings: Vec<Box<str>>,
 }
 
@@ -31,12 +32,12 @@ impl Default for Interner {
 
 impl Interner {
     pub fn intern(&mut self, s: &str) -> Sym {
-        if let Some(&sym) = self.map.get(s) {
+        if let Some(&sym) = self.map.get(s.as_bytes()) {
             return sym;
         }
         let sym = Sym(self.strings.len() as u32);
         self.strings.push(Box::from(s));
-        self.map.insert(Box::from(s), sym);
+        self.map.insert(Box::from(s.as_bytes()), sym);
         sym
     }
 
@@ -44,8 +45,20 @@ impl Interner {
         s.map_or(Sym::NONE, |s| self.intern(s))
     }
 
+    /// Interns a string given as bytes, checking UTF-8 only the first time it is seen.
+    pub fn intern_bytes(&mut self, b: &[u8]) -> Result<Sym, std::str::Utf8Error> {
+        if let Some(&sym) = self.map.get(b) {
+            return Ok(sym);
+        }
+        Ok(self.intern(std::str::from_utf8(b)?))
+    }
+
+    pub fn intern_bytes_opt(&mut self, b: Option<&[u8]>) -> Result<Sym, std::str::Utf8Error> {
+        b.map_or(Ok(Sym::NONE), |b| self.intern_bytes(b))
+    }
+
     pub fn lookup(&self, s: &str) -> Option<Sym> {
-        self.map.get(s).copied()
+        self.map.get(s.as_bytes()).copied()
     }
 
     /// The string of a symbol; "" for `Sym::NONE`.

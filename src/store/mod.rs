@@ -20,6 +20,9 @@ use rustc_hash::FxHashMap;
 use crate::event::Event;
 use crate::filter::Filter;
 
+/// Below this many events a filter runs on one thread: starting threads would cost more.
+const PARALLEL_FROM: usize = 100_000;
+
 /// `Row::ts` of an event without a readable timestamp.
 pub const NO_TIME: i64 = i64::MIN;
 
@@ -72,35 +75,54 @@ impl IdKey {
     pub fn of(id: Option<&str>) -> IdKey {
         match id {
             None => IdKey::Absent,
-            Some(s) => parse_uuid(s).map_or_else(|| IdKey::Text(Box::from(s)), IdKey::Uuid),
+            Some(s) => parse_uuid(s.as_bytes()).map_or_else(|| IdKey::Text(Box::from(s)), IdKey::Uuid),
+        }
+    }
+
+    /// The key of an id given as the bytes of a JSON string without escapes.
+    pub fn of_bytes(id: &[u8]) -> Option<IdKey> {
+        match parse_uuid(id) {
+            Some(u) => Some(IdKey::Uuid(u)),
+            None => std::str::from_utf8(id).ok().map(|s| IdKey::Text(Box::from(s))),
         }
     }
 }
 
 /// Parses exactly `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lowercase hex, so that two ids map to
 /// the same key only when their strings are equal.
-fn parse_uuid(s: &str) -> Option<u128> {
-    let b = s.as_bytes();
-    if b.len() != 36 {
+fn parse_uuid(b: &[u8]) -> Option<u128> {
+    if b.len() != 36 || b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
         return None;
     }
     let mut v: u128 = 0;
     for (i, &c) in b.iter().enumerate() {
         if matches!(i, 8 | 13 | 18 | 23) {
-            if c != b'-' {
-                return None;
-            }
             continue;
         }
-        let d = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            _ => return None,
-        };
+        let d = HEX[c as usize];
+        if d == 0xff {
+            return None;
+        }
         v = (v << 4) | d as u128;
     }
     Some(v)
 }
+
+/// Lowercase hex digits' values; 0xff for every other byte.
+const HEX: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 #[derive(Debug, Default)]
 struct IdIndex {
@@ -235,13 +257,29 @@ impl Store {
     /// Indices of the events in `range` that match the filter, in load order.
     pub fn matching(&self, filter: &Filter, range: std::ops::Range<usize>) -> Vec<u32> {
         let compiled = filter.compile(self);
-        let mut out = Vec::new();
-        for i in range {
-            if compiled.matches(self, i) {
-                out.push(i as u32);
-            }
+        let scan = |r: std::ops::Range<usize>| -> Vec<u32> {
+            r.filter(|&i| compiled.matches(self, i)).map(|i| i as u32).collect()
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        if range.len() < PARALLEL_FROM || threads < 2 {
+            return scan(range);
         }
-        out
+        // Large stores are cut into one slice per core; the slices are joined in order.
+        let step = range.len().div_ceil(threads);
+        let parts: Vec<Vec<u32>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|k| {
+                    let start = range.start + k * step;
+                    let end = (start + step).min(range.end);
+                    scope.spawn(move || scan(start..end))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        parts.concat()
     }
 
     /// Indices of every event that matches the filter, in load order.

@@ -87,7 +87,9 @@ impl<'a> Probe<'a> {
     }
 
     fn from_value(v: &Value) -> Probe<'a> {
-        let s = |v: Option<&Value>| LStr(v.and_then(Value::as_str).map(|s| Cow::Owned(s.to_string())));
+        let s = |v: Option<&Value>| {
+            LStr(v.and_then(Value::as_str).map(|s| Cow::Owned(s.as_bytes().to_vec())))
+        };
         let data = v.get("data").filter(|d| d.is_object()).map(|d| {
             let agent = d.get("agent").filter(|a| a.is_object()).map(|a| AgentProbe {
                 sdk: s(a.get("sdk")),
@@ -132,13 +134,20 @@ fn integer_of(v: &Value) -> Option<i64> {
     })
 }
 
-/// A string field, or `None` when absent or of another JSON type.
+/// A string field (its bytes, escapes resolved), or `None` when absent or an array or object.
+///
+/// The bytes are not checked for UTF-8 here: the store checks a string the first time it sees
+/// it, and most strings repeat.
 #[derive(Debug, Default)]
-pub struct LStr<'a>(pub Option<Cow<'a, str>>);
+pub struct LStr<'a>(pub Option<Cow<'a, [u8]>>);
 
 impl LStr<'_> {
-    pub fn get(&self) -> Option<&str> {
+    pub fn get(&self) -> Option<&[u8]> {
         self.0.as_deref()
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        self.get().and_then(|b| std::str::from_utf8(b).ok())
     }
 }
 
@@ -202,31 +211,19 @@ impl<'de: 'a, 'a> Deserialize<'de> for LStr<'a> {
         impl<'de> Visitor<'de> for V {
             type Value = LStr<'de>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
+                f.write_str("a string")
+            }
+            fn visit_borrowed_bytes<E: de::Error>(self, b: &'de [u8]) -> Result<LStr<'de>, E> {
+                Ok(LStr(Some(Cow::Borrowed(b))))
+            }
+            fn visit_bytes<E: de::Error>(self, b: &[u8]) -> Result<LStr<'de>, E> {
+                Ok(LStr(Some(Cow::Owned(b.to_vec()))))
             }
             fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<LStr<'de>, E> {
-                Ok(LStr(Some(Cow::Borrowed(s))))
+                Ok(LStr(Some(Cow::Borrowed(s.as_bytes()))))
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<LStr<'de>, E> {
-                Ok(LStr(Some(Cow::Owned(s.to_string()))))
-            }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<LStr<'de>, E> {
-                Ok(LStr(Some(Cow::Owned(s))))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<LStr<'de>, E> {
-                Ok(LStr(None))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<LStr<'de>, E> {
-                Ok(LStr(None))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<LStr<'de>, E> {
-                Ok(LStr(None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<LStr<'de>, E> {
-                Ok(LStr(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<LStr<'de>, E> {
-                Ok(LStr(None))
+                Ok(LStr(Some(Cow::Owned(s.as_bytes().to_vec()))))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<LStr<'de>, A::Error> {
                 drain_seq(seq)?;
@@ -237,7 +234,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for LStr<'a> {
                 Ok(LStr(None))
             }
         }
-        d.deserialize_any(V)
+        // JSON strings come as their raw bytes (no UTF-8 pass); a number, boolean or null here
+        // is refused, and the event is then read through a `Value`, which takes anything.
+        d.deserialize_bytes(V)
     }
 }
 
@@ -327,28 +326,28 @@ mod tests {
     fn reads_the_fields_of_a_join_failure() {
         let raw = br#"{"version":"2.0","id":"e1","timestamp":"2026-11-18T10:00:00.000000001Z","type":"client.join.failed","data":{"room_id":"r1","peer_id":"p1","error_code":500,"error_name":"ServerErrors","is_terminal":true,"retries_join":3,"agent":{"sdk":"web","string":"sdk:web,env:prod"}}}"#;
         let p = Probe::read(raw).unwrap();
-        assert_eq!(p.id.get(), Some("e1"));
-        assert_eq!(p.kind.get(), Some("client.join.failed"));
+        assert_eq!(p.id.as_str(), Some("e1"));
+        assert_eq!(p.kind.as_str(), Some("client.join.failed"));
         let d = p.data.0.unwrap();
-        assert_eq!(d.room_id.get(), Some("r1"));
+        assert_eq!(d.room_id.as_str(), Some("r1"));
         assert_eq!(d.error_code.0, Some(500));
         assert_eq!(d.is_terminal.0, Some(true));
-        assert_eq!(d.session_id.get(), None);
-        assert_eq!(d.agent.0.unwrap().string.get(), Some("sdk:web,env:prod"));
+        assert_eq!(d.session_id.as_str(), None);
+        assert_eq!(d.agent.0.unwrap().string.as_str(), Some("sdk:web,env:prod"));
     }
 
     #[test]
     fn fields_of_unexpected_types_read_as_absent() {
         let raw = br#"{"id":7,"type":null,"data":{"room_id":["x"],"error_code":"500","is_terminal":"yes","agent":"web","user_name":{"a":1}}}"#;
         let p = Probe::read(raw).unwrap();
-        assert_eq!(p.id.get(), None);
-        assert_eq!(p.kind.get(), None);
+        assert_eq!(p.id.as_str(), None);
+        assert_eq!(p.kind.as_str(), None);
         let d = p.data.0.unwrap();
-        assert_eq!(d.room_id.get(), None);
+        assert_eq!(d.room_id.as_str(), None);
         assert_eq!(d.error_code.0, None);
         assert_eq!(d.is_terminal.0, None);
         assert!(d.agent.0.is_none());
-        assert_eq!(d.user_name.get(), None);
+        assert_eq!(d.user_name.as_str(), None);
     }
 
     #[test]
@@ -360,14 +359,14 @@ mod tests {
     #[test]
     fn duplicate_keys_keep_the_last_value() {
         let p = Probe::read(br#"{"id":"a","id":"b","data":{}}"#).unwrap();
-        assert_eq!(p.id.get(), Some("b"));
+        assert_eq!(p.id.as_str(), Some("b"));
     }
 
     #[test]
     fn escaped_strings_are_unescaped() {
         let p = Probe::read(br#"{"id":"a\u0041","data":{"user_name":"Zo\u00eb"}}"#).unwrap();
-        assert_eq!(p.id.get(), Some("aA"));
-        assert_eq!(p.data.0.unwrap().user_name.get(), Some("Zoë"));
+        assert_eq!(p.id.as_str(), Some("aA"));
+        assert_eq!(p.data.0.unwrap().user_name.as_str(), Some("Zoë"));
     }
 
     #[test]
