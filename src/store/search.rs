@@ -2,17 +2,38 @@
 //! found by walking the event's JSON bytes without building a tree.
 
 /// A search text, prepared once.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Needle {
     lower: String,
     ascii: bool,
+    /// For an ASCII text: a vectorised, ASCII-case-insensitive finder that refuses most events
+    /// without walking their JSON.
+    finder: Option<aho_corasick::AhoCorasick>,
 }
+
+impl PartialEq for Needle {
+    fn eq(&self, other: &Needle) -> bool {
+        self.lower == other.lower
+    }
+}
+
+impl Eq for Needle {}
 
 impl Needle {
     pub fn new(text: &str) -> Needle {
+        let ascii = text.is_ascii();
+        let finder = (ascii && !text.is_empty())
+            .then(|| {
+                aho_corasick::AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .build([text])
+                    .ok()
+            })
+            .flatten();
         Needle {
             lower: text.to_lowercase(),
-            ascii: text.is_ascii(),
+            ascii,
+            finder,
         }
     }
 
@@ -39,11 +60,14 @@ impl Needle {
         }
         // Cheap refusal: a value can only hold the text if the bytes do, unless an escape or one
         // of the two characters whose lowercase is ASCII (KELVIN SIGN, I WITH DOT) hides it.
-        if self.ascii
-            && !contains_ascii_ci(raw, self.lower.as_bytes())
-            && memchr::memchr3(b'\\', 0xC4, 0xE2, raw).is_none()
-        {
-            return false;
+        if self.ascii {
+            let found = match &self.finder {
+                Some(f) => f.is_match(raw),
+                None => contains_ascii_ci(raw, self.lower.as_bytes()),
+            };
+            if !found && memchr::memchr3(b'\\', 0xC4, 0xE2, raw).is_none() {
+                return false;
+            }
         }
         let mut found = false;
         for_each_string_value(raw, |s| {

@@ -86,7 +86,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('G'), Code(KeyCode::End)], command: Command::Bottom, help: "last event (end of the detail pane)", hint: None },
     Binding { modes: &[List], keys: &[Code(KeyCode::Enter), Code(KeyCode::Tab)], command: Command::FocusDetail, help: "focus the detail pane", hint: Some("detail") },
     Binding { modes: &[Detail], keys: &[Code(KeyCode::Tab), Code(KeyCode::Esc), Code(KeyCode::Enter)], command: Command::FocusList, help: "back to the list", hint: Some("list") },
-    Binding { modes: BROWSE, keys: &[Char('1')], command: Command::ToggleType(0), help: "show/hide publish failures", hint: Some("…5 types") },
+    Binding { modes: BROWSE, keys: &[Char('1')], command: Command::ToggleType(0), help: "show/hide publish failures", hint: Some("to 5: types") },
     Binding { modes: BROWSE, keys: &[Char('2')], command: Command::ToggleType(1), help: "show/hide subscribe failures", hint: None },
     Binding { modes: BROWSE, keys: &[Char('3')], command: Command::ToggleType(2), help: "show/hide join failures", hint: None },
     Binding { modes: BROWSE, keys: &[Char('4')], command: Command::ToggleType(3), help: "show/hide disconnections", hint: None },

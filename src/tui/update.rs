@@ -29,14 +29,24 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
         Action::Command(c) => command(model, c),
         Action::Input(ev) => {
             use tui_input::backend::crossterm::EventHandler;
-            match (model.mode, &mut model.editor, &mut model.save) {
-                (Mode::Editing, Some(editor), _) => {
-                    editor.inputs[editor.focus].handle_event(&ev);
+            let input = match (model.mode, &mut model.editor, &mut model.save) {
+                (Mode::Editing, Some(editor), _) => Some(&mut editor.inputs[editor.focus]),
+                (Mode::SavePath, _, Some(prompt)) => Some(&mut prompt.path),
+                _ => None,
+            };
+            if let Some(input) = input {
+                match &ev {
+                    // A paste is typed in as text: control characters (a newline would apply
+                    // the filter mid-paste) are left out.
+                    crossterm::event::Event::Paste(text) => {
+                        for c in text.chars().filter(|c| !c.is_control()) {
+                            input.handle(tui_input::InputRequest::InsertChar(c));
+                        }
+                    }
+                    _ => {
+                        input.handle_event(&ev);
+                    }
                 }
-                (Mode::SavePath, _, Some(prompt)) => {
-                    prompt.path.handle_event(&ev);
-                }
-                _ => {}
             }
             Vec::new()
         }

@@ -10,7 +10,7 @@ use crate::tui::model::Model;
 /// The sections of the help screen: one per mode, in this order.
 /// Each section lists the bindings of its first mode, then those of the other modes not listed yet.
 const SECTIONS: [(&[Mode], &str); 4] = [
-    (&[Mode::List, Mode::Detail], "Browsing (the list; in the detail pane, moves scroll it)"),
+    (&[Mode::List, Mode::Detail], "Browsing (in the detail pane, the moves scroll it)"),
     (&[Mode::Editing], "In a filter input"),
     (&[Mode::SavePath, Mode::Confirm], "Saving"),
     (&[Mode::Help], "In this help"),
@@ -63,7 +63,12 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
 /// The hint bar: the current mode's hinted bindings.
 pub fn hint_line(model: &Model) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
-    for b in keymap::bindings_for(model.mode) {
+    // Help comes first, so that a narrow terminal still shows how to find every other key.
+    let mut hinted: Vec<&keymap::Binding> = keymap::bindings_for(model.mode)
+        .filter(|b| b.hint.is_some())
+        .collect();
+    hinted.sort_by_key(|b| b.command != crate::tui::action::Command::ToggleHelp);
+    for b in hinted {
         if let Some(hint) = b.hint {
             spans.push(Span::styled(keymap::keys_label(b), theme::key()));
             spans.push(Span::raw(format!(" {hint}  ")));
