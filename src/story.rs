@@ -1,59 +1,177 @@
-//! What the loaded events say happened after one event, for the same peer and action. The API
-//! reports failures only, never successes: the words here claim no more than that.
+//! Where one event stands in its retry chain (the same peer and action), for the detail pane. The
+//! chains are those of a peer's story ([`crate::insight::story`]); the API reports failures only,
+//! never successes, and the words here claim no more than that.
 
-use crate::store::{NO_TIME, Store};
+use crate::insight::{Ending, Outside, chain_at};
+use crate::store::Store;
 
-/// Later errors of the same peer and action, among the loaded events.
+/// The event's chain, as far as the loaded events show it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct After {
-    /// How many later errors were loaded for the same peer and action.
+    /// How many later errors its chain holds.
     pub later: usize,
-    /// The time of the first later final error (`is_terminal` true), if any.
+    /// The time of the chain's final error (`is_terminal` true), when it is later than this event.
     pub final_at: Option<i64>,
-    /// The time of the last later error.
+    /// The time of the chain's last error, when it is later than this event.
     pub last_at: Option<i64>,
-    /// How many earlier errors of the same chain were loaded.
+    /// How many earlier errors its chain holds.
     pub earlier: usize,
+    /// This event's attempt in its chain, from 1; 0 when it is in no chain.
+    pub attempt: usize,
+    /// How many errors its chain holds; 0 when it is in no chain.
+    pub attempts: usize,
+    /// How its chain ended.
+    pub ending: Option<Ending>,
+    /// Why the event is in no chain.
+    pub outside: Option<Outside>,
 }
 
 impl After {
     /// Reads the store for the event at `i`.
     pub fn of(store: &Store, i: usize) -> After {
-        let row = store.row(i);
-        let mut after = After::default();
-        if row.peer_id.is_none() || row.ts == NO_TIME {
-            return after;
-        }
-        for (j, other) in store.rows().iter().enumerate() {
-            if j == i || other.peer_id != row.peer_id || other.action != row.action || other.ts == NO_TIME {
-                continue;
+        let at = match chain_at(store, i) {
+            Ok(at) => at,
+            Err(outside) => {
+                return After {
+                    outside: Some(outside),
+                    ..After::default()
+                };
             }
-            if other.ts < row.ts {
-                after.earlier += 1;
-            } else if other.ts > row.ts || (other.ts == row.ts && j > i) {
-                after.later += 1;
-                after.last_at = Some(after.last_at.map_or(other.ts, |t| t.max(other.ts)));
-                if other.is_terminal() == Some(true) {
-                    after.final_at = Some(after.final_at.map_or(other.ts, |t| t.min(other.ts)));
-                }
-            }
+        };
+        let chain = &at.chain;
+        let later = chain.attempts() - at.position - 1;
+        let last_at = (later > 0).then_some(chain.last);
+        After {
+            later,
+            final_at: match chain.ending {
+                Ending::GaveUp { at, .. } if later > 0 => Some(at),
+                _ => None,
+            },
+            last_at,
+            earlier: at.position,
+            attempt: at.position + 1,
+            attempts: chain.attempts(),
+            ending: Some(chain.ending),
+            outside: None,
         }
-        after
     }
 
-    /// One sentence on what came next, in words that claim no more than the data shows.
+    /// One sentence on the event's place in its chain and how the chain ended, e.g. `attempt 3
+    /// of 7 in this chain; gave up: final error at 11:06:02`.
     pub fn sentence(&self, action: &str) -> String {
-        let action = if action.is_empty() { "this action" } else { action };
-        match (self.later, self.final_at) {
-            (0, _) => format!("no later error for {action} among the loaded events"),
-            (n, Some(t)) => format!(
-                "{n} later error(s) for {action}; a final one at {}",
-                crate::time::format_short(t)
-            ),
-            (n, None) => format!(
-                "{n} later retried error(s) for {action}, the last at {}; no final error among the loaded events",
-                crate::time::format_short(self.last_at.unwrap_or(0))
-            ),
+        if let Some(outside) = self.outside {
+            return outside.words().to_string();
         }
+        let Some(ending) = &self.ending else {
+            let action = if action.is_empty() {
+                "this action"
+            } else {
+                action
+            };
+            return format!("no later error for {action} among the loaded events");
+        };
+        let place = if self.attempts == 1 {
+            "the only error in this chain".to_string()
+        } else {
+            format!(
+                "attempt {} of {} in this chain",
+                self.attempt, self.attempts
+            )
+        };
+        format!("{place}; {}", ending.words())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::insight::CHAIN_GAP;
+
+    fn store(events: &[serde_json::Value]) -> Store {
+        let text: String = events.iter().map(|e| format!("{e}\n")).collect();
+        let blob = std::sync::Arc::new(crate::store::Blob::Owned(text.as_bytes().to_vec()));
+        let mut builder = crate::store::BatchBuilder::new(blob);
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            builder.push(start, start + line.len() - 1).unwrap();
+            start += line.len();
+        }
+        let mut store = Store::new();
+        store.merge(builder.finish());
+        store
+    }
+
+    fn join(n: u32, secs: i64, terminal: bool) -> serde_json::Value {
+        let t0 = crate::time::parse_rfc3339_nanos("2026-11-18T11:06:00Z").unwrap();
+        json!({
+            "id": format!("00000000-0000-4000-8000-{n:012x}"),
+            "timestamp": crate::time::format_nanos(t0 + secs * 1_000_000_000),
+            "type": "client.join.failed",
+            "data": {"peer_id": "p", "room_id": "r", "is_terminal": terminal, "action": "JOIN"}
+        })
+    }
+
+    #[test]
+    fn an_event_is_placed_in_its_chain_and_the_ending_is_told() {
+        let s = store(&[join(1, 0, false), join(2, 1, false), join(3, 2, true)]);
+        let after = After::of(&s, 1);
+        assert_eq!(
+            (after.earlier, after.later, after.attempt, after.attempts),
+            (1, 1, 2, 3)
+        );
+        assert!(after.final_at.is_some());
+        assert_eq!(
+            after.sentence("JOIN"),
+            "attempt 2 of 3 in this chain; gave up: final error at 11:06:02"
+        );
+        let last = After::of(&s, 2);
+        assert_eq!((last.later, last.final_at, last.last_at), (0, None, None));
+    }
+
+    #[test]
+    fn a_chain_without_a_final_error_claims_nothing_more() {
+        let s = store(&[join(1, 0, false), join(2, 5, false)]);
+        let sentence = After::of(&s, 0).sentence("JOIN");
+        assert_eq!(
+            sentence,
+            "attempt 1 of 2 in this chain; no later error for this action among the loaded events"
+        );
+        let s = store(&[join(1, 0, false)]);
+        assert_eq!(
+            After::of(&s, 0).sentence("JOIN"),
+            "the only error in this chain; no later error for this action among the loaded events"
+        );
+    }
+
+    #[test]
+    fn a_later_chain_is_not_counted_as_later_attempts() {
+        let gap = CHAIN_GAP / 1_000_000_000;
+        let s = store(&[
+            join(1, 0, true),
+            join(2, 60, false),
+            join(3, 61 + gap, false),
+        ]);
+        let first = After::of(&s, 0);
+        assert_eq!((first.attempts, first.later), (1, 0));
+        assert_eq!(
+            first.sentence("JOIN"),
+            "the only error in this chain; gave up: final error at 11:06:00; a new chain for this action began at 11:07:00"
+        );
+        assert!(After::of(&s, 1).sentence("JOIN").contains("within 10 min"));
+    }
+
+    #[test]
+    fn events_outside_chains_say_why() {
+        let mut track = join(1, 0, false);
+        track["type"] = json!("track.add.success");
+        let s = store(&[track]);
+        assert_eq!(After::of(&s, 0).outside, Some(Outside::NotAnError));
+        assert!(After::of(&s, 0).sentence("").contains("no retry chain"));
+        assert_eq!(
+            After::default().sentence(""),
+            "no later error for this action among the loaded events"
+        );
     }
 }

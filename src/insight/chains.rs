@@ -1,0 +1,548 @@
+//! A peer's story: every loaded event of one peer in time order, its errors folded into retry
+//! chains per action, each told in words that claim no more than the events show. The API reports
+//! failures only, never successes, so a chain that stops without a final error only says that no
+//! later error was loaded.
+//!
+//! The rules:
+//! - A chain holds errors of one peer and one action (the `action` field, or the event type when
+//!   the action is absent), taken in time order (equal times in load order). Chains of different
+//!   actions run side by side.
+//! - A final error (`is_terminal` true) ends its chain: the SDK said it made no more retries, so
+//!   the next error of the same action starts a new chain.
+//! - A quiet spell longer than [`CHAIN_GAP`] also ends a chain: SDK retries follow each other
+//!   within seconds to a couple of minutes, so an error that long after is a new try by the
+//!   user (a rejoin, a reload), not one more retry.
+//! - Only the five client error types form chains; events of other families (track, recording)
+//!   report successes, and events without a time cannot be placed. Both stay in the story's list.
+
+use rustc_hash::FxHashMap;
+
+use super::Kinds;
+use crate::store::{NO_TIME, Row, Store, Sym, TERMINAL_TRUE};
+
+const S: i64 = 1_000_000_000;
+
+/// The longest quiet spell inside one chain: 10 minutes.
+pub const CHAIN_GAP: i64 = 10 * 60 * S;
+
+/// How a chain ended, as far as the loaded events show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// Its last error is final; `next` is when the next chain of the same action starts, if any.
+    GaveUp { at: i64, next: Option<i64> },
+    /// Its last error is not final and no later error of the same action was loaded.
+    NoLaterError,
+    /// Its last error is not final, and the next error of the same action came more than
+    /// [`CHAIN_GAP`] later, at `next`, starting a new chain.
+    Quiet { next: i64 },
+}
+
+impl Ending {
+    /// In words, e.g. `gave up: final error at 11:06:02`.
+    pub fn words(&self) -> String {
+        match *self {
+            Ending::GaveUp { at, next: None } => format!("gave up: final error at {}", clock(at)),
+            Ending::GaveUp { at, next: Some(n) } => format!(
+                "gave up: final error at {}; a new chain for this action began at {}",
+                clock(at),
+                clock(n)
+            ),
+            Ending::NoLaterError => {
+                "no later error for this action among the loaded events".to_string()
+            }
+            Ending::Quiet { next } => format!(
+                "no later error for this action within {} min; the next one, at {}, starts a new chain",
+                CHAIN_GAP / (60 * S),
+                clock(next)
+            ),
+        }
+    }
+
+    pub fn gave_up(&self) -> bool {
+        matches!(self, Ending::GaveUp { .. })
+    }
+}
+
+/// Consecutive errors of one peer and one action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chain {
+    /// The `action` of its errors; `Sym::NONE` when they have none (the chain is then one of
+    /// their type).
+    pub action: Sym,
+    /// The type of its first error.
+    pub kind: Sym,
+    /// Store indices, in time order.
+    pub events: Vec<u32>,
+    /// Nanoseconds of its first and last error.
+    pub first: i64,
+    pub last: i64,
+    pub ending: Ending,
+}
+
+impl Chain {
+    /// Every error is one failed attempt: the API reports nothing else.
+    pub fn attempts(&self) -> usize {
+        self.events.len()
+    }
+
+    pub fn duration(&self) -> i64 {
+        self.last - self.first
+    }
+
+    /// The action's name, or the type's when the errors carry no action.
+    pub fn action_name<'a>(&self, store: &'a Store) -> &'a str {
+        if self.action.is_none() {
+            store.str(self.kind)
+        } else {
+            store.str(self.action)
+        }
+    }
+
+    /// One line: `PUBLISH: 10 failed attempts over 1m 43s; gave up: final error at 11:42:50`.
+    pub fn summary(&self, store: &Store) -> String {
+        let n = self.attempts();
+        let attempts = if n == 1 {
+            "1 failed attempt".to_string()
+        } else {
+            format!(
+                "{n} failed attempts over {}",
+                duration_words(self.duration())
+            )
+        };
+        format!(
+            "{}: {attempts}; {}",
+            self.action_name(store),
+            self.ending.words()
+        )
+    }
+}
+
+/// Every loaded event of one peer, and its errors' chains.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Story {
+    pub peer: Sym,
+    /// Store indices: the events with a time in time order (equal times in load order), then
+    /// those without one in load order.
+    pub events: Vec<u32>,
+    /// For each of `events`, the position of its chain in `chains`; `None` for events that are
+    /// in no chain.
+    pub chain_of: Vec<Option<u32>>,
+    /// In order of their first error.
+    pub chains: Vec<Chain>,
+}
+
+impl Story {
+    /// How many of the peer's chains ended with a final error.
+    pub fn gave_up(&self) -> usize {
+        self.chains.iter().filter(|c| c.ending.gave_up()).count()
+    }
+}
+
+/// Why an event is in no chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outside {
+    /// Not one of the five client error types.
+    NotAnError,
+    NoPeer,
+    NoTime,
+}
+
+impl Outside {
+    pub fn words(self) -> &'static str {
+        match self {
+            Outside::NotAnError => "not one of the five error types: part of no retry chain",
+            Outside::NoPeer => "no peer_id: later errors cannot be linked to this one",
+            Outside::NoTime => "no readable timestamp: the event cannot be placed in a chain",
+        }
+    }
+}
+
+/// One event's chain, and where in it the event is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainAt {
+    pub chain: Chain,
+    /// 0 for the chain's first error.
+    pub position: usize,
+}
+
+/// The story of a peer, from every loaded event (not only the shown ones). Events without a
+/// `peer_id` belong to no peer: the story of `Sym::NONE` is empty.
+pub fn story(store: &Store, peer: Sym) -> Story {
+    if peer.is_none() {
+        return Story::default();
+    }
+    let rows = store.rows();
+    let mut events: Vec<u32> = (0..rows.len() as u32)
+        .filter(|&i| rows[i as usize].peer_id == peer)
+        .collect();
+    // Untimed events sort last: NO_TIME is i64::MIN, so they are keyed apart.
+    events.sort_by_key(|&i| {
+        let ts = rows[i as usize].ts;
+        (ts == NO_TIME, ts, i)
+    });
+    let kinds = Kinds::of(store);
+    let (chains, chain_of) = fold(rows, &kinds, &events);
+    Story {
+        peer,
+        events,
+        chain_of,
+        chains,
+    }
+}
+
+/// The chain of the event at `i`, or why it is in none. Reads only the errors of the same peer
+/// and action, so the detail pane can ask for every selection.
+pub fn chain_at(store: &Store, i: usize) -> Result<ChainAt, Outside> {
+    let rows = store.rows();
+    let row = &rows[i];
+    let kinds = Kinds::of(store);
+    if !kinds.is_error(row.kind) {
+        return Err(Outside::NotAnError);
+    }
+    if row.peer_id.is_none() {
+        return Err(Outside::NoPeer);
+    }
+    if row.ts == NO_TIME {
+        return Err(Outside::NoTime);
+    }
+    let key = chain_key(row);
+    let mut events: Vec<u32> = (0..rows.len() as u32)
+        .filter(|&j| {
+            let r = &rows[j as usize];
+            r.peer_id == row.peer_id && chain_key(r) == key && r.ts != NO_TIME
+        })
+        .collect();
+    events.sort_by_key(|&j| (rows[j as usize].ts, j));
+    let (mut chains, chain_of) = fold(rows, &kinds, &events);
+    let at = events.iter().position(|&j| j as usize == i).unwrap_or(0);
+    let c = chain_of[at].unwrap_or(0) as usize;
+    let chain = chains.swap_remove(c);
+    let position = chain
+        .events
+        .iter()
+        .position(|&j| j as usize == i)
+        .unwrap_or(0);
+    Ok(ChainAt { chain, position })
+}
+
+/// What errors must share to be in one chain: the action, or the type when the action is absent.
+fn chain_key(row: &Row) -> Sym {
+    if row.action.is_none() {
+        row.kind
+    } else {
+        row.action
+    }
+}
+
+/// Folds time-ordered events into chains; returns them and, per event, its chain.
+fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<u32>>) {
+    let mut chains: Vec<Chain> = Vec::new();
+    let mut next_of: Vec<Option<i64>> = Vec::new();
+    let mut open: FxHashMap<Sym, usize> = FxHashMap::default();
+    let mut chain_of = Vec::with_capacity(events.len());
+    for &i in events {
+        let row = &rows[i as usize];
+        if row.ts == NO_TIME || !kinds.is_error(row.kind) {
+            chain_of.push(None);
+            continue;
+        }
+        let key = chain_key(row);
+        let current = open.get(&key).copied().filter(|&c| {
+            let chain = &chains[c];
+            let last = &rows[*chain.events.last().unwrap_or(&i) as usize];
+            last.terminal != TERMINAL_TRUE && row.ts - chain.last <= CHAIN_GAP
+        });
+        let c = match current {
+            Some(c) => c,
+            None => {
+                if let Some(&before) = open.get(&key) {
+                    next_of[before] = Some(row.ts);
+                }
+                chains.push(Chain {
+                    action: row.action,
+                    kind: row.kind,
+                    events: Vec::new(),
+                    first: row.ts,
+                    last: row.ts,
+                    ending: Ending::NoLaterError,
+                });
+                next_of.push(None);
+                open.insert(key, chains.len() - 1);
+                chains.len() - 1
+            }
+        };
+        chains[c].events.push(i);
+        chains[c].last = row.ts;
+        chain_of.push(Some(c as u32));
+    }
+    for (chain, next) in chains.iter_mut().zip(next_of) {
+        let last = &rows[*chain.events.last().unwrap_or(&0) as usize];
+        chain.ending = match next {
+            _ if last.terminal == TERMINAL_TRUE => Ending::GaveUp {
+                at: chain.last,
+                next,
+            },
+            Some(next) => Ending::Quiet { next },
+            None => Ending::NoLaterError,
+        };
+    }
+    (chains, chain_of)
+}
+
+/// The time of day in UTC, `11:06:02`.
+pub fn clock(ns: i64) -> String {
+    chrono::DateTime::<chrono::Utc>::from_timestamp_nanos(ns)
+        .format("%H:%M:%S")
+        .to_string()
+}
+
+/// `0s`, `43s`, `1m 43s`, `2h 05m`, `3d 4h`.
+pub fn duration_words(ns: i64) -> String {
+    let secs = ns.max(0) / S;
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3600 => format!("{}m {:02}s", secs / 60, secs % 60),
+        3600..86_400 => format!("{}h {:02}m", secs / 3600, secs % 3600 / 60),
+        _ => format!("{}d {}h", secs / 86_400, secs % 86_400 / 3600),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::insight::testing::{SEC, T0, demo, ev, store};
+
+    const PRIYA: &str = "3f6b2a9e-8c41-4d7a-9b25-e0c4d1f7a863";
+    const STORM_ROOM: &str = "673a1f2c9e4b8d0a5c7e3f21";
+
+    fn peer(s: &Store, id: &str) -> Sym {
+        s.strings().lookup(id).unwrap()
+    }
+
+    fn endings(story: &Story) -> Vec<String> {
+        story.chains.iter().map(|c| c.ending.words()).collect()
+    }
+
+    #[test]
+    fn a_final_error_ends_a_chain_and_the_next_error_starts_another() {
+        let s = store(&[
+            ev(1, 0, "join", "p", false),
+            ev(2, 2, "join", "p", false),
+            ev(3, 6, "join", "p", true),
+            ev(4, 60, "join", "p", false),
+        ]);
+        let st = story(&s, peer(&s, "p"));
+        assert_eq!(st.events, [0, 1, 2, 3]);
+        assert_eq!(st.chain_of, [Some(0), Some(0), Some(0), Some(1)]);
+        assert_eq!(st.chains[0].attempts(), 3);
+        assert_eq!(st.chains[0].duration(), 6 * SEC);
+        assert_eq!(
+            st.chains[0].ending,
+            Ending::GaveUp {
+                at: T0 + 6 * SEC,
+                next: Some(T0 + 60 * SEC)
+            }
+        );
+        assert_eq!(
+            endings(&st),
+            [
+                "gave up: final error at 11:00:06; a new chain for this action began at 11:01:00",
+                "no later error for this action among the loaded events"
+            ]
+        );
+        assert_eq!(
+            st.chains[0].summary(&s),
+            "JOIN: 3 failed attempts over 6s; gave up: final error at 11:00:06; a new chain for this action began at 11:01:00"
+        );
+        assert_eq!(st.gave_up(), 1);
+    }
+
+    #[test]
+    fn actions_make_separate_chains_that_interleave() {
+        let s = store(&[
+            ev(1, 0, "publish", "p", false),
+            ev(2, 1, "subscribe", "p", false),
+            ev(3, 2, "publish", "p", true),
+            ev(4, 3, "subscribe", "p", false),
+        ]);
+        let st = story(&s, peer(&s, "p"));
+        assert_eq!(st.chains.len(), 2);
+        assert_eq!(st.chains[0].events, [0, 2]);
+        assert_eq!(st.chains[1].events, [1, 3]);
+        assert_eq!(st.chains[0].action_name(&s), "PUBLISH");
+        assert!(st.chains[0].ending.gave_up());
+        assert_eq!(st.chains[1].ending, Ending::NoLaterError);
+    }
+
+    #[test]
+    fn a_long_quiet_spell_splits_a_chain() {
+        let gap = CHAIN_GAP / SEC;
+        let s = store(&[
+            ev(1, 0, "join", "p", false),
+            ev(2, gap, "join", "p", false),
+            ev(3, 2 * gap + 1, "join", "p", false),
+        ]);
+        let st = story(&s, peer(&s, "p"));
+        assert_eq!(st.chains.len(), 2);
+        assert_eq!(st.chains[0].events, [0, 1]);
+        assert_eq!(
+            st.chains[0].ending,
+            Ending::Quiet {
+                next: T0 + (2 * gap + 1) * SEC
+            }
+        );
+        assert_eq!(
+            st.chains[0].ending.words(),
+            "no later error for this action within 10 min; the next one, at 11:20:01, starts a new chain"
+        );
+    }
+
+    #[test]
+    fn the_story_is_in_time_order_and_keeps_events_outside_chains() {
+        let mut untimed = ev(1, 0, "join", "p", false);
+        untimed.as_object_mut().unwrap().remove("timestamp");
+        let mut track = ev(2, 5, "join", "p", false);
+        track["type"] = json!("track.add.success");
+        let mut no_action = ev(5, 3, "join", "p", false);
+        no_action["data"].as_object_mut().unwrap().remove("action");
+        let s = store(&[
+            untimed,
+            track,
+            ev(3, 9, "join", "p", false),
+            ev(4, 1, "join", "p", false),
+            no_action,
+            ev(6, 0, "join", "other", false),
+        ]);
+        let st = story(&s, peer(&s, "p"));
+        assert_eq!(st.events, [3, 4, 1, 2, 0]);
+        assert_eq!(st.chain_of, [Some(0), Some(1), None, Some(0), None]);
+        assert_eq!(st.chains[1].action_name(&s), "client.join.failed");
+        assert_eq!(story(&s, Sym::NONE), Story::default());
+        assert_eq!(chain_at(&s, 0), Err(Outside::NoTime));
+        assert_eq!(chain_at(&s, 1), Err(Outside::NotAnError));
+    }
+
+    #[test]
+    fn an_event_knows_its_place_in_its_chain() {
+        let s = store(&[
+            ev(1, 0, "join", "p", false),
+            ev(2, 4, "join", "p", false),
+            ev(3, 4, "join", "p", false),
+            ev(4, 9, "join", "p", true),
+            ev(5, 20, "join", "p", false),
+        ]);
+        let at = chain_at(&s, 2).unwrap();
+        assert_eq!((at.position, at.chain.attempts()), (2, 4));
+        let at = chain_at(&s, 4).unwrap();
+        assert_eq!((at.position, at.chain.attempts()), (0, 1));
+        let mut lone = ev(9, 0, "join", "p", false);
+        lone["data"].as_object_mut().unwrap().remove("peer_id");
+        assert_eq!(chain_at(&store(&[lone]), 0), Err(Outside::NoPeer));
+    }
+
+    #[test]
+    fn priya_retries_publishing_ten_times_then_gives_up() {
+        let s = demo();
+        let st = story(&s, peer(&s, PRIYA));
+        assert_eq!(st.chains.len(), 1, "{st:?}");
+        let chain = &st.chains[0];
+        assert_eq!(chain.attempts(), 10);
+        assert_eq!(chain.action_name(&s), "PUBLISH");
+        assert!(chain.ending.gave_up());
+        assert!(
+            chain
+                .ending
+                .words()
+                .starts_with("gave up: final error at 11:42:"),
+            "{chain:?}"
+        );
+        assert!(
+            chain
+                .summary(&s)
+                .starts_with("PUBLISH: 10 failed attempts over 1m ")
+        );
+        for (k, &i) in chain.events.iter().enumerate() {
+            let at = chain_at(&s, i as usize).unwrap();
+            assert_eq!((at.position, &at.chain), (k, chain));
+        }
+    }
+
+    #[test]
+    fn a_storm_peer_that_retried_then_went_quiet_is_not_said_to_have_got_through() {
+        let s = demo();
+        let room = s.strings().lookup(STORM_ROOM).unwrap();
+        let mut quiet = 0;
+        let mut peers: Vec<Sym> = s
+            .rows()
+            .iter()
+            .filter(|r| r.room_id == room)
+            .map(|r| r.peer_id)
+            .collect();
+        peers.sort();
+        peers.dedup();
+        for p in peers {
+            let st = story(&s, p);
+            for chain in &st.chains {
+                if chain.attempts() >= 2 && chain.ending == Ending::NoLaterError {
+                    quiet += 1;
+                    assert_eq!(
+                        chain.ending.words(),
+                        "no later error for this action among the loaded events"
+                    );
+                    let last = s.row(*chain.events.last().unwrap() as usize);
+                    assert_eq!(last.is_terminal(), Some(false));
+                }
+            }
+        }
+        assert!(quiet > 10, "{quiet}");
+    }
+
+    #[test]
+    fn no_story_of_the_demo_claims_a_success() {
+        let s = demo();
+        let mut peers: Vec<Sym> = s.rows().iter().map(|r| r.peer_id).collect();
+        peers.sort();
+        peers.dedup();
+        let mut chained = 0;
+        for p in peers {
+            let st = story(&s, p);
+            for (k, chain) in st.chains.iter().enumerate() {
+                let words = chain.summary(&s).to_lowercase();
+                for claim in ["succe", "recover", "got through", "connected", "resolved"] {
+                    assert!(!words.contains(claim), "{words}");
+                }
+                // Only the last error of a chain may be final.
+                let finals: Vec<bool> = chain
+                    .events
+                    .iter()
+                    .map(|&i| s.row(i as usize).is_terminal() == Some(true))
+                    .collect();
+                assert!(!finals[..finals.len() - 1].contains(&true), "{chain:?}");
+                assert_eq!(chain.ending.gave_up(), finals[finals.len() - 1]);
+                chained += chain.attempts();
+                assert!(
+                    st.chain_of.iter().filter(|&&c| c == Some(k as u32)).count()
+                        == chain.attempts()
+                );
+            }
+        }
+        let kinds = Kinds::of(&s);
+        let errors = s
+            .rows()
+            .iter()
+            .filter(|r| kinds.is_error(r.kind) && !r.peer_id.is_none())
+            .count();
+        assert_eq!(chained, errors);
+    }
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        assert_eq!(duration_words(0), "0s");
+        assert_eq!(duration_words(43 * S), "43s");
+        assert_eq!(duration_words(103 * S), "1m 43s");
+        assert_eq!(duration_words(2 * 3600 * S + 5 * 60 * S), "2h 05m");
+        assert_eq!(duration_words(3 * 86_400 * S + 4 * 3600 * S), "3d 4h");
+    }
+}

@@ -1,0 +1,151 @@
+//! The most common values of the agent and role fields among the shown events, so that "every
+//! failure is on android 2.9.54" is visible at a glance.
+
+use super::GroupValue;
+use super::keys::Index;
+use crate::cli::GroupKey;
+use crate::store::Store;
+
+/// The facets, in display order: SDK and version, OS and version, device model, role, domain, env.
+pub const FACET_KEYS: [GroupKey; 6] = [
+    GroupKey::Sdk,
+    GroupKey::Os,
+    GroupKey::Device,
+    GroupKey::Role,
+    GroupKey::Domain,
+    GroupKey::Env,
+];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Facet {
+    pub key: GroupKey,
+    /// The most common values, largest count first (ties by value); an absent field is a value
+    /// too, labelled `(none)`.
+    pub top: Vec<(GroupValue, u32)>,
+    /// How many distinct values the shown events hold.
+    pub distinct: usize,
+    /// How many events were counted: every shown one.
+    pub total: u32,
+}
+
+impl Facet {
+    /// The share of the shown events that value `k` of `top` holds, 0.0 to 1.0.
+    pub fn share(&self, k: usize) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            f64::from(self.top[k].1) / f64::from(self.total)
+        }
+    }
+}
+
+/// The top `k` values of each of [`FACET_KEYS`] among the shown events.
+pub fn facets(store: &Store, shown: &[u32], k: usize) -> Vec<Facet> {
+    let rows = store.rows();
+    let symbols = store.strings().len();
+    let mut tallies: Vec<(Index, Vec<(GroupValue, u32)>)> = FACET_KEYS
+        .iter()
+        .map(|&key| (Index::new(key, symbols), Vec::new()))
+        .collect();
+    for &i in shown {
+        let row = &rows[i as usize];
+        for (key, (index, counts)) in FACET_KEYS.iter().zip(tallies.iter_mut()) {
+            let value = key.value_of(row);
+            let k = index.get_or_insert(value, counts.len() as u32) as usize;
+            if k == counts.len() {
+                counts.push((value, 0));
+            }
+            counts[k].1 += 1;
+        }
+    }
+    FACET_KEYS
+        .iter()
+        .zip(tallies)
+        .map(|(&key, (_, mut all))| {
+            let distinct = all.len();
+            all.sort_unstable_by(|a, b| {
+                b.1.cmp(&a.1)
+                    .then_with(|| a.0.label(store, key).cmp(&b.0.label(store, key)))
+            });
+            all.truncate(k);
+            Facet {
+                key,
+                top: all,
+                distinct,
+                total: shown.len() as u32,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::insight::testing::{all, demo, ev, store};
+
+    #[test]
+    fn the_top_values_are_counted_and_cut_to_k() {
+        let agent = |sdk: &str, v: &str| json!({"sdk": sdk, "sdk_version": v, "os": "Android", "os_version": "13", "device_model": "Galaxy A14", "domain": "prod-us2.100ms.live"});
+        let mut events = Vec::new();
+        for (n, (sdk, v)) in [
+            ("android", "2.9.54"),
+            ("android", "2.9.54"),
+            ("web", "0.11.4"),
+            ("ios", "1.2"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut e = ev(n as u32, n as i64, "connect", "p", false);
+            e["data"]["agent"] = agent(sdk, v);
+            events.push(e);
+        }
+        let s = store(&events);
+        let f = facets(&s, &all(&s), 2);
+        assert_eq!(f.len(), FACET_KEYS.len());
+        let sdk = &f[0];
+        assert_eq!((sdk.key, sdk.distinct, sdk.total), (GroupKey::Sdk, 3, 4));
+        let labels: Vec<(String, u32)> = sdk
+            .top
+            .iter()
+            .map(|(v, n)| (v.label(&s, sdk.key), *n))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("android 2.9.54".to_string(), 2),
+                ("ios 1.2".to_string(), 1)
+            ]
+        );
+        assert_eq!(sdk.share(0), 0.5);
+        let device = &f[2];
+        assert_eq!(device.top[0].0.label(&s, GroupKey::Device), "Galaxy A14");
+        assert_eq!(device.top[0].1, 4);
+        let role = &f[3];
+        assert_eq!(
+            (role.top[0].0.label(&s, GroupKey::Role), role.top[0].1),
+            ("(none)".to_string(), 4)
+        );
+        assert!(
+            facets(&s, &[], 3)
+                .iter()
+                .all(|f| f.top.is_empty() && f.total == 0)
+        );
+    }
+
+    #[test]
+    fn the_handset_of_the_connect_failures_tops_the_device_facet() {
+        let s = demo();
+        let kinds = crate::insight::Kinds::of(&s);
+        let shown: Vec<u32> = all(&s)
+            .into_iter()
+            .filter(|&i| kinds.slot(s.row(i as usize).kind) == 4)
+            .collect();
+        let f = facets(&s, &shown, 3);
+        assert_eq!(f[2].top[0].0.label(&s, GroupKey::Device), "Galaxy A14");
+        assert_eq!(f[0].top[0].0.label(&s, GroupKey::Sdk), "android 2.9.54");
+        assert!(f[2].top[0].1 > 2 * f[2].top[1].1, "{:?}", f[2]);
+    }
+}

@@ -1,0 +1,314 @@
+//! What a grouping key reads of a row, and how its values are named and ordered.
+
+use std::cmp::Ordering;
+
+use rustc_hash::FxHashMap;
+
+use crate::cli::GroupKey;
+use crate::event::EventType;
+use crate::store::{Row, Store, Sym};
+
+impl GroupKey {
+    pub const ALL: [GroupKey; 9] = [
+        GroupKey::Error,
+        GroupKey::Sdk,
+        GroupKey::Os,
+        GroupKey::Device,
+        GroupKey::Role,
+        GroupKey::Room,
+        GroupKey::Domain,
+        GroupKey::Env,
+        GroupKey::Peer,
+    ];
+
+    /// The name on the command line (`--group-by error`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupKey::Error => "error",
+            GroupKey::Sdk => "sdk",
+            GroupKey::Os => "os",
+            GroupKey::Device => "device",
+            GroupKey::Role => "role",
+            GroupKey::Room => "room",
+            GroupKey::Domain => "domain",
+            GroupKey::Env => "env",
+            GroupKey::Peer => "peer",
+        }
+    }
+
+    /// The event fields that make up a group's `key` object, in order. The last field of `room`
+    /// and `peer` (the room's name, the user's name) is shown beside the id, not grouped on.
+    pub fn fields(self) -> &'static [&'static str] {
+        match self {
+            GroupKey::Error => &["type", "error_code", "error_name"],
+            GroupKey::Sdk => &["sdk", "sdk_version"],
+            GroupKey::Os => &["os", "os_version"],
+            GroupKey::Device => &["device_model"],
+            GroupKey::Role => &["role"],
+            GroupKey::Room => &["room_id", "room_name"],
+            GroupKey::Domain => &["domain"],
+            GroupKey::Env => &["env"],
+            GroupKey::Peer => &["peer_id", "user_name"],
+        }
+    }
+
+    /// The value of a row under this key.
+    pub fn value_of(self, row: &Row) -> GroupValue {
+        let (first, second, code) = match self {
+            GroupKey::Error => (row.kind, row.error_name, row.error_code),
+            GroupKey::Sdk => (row.sdk, row.sdk_version, None),
+            GroupKey::Os => (row.os, row.os_version, None),
+            GroupKey::Device => (row.device_model, Sym::NONE, None),
+            GroupKey::Role => (row.role, Sym::NONE, None),
+            GroupKey::Room => (row.room_id, Sym::NONE, None),
+            GroupKey::Domain => (row.domain, Sym::NONE, None),
+            GroupKey::Env => (row.env, Sym::NONE, None),
+            GroupKey::Peer => (row.peer_id, Sym::NONE, None),
+        };
+        GroupValue {
+            first,
+            second,
+            code,
+        }
+    }
+
+    /// The field shown beside the grouped one (`room_name`, `user_name`), if any.
+    pub(super) fn display_of(self, row: &Row) -> Sym {
+        match self {
+            GroupKey::Room => row.room_name,
+            GroupKey::Peer => row.user_name,
+            _ => Sym::NONE,
+        }
+    }
+}
+
+/// What the events of one group share: up to two interned strings and, for `error`, the code.
+/// `Sym::NONE` and `None` stand for an absent field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GroupValue {
+    /// The type (error), sdk, os, device model, role, room id, domain, env or peer id.
+    pub first: Sym,
+    /// The error name (error) or the version (sdk, os).
+    pub second: Sym,
+    pub code: Option<i64>,
+}
+
+impl GroupValue {
+    pub fn matches(&self, key: GroupKey, row: &Row) -> bool {
+        key.value_of(row) == *self
+    }
+}
+
+/// One field of a group's key, for display or output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part<'a> {
+    Absent,
+    Text(&'a str),
+    Code(i64),
+}
+
+impl GroupValue {
+    /// The key's fields, in [`GroupKey::fields`] order (a room's or user's name absent).
+    pub fn parts<'a>(&self, store: &'a Store, key: GroupKey) -> Vec<Part<'a>> {
+        parts_of(store, key, self, Sym::NONE)
+    }
+
+    /// One line naming the value for people, as [`Group::label`].
+    pub fn label(&self, store: &Store, key: GroupKey) -> String {
+        label_of(key, &self.parts(store, key))
+    }
+}
+
+pub(super) fn parts_of<'a>(
+    store: &'a Store,
+    key: GroupKey,
+    v: &GroupValue,
+    display: Sym,
+) -> Vec<Part<'a>> {
+    let text = |sym: Sym| {
+        if sym.is_none() {
+            Part::Absent
+        } else {
+            Part::Text(store.str(sym))
+        }
+    };
+    match key {
+        GroupKey::Error => vec![
+            text(v.first),
+            v.code.map_or(Part::Absent, Part::Code),
+            text(v.second),
+        ],
+        GroupKey::Sdk | GroupKey::Os => vec![text(v.first), text(v.second)],
+        GroupKey::Room | GroupKey::Peer => vec![text(v.first), text(display)],
+        _ => vec![text(v.first)],
+    }
+}
+
+pub(super) fn label_of(key: GroupKey, parts: &[Part]) -> String {
+    let word = |p: &Part| match p {
+        Part::Absent => None,
+        Part::Text(s) => Some(s.to_string()),
+        Part::Code(c) => Some(c.to_string()),
+    };
+    let label = match key {
+        GroupKey::Room | GroupKey::Peer => match (word(&parts[0]), word(&parts[1])) {
+            (Some(id), Some(name)) => format!("{name} ({id})"),
+            (id, name) => id.or(name).unwrap_or_default(),
+        },
+        GroupKey::Error => parts
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| match (k, p) {
+                (0, Part::Text(t)) => Some(EventType::from_name(t).alias().to_string()),
+                _ => word(p),
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => parts.iter().filter_map(word).collect::<Vec<_>>().join(" "),
+    };
+    if label.is_empty() {
+        "(none)".to_string()
+    } else {
+        label
+    }
+}
+
+/// A value's first string cut to its first eight bytes, ordered as the strings are (absent
+/// last), so that sorting thousands of groups rarely has to read their strings.
+pub(super) fn rank(store: &Store, sym: Sym) -> u64 {
+    if sym.is_none() {
+        return u64::MAX;
+    }
+    let mut bytes = [0u8; 8];
+    let s = store.str(sym).as_bytes();
+    let n = s.len().min(8);
+    bytes[..n].copy_from_slice(&s[..n]);
+    // 0xFF never occurs in UTF-8, so no string ranks with the absent value.
+    u64::from_be_bytes(bytes)
+}
+
+/// Group numbers by value: an array indexed by symbol when the key is one string, a hash map
+/// otherwise.
+pub(super) enum Index {
+    Dense(Vec<u32>),
+    Hashed(FxHashMap<GroupValue, u32>),
+}
+
+impl Index {
+    pub(super) fn new(key: GroupKey, symbols: usize) -> Index {
+        match key {
+            GroupKey::Error | GroupKey::Sdk | GroupKey::Os => Index::Hashed(FxHashMap::default()),
+            _ => Index::Dense(vec![0; symbols]),
+        }
+    }
+
+    pub(super) fn get_or_insert(&mut self, value: GroupValue, next: u32) -> u32 {
+        match self {
+            // Holds the group's number plus one: zero is no group yet, so that the array starts
+            // as untouched zeroed pages.
+            Index::Dense(ids) => {
+                let slot = &mut ids[value.first.0 as usize];
+                if *slot == 0 {
+                    *slot = next + 1;
+                }
+                *slot - 1
+            }
+            Index::Hashed(ids) => *ids.entry(value).or_insert(next),
+        }
+    }
+}
+
+pub(super) fn compare_values(store: &Store, a: &GroupValue, b: &GroupValue) -> Ordering {
+    let s = |sym: Sym| (sym.is_none(), store.str(sym));
+    s(a.first)
+        .cmp(&s(b.first))
+        .then_with(|| a.code.cmp(&b.code))
+        .then_with(|| s(a.second).cmp(&s(b.second)))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::insight::testing::{ev, store};
+
+    fn sample() -> Store {
+        let mut e = ev(1, 0, "join", "p1", true);
+        e["data"]["role"] = json!("host");
+        e["data"]["user_name"] = json!("Ada");
+        e["data"]["room_name"] = json!("standup");
+        e["data"]["agent"] = json!({
+            "sdk": "web", "sdk_version": "0.11.4", "os": "macOS", "os_version": "14.5",
+            "device_model": "Chrome 130", "domain": "prod-in2.100ms.live",
+            "string": "sdk:web,env:prod"
+        });
+        store(&[e])
+    }
+
+    #[test]
+    fn every_key_names_its_fields_and_labels_its_value() {
+        let s = sample();
+        let row = s.row(0);
+        let labels: Vec<(&str, String)> = GroupKey::ALL
+            .iter()
+            .map(|&k| (k.name(), k.value_of(row).label(&s, k)))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("error", "join 500 ServerErrors".to_string()),
+                ("sdk", "web 0.11.4".to_string()),
+                ("os", "macOS 14.5".to_string()),
+                ("device", "Chrome 130".to_string()),
+                ("role", "host".to_string()),
+                ("room", "room-1".to_string()),
+                ("domain", "prod-in2.100ms.live".to_string()),
+                ("env", "prod".to_string()),
+                ("peer", "p1".to_string()),
+            ]
+        );
+        for key in GroupKey::ALL {
+            let parts = key.value_of(row).parts(&s, key);
+            assert_eq!(parts.len(), key.fields().len(), "{key:?}");
+        }
+        // The name beside an id comes from the group, not the value.
+        assert_eq!(
+            GroupKey::Peer.display_of(row),
+            s.strings().lookup("Ada").unwrap()
+        );
+        assert_eq!(
+            label_of(GroupKey::Room, &[Part::Text("r"), Part::Text("standup")]),
+            "standup (r)"
+        );
+        assert_eq!(label_of(GroupKey::Env, &[Part::Absent]), "(none)");
+    }
+
+    #[test]
+    fn ranks_keep_the_order_of_the_strings_and_put_absent_last() {
+        let s = store(&[
+            ev(1, 0, "join", "a", false),
+            ev(2, 0, "join", "abcdefghij", false),
+        ]);
+        let sym = |t: &str| s.strings().lookup(t).unwrap();
+        assert!(rank(&s, sym("a")) < rank(&s, sym("abcdefghij")));
+        assert!(rank(&s, sym("abcdefghij")) < rank(&s, Sym::NONE));
+        assert!(rank(&s, sym("JOIN")) < rank(&s, sym("a")));
+    }
+
+    #[test]
+    fn both_indexes_number_values_in_the_order_they_are_met() {
+        let v = |n: u32| GroupValue {
+            first: Sym(n),
+            second: Sym::NONE,
+            code: None,
+        };
+        for key in [GroupKey::Error, GroupKey::Peer] {
+            let mut index = Index::new(key, 10);
+            assert_eq!(index.get_or_insert(v(7), 0), 0);
+            assert_eq!(index.get_or_insert(v(3), 1), 1);
+            assert_eq!(index.get_or_insert(v(7), 2), 0);
+            assert_eq!(index.get_or_insert(v(0), 2), 2);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! How the insight computations scale: a million generated events, timed.
+
+use crate::cli::{GroupKey, GroupSort};
+use crate::insight::Groups;
+use crate::insight::testing::all;
+use crate::store::Store;
+
+/// `cargo test --release --lib insight::scale -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn grouping_a_million_events_is_interactive() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("million.ndjson");
+    let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    crate::generator::write_ndjson(file, 1_000_000, crate::generator::DEMO_SEED).unwrap();
+    let mut s = Store::new();
+    let problems = crate::source::load_files(&[path.to_string_lossy().into_owned()], |_, batch| {
+        s.merge(batch);
+    });
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(s.len(), 1_000_000);
+    let shown = all(&s);
+    // Other work on the machine only ever adds time: the best of a few runs is the figure.
+    let best = |f: &mut dyn FnMut() -> usize| {
+        (0..5)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                let n = f();
+                (t.elapsed(), n)
+            })
+            .min()
+            .unwrap()
+    };
+    let (t, _) = best(&mut || {
+        shown.iter().fold(0usize, |a, &i| {
+            a.wrapping_add(s.row(i as usize).ts as usize)
+        })
+    });
+    println!("one pass over the rows: {t:?}");
+    for key in GroupKey::ALL {
+        let (t, n) = best(&mut || Groups::compute(&s, &shown, key, GroupSort::Count).len());
+        println!("{:>6}: {n:>7} groups in {t:?}", key.name());
+    }
+    let (t, _) = best(&mut || crate::insight::facets(&s, &shown, 5).len());
+    println!("facets: {t:?}");
+    let (t, n) = best(&mut || {
+        crate::insight::Timeline::compute(&s, &shown, 120)
+            .buckets
+            .len()
+    });
+    println!("timeline: {n} buckets in {t:?}");
+    let last = s.len() - 1;
+    let (t, n) = best(&mut || crate::insight::chain_at(&s, last).map_or(0, |c| c.chain.attempts()));
+    println!("one event's chain (the detail pane): {n} attempts in {t:?}");
+    let peer = s.row(last).peer_id;
+    let (t, n) = best(&mut || crate::insight::story(&s, peer).events.len());
+    println!("one peer's story: {n} events in {t:?}");
+}
