@@ -15,7 +15,7 @@ pub const DEFAULT_BASE_URL: &str = "https://api.100ms.live";
     name = "callscope",
     version,
     about = "Explore the client error events of video-call rooms: why peers fail to connect, join, publish or subscribe, or get disconnected.",
-    after_help = "Examples:\n  callscope --demo                      browse the bundled demo dataset\n  callscope incident.json dumps/        open saved API responses\n  callscope --live --room ROOM --type join\n  callscope list --demo --type join --terminal --format csv\n  callscope serve incident.json --addr 127.0.0.1:0",
+    after_help = "Examples:\n  callscope --demo                      browse the bundled demo dataset\n  callscope incident.json dumps/        open saved API responses\n  callscope --live --room ROOM --type join\n  callscope list --demo --type join --terminal --format csv\n  callscope serve incident.json --addr 127.0.0.1:0\n  callscope --profile prod --room ROOM  settings from ~/.config/callscope/config.toml\n  callscope list --demo --redact        pseudonyms for IP addresses, user names and ids",
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
@@ -25,9 +25,34 @@ pub struct Cli {
     pub source: SourceArgs,
     #[command(flatten)]
     pub filters: FilterArgs,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+    #[command(flatten)]
+    pub log: LogArgs,
+}
+
+/// Where settings come from: the config file and one of its profiles.
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Settings")]
+pub struct SettingsArgs {
+    /// Read settings from this file instead of ~/.config/callscope/config.toml.
+    #[arg(long, env = "CALLSCOPE_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Use this profile of the config file (else its default_profile); flags given here win over it.
+    #[arg(long, env = "CALLSCOPE_PROFILE", value_name = "NAME")]
+    pub profile: Option<String>,
+}
+
+#[derive(Debug, Args, Clone, Default)]
+pub struct LogArgs {
+    /// Write a log of requests, retries and errors to this file (CALLSCOPE_LOG sets the level,
+    /// and alone logs to callscope.log in the XDG state folder). Tokens are never logged.
+    #[arg(long, global = true, value_name = "FILE", help_heading = "Settings")]
+    pub log_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once per run
 pub enum Command {
     /// Print the matching events, without the terminal UI.
     List(ListArgs),
@@ -35,6 +60,12 @@ pub enum Command {
     Serve(ServeArgs),
     /// Write a generated dataset as NDJSON to stdout.
     DemoData(DemoDataArgs),
+    /// Print where the config file is and the settings in force, with every secret left out.
+    Config(ConfigArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Print a man page (roff) to stdout: callscope man | man -l -
+    Man(ManArgs),
 }
 
 #[derive(Debug, Args, Clone, Default)]
@@ -62,6 +93,9 @@ pub struct SourceArgs {
     /// Events per API page (1..100).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100), value_name = "N")]
     pub page_size: u32,
+    /// The environment variables the token is read from (a profile may rename them).
+    #[arg(skip)]
+    pub token_env: crate::source::live::TokenEnv,
 }
 
 #[derive(Debug, Args, Clone, Default)]
@@ -157,7 +191,8 @@ pub enum Format {
     Csv,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// What `list --group-by` and the groups view group the shown events by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]
 pub enum GroupKey {
     Error,
     Sdk,
@@ -168,6 +203,14 @@ pub enum GroupKey {
     Domain,
     Env,
     Peer,
+}
+
+/// The order of groups: the largest first, or the most recently seen first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum GroupSort {
+    #[default]
+    Count,
+    Last,
 }
 
 #[derive(Debug, Args)]
@@ -182,18 +225,74 @@ pub struct ListArgs {
     /// Write to this file (atomically: a temporary file, then a rename) instead of stdout.
     #[arg(long, short = 'o', value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
-    /// Print at most N events.
+    /// Print at most N events (with --group-by: group the first N matching events).
     #[arg(long, value_name = "N", help_heading = "Output")]
     pub max: Option<usize>,
+    /// Print groups instead of events: count, final, distinct peers and rooms, first and last seen.
+    #[arg(long, value_enum, value_name = "KEY", help_heading = "Output")]
+    pub group_by: Option<GroupKey>,
+    /// The order of the groups (with --group-by).
+    #[arg(long, value_enum, default_value_t = GroupSort::Count, requires = "group_by", help_heading = "Output")]
+    pub sort: GroupSort,
+    /// Replace IP addresses, user names and user ids with pseudonyms (the same value gets the same
+    /// pseudonym throughout the output).
+    #[arg(long, help_heading = "Output")]
+    pub redact: bool,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    #[command(flatten)]
-    pub source: SourceArgs,
+    /// Saved dumps to serve: files, folders (every .json, .ndjson, .jsonl, .gz in them), or - for
+    /// stdin.
+    #[arg(value_name = "FILE", help_heading = "Source")]
+    pub files: Vec<String>,
+    /// Serve the bundled demo dataset.
+    #[arg(long, conflicts_with = "files", help_heading = "Source")]
+    pub demo: bool,
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
     pub addr: String,
+    /// The bearer token clients must send: the first line of this file (else
+    /// CALLSCOPE_SERVE_TOKEN, else a random one printed on stderr).
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Serve the events with IP addresses, user names and user ids replaced by pseudonyms.
+    #[arg(long)]
+    pub redact: bool,
+}
+
+impl ServeArgs {
+    /// The dumps or demo to load, in the shape the loaders take.
+    pub fn source(&self) -> SourceArgs {
+        SourceArgs {
+            files: self.files.clone(),
+            demo: self.demo,
+            ..SourceArgs::default()
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (list, serve, demo-data, config, completions); without
+    /// one, callscope's own page.
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]

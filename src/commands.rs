@@ -4,19 +4,136 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use crate::cli::{Cli, Command, DemoDataArgs, Format, ListArgs, SourceArgs};
+use clap::{CommandFactory, FromArgMatches};
+
+use crate::cli::{
+    Cli, Command, CompletionsArgs, DemoDataArgs, Format, ListArgs, ManArgs, SourceArgs,
+};
+use crate::config::Explicit;
+use crate::filter::Filter;
 use crate::source::{self, DumpProblem};
 use crate::store::Store;
 
 pub const EXIT_RUNTIME: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
+/// Parses the command line and runs it. clap's matches tell which source options were given
+/// (they win over a profile) and which hold their defaults (a profile may set those).
+pub fn main() -> ExitCode {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let scope = match matches.subcommand() {
+        Some(("list", sub)) => sub,
+        _ => &matches,
+    };
+    let explicit = match &cli.command {
+        None | Some(Command::List(_)) => Explicit::of(scope),
+        _ => Explicit::default(),
+    };
+    run_with(cli, explicit)
+}
+
 pub fn run(cli: Cli) -> ExitCode {
+    let explicit = match &cli.command {
+        Some(Command::List(args)) => Explicit::guess(&args.source),
+        _ => Explicit::guess(&cli.source),
+    };
+    run_with(cli, explicit)
+}
+
+fn run_with(mut cli: Cli, explicit: Explicit) -> ExitCode {
+    let log = match crate::logging::init(cli.log.log_file.as_deref()) {
+        Ok(path) => path,
+        Err(e) => return usage_error(&e),
+    };
     match cli.command {
-        Some(Command::List(args)) => list(args),
+        Some(Command::List(mut args)) => {
+            match crate::config::configure(
+                &args.settings,
+                &mut args.source,
+                &mut args.filters,
+                explicit,
+            ) {
+                Ok(settings) => args.redact |= settings.redact,
+                Err(e) => return usage_error(&e.to_string()),
+            }
+            list(args)
+        }
         Some(Command::DemoData(args)) => demo_data(args),
         Some(Command::Serve(args)) => crate::serve::run(args),
-        None => crate::tui::run(cli.source, cli.filters),
+        Some(Command::Config(args)) => {
+            let log = match &log {
+                Some(path) => path.display().to_string(),
+                None => format!("off (--log-file FILE, or {}=debug)", crate::logging::ENV),
+            };
+            match crate::config::report(&args.settings, &log) {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error(&e.to_string()),
+            }
+        }
+        Some(Command::Completions(args)) => completions(args),
+        Some(Command::Man(args)) => man(args),
+        None => {
+            match crate::config::configure(
+                &cli.settings,
+                &mut cli.source,
+                &mut cli.filters,
+                explicit,
+            ) {
+                Ok(settings) => crate::tui::run(cli.source, cli.filters, settings),
+                Err(e) => usage_error(&e.to_string()),
+            }
+        }
+    }
+}
+
+fn completions(args: CompletionsArgs) -> ExitCode {
+    let mut command = Cli::command();
+    // Generated whole first: the generator cannot report a closed pipe, only panic on it.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "callscope", &mut script);
+    write_stdout(&script, "the completion script")
+}
+
+fn man(args: ManArgs) -> ExitCode {
+    let mut command = Cli::command().disable_help_subcommand(true);
+    // Building names each subcommand as its page is named (callscope-list).
+    command.build();
+    let command = match &args.command {
+        None => command,
+        Some(name) => match command.find_subcommand(name) {
+            Some(sub) => sub.clone(),
+            None => {
+                let names: Vec<&str> = command.get_subcommands().map(|s| s.get_name()).collect();
+                return usage_error(&format!(
+                    "no command named {name}; the commands are {}",
+                    names.join(", ")
+                ));
+            }
+        },
+    };
+    let mut page = Vec::new();
+    let man =
+        clap_mangen::Man::new(command).source(concat!("callscope ", env!("CARGO_PKG_VERSION")));
+    if let Err(e) = man.render(&mut page) {
+        eprintln!("callscope: cannot render the man page: {e}");
+        return ExitCode::from(EXIT_RUNTIME);
+    }
+    write_stdout(&page, "the man page")
+}
+
+fn write_stdout(bytes: &[u8], what: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("callscope: cannot write {what}: {e}");
+            ExitCode::from(EXIT_RUNTIME)
+        }
     }
 }
 
@@ -38,6 +155,39 @@ pub fn load_offline(source: &SourceArgs) -> (Store, Vec<DumpProblem>) {
     (store, problems)
 }
 
+/// Loads a dump or demo source and selects the events that match: line-delimited dumps take the
+/// fast path (only lines that could match are parsed), everything else the full one.
+pub fn select_offline(source: &SourceArgs, filter: &Filter) -> (Store, Vec<DumpProblem>, Vec<u32>) {
+    // stdin can be read only once: it never takes the fast path.
+    if !source.demo && !source.files.is_empty() && !source.files.iter().any(|f| f == "-") {
+        let mut blobs = Vec::new();
+        let mut openable = true;
+        for arg in &source.files {
+            let Ok(paths) = source::dump::expand(arg) else {
+                openable = false;
+                break;
+            };
+            for path in paths {
+                match source::dump::open(&path) {
+                    Ok(file)
+                        if file.problem.is_none()
+                            && source::ndjson::looks_line_delimited(&file.blob) =>
+                    {
+                        blobs.push(file.blob)
+                    }
+                    _ => openable = false,
+                }
+            }
+        }
+        if openable && let Ok((store, rows)) = source::ndjson::select(blobs, filter) {
+            return (store, Vec::new(), rows);
+        }
+    }
+    let (store, problems) = load_offline(source);
+    let rows = store.filter(filter);
+    (store, problems, rows)
+}
+
 fn list(args: ListArgs) -> ExitCode {
     let filter = match args.filters.to_filter() {
         Ok(f) => f,
@@ -46,9 +196,12 @@ fn list(args: ListArgs) -> ExitCode {
     if !args.source.demo && !args.source.live && args.source.files.is_empty() {
         return usage_error("name a source: FILE..., --demo or --live (see callscope list --help)");
     }
-    let (store, problems) = if args.source.live {
+    let (store, problems, rows) = if args.source.live {
         match load_live(&args.source, &filter, args.max) {
-            Ok(store) => (store, Vec::new()),
+            Ok(store) => {
+                let rows = store.filter(&filter);
+                (store, Vec::new(), rows)
+            }
             Err(LiveError::Usage(e)) => return usage_error(&e),
             Err(LiveError::Runtime(store, e)) => {
                 // What arrived before the failure is still written, and the exit status says it
@@ -60,12 +213,11 @@ fn list(args: ListArgs) -> ExitCode {
             }
         }
     } else {
-        load_offline(&args.source)
+        select_offline(&args.source, &filter)
     };
     for p in &problems {
         eprintln!("callscope: {p}");
     }
-    let rows = store.filter(&filter);
     if let Err(e) = write_list(&args, &store, rows) {
         eprintln!("callscope: {e}");
         return ExitCode::from(EXIT_RUNTIME);
@@ -84,16 +236,20 @@ fn list(args: ListArgs) -> ExitCode {
 
 enum LiveError {
     Usage(String),
-    Runtime(Store, String),
+    Runtime(Box<Store>, String),
 }
 
 /// Pages through the live query, with a progress line on stderr when stderr is a terminal.
-fn load_live(source: &SourceArgs, filter: &crate::filter::Filter, max: Option<usize>) -> Result<Store, LiveError> {
+fn load_live(
+    source: &SourceArgs,
+    filter: &crate::filter::Filter,
+    max: Option<usize>,
+) -> Result<Store, LiveError> {
     let (api, tokens) = crate::source::live::connect(source).map_err(LiveError::Usage)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| LiveError::Runtime(Store::new(), format!("cannot start: {e}")))?;
+        .map_err(|e| LiveError::Runtime(Box::default(), format!("cannot start: {e}")))?;
     let show = std::io::stderr().is_terminal();
     let result = runtime.block_on(crate::source::live::fetch_all(
         &api,
@@ -103,7 +259,10 @@ fn load_live(source: &SourceArgs, filter: &crate::filter::Filter, max: Option<us
         |p| {
             if show {
                 let total = p.total.map(|t| format!(" of {t}")).unwrap_or_default();
-                eprint!("\r\x1b[2Kfetched page {}: {} events{total}", p.pages, p.events);
+                eprint!(
+                    "\r\x1b[2Kfetched page {}: {} events{total}",
+                    p.pages, p.events
+                );
             }
         },
         |r| {
@@ -122,7 +281,7 @@ fn load_live(source: &SourceArgs, filter: &crate::filter::Filter, max: Option<us
     if show {
         eprint!("\r\x1b[2K");
     }
-    result.map_err(|(store, e)| LiveError::Runtime(store, e))
+    result.map_err(|(store, e)| LiveError::Runtime(Box::new(store), e))
 }
 
 fn write_list(args: &ListArgs, store: &Store, mut rows: Vec<u32>) -> Result<(), String> {
@@ -136,21 +295,33 @@ fn write_list(args: &ListArgs, store: &Store, mut rows: Vec<u32>) -> Result<(), 
             Format::Ndjson
         }
     });
-    let written = match &args.output {
-        Some(path) => crate::output::write_atomically(path, |out| {
-            crate::output::write_events(store, &rows, format, out)
-        })
-        .map_err(|e| format!("cannot write {}: {e}", path.display())),
+    // Redacting makes a store of its own: every format and grouping then reads pseudonyms.
+    let redacted;
+    let (store, rows) = if args.redact {
+        redacted = crate::redact::redacted_store(store, &rows)?;
+        (&redacted, (0..redacted.len() as u32).collect())
+    } else {
+        (store, rows)
+    };
+    let groups = args
+        .group_by
+        .map(|key| crate::insight::Groups::compute(store, &rows, key, args.sort));
+    let write = |out: &mut dyn Write| match &groups {
+        Some(groups) => crate::insight::write_groups(store, groups, format, out),
+        None => crate::output::write_events(store, &rows, format, out),
+    };
+    match &args.output {
+        Some(path) => crate::output::write_atomically(path, write)
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
         None => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            match crate::output::write_events(store, &rows, format, &mut out) {
+            match write(&mut out) {
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 other => other.map_err(|e| format!("cannot write to stdout: {e}")),
             }
         }
-    };
-    written
+    }
 }
 
 fn demo_data(args: DemoDataArgs) -> ExitCode {
@@ -160,7 +331,10 @@ fn demo_data(args: DemoDataArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "callscope: cannot write the dataset: {e}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "callscope: cannot write the dataset: {e}"
+            );
             ExitCode::from(EXIT_RUNTIME)
         }
     }

@@ -2,14 +2,18 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod event;
 pub mod filter;
 pub mod generator;
+pub mod insight;
+pub mod logging;
 pub mod output;
+pub mod redact;
 pub mod sanitize;
 pub mod serve;
 pub mod source;
 pub mod store;
+pub mod story;
 pub mod time;
 pub mod tui;
-pub mod story;

@@ -1,8 +1,5 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = callscope::cli::Cli::parse();
-    callscope::commands::run(cli)
+    callscope::commands::main()
 }

@@ -32,7 +32,12 @@ pub const CSV_COLUMNS: &[&str] = &[
 ];
 
 /// Writes the events `rows` of the store in a format.
-pub fn write_events(store: &Store, rows: &[u32], format: Format, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_events(
+    store: &Store,
+    rows: &[u32],
+    format: Format,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     match format {
         Format::Ndjson => {
             for &i in rows {
@@ -41,7 +46,11 @@ pub fn write_events(store: &Store, rows: &[u32], format: Format, out: &mut dyn W
             }
         }
         Format::Json => {
-            write!(out, "{{\"limit\":{n},\"total\":{n},\"next\":\"\",\"events\":[", n = rows.len())?;
+            write!(
+                out,
+                "{{\"limit\":{n},\"total\":{n},\"next\":\"\",\"events\":[",
+                n = rows.len()
+            )?;
             for (k, &i) in rows.iter().enumerate() {
                 if k > 0 {
                     out.write_all(b",")?;
@@ -89,7 +98,11 @@ pub fn write_compact(raw: &[u8], out: &mut dyn Write) -> io::Result<()> {
 /// The csv row of one event, in [`CSV_COLUMNS`] order. A `null` is an empty cell, as an absent
 /// field is: the text `null` would read as a value.
 fn csv_record(e: &Event) -> Vec<String> {
-    let cell = |v: Option<&serde_json::Value>| v.filter(|v| !v.is_null()).map(value_text).unwrap_or_default();
+    let cell = |v: Option<&serde_json::Value>| {
+        v.filter(|v| !v.is_null())
+            .map(value_text)
+            .unwrap_or_default()
+    };
     let data = |f: &str| cell(e.data_value(f));
     let agent = |f: &str| cell(e.agent().and_then(|a| a.get(f)));
     vec![
@@ -148,7 +161,11 @@ fn table_cells(store: &Store, i: usize) -> Vec<String> {
             format!("{a} {b}")
         }
     };
-    let room = if row.room_name.is_none() { s(row.room_id) } else { s(row.room_name) };
+    let room = if row.room_name.is_none() {
+        s(row.room_id)
+    } else {
+        s(row.room_name)
+    };
     vec![
         if row.ts == crate::store::NO_TIME {
             "-".to_string()
@@ -202,7 +219,11 @@ fn write_table(store: &Store, rows: &[u32], out: &mut dyn Write) -> io::Result<(
         }
         s.trim_end().to_string()
     };
-    writeln!(out, "{}", line(TABLE_COLUMNS.iter().map(|(h, _)| *h).collect()))?;
+    writeln!(
+        out,
+        "{}",
+        line(TABLE_COLUMNS.iter().map(|(h, _)| *h).collect())
+    )?;
     for row in &cells {
         writeln!(out, "{}", line(row.iter().map(String::as_str).collect()))?;
     }
@@ -250,6 +271,17 @@ pub fn write_atomically(
         let mut buf = io::BufWriter::new(tmp.as_file_mut());
         write(&mut buf)?;
         buf.flush()?;
+    }
+    // The temporary file is private (0600); the dump gets the mode of the file it replaces, or
+    // the usual 0644 for a new one.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map(|m| m.permissions().mode() & 0o7777)
+            .unwrap_or(0o644);
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))?;
     }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;

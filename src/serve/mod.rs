@@ -27,12 +27,7 @@ use crate::store::Store;
 pub const TOKEN_ENV: &str = "CALLSCOPE_SERVE_TOKEN";
 
 pub fn run(args: ServeArgs) -> ExitCode {
-    let source = &args.source;
-    if source.live {
-        return usage(
-            "serve replays saved dumps or the demo, not the live API: name FILE... or --demo",
-        );
-    }
+    let source = &args.source();
     if !source.demo && source.files.is_empty() {
         return usage("name a source to serve: FILE... or --demo (see callscope serve --help)");
     }
@@ -41,7 +36,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
         Err(e) => return usage(&e),
     };
     let env_token = std::env::var(TOKEN_ENV).ok();
-    let token = match resolve_token(source.token_file.as_deref(), env_token) {
+    let token = match resolve_token(args.token_file.as_deref(), env_token) {
         Ok(t) => t,
         Err(e) => return usage(&e),
     };
@@ -55,6 +50,16 @@ pub fn run(args: ServeArgs) -> ExitCode {
             problems.len()
         ));
     }
+    let store = if args.redact {
+        let all: Vec<u32> = (0..store.len() as u32).collect();
+        match crate::redact::redacted_store(&store, &all) {
+            Ok(redacted) => redacted,
+            Err(e) => return failure(&e),
+        }
+    } else {
+        store
+    };
+    tracing::info!(events = store.len(), redact = args.redact, "serving");
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -178,13 +183,34 @@ async fn serve(addr: SocketAddr, token: Token, store: Store) -> ExitCode {
         // Pages are single writes answered by the next request; Nagle would only add delay.
         let _ = tcp.set_nodelay(true);
     });
-    match axum::serve(listener, api::router(api))
+    let router = api::router(api).layer(axum::middleware::from_fn(log_request));
+    match axum::serve(listener, router)
         .with_graceful_shutdown(shutdown)
         .await
     {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => failure(&format!("the server stopped: {e}")),
     }
+}
+
+/// Logs each request: method, path and query, status and time taken. Headers, where the token
+/// travels, are never logged.
+async fn log_request(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let method = request.method().clone();
+    let uri = request.uri().clone();
+    let started = std::time::Instant::now();
+    let response = next.run(request).await;
+    tracing::info!(
+        method = %method,
+        url = %uri,
+        status = response.status().as_u16(),
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "served"
+    );
+    response
 }
 
 /// Resolves on Ctrl-C or SIGTERM. The handlers are installed when this is called, not when the

@@ -58,7 +58,9 @@ impl FetchError {
                 status, message, ..
             } => {
                 let hint = match status {
-                    401 => " (check the token: HMS_MANAGEMENT_TOKEN, --token-file, or HMS_ACCESS_KEY + HMS_SECRET; it may have expired)",
+                    401 => {
+                        " (check the token: HMS_MANAGEMENT_TOKEN, --token-file, or HMS_ACCESS_KEY + HMS_SECRET; it may have expired)"
+                    }
                     403 => " (the token is valid but not allowed to read these events)",
                     404 => " (check --base-url)",
                     400 => " (the server refused the query's parameters)",
@@ -113,16 +115,35 @@ impl Api {
     }
 
     /// Requests one page. `start` is the previous page's `next` (sent URL-encoded).
-    pub async fn fetch(&self, token: &Token, filter: &Filter, start: Option<&str>) -> Result<Page, FetchError> {
+    pub async fn fetch(
+        &self,
+        token: &Token,
+        filter: &Filter,
+        start: Option<&str>,
+    ) -> Result<Page, FetchError> {
         let url = format!("{}{}", self.base_url, EVENTS_PATH);
-        let response = self
+        let request = self
             .http
             .get(&url)
             .query(&self.params(filter, start))
             .bearer_auth(token.expose())
-            .send()
-            .await
+            .build()
             .map_err(network_error)?;
+        // The log names the path and query only: the header holds the token.
+        let target = match request.url().query() {
+            Some(q) => format!("{}?{q}", request.url().path()),
+            None => request.url().path().to_string(),
+        };
+        let started = std::time::Instant::now();
+        let elapsed_ms = || started.elapsed().as_millis() as u64;
+        let response = match self.http.execute(request).await {
+            Ok(r) => r,
+            Err(e) => {
+                let error = network_error(e);
+                tracing::warn!(method = %"GET", url = %target, elapsed_ms = elapsed_ms(), error = %error.describe(), "request failed");
+                return Err(error);
+            }
+        };
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -131,14 +152,18 @@ impl Api {
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
         let body = response.bytes().await.map_err(network_error)?;
+        tracing::info!(method = %"GET", url = %target, status, bytes = body.len(), elapsed_ms = elapsed_ms(), "request");
         if status != 200 {
-            return Err(FetchError::Status {
+            let error = FetchError::Status {
                 status,
                 message: server_message(&body, token),
                 retry_after,
-            });
+            };
+            tracing::warn!(url = %target, error = %error.describe(), "request refused");
+            return Err(error);
         }
         parse_page(body.to_vec())
+            .inspect_err(|e| tracing::warn!(url = %target, error = %e.describe(), "bad page"))
     }
 }
 
@@ -195,18 +220,31 @@ pub fn parse_page(body: Vec<u8>) -> Result<Page, FetchError> {
     }
     let (next, total) = {
         let head: Head = serde_json::from_slice(&body).map_err(|e| {
-            let what = if e.is_eof() { "it ends too early" } else { "invalid JSON" };
+            let what = if e.is_eof() {
+                "it ends too early"
+            } else {
+                "invalid JSON"
+            };
             FetchError::BadPage(format!("{what} at line {} column {}", e.line(), e.column()))
         })?;
         if !head.events.get().starts_with('[') {
-            return Err(FetchError::BadPage("its events field is not an array".into()));
+            return Err(FetchError::BadPage(
+                "its events field is not an array".into(),
+            ));
         }
-        (head.next.unwrap_or_default(), head.total.and_then(|t| t.as_u64()))
+        (
+            head.next.unwrap_or_default(),
+            head.total.and_then(|t| t.as_u64()),
+        )
     };
     let blob = Arc::new(Blob::Owned(body));
     let mut builder = BatchBuilder::new(Arc::clone(&blob));
     let mut errors = Vec::new();
-    dump::scan(&blob, &mut |s, e| builder.push(s, e).map_err(|e| e.to_string()), &mut errors);
+    dump::scan(
+        &blob,
+        &mut |s, e| builder.push(s, e).map_err(|e| e.to_string()),
+        &mut errors,
+    );
     if let Some(e) = errors.first() {
         return Err(FetchError::BadPage(e.message.clone()));
     }

@@ -40,7 +40,12 @@ impl Batcher {
         }
     }
 
-    fn push(&mut self, start: usize, end: usize, on_full: &mut dyn FnMut(Batch)) -> Result<(), String> {
+    fn push(
+        &mut self,
+        start: usize,
+        end: usize,
+        on_full: &mut dyn FnMut(Batch),
+    ) -> Result<(), String> {
         self.builder.push(start, end).map_err(|e| e.to_string())?;
         if self.builder.len() >= self.limit {
             self.limit = self.limit.saturating_mul(4).min(self.size.max(LARGE_BATCH));
@@ -122,7 +127,11 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
 /// Opens one file (or stdin for `-`): maps it, or decompresses it when its content is gzip.
 pub fn open(path: &Path) -> Result<DumpFile, DumpProblem> {
     let name = path.display().to_string();
-    let name = if name == "-" { "<stdin>".to_string() } else { name };
+    let name = if name == "-" {
+        "<stdin>".to_string()
+    } else {
+        name
+    };
     let blob = if path == Path::new("-") {
         let mut buf = Vec::new();
         std::io::stdin()
@@ -173,8 +182,8 @@ fn gunzip(compressed: &[u8], name: &str) -> (Vec<u8>, Option<DumpProblem>) {
 /// be read always is.
 pub fn read_file(file: DumpFile) -> (Batch, Vec<DumpProblem>) {
     let mut batches = Vec::new();
-    let problems = read_file_in_batches(file, usize::MAX, &mut |b| batches.push(b));
-    // With an unbounded batch size there is exactly one batch.
+    // On one thread and with an unbounded size there is exactly one batch.
+    let problems = read(file, usize::MAX, false, &mut |b| batches.push(b));
     (batches.pop().expect("one batch"), problems)
 }
 
@@ -186,11 +195,26 @@ pub fn read_file_in_batches(
     size: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
+    read(file, size, true, on_batch)
+}
+
+fn read(
+    file: DumpFile,
+    size: usize,
+    may_parallel: bool,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Vec<DumpProblem> {
     let mut problems: Vec<DumpProblem> = file.problem.into_iter().collect();
     let bytes: &[u8] = &file.blob;
     let mut errors = Vec::new();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if super::ndjson::looks_line_delimited(bytes) && bytes.len() >= PARALLEL_BYTES && threads > 1 {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if may_parallel
+        && threads > 1
+        && bytes.len() >= PARALLEL_BYTES
+        && super::ndjson::looks_line_delimited(bytes)
+    {
         // One slice of lines per core. The first slice's batches are handed over as they are
         // made; the others' wait their turn, so events arrive in file order (the first copy of
         // an id is the one kept, as on one thread).
@@ -211,7 +235,10 @@ pub fn read_file_in_batches(
                     );
                     let _ = tx.send(batcher.finish());
                     errs.into_iter()
-                        .map(|x| ScanError { offset: a + x.offset, message: x.message })
+                        .map(|x| ScanError {
+                            offset: a + x.offset,
+                            message: x.message,
+                        })
                         .collect::<Vec<_>>()
                 });
                 parts.push((rx, handle));
@@ -220,7 +247,11 @@ pub fn read_file_in_batches(
                 for batch in rx {
                     on_batch(batch);
                 }
-                errors.extend(handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                errors.extend(
+                    handle
+                        .join()
+                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                );
             }
         });
     } else {
@@ -247,7 +278,11 @@ pub fn read_file_in_batches(
     }
     let text = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
     if text.iter().all(u8::is_ascii_whitespace) && problems.is_empty() {
-        problems.push(problem(&file.path, None, "the file is empty: it holds no events".into()));
+        problems.push(problem(
+            &file.path,
+            None,
+            "the file is empty: it holds no events".into(),
+        ));
     }
     problems
 }
@@ -267,7 +302,11 @@ fn scan_lines(
         start = end + 1;
         let line = &bytes[line_start..end];
         let lead = line.iter().take_while(|b| is_json_ws(**b)).count();
-        let trail = line[lead..].iter().rev().take_while(|b| is_json_ws(**b)).count();
+        let trail = line[lead..]
+            .iter()
+            .rev()
+            .take_while(|b| is_json_ws(**b))
+            .count();
         let (s, e) = (line_start + lead, end - trail);
         if s >= e {
             continue;
@@ -315,7 +354,11 @@ pub fn scan(
         return;
     }
     // A UTF-8 byte order mark, as some editors write, is not JSON.
-    let mut pos = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
+    let mut pos = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        3
+    } else {
+        0
+    };
     while pos < bytes.len() {
         let rest = &bytes[pos..];
         let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<&RawValue>();
@@ -349,7 +392,11 @@ pub fn scan(
                 match resume {
                     Some(next) if next <= at => {
                         // Point at the end of the cut line, not at the sound line after it.
-                        let end = if bytes[..next - 1].ends_with(b"\r") { next - 2 } else { next - 1 };
+                        let end = if bytes[..next - 1].ends_with(b"\r") {
+                            next - 2
+                        } else {
+                            next - 1
+                        };
                         errors.push(ScanError {
                             offset: end,
                             message: format!(
@@ -654,9 +701,16 @@ pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset];
     let line = memchr::memchr_iter(b'\n', before).count() + 1;
     // A byte order mark is not a column an editor shows.
-    let bom = if before.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
+    let bom = if before.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        3
+    } else {
+        0
+    };
     let line_start = memchr::memrchr(b'\n', before).map_or(bom, |i| i + 1);
-    let col = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    let col = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
     (line, col)
 }
 

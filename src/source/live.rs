@@ -10,10 +10,61 @@ use crate::cli::SourceArgs;
 use crate::filter::Filter;
 use crate::store::Store;
 
+/// The names of the environment variables a token is read from. A profile may rename them, so
+/// that the tokens of several accounts can sit side by side in one environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenEnv {
+    pub token: String,
+    pub access_key: String,
+    pub secret: String,
+}
+
+impl Default for TokenEnv {
+    fn default() -> TokenEnv {
+        TokenEnv {
+            token: "HMS_MANAGEMENT_TOKEN".into(),
+            access_key: "HMS_ACCESS_KEY".into(),
+            secret: "HMS_SECRET".into(),
+        }
+    }
+}
+
+impl TokenEnv {
+    /// Says a message about the standard names in terms of the names in use.
+    fn rename(&self, message: &str) -> String {
+        let standard = TokenEnv::default();
+        message
+            .replace(&standard.token, &self.token)
+            .replace(&standard.access_key, &self.access_key)
+            .replace(&standard.secret, &self.secret)
+    }
+}
+
+/// The token source of the live options: the token file, else the token variables.
+pub fn discover(source: &SourceArgs) -> Result<Option<TokenSource>, String> {
+    let names = &source.token_env;
+    let standard = TokenEnv::default();
+    let found = TokenSource::discover_with(source.token_file.as_deref(), |name| {
+        let renamed = if name == standard.token {
+            &names.token
+        } else if name == standard.access_key {
+            &names.access_key
+        } else if name == standard.secret {
+            &names.secret
+        } else {
+            name
+        };
+        std::env::var(renamed).ok()
+    });
+    found.map_err(|e| names.rename(&e))
+}
+
 /// The API client and token source for `--live`, after the transport check.
 pub fn connect(source: &SourceArgs) -> Result<(Api, TokenSource), String> {
-    let tokens = TokenSource::discover(source.token_file.as_deref())?.ok_or_else(|| {
-        "no token: set HMS_MANAGEMENT_TOKEN, or HMS_ACCESS_KEY and HMS_SECRET, or pass --token-file FILE".to_string()
+    let tokens = discover(source)?.ok_or_else(|| {
+        source.token_env.rename(
+            "no token: set HMS_MANAGEMENT_TOKEN, or HMS_ACCESS_KEY and HMS_SECRET, or pass --token-file FILE",
+        )
     })?;
     check_transport(&source.base_url, source.insecure)?;
     let api = Api::new(&source.base_url, source.page_size)?;
@@ -49,7 +100,9 @@ pub async fn fetch_all(
         total: None,
     };
     loop {
-        let page = match fetch_with_retries(api, &tokens, filter, next.as_deref(), |r| on_retry(&r)).await {
+        let page = match fetch_with_retries(api, &tokens, filter, next.as_deref(), |r| on_retry(&r))
+            .await
+        {
             Ok(page) => page,
             Err(e) => return Err((store, e.describe())),
         };

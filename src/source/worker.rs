@@ -51,13 +51,27 @@ pub struct Retry {
 #[derive(Debug)]
 pub enum Report {
     /// A request for page `page` (1-based) is on its way.
-    Fetching { query: u64, page: usize },
-    Retrying { query: u64, retry: Retry },
-    Page { query: u64, page: Page },
+    Fetching {
+        query: u64,
+        page: usize,
+    },
+    Retrying {
+        query: u64,
+        retry: Retry,
+    },
+    Page {
+        query: u64,
+        page: Page,
+    },
     /// The query has no more pages.
-    Finished { query: u64 },
+    Finished {
+        query: u64,
+    },
     /// A request failed for good; what was loaded stays.
-    Failed { query: u64, message: String },
+    Failed {
+        query: u64,
+        message: String,
+    },
 }
 
 /// Backoff before attempt `attempt` (2 for the first retry): 1 s, 2 s, 4 s... capped, times a
@@ -96,12 +110,14 @@ pub async fn fetch_with_retries(
         if let FetchError::Status { status: 401, .. } = error {
             let mut tokens = tokens.lock().unwrap_or_else(|e| e.into_inner());
             if !reminted && matches!(*tokens, TokenSource::Minted { .. }) {
+                tracing::info!("the server refused the minted token; minting a new one");
                 tokens.invalidate();
                 reminted = true;
                 continue;
             }
         }
         if !error.is_retryable() || attempt >= MAX_ATTEMPTS {
+            tracing::warn!(attempts = attempt, error = %error.describe(), "giving up on the request");
             return Err(error);
         }
         attempt += 1;
@@ -110,6 +126,13 @@ pub async fn fetch_with_retries(
             _ => None,
         };
         let wait = backoff(attempt, retry_after);
+        tracing::warn!(
+            attempt,
+            of = MAX_ATTEMPTS,
+            wait_ms = wait.as_millis() as u64,
+            reason = %error.describe(),
+            "retrying"
+        );
         on_retry(Retry {
             attempt,
             of: MAX_ATTEMPTS,
@@ -133,7 +156,11 @@ struct QueryState {
 type Flight = Pin<Box<dyn Future<Output = (u64, Result<Page, FetchError>)> + Send>>;
 
 /// Starts the worker on the current tokio runtime. Dropping the command sender stops it.
-pub fn spawn(api: Api, tokens: TokenSource, reports: mpsc::UnboundedSender<Report>) -> mpsc::UnboundedSender<Command> {
+pub fn spawn(
+    api: Api,
+    tokens: TokenSource,
+    reports: mpsc::UnboundedSender<Report>,
+) -> mpsc::UnboundedSender<Command> {
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(run(api, Arc::new(Mutex::new(tokens)), rx, reports));
     tx

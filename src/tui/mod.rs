@@ -18,7 +18,9 @@ use crate::commands::{EXIT_RUNTIME, EXIT_USAGE};
 use action::Action;
 use model::{Model, SourceLabel};
 
-pub fn run(source: SourceArgs, filters: FilterArgs) -> ExitCode {
+/// Runs the explorer. `settings` carries the config's theme name, key table and redaction choice
+/// for the views and the save to apply.
+pub fn run(source: SourceArgs, filters: FilterArgs, settings: crate::config::Settings) -> ExitCode {
     let filter = match filters.to_filter() {
         Ok(f) => f,
         Err(e) => {
@@ -30,7 +32,7 @@ pub fn run(source: SourceArgs, filters: FilterArgs) -> ExitCode {
     let live = source.live
         || (!source.demo
             && source.files.is_empty()
-            && crate::source::token::TokenSource::discover(source.token_file.as_deref())
+            && crate::source::live::discover(&source)
                 .ok()
                 .flatten()
                 .is_some());
@@ -45,7 +47,9 @@ pub fn run(source: SourceArgs, filters: FilterArgs) -> ExitCode {
     } else {
         None
     };
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() && !source.files.iter().any(|f| f == "-") {
+    if !std::io::stdout().is_terminal()
+        || !std::io::stdin().is_terminal() && !source.files.iter().any(|f| f == "-")
+    {
         eprintln!("callscope: the explorer needs a terminal; use `callscope list` to print events");
         return ExitCode::from(EXIT_USAGE);
     }
@@ -76,6 +80,7 @@ pub fn run(source: SourceArgs, filters: FilterArgs) -> ExitCode {
         let (tx, rx) = mpsc::unbounded_channel();
         let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
         let mut model = Model::new(label, filter, width, height);
+        tracing::debug!(?settings, "explorer settings");
         let worker = match connection {
             Some((api, tokens)) => {
                 let (reports_tx, mut reports_rx) = mpsc::unbounded_channel();

@@ -1,0 +1,664 @@
+//! Pseudonyms for what identifies people in events, for demos and for sharing dumps: IP
+//! addresses (in ICE candidates and in any other string value), user names and user ids.
+//!
+//! Within one output the same value always gets the same pseudonym, so patterns survive (one
+//! user failing in five rooms still shows as one user). Pseudonyms are handed out in order of
+//! first appearance and never equal a value of the input. Only string values change, and only
+//! where they hold something identifying: keys, numbers, whitespace and the spelling of every other
+//! string stay byte for byte.
+//!
+//! IPv4 addresses become addresses of the benchmarking range 198.18.0.0/15 (198.18.x.y for a
+//! public address, 198.19.x.y for a private, loopback or link-local one, so that a host candidate
+//! still reads as one); IPv6 addresses become 2001:db8:1::n or 2001:db8:2::n likewise. User names
+//! become `user-0001`..., user ids `uid-0001`..., wherever they appear as whole words (a name inside
+//! an error description included), whatever their case.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::io::{self, Write};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::sync::Arc;
+
+use crate::cli::Format;
+use crate::store::{BatchBuilder, Blob, Store};
+
+/// Replaces what identifies people, consistently across every event it is given.
+pub struct Redactor {
+    /// Lowercased identity -> pseudonym.
+    identities: HashMap<String, String>,
+    /// Any identity with a letter or digit in it, lowercase, longest first. It runs over
+    /// lowercased text: a plain literal set matches many times faster than a case-insensitive one.
+    pattern: Option<regex::Regex>,
+    /// Identities' shortest and longest lengths in bytes (lowercased), to skip lookups.
+    lengths: (usize, usize),
+    ips: HashMap<IpAddr, IpAddr>,
+    /// Addresses of the input: a pseudonym must not be one of them.
+    taken_ips: HashSet<IpAddr>,
+    /// Pseudonyms handed out so far per pool (see [`Pool`]).
+    counters: [u64; 4],
+    /// Each string's redaction (None: unchanged). Strings repeat a great deal across events
+    /// (agents, messages, room names), and a string's redaction never changes once made.
+    done: HashMap<Box<str>, Option<Box<str>>>,
+}
+
+/// How many distinct strings [`Redactor::text`] remembers before it starts afresh.
+const REMEMBERED: usize = 1 << 20;
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Name,
+    Id,
+}
+
+/// Where an address's pseudonym comes from: the family, and whether the address is public.
+#[derive(Clone, Copy)]
+enum Pool {
+    PublicV4 = 0,
+    LocalV4 = 1,
+    PublicV6 = 2,
+    LocalV6 = 3,
+}
+
+impl Redactor {
+    /// A redactor for these user names and user ids (the first appearance of each, in order,
+    /// decides its number). Addresses need no list: each is found where it appears.
+    pub fn new<'a>(identities: impl IntoIterator<Item = (&'a str, bool)>) -> Redactor {
+        let mut ordered: Vec<(String, Kind)> = Vec::new();
+        let mut seen = HashSet::new();
+        for (text, is_name) in identities {
+            if text.trim().is_empty() {
+                continue;
+            }
+            let key = text.to_lowercase();
+            if seen.insert(key.clone()) {
+                ordered.push((key, if is_name { Kind::Name } else { Kind::Id }));
+            }
+        }
+        let mut identities = HashMap::with_capacity(ordered.len());
+        let (mut names, mut ids) = (0u64, 0u64);
+        for (key, kind) in &ordered {
+            let pseudonym = loop {
+                let candidate = match kind {
+                    Kind::Name => {
+                        names += 1;
+                        format!("user-{names:04}")
+                    }
+                    Kind::Id => {
+                        ids += 1;
+                        format!("uid-{ids:04}")
+                    }
+                };
+                if !seen.contains(&candidate) {
+                    break candidate;
+                }
+            };
+            identities.insert(key.clone(), pseudonym);
+        }
+        let lengths = (
+            identities.keys().map(String::len).min().unwrap_or(0),
+            identities.keys().map(String::len).max().unwrap_or(0),
+        );
+        Redactor {
+            pattern: pattern_of(identities.keys()),
+            identities,
+            lengths,
+            ips: HashMap::new(),
+            taken_ips: HashSet::new(),
+            counters: [0; 4],
+            done: HashMap::new(),
+        }
+    }
+
+    /// A redactor for the events `rows` of a store: their user names and ids, and every address
+    /// in them kept out of the pseudonyms.
+    pub fn for_rows(store: &Store, rows: &[u32]) -> Redactor {
+        let mut identities = Vec::new();
+        for &i in rows {
+            let row = store.row(i as usize);
+            identities.push((store.str(row.user_name), true));
+            identities.push((store.str(row.user_id), false));
+        }
+        let mut redactor = Redactor::new(identities);
+        for &i in rows {
+            if let Ok(text) = std::str::from_utf8(store.raw(i as usize)) {
+                redactor.note_addresses(text);
+            }
+        }
+        redactor
+    }
+
+    /// Marks the addresses in a text as the input's, so that no pseudonym equals one of them.
+    pub fn note_addresses(&mut self, text: &str) {
+        for (_, _, ip) in find_addresses(text) {
+            self.taken_ips.insert(ip);
+        }
+    }
+
+    /// One string value, redacted (borrowed when nothing in it identifies anyone).
+    pub fn text<'t>(&mut self, s: &'t str) -> Cow<'t, str> {
+        if let Some(done) = self.done.get(s) {
+            return match done {
+                None => Cow::Borrowed(s),
+                Some(new) => Cow::Owned(new.to_string()),
+            };
+        }
+        let result = self.fresh(s);
+        if self.done.len() >= REMEMBERED {
+            self.done.clear();
+        }
+        let remembered = match &result {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(new) => Some(Box::from(new.as_str())),
+        };
+        self.done.insert(Box::from(s), remembered);
+        result
+    }
+
+    fn fresh<'t>(&mut self, s: &'t str) -> Cow<'t, str> {
+        let lower = Lowered::of(s);
+        if !self.identities.is_empty()
+            && (self.lengths.0..=self.lengths.1).contains(&lower.text.len())
+        {
+            // A value that is an identity as a whole (a punctuation-only name included).
+            if let Some(p) = self.identities.get(lower.text.as_ref()) {
+                return Cow::Owned(p.clone());
+            }
+        }
+        let named = self.replace_identities(s, &lower);
+        let found = find_addresses(&named);
+        if found.is_empty() {
+            return named;
+        }
+        let mut out = String::with_capacity(named.len());
+        let mut copied = 0;
+        for (start, end, ip) in found {
+            out.push_str(&named[copied..start]);
+            out.push_str(&self.address(ip).to_string());
+            copied = end;
+        }
+        out.push_str(&named[copied..]);
+        Cow::Owned(out)
+    }
+
+    /// Replaces the identities in `s`, found in its lowercase `lower`.
+    fn replace_identities<'t>(&self, s: &'t str, lower: &Lowered<'_>) -> Cow<'t, str> {
+        let Some(pattern) = &self.pattern else {
+            return Cow::Borrowed(s);
+        };
+        let mut out = String::new();
+        let mut copied = 0;
+        let mut at = 0;
+        let haystack = lower.text.as_ref();
+        while at <= haystack.len() {
+            let Some(m) = pattern.find_at(haystack, at) else {
+                break;
+            };
+            let span = lower.original(m.start()).zip(lower.original(m.end()));
+            match span {
+                Some((start, end)) if whole_word(s, start, end) => {
+                    let pseudonym = self
+                        .identities
+                        .get(m.as_str())
+                        .map_or("user-redacted", String::as_str);
+                    out.push_str(&s[copied..start]);
+                    out.push_str(pseudonym);
+                    copied = end;
+                    at = m.end().max(m.start() + 1);
+                }
+                _ => {
+                    // A shorter identity may still start inside this match: look again one
+                    // character further on.
+                    at = m.start()
+                        + haystack[m.start()..]
+                            .chars()
+                            .next()
+                            .map_or(1, char::len_utf8);
+                }
+            }
+        }
+        if copied == 0 {
+            return Cow::Borrowed(s);
+        }
+        out.push_str(&s[copied..]);
+        Cow::Owned(out)
+    }
+
+    /// The pseudonym of an address.
+    pub fn address(&mut self, ip: IpAddr) -> IpAddr {
+        if let Some(p) = self.ips.get(&ip) {
+            return *p;
+        }
+        let pool = pool_of(ip);
+        let pseudonym = loop {
+            let n = &mut self.counters[pool as usize];
+            *n += 1;
+            let candidate = pseudonym_address(pool, *n);
+            if !self.taken_ips.contains(&candidate) && candidate != ip {
+                break candidate;
+            }
+        };
+        self.ips.insert(ip, pseudonym);
+        pseudonym
+    }
+
+    /// An event's JSON with every string value redacted; everything else is copied as it was.
+    /// The input must be valid JSON (as every event of a store is).
+    pub fn event(&mut self, raw: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(raw.len() + 16);
+        let mut copied = 0;
+        let mut i = 0;
+        while i < raw.len() {
+            if raw[i] != b'"' {
+                i += 1;
+                continue;
+            }
+            let end = string_end(raw, i);
+            let mut after = end;
+            while after < raw.len() && raw[after].is_ascii_whitespace() {
+                after += 1;
+            }
+            let is_key = raw.get(after) == Some(&b':');
+            if !is_key
+                && let Some(value) = decode(&raw[i..end])
+                && let Cow::Owned(new) = self.text(&value)
+            {
+                out.extend_from_slice(&raw[copied..i]);
+                // Writing a String as JSON cannot fail.
+                let _ = serde_json::to_writer(&mut out, &new);
+                copied = end;
+            }
+            i = end;
+        }
+        out.extend_from_slice(&raw[copied..]);
+        out
+    }
+}
+
+/// The regex that finds identities, or None when there is none to find (or too many to compile,
+/// then only whole values are replaced).
+fn pattern_of<'a>(identities: impl Iterator<Item = &'a String>) -> Option<regex::Regex> {
+    let mut words: Vec<&String> = identities
+        .filter(|s| s.chars().any(char::is_alphanumeric))
+        .collect();
+    if words.is_empty() {
+        return None;
+    }
+    // Longest first, so that "Ann Lee" is replaced whole rather than as "Ann".
+    words.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    let alternation: Vec<String> = words.iter().map(|w| regex::escape(w)).collect();
+    regex::RegexBuilder::new(&alternation.join("|"))
+        .size_limit(1 << 28)
+        .dfa_size_limit(1 << 28)
+        .build()
+        .ok()
+}
+
+/// A text lowercased, and where its characters came from when lowercasing changed their length.
+struct Lowered<'a> {
+    text: Cow<'a, str>,
+    /// (offset in `text`, offset in the original) of every character boundary, when they differ.
+    bounds: Option<Vec<(usize, usize)>>,
+}
+
+impl Lowered<'_> {
+    fn of(s: &str) -> Lowered<'_> {
+        let unchanged = |c: char| {
+            let mut l = c.to_lowercase();
+            l.next() == Some(c) && l.next().is_none()
+        };
+        if s.chars().all(unchanged) {
+            return Lowered {
+                text: Cow::Borrowed(s),
+                bounds: None,
+            };
+        }
+        let mut text = String::with_capacity(s.len());
+        let mut bounds = Vec::new();
+        let mut same = true;
+        for (at, c) in s.char_indices() {
+            bounds.push((text.len(), at));
+            text.extend(c.to_lowercase());
+            same &= text.len() == at + c.len_utf8();
+        }
+        bounds.push((text.len(), s.len()));
+        Lowered {
+            text: Cow::Owned(text),
+            bounds: (!same).then_some(bounds),
+        }
+    }
+
+    /// The original offset of an offset of the lowercase text, if it is a character boundary of
+    /// the original.
+    fn original(&self, at: usize) -> Option<usize> {
+        match &self.bounds {
+            None => Some(at),
+            Some(bounds) => bounds
+                .binary_search_by_key(&at, |&(lower, _)| lower)
+                .ok()
+                .map(|i| bounds[i].1),
+        }
+    }
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Whether `s[start..end]` stands as a word: not glued to letters or digits on a side where it
+/// itself begins or ends with one.
+fn whole_word(s: &str, start: usize, end: usize) -> bool {
+    let inner = &s[start..end];
+    let glued_before = inner.chars().next().is_some_and(is_word_char)
+        && s[..start].chars().next_back().is_some_and(is_word_char);
+    let glued_after = inner.chars().next_back().is_some_and(is_word_char)
+        && s[end..].chars().next().is_some_and(is_word_char);
+    !glued_before && !glued_after
+}
+
+/// The index just past the closing quote of the JSON string starting at `start`.
+fn string_end(raw: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < raw.len() {
+        match raw[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    raw.len()
+}
+
+/// A JSON string token's text.
+fn decode(token: &[u8]) -> Option<Cow<'_, str>> {
+    if token.len() < 2 {
+        return None;
+    }
+    let inner = &token[1..token.len() - 1];
+    if !inner.contains(&b'\\') {
+        return std::str::from_utf8(inner).ok().map(Cow::Borrowed);
+    }
+    serde_json::from_slice::<String>(token).ok().map(Cow::Owned)
+}
+
+fn pool_of(ip: IpAddr) -> Pool {
+    match ip {
+        IpAddr::V4(v4) => {
+            if is_local_v4(v4) {
+                Pool::LocalV4
+            } else {
+                Pool::PublicV4
+            }
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return if is_local_v4(v4) {
+                    Pool::LocalV6
+                } else {
+                    Pool::PublicV6
+                };
+            }
+            let first = v6.segments()[0];
+            let local = v6.is_loopback()
+                || v6.is_unspecified()
+                || first & 0xffc0 == 0xfe80
+                || first & 0xfe00 == 0xfc00;
+            if local { Pool::LocalV6 } else { Pool::PublicV6 }
+        }
+    }
+}
+
+fn is_local_v4(ip: Ipv4Addr) -> bool {
+    let [a, b, ..] = ip.octets();
+    ip.is_private()
+        || ip.is_loopback()
+        || ip.is_link_local()
+        || ip.is_unspecified()
+        || ip.is_broadcast()
+        || (a == 100 && (64..128).contains(&b))
+}
+
+/// The n-th pseudonym of a pool (n from 1).
+fn pseudonym_address(pool: Pool, n: u64) -> IpAddr {
+    match pool {
+        Pool::PublicV4 | Pool::LocalV4 => {
+            let base: u32 = if matches!(pool, Pool::PublicV4) {
+                u32::from(Ipv4Addr::new(198, 18, 0, 0))
+            } else {
+                u32::from(Ipv4Addr::new(198, 19, 0, 0))
+            };
+            if n < 1 << 16 {
+                IpAddr::V4(Ipv4Addr::from(base + n as u32))
+            } else {
+                // Past 65535 addresses of one kind: the reserved 240.0.0.0/4, which no host uses.
+                let spill = u32::from(Ipv4Addr::new(240, 0, 0, 0)) + (n as u32 & 0x0fff_ffff);
+                IpAddr::V4(Ipv4Addr::from(
+                    spill
+                        + if matches!(pool, Pool::LocalV4) {
+                            1 << 27
+                        } else {
+                            0
+                        },
+                ))
+            }
+        }
+        Pool::PublicV6 | Pool::LocalV6 => {
+            let group = if matches!(pool, Pool::PublicV6) { 1 } else { 2 };
+            IpAddr::V6(Ipv6Addr::new(
+                0x2001,
+                0xdb8,
+                group,
+                0,
+                (n >> 48) as u16,
+                (n >> 32) as u16,
+                (n >> 16) as u16,
+                n as u16,
+            ))
+        }
+    }
+}
+
+fn is_address_byte(b: u8) -> bool {
+    b.is_ascii_hexdigit() || b == b'.' || b == b':'
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The IPv4 and IPv6 addresses in a text, as (start, end, address), in order. An address stands
+/// on its own: not glued to letters or digits (`10.0.0.5:61213`, `[2001:db8::1]:443` and
+/// `fe80::1%eth0` are found; `v1.2.3.4x` is not).
+pub fn find_addresses(s: &str) -> Vec<(usize, usize, IpAddr)> {
+    let b = s.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !is_address_byte(b[i]) || (i > 0 && is_word_byte(b[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < b.len() && is_address_byte(b[j]) {
+            j += 1;
+        }
+        if j < b.len() && is_word_byte(b[j]) {
+            i += 1;
+            continue;
+        }
+        match address_at(&s[i..j]) {
+            Some((len, ip)) => {
+                found.push((i, i + len, ip));
+                i += len;
+            }
+            None => i += 1,
+        }
+    }
+    found
+}
+
+/// The address a run of address characters starts with: all of it, or all of it but trailing
+/// dots and colons (the end of a sentence), or an IPv4 address before a `:port`.
+fn address_at(run: &str) -> Option<(usize, IpAddr)> {
+    if !run.bytes().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    if let Ok(ip) = run.parse::<IpAddr>() {
+        return Some((run.len(), ip));
+    }
+    let trimmed = run.trim_end_matches(['.', ':']);
+    if let Ok(ip) = trimmed.parse::<IpAddr>() {
+        return Some((trimmed.len(), ip));
+    }
+    let (host, port) = trimmed.rsplit_once(':')?;
+    if host.contains(':') || port.is_empty() || !port.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    host.parse::<Ipv4Addr>()
+        .ok()
+        .map(|ip| (host.len(), IpAddr::V4(ip)))
+}
+
+/// The events `rows` of a store, redacted, in a store of their own: its row k is `rows[k]`.
+pub fn redacted_store(store: &Store, rows: &[u32]) -> Result<Store, String> {
+    let mut redactor = Redactor::for_rows(store, rows);
+    let mut buf = Vec::new();
+    let mut spans = Vec::with_capacity(rows.len());
+    for &i in rows {
+        let start = buf.len();
+        buf.extend_from_slice(&redactor.event(store.raw(i as usize)));
+        spans.push((start, buf.len()));
+        buf.push(b'\n');
+    }
+    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(buf)));
+    for (start, end) in spans {
+        builder
+            .push(start, end)
+            .map_err(|e| format!("cannot redact an event: {e}"))?;
+    }
+    let mut out = Store::new();
+    out.merge(builder.finish());
+    Ok(out)
+}
+
+/// [`crate::output::write_events`], redacted: what `list --redact` and a redacted save write.
+pub fn write_events(
+    store: &Store,
+    rows: &[u32],
+    format: Format,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let redacted = redacted_store(store, rows).map_err(io::Error::other)?;
+    let all: Vec<u32> = (0..redacted.len() as u32).collect();
+    crate::output::write_events(&redacted, &all, format, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn addresses(s: &str) -> Vec<String> {
+        find_addresses(s)
+            .into_iter()
+            .map(|(a, b, _)| s[a..b].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn addresses_are_found_in_candidates_and_text() {
+        assert_eq!(
+            addresses(
+                "candidate:842163049 1 udp 1677729535 203.0.113.7 61213 typ srflx raddr 10.0.0.5 rport 61213"
+            ),
+            vec!["203.0.113.7", "10.0.0.5"]
+        );
+        assert_eq!(
+            addresses("to 10.0.0.5:61213, [2001:db8::1]:443 and fe80::1%eth0; ::ffff:192.0.2.1."),
+            vec!["10.0.0.5", "2001:db8::1", "fe80::1", "::ffff:192.0.2.1"]
+        );
+        assert_eq!(
+            addresses("http://192.168.1.20:8080/path"),
+            vec!["192.168.1.20"]
+        );
+        for none in [
+            "2024-11-18T10:02:03.000123456Z",
+            "sdk_version:1.9.12,os_version:17.5",
+            "v1.2.3.4x",
+            "aa:bb:cc:dd:ee:ff",
+            "Class::method",
+            "a :: b",
+            "3e9fcd85-0a6b-4c4d-9e5f-8b9c0d1e2f3a",
+            "1677729535",
+        ] {
+            assert!(addresses(none).is_empty(), "{none}: {:?}", addresses(none));
+        }
+    }
+
+    #[test]
+    fn the_same_address_gets_the_same_pseudonym_and_keeps_its_kind() {
+        let mut r = Redactor::new([]);
+        let a = r.text("raddr 10.0.0.5 and 203.0.113.7").into_owned();
+        let b = r.text("203.0.113.7 then 10.0.0.5").into_owned();
+        assert_eq!(a, "raddr 198.19.0.1 and 198.18.0.1");
+        assert_eq!(b, "198.18.0.1 then 198.19.0.1");
+        assert_eq!(r.text("[2001:db8::7]:443"), "[2001:db8:1::1]:443");
+    }
+
+    #[test]
+    fn pseudonyms_never_equal_an_input_address() {
+        let mut r = Redactor::new([]);
+        r.note_addresses("198.18.0.1 and 198.18.0.2 are real here");
+        assert_eq!(r.text("8.8.8.8"), "198.18.0.3");
+    }
+
+    #[test]
+    fn names_and_ids_are_replaced_as_whole_words_whatever_their_case() {
+        let mut r = Redactor::new([("Ann Lee", true), ("usr_7b2c", false), ("Ann", true)]);
+        assert_eq!(r.text("Ann Lee"), "user-0001");
+        assert_eq!(
+            r.text("ann lee left; ANN stayed"),
+            "user-0001 left; user-0002 stayed"
+        );
+        assert_eq!(r.text("Annabel and usr_7b2cd"), "Annabel and usr_7b2cd");
+        assert_eq!(r.text("peer of usr_7b2c."), "peer of uid-0001.");
+        assert!(matches!(r.text("nothing here"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn names_whose_lowercase_is_longer_are_found_too() {
+        let mut r = Redactor::new([("İlker Aydın", true)]);
+        assert_eq!(
+            r.text("İLKER Aydın and İlker AydıN left"),
+            "user-0001 and user-0001 left"
+        );
+        assert_eq!(r.text("by i̇lker aydın"), "by user-0001");
+    }
+
+    #[test]
+    fn a_pseudonym_is_never_an_input_name() {
+        let mut r = Redactor::new([("user-0001", true), ("Bob", true)]);
+        assert_eq!(r.text("user-0001"), "user-0002");
+        assert_eq!(r.text("Bob"), "user-0003");
+    }
+
+    #[test]
+    fn events_keep_every_other_byte() {
+        let raw = br#"{ "id" : "x", "n": 1.50, "esc": "a\/b \u00e9",
+  "data": {"user_name": "Ann", "user_id": "u1", "msg": "Ann at 10.0.0.5", "Ann": true}}"#;
+        let mut r = Redactor::new([("Ann", true), ("u1", false)]);
+        let out = String::from_utf8(r.event(raw)).unwrap();
+        assert_eq!(
+            out,
+            r#"{ "id" : "x", "n": 1.50, "esc": "a\/b \u00e9",
+  "data": {"user_name": "user-0001", "user_id": "uid-0001", "msg": "user-0001 at 198.19.0.1", "Ann": true}}"#
+        );
+    }
+
+    #[test]
+    fn escaped_strings_are_read_before_they_are_searched() {
+        let raw = br#"{"m":"Luc\u00eda at 10.0.0.\u0035\n"}"#;
+        let mut r = Redactor::new([("Lucía", true)]);
+        let out = r.event(raw);
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["m"], "user-0001 at 198.19.0.1\n");
+    }
+}

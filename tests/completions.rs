@@ -1,0 +1,147 @@
+//! Shell completions and the man page, as a packager or a user installs them.
+
+use assert_cmd::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_callscope");
+const COMMANDS: &[&str] = &["list", "serve", "demo-data", "config", "completions", "man"];
+
+fn stdout(args: &[&str]) -> String {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_bash_completion_loads_in_bash() {
+    let script = format!("source <('{BIN}' completions bash) && complete -p callscope");
+    let out = std::process::Command::new("bash")
+        .args(["--noprofile", "--norc", "-c", &script])
+        .output()
+        .expect("bash runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("callscope"), "{said}");
+}
+
+#[test]
+fn the_bash_completion_offers_commands_and_values() {
+    // COMP_WORDS as bash fills them for `callscope l<TAB>` and `callscope list --format <TAB>`.
+    let complete = |words: &str, cword: usize| {
+        let script = format!(
+            "source <('{BIN}' completions bash); COMP_WORDS=({words}); COMP_CWORD={cword}; COMP_LINE=\"{words}\"; COMP_POINT=${{#COMP_LINE}}; _callscope callscope \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\""
+        );
+        let out = std::process::Command::new("bash")
+            .args(["--noprofile", "--norc", "-c", &script])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let commands = complete("callscope l", 1);
+    assert!(commands.lines().any(|l| l == "list"), "{commands}");
+    let formats = complete("callscope list --format ''", 3);
+    for f in ["table", "ndjson", "json", "csv"] {
+        assert!(formats.lines().any(|l| l == f), "{f} in {formats}");
+    }
+}
+
+#[test]
+fn zsh_and_fish_scripts_name_every_command() {
+    let zsh = stdout(&["completions", "zsh"]);
+    assert!(zsh.starts_with("#compdef callscope"), "{}", &zsh[..40]);
+    let fish = stdout(&["completions", "fish"]);
+    for c in COMMANDS {
+        assert!(zsh.contains(c), "zsh: {c}");
+        assert!(fish.contains(&format!("-a \"{c}\"")), "fish: {c}");
+    }
+    for shell in ["zsh", "fish"] {
+        let check = if shell == "zsh" { "-n" } else { "--no-execute" };
+        if let Ok(out) = std::process::Command::new(shell)
+            .arg(check)
+            .arg("/dev/stdin")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                let text = if shell == "zsh" { &zsh } else { &fish };
+                child.stdin.take().unwrap().write_all(text.as_bytes())?;
+                child.wait_with_output()
+            })
+        {
+            assert!(out.status.success(), "{shell} rejects its script");
+        }
+    }
+}
+
+#[test]
+fn an_unknown_shell_is_a_usage_error() {
+    Command::new(BIN)
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("bash"));
+}
+
+#[test]
+fn the_man_page_names_every_command_and_option() {
+    let page = stdout(&["man"]);
+    assert!(page.contains(".TH callscope 1"), "{}", &page[..200]);
+    assert!(page.contains(".SH SUBCOMMANDS"));
+    for c in COMMANDS {
+        assert!(
+            page.contains(&format!("callscope\\-{}(1)", c.replace('-', "\\-"))),
+            "{c}"
+        );
+    }
+    for option in [
+        "\\-\\-profile",
+        "\\-\\-config",
+        "\\-\\-log\\-file",
+        "\\-\\-room",
+    ] {
+        assert!(page.contains(option), "{option}");
+    }
+    let list = stdout(&["man", "list"]);
+    assert!(list.contains(".TH callscope-list 1"), "{}", &list[..200]);
+    for option in ["\\-\\-redact", "\\-\\-format", "\\-\\-group\\-by"] {
+        assert!(list.contains(option), "{option}");
+    }
+    let serve = stdout(&["man", "serve"]);
+    assert!(serve.contains("\\-\\-token\\-file") && serve.contains("\\-\\-redact"));
+    assert!(!serve.contains("\\-\\-base\\-url") && !serve.contains("\\-\\-page\\-size"));
+    Command::new(BIN)
+        .args(["man", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("list, serve"));
+}
+
+#[test]
+fn the_man_page_renders_with_man_when_it_is_installed() {
+    let Ok(probe) = std::process::Command::new("man").arg("--version").output() else {
+        return;
+    };
+    if !probe.status.success() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("callscope.1");
+    std::fs::write(&path, stdout(&["man"])).unwrap();
+    let out = std::process::Command::new("man")
+        .arg("-l")
+        .arg(&path)
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("callscope-list"), "{text}");
+}

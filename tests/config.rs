@@ -1,0 +1,459 @@
+//! Profiles and the config file, tried as a user meets them: the real binary with its own HOME,
+//! `list --live` against `callscope serve` started here, and `callscope config`.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command as StdCommand, Stdio};
+
+use assert_cmd::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_callscope");
+const INCIDENT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/serve/incident.json"
+);
+const TOKEN_A: &str = "token-a-91f3c7";
+const TOKEN_B: &str = "token-b-2d8e44";
+
+/// Variables that would let the machine's own settings leak into a test.
+const CLEARED: &[&str] = &[
+    "XDG_CONFIG_HOME",
+    "CALLSCOPE_CONFIG",
+    "CALLSCOPE_PROFILE",
+    "CALLSCOPE_BASE_URL",
+    "CALLSCOPE_LOG",
+    "HMS_MANAGEMENT_TOKEN",
+    "HMS_ACCESS_KEY",
+    "HMS_SECRET",
+];
+
+/// callscope with `home` as its HOME and nothing else configured.
+fn callscope(home: &Path) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env("HOME", home);
+    for name in CLEARED {
+        cmd.env_remove(name);
+    }
+    cmd
+}
+
+fn write_config(home: &Path, text: &str) -> PathBuf {
+    let dir = home.join(".config/callscope");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("config.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A running `callscope serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(source: &[&str], token: &str, dir: &Path) -> Server {
+        let token_file = dir.join(format!("serve-{token}"));
+        std::fs::write(&token_file, format!("{token}\n")).unwrap();
+        let mut child = StdCommand::new(BIN)
+            .arg("serve")
+            .args(source)
+            .args(["--addr", "127.0.0.1:0", "--token-file"])
+            .arg(&token_file)
+            .env_remove("CALLSCOPE_SERVE_TOKEN")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim_end()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        Server { child, url }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_fresh_home_works_as_without_a_config() {
+    let home = tempfile::tempdir().unwrap();
+    let plain = stdout_of(
+        callscope(home.path())
+            .args([
+                "list", "--demo", "--type", "join", "--max", "5", "--format", "ndjson",
+            ])
+            .args(["--config", "/dev/null"]),
+    );
+    let fresh = stdout_of(callscope(home.path()).args([
+        "list", "--demo", "--type", "join", "--max", "5", "--format", "ndjson",
+    ]));
+    assert_eq!(fresh, plain);
+    assert_eq!(fresh.lines().count(), 5);
+    let report = stdout_of(callscope(home.path()).arg("config"));
+    let expected = home.path().join(".config/callscope/config.toml");
+    assert!(
+        report.contains(&format!("{} (not found", expected.display())),
+        "{report}"
+    );
+    assert!(report.contains("profile     none"), "{report}");
+    assert!(report.contains("https://api.100ms.live"), "{report}");
+    // Without a terminal the explorer says so, as it always did, instead of tripping on config.
+    callscope(home.path())
+        .arg("--demo")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("needs a terminal"));
+}
+
+#[test]
+fn two_profiles_switch_base_url_token_and_filters() {
+    let home = tempfile::tempdir().unwrap();
+    let a = Server::start(&[INCIDENT], TOKEN_A, home.path());
+    let b = Server::start(&["--demo"], TOKEN_B, home.path());
+    // The incident profile reads its token from a file named relative to the config; the demo
+    // profile from a variable of its own.
+    let config = write_config(
+        home.path(),
+        &format!(
+            r#"
+default_profile = "incident"
+
+[profiles.incident]
+base_url = "{a}"
+token_file = "incident.token"
+live = true
+page_size = 2
+
+[profiles.demo]
+base_url = "{b}"
+token_env = "DEMO_TOKEN"
+live = true
+
+[profiles.demo.filters]
+type = ["join"]
+terminal = true
+"#,
+            a = a.url,
+            b = b.url
+        ),
+    );
+    std::fs::write(
+        config.with_file_name("incident.token"),
+        format!("{TOKEN_A}\n"),
+    )
+    .unwrap();
+    let list = |args: &[&str]| {
+        stdout_of(
+            callscope(home.path())
+                .args(["list", "--format", "ndjson"])
+                .args(args)
+                .env("DEMO_TOKEN", TOKEN_B),
+        )
+    };
+
+    // The default profile: every event of the incident, paged two at a time.
+    let incident = list(&[]);
+    let expected = stdout_of(callscope(home.path()).args([
+        "list",
+        INCIDENT,
+        "--format",
+        "ndjson",
+        "--config",
+        "/dev/null",
+    ]));
+    assert_eq!(incident, expected);
+    assert!(
+        incident.lines().count() > 2,
+        "more than one page: {incident}"
+    );
+
+    // The demo profile: another server, another token, its filters.
+    let demo = list(&["--profile", "demo"]);
+    let expected = stdout_of(callscope(home.path()).args([
+        "list",
+        "--demo",
+        "--type",
+        "join",
+        "--terminal",
+        "--format",
+        "ndjson",
+        "--config",
+        "/dev/null",
+    ]));
+    assert!(!demo.is_empty());
+    assert_eq!(demo, expected);
+
+    // Flags win over the profile's filters; an empty flag clears one.
+    let publish = list(&["--profile", "demo", "--type", "publish", "--retried"]);
+    let expected = stdout_of(callscope(home.path()).args([
+        "list",
+        "--demo",
+        "--type",
+        "publish",
+        "--retried",
+        "--format",
+        "ndjson",
+        "--config",
+        "/dev/null",
+    ]));
+    assert_eq!(publish, expected);
+    let all_types = list(&["--profile", "demo", "--type", "", "--max", "50"]);
+    assert!(all_types.lines().any(|l| !l.contains("client.join.failed")));
+}
+
+#[test]
+fn the_base_url_flag_wins_over_the_profile() {
+    let home = tempfile::tempdir().unwrap();
+    let b = Server::start(&["--demo"], TOKEN_B, home.path());
+    let token = home.path().join("tok");
+    std::fs::write(&token, TOKEN_B).unwrap();
+    write_config(
+        home.path(),
+        "[profiles.p]\nbase_url = \"http://127.0.0.1:9\"\nlive = true\n",
+    );
+    let out = stdout_of(
+        callscope(home.path())
+            .args(["list", "--profile", "p", "--max", "3", "--format", "ndjson"])
+            .args(["--base-url", &b.url, "--token-file"])
+            .arg(&token),
+    );
+    assert_eq!(out.lines().count(), 3);
+}
+
+#[test]
+fn config_shows_the_settings_of_each_profile_and_no_secret() {
+    let home = tempfile::tempdir().unwrap();
+    let config_dir = home.path().join(".config/callscope");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    std::fs::write(config_dir.join("prod.token"), "prod-secret-token-6b1a\n").unwrap();
+    write_config(
+        home.path(),
+        r#"
+default_profile = "dev"
+theme = "dark"
+
+[keys]
+quit = ["q", "ctrl-c"]
+
+[profiles.dev]
+base_url = "http://127.0.0.1:8080"
+token_env = "DEV_TOKEN"
+[profiles.dev.filters]
+room = "room-dev"
+
+[profiles.prod]
+base_url = "https://api.example.com"
+token_file = "~/.config/callscope/prod.token"
+page_size = 25
+theme = "light"
+[profiles.prod.filters]
+type = "join"
+terminal = true
+[profiles.prod.keys]
+quit = "x"
+"#,
+    );
+    let run = |profile: Option<&str>| {
+        let mut cmd = callscope(home.path());
+        cmd.arg("config")
+            .env("DEV_TOKEN", "dev-secret-token-93c2")
+            .env("HMS_SECRET", "app-secret-5521");
+        if let Some(p) = profile {
+            cmd.args(["--profile", p]);
+        }
+        stdout_of(&mut cmd)
+    };
+    let dev = run(None);
+    assert!(dev.contains("dev (default_profile)"), "{dev}");
+    assert!(dev.contains("http://127.0.0.1:8080 (profile dev)"), "{dev}");
+    assert!(dev.contains("room=room-dev"), "{dev}");
+    assert!(dev.contains("$DEV_TOKEN (set)"), "{dev}");
+    assert!(dev.contains("theme       dark"), "{dev}");
+    assert!(dev.contains("quit = q, ctrl-c"), "{dev}");
+    let prod = run(Some("prod"));
+    assert!(prod.contains("prod (--profile)"), "{prod}");
+    assert!(prod.contains("https://api.example.com"), "{prod}");
+    assert!(prod.contains("25 (profile prod)"), "{prod}");
+    assert!(
+        prod.contains("type=join") && prod.contains("final only"),
+        "{prod}"
+    );
+    assert!(prod.contains("theme       light"), "{prod}");
+    assert!(prod.contains("quit = x"), "{prod}");
+    let token_path = config_dir.join("prod.token");
+    assert!(
+        prod.contains(&format!("{} (exists", token_path.display())),
+        "{prod}"
+    );
+    for report in [&dev, &prod] {
+        for secret in [
+            "dev-secret-token-93c2",
+            "prod-secret-token-6b1a",
+            "app-secret-5521",
+        ] {
+            assert!(!report.contains(secret), "{secret} in {report}");
+        }
+    }
+}
+
+#[test]
+fn xdg_config_home_and_callscope_config_are_honoured() {
+    let home = tempfile::tempdir().unwrap();
+    let xdg = home.path().join("elsewhere");
+    std::fs::create_dir_all(xdg.join("callscope")).unwrap();
+    std::fs::write(
+        xdg.join("callscope/config.toml"),
+        "default_profile = \"x\"\n[profiles.x]\npage_size = 7\n",
+    )
+    .unwrap();
+    let out = stdout_of(
+        callscope(home.path())
+            .arg("config")
+            .env("XDG_CONFIG_HOME", &xdg),
+    );
+    assert!(out.contains("7 (profile x)"), "{out}");
+    let named = home.path().join("named.toml");
+    std::fs::write(
+        &named,
+        "default_profile = \"y\"\n[profiles.y]\npage_size = 9\n",
+    )
+    .unwrap();
+    let out = stdout_of(
+        callscope(home.path())
+            .arg("config")
+            .env("CALLSCOPE_CONFIG", &named),
+    );
+    assert!(out.contains("9 (profile y)"), "{out}");
+    let out = stdout_of(
+        callscope(home.path())
+            .arg("config")
+            .env("CALLSCOPE_CONFIG", &named)
+            .arg("--config")
+            .arg(xdg.join("callscope/config.toml")),
+    );
+    assert!(out.contains("7 (profile x)"), "the flag wins: {out}");
+}
+
+/// Runs `list --demo` with a config and checks it stops with exit 2 before printing anything,
+/// naming the file, the line, and what is wrong.
+fn refused(text: &str, extra: &[&str], line: Option<usize>, words: &[&str]) {
+    let home = tempfile::tempdir().unwrap();
+    let path = write_config(home.path(), text);
+    let out = callscope(home.path())
+        .args(["list", "--demo", "--format", "ndjson"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+    assert!(out.stdout.is_empty(), "started half-configured: {text}");
+    let place = match line {
+        Some(n) => format!("{}:{n}:", path.display()),
+        None => path.display().to_string(),
+    };
+    assert!(stderr.contains(&place), "{place} not in {stderr}");
+    for w in words {
+        assert!(stderr.contains(w), "{w:?} not in {stderr}");
+    }
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+}
+
+#[test]
+fn a_bad_config_is_reported_with_its_line_and_exit_2() {
+    refused(
+        "[profiles.a]\nbase_url = \"https://x.example\n",
+        &[],
+        Some(2),
+        &["string"],
+    );
+    refused(
+        "[profiles.a]\nbase_url = \"https://x.example\"\nbase_ulr = \"y\"\n",
+        &[],
+        Some(3),
+        &["unknown field `base_ulr`", "base_url"],
+    );
+    refused(
+        "[profiles.a]\n\npage_size = \"ten\"\n",
+        &[],
+        Some(3),
+        &["a number from 1 to 100"],
+    );
+    refused("[profiles.a]\npage_size = 0\n", &[], Some(2), &["1 to 100"]);
+    refused("[profiles.a]\nlive = \"yes\"\n", &[], Some(2), &["bool"]);
+    refused(
+        "colour = \"red\"\n",
+        &[],
+        Some(1),
+        &["unknown field `colour`"],
+    );
+    refused(
+        "[profiles.a.filters]\ntype = [\"joinn\"]\n",
+        &[],
+        Some(2),
+        &["joinn"],
+    );
+    refused(
+        "[profiles.a.filters]\nsince = \"yesterday\"\n",
+        &[],
+        Some(2),
+        &["yesterday"],
+    );
+    refused(
+        "\n\ndefault_profile = \"prd\"\n[profiles.prod]\n",
+        &[],
+        Some(3),
+        &["prd", "prod"],
+    );
+    refused(
+        "[profiles.prod]\n[profiles.dev]\n",
+        &["--profile", "staging"],
+        None,
+        &["staging", "dev, prod"],
+    );
+    refused(
+        "[profiles.a]\ntoken_env = \"eyJ.abc.def\"\n",
+        &[],
+        Some(2),
+        &["NAME"],
+    );
+}
+
+#[test]
+fn a_named_config_that_is_missing_is_an_error() {
+    let home = tempfile::tempdir().unwrap();
+    callscope(home.path())
+        .args(["list", "--demo", "--config"])
+        .arg(home.path().join("nope.toml"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("nope.toml: no such file"));
+    callscope(home.path())
+        .args(["list", "--demo", "--profile", "prod"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("does not exist"));
+}
