@@ -129,7 +129,9 @@ impl Filter {
             session: sym(&self.session),
             peer: sym(&self.peer),
             user: sym(&self.user),
-            terminal: self.terminal.map(|t| if t { TERMINAL_TRUE } else { TERMINAL_FALSE }),
+            terminal: self
+                .terminal
+                .map(|t| if t { TERMINAL_TRUE } else { TERMINAL_FALSE }),
             code: self.code,
             search: self
                 .search

@@ -49,7 +49,10 @@ mod tests {
 
     #[test]
     fn plain_text_is_borrowed_unchanged() {
-        assert!(matches!(for_terminal("Zoë 佐藤 ok"), Cow::Borrowed("Zoë 佐藤 ok")));
+        assert!(matches!(
+            for_terminal("Zoë 佐藤 ok"),
+            Cow::Borrowed("Zoë 佐藤 ok")
+        ));
     }
 
     #[test]

@@ -80,7 +80,10 @@ mod tests {
         let now = parse_rfc3339_nanos("2026-11-18T10:00:00Z").unwrap();
         let t = parse_time_bound("90m", now).unwrap();
         assert_eq!(format_nanos(t), "2026-11-18T08:30:00.000000000Z");
-        assert_eq!(parse_time_bound("3d", now).unwrap(), now - 3 * 86_400 * 1_000_000_000);
+        assert_eq!(
+            parse_time_bound("3d", now).unwrap(),
+            now - 3 * 86_400 * 1_000_000_000
+        );
     }
 
     #[test]

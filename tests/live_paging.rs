@@ -21,8 +21,16 @@ const TOKEN: &str = "test-token-7f3a9c";
 #[derive(Clone, Debug)]
 enum Reply {
     /// 200 with a page: events `ids`, `next`, `total`.
-    Page { ids: Vec<u32>, next: &'static str, total: u64 },
-    Status { status: u16, body: &'static str, retry_after: Option<u64> },
+    Page {
+        ids: Vec<u32>,
+        next: &'static str,
+        total: u64,
+    },
+    Status {
+        status: u16,
+        body: &'static str,
+        retry_after: Option<u64>,
+    },
     /// Close the connection without answering.
     Drop,
     /// Announce a longer body than is sent, then close.
@@ -65,7 +73,9 @@ impl FaultServer {
         let script = Arc::new(script);
         tokio::spawn(async move {
             loop {
-                let Ok((stream, _)) = listener.accept().await else { return };
+                let Ok((stream, _)) = listener.accept().await else {
+                    return;
+                };
                 let log = Arc::clone(&log);
                 let script = Arc::clone(&script);
                 tokio::spawn(async move { serve_connection(stream, log, script).await });
@@ -79,7 +89,12 @@ impl FaultServer {
     }
 
     fn queries(&self) -> Vec<String> {
-        self.requests.lock().unwrap().iter().map(|(q, _)| q.clone()).collect()
+        self.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(q, _)| q.clone())
+            .collect()
     }
 }
 
@@ -112,16 +127,25 @@ async fn serve_connection(
         let reply = script[k.min(script.len() - 1)].clone();
         let (status, body, extra) = match reply {
             Reply::Page { ids, next, total } => (200, page_body(&ids, next, total), String::new()),
-            Reply::Status { status, body, retry_after } => (
+            Reply::Status {
+                status,
+                body,
+                retry_after,
+            } => (
                 status,
                 body.to_string(),
-                retry_after.map(|s| format!("Retry-After: {s}\r\n")).unwrap_or_default(),
+                retry_after
+                    .map(|s| format!("Retry-After: {s}\r\n"))
+                    .unwrap_or_default(),
             ),
             Reply::NotJson => (200, "<html>gateway</html>".to_string(), String::new()),
             Reply::Drop => return,
             Reply::Truncated => {
                 let body = page_body(&[1, 2, 3], "", 3);
-                let head = format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n", body.len());
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+                    body.len()
+                );
                 let _ = stream.write_all(head.as_bytes()).await;
                 let _ = stream.write_all(&body.as_bytes()[..body.len() / 2]).await;
                 return;
@@ -159,7 +183,11 @@ async fn load_all(server: &FaultServer, filter: Filter) -> (Store, Vec<String>, 
     let mut store = Store::new();
     let mut log = Vec::new();
     loop {
-        match reports.recv().await.expect("the worker reports until the query ends") {
+        match reports
+            .recv()
+            .await
+            .expect("the worker reports until the query ends")
+        {
             Report::Page { page, .. } => {
                 log.push(format!("page next={:?}", page.next));
                 store.merge(page.batch);
@@ -194,14 +222,34 @@ fn assert_each_once(store: &Store, expected: std::ops::RangeInclusive<u32>) {
 #[tokio::test(start_paused = true)]
 async fn every_event_arrives_once_through_429_500_drops_truncation_and_a_hang() {
     let server = FaultServer::start(vec![
-        Reply::Status { status: 429, body: r#"{"message":"slow down"}"#, retry_after: Some(7) },
-        Reply::Page { ids: vec![1, 2, 3], next: "c:1~a=", total: 9 },
-        Reply::Status { status: 500, body: "oops", retry_after: None },
+        Reply::Status {
+            status: 429,
+            body: r#"{"message":"slow down"}"#,
+            retry_after: Some(7),
+        },
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "c:1~a=",
+            total: 9,
+        },
+        Reply::Status {
+            status: 500,
+            body: "oops",
+            retry_after: None,
+        },
         Reply::Drop,
-        Reply::Page { ids: vec![4, 5, 6], next: "c:2~b_", total: 9 },
+        Reply::Page {
+            ids: vec![4, 5, 6],
+            next: "c:2~b_",
+            total: 9,
+        },
         Reply::Truncated,
         Reply::Hang,
-        Reply::Page { ids: vec![7, 8, 9], next: "", total: 9 },
+        Reply::Page {
+            ids: vec![7, 8, 9],
+            next: "",
+            total: 9,
+        },
     ])
     .await;
     let (store, log, failure) = load_all(&server, Filter::default()).await;
@@ -209,7 +257,11 @@ async fn every_event_arrives_once_through_429_500_drops_truncation_and_a_hang() 
     assert_each_once(&store, 1..=9);
     let retries: Vec<&String> = log.iter().filter(|l| l.starts_with("retry")).collect();
     assert_eq!(retries.len(), 5, "{log:#?}");
-    assert!(retries[0].contains("in 7s") && retries[0].contains("HTTP 429"), "Retry-After honoured: {}", retries[0]);
+    assert!(
+        retries[0].contains("in 7s") && retries[0].contains("HTTP 429"),
+        "Retry-After honoured: {}",
+        retries[0]
+    );
     assert!(retries[1].contains("HTTP 500"), "{}", retries[1]);
     assert_eq!(server.count(), 8);
 }
@@ -217,8 +269,16 @@ async fn every_event_arrives_once_through_429_500_drops_truncation_and_a_hang() 
 #[tokio::test(start_paused = true)]
 async fn an_overlapping_page_is_deduplicated_and_a_changing_total_is_tolerated() {
     let server = FaultServer::start(vec![
-        Reply::Page { ids: vec![1, 2, 3], next: "n1", total: 5 },
-        Reply::Page { ids: vec![3, 4, 5], next: "", total: 6 },
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 5,
+        },
+        Reply::Page {
+            ids: vec![3, 4, 5],
+            next: "",
+            total: 6,
+        },
     ])
     .await;
     let (store, log, failure) = load_all(&server, Filter::default()).await;
@@ -230,8 +290,16 @@ async fn an_overlapping_page_is_deduplicated_and_a_changing_total_is_tolerated()
 #[tokio::test(start_paused = true)]
 async fn a_repeated_cursor_stops_paging_instead_of_looping() {
     let server = FaultServer::start(vec![
-        Reply::Page { ids: vec![1, 2], next: "same", total: 9 },
-        Reply::Page { ids: vec![3, 4], next: "same", total: 9 },
+        Reply::Page {
+            ids: vec![1, 2],
+            next: "same",
+            total: 9,
+        },
+        Reply::Page {
+            ids: vec![3, 4],
+            next: "same",
+            total: 9,
+        },
     ])
     .await;
     let (store, _, failure) = load_all(&server, Filter::default()).await;
@@ -251,9 +319,18 @@ async fn a_401_is_not_retried_and_says_to_check_the_token_without_showing_it() {
     .await;
     let (store, log, failure) = load_all(&server, Filter::default()).await;
     let message = failure.expect("a 401 fails the query");
-    assert!(message.contains("HTTP 401") && message.contains("check the token"), "{message}");
-    assert!(message.contains("token expired"), "the server's message is shown: {message}");
-    assert!(!message.contains(TOKEN), "the token never appears: {message}");
+    assert!(
+        message.contains("HTTP 401") && message.contains("check the token"),
+        "{message}"
+    );
+    assert!(
+        message.contains("token expired"),
+        "the server's message is shown: {message}"
+    );
+    assert!(
+        !message.contains(TOKEN),
+        "the token never appears: {message}"
+    );
     assert!(log.iter().all(|l| !l.starts_with("retry")));
     assert_eq!(server.count(), 1);
     assert!(store.is_empty());
@@ -262,7 +339,11 @@ async fn a_401_is_not_retried_and_says_to_check_the_token_without_showing_it() {
 #[tokio::test(start_paused = true)]
 async fn a_page_that_is_not_json_fails_after_retries_and_keeps_what_was_loaded() {
     let server = FaultServer::start(vec![
-        Reply::Page { ids: vec![1, 2, 3], next: "n1", total: 6 },
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 6,
+        },
         Reply::NotJson,
     ])
     .await;
@@ -276,8 +357,16 @@ async fn a_page_that_is_not_json_fails_after_retries_and_keeps_what_was_loaded()
 #[tokio::test(start_paused = true)]
 async fn the_request_carries_every_filter_the_token_and_the_encoded_cursor() {
     let server = FaultServer::start(vec![
-        Reply::Page { ids: vec![1], next: "a:b~c=d_e-f/g", total: 2 },
-        Reply::Page { ids: vec![2], next: "", total: 2 },
+        Reply::Page {
+            ids: vec![1],
+            next: "a:b~c=d_e-f/g",
+            total: 2,
+        },
+        Reply::Page {
+            ids: vec![2],
+            next: "",
+            total: 2,
+        },
     ])
     .await;
     let filter = Filter {
@@ -299,7 +388,11 @@ async fn the_request_carries_every_filter_the_token_and_the_encoded_cursor() {
         queries[0],
         "/v2/analytics/events?type=client.publish.failed&type=client.join.failed&room_id=room+1&session_id=s1&peer_id=p1&user_id=u%261&limit=3"
     );
-    assert!(queries[1].ends_with("&limit=3&start=a%3Ab%7Ec%3Dd_e-f%2Fg"), "{}", queries[1]);
+    assert!(
+        queries[1].ends_with("&limit=3&start=a%3Ab%7Ec%3Dd_e-f%2Fg"),
+        "{}",
+        queries[1]
+    );
     let auth = server.requests.lock().unwrap()[0].1.clone();
     assert_eq!(auth, format!("Bearer {TOKEN}"));
 }
@@ -307,15 +400,32 @@ async fn the_request_carries_every_filter_the_token_and_the_encoded_cursor() {
 #[tokio::test(start_paused = true)]
 async fn pages_are_fetched_only_when_asked_and_one_at_a_time() {
     let server = FaultServer::start(vec![
-        Reply::Page { ids: vec![1, 2, 3], next: "n1", total: 9 },
-        Reply::Page { ids: vec![4, 5, 6], next: "n2", total: 9 },
-        Reply::Page { ids: vec![7, 8, 9], next: "", total: 9 },
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 9,
+        },
+        Reply::Page {
+            ids: vec![4, 5, 6],
+            next: "n2",
+            total: 9,
+        },
+        Reply::Page {
+            ids: vec![7, 8, 9],
+            next: "",
+            total: 9,
+        },
     ])
     .await;
     let api = Api::new(&server.url, 3).unwrap();
     let (reports_tx, mut reports) = mpsc::unbounded_channel();
     let commands = worker::spawn(api, tokens(), reports_tx);
-    commands.send(Command::Query { id: 1, filter: Filter::default() }).unwrap();
+    commands
+        .send(Command::Query {
+            id: 1,
+            filter: Filter::default(),
+        })
+        .unwrap();
     let mut pages = 0;
     while pages < 1 {
         if let Report::Page { .. } = reports.recv().await.unwrap() {
@@ -341,18 +451,32 @@ async fn pages_are_fetched_only_when_asked_and_one_at_a_time() {
 async fn a_new_query_drops_the_request_of_the_old_one() {
     let server = FaultServer::start(vec![
         Reply::Hang,
-        Reply::Page { ids: vec![1], next: "", total: 1 },
+        Reply::Page {
+            ids: vec![1],
+            next: "",
+            total: 1,
+        },
     ])
     .await;
     let api = Api::new(&server.url, 3).unwrap();
     let (reports_tx, mut reports) = mpsc::unbounded_channel();
     let commands = worker::spawn(api, tokens(), reports_tx);
-    commands.send(Command::Query { id: 1, filter: Filter::default() }).unwrap();
+    commands
+        .send(Command::Query {
+            id: 1,
+            filter: Filter::default(),
+        })
+        .unwrap();
     // Wait until the first request is on the wire.
     while server.count() < 1 {
         tokio::task::yield_now().await;
     }
-    commands.send(Command::Query { id: 2, filter: Filter::default() }).unwrap();
+    commands
+        .send(Command::Query {
+            id: 2,
+            filter: Filter::default(),
+        })
+        .unwrap();
     loop {
         match reports.recv().await.unwrap() {
             Report::Page { query, .. } => {

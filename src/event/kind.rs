@@ -75,7 +75,10 @@ impl EventType {
     pub fn short(&self) -> &str {
         match self {
             EventType::Disconnected => "disconnect",
-            EventType::Other(name) => name.char_indices().nth(10).map_or(name, |(i, _)| &name[..i]),
+            EventType::Other(name) => name
+                .char_indices()
+                .nth(10)
+                .map_or(name, |(i, _)| &name[..i]),
             known => known.alias(),
         }
     }

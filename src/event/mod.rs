@@ -146,7 +146,9 @@ impl Event {
     }
 
     pub fn agent_str(&self, field: &str) -> Option<&str> {
-        self.agent().and_then(|a| a.get(field)).and_then(Value::as_str)
+        self.agent()
+            .and_then(|a| a.get(field))
+            .and_then(Value::as_str)
     }
 
     /// The agent's `string`, decoded into its key:value pairs (`env` included).

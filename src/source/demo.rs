@@ -17,7 +17,8 @@ pub fn load() -> Batch {
     let mut decoder = flate2::read::GzDecoder::new(DEMO_GZ);
     let mut bytes = Vec::new();
     // The asset is part of the binary and checked by the tests; a failure here is a build defect.
-    std::io::Read::read_to_end(&mut decoder, &mut bytes).expect("the bundled demo dataset is valid gzip");
+    std::io::Read::read_to_end(&mut decoder, &mut bytes)
+        .expect("the bundled demo dataset is valid gzip");
     let (batch, problems) = dump::read_file(DumpFile {
         path: DEMO_NAME.into(),
         blob: Arc::new(Blob::Owned(bytes)),

@@ -2,11 +2,11 @@
 //! produces [`Batch`]es that a [`Store`](crate::store::Store) merges, so nothing downstream needs
 //! to know where an event came from.
 
+pub mod api;
 pub mod demo;
 pub mod dump;
 pub mod live;
 pub mod ndjson;
-pub mod api;
 pub mod token;
 pub mod worker;
 
@@ -34,7 +34,9 @@ pub fn load_files(args: &[String], mut on_batch: impl FnMut(&str, Batch)) -> Vec
                 Ok(file) => {
                     let name = file.path.clone();
                     let mut file_problems =
-                        dump::read_file_in_batches(file, FIRST_BATCH, &mut |batch| on_batch(&name, batch));
+                        dump::read_file_in_batches(file, FIRST_BATCH, &mut |batch| {
+                            on_batch(&name, batch)
+                        });
                     problems.append(&mut file_problems);
                 }
                 Err(p) => problems.push(p),

@@ -67,9 +67,10 @@ impl Prefilter {
                     .map(String::as_str),
             )
             .collect();
-        let plain = values
-            .iter()
-            .all(|v| !v.chars().any(|c| matches!(c, '"' | '\\' | '/') || c.is_control()));
+        let plain = values.iter().all(|v| {
+            !v.chars()
+                .any(|c| matches!(c, '"' | '\\' | '/') || c.is_control())
+        });
         Prefilter {
             any_of: filter.types.iter().map(|t| literal(t.name())).collect(),
             all_of: [&filter.room, &filter.session, &filter.peer, &filter.user]
@@ -87,7 +88,8 @@ impl Prefilter {
 
     /// Whether the line may match: false only when it certainly cannot.
     fn may_match(&self, line: &[u8]) -> bool {
-        let literal_ok = (self.any_of.is_empty() || self.any_of.iter().any(|f| f.find(line).is_some()))
+        let literal_ok = (self.any_of.is_empty()
+            || self.any_of.iter().any(|f| f.find(line).is_some()))
             && self.all_of.iter().all(|f| f.find(line).is_some());
         literal_ok || self.escape.find(line).is_some()
     }
@@ -112,9 +114,14 @@ struct LineInfo {
 ///
 /// Three passes: every line's id and whether it may match (in parallel, one slice of the file per
 /// core); de-duplication in input order; then only the candidates are parsed (in parallel).
-pub fn select(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<(Store, Vec<u32>), NotLineDelimited> {
+pub fn select(
+    blobs: Vec<Arc<Blob>>,
+    filter: &Filter,
+) -> Result<(Store, Vec<u32>), NotLineDelimited> {
     let pre = Prefilter::new(filter);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
     let mut seen: FxHashSet<IdKey> = FxHashSet::default();
     let mut store = Store::new();
     for blob in blobs {
@@ -183,7 +190,12 @@ pub(crate) fn split_at_lines(bytes: &[u8], n: usize) -> Vec<(usize, usize)> {
 }
 
 /// The first pass over the lines of `bytes[from..to]`.
-fn read_lines(bytes: &[u8], from: usize, to: usize, pre: &Prefilter) -> Result<Vec<LineInfo>, NotLineDelimited> {
+fn read_lines(
+    bytes: &[u8],
+    from: usize,
+    to: usize,
+    pre: &Prefilter,
+) -> Result<Vec<LineInfo>, NotLineDelimited> {
     let mut out = Vec::with_capacity((to - from) / 1024 + 1);
     let mut start = from;
     while start < to {
@@ -300,7 +312,8 @@ fn skip_value(b: &[u8], start: usize) -> Option<usize> {
         }
         _ => {
             let mut i = start;
-            while i < b.len() && !matches!(b[i], b',' | b'}' | b']') && !b[i].is_ascii_whitespace() {
+            while i < b.len() && !matches!(b[i], b',' | b'}' | b']') && !b[i].is_ascii_whitespace()
+            {
                 i += 1;
             }
             Some(i)
@@ -314,8 +327,14 @@ mod tests {
 
     #[test]
     fn reads_the_top_level_id_wherever_it_stands() {
-        assert_eq!(top_level_id(br#"{"version":"2.0","id":"abc","data":{"id":"x"}}"#), Some(&b"abc"[..]));
-        assert_eq!(top_level_id(br#"{"data":{"id":"x","a":[1,{"b":"}"}]},"id":"late"}"#), Some(&b"late"[..]));
+        assert_eq!(
+            top_level_id(br#"{"version":"2.0","id":"abc","data":{"id":"x"}}"#),
+            Some(&b"abc"[..])
+        );
+        assert_eq!(
+            top_level_id(br#"{"data":{"id":"x","a":[1,{"b":"}"}]},"id":"late"}"#),
+            Some(&b"late"[..])
+        );
         assert_eq!(top_level_id(br#"{"data":{"id":"x"}}"#), None);
         assert_eq!(top_level_id(br#"{"id":"a\u0062"}"#), None);
         assert_eq!(top_level_id(br#"{"id":7,"x":1}"#), None);

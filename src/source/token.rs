@@ -209,7 +209,10 @@ mod tests {
     fn token_debug_and_display_are_redacted() {
         let t = Token::new("s3cr3t-value".into());
         assert!(!format!("{t:?} {t}").contains("s3cr3t"));
-        let src = TokenSource::Fixed { token: t, origin: "HMS_MANAGEMENT_TOKEN" };
+        let src = TokenSource::Fixed {
+            token: t,
+            origin: "HMS_MANAGEMENT_TOKEN",
+        };
         assert!(!format!("{src:?}").contains("s3cr3t"));
     }
 
@@ -219,7 +222,9 @@ mod tests {
         let path = dir.path().join("tok");
         std::fs::write(&path, "from-file\nsecond line\n").unwrap();
         let env = |n: &str| (n == "HMS_MANAGEMENT_TOKEN").then(|| "from-env".to_string());
-        let mut src = TokenSource::discover_with(Some(&path), env).unwrap().unwrap();
+        let mut src = TokenSource::discover_with(Some(&path), env)
+            .unwrap()
+            .unwrap();
         assert_eq!(src.bearer(0).unwrap().expose(), "from-file");
         let mut src = TokenSource::discover_with(None, env).unwrap().unwrap();
         assert_eq!(src.bearer(0).unwrap().expose(), "from-env");
@@ -229,7 +234,11 @@ mod tests {
     fn a_key_without_its_secret_is_an_error() {
         let env = |n: &str| (n == "HMS_ACCESS_KEY").then(|| "k".to_string());
         assert!(TokenSource::discover_with(None, env).is_err());
-        assert!(TokenSource::discover_with(None, |_| None).unwrap().is_none());
+        assert!(
+            TokenSource::discover_with(None, |_| None)
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]
@@ -264,7 +273,11 @@ mod tests {
             current: None,
         };
         let first = src.bearer(0).unwrap();
-        assert_eq!(src.bearer(3600).unwrap(), first, "reused while far from expiry");
+        assert_eq!(
+            src.bearer(3600).unwrap(),
+            first,
+            "reused while far from expiry"
+        );
         let late = MINTED_LIFETIME_SECS - RENEW_BEFORE_SECS + 1;
         assert_ne!(src.bearer(late).unwrap(), first, "renewed near expiry");
     }

@@ -3,7 +3,9 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::probe::Probe;
-use super::{Blob, IdKey, Interner, NO_TIME, Row, Sym, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
+use super::{
+    Blob, IdKey, Interner, NO_TIME, Row, Sym, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE,
+};
 use crate::event::{agent_value, decode_agent_string};
 use crate::time::parse_rfc3339_nanos;
 
@@ -84,7 +86,9 @@ impl BatchBuilder {
         row.len = (end - start) as u32;
         self.ids.push(match probe.id.get() {
             None => IdKey::Absent,
-            Some(b) => IdKey::of_bytes(b).ok_or_else(|| serde::de::Error::custom("invalid UTF-8 in id"))?,
+            Some(b) => {
+                IdKey::of_bytes(b).ok_or_else(|| serde::de::Error::custom("invalid UTF-8 in id"))?
+            }
         });
         self.rows.push(row);
         Ok(())

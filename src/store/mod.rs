@@ -75,7 +75,9 @@ impl IdKey {
     pub fn of(id: Option<&str>) -> IdKey {
         match id {
             None => IdKey::Absent,
-            Some(s) => parse_uuid(s.as_bytes()).map_or_else(|| IdKey::Text(Box::from(s)), IdKey::Uuid),
+            Some(s) => {
+                parse_uuid(s.as_bytes()).map_or_else(|| IdKey::Text(Box::from(s)), IdKey::Uuid)
+            }
         }
     }
 
@@ -83,7 +85,9 @@ impl IdKey {
     pub fn of_bytes(id: &[u8]) -> Option<IdKey> {
         match parse_uuid(id) {
             Some(u) => Some(IdKey::Uuid(u)),
-            None => std::str::from_utf8(id).ok().map(|s| IdKey::Text(Box::from(s))),
+            None => std::str::from_utf8(id)
+                .ok()
+                .map(|s| IdKey::Text(Box::from(s))),
         }
     }
 }
@@ -229,7 +233,13 @@ impl Store {
             .strings()
             .iter()
             .enumerate()
-            .map(|(i, s)| if i == 0 { Sym::NONE } else { self.strings.intern(s) })
+            .map(|(i, s)| {
+                if i == 0 {
+                    Sym::NONE
+                } else {
+                    self.strings.intern(s)
+                }
+            })
             .collect();
         let map = |s: Sym| remap[s.0 as usize];
         let mut duplicates = 0;
@@ -258,9 +268,13 @@ impl Store {
     pub fn matching(&self, filter: &Filter, range: std::ops::Range<usize>) -> Vec<u32> {
         let compiled = filter.compile(self);
         let scan = |r: std::ops::Range<usize>| -> Vec<u32> {
-            r.filter(|&i| compiled.matches(self, i)).map(|i| i as u32).collect()
+            r.filter(|&i| compiled.matches(self, i))
+                .map(|i| i as u32)
+                .collect()
         };
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(8);
         if range.len() < PARALLEL_FROM || threads < 2 {
             return scan(range);
         }

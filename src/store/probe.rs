@@ -88,18 +88,24 @@ impl<'a> Probe<'a> {
 
     fn from_value(v: &Value) -> Probe<'a> {
         let s = |v: Option<&Value>| {
-            LStr(v.and_then(Value::as_str).map(|s| Cow::Owned(s.as_bytes().to_vec())))
+            LStr(
+                v.and_then(Value::as_str)
+                    .map(|s| Cow::Owned(s.as_bytes().to_vec())),
+            )
         };
         let data = v.get("data").filter(|d| d.is_object()).map(|d| {
-            let agent = d.get("agent").filter(|a| a.is_object()).map(|a| AgentProbe {
-                sdk: s(a.get("sdk")),
-                sdk_version: s(a.get("sdk_version")),
-                device_model: s(a.get("device_model")),
-                os: s(a.get("os")),
-                os_version: s(a.get("os_version")),
-                domain: s(a.get("domain")),
-                string: s(a.get("string")),
-            });
+            let agent = d
+                .get("agent")
+                .filter(|a| a.is_object())
+                .map(|a| AgentProbe {
+                    sdk: s(a.get("sdk")),
+                    sdk_version: s(a.get("sdk_version")),
+                    device_model: s(a.get("device_model")),
+                    os: s(a.get("os")),
+                    os_version: s(a.get("os_version")),
+                    domain: s(a.get("domain")),
+                    string: s(a.get("string")),
+                });
             DataProbe {
                 user_id: s(d.get("user_id")),
                 user_name: s(d.get("user_name")),

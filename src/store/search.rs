@@ -190,7 +190,10 @@ mod tests {
 
     #[test]
     fn keys_do_not_match() {
-        assert!(!m("room", r#"{"data":{"room_id":"abc","n":[{"room_x":"zzz"}]}}"#));
+        assert!(!m(
+            "room",
+            r#"{"data":{"room_id":"abc","n":[{"room_x":"zzz"}]}}"#
+        ));
         assert!(m("abc", r#"{"data":{"room_id":"abc"}}"#));
     }
 

@@ -68,17 +68,28 @@ pub enum Action {
     /// A key typed into the focused filter input.
     Input(crossterm::event::Event),
     /// The mouse wheel turned over a cell of the screen (`down` is toward the end).
-    Wheel { column: u16, row: u16, down: bool },
+    Wheel {
+        column: u16,
+        row: u16,
+        down: bool,
+    },
     /// The terminal changed size.
-    Resize { width: u16, height: u16 },
+    Resize {
+        width: u16,
+        height: u16,
+    },
     /// Events read by a background loader.
     BatchLoaded(Batch),
     /// A background loader finished, with what it met on the way.
-    LoadFinished { problems: Vec<DumpProblem> },
+    LoadFinished {
+        problems: Vec<DumpProblem>,
+    },
     /// A report of the live fetch task.
     Live(Report),
     /// The file to save to exists: the user must confirm replacing it.
-    SaveNeedsConfirm { path: String },
+    SaveNeedsConfirm {
+        path: String,
+    },
     /// A save ended: `Ok(message)` or `Err(why)`.
     Saved(Result<String, String>),
 }

@@ -60,8 +60,15 @@ impl Live {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fetch {
     Idle,
-    Fetching { page: usize },
-    Retrying { attempt: u32, of: u32, wait_secs: u64, reason: String },
+    Fetching {
+        page: usize,
+    },
+    Retrying {
+        attempt: u32,
+        of: u32,
+        wait_secs: u64,
+        reason: String,
+    },
     Done,
     Failed(String),
 }
@@ -187,8 +194,6 @@ impl Model {
 
     /// The store index of the selected event, if any is shown.
     pub fn selected_event(&self) -> Option<usize> {
-        self.shown
-            .get(self.selection.selected)
-            .map(|&i| i as usize)
+        self.shown.get(self.selection.selected).map(|&i| i as usize)
     }
 }

@@ -6,15 +6,15 @@ use futures::StreamExt;
 use tokio::sync::mpsc;
 
 use super::action::Action;
-use super::model::SaveWhat;
-use crate::cli::Format;
-use crate::output::{write_atomically, write_events};
-use crate::source::worker;
 use super::keymap::{Mode, command_for};
 use super::model::Model;
+use super::model::SaveWhat;
 use super::terminal::Tui;
 use super::update::{Effect, update};
 use super::view::view;
+use crate::cli::Format;
+use crate::output::{write_atomically, write_events};
+use crate::source::worker;
 
 /// How many queued background results are folded into one frame at most.
 const MAX_BURST: usize = 64;
@@ -27,7 +27,10 @@ pub struct Channels {
 }
 
 pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> std::io::Result<()> {
-    let Channels { actions: mut rx, worker } = channels;
+    let Channels {
+        actions: mut rx,
+        worker,
+    } = channels;
     let mut input = EventStream::new();
     terminal.draw(|f| view(model, f))?;
     loop {
@@ -57,7 +60,11 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
                             let _ = worker.send(command);
                         }
                     }
-                    Effect::Save { path, what, replace } => {
+                    Effect::Save {
+                        path,
+                        what,
+                        replace,
+                    } => {
                         follow_up.extend(update(model, save(model, &path, what, replace)));
                     }
                 }
@@ -76,7 +83,9 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
 fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
     let target = std::path::Path::new(path);
     if !replace && target.exists() {
-        return Action::SaveNeedsConfirm { path: path.to_string() };
+        return Action::SaveNeedsConfirm {
+            path: path.to_string(),
+        };
     }
     let rows: Vec<u32> = match what {
         SaveWhat::Shown => model.shown.clone(),
@@ -89,7 +98,9 @@ fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
     let result = write_atomically(target, |out| write_events(&model.store, &rows, format, out));
     Action::Saved(match result {
         Ok(()) => Ok(format!("saved {} events to {path}", rows.len())),
-        Err(e) => Err(format!("{path}: {e}; nothing was lost, the events are still loaded")),
+        Err(e) => Err(format!(
+            "{path}: {e}; nothing was lost, the events are still loaded"
+        )),
     })
 }
 
@@ -106,8 +117,16 @@ pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
             }
         }
         TermEvent::Mouse(m) => match m.kind {
-            MouseEventKind::ScrollDown => Some(Action::Wheel { column: m.column, row: m.row, down: true }),
-            MouseEventKind::ScrollUp => Some(Action::Wheel { column: m.column, row: m.row, down: false }),
+            MouseEventKind::ScrollDown => Some(Action::Wheel {
+                column: m.column,
+                row: m.row,
+                down: true,
+            }),
+            MouseEventKind::ScrollUp => Some(Action::Wheel {
+                column: m.column,
+                row: m.row,
+                down: false,
+            }),
             _ => None,
         },
         TermEvent::Resize(width, height) => Some(Action::Resize { width, height }),

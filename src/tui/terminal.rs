@@ -21,7 +21,12 @@ pub fn enter() -> io::Result<Tui> {
     install_panic_hook();
     enable_raw_mode()?;
     let mut stdout = io::stdout();
-    if let Err(e) = execute!(stdout, EnterAlternateScreen, EnableMouseCapture, EnableBracketedPaste) {
+    if let Err(e) = execute!(
+        stdout,
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    ) {
         restore();
         return Err(e);
     }

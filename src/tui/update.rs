@@ -3,13 +3,15 @@
 
 use super::action::{Action, Command};
 use super::keymap::Mode;
-use super::model::{FIELDS, Fetch, FilterEditor, LoadState, Model, SEARCH_FIELD, SaveWhat, SavePrompt};
-use crate::filter::Filter;
-use crate::source::worker::{self, Report};
-use crate::store::Store;
+use super::model::{
+    FIELDS, Fetch, FilterEditor, LoadState, Model, SEARCH_FIELD, SavePrompt, SaveWhat,
+};
 use super::view::detail::max_scroll;
 use super::view::layout::{Areas, areas};
 use crate::event::EventType;
+use crate::filter::Filter;
+use crate::source::worker::{self, Report};
+use crate::store::Store;
 use crate::story::After;
 
 /// What the runtime must do after an update.
@@ -21,7 +23,11 @@ pub enum Effect {
     /// Tell the live fetch task something.
     Worker(worker::Command),
     /// Write events to a dump; an existing file is replaced only when `replace` is set.
-    Save { path: String, what: SaveWhat, replace: bool },
+    Save {
+        path: String,
+        what: SaveWhat,
+        replace: bool,
+    },
 }
 
 pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
@@ -105,9 +111,18 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
             model.quit = true;
             return vec![Effect::Quit];
         }
-        Command::Up if model.mode == Mode::Help => model.help_scroll = model.help_scroll.saturating_sub(1),
-        Command::Down if model.mode == Mode::Help => model.help_scroll = model.help_scroll.saturating_add(1),
-        Command::Up | Command::Down | Command::PageUp | Command::PageDown | Command::Top | Command::Bottom
+        Command::Up if model.mode == Mode::Help => {
+            model.help_scroll = model.help_scroll.saturating_sub(1)
+        }
+        Command::Down if model.mode == Mode::Help => {
+            model.help_scroll = model.help_scroll.saturating_add(1)
+        }
+        Command::Up
+        | Command::Down
+        | Command::PageUp
+        | Command::PageDown
+        | Command::Top
+        | Command::Bottom
             if model.mode == Mode::Detail =>
         {
             scroll_detail(model, c, page);
@@ -263,7 +278,9 @@ fn fetch_more_if_near_end(model: &mut Model) -> Vec<Effect> {
     let near_end = model.selection.selected + height >= model.shown.len();
     match model.live.as_mut() {
         Some(live) if near_end && live.can_fetch_more() => {
-            live.fetch = Fetch::Fetching { page: live.pages + 1 };
+            live.fetch = Fetch::Fetching {
+                page: live.pages + 1,
+            };
             vec![Effect::Worker(worker::Command::NextPage { id: live.query })]
         }
         _ => Vec::new(),
@@ -346,7 +363,13 @@ fn start_save(model: &mut Model, what: SaveWhat) {
     let room = model.filter.room.as_deref().unwrap_or("events");
     let room: String = room
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S");
     let default = format!("callscope-{room}-{stamp}.json");
@@ -381,7 +404,9 @@ fn move_selection(model: &mut Model, delta: i64) {
         return;
     }
     let last = model.shown.len() as i64 - 1;
-    let next = (model.selection.selected as i64).saturating_add(delta).clamp(0, last);
+    let next = (model.selection.selected as i64)
+        .saturating_add(delta)
+        .clamp(0, last);
     if next as usize != model.selection.selected {
         model.selection.selected = next as usize;
         model.detail_scroll = 0;
@@ -428,7 +453,10 @@ fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
 /// Rows of events the list shows at once.
 pub fn list_height(model: &Model) -> usize {
     // The list's area starts with its border line and its column header.
-    areas(model.width, model.height).list.height.saturating_sub(2) as usize
+    areas(model.width, model.height)
+        .list
+        .height
+        .saturating_sub(2) as usize
 }
 
 fn keep_selection_visible(model: &mut Model) {

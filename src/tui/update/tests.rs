@@ -940,8 +940,15 @@ fn an_error_at_the_same_time_loaded_earlier_counts_as_earlier() {
 fn a_paste_is_typed_into_the_focused_input_without_its_control_characters() {
     let mut m = loaded(&ten());
     run(&mut m, Command::EditSearch);
-    update(&mut m, Action::Input(TermEvent::Paste("ICE\nDisc\tonnected\u{1b}".into())));
+    update(
+        &mut m,
+        Action::Input(TermEvent::Paste("ICE\nDisc\tonnected\u{1b}".into())),
+    );
     let editor = m.editor.as_ref().expect("editing");
     assert_eq!(editor.inputs[SEARCH_FIELD].value(), "ICEDisconnected");
-    assert_eq!(m.mode, Mode::Editing, "a pasted newline does not apply the filter");
+    assert_eq!(
+        m.mode,
+        Mode::Editing,
+        "a pasted newline does not apply the filter"
+    );
 }

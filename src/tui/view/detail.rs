@@ -18,7 +18,9 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let block = block(model);
     let inner = block.inner(area);
     let rows = rows(model, inner.width);
-    let scroll = model.detail_scroll.min(last_top_row(rows.len(), inner.height));
+    let scroll = model
+        .detail_scroll
+        .min(last_top_row(rows.len(), inner.height));
     frame.render_widget(Paragraph::new(rows).block(block).scroll((scroll, 0)), area);
 }
 
@@ -26,7 +28,11 @@ fn block(model: &Model) -> Block<'static> {
     let focused = model.mode == Mode::Detail;
     Block::new()
         .borders(Borders::TOP | Borders::LEFT)
-        .border_style(if focused { theme::focused_border() } else { theme::border() })
+        .border_style(if focused {
+            theme::focused_border()
+        } else {
+            theme::border()
+        })
         .title(" detail ")
 }
 
@@ -156,43 +162,58 @@ fn opt_field(lines: &mut Vec<Line<'static>>, name: &str, value: Option<&Value>) 
 pub fn detail_lines(e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let action = e.data_str("action").unwrap_or("");
-    let (status, style) = match e.is_terminal() {
-        Some(true) => ("FINAL: the SDK made no more retries", theme::terminal(Some(true))),
-        Some(false) => (
-            "RETRIED: not the final error; the action may have succeeded on a later retry",
-            theme::terminal(Some(false)),
-        ),
-        None => ("retry status not reported (no is_terminal)", Style::new()),
-    };
-    lines.push(Line::styled(status.to_string(), style));
-    lines.push(Line::raw(format!("then: {}", clean(&after.sentence(action)))));
-    if after.earlier > 0 {
+    if e.event_type().is_known() {
+        let (status, style) = match e.is_terminal() {
+            Some(true) => (
+                "FINAL: the SDK made no more retries",
+                theme::terminal(Some(true)),
+            ),
+            Some(false) => (
+                "RETRIED: not the final error; the SDK tried again after it",
+                theme::terminal(Some(false)),
+            ),
+            None => ("retry status not reported (no is_terminal)", Style::new()),
+        };
+        lines.push(Line::styled(status.to_string(), style));
         lines.push(Line::raw(format!(
-            "before: {} earlier error(s) of this peer for {} among the loaded events",
-            after.earlier,
-            clean(if action.is_empty() { "this action" } else { action })
+            "chain: {}",
+            clean(&after.sentence(action))
         )));
+    } else {
+        lines.push(Line::styled(
+            "another family of events: not one of the five client errors".to_string(),
+            theme::title(),
+        ));
     }
     lines.push(Line::raw(""));
 
-    lines.push(section("Error"));
+    lines.push(section(if e.event_type().is_known() {
+        "Error"
+    } else {
+        "Event"
+    }));
     lines.push(field("type", e.type_name()));
     lines.push(field("time", e.timestamp().unwrap_or("(absent)")));
-    opt_field(&mut lines, "code", e.data_value("error_code"));
-    opt_field(&mut lines, "name", e.data_value("error_name"));
-    if let Some(code) = e.error_code() {
-        match codes::explain(code) {
-            Some((family, what, check)) => {
-                lines.push(field("means", &format!("{what} ({family})")));
-                lines.push(field("check", check));
+    if !e.event_type().is_known() {
+        // Another family: its own fields follow, all of them, under "Fields".
+        lines.push(Line::raw(""));
+    } else {
+        opt_field(&mut lines, "code", e.data_value("error_code"));
+        opt_field(&mut lines, "name", e.data_value("error_name"));
+        if let Some(code) = e.error_code() {
+            match codes::explain(code) {
+                Some((family, what, check)) => {
+                    lines.push(field("means", &format!("{what} ({family})")));
+                    lines.push(field("check", check));
+                }
+                None => lines.push(field("means", "unknown code")),
             }
-            None => lines.push(field("means", "unknown code")),
         }
+        opt_field(&mut lines, "message", e.data_value("error_message"));
+        opt_field(&mut lines, "description", e.data_value("error_description"));
+        opt_field(&mut lines, "action", e.data_value("action"));
+        lines.push(Line::raw(""));
     }
-    opt_field(&mut lines, "message", e.data_value("error_message"));
-    opt_field(&mut lines, "description", e.data_value("error_description"));
-    opt_field(&mut lines, "action", e.data_value("action"));
-    lines.push(Line::raw(""));
 
     if e.data().is_some() && e.event_type().is_known() {
         lines.push(section("Who and where"));
@@ -225,14 +246,20 @@ pub fn detail_lines(e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> 
 
     if let Some(agent) = e.agent() {
         lines.push(section("Agent"));
-        for name in crate::event::AGENT_FIELDS.iter().filter(|f| **f != "string") {
+        for name in crate::event::AGENT_FIELDS
+            .iter()
+            .filter(|f| **f != "string")
+        {
             if let Some(v) = agent.get(*name) {
                 lines.push(field(name, &value_text(v)));
             }
         }
         let pairs = e.agent_pairs();
         if !pairs.is_empty() {
-            lines.push(Line::styled("  string, decoded:".to_string(), theme::label()));
+            lines.push(Line::styled(
+                "  string, decoded:".to_string(),
+                theme::label(),
+            ));
             for p in pairs {
                 lines.push(field(&format!("  {}", p.key), &p.value));
             }
@@ -241,9 +268,21 @@ pub fn detail_lines(e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> 
     }
 
     let mut others: Vec<(String, &Value)> = Vec::new();
-    others.extend(e.unknown_fields().into_iter().map(|(k, v)| (k.to_string(), v)));
-    others.extend(e.unknown_data_fields().into_iter().map(|(k, v)| (format!("data.{k}"), v)));
-    others.extend(e.unknown_agent_fields().into_iter().map(|(k, v)| (format!("agent.{k}"), v)));
+    others.extend(
+        e.unknown_fields()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v)),
+    );
+    others.extend(
+        e.unknown_data_fields()
+            .into_iter()
+            .map(|(k, v)| (format!("data.{k}"), v)),
+    );
+    others.extend(
+        e.unknown_agent_fields()
+            .into_iter()
+            .map(|(k, v)| (format!("agent.{k}"), v)),
+    );
     if !others.is_empty() {
         let title = if e.event_type().is_known() {
             "Other fields"
@@ -273,13 +312,19 @@ fn push_value(lines: &mut Vec<Line<'static>>, name: &str, v: &Value, depth: usiz
     let pad = "  ".repeat(depth);
     match v {
         Value::Object(map) if !map.is_empty() => {
-            lines.push(Line::styled(format!("{pad}{}:", clean(name)), theme::label()));
+            lines.push(Line::styled(
+                format!("{pad}{}:", clean(name)),
+                theme::label(),
+            ));
             for (k, v) in map {
                 push_value(lines, k, v, depth + 1);
             }
         }
         Value::Array(items) if !items.is_empty() => {
-            lines.push(Line::styled(format!("{pad}{}:", clean(name)), theme::label()));
+            lines.push(Line::styled(
+                format!("{pad}{}:", clean(name)),
+                theme::label(),
+            ));
             for (k, v) in items.iter().enumerate() {
                 push_value(lines, &format!("[{k}]"), v, depth + 1);
             }

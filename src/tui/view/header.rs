@@ -38,7 +38,10 @@ fn title_line(model: &Model) -> Line<'static> {
         counts.push_str(&format!(" / {} total", thousands(total as usize)));
     }
     if model.store.duplicates() > 0 {
-        counts.push_str(&format!(" ({} duplicates dropped)", thousands(model.store.duplicates())));
+        counts.push_str(&format!(
+            " ({} duplicates dropped)",
+            thousands(model.store.duplicates())
+        ));
     }
     let state = match (&model.live, &model.load) {
         (Some(live), _) => live_state(live),
@@ -60,7 +63,11 @@ fn types_line(model: &Model) -> Line<'static> {
     let mut spans = vec![Span::styled(" types ", theme::label())];
     for (k, t) in EventType::KNOWN.iter().enumerate() {
         let on = model.filter.has_type(t);
-        let style = if on { theme::type_on(t) } else { theme::type_off() };
+        let style = if on {
+            theme::type_on(t)
+        } else {
+            theme::type_off()
+        };
         spans.push(Span::styled(format!("{} {}", k + 1, t.alias()), style));
         spans.push(Span::raw("  "));
     }
@@ -71,7 +78,10 @@ fn types_line(model: &Model) -> Line<'static> {
         .filter(|t| !t.is_known())
         .collect();
     for t in others {
-        spans.push(Span::styled(for_terminal(t.name()).into_owned(), theme::type_on(t)));
+        spans.push(Span::styled(
+            for_terminal(t.name()).into_owned(),
+            theme::type_on(t),
+        ));
         spans.push(Span::raw("  "));
     }
     spans.push(Span::styled("│ status ", theme::label()));
@@ -132,10 +142,17 @@ fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
                         skip
                     })
                     .collect();
-                (shown, ed.focus == k, input.visual_cursor().saturating_sub(scroll))
+                (
+                    shown,
+                    ed.focus == k,
+                    input.visual_cursor().saturating_sub(scroll),
+                )
             }
             None => (
-                current[k].as_deref().map(|s| for_terminal(s).into_owned()).unwrap_or_default(),
+                current[k]
+                    .as_deref()
+                    .map(|s| for_terminal(s).into_owned())
+                    .unwrap_or_default(),
                 false,
                 0,
             ),
@@ -163,10 +180,17 @@ fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
 }
 
 fn live_state(live: &crate::tui::model::Live) -> String {
-    let all = if live.loading_all { " (loading all: A stops)" } else { "" };
+    let all = if live.loading_all {
+        " (loading all: A stops)"
+    } else {
+        ""
+    };
     match &live.fetch {
         Fetch::Idle if live.next.as_deref() == Some("") => "all pages loaded".into(),
-        Fetch::Idle => format!("idle, {} page(s); more as you scroll, A loads all", live.pages),
+        Fetch::Idle => format!(
+            "idle, {} page(s); more as you scroll, A loads all",
+            live.pages
+        ),
         Fetch::Fetching { page } => format!("fetching page {page}…{all}"),
         Fetch::Retrying {
             attempt,
@@ -178,7 +202,9 @@ fn live_state(live: &crate::tui::model::Live) -> String {
             for_terminal(reason)
         ),
         Fetch::Done => "all pages loaded".into(),
-        Fetch::Failed(message) => format!("error: {} (R runs the query again)", for_terminal(message)),
+        Fetch::Failed(message) => {
+            format!("error: {} (R runs the query again)", for_terminal(message))
+        }
     }
 }
 
@@ -193,7 +219,10 @@ fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
         let label = format!(" save {} events to: ", thousands(count));
         let width = area.width.saturating_sub(label.chars().count() as u16 + 1) as usize;
         let scroll = prompt.path.visual_scroll(width.max(1));
-        let value: String = for_terminal(prompt.path.value()).chars().skip(scroll).collect();
+        let value: String = for_terminal(prompt.path.value())
+            .chars()
+            .skip(scroll)
+            .collect();
         let cursor = prompt.path.visual_cursor().saturating_sub(scroll);
         frame.set_cursor_position(Position::new(
             area.x + label.chars().count() as u16 + cursor as u16,

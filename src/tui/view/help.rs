@@ -10,7 +10,10 @@ use crate::tui::model::Model;
 /// The sections of the help screen: one per mode, in this order.
 /// Each section lists the bindings of its first mode, then those of the other modes not listed yet.
 const SECTIONS: [(&[Mode], &str); 4] = [
-    (&[Mode::List, Mode::Detail], "Browsing (in the detail pane, the moves scroll it)"),
+    (
+        &[Mode::List, Mode::Detail],
+        "Browsing (in the detail pane, the moves scroll it)",
+    ),
     (&[Mode::Editing], "In a filter input"),
     (&[Mode::SavePath, Mode::Confirm], "Saving"),
     (&[Mode::Help], "In this help"),
@@ -57,7 +60,10 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .borders(Borders::ALL)
         .border_style(theme::focused_border())
         .title(" keys (↑/↓ scroll, ? or Esc closes) ");
-    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), popup);
+    frame.render_widget(
+        Paragraph::new(lines).block(block).scroll((scroll, 0)),
+        popup,
+    );
 }
 
 /// The hint bar: the current mode's hinted bindings.

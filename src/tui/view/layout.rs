@@ -25,9 +25,15 @@ pub fn areas(width: u16, height: u16) -> Areas {
     ])
     .areas(area);
     let (direction, constraints) = if width >= SIDE_BY_SIDE_MIN_WIDTH {
-        (Direction::Horizontal, [Constraint::Percentage(62), Constraint::Percentage(38)])
+        (
+            Direction::Horizontal,
+            [Constraint::Percentage(62), Constraint::Percentage(38)],
+        )
     } else {
-        (Direction::Vertical, [Constraint::Percentage(50), Constraint::Percentage(50)])
+        (
+            Direction::Vertical,
+            [Constraint::Percentage(50), Constraint::Percentage(50)],
+        )
     };
     let [list, detail] = Layout::default()
         .direction(direction)

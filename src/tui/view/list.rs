@@ -40,12 +40,20 @@ fn columns_that_fit(width: u16) -> usize {
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let focused = model.mode == Mode::List;
     let title = match model.selected_event() {
-        Some(_) => format!(" events {}/{} ", model.selection.selected + 1, model.shown.len()),
+        Some(_) => format!(
+            " events {}/{} ",
+            model.selection.selected + 1,
+            model.shown.len()
+        ),
         None => " events ".to_string(),
     };
     let block = Block::new()
         .borders(Borders::TOP)
-        .border_style(if focused { theme::focused_border() } else { theme::border() })
+        .border_style(if focused {
+            theme::focused_border()
+        } else {
+            theme::border()
+        })
         .title(title);
     if model.shown.is_empty() {
         let text = if model.load == LoadState::Loading {
@@ -73,7 +81,10 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .collect();
     let n = columns_that_fit(area.width);
     let header = Row::new(COLUMNS[..n].iter().map(|(h, _, _)| *h)).style(theme::label());
-    let mut widths: Vec<Constraint> = COLUMNS[..n].iter().map(|(_, w, _)| Constraint::Length(*w)).collect();
+    let mut widths: Vec<Constraint> = COLUMNS[..n]
+        .iter()
+        .map(|(_, w, _)| Constraint::Length(*w))
+        .collect();
     if let Some(last) = widths.last_mut() {
         *last = Constraint::Fill(1);
     }
@@ -94,11 +105,18 @@ fn event_row(model: &Model, i: usize, columns: usize) -> Row<'static> {
     } else {
         crate::time::format_short(row.ts)[11..].to_string()
     };
-    let room = if row.room_name.is_none() { s(row.room_id) } else { s(row.room_name) };
+    let room = if row.room_name.is_none() {
+        s(row.room_id)
+    } else {
+        s(row.room_name)
+    };
     let join = |a: String, b: String| if b.is_empty() { a } else { format!("{a} {b}") };
     let mut cells = vec![
         Cell::from(time),
-        Cell::from(Span::styled(for_terminal(kind.short()).into_owned(), theme::event_type(&kind))),
+        Cell::from(Span::styled(
+            for_terminal(kind.short()).into_owned(),
+            theme::event_type(&kind),
+        )),
         Cell::from(row.error_code.map(|c| c.to_string()).unwrap_or_default()),
         Cell::from(s(row.error_name)),
         Cell::from(Line::from(Span::styled(

@@ -58,7 +58,9 @@ pub fn type_on(t: &EventType) -> Style {
 }
 
 pub fn type_off() -> Style {
-    Style::new().fg(Color::DarkGray).add_modifier(Modifier::CROSSED_OUT)
+    Style::new()
+        .fg(Color::DarkGray)
+        .add_modifier(Modifier::CROSSED_OUT)
 }
 
 pub fn input_focused() -> Style {

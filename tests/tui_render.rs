@@ -1,0 +1,675 @@
+//! The explorer's screens, drawn on a test terminal of fixed size: snapshots of what a person sees,
+//! and the styled buffer where colour carries meaning.
+
+use std::sync::Arc;
+
+use callscope::event::EventType;
+use callscope::filter::{Filter, TimeBound};
+use callscope::source::DumpProblem;
+use callscope::store::{Batch, BatchBuilder, Blob};
+use callscope::tui::action::{Action, Command};
+use callscope::tui::keymap::BINDINGS;
+use callscope::tui::model::{Model, SourceLabel};
+use callscope::tui::update::update;
+use callscope::tui::view::{detail, theme, view};
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Position;
+use ratatui::style::{Color, Modifier};
+use serde_json::{Value, json};
+
+/// The room of the demo's join storm.
+const STORM_ROOM_ID: &str = "673a1f2c9e4b8d0a5c7e3f21";
+
+fn batch(events: &[Value]) -> Batch {
+    let mut bytes = Vec::new();
+    let mut spans = Vec::new();
+    for e in events {
+        let start = bytes.len();
+        bytes.extend_from_slice(e.to_string().as_bytes());
+        spans.push((start, bytes.len()));
+        bytes.push(b'\n');
+    }
+    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(bytes)));
+    for (start, end) in spans {
+        builder
+            .push(start, end)
+            .expect("a test event is a JSON object");
+    }
+    builder.finish()
+}
+
+fn loaded(source: SourceLabel, filter: Filter, size: (u16, u16), batches: Vec<Batch>) -> Model {
+    let mut m = Model::new(source, filter, size.0, size.1);
+    for b in batches {
+        update(&mut m, Action::BatchLoaded(b));
+    }
+    update(
+        &mut m,
+        Action::LoadFinished {
+            problems: Vec::new(),
+        },
+    );
+    m
+}
+
+fn demo(filter: Filter, size: (u16, u16)) -> Model {
+    loaded(
+        SourceLabel::Demo,
+        filter,
+        size,
+        vec![callscope::source::demo::load()],
+    )
+}
+
+fn run(m: &mut Model, c: Command) {
+    update(m, Action::Command(c));
+}
+
+fn draw(m: &Model) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(m.width, m.height)).unwrap();
+    t.draw(|f| view(m, f)).unwrap();
+    t
+}
+
+/// The detail pane alone, as wide as the pane is in the model's layout and exactly as tall as
+/// its content.
+fn draw_detail(m: &Model) -> Terminal<TestBackend> {
+    let width = callscope::tui::view::layout::areas(m.width, m.height)
+        .detail
+        .width;
+    let render = |height| {
+        let mut t = Terminal::new(TestBackend::new(width, height)).unwrap();
+        t.draw(|f| detail::draw(m, f, f.area())).unwrap();
+        t
+    };
+    let tall = render(400);
+    let buffer = tall.backend().buffer();
+    let used = (0..buffer.area.height)
+        .rev()
+        .find(|&y| row_text(buffer, y).trim_start_matches('│').trim() != "")
+        .expect("the pane draws its border");
+    assert!(
+        used + 1 < buffer.area.height,
+        "the detail pane is longer than 400 rows"
+    );
+    render(used + 1)
+}
+
+/// The text of row `y`, one entry per cell (the cell after a wide character holds a hidden space).
+fn row_cells(buffer: &Buffer, y: u16) -> Vec<&str> {
+    (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol())
+        .collect()
+}
+
+fn row_text(buffer: &Buffer, y: u16) -> String {
+    row_cells(buffer, y).concat()
+}
+
+fn screen_text(buffer: &Buffer) -> String {
+    (0..buffer.area.height)
+        .map(|y| row_text(buffer, y))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The column where `needle` starts in row `y`.
+fn column_of(buffer: &Buffer, y: u16, needle: &str) -> Option<u16> {
+    let cells = row_cells(buffer, y);
+    (0..cells.len())
+        .find(|&x| cells[x..].concat().starts_with(needle))
+        .map(|x| x as u16)
+}
+
+/// The row holding the list's column titles.
+fn list_header_row(buffer: &Buffer) -> u16 {
+    (0..buffer.area.height)
+        .find(|&y| row_text(buffer, y).contains("TIME         TYPE"))
+        .expect("the list shows its column titles")
+}
+
+/// The joins of the demo's storm: the SFU failing joins in the all-hands room from 10:02.
+fn join_storm_filter() -> Filter {
+    let since = "2026-11-18T10:02:00Z";
+    Filter {
+        types: vec![EventType::Join],
+        room: Some(STORM_ROOM_ID.into()),
+        search: Some("sfu join failed".into()),
+        since: Some(TimeBound {
+            text: since.into(),
+            nanos: callscope::time::parse_rfc3339_nanos(since).unwrap(),
+        }),
+        ..Filter::default()
+    }
+}
+
+/// Moves the selection down to the first retried event whose peer later got a final error.
+fn select_first_retried_that_ends_final(m: &mut Model) {
+    loop {
+        let i = m.selected_event().expect("an event is selected");
+        let (_, after) = m.after.as_ref().expect("the selected event has its story");
+        if m.store.row(i).is_terminal() == Some(false) && after.final_at.is_some() {
+            return;
+        }
+        let before = m.selection.selected;
+        run(m, Command::Down);
+        assert_ne!(before, m.selection.selected, "no retried event ends final");
+    }
+}
+
+/// The demo's first event: a connect failure without session_id, room_name, template_id or role.
+fn assert_first_demo_event_lacks_session_room_name_template_and_role(m: &Model) {
+    let event = m.store.event(0);
+    assert_eq!(event.event_type(), EventType::Connect);
+    for absent in ["session_id", "room_name", "template_id", "role"] {
+        assert!(event.data_value(absent).is_none(), "{absent}");
+    }
+}
+
+#[test]
+fn the_demo_opens_on_its_first_events_with_the_first_one_detailed() {
+    let m = demo(Filter::default(), (140, 40));
+    insta::assert_snapshot!("demo_first_screen_140x40", draw(&m).backend());
+}
+
+#[test]
+fn a_narrow_terminal_puts_the_detail_pane_under_the_list() {
+    let m = demo(Filter::default(), (80, 24));
+    insta::assert_snapshot!("demo_first_screen_80x24", draw(&m).backend());
+}
+
+#[test]
+fn the_list_says_it_is_loading_before_the_first_events_arrive() {
+    let m = Model::new(SourceLabel::Demo, Filter::default(), 80, 24);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(text.contains("0 shown / 0 loaded │ loading…"), "{text}");
+    assert!(text.contains(" loading…"), "{text}");
+}
+
+#[test]
+fn a_join_of_the_storm_is_detailed_with_its_retry_status_who_where_and_join_fields() {
+    let mut m = demo(join_storm_filter(), (140, 40));
+    assert!(m.shown.len() > 50, "the storm holds many joins");
+    select_first_retried_that_ends_final(&mut m);
+    run(&mut m, Command::FocusDetail);
+    let t = draw_detail(&m);
+    let text = screen_text(t.backend().buffer());
+    for expected in [
+        "RETRIED: not the final error",
+        "attempt 1 of 3 in this chain;",
+        "gave up: final",
+        "type: client.join.failed",
+        "room: weekly-allhands",
+        "join fields",
+        "retries_join:",
+        "string, decoded:",
+        "Raw JSON",
+    ] {
+        assert!(text.contains(expected), "{expected:?} missing:\n{text}");
+    }
+    insta::assert_snapshot!("detail_join_storm", t.backend());
+}
+
+#[test]
+fn a_connect_lacking_session_room_name_template_and_role_says_they_are_absent() {
+    let mut m = demo(Filter::default(), (140, 40));
+    assert_first_demo_event_lacks_session_room_name_template_and_role(&m);
+    run(&mut m, Command::FocusDetail);
+    let t = draw_detail(&m);
+    let text = screen_text(t.backend().buffer());
+    for label in ["role", "room", "session", "template"] {
+        assert!(
+            text.contains(&format!("  {label}: (absent)")),
+            "{label}:\n{text}"
+        );
+    }
+    assert!(text.contains("room id: "), "{text}");
+    insta::assert_snapshot!("detail_connect_absent_fields", t.backend());
+}
+
+#[test]
+fn an_event_of_another_family_is_shown_field_by_field() {
+    let filter = Filter {
+        types: vec![EventType::Other("track.add.success".into())],
+        ..Filter::default()
+    };
+    let mut m = demo(filter, (140, 40));
+    assert!(!m.shown.is_empty(), "the demo holds track events");
+    run(&mut m, Command::FocusDetail);
+    let t = draw_detail(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(
+        text.contains("Fields (a type outside the five client errors)"),
+        "{text}"
+    );
+    assert!(text.contains("data.track_id:"), "{text}");
+    assert!(!text.contains("Who and where"), "{text}");
+    insta::assert_snapshot!("detail_other_family", t.backend());
+}
+
+#[test]
+fn the_help_lists_every_binding_of_the_key_table() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::ToggleHelp);
+    let t = draw(&m);
+    insta::assert_snapshot!("help_140x40", t.backend());
+    // The overlay may need scrolling: gather every line it shows on the way down.
+    let mut seen = screen_text(t.backend().buffer());
+    for _ in 0..BINDINGS.len() {
+        run(&mut m, Command::Down);
+        seen.push_str(&screen_text(draw(&m).backend().buffer()));
+    }
+    for b in BINDINGS {
+        assert!(seen.contains(b.help), "the help lacks {:?}", b.help);
+        let keys = callscope::tui::keymap::keys_label(b);
+        assert!(seen.contains(&keys), "the help lacks the keys {keys:?}");
+    }
+}
+
+#[test]
+fn the_help_of_a_small_terminal_reaches_every_binding_by_scrolling() {
+    let mut m = demo(Filter::default(), (80, 24));
+    run(&mut m, Command::ToggleHelp);
+    let mut seen = String::new();
+    for _ in 0..=BINDINGS.len() + 10 {
+        seen.push_str(&screen_text(draw(&m).backend().buffer()));
+        run(&mut m, Command::Down);
+    }
+    for b in BINDINGS {
+        assert!(seen.contains(b.help), "the help lacks {:?}", b.help);
+    }
+}
+
+#[test]
+fn the_filter_editor_shows_the_typed_text_with_the_cursor_after_it() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::EditFilters);
+    for c in "weekly".chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        update(&mut m, Action::Input(TermEvent::Key(key)));
+    }
+    run(&mut m, Command::NextField);
+    run(&mut m, Command::PrevField);
+    let mut t = draw(&m);
+    insta::assert_snapshot!("filter_editor_140x40", t.backend());
+    let buffer = t.backend().buffer().clone();
+    let x = column_of(&buffer, 2, "room:weekly").expect("the room input holds the text");
+    let cursor = t.get_cursor_position().unwrap();
+    assert_eq!(cursor, Position::new(x + "room:weekly".len() as u16, 2));
+    let focused = &buffer[(x + 5, 2)];
+    assert!(
+        focused.modifier.contains(Modifier::UNDERLINED),
+        "{focused:?}"
+    );
+}
+
+#[test]
+fn a_filter_that_matches_nothing_says_so_and_how_to_clear_it() {
+    let filter = Filter {
+        search: Some("no event says this".into()),
+        ..Filter::default()
+    };
+    let m = demo(filter, (80, 24));
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(
+        text.contains("no event matches the filters (x clears them)"),
+        "{text}"
+    );
+    insta::assert_snapshot!("no_event_matches_80x24", t.backend());
+}
+
+#[test]
+fn a_load_problem_is_shown_in_the_header_with_the_count_of_the_others() {
+    let events = vec![json!({
+        "version": "2.0",
+        "id": "9a3e1c5f-0000-4000-8000-000000000001",
+        "timestamp": "2026-11-18T10:02:03.000123456Z",
+        "type": "client.publish.failed",
+        "data": {"room_id": "r1", "room_name": "standup", "user_name": "Ana", "peer_id": "p1",
+                 "error_code": 3001, "error_name": "CantAccessCaptureDevice", "is_terminal": true,
+                 "action": "PUBLISH"}
+    })];
+    let source = SourceLabel::Files {
+        count: 2,
+        first: "incident/page1.json".into(),
+    };
+    let mut m = Model::new(source, Filter::default(), 100, 16);
+    update(&mut m, Action::BatchLoaded(batch(&events)));
+    let problems = vec![
+        DumpProblem {
+            path: "incident/page2.json".into(),
+            position: Some((3, 17)),
+            message: "expected `,` or `}`; the 12 events before it were read".into(),
+        },
+        DumpProblem {
+            path: "incident/page3.json".into(),
+            position: None,
+            message: "No such file or directory".into(),
+        },
+    ];
+    update(&mut m, Action::LoadFinished { problems });
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(
+        text.contains("⚠ incident/page2.json:3:17: expected `,` or `}`"),
+        "{text}"
+    );
+    assert!(text.contains("(+1 more)"), "{text}");
+    let y = (0..4)
+        .find(|&y| row_text(t.backend().buffer(), y).contains('⚠'))
+        .unwrap();
+    let x = column_of(t.backend().buffer(), y, "incident").unwrap();
+    assert_eq!(t.backend().buffer()[(x, y)].fg, Color::Red);
+    insta::assert_snapshot!("load_problem_100x16", t.backend());
+}
+
+#[test]
+fn status_cells_are_red_and_bold_for_final_and_green_for_retried() {
+    let m = demo(Filter::default(), (140, 40));
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let header = list_header_row(buffer);
+    let x = column_of(buffer, header, "STATUS").unwrap();
+    let (mut finals, mut retried) = (0, 0);
+    // The first event row is selected (reversed); the others carry only their own style.
+    for y in header + 2..buffer.area.height - 1 {
+        let cell = &buffer[(x, y)];
+        let word: String = row_cells(buffer, y)[x as usize..x as usize + 7].concat();
+        match word.trim() {
+            "final" => {
+                finals += 1;
+                assert_eq!(cell.fg, Color::Red, "row {y}");
+                assert!(cell.modifier.contains(Modifier::BOLD), "row {y}");
+            }
+            "retried" => {
+                retried += 1;
+                assert_eq!(cell.fg, Color::Green, "row {y}");
+                assert!(!cell.modifier.contains(Modifier::BOLD), "row {y}");
+            }
+            other => panic!("row {y}: status {other:?}"),
+        }
+    }
+    assert!(
+        finals > 0 && retried > 0,
+        "{finals} final, {retried} retried"
+    );
+}
+
+#[test]
+fn the_selected_row_is_reversed_and_keeps_its_status_colour() {
+    let m = demo(Filter::default(), (140, 40));
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let header = list_header_row(buffer);
+    let x = column_of(buffer, header, "STATUS").unwrap();
+    let cell = &buffer[(x, header + 1)];
+    assert_eq!(m.store.row(0).is_terminal(), Some(true));
+    assert!(cell.modifier.contains(Modifier::REVERSED));
+    assert_eq!(cell.fg, Color::Red);
+    assert!(
+        !buffer[(x, header + 2)]
+            .modifier
+            .contains(Modifier::REVERSED)
+    );
+}
+
+#[test]
+fn type_cells_have_the_colour_of_their_type() {
+    let m = demo(Filter::default(), (140, 40));
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let header = list_header_row(buffer);
+    let x = column_of(buffer, header, "TYPE").unwrap();
+    let mut seen = Vec::new();
+    for y in header + 1..buffer.area.height - 1 {
+        let word: String = row_cells(buffer, y)[x as usize..x as usize + 10].concat();
+        let kind = EventType::KNOWN
+            .into_iter()
+            .find(|k| k.short() == word.trim())
+            .unwrap_or_else(|| panic!("row {y}: type {word:?}"));
+        assert_eq!(
+            buffer[(x, y)].fg,
+            theme::event_type(&kind).fg.unwrap(),
+            "row {y}"
+        );
+        if !seen.contains(&kind) {
+            seen.push(kind);
+        }
+    }
+    assert!(seen.len() >= 4, "{seen:?}");
+    let distinct: std::collections::HashSet<_> = EventType::KNOWN
+        .iter()
+        .map(|k| theme::event_type(k).fg)
+        .collect();
+    assert_eq!(distinct.len(), 5, "each known type has its own colour");
+}
+
+#[test]
+fn the_header_marks_the_selected_types_and_strikes_out_the_others() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::ToggleType(2));
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let join = column_of(buffer, 1, "3 join").unwrap();
+    assert_eq!(buffer[(join, 1)].fg, Color::Yellow);
+    assert!(buffer[(join, 1)].modifier.contains(Modifier::BOLD));
+    let publish = column_of(buffer, 1, "1 publish").unwrap();
+    assert!(
+        buffer[(publish, 1)]
+            .modifier
+            .contains(Modifier::CROSSED_OUT)
+    );
+}
+
+#[test]
+fn the_end_of_the_detail_pane_shows_the_last_line_at_the_bottom_of_the_pane() {
+    for size in [(140, 40), (80, 24)] {
+        let mut m = demo(Filter::default(), size);
+        run(&mut m, Command::Down);
+        run(&mut m, Command::FocusDetail);
+        run(&mut m, Command::Bottom);
+        let t = draw(&m);
+        let buffer = t.backend().buffer();
+        let pane = callscope::tui::view::layout::areas(size.0, size.1).detail;
+        let last = pane.bottom() - 1;
+        let x = pane.x + 1;
+        let row: String = row_cells(buffer, last)[x as usize..pane.right() as usize].concat();
+        assert_eq!(row.trim_end(), "}", "{size:?}:\n{}", screen_text(buffer));
+        let above: String = row_cells(buffer, last - 1)[x as usize..pane.right() as usize].concat();
+        assert_eq!(above.trim_end(), "  }", "{size:?}");
+    }
+}
+
+/// An event whose strings try to drive the terminal.
+fn hostile_event() -> Value {
+    let evil = "\u{1b}[2J\u{1b}]0;pwned\u{7}\r\u{202e}evil\u{8}\u{9b}31m\u{2066}\ttab\nline";
+    json!({
+        "version": "2.0\u{1b}[5m",
+        "id": "6e7f8a9b-0c1d-4e2f-8a3b-6c7d8e9f0a1b",
+        "timestamp": "2026-11-18T11:30:00.999999999Z",
+        "type": "client.subscribe.failed",
+        "data": {
+            "user_id": format!("usr{evil}"),
+            "user_name": format!("Mallory{evil}"),
+            "peer_id": format!("peer{evil}"),
+            "room_id": "6735e0b1c4a92f5d18e3b7a1",
+            "session_id": "673b1f2e9c4d5a6b7c8d9e0f",
+            "room_name": format!("weekly{evil}"),
+            "role": format!("guest{evil}"),
+            "error_code": 4006,
+            "error_name": format!("ICE{evil}"),
+            "error_message": format!("boom {evil}"),
+            "error_description": format!("desc {evil}"),
+            "is_terminal": true,
+            "action": format!("SUBSCRIBE{evil}"),
+            format!("extra{evil}"): format!("value{evil}"),
+            "agent": {
+                "sdk": format!("web{evil}"),
+                "sdk_version": "0.12.3",
+                "os": format!("Linux{evil}"),
+                "os_version": "6.8",
+                "string": format!("sdk:web{evil},env:prod{evil},{evil}"),
+            }
+        }
+    })
+}
+
+fn assert_no_control_character(buffer: &Buffer, context: &str) {
+    let bidi = |c: char| matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    for y in 0..buffer.area.height {
+        for x in 0..buffer.area.width {
+            let symbol = buffer[(x, y)].symbol();
+            assert!(
+                !symbol.chars().any(|c| c.is_control() || bidi(c)),
+                "{context}: cell ({x}, {y}) holds {symbol:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_hostile_event_draws_no_control_character_anywhere() {
+    let mut other = hostile_event();
+    other["type"] = json!("track.add.success\u{1b}[1m\u{7}");
+    other["id"] = json!("6e7f8a9b-0c1d-4e2f-8a3b-6c7d8e9f0a1c");
+    let source = SourceLabel::Files {
+        count: 1,
+        first: "dump\u{1b}]0;title\u{7}\u{202e}.json".into(),
+    };
+    let filter = Filter {
+        search: Some("boom".into()),
+        ..Filter::default()
+    };
+    for size in [(140, 40), (80, 24), (60, 50)] {
+        let mut m = loaded(
+            source.clone(),
+            filter.clone(),
+            size,
+            vec![batch(&[hostile_event(), other.clone()])],
+        );
+        update(
+            &mut m,
+            Action::LoadFinished {
+                problems: vec![DumpProblem {
+                    path: "dump\u{1b}[2J.json".into(),
+                    position: Some((1, 2)),
+                    message: "bad\u{7}\u{202e}".into(),
+                }],
+            },
+        );
+        assert_eq!(m.shown.len(), 2);
+        for step in 0..2 {
+            let context = format!("{size:?}, event {step}");
+            assert_no_control_character(draw(&m).backend().buffer(), &context);
+            assert_no_control_character(draw_detail(&m).backend().buffer(), &context);
+            run(&mut m, Command::FocusDetail);
+            run(&mut m, Command::Bottom);
+            assert_no_control_character(draw(&m).backend().buffer(), &context);
+            run(&mut m, Command::FocusList);
+            run(&mut m, Command::Down);
+        }
+        run(&mut m, Command::EditSearch);
+        let key = KeyEvent::new(KeyCode::Char('\u{1b}'), KeyModifiers::NONE);
+        update(&mut m, Action::Input(TermEvent::Key(key)));
+        assert_no_control_character(draw(&m).backend().buffer(), &format!("{size:?}, editor"));
+    }
+}
+
+#[test]
+fn a_hostile_event_shows_its_control_characters_as_visible_symbols() {
+    let m = loaded(
+        SourceLabel::Demo,
+        Filter::default(),
+        (140, 40),
+        vec![batch(&[hostile_event()])],
+    );
+    let t = draw_detail(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(text.contains("boom ␛[2J␛]0;pwned␇␍�evil␈"), "{text}");
+}
+
+#[test]
+fn wide_characters_in_an_input_keep_the_other_inputs_and_the_cursor_in_place() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::EditFilters);
+    let empty = draw(&m);
+    let labels = |t: &Terminal<TestBackend>| {
+        ["session:", "peer:", "user:", "search:"]
+            .map(|l| column_of(t.backend().buffer(), 2, l).unwrap())
+    };
+    for c in "王伟".chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        update(&mut m, Action::Input(TermEvent::Key(key)));
+    }
+    let mut typed = draw(&m);
+    assert_eq!(
+        labels(&typed),
+        labels(&empty),
+        "{}",
+        row_text(typed.backend().buffer(), 2)
+    );
+    let room = column_of(typed.backend().buffer(), 2, "room:").unwrap();
+    assert_eq!(
+        typed.get_cursor_position().unwrap(),
+        Position::new(room + 5 + 4, 2),
+        "the cursor follows the two wide characters"
+    );
+}
+
+#[test]
+fn a_long_wide_text_scrolls_in_its_input_with_the_cursor_at_its_end() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::EditFilters);
+    // Twenty wide characters: forty columns, twice the input's width at 140 columns.
+    let text = "王伟".repeat(10);
+    for c in text.chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        update(&mut m, Action::Input(TermEvent::Key(key)));
+    }
+    let mut t = draw(&m);
+    let row = row_text(t.backend().buffer(), 2);
+    let room = column_of(t.backend().buffer(), 2, "room:").unwrap();
+    let session = column_of(t.backend().buffer(), 2, "session:").unwrap();
+    let cursor = t.get_cursor_position().unwrap();
+    assert!(
+        cursor.x > room + 5 && cursor.x < session,
+        "{cursor:?} in {row}"
+    );
+    // The end of the text is what shows.
+    let shown: String = row_cells(t.backend().buffer(), 2)[(room + 5) as usize..cursor.x as usize]
+        .concat()
+        .replace(' ', "");
+    assert!(
+        !shown.is_empty() && text.ends_with(&shown),
+        "{shown:?} in {row}"
+    );
+}
+
+#[test]
+fn tiny_terminals_draw_every_mode_without_failing() {
+    for size in [(1, 1), (10, 3), (20, 6), (40, 10), (109, 12), (110, 12)] {
+        let mut m = demo(Filter::default(), size);
+        draw(&m);
+        for c in [
+            Command::PageDown,
+            Command::FocusDetail,
+            Command::Bottom,
+            Command::Up,
+            Command::ToggleHelp,
+            Command::Down,
+            Command::ToggleHelp,
+            Command::EditSearch,
+        ] {
+            run(&mut m, c);
+            draw(&m);
+        }
+        let key = KeyEvent::new(KeyCode::Char('王'), KeyModifiers::NONE);
+        update(&mut m, Action::Input(TermEvent::Key(key)));
+        draw(&m);
+    }
+}
