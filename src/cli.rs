@@ -29,6 +29,20 @@ pub struct Cli {
     pub settings: SettingsArgs,
     #[command(flatten)]
     pub log: LogArgs,
+    #[command(flatten)]
+    pub follow: FollowArgs,
+}
+
+/// Follow mode of the explorer (live only).
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Explorer")]
+pub struct FollowArgs {
+    /// Start in follow mode: re-run the live query every few seconds and mark new events.
+    #[arg(long)]
+    pub follow: bool,
+    /// Seconds between two runs of the query in follow mode.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400), value_name = "SECS")]
+    pub follow_interval: u64,
 }
 
 /// Where settings come from: the config file and one of its profiles.
@@ -179,6 +193,7 @@ impl FilterArgs {
             search: self.search.clone().filter(|s| !s.is_empty()),
             since: bound("since", &self.since)?,
             until: bound("until", &self.until)?,
+            group: None,
         })
     }
 }

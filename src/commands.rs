@@ -83,7 +83,7 @@ fn run_with(mut cli: Cli, explicit: Explicit) -> ExitCode {
                 &mut cli.filters,
                 explicit,
             ) {
-                Ok(settings) => crate::tui::run(cli.source, cli.filters, settings),
+                Ok(settings) => crate::tui::run(cli.source, cli.filters, settings, cli.follow),
                 Err(e) => usage_error(&e.to_string()),
             }
         }

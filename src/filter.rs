@@ -1,7 +1,9 @@
 //! The filter: one meaning for every source. For the live API the first five parts travel as query
 //! parameters; all of them are also applied to what is loaded.
 
+use crate::cli::GroupKey;
 use crate::event::EventType;
+use crate::insight::GroupValue;
 use crate::store::{NO_TIME, Needle, Store, Sym, TERMINAL_FALSE, TERMINAL_TRUE};
 
 /// A time bound as the user wrote it, and what it resolved to.
@@ -25,6 +27,46 @@ pub struct Filter {
     pub search: Option<String>,
     pub since: Option<TimeBound>,
     pub until: Option<TimeBound>,
+    /// Only the events of one group of the groups view (applied to what is loaded).
+    pub group: Option<GroupFilter>,
+}
+
+/// A group of the groups view as a filter: the key and the values of its fields, as strings so
+/// that the filter outlives the store it was picked from (a new live query makes a new store).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupFilter {
+    pub key: GroupKey,
+    pub first: Option<String>,
+    pub second: Option<String>,
+    pub code: Option<i64>,
+    /// How the group is named for people.
+    pub label: String,
+}
+
+impl GroupFilter {
+    pub fn of(store: &Store, key: GroupKey, value: &GroupValue) -> GroupFilter {
+        let text = |s: Sym| (!s.is_none()).then(|| store.str(s).to_string());
+        GroupFilter {
+            key,
+            first: text(value.first),
+            second: text(value.second),
+            code: value.code,
+            label: value.label(store, key),
+        }
+    }
+
+    /// The group's value in a store, `None` when the store has never seen one of its strings.
+    fn resolve(&self, store: &Store) -> Option<GroupValue> {
+        let sym = |s: &Option<String>| match s {
+            None => Some(Sym::NONE),
+            Some(s) => store.strings().lookup(s),
+        };
+        Some(GroupValue {
+            first: sym(&self.first)?,
+            second: sym(&self.second)?,
+            code: self.code,
+        })
+    }
 }
 
 impl Filter {
@@ -102,6 +144,9 @@ impl Filter {
         if let Some(t) = &self.until {
             parts.push(format!("until={}", t.text));
         }
+        if let Some(g) = &self.group {
+            parts.push(format!("{}={}", g.key.name(), g.label));
+        }
         if parts.is_empty() {
             "none".to_string()
         } else {
@@ -140,6 +185,7 @@ impl Filter {
                 .map(Needle::new),
             since: self.since.as_ref().map(|t| t.nanos),
             until: self.until.as_ref().map(|t| t.nanos),
+            group: self.group.as_ref().map(|g| (g.key, g.resolve(store))),
         }
     }
 }
@@ -157,6 +203,8 @@ pub struct Compiled {
     search: Option<Needle>,
     since: Option<i64>,
     until: Option<i64>,
+    /// The group's key and value; a value of `None` matches nothing.
+    group: Option<(GroupKey, Option<GroupValue>)>,
 }
 
 impl Compiled {
@@ -196,6 +244,12 @@ impl Compiled {
             && (row.ts == NO_TIME || row.ts > until)
         {
             return false;
+        }
+        if let Some((key, value)) = &self.group {
+            match value {
+                Some(v) if v.matches(*key, row) => {}
+                _ => return false,
+            }
         }
         if let Some(needle) = &self.search {
             return needle.matches_json(store.raw(i));

@@ -673,3 +673,44 @@ fn tiny_terminals_draw_every_mode_without_failing() {
         draw(&m);
     }
 }
+
+#[test]
+fn the_groups_view_shows_the_storm_on_top_with_its_facets() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::ShowGroups);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(text.contains("groups by error"), "{text}");
+    assert!(text.contains("join 500 ServerErrors"), "{text}");
+    assert!(text.contains("facets of join 500 ServerErrors"), "{text}");
+    insta::assert_snapshot!("groups_by_error_140x40", t.backend());
+}
+
+#[test]
+fn a_peers_story_shows_its_chain_and_how_it_ended() {
+    let room = Filter {
+        peer: Some(callscope::generator::PRIYA_PEER_ID.into()),
+        ..Filter::default()
+    };
+    let mut m = demo(room, (140, 40));
+    run(&mut m, Command::ShowStory);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(text.contains("story of Priya Raman"), "{text}");
+    assert!(text.contains("PUBLISH: 10 failed attempts"), "{text}");
+    assert!(text.contains("gave up: final error at"), "{text}");
+    for word in ["succeeded", "recovered", "success"] {
+        assert!(!text.contains(word), "the story claims {word}: {text}");
+    }
+    insta::assert_snapshot!("story_priya_140x40", t.backend());
+}
+
+#[test]
+fn the_timeline_strip_draws_the_storm_as_the_tallest_column() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::ToggleTimeline);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(text.contains("timeline · 5m per column"), "{text}");
+    insta::assert_snapshot!("timeline_140x40", t.backend());
+}

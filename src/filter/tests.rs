@@ -392,6 +392,7 @@ fn api_params_and_description_name_every_part() {
         search: Some("ice".into()),
         since: bound("2024-11-18T10:00:00Z"),
         until: None,
+        group: None,
     };
     assert_eq!(
         f.api_params(),
@@ -408,4 +409,31 @@ fn api_params_and_description_name_every_part() {
         f.describe(),
         "type=publish,join  room=r1  session=s1  peer=p1  user=u1  final only  code=500  search=\"ice\"  since=2024-11-18T10:00:00Z"
     );
+}
+
+#[test]
+fn a_group_filter_keeps_only_the_events_of_that_group_even_in_another_store() {
+    let demo = || {
+        let mut store = Store::new();
+        store.merge(crate::source::demo::load());
+        store
+    };
+    let store = demo();
+    let all = store.filter(&Filter::default());
+    let groups =
+        crate::insight::Groups::compute(&store, &all, GroupKey::Sdk, crate::cli::GroupSort::Count);
+    let top = &groups.groups[0];
+    let f = Filter {
+        group: Some(crate::filter::GroupFilter::of(
+            &store,
+            GroupKey::Sdk,
+            &top.value,
+        )),
+        ..Filter::default()
+    };
+    assert_eq!(store.filter(&f).len(), top.count as usize);
+    // The same filter, resolved against a store loaded again, selects the same events.
+    let again = demo();
+    assert_eq!(again.filter(&f), store.filter(&f));
+    assert!(f.describe().starts_with("sdk="), "{}", f.describe());
 }

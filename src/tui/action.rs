@@ -59,6 +59,30 @@ pub enum Command {
     Yes,
     /// Answer no to a question.
     No,
+    /// Show the shown events grouped by error (or the chosen key).
+    ShowGroups,
+    /// Show the story of the selected event's peer: its events folded into retry chains.
+    ShowStory,
+    /// Show or hide the facets (top SDKs, OSes, devices...) in place of the detail pane.
+    ToggleFacets,
+    /// Show or hide the timeline above the list (and move the keyboard to it).
+    ToggleTimeline,
+    /// Go back to the filter in force before the last group was opened.
+    PopFilter,
+    /// In the groups view: group by the next key.
+    NextGroupKey,
+    /// In the groups view: group by the previous key.
+    PrevGroupKey,
+    /// In the groups view: sort by count or by last seen.
+    ToggleGroupSort,
+    /// In the timeline: one bucket earlier.
+    Left,
+    /// In the timeline: one bucket later.
+    Right,
+    /// In the timeline: start a range at the cursor (again: clear it).
+    MarkStart,
+    /// Live: re-run the query every few seconds and mark what is new (again: stop).
+    ToggleFollow,
 }
 
 /// One input to `update`.
@@ -92,4 +116,6 @@ pub enum Action {
     },
     /// A save ended: `Ok(message)` or `Err(why)`.
     Saved(Result<String, String>),
+    /// Follow mode's timer: time to look for new events.
+    FollowTick,
 }

@@ -20,7 +20,12 @@ use model::{Model, SourceLabel};
 
 /// Runs the explorer. `settings` carries the config's theme name, key table and redaction choice
 /// for the views and the save to apply.
-pub fn run(source: SourceArgs, filters: FilterArgs, settings: crate::config::Settings) -> ExitCode {
+pub fn run(
+    source: SourceArgs,
+    filters: FilterArgs,
+    settings: crate::config::Settings,
+    follow: crate::cli::FollowArgs,
+) -> ExitCode {
     let filter = match filters.to_filter() {
         Ok(f) => f,
         Err(e) => {
@@ -36,6 +41,10 @@ pub fn run(source: SourceArgs, filters: FilterArgs, settings: crate::config::Set
                 .ok()
                 .flatten()
                 .is_some());
+    if follow.follow && !live {
+        eprintln!("callscope: --follow needs a live source (--live, or a configured token)");
+        return ExitCode::from(EXIT_USAGE);
+    }
     let connection = if live {
         match crate::source::live::connect(&source) {
             Ok(c) => Some(c),
@@ -94,6 +103,10 @@ pub fn run(source: SourceArgs, filters: FilterArgs, settings: crate::config::Set
                     }
                 });
                 model.live = Some(model::Live::new(source.base_url.clone()));
+                model.follow_every = std::time::Duration::from_secs(follow.follow_interval);
+                if follow.follow {
+                    model.follow = Some(model::Follow::new(model.follow_every));
+                }
                 model.load = model::LoadState::Idle;
                 for effect in update::new_query(&mut model) {
                     if let update::Effect::Worker(command) = effect {

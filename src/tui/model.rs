@@ -3,7 +3,9 @@
 use tui_input::Input;
 
 use super::keymap::Mode;
+use crate::cli::{GroupKey, GroupSort};
 use crate::filter::Filter;
+use crate::insight::{Groups, Story, Timeline};
 use crate::source::DumpProblem;
 use crate::store::Store;
 use crate::story::After;
@@ -87,6 +89,76 @@ pub struct SavePrompt {
     pub what: SaveWhat,
 }
 
+/// The groups view: the key, the order, the selected group, and the groups of the shown events.
+#[derive(Debug, Clone)]
+pub struct GroupsView {
+    pub key: GroupKey,
+    pub sort: GroupSort,
+    pub selected: usize,
+    pub offset: usize,
+    pub groups: Groups,
+}
+
+/// A peer's story: its events folded into chains, as lines to scroll through.
+#[derive(Debug, Clone)]
+pub struct StoryView {
+    pub story: Story,
+    pub lines: Vec<StoryLine>,
+    pub selected: usize,
+    pub offset: usize,
+    /// The mode to return to.
+    pub back_to: Mode,
+}
+
+/// One line of a story: a chain's summary, or one of its events (a store index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoryLine {
+    Chain(usize),
+    Event(u32),
+    /// The events that belong to no chain (other families, no time) follow this line.
+    Outside,
+}
+
+/// The timeline strip: its buckets for the shown events, a cursor and an optional range start.
+#[derive(Debug, Clone)]
+pub struct TimelineView {
+    pub timeline: Timeline,
+    pub cursor: usize,
+    pub anchor: Option<usize>,
+}
+
+/// Follow mode: the query runs again every `every`, longer after failures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Follow {
+    pub every: std::time::Duration,
+    /// Failed refreshes in a row: each doubles the wait, up to a few minutes.
+    pub failures: u32,
+    /// Events that arrived since follow mode started.
+    pub new_events: usize,
+    /// Store indices from here on arrived with a refresh ("new").
+    pub new_from: Option<usize>,
+    /// A refresh is running: its pages add to what is loaded instead of replacing it.
+    pub refreshing: bool,
+}
+
+impl Follow {
+    pub fn new(every: std::time::Duration) -> Follow {
+        Follow {
+            every,
+            failures: 0,
+            new_events: 0,
+            new_from: None,
+            refreshing: false,
+        }
+    }
+
+    /// The wait before the next refresh.
+    pub fn wait(&self) -> std::time::Duration {
+        let backoff = self.every.saturating_mul(1 << self.failures.min(4));
+        backoff.min(std::time::Duration::from_secs(300).max(self.every))
+    }
+}
+
 /// The filter inputs, in the order Tab visits them.
 pub const FIELDS: [&str; 5] = ["room", "session", "peer", "user", "search"];
 pub const SEARCH_FIELD: usize = 4;
@@ -162,6 +234,16 @@ pub struct Model {
     pub after: Option<(usize, After)>,
     pub live: Option<Live>,
     pub save: Option<SavePrompt>,
+    pub groups: Option<GroupsView>,
+    pub story: Option<StoryView>,
+    pub timeline: Option<TimelineView>,
+    /// The facets take the detail pane's place.
+    pub facets: bool,
+    /// Filters in force before each group was opened, to go back to.
+    pub filter_stack: Vec<crate::filter::Filter>,
+    pub follow: Option<Follow>,
+    /// How often follow mode runs the query again (`--follow-interval`).
+    pub follow_every: std::time::Duration,
     /// A one-line message for the user (a save's result), shown in the header.
     pub status: Option<String>,
     pub quit: bool,
@@ -187,6 +269,13 @@ impl Model {
             after: None,
             live: None,
             save: None,
+            groups: None,
+            story: None,
+            timeline: None,
+            facets: false,
+            filter_stack: Vec::new(),
+            follow: None,
+            follow_every: std::time::Duration::from_secs(30),
             status: None,
             quit: false,
         }
@@ -195,5 +284,20 @@ impl Model {
     /// The store index of the selected event, if any is shown.
     pub fn selected_event(&self) -> Option<usize> {
         self.shown.get(self.selection.selected).map(|&i| i as usize)
+    }
+
+    /// The event the detail pane shows: the story's selected event while a story is open (a
+    /// chain's first event on a chain's line), else the list's.
+    pub fn focused_event(&self) -> Option<usize> {
+        if let Some(story) = &self.story {
+            return match story.lines.get(story.selected) {
+                Some(StoryLine::Event(i)) => Some(*i as usize),
+                Some(StoryLine::Chain(c)) => {
+                    story.story.chains[*c].events.first().map(|&i| i as usize)
+                }
+                _ => None,
+            };
+        }
+        self.selected_event()
     }
 }

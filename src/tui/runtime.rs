@@ -33,7 +33,21 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
     } = channels;
     let mut input = EventStream::new();
     terminal.draw(|f| view(model, f))?;
+    // Follow mode's next run of the query, armed while follow mode is on and idle.
+    let mut next_follow: Option<tokio::time::Instant> = None;
     loop {
+        match &model.follow {
+            Some(f) if !f.refreshing => {
+                next_follow.get_or_insert_with(|| tokio::time::Instant::now() + f.wait());
+            }
+            _ => next_follow = None,
+        }
+        let follow_due = async {
+            match next_follow {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
         let action = tokio::select! {
             ev = input.next() => match ev {
                 Some(Ok(ev)) => translate(model, ev),
@@ -41,6 +55,10 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
                 None => return Ok(()),
             },
             Some(action) = rx.recv() => Some(action),
+            () = follow_due => {
+                next_follow = None;
+                Some(Action::FollowTick)
+            }
         };
         let Some(action) = action else { continue };
         let mut effects = update(model, action);

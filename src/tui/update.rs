@@ -7,7 +7,7 @@ use super::model::{
     FIELDS, Fetch, FilterEditor, LoadState, Model, SEARCH_FIELD, SavePrompt, SaveWhat,
 };
 use super::view::detail::max_scroll;
-use super::view::layout::{Areas, areas};
+use super::view::layout::{Areas, areas_of};
 use crate::event::EventType;
 use crate::filter::Filter;
 use crate::source::worker::{self, Report};
@@ -68,16 +68,10 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::BatchLoaded(batch) => {
-            let merged = model.store.merge(batch);
-            let new = model
-                .store
-                .matching(&model.filter, merged.first..merged.first + merged.added);
-            model.shown.extend(new);
-            // New events may continue the selected event's chain.
-            model.after = None;
-            keep_selection_visible(model);
+            append(model, batch);
             Vec::new()
         }
+        Action::FollowTick => views::follow_tick(model),
         Action::LoadFinished { problems } => {
             model.problems.extend(problems);
             model.load = LoadState::Idle;
@@ -106,6 +100,9 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
     let page = list_height(model).max(1);
     // A message stays until the user does something else.
     model.status = None;
+    if let Some(effects) = views::command(model, c, page) {
+        return effects;
+    }
     match c {
         Command::Quit => {
             model.quit = true;
@@ -218,6 +215,19 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
             model.save = None;
             model.mode = Mode::List;
         }
+        // Handled by the views' update above.
+        Command::ShowGroups
+        | Command::ShowStory
+        | Command::ToggleFacets
+        | Command::ToggleTimeline
+        | Command::PopFilter
+        | Command::NextGroupKey
+        | Command::PrevGroupKey
+        | Command::ToggleGroupSort
+        | Command::Left
+        | Command::Right
+        | Command::MarkStart
+        | Command::ToggleFollow => {}
         Command::NextField | Command::PrevField => {
             if let Some(editor) = &mut model.editor {
                 let n = FIELDS.len();
@@ -235,6 +245,21 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
 fn start_editing(model: &mut Model, focus: usize) {
     model.editor = Some(FilterEditor::from_filter(&model.filter, focus));
     model.mode = Mode::Editing;
+}
+
+/// Merges a batch of events (a file's, a page's) and shows those that match; returns how many
+/// were new to the store.
+fn append(model: &mut Model, batch: crate::store::Batch) -> usize {
+    let merged = model.store.merge(batch);
+    let new = model
+        .store
+        .matching(&model.filter, merged.first..merged.first + merged.added);
+    model.shown.extend(new);
+    // New events may continue the selected event's chain.
+    model.after = None;
+    keep_selection_visible(model);
+    views::refresh(model);
+    merged.added
 }
 
 /// Changes the filter. For a live source, a change of what the API filters (types and ids) starts a
@@ -266,6 +291,13 @@ pub fn new_query(model: &mut Model) -> Vec<Effect> {
     model.selection = Default::default();
     model.after = None;
     model.detail_scroll = 0;
+    if let Some(follow) = &mut model.follow {
+        // What a new query loads is not "new" against the old query's events.
+        follow.new_from = None;
+        follow.new_events = 0;
+        follow.refreshing = false;
+    }
+    views::refresh(model);
     vec![Effect::Worker(worker::Command::Query {
         id,
         filter: model.filter.clone(),
@@ -336,13 +368,10 @@ fn live_report(model: &mut Model, report: Report) -> Vec<Effect> {
             live.total = page.total.or(live.total);
             live.next = Some(page.next);
             live.fetch = Fetch::Idle;
-            let merged = model.store.merge(page.batch);
-            let new = model
-                .store
-                .matching(&model.filter, merged.first..merged.first + merged.added);
-            model.shown.extend(new);
-            model.after = None;
-            keep_selection_visible(model);
+            let added = append(model, page.batch);
+            if model.follow.as_ref().is_some_and(|f| f.refreshing) {
+                return views::follow_page(model, added);
+            }
             if model.live.as_ref().is_some_and(|l| !l.loading_all) {
                 return fetch_more_if_near_end(model);
             }
@@ -350,10 +379,12 @@ fn live_report(model: &mut Model, report: Report) -> Vec<Effect> {
         Report::Finished { .. } => {
             live.fetch = Fetch::Done;
             live.loading_all = false;
+            views::follow_end(model, false);
         }
         Report::Failed { message, .. } => {
             live.fetch = Fetch::Failed(message);
             live.loading_all = false;
+            views::follow_end(model, true);
         }
     }
     Vec::new()
@@ -397,6 +428,7 @@ pub fn refilter(model: &mut Model) {
         model.mode = Mode::List;
     }
     keep_selection_visible(model);
+    views::refresh(model);
 }
 
 fn move_selection(model: &mut Model, delta: i64) {
@@ -436,7 +468,7 @@ fn clamp_detail_scroll(model: &mut Model) {
 }
 
 fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
-    let a: Areas = areas(model.width, model.height);
+    let a: Areas = areas_of(model);
     let step = if down { 3 } else { -3 };
     if a.detail.contains((column, row).into()) {
         model.detail_scroll = if down {
@@ -453,10 +485,7 @@ fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
 /// Rows of events the list shows at once.
 pub fn list_height(model: &Model) -> usize {
     // The list's area starts with its border line and its column header.
-    areas(model.width, model.height)
-        .list
-        .height
-        .saturating_sub(2) as usize
+    areas_of(model).list.height.saturating_sub(2) as usize
 }
 
 fn keep_selection_visible(model: &mut Model) {
@@ -472,11 +501,13 @@ fn keep_selection_visible(model: &mut Model) {
 }
 
 fn refresh_story(model: &mut Model) {
-    let selected = model.selected_event();
+    let selected = model.focused_event();
     if model.after.as_ref().map(|(i, _)| *i) != selected {
         model.after = selected.map(|i| (i, After::of(&model.store, i)));
     }
 }
+
+mod views;
 
 #[cfg(test)]
 mod tests;

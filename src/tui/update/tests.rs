@@ -952,3 +952,163 @@ fn a_paste_is_typed_into_the_focused_input_without_its_control_characters() {
         "a pasted newline does not apply the filter"
     );
 }
+
+#[test]
+fn enter_on_a_group_shows_its_events_and_backspace_restores_the_filter_before() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    assert_eq!(m.mode, Mode::Groups);
+    let top = m.groups.as_ref().unwrap().groups.groups[0].clone();
+    run(&mut m, Command::Apply);
+    assert_eq!(m.mode, Mode::List);
+    assert_eq!(m.shown.len(), top.count as usize);
+    let key = crate::cli::GroupKey::Error;
+    assert!(
+        m.shown
+            .iter()
+            .all(|&i| top.value.matches(key, m.store.row(i as usize)))
+    );
+    run(&mut m, Command::PopFilter);
+    assert_eq!(m.shown.len(), m.store.len());
+    assert!(m.filter.group.is_none());
+}
+
+#[test]
+fn the_groups_key_and_order_can_be_switched() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    run(&mut m, Command::NextGroupKey);
+    let g = m.groups.as_ref().unwrap();
+    assert_eq!(g.key, crate::cli::GroupKey::Sdk);
+    let counts: Vec<u32> = g.groups.groups.iter().map(|g| g.count).collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "sorted by count");
+    run(&mut m, Command::ToggleGroupSort);
+    let g = m.groups.as_ref().unwrap();
+    let last: Vec<i64> = g
+        .groups
+        .groups
+        .iter()
+        .map(|g| g.last_seen.unwrap_or(i64::MIN))
+        .collect();
+    assert!(last.windows(2).all(|w| w[0] >= w[1]), "sorted by last seen");
+    run(&mut m, Command::Cancel);
+    assert_eq!(m.mode, Mode::List);
+    assert!(m.groups.is_none());
+}
+
+#[test]
+fn the_story_of_a_peer_holds_every_loaded_event_of_that_peer() {
+    let mut m = demo(140, 40);
+    let priya = m
+        .store
+        .strings()
+        .lookup(crate::generator::PRIYA_PEER_ID)
+        .unwrap();
+    let k = m
+        .shown
+        .iter()
+        .position(|&i| m.store.row(i as usize).peer_id == priya)
+        .unwrap();
+    m.selection.selected = k;
+    run(&mut m, Command::ShowStory);
+    assert_eq!(m.mode, Mode::Story);
+    let story = m.story.as_ref().unwrap();
+    let events = story
+        .lines
+        .iter()
+        .filter(|l| matches!(l, crate::tui::model::StoryLine::Event(_)))
+        .count();
+    let loaded = m.store.rows().iter().filter(|r| r.peer_id == priya).count();
+    assert_eq!(events, loaded);
+    assert_eq!(story.story.chains.len(), 1);
+    assert!(story.story.chains[0].ending.gave_up());
+    // The detail pane follows the story's selection.
+    run(&mut m, Command::Down);
+    assert!(
+        m.focused_event()
+            .is_some_and(|i| m.store.row(i).peer_id == priya)
+    );
+    run(&mut m, Command::Cancel);
+    assert!(m.story.is_none());
+    assert_eq!(m.mode, Mode::List);
+}
+
+#[test]
+fn a_range_picked_on_the_timeline_becomes_since_and_until() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ToggleTimeline);
+    assert_eq!(m.mode, Mode::Timeline);
+    let tl = m.timeline.as_ref().unwrap();
+    assert!(!tl.timeline.buckets.is_empty());
+    run(&mut m, Command::Top);
+    run(&mut m, Command::MarkStart);
+    run(&mut m, Command::Right);
+    run(&mut m, Command::Right);
+    let (since, until) = {
+        let tl = m.timeline.as_ref().unwrap();
+        tl.timeline.range(tl.anchor.unwrap(), tl.cursor).unwrap()
+    };
+    run(&mut m, Command::Apply);
+    assert_eq!(m.filter.since.as_ref().map(|t| t.nanos), Some(since));
+    assert_eq!(m.filter.until.as_ref().map(|t| t.nanos), Some(until));
+    assert!(!m.shown.is_empty());
+    assert!(
+        m.shown
+            .iter()
+            .all(|&i| (since..=until).contains(&m.store.row(i as usize).ts))
+    );
+    run(&mut m, Command::PopFilter);
+    assert!(m.filter.since.is_none());
+}
+
+#[test]
+fn follow_mode_needs_a_live_source() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ToggleFollow);
+    assert!(m.follow.is_none());
+    assert!(m.status.as_deref().unwrap_or("").contains("live"));
+}
+
+#[test]
+fn a_follow_tick_runs_the_query_again_keeping_what_is_loaded_and_counts_new_events() {
+    let mut m = loaded(&ten());
+    m.live = Some(crate::tui::model::Live::new("http://127.0.0.1:1".into()));
+    m.live.as_mut().unwrap().fetch = Fetch::Done;
+    run(&mut m, Command::ToggleFollow);
+    assert!(m.follow.is_some());
+    let before = m.store.len();
+    let effects = update(&mut m, Action::FollowTick);
+    let id = m.live.as_ref().unwrap().query;
+    assert_eq!(
+        effects,
+        vec![
+            Effect::Worker(worker::Command::Query {
+                id,
+                filter: m.filter.clone()
+            }),
+            Effect::Worker(worker::Command::LoadAll { id }),
+        ]
+    );
+    assert_eq!(m.store.len(), before, "a refresh keeps what is loaded");
+    // A page with one new event and one known one.
+    let mut events = ten();
+    events.truncate(1);
+    events.push(event(99, "client.join.failed", "r9", false));
+    let page = crate::source::api::Page {
+        batch: batch(&events),
+        next: "n".into(),
+        total: None,
+    };
+    update(&mut m, Action::Live(Report::Page { query: id, page }));
+    assert_eq!(m.follow.as_ref().unwrap().new_events, 1);
+    assert_eq!(m.store.len(), before + 1);
+    // A page with nothing new ends the refresh.
+    let page = crate::source::api::Page {
+        batch: batch(&events),
+        next: "n2".into(),
+        total: None,
+    };
+    let effects = update(&mut m, Action::Live(Report::Page { query: id, page }));
+    assert_eq!(effects, vec![Effect::Worker(worker::Command::Stop { id })]);
+    assert!(!m.follow.as_ref().unwrap().refreshing);
+}

@@ -49,7 +49,7 @@ fn last_top_row(rows: usize, height: u16) -> u16 {
 /// The selected event's lines, wrapped to the pane's width. The pane wraps them itself rather than
 /// leaving it to the paragraph, so that `update` knows how far the pane can scroll.
 fn rows(model: &Model, width: u16) -> Vec<Line<'static>> {
-    let Some(i) = model.selected_event() else {
+    let Some(i) = model.focused_event() else {
         return Vec::new();
     };
     let event = model.store.event(i);

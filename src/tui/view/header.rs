@@ -56,7 +56,26 @@ fn title_line(model: &Model) -> Line<'static> {
         Span::raw(counts),
         Span::styled(" │ ", theme::label()),
         Span::raw(state),
+        Span::styled(follow_state(model), theme::terminal(Some(false))),
     ])
+}
+
+fn follow_state(model: &Model) -> String {
+    match &model.follow {
+        None => String::new(),
+        Some(f) => {
+            let every = f.wait().as_secs();
+            let retry = if f.failures > 0 {
+                ", after failures"
+            } else {
+                ""
+            };
+            format!(
+                " │ following every {every} s{retry} · +{} new",
+                thousands(f.new_events)
+            )
+        }
+    }
 }
 
 fn types_line(model: &Model) -> Line<'static> {
@@ -100,6 +119,9 @@ fn types_line(model: &Model) -> Line<'static> {
     }
     if let Some(t) = &model.filter.until {
         extra.push(format!("until={}", t.text));
+    }
+    if let Some(g) = &model.filter.group {
+        extra.push(format!("{}={} (Backspace: back)", g.key.name(), g.label));
     }
     if !extra.is_empty() {
         spans.push(Span::styled(" │ ", theme::label()));

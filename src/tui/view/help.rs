@@ -9,11 +9,14 @@ use crate::tui::model::Model;
 
 /// The sections of the help screen: one per mode, in this order.
 /// Each section lists the bindings of its first mode, then those of the other modes not listed yet.
-const SECTIONS: [(&[Mode], &str); 4] = [
+const SECTIONS: [(&[Mode], &str); 7] = [
     (
         &[Mode::List, Mode::Detail],
         "Browsing (in the detail pane, the moves scroll it)",
     ),
+    (&[Mode::Groups], "In the groups view"),
+    (&[Mode::Story], "In a peer's story"),
+    (&[Mode::Timeline], "On the timeline"),
     (&[Mode::Editing], "In a filter input"),
     (&[Mode::SavePath, Mode::Confirm], "Saving"),
     (&[Mode::Help], "In this help"),
@@ -24,19 +27,23 @@ pub fn help_lines() -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let mut listed: Vec<*const keymap::Binding> = Vec::new();
     for (modes, title) in SECTIONS {
-        lines.push(Line::styled(title.to_string(), theme::title()));
-        let bindings = modes.iter().flat_map(|m| keymap::bindings_for(*m));
-        for b in bindings {
+        let mut section = Vec::new();
+        for b in modes.iter().flat_map(|m| keymap::bindings_for(*m)) {
             if listed.contains(&(b as *const _)) {
                 continue;
             }
             listed.push(b as *const _);
-            lines.push(Line::from(vec![
+            section.push(Line::from(vec![
                 Span::styled(format!("  {:<22}", keymap::keys_label(b)), theme::key()),
                 Span::raw(b.help),
             ]));
         }
-        lines.push(Line::raw(""));
+        // A mode whose keys were all listed above gets no empty section.
+        if !section.is_empty() {
+            lines.push(Line::styled(title.to_string(), theme::title()));
+            lines.append(&mut section);
+            lines.push(Line::raw(""));
+        }
     }
     lines.push(Line::styled(
         "The mouse wheel scrolls the pane under the pointer.".to_string(),

@@ -5,6 +5,8 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Areas {
     pub header: Rect,
+    /// The timeline strip above the list; empty when it is hidden.
+    pub timeline: Rect,
     pub list: Rect,
     pub detail: Rect,
     pub footer: Rect,
@@ -16,7 +18,19 @@ pub const HEADER_HEIGHT: u16 = 4;
 /// Wide terminals put the detail pane beside the list; narrow ones below it.
 pub const SIDE_BY_SIDE_MIN_WIDTH: u16 = 110;
 
+/// Lines of the timeline strip: a border, the bars, the axis and the cursor's bucket.
+pub const TIMELINE_HEIGHT: u16 = 7;
+
+/// The areas for the model's terminal size and open views.
+pub fn areas_of(model: &crate::tui::model::Model) -> Areas {
+    areas_with(model.width, model.height, model.timeline.is_some())
+}
+
 pub fn areas(width: u16, height: u16) -> Areas {
+    areas_with(width, height, false)
+}
+
+pub fn areas_with(width: u16, height: u16, timeline: bool) -> Areas {
     let area = Rect::new(0, 0, width, height);
     let [header, body, footer] = Layout::vertical([
         Constraint::Length(HEADER_HEIGHT),
@@ -39,8 +53,16 @@ pub fn areas(width: u16, height: u16) -> Areas {
         .direction(direction)
         .constraints(constraints)
         .areas(body);
+    let strip = if timeline {
+        TIMELINE_HEIGHT.min(list.height / 2)
+    } else {
+        0
+    };
+    let [timeline, list] =
+        Layout::vertical([Constraint::Length(strip), Constraint::Min(0)]).areas(list);
     Areas {
         header,
+        timeline,
         list,
         detail,
         footer,

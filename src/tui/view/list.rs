@@ -105,6 +105,12 @@ fn event_row(model: &Model, i: usize, columns: usize) -> Row<'static> {
     } else {
         crate::time::format_short(row.ts)[11..].to_string()
     };
+    // Events a follow-mode refresh brought are marked new.
+    let is_new = model
+        .follow
+        .as_ref()
+        .and_then(|f| f.new_from)
+        .is_some_and(|from| i >= from);
     let room = if row.room_name.is_none() {
         s(row.room_id)
     } else {
@@ -112,7 +118,11 @@ fn event_row(model: &Model, i: usize, columns: usize) -> Row<'static> {
     };
     let join = |a: String, b: String| if b.is_empty() { a } else { format!("{a} {b}") };
     let mut cells = vec![
-        Cell::from(time),
+        if is_new {
+            Cell::from(Span::styled(time, theme::new_event()))
+        } else {
+            Cell::from(time)
+        },
         Cell::from(Span::styled(
             for_terminal(kind.short()).into_owned(),
             theme::event_type(&kind),

@@ -66,3 +66,8 @@ pub fn type_off() -> Style {
 pub fn input_focused() -> Style {
     Style::new().add_modifier(Modifier::UNDERLINED | Modifier::BOLD)
 }
+
+/// An event that arrived with a follow-mode refresh.
+pub fn new_event() -> Style {
+    Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)
+}

@@ -1,0 +1,362 @@
+//! The insight views' part of `update`: groups, a peer's story, the timeline, facets, the filter
+//! stack and follow mode.
+
+use super::{Effect, keep_selection_visible, list_height, set_filter};
+use crate::cli::{GroupKey, GroupSort};
+use crate::filter::{GroupFilter, TimeBound};
+use crate::insight::{self, Groups, Timeline};
+use crate::source::worker;
+use crate::tui::action::Command;
+use crate::tui::keymap::Mode;
+use crate::tui::model::{Fetch, Follow, GroupsView, Model, StoryLine, StoryView, TimelineView};
+use crate::tui::view::layout::areas_of;
+
+/// Handles the commands of the insight views; `None` leaves the command to the list's update.
+pub fn command(model: &mut Model, c: Command, page: usize) -> Option<Vec<Effect>> {
+    match (model.mode, c) {
+        (
+            Mode::Groups,
+            Command::Up
+            | Command::Down
+            | Command::PageUp
+            | Command::PageDown
+            | Command::Top
+            | Command::Bottom,
+        ) => {
+            if let Some(g) = &mut model.groups {
+                g.selected = moved(g.selected, g.groups.len(), c, page);
+                g.offset = visible_offset(g.selected, g.offset, page);
+            }
+        }
+        (
+            Mode::Story,
+            Command::Up
+            | Command::Down
+            | Command::PageUp
+            | Command::PageDown
+            | Command::Top
+            | Command::Bottom,
+        ) => {
+            if let Some(s) = &mut model.story {
+                s.selected = moved(s.selected, s.lines.len(), c, page);
+                if s.lines.get(s.selected) == Some(&StoryLine::Outside) {
+                    s.selected = moved(
+                        s.selected,
+                        s.lines.len(),
+                        if c == Command::Up {
+                            Command::Up
+                        } else {
+                            Command::Down
+                        },
+                        page,
+                    );
+                }
+                s.offset = visible_offset(s.selected, s.offset, page);
+                model.detail_scroll = 0;
+            }
+        }
+        (Mode::Groups, Command::Apply) => return Some(open_group(model)),
+        (Mode::Timeline, Command::Apply) => return Some(apply_range(model)),
+        (Mode::Groups, Command::Cancel | Command::ShowGroups) => {
+            model.groups = None;
+            model.mode = Mode::List;
+        }
+        (Mode::Story, Command::Cancel) => {
+            let back = model.story.take().map_or(Mode::List, |s| s.back_to);
+            model.mode = back;
+            model.detail_scroll = 0;
+        }
+        (Mode::Timeline, Command::Cancel) => model.mode = Mode::List,
+        (_, Command::ShowGroups) => {
+            open_groups(model, GroupKey::Error, GroupSort::Count);
+        }
+        (Mode::Groups, Command::NextGroupKey | Command::PrevGroupKey) => {
+            if let Some(g) = &model.groups {
+                let k = GroupKey::ALL.iter().position(|k| *k == g.key).unwrap_or(0);
+                let n = GroupKey::ALL.len();
+                let next = if c == Command::NextGroupKey {
+                    (k + 1) % n
+                } else {
+                    (k + n - 1) % n
+                };
+                let sort = g.sort;
+                open_groups(model, GroupKey::ALL[next], sort);
+            }
+        }
+        (Mode::Groups, Command::ToggleGroupSort) => {
+            if let Some(g) = &mut model.groups {
+                g.sort = match g.sort {
+                    GroupSort::Count => GroupSort::Last,
+                    GroupSort::Last => GroupSort::Count,
+                };
+                g.groups.sort(&model.store, g.sort);
+                g.selected = 0;
+                g.offset = 0;
+            }
+        }
+        (_, Command::ShowStory) => open_story(model),
+        (_, Command::ToggleFacets) => model.facets = !model.facets,
+        (_, Command::ToggleTimeline) => {
+            if model.timeline.is_some() && model.mode == Mode::Timeline {
+                model.timeline = None;
+                model.mode = Mode::List;
+            } else {
+                if model.timeline.is_none() {
+                    model.timeline = Some(TimelineView {
+                        timeline: Timeline::default(),
+                        cursor: 0,
+                        anchor: None,
+                    });
+                    refresh(model);
+                    let ts = model.selected_event().map(|i| model.store.row(i).ts);
+                    if let Some(tl) = &mut model.timeline {
+                        let at = ts.and_then(|ts| tl.timeline.bucket_at(ts));
+                        tl.cursor = at.unwrap_or(tl.timeline.buckets.len().saturating_sub(1));
+                    }
+                }
+                model.mode = Mode::Timeline;
+            }
+            keep_selection_visible(model);
+        }
+        (Mode::Timeline, Command::Left | Command::Right) => {
+            if let Some(tl) = &mut model.timeline {
+                let last = tl.timeline.buckets.len().saturating_sub(1);
+                tl.cursor = if c == Command::Left {
+                    tl.cursor.saturating_sub(1)
+                } else {
+                    (tl.cursor + 1).min(last)
+                };
+            }
+        }
+        (Mode::Timeline, Command::MarkStart) => {
+            if let Some(tl) = &mut model.timeline {
+                tl.anchor = match tl.anchor {
+                    Some(_) => None,
+                    None => Some(tl.cursor),
+                };
+            }
+        }
+        (_, Command::PopFilter) => match model.filter_stack.pop() {
+            Some(previous) => return Some(set_filter(model, previous)),
+            None => model.status = Some("no earlier filter to go back to".into()),
+        },
+        (_, Command::ToggleFollow) => return Some(toggle_follow(model)),
+        _ => return None,
+    }
+    Some(Vec::new())
+}
+
+/// A selection moved by a command, within `0..len`.
+fn moved(selected: usize, len: usize, c: Command, page: usize) -> usize {
+    let last = len.saturating_sub(1);
+    match c {
+        Command::Up => selected.saturating_sub(1),
+        Command::Down => (selected + 1).min(last),
+        Command::PageUp => selected.saturating_sub(page),
+        Command::PageDown => (selected + page).min(last),
+        Command::Top => 0,
+        _ => last,
+    }
+}
+
+fn visible_offset(selected: usize, offset: usize, height: usize) -> usize {
+    if selected < offset {
+        selected
+    } else if selected >= offset + height {
+        selected + 1 - height
+    } else {
+        offset
+    }
+}
+
+fn open_groups(model: &mut Model, key: GroupKey, sort: GroupSort) {
+    let groups = Groups::compute(&model.store, &model.shown, key, sort);
+    model.groups = Some(GroupsView {
+        key,
+        sort,
+        selected: 0,
+        offset: 0,
+        groups,
+    });
+    model.mode = Mode::Groups;
+}
+
+/// Enter on a group: the list shows its events; Backspace goes back to the filter before.
+fn open_group(model: &mut Model) -> Vec<Effect> {
+    let Some(g) = model.groups.take() else {
+        return Vec::new();
+    };
+    model.mode = Mode::List;
+    let Some(group) = g.groups.groups.get(g.selected) else {
+        return Vec::new();
+    };
+    let mut filter = model.filter.clone();
+    filter.group = Some(GroupFilter::of(&model.store, g.key, &group.value));
+    model.filter_stack.push(model.filter.clone());
+    set_filter(model, filter)
+}
+
+/// Enter on the timeline: the list shows the events of the marked range (or of the bucket).
+fn apply_range(model: &mut Model) -> Vec<Effect> {
+    model.mode = Mode::List;
+    let Some(tl) = &model.timeline else {
+        return Vec::new();
+    };
+    let (a, b) = match tl.anchor {
+        Some(anchor) => (anchor.min(tl.cursor), anchor.max(tl.cursor)),
+        None => (tl.cursor, tl.cursor),
+    };
+    let Some((since, until)) = tl.timeline.range(a, b) else {
+        return Vec::new();
+    };
+    let bound = |nanos: i64| TimeBound {
+        text: crate::time::format_nanos(nanos),
+        nanos,
+    };
+    let mut filter = model.filter.clone();
+    filter.since = Some(bound(since));
+    filter.until = Some(bound(until));
+    model.filter_stack.push(model.filter.clone());
+    if let Some(tl) = &mut model.timeline {
+        tl.anchor = None;
+    }
+    set_filter(model, filter)
+}
+
+fn open_story(model: &mut Model) {
+    let Some(i) = model.focused_event() else {
+        return;
+    };
+    let peer = model.store.row(i).peer_id;
+    if peer.is_none() {
+        model.status = Some("this event has no peer_id: it belongs to no peer's story".into());
+        return;
+    }
+    let story = insight::story(&model.store, peer);
+    let mut lines = Vec::new();
+    for (c, chain) in story.chains.iter().enumerate() {
+        lines.push(StoryLine::Chain(c));
+        lines.extend(chain.events.iter().map(|&e| StoryLine::Event(e)));
+    }
+    let outside: Vec<u32> = story
+        .events
+        .iter()
+        .zip(&story.chain_of)
+        .filter(|(_, c)| c.is_none())
+        .map(|(&e, _)| e)
+        .collect();
+    if !outside.is_empty() {
+        lines.push(StoryLine::Outside);
+        lines.extend(outside.into_iter().map(StoryLine::Event));
+    }
+    let selected = lines
+        .iter()
+        .position(|l| *l == StoryLine::Event(i as u32))
+        .unwrap_or(0);
+    let back_to = if model.mode == Mode::Story {
+        Mode::List
+    } else {
+        model.mode
+    };
+    let height = list_height(model).max(1);
+    model.story = Some(StoryView {
+        story,
+        lines,
+        selected,
+        offset: selected.saturating_sub(height / 2),
+        back_to,
+    });
+    model.mode = Mode::Story;
+    model.detail_scroll = 0;
+}
+
+fn toggle_follow(model: &mut Model) -> Vec<Effect> {
+    if model.live.is_none() {
+        model.status = Some("follow mode needs a live source (--live)".into());
+        return Vec::new();
+    }
+    model.follow = match model.follow {
+        Some(_) => None,
+        None => Some(Follow::new(model.follow_every)),
+    };
+    if model.follow.is_none() {
+        model.status = Some("follow mode off".into());
+    }
+    Vec::new()
+}
+
+/// Follow mode's timer fired: run the query again, keeping what is loaded; the pages that bring
+/// new events are merged by id and marked new.
+pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
+    let (Some(follow), Some(live)) = (model.follow.as_mut(), model.live.as_mut()) else {
+        return Vec::new();
+    };
+    if follow.refreshing || matches!(live.fetch, Fetch::Fetching { .. } | Fetch::Retrying { .. }) {
+        return Vec::new();
+    }
+    follow.refreshing = true;
+    if follow.new_from.is_none() {
+        follow.new_from = Some(model.store.len());
+    }
+    live.query += 1;
+    live.next = None;
+    live.pages = 0;
+    live.fetch = Fetch::Fetching { page: 1 };
+    live.loading_all = true;
+    let id = live.query;
+    vec![
+        Effect::Worker(worker::Command::Query {
+            id,
+            filter: model.filter.clone(),
+        }),
+        Effect::Worker(worker::Command::LoadAll { id }),
+    ]
+}
+
+/// After a refresh's page: count what is new; a page with nothing new ends the refresh.
+pub fn follow_page(model: &mut Model, added: usize) -> Vec<Effect> {
+    let (Some(follow), Some(live)) = (model.follow.as_mut(), model.live.as_mut()) else {
+        return Vec::new();
+    };
+    if !follow.refreshing {
+        return Vec::new();
+    }
+    follow.new_events += added;
+    follow.failures = 0;
+    if added == 0 {
+        follow.refreshing = false;
+        live.loading_all = false;
+        live.fetch = Fetch::Idle;
+        return vec![Effect::Worker(worker::Command::Stop { id: live.query })];
+    }
+    Vec::new()
+}
+
+/// A refresh ended (the last page, or a failure that makes the next wait longer).
+pub fn follow_end(model: &mut Model, failed: bool) {
+    if let Some(follow) = model.follow.as_mut().filter(|f| f.refreshing) {
+        follow.refreshing = false;
+        if failed {
+            follow.failures += 1;
+        }
+    }
+}
+
+/// Recomputes the open views after the shown events changed.
+pub fn refresh(model: &mut Model) {
+    if let Some(g) = &mut model.groups {
+        g.groups = Groups::compute(&model.store, &model.shown, g.key, g.sort);
+        g.selected = g.selected.min(g.groups.len().saturating_sub(1));
+    }
+    if model.timeline.is_some() {
+        let a = areas_of(model);
+        // Two columns of the strip are its border.
+        let buckets = a.timeline.width.saturating_sub(2).max(1) as usize;
+        if let Some(tl) = &mut model.timeline {
+            tl.timeline = Timeline::compute(&model.store, &model.shown, buckets);
+            let last = tl.timeline.buckets.len().saturating_sub(1);
+            tl.cursor = tl.cursor.min(last);
+            tl.anchor = tl.anchor.map(|a| a.min(last));
+        }
+    }
+}

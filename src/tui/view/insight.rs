@@ -1,0 +1,302 @@
+//! The insight views: groups, a peer's story, facets and the timeline strip.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+
+use super::theme;
+use crate::cli::GroupSort;
+use crate::event::EventType;
+use crate::insight::{self, FACET_KEYS, clock, slot_type, sparkline_text};
+use crate::output::{cut, status_word};
+use crate::sanitize::for_terminal;
+use crate::store::NO_TIME;
+use crate::tui::keymap::Mode;
+use crate::tui::model::{Model, StoryLine};
+
+fn short_time(ns: Option<i64>) -> String {
+    ns.map(clock).unwrap_or_else(|| "-".into())
+}
+
+/// The groups table, in the list's place.
+pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
+    let Some(g) = &model.groups else { return };
+    let sort = match g.sort {
+        GroupSort::Count => "count",
+        GroupSort::Last => "last seen",
+    };
+    let title = format!(
+        " {} groups by {} · sorted by {sort} · Tab: key, o: sort, Enter: its events ",
+        g.groups.len(),
+        g.key.name()
+    );
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme::focused_border())
+        .title(title);
+    if g.groups.is_empty() {
+        frame.render_widget(Paragraph::new(" no event is shown").block(block), area);
+        return;
+    }
+    let height = area.height.saturating_sub(2) as usize;
+    let spark = 16usize;
+    let end = (g.offset + height).min(g.groups.len());
+    let rows: Vec<Row> = (g.offset..end)
+        .map(|k| {
+            let group = &g.groups.groups[k];
+            let label = for_terminal(&group.label(&model.store, g.key)).into_owned();
+            let share = format!("{:.0}%", group.final_share() * 100.0);
+            let row = Row::new(vec![
+                Cell::from(label),
+                Cell::from(group.count.to_string()),
+                Cell::from(Span::styled(
+                    group.finals.to_string(),
+                    theme::terminal(Some(group.finals > 0)),
+                )),
+                Cell::from(share),
+                Cell::from(group.peers.to_string()),
+                Cell::from(group.rooms.to_string()),
+                Cell::from(short_time(group.first_seen)),
+                Cell::from(short_time(group.last_seen)),
+                Cell::from(sparkline_text(&g.groups.sparkline(k, spark))),
+            ]);
+            if k == g.selected {
+                row.style(theme::selected_row())
+            } else {
+                row
+            }
+        })
+        .collect();
+    let header = Row::new([
+        "GROUP",
+        "COUNT",
+        "FINAL",
+        "FINAL%",
+        "PEERS",
+        "ROOMS",
+        "FIRST",
+        "LAST",
+        "OVER TIME",
+    ])
+    .style(theme::label());
+    let widths = [
+        Constraint::Fill(1),
+        Constraint::Length(7),
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(8),
+        Constraint::Length(8),
+        Constraint::Length(spark as u16),
+    ];
+    frame.render_widget(Table::new(rows, widths).header(header).block(block), area);
+}
+
+/// A peer's story, in the list's place: each chain's summary, then its events.
+pub fn draw_story(model: &Model, frame: &mut Frame, area: Rect) {
+    let Some(s) = &model.story else { return };
+    let store = &model.store;
+    let first = s.story.events.first().map(|&i| store.row(i as usize));
+    let user = first.map(|r| store.str(r.user_name)).unwrap_or("");
+    let title = format!(
+        " story of {} ({}) · {} events, {} chains, {} gave up · Esc: back ",
+        for_terminal(user),
+        for_terminal(store.str(s.story.peer)),
+        s.story.events.len(),
+        s.story.chains.len(),
+        s.story.gave_up()
+    );
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme::focused_border())
+        .title(title);
+    let height = area.height.saturating_sub(1) as usize;
+    let end = (s.offset + height).min(s.lines.len());
+    let width = area.width as usize;
+    let lines: Vec<Line> = (s.offset..end)
+        .map(|k| {
+            let line = match s.lines[k] {
+                StoryLine::Chain(c) => {
+                    let chain = &s.story.chains[c];
+                    let style = if chain.ending.gave_up() {
+                        theme::terminal(Some(true))
+                    } else {
+                        theme::title()
+                    };
+                    Line::styled(cut(&for_terminal(&chain.summary(store)), width), style)
+                }
+                StoryLine::Outside => Line::styled(
+                    "events in no chain (other families, or no time):",
+                    theme::title(),
+                ),
+                StoryLine::Event(i) => {
+                    let row = store.row(i as usize);
+                    let kind = EventType::from_name(store.str(row.kind));
+                    let time = if row.ts == NO_TIME {
+                        "-".into()
+                    } else {
+                        crate::time::format_short(row.ts)
+                    };
+                    Line::from(vec![
+                        Span::raw(format!("   {time}  ")),
+                        Span::styled(format!("{:<10} ", kind.short()), theme::event_type(&kind)),
+                        Span::raw(format!(
+                            "{:<5} {:<22} ",
+                            row.error_code.map(|c| c.to_string()).unwrap_or_default(),
+                            cut(&for_terminal(store.str(row.error_name)), 22)
+                        )),
+                        Span::styled(
+                            status_word(row.is_terminal()),
+                            theme::terminal(row.is_terminal()),
+                        ),
+                    ])
+                }
+            };
+            if k == s.selected {
+                line.style(theme::selected_row())
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The top values of the agent and room fields among `shown`, in the detail pane's place.
+pub fn draw_facets(model: &Model, frame: &mut Frame, area: Rect, shown: &[u32], title: &str) {
+    let block = Block::new()
+        .borders(Borders::TOP | Borders::LEFT)
+        .border_style(theme::border())
+        .title(format!(" {} ", for_terminal(title)));
+    let inner = block.inner(area);
+    let facets = insight::facets(&model.store, shown, 5);
+    let bar_width = 10usize;
+    let mut lines = Vec::new();
+    for (facet, key) in facets.iter().zip(FACET_KEYS) {
+        lines.push(Line::styled(
+            format!("{} ({} distinct)", key.name(), facet.distinct),
+            theme::title(),
+        ));
+        for (k, (value, count)) in facet.top.iter().enumerate() {
+            let share = facet.share(k);
+            let filled = (share * bar_width as f64).round() as usize;
+            let label = cut(
+                &for_terminal(&value.label(&model.store, key)),
+                (inner.width as usize).saturating_sub(26).max(8),
+            );
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("{:<w$}", "█".repeat(filled), w = bar_width),
+                    theme::key(),
+                ),
+                Span::raw(format!(" {:>3.0}% {:>7} ", share * 100.0, count)),
+                Span::raw(label),
+            ]));
+        }
+        lines.push(Line::raw(""));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The timeline strip: one column per bucket, its height the bucket's count, its colour the
+/// type most counted in it; a red mark under buckets holding final errors.
+pub fn draw_timeline(model: &Model, frame: &mut Frame, area: Rect) {
+    let Some(tl) = &model.timeline else { return };
+    let focused = model.mode == Mode::Timeline;
+    let block = Block::new()
+        .borders(Borders::TOP | Borders::BOTTOM)
+        .border_style(if focused {
+            theme::focused_border()
+        } else {
+            theme::border()
+        })
+        .title(format!(
+            " timeline · {} per column · ←/→ move, Space: mark, Enter: show the range · T: hide ",
+            tl.timeline.step_label()
+        ));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height < 3 || tl.timeline.buckets.is_empty() {
+        return;
+    }
+    let bars = inner.height - 2;
+    let peak = tl.timeline.peak().max(1);
+    let (lo, hi) = match tl.anchor {
+        Some(a) => (a.min(tl.cursor), a.max(tl.cursor)),
+        None => (tl.cursor, tl.cursor),
+    };
+    let buf = frame.buffer_mut();
+    for (x, bucket) in tl
+        .timeline
+        .buckets
+        .iter()
+        .enumerate()
+        .take(inner.width as usize)
+    {
+        let total = bucket.total();
+        let dominant = (0..insight::TYPE_SLOTS)
+            .max_by_key(|&s| bucket.by_type[s])
+            .unwrap_or(0);
+        let kind = slot_type(dominant).unwrap_or(EventType::Other(String::new()));
+        let mut style = theme::event_type(&kind);
+        if focused && (lo..=hi).contains(&x) {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        // Eighths of a row, so small counts still show.
+        let eighths = (u64::from(total) * u64::from(bars) * 8).div_ceil(u64::from(peak)) as u16;
+        for row in 0..bars {
+            let filled = eighths.saturating_sub(row * 8).min(8);
+            let symbol = match filled {
+                0 => " ",
+                1 => "▁",
+                2 => "▂",
+                3 => "▃",
+                4 => "▄",
+                5 => "▅",
+                6 => "▆",
+                7 => "▇",
+                _ => "█",
+            };
+            let y = inner.y + bars - 1 - row;
+            buf[(inner.x + x as u16, y)]
+                .set_symbol(symbol)
+                .set_style(style);
+        }
+        if bucket.finals > 0 {
+            buf[(inner.x + x as u16, inner.y + bars)]
+                .set_symbol("▴")
+                .set_style(theme::terminal(Some(true)));
+        }
+    }
+    let cursor = tl.timeline.buckets.get(tl.cursor);
+    let info = match (cursor, tl.timeline.range(lo, hi)) {
+        (Some(b), Some((since, until))) => format!(
+            " {} to {}: {} events, {} final{}",
+            crate::time::format_short(since),
+            clock(until),
+            if lo == hi {
+                b.total()
+            } else {
+                tl.timeline.buckets[lo..=hi].iter().map(|b| b.total()).sum()
+            },
+            if lo == hi {
+                b.finals
+            } else {
+                tl.timeline.buckets[lo..=hi].iter().map(|b| b.finals).sum()
+            },
+            if tl.timeline.untimed > 0 {
+                format!(" · {} events without a time", tl.timeline.untimed)
+            } else {
+                String::new()
+            }
+        ),
+        _ => String::new(),
+    };
+    frame.render_widget(
+        Paragraph::new(Line::styled(info, Style::new())),
+        Rect::new(inner.x, inner.y + bars + 1, inner.width, 1),
+    );
+}
