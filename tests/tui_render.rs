@@ -8,10 +8,11 @@ use callscope::filter::{Filter, TimeBound};
 use callscope::source::DumpProblem;
 use callscope::store::{Batch, BatchBuilder, Blob};
 use callscope::tui::action::{Action, Command};
-use callscope::tui::keymap::BINDINGS;
+use callscope::tui::keymap::{BINDINGS, Keymap, Mode};
 use callscope::tui::model::{Model, SourceLabel};
 use callscope::tui::update::update;
-use callscope::tui::view::{detail, theme, view};
+use callscope::tui::view::theme::Theme;
+use callscope::tui::view::{detail, view};
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -263,9 +264,9 @@ fn the_help_lists_every_binding_of_the_key_table() {
         run(&mut m, Command::Down);
         seen.push_str(&screen_text(draw(&m).backend().buffer()));
     }
-    for b in BINDINGS {
-        assert!(seen.contains(b.help), "the help lacks {:?}", b.help);
-        let keys = callscope::tui::keymap::keys_label(b);
+    for b in m.keymap.bindings() {
+        assert!(seen.contains(b.help()), "the help lacks {:?}", b.help());
+        let keys = b.keys_label();
         assert!(seen.contains(&keys), "the help lacks the keys {keys:?}");
     }
 }
@@ -434,7 +435,7 @@ fn type_cells_have_the_colour_of_their_type() {
             .unwrap_or_else(|| panic!("row {y}: type {word:?}"));
         assert_eq!(
             buffer[(x, y)].fg,
-            theme::event_type(&kind).fg.unwrap(),
+            Theme::default().event_type(&kind).fg.unwrap(),
             "row {y}"
         );
         if !seen.contains(&kind) {
@@ -444,7 +445,7 @@ fn type_cells_have_the_colour_of_their_type() {
     assert!(seen.len() >= 4, "{seen:?}");
     let distinct: std::collections::HashSet<_> = EventType::KNOWN
         .iter()
-        .map(|k| theme::event_type(k).fg)
+        .map(|k| Theme::default().event_type(k).fg)
         .collect();
     assert_eq!(distinct.len(), 5, "each known type has its own colour");
 }
@@ -713,4 +714,222 @@ fn the_timeline_strip_draws_the_storm_as_the_tallest_column() {
     let text = screen_text(t.backend().buffer());
     assert!(text.contains("timeline · 5m per column"), "{text}");
     insta::assert_snapshot!("timeline_140x40", t.backend());
+}
+
+/// The model with the config's `[keys]` applied, as the explorer starts with them.
+fn with_keys(mut m: Model, keys: &[(&str, &[&str])]) -> Model {
+    let keys = keys
+        .iter()
+        .map(|(a, k)| (a.to_string(), k.iter().map(|k| k.to_string()).collect()))
+        .collect();
+    m.keymap = Keymap::with_overrides(&keys, &Default::default()).unwrap();
+    m
+}
+
+/// Every help line, scrolled through from top to bottom.
+fn whole_help(m: &mut Model) -> String {
+    run(m, Command::ToggleHelp);
+    let mut seen = String::new();
+    for _ in 0..=BINDINGS.len() + 10 {
+        seen.push_str(&screen_text(draw(m).backend().buffer()));
+        run(m, Command::Down);
+    }
+    run(m, Command::ToggleHelp);
+    seen
+}
+
+#[test]
+fn remapped_keys_show_in_the_help_and_the_hint_bar_and_the_old_keys_do_not() {
+    let mut m = with_keys(
+        demo(Filter::default(), (140, 40)),
+        &[
+            ("quit", &["Q", "ctrl-q"]),
+            ("groups", &["f5"]),
+            ("clear_filters", &["X"]),
+        ],
+    );
+    let t = draw(&m);
+    let hints = row_text(t.backend().buffer(), 39);
+    assert!(hints.contains("Q/Ctrl-Q quit"), "{hints}");
+    assert!(hints.contains("F5 groups"), "{hints}");
+    assert!(!hints.contains("q/Ctrl-C"), "{hints}");
+    let help = whole_help(&mut m);
+    assert!(help.contains("Q/Ctrl-Q              quit"), "{help}");
+    assert!(
+        help.contains("F5                    group the shown events"),
+        "{help}"
+    );
+    assert!(
+        help.contains("X                     clear every filter"),
+        "{help}"
+    );
+    assert!(!help.contains("q/Ctrl-C"), "{help}");
+    // In a filter input a letter is text: quit keeps only its Ctrl key there.
+    assert!(help.contains("Ctrl-Q                quit"), "{help}");
+}
+
+#[test]
+fn hints_written_into_titles_and_messages_name_the_keys_in_force() {
+    let remapped: &[(&str, &[&str])] = &[
+        ("clear_filters", &["X"]),
+        ("next_group_key", &["K"]),
+        ("cancel", &["ctrl-g"]),
+        ("mark", &["m"]),
+        ("left", &["H"]),
+        ("right", &["L"]),
+    ];
+    let nothing = Filter {
+        search: Some("no event says this".into()),
+        ..Filter::default()
+    };
+    let m = with_keys(demo(nothing, (140, 40)), remapped);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("(X clears them)"), "{text}");
+
+    let mut m = with_keys(demo(Filter::default(), (140, 40)), remapped);
+    run(&mut m, Command::ShowGroups);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("K: key, o: sort, Enter: its events"),
+        "{text}"
+    );
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::ToggleTimeline);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("H/L move, m: mark, Enter: show the range · T: hide"),
+        "{text}"
+    );
+}
+
+/// The screens a session passes through: list, detail, help, filter editor, groups, story,
+/// timeline with facets, and a status message.
+fn every_screen(mut m: Model, mut each: impl FnMut(&str, &Buffer)) {
+    let mut look = |m: &Model, what: &str| each(what, draw(m).backend().buffer());
+    look(&m, "list");
+    run(&mut m, Command::FocusDetail);
+    look(&m, "detail");
+    run(&mut m, Command::ToggleHelp);
+    look(&m, "help");
+    run(&mut m, Command::ToggleHelp);
+    run(&mut m, Command::FocusList);
+    run(&mut m, Command::ToggleType(0));
+    run(&mut m, Command::CycleTerminal);
+    run(&mut m, Command::EditFilters);
+    look(&m, "filter editor");
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::ShowGroups);
+    look(&m, "groups");
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::ShowStory);
+    look(&m, "story");
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::ToggleFacets);
+    run(&mut m, Command::ToggleTimeline);
+    look(&m, "timeline and facets");
+    update(&mut m, Action::Saved(Err("disk full".into())));
+    look(&m, "status");
+    let mut problem = Model::new(SourceLabel::Demo, Filter::default(), m.width, m.height);
+    problem.theme = m.theme.clone();
+    update(
+        &mut problem,
+        Action::LoadFinished {
+            problems: vec![DumpProblem {
+                path: "x.json".into(),
+                position: None,
+                message: "unreadable".into(),
+            }],
+        },
+    );
+    look(&problem, "load problem");
+}
+
+#[test]
+fn with_no_color_every_cell_is_drawn_in_the_terminals_own_colours() {
+    let mut m = demo(Filter::default(), (140, 40));
+    m.theme = Theme::named(None, true).unwrap();
+    let mut screens = 0;
+    every_screen(m, |what, buffer| {
+        screens += 1;
+        for y in 0..buffer.area.height {
+            for x in 0..buffer.area.width {
+                let cell = &buffer[(x, y)];
+                assert_eq!(
+                    (cell.fg, cell.bg),
+                    (Color::Reset, Color::Reset),
+                    "{what}: cell ({x}, {y}) {:?}",
+                    cell.symbol()
+                );
+            }
+        }
+    });
+    assert_eq!(screens, 9);
+}
+
+#[test]
+fn without_colour_final_and_the_selection_still_stand_out_by_bold_and_reverse() {
+    let mut m = demo(Filter::default(), (140, 40));
+    m.theme = Theme::mono();
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let header = list_header_row(buffer);
+    let x = column_of(buffer, header, "STATUS").unwrap();
+    assert!(
+        buffer[(x, header + 1)]
+            .modifier
+            .contains(Modifier::REVERSED)
+    );
+    for y in header + 2..buffer.area.height - 1 {
+        let word: String = row_cells(buffer, y)[x as usize..x as usize + 7].concat();
+        let bold = buffer[(x, y)].modifier.contains(Modifier::BOLD);
+        assert_eq!(bold, word.trim() == "final", "row {y}: {word:?}");
+    }
+    let publish = column_of(buffer, 1, "1 publish").unwrap();
+    assert!(buffer[(publish, 1)].modifier.contains(Modifier::BOLD));
+}
+
+#[test]
+fn every_theme_draws_in_the_sixteen_named_colours_and_body_text_in_the_default_one() {
+    for name in callscope::tui::view::theme::NAMES {
+        let mut m = demo(Filter::default(), (140, 40));
+        m.theme = Theme::named(Some(name), false).unwrap();
+        every_screen(m, |what, buffer| {
+            for y in 0..buffer.area.height {
+                for x in 0..buffer.area.width {
+                    let cell = &buffer[(x, y)];
+                    for c in [cell.fg, cell.bg] {
+                        assert!(
+                            !matches!(c, Color::Rgb(..) | Color::Indexed(_) | Color::DarkGray),
+                            "{name}, {what}: cell ({x}, {y}) is {c:?}"
+                        );
+                    }
+                    assert_eq!(cell.bg, Color::Reset, "{name}, {what}: ({x}, {y})");
+                }
+            }
+        });
+        let m = demo(Filter::default(), (140, 40));
+        let buffer = draw(&m).backend().buffer().clone();
+        let header = list_header_row(&buffer);
+        let x = column_of(&buffer, header, "ERROR").unwrap();
+        assert_eq!(
+            buffer[(x, header + 2)].fg,
+            Color::Reset,
+            "{name}: the error names are body text"
+        );
+    }
+}
+
+#[test]
+fn the_help_mentions_the_mouse_and_the_copy_keys() {
+    let mut m = demo(Filter::default(), (140, 40));
+    let help = whole_help(&mut m);
+    assert!(
+        help.contains("A click selects a row or focuses a pane"),
+        "{help}"
+    );
+    assert!(
+        help.contains("y                     copy the event's JSON"),
+        "{help}"
+    );
+    assert_eq!(m.mode, Mode::List);
 }

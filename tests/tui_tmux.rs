@@ -23,6 +23,9 @@ const DEADLINE: Duration = Duration::from_secs(30);
 /// however it ends.
 struct Tmux {
     socket: String,
+    /// Where the explorer looks for its config when none is named: empty, so that the config
+    /// of the machine running the tests plays no part.
+    config_home: std::path::PathBuf,
 }
 
 impl Tmux {
@@ -45,6 +48,7 @@ impl Tmux {
                 .to_str()
                 .expect("a UTF-8 temporary path")
                 .into(),
+            config_home: dir.join("config-home"),
         };
         let shell = format!("env PS1='{PROMPT} ' /bin/sh");
         let (w, h) = (WIDTH.to_string(), HEIGHT.to_string());
@@ -63,6 +67,8 @@ impl Tmux {
             &shell,
         ]);
         tmux.ok(&["set-option", "-t", "main", "remain-on-exit", "on"]);
+        // What the explorer copies (OSC 52) lands in tmux's paste buffer.
+        tmux.ok(&["set-option", "-g", "set-clipboard", "on"]);
         tmux.wait_for(|s| s.contains(PROMPT), "the shell prompt");
         Some(tmux)
     }
@@ -77,6 +83,9 @@ impl Tmux {
             .env_remove("HMS_ACCESS_KEY")
             .env_remove("HMS_SECRET")
             .env_remove("CALLSCOPE_BASE_URL")
+            .env_remove("CALLSCOPE_CONFIG")
+            .env_remove("NO_COLOR")
+            .env("XDG_CONFIG_HOME", &self.config_home)
             .output()
             .expect("tmux runs")
     }
@@ -105,6 +114,55 @@ impl Tmux {
 
     fn screen(&self) -> String {
         self.ok(&["capture-pane", "-p", "-t", "main"])
+    }
+
+    /// The screen with its colours and attributes as escape sequences.
+    fn styled_screen(&self) -> String {
+        self.ok(&["capture-pane", "-p", "-e", "-t", "main"])
+    }
+
+    /// The newest paste buffer, if any.
+    fn buffer(&self) -> Option<String> {
+        let out = self.run(&["save-buffer", "-"]);
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    /// Polls the paste buffer until it holds `expected`.
+    fn wait_for_buffer(&self, expected: &str) {
+        let start = Instant::now();
+        loop {
+            let buffer = self.buffer();
+            if buffer.as_deref() == Some(expected) {
+                return;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "waited {DEADLINE:?} for the paste buffer to hold {expected:?}; it holds {buffer:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Presses the left button on a cell (0-based), as a terminal reports it in SGR mouse mode.
+    fn click(&self, column: u16, row: u16) {
+        let (x, y) = (column + 1, row + 1);
+        self.type_text(&format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m"));
+    }
+
+    /// Starts the explorer from the shell with these arguments and waits until the demo is
+    /// loaded.
+    fn start_demo(&self, prefix: &str, args: &str) {
+        self.type_text(&format!(
+            "{prefix}{} --demo {args}; echo \"explorer exited with $?\"",
+            binary()
+        ));
+        self.keys(&["Enter"]);
+        self.wait_for(
+            |s| s.contains("loaded │ idle") && s.contains("events 1/"),
+            "the demo loaded",
+        );
     }
 
     /// A tmux format of the pane, e.g. `#{alternate_on}`.
@@ -340,4 +398,188 @@ fn a_damaged_file_opens_with_its_readable_events_and_the_problem_in_the_header()
     assert_eq!(list_rows(&screen).len(), 2, "{screen}");
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux);
+}
+
+/// The SGR parameters that set a colour: 30-38 and 90-97 (foreground), 40-48 and 100-107
+/// (background). 39 and 49, back to the terminal's own colours, are not colours.
+fn colour_sequences(styled: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for sequence in styled.split("\x1b[").skip(1) {
+        let Some(end) = sequence.find(|c: char| !(c.is_ascii_digit() || c == ';')) else {
+            continue;
+        };
+        if !sequence[end..].starts_with('m') {
+            continue;
+        }
+        let params = &sequence[..end];
+        let colour = params.split(';').any(|p| {
+            matches!(
+                p.parse::<u16>(),
+                Ok(30..=38 | 40..=48 | 90..=97 | 100..=107)
+            )
+        });
+        if colour {
+            found.push(format!("\\e[{params}m"));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_color_draws_without_any_colour_sequence_while_the_default_draws_in_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.start_demo("", "");
+    let coloured = colour_sequences(&tmux.styled_screen());
+    assert!(
+        !coloured.is_empty(),
+        "the default theme draws in colour, so that the check below can see colours"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for_text("explorer exited with 0");
+    tmux.type_text("printf '\\033[H\\033[2J'");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for(|s| !s.contains("explorer exited"), "the screen to clear");
+
+    tmux.start_demo("NO_COLOR=1 ", "");
+    let mut screens = vec![tmux.styled_screen()];
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_text("Tab/Esc/Enter list");
+    screens.push(tmux.styled_screen());
+    tmux.keys(&["Tab", "e"]);
+    tmux.wait_for_text("groups by error");
+    screens.push(tmux.styled_screen());
+    tmux.keys(&["?"]);
+    tmux.wait_for_text("this help");
+    screens.push(tmux.styled_screen());
+    for screen in &screens {
+        let coloured = colour_sequences(screen);
+        assert!(coloured.is_empty(), "{coloured:?} in:\n{screen}");
+        assert!(
+            screen.contains("\x1b[1m") || screen.contains(";1m") || screen.contains("[1;"),
+            "bold still carries emphasis:\n{screen:?}"
+        );
+    }
+    // One key at a time: Esc and a key sent together read as Alt and that key.
+    tmux.keys(&["Escape"]);
+    tmux.wait_for(|s| !s.contains("this help"), "the help to close");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for(|s| !s.contains("groups by error"), "the groups to close");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux);
+}
+
+/// The demo's first event as it is copied: its JSON on one line.
+fn first_demo_event() -> (String, String) {
+    let mut store = Store::new();
+    store.merge(callscope::source::demo::load());
+    let raw = store.raw(0);
+    let json = String::from_utf8(callscope::tui::clipboard::compact_json(raw)).unwrap();
+    let id = store.event(0).id().unwrap().to_string();
+    (json, id)
+}
+
+#[test]
+fn y_puts_the_selected_events_json_on_tmuxs_buffer_and_shift_y_its_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.start_demo("", "");
+    let (json, id) = first_demo_event();
+    tmux.keys(&["y"]);
+    tmux.wait_for_text("of JSON to the clipboard");
+    tmux.wait_for_buffer(&json);
+    let copied: serde_json::Value = serde_json::from_str(&tmux.buffer().unwrap()).unwrap();
+    assert_eq!(copied["id"], serde_json::Value::from(id.clone()));
+
+    tmux.keys(&["Y"]);
+    tmux.wait_for_text(&format!("copied the event id {id} to the clipboard"));
+    tmux.wait_for_buffer(&id);
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux);
+}
+
+#[test]
+fn a_click_selects_a_row_and_another_focuses_the_detail_pane() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.start_demo("", "");
+    let a = callscope::tui::view::layout::areas(WIDTH, HEIGHT);
+    let first_row = a.list.y + callscope::tui::view::layout::TABLE_FIRST_ROW;
+    tmux.click(a.list.x + 3, first_row + 4);
+    tmux.wait_for_text("events 5/");
+    tmux.click(a.detail.x + 5, a.detail.y + 3);
+    tmux.wait_for_text("Tab/Esc/Enter list");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for_text("Enter/Tab detail");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux);
+}
+
+#[test]
+fn keys_remapped_in_the_config_work_and_show_in_the_hints_and_the_help() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("keys.toml"),
+        "[keys]\nquit = [\"Q\", \"ctrl-q\"]\ngroups = \"f5\"\nhelp = \"H\"\n",
+    )
+    .unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.start_demo("", "--config keys.toml");
+    let screen = tmux.wait_for_text("H help  Q/Ctrl-Q quit");
+    assert!(screen.contains("F5 groups"), "{screen}");
+    tmux.keys(&["F5"]);
+    tmux.wait_for_text("groups by error");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for(|s| !s.contains("groups by error"), "the list again");
+    tmux.keys(&["H"]);
+    let help = tmux.wait_for_text("this help");
+    assert!(help.contains("Q/Ctrl-Q              quit"), "{help}");
+    assert!(help.contains("H closes"), "{help}");
+    tmux.keys(&["H"]);
+    tmux.wait_for(|s| !s.contains("this help"), "the help to close");
+    // q is no longer bound: the explorer stays.
+    tmux.keys(&["q", "j"]);
+    tmux.wait_for_text("events 2/");
+    tmux.keys(&["Q"]);
+    assert_terminal_restored(&tmux);
+}
+
+#[test]
+fn a_conflicting_binding_or_an_unknown_theme_stops_the_explorer_before_it_takes_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("bad.toml");
+    std::fs::write(
+        &config,
+        "theme = \"neon\"\n[keys]\nquit = \"ctrl-q\"\n[profiles.demo.keys]\ngroups = \"j\"\ncopy_json = \"ctrl-\"\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["--demo", "--profile", "demo", "--config"])
+        .arg(&config)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "nothing is drawn");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let file = format!("callscope: config file {}: ", config.display());
+    for expected in [
+        format!("{file}[profiles.demo.keys] groups: \"j\" already runs down in the list"),
+        format!("{file}[profiles.demo.keys] copy_json: \"ctrl-\" is not a key"),
+        format!("{file}theme = \"neon\": no such theme; the themes are default, dark, light, mono"),
+    ] {
+        assert!(
+            stderr.contains(&expected),
+            "{expected:?} missing:\n{stderr}"
+        );
+    }
+    assert!(!stderr.contains("needs a terminal"), "{stderr}");
 }

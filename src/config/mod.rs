@@ -32,6 +32,11 @@ pub struct Settings {
     pub keys: BTreeMap<String, Vec<String>>,
     /// Whether saved events are redacted (see `crate::redact`).
     pub redact: bool,
+    /// The table each entry of `keys` was written in (`keys`, `profiles.prod.keys`), so that a
+    /// binding the explorer refuses is named where it can be fixed.
+    pub key_origins: BTreeMap<String, String>,
+    /// The config file the settings came from, if one was read.
+    pub path: Option<PathBuf>,
 }
 
 /// The file's shape.
@@ -395,11 +400,19 @@ impl Config {
             .iter()
             .map(|(k, v)| (k.clone(), v.0.clone()))
             .collect();
+        let mut key_origins: BTreeMap<String, String> = self
+            .file
+            .keys
+            .keys()
+            .map(|k| (k.clone(), "keys".to_string()))
+            .collect();
         let mut settings = Settings {
             profile: None,
             theme: self.file.theme.clone(),
             keys: BTreeMap::new(),
             redact: false,
+            key_origins: BTreeMap::new(),
+            path: self.path.clone().filter(|_| self.exists),
         };
         if let Some(s) = selected {
             settings.profile = Some(s.name.to_string());
@@ -409,10 +422,25 @@ impl Config {
             settings.redact = s.profile.redact.unwrap_or(false);
             for (k, v) in &s.profile.keys {
                 keys.insert(k.clone(), v.0.clone());
+                key_origins.insert(k.clone(), format!("profiles.{}.keys", toml_key(s.name)));
             }
         }
         settings.keys = keys;
+        settings.key_origins = key_origins;
         settings
+    }
+}
+
+/// A table name as TOML writes it: bare when it can be, quoted otherwise.
+fn toml_key(name: &str) -> String {
+    let bare = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if bare {
+        name.to_string()
+    } else {
+        format!("{name:?}")
     }
 }
 

@@ -154,3 +154,23 @@ fn positions_count_characters() {
     assert_eq!(position("ab\ncdé\nx", 3), (2, 1));
     assert_eq!(position("ab\ncdé\nx", 8), (3, 1));
 }
+
+#[test]
+fn each_binding_remembers_the_table_it_was_written_in() {
+    let f = parse(
+        "[keys]\nquit = \"x\"\ndown = \"j\"\n[profiles.\"on call\".keys]\ndown = \"n\"\n[profiles.b]\n",
+    )
+    .unwrap();
+    let config = Config {
+        path: Some(PathBuf::from("/x/config.toml")),
+        given: false,
+        exists: true,
+        file: f,
+    };
+    let settings = config.settings(config.select(Some("on call")).unwrap());
+    assert_eq!(settings.key_origins["quit"], "keys");
+    assert_eq!(settings.key_origins["down"], "profiles.\"on call\".keys");
+    assert_eq!(settings.path.as_deref(), Some(Path::new("/x/config.toml")));
+    let settings = config.settings(config.select(Some("b")).unwrap());
+    assert_eq!(settings.key_origins["down"], "keys");
+}

@@ -83,6 +83,116 @@ pub enum Command {
     MarkStart,
     /// Live: re-run the query every few seconds and mark what is new (again: stop).
     ToggleFollow,
+    /// Copy the selected event's JSON to the clipboard.
+    CopyJson,
+    /// Copy the selected event's id (in a story: its peer id) to the clipboard.
+    CopyId,
+}
+
+impl Command {
+    /// Every command, each with its own name.
+    pub const ALL: [Command; 43] = [
+        Command::Quit,
+        Command::Up,
+        Command::Down,
+        Command::PageUp,
+        Command::PageDown,
+        Command::Top,
+        Command::Bottom,
+        Command::FocusDetail,
+        Command::FocusList,
+        Command::ToggleType(0),
+        Command::ToggleType(1),
+        Command::ToggleType(2),
+        Command::ToggleType(3),
+        Command::ToggleType(4),
+        Command::CycleTerminal,
+        Command::EditSearch,
+        Command::EditFilters,
+        Command::ClearFilters,
+        Command::ToggleHelp,
+        Command::Apply,
+        Command::Cancel,
+        Command::NextField,
+        Command::PrevField,
+        Command::Rerun,
+        Command::LoadAll,
+        Command::SaveShown,
+        Command::SaveLoaded,
+        Command::Yes,
+        Command::No,
+        Command::ShowGroups,
+        Command::ShowStory,
+        Command::ToggleFacets,
+        Command::ToggleTimeline,
+        Command::PopFilter,
+        Command::NextGroupKey,
+        Command::PrevGroupKey,
+        Command::ToggleGroupSort,
+        Command::Left,
+        Command::Right,
+        Command::MarkStart,
+        Command::ToggleFollow,
+        Command::CopyJson,
+        Command::CopyId,
+    ];
+
+    /// The name the config file's `[keys]` table knows the command by. These names are part of
+    /// the config format: renaming one breaks the configs that use it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Command::Quit => "quit",
+            Command::Up => "up",
+            Command::Down => "down",
+            Command::PageUp => "page_up",
+            Command::PageDown => "page_down",
+            Command::Top => "top",
+            Command::Bottom => "bottom",
+            Command::FocusDetail => "focus_detail",
+            Command::FocusList => "focus_list",
+            Command::ToggleType(0) => "toggle_publish",
+            Command::ToggleType(1) => "toggle_subscribe",
+            Command::ToggleType(2) => "toggle_join",
+            Command::ToggleType(3) => "toggle_disconnected",
+            Command::ToggleType(4) => "toggle_connect",
+            // Only 0..=4 are made (by the table); a name is still needed for the others.
+            Command::ToggleType(_) => "toggle_type",
+            Command::CycleTerminal => "cycle_terminal",
+            Command::EditSearch => "edit_search",
+            Command::EditFilters => "edit_filters",
+            Command::ClearFilters => "clear_filters",
+            Command::ToggleHelp => "help",
+            Command::Apply => "apply",
+            Command::Cancel => "cancel",
+            Command::NextField => "next_field",
+            Command::PrevField => "prev_field",
+            Command::Rerun => "rerun",
+            Command::LoadAll => "load_all",
+            Command::SaveShown => "save_shown",
+            Command::SaveLoaded => "save_loaded",
+            Command::Yes => "yes",
+            Command::No => "no",
+            Command::ShowGroups => "groups",
+            Command::ShowStory => "story",
+            Command::ToggleFacets => "facets",
+            Command::ToggleTimeline => "timeline",
+            Command::PopFilter => "pop_filter",
+            Command::NextGroupKey => "next_group_key",
+            Command::PrevGroupKey => "prev_group_key",
+            Command::ToggleGroupSort => "group_sort",
+            Command::Left => "left",
+            Command::Right => "right",
+            Command::MarkStart => "mark",
+            Command::ToggleFollow => "follow",
+            Command::CopyJson => "copy_json",
+            Command::CopyId => "copy_id",
+        }
+    }
+
+    /// The command of a config file's action name.
+    pub fn from_name(name: &str) -> Option<Command> {
+        Command::ALL.into_iter().find(|c| c.name() == name)
+    }
 }
 
 /// One input to `update`.
@@ -96,6 +206,11 @@ pub enum Action {
         column: u16,
         row: u16,
         down: bool,
+    },
+    /// The left button was pressed on a cell of the screen.
+    Click {
+        column: u16,
+        row: u16,
     },
     /// The terminal changed size.
     Resize {
@@ -116,6 +231,8 @@ pub enum Action {
     },
     /// A save ended: `Ok(message)` or `Err(why)`.
     Saved(Result<String, String>),
+    /// Text was handed to the terminal's clipboard: `Ok(what was copied)` or `Err(why)`.
+    Copied(Result<String, String>),
     /// Follow mode's timer: time to look for new events.
     FollowTick,
 }

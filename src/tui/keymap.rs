@@ -1,5 +1,8 @@
-//! The one table of keys: per mode, which key does what. The help screen and the hint bar are made
-//! from it, so they cannot drift from what the keys do.
+//! The one table of keys: per mode, which key does what. The config's `[keys]` table rebinds its
+//! actions by name; the help screen and the hint bar are made from the bindings in force, so they
+//! cannot drift from what the keys do.
+
+use std::collections::BTreeMap;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -24,13 +27,53 @@ pub enum Mode {
     Timeline,
 }
 
+impl Mode {
+    pub const ALL: [Mode; 9] = [
+        Mode::List,
+        Mode::Detail,
+        Mode::Editing,
+        Mode::Help,
+        Mode::SavePath,
+        Mode::Confirm,
+        Mode::Groups,
+        Mode::Story,
+        Mode::Timeline,
+    ];
+
+    /// Where the keyboard is, in words, for messages about the key table.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Mode::List => "the list",
+            Mode::Detail => "the detail pane",
+            Mode::Editing => "a filter input",
+            Mode::Help => "the help",
+            Mode::SavePath => "the save prompt",
+            Mode::Confirm => "the replace question",
+            Mode::Groups => "the groups view",
+            Mode::Story => "a peer's story",
+            Mode::Timeline => "the timeline",
+        }
+    }
+
+    /// Whether keys type text here: a plain character is then text, never a command.
+    pub fn takes_text(self) -> bool {
+        matches!(self, Mode::Editing | Mode::SavePath)
+    }
+}
+
 /// A key as written in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Key {
     Char(char),
     Ctrl(char),
+    Alt(char),
     Code(KeyCode),
 }
+
+/// How keys are written in the config, for the message about one that is not understood.
+pub const KEY_SYNTAX: &str = "a single character (\"q\", \"G\", \"?\"), ctrl-X, alt-X, or one of \
+    enter, tab, shift-tab, esc, space, backspace, delete, insert, up, down, left, right, home, \
+    end, pgup, pgdn, f1 to f12";
 
 impl Key {
     pub fn label(&self) -> String {
@@ -38,9 +81,12 @@ impl Key {
             Key::Char(' ') => "Space".into(),
             Key::Char(c) => c.to_string(),
             Key::Ctrl(c) => format!("Ctrl-{}", c.to_ascii_uppercase()),
+            Key::Alt(c) => format!("Alt-{c}"),
             Key::Code(code) => match code {
                 KeyCode::Up => "↑".into(),
                 KeyCode::Down => "↓".into(),
+                KeyCode::Left => "←".into(),
+                KeyCode::Right => "→".into(),
                 KeyCode::PageUp => "PgUp".into(),
                 KeyCode::PageDown => "PgDn".into(),
                 KeyCode::Home => "Home".into(),
@@ -49,29 +95,106 @@ impl Key {
                 KeyCode::Tab => "Tab".into(),
                 KeyCode::BackTab => "Shift-Tab".into(),
                 KeyCode::Esc => "Esc".into(),
+                KeyCode::F(n) => format!("F{n}"),
                 other => format!("{other:?}"),
             },
         }
     }
 
+    /// Reads a key as the config writes it: see [`KEY_SYNTAX`]. Names and modifiers are read in
+    /// any case; a single character is taken as written (`G` is not `g`).
+    pub fn parse(text: &str) -> Result<Key, String> {
+        let single = |s: &str| {
+            let mut chars = s.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            }
+        };
+        if let Some(c) = single(text).filter(|c| !c.is_control()) {
+            return Ok(Key::Char(c));
+        }
+        let lower = text.trim().to_ascii_lowercase();
+        let modified = |prefix: &str| {
+            [format!("{prefix}-"), format!("{prefix}+")]
+                .into_iter()
+                .find_map(|p| text.trim().get(p.len()..).filter(|_| lower.starts_with(&p)))
+        };
+        let unknown = || format!("{text:?} is not a key: write {KEY_SYNTAX}");
+        if let Some(rest) = modified("ctrl") {
+            return match single(rest) {
+                Some(c) if c.is_ascii_graphic() => Ok(Key::Ctrl(c.to_ascii_lowercase())),
+                _ => Err(unknown()),
+            };
+        }
+        if let Some(rest) = modified("alt") {
+            return match single(rest) {
+                Some(c) if !c.is_control() => Ok(Key::Alt(c)),
+                _ => Err(unknown()),
+            };
+        }
+        if let Some(rest) = modified("shift") {
+            return match (rest.to_ascii_lowercase().as_str(), single(rest)) {
+                ("tab", _) => Ok(Key::Code(KeyCode::BackTab)),
+                (_, Some(c)) if c.is_alphabetic() => {
+                    Ok(Key::Char(c.to_uppercase().next().unwrap_or(c)))
+                }
+                _ => Err(unknown()),
+            };
+        }
+        let code = match lower.as_str() {
+            "enter" | "return" => KeyCode::Enter,
+            "tab" => KeyCode::Tab,
+            "backtab" => KeyCode::BackTab,
+            "esc" | "escape" => KeyCode::Esc,
+            "space" => return Ok(Key::Char(' ')),
+            "backspace" => KeyCode::Backspace,
+            "delete" | "del" => KeyCode::Delete,
+            "insert" | "ins" => KeyCode::Insert,
+            "up" => KeyCode::Up,
+            "down" => KeyCode::Down,
+            "left" => KeyCode::Left,
+            "right" => KeyCode::Right,
+            "home" => KeyCode::Home,
+            "end" => KeyCode::End,
+            "pgup" | "pageup" | "page_up" => KeyCode::PageUp,
+            "pgdn" | "pagedown" | "page_down" | "pgdown" => KeyCode::PageDown,
+            f if f.starts_with('f') => match f[1..].parse::<u8>() {
+                Ok(n @ 1..=12) => KeyCode::F(n),
+                _ => return Err(unknown()),
+            },
+            _ => return Err(unknown()),
+        };
+        Ok(Key::Code(code))
+    }
+
     fn matches(&self, ev: &KeyEvent) -> bool {
         let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = ev.modifiers.contains(KeyModifiers::ALT);
         match (self, ev.code) {
-            (Key::Char(c), KeyCode::Char(got)) => !ctrl && *c == got,
-            (Key::Ctrl(c), KeyCode::Char(got)) => ctrl && c.eq_ignore_ascii_case(&got),
+            (Key::Char(c), KeyCode::Char(got)) => !ctrl && !alt && *c == got,
+            (Key::Ctrl(c), KeyCode::Char(got)) => ctrl && !alt && c.eq_ignore_ascii_case(&got),
+            (Key::Alt(c), KeyCode::Char(got)) => alt && !ctrl && *c == got,
             (Key::Code(code), got) => *code == got,
             _ => false,
         }
     }
+
+    /// A plain character: text where keys type text.
+    fn is_text(&self) -> bool {
+        matches!(self, Key::Char(_))
+    }
 }
 
-/// One row of the table: in these modes, these keys run this command; `help` says what it does.
+/// One row of the default table: in these modes, these keys run this command; `help` says what
+/// it does.
+#[derive(Debug)]
 pub struct Binding {
     pub modes: &'static [Mode],
     pub keys: &'static [Key],
     pub command: Command,
     pub help: &'static str,
-    /// Shown in the hint bar under the list.
+    /// Shown in the hint bar.
     pub hint: Option<&'static str>,
 }
 
@@ -82,6 +205,7 @@ const BROWSE: &[Mode] = &[List, Detail];
 const BROWSE_AND_HELP: &[Mode] = &[List, Detail, Help, Groups, Story];
 const VIEWS: &[Mode] = &[List, Detail, Groups, Story];
 
+/// The default bindings, in the help screen's order.
 #[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[List, Detail, Help, Groups, Story, Timeline], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
@@ -124,6 +248,8 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('A')], command: Command::LoadAll, help: "live: load every matching page (again: stop)", hint: None },
     Binding { modes: BROWSE, keys: &[Char('s')], command: Command::SaveShown, help: "save the shown events to a dump", hint: Some("save") },
     Binding { modes: BROWSE, keys: &[Char('S')], command: Command::SaveLoaded, help: "save every loaded event to a dump", hint: None },
+    Binding { modes: &[List, Detail, Story], keys: &[Char('y')], command: Command::CopyJson, help: "copy the event's JSON to the clipboard", hint: Some("copy") },
+    Binding { modes: &[List, Detail, Story], keys: &[Char('Y')], command: Command::CopyId, help: "copy the event's id (in a story: the peer id)", hint: None },
     Binding { modes: &[Editing, SavePath], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
     Binding { modes: &[Editing, SavePath], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
     Binding { modes: &[Confirm], keys: &[Char('y')], command: Command::Yes, help: "yes, replace the file", hint: Some("replace") },
@@ -132,74 +258,230 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[Editing], keys: &[Code(KeyCode::BackTab), Code(KeyCode::Up)], command: Command::PrevField, help: "previous filter input", hint: None },
 ];
 
-/// The command a key runs in a mode, if any.
-pub fn command_for(mode: Mode, key: &KeyEvent) -> Option<Command> {
-    BINDINGS
-        .iter()
-        .filter(|b| b.modes.contains(&mode))
-        .find(|b| b.keys.iter().any(|k| k.matches(key)))
-        .map(|b| b.command)
+/// A binding in force: a row of the table with its keys, the default ones or the config's.
+#[derive(Debug, Clone)]
+pub struct Bound {
+    pub binding: &'static Binding,
+    pub keys: Vec<Key>,
 }
 
-/// The bindings of a mode, for the help screen and the hint bar.
-pub fn bindings_for(mode: Mode) -> impl Iterator<Item = &'static Binding> {
-    BINDINGS.iter().filter(move |b| b.modes.contains(&mode))
-}
-
-/// The keys of a binding as one label, e.g. `q/Ctrl-C`.
-pub fn keys_label(b: &Binding) -> String {
-    b.keys.iter().map(Key::label).collect::<Vec<_>>().join("/")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crossterm::event::KeyEventKind;
-
-    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
-        KeyEvent::new_with_kind(code, mods, KeyEventKind::Press)
+impl Bound {
+    pub fn modes(&self) -> &'static [Mode] {
+        self.binding.modes
     }
 
-    #[test]
-    fn no_key_runs_two_commands_in_one_mode() {
-        for mode in [
-            List, Detail, Editing, Help, SavePath, Confirm, Groups, Story, Timeline,
-        ] {
-            let mut seen: Vec<Key> = Vec::new();
-            for b in bindings_for(mode) {
-                for k in b.keys {
-                    assert!(!seen.contains(k), "{k:?} bound twice in {mode:?}");
-                    seen.push(*k);
+    pub fn command(&self) -> Command {
+        self.binding.command
+    }
+
+    pub fn help(&self) -> &'static str {
+        self.binding.help
+    }
+
+    pub fn hint(&self) -> Option<&'static str> {
+        self.binding.hint
+    }
+
+    /// The keys as one label, e.g. `q/Ctrl-C`.
+    pub fn keys_label(&self) -> String {
+        self.keys
+            .iter()
+            .map(Key::label)
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+/// The bindings in force: the default table with the config's `[keys]` applied.
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    bound: Vec<Bound>,
+}
+
+impl Default for Keymap {
+    fn default() -> Keymap {
+        Keymap {
+            bound: BINDINGS
+                .iter()
+                .map(|b| Bound {
+                    binding: b,
+                    keys: b.keys.to_vec(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Where each action of the config was written (`[keys]`, `[profiles.prod.keys]`), for messages.
+pub type KeyOrigins = BTreeMap<String, String>;
+
+impl Keymap {
+    /// The default table with `overrides` (action name -> keys, as the config writes them)
+    /// applied. An override replaces the action's keys in every mode where it is bound, except
+    /// that plain characters stay text in a filter input and the save prompt: there the action
+    /// keeps the override's other keys, or its own when the override has none.
+    ///
+    /// Every problem is reported, each naming the config key at fault: an unknown action, a key
+    /// that cannot be read, and one key running two actions in the same mode.
+    pub fn with_overrides(
+        overrides: &BTreeMap<String, Vec<String>>,
+        origins: &KeyOrigins,
+    ) -> Result<Keymap, Vec<String>> {
+        let place = |action: &str| match origins.get(action) {
+            Some(table) => format!("[{table}] {action}"),
+            None => format!("[keys] {action}"),
+        };
+        let mut problems = Vec::new();
+        let mut parsed: Vec<(Command, Vec<(Key, String)>)> = Vec::new();
+        for (action, written) in overrides {
+            let Some(command) = Command::from_name(action) else {
+                let names: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
+                problems.push(format!(
+                    "{}: no such action; the actions are {}",
+                    place(action),
+                    names.join(", ")
+                ));
+                continue;
+            };
+            if written.is_empty() {
+                problems.push(format!(
+                    "{}: an empty list leaves the action without a key; name at least one",
+                    place(action)
+                ));
+                continue;
+            }
+            let mut keys: Vec<(Key, String)> = Vec::new();
+            for text in written {
+                match Key::parse(text) {
+                    Ok(key) if keys.iter().any(|(k, _)| *k == key) => {}
+                    Ok(key) => keys.push((key, text.clone())),
+                    Err(e) => problems.push(format!("{}: {e}", place(action))),
+                }
+            }
+            if !keys.is_empty() {
+                parsed.push((command, keys));
+            }
+        }
+        let mut keymap = Keymap::default();
+        let mut written_as: Vec<(Command, Key, String)> = Vec::new();
+        for (command, keys) in &parsed {
+            for (key, text) in keys {
+                written_as.push((*command, *key, text.clone()));
+            }
+            keymap.rebind(*command, keys.iter().map(|(k, _)| *k).collect());
+        }
+        let overridden = |c: Command| parsed.iter().any(|(p, _)| *p == c);
+        let key_text = |c: Command, k: Key| {
+            written_as
+                .iter()
+                .find(|(wc, wk, _)| *wc == c && *wk == k)
+                .map_or_else(|| k.label(), |(_, _, text)| format!("{text:?}"))
+        };
+        // One message per pair of actions and key, naming every mode where they clash.
+        let mut clashes: Vec<(Command, Command, Key, Vec<Mode>)> = Vec::new();
+        for mode in Mode::ALL {
+            let mut seen: Vec<(Key, Command)> = Vec::new();
+            for b in keymap.bindings_for(mode) {
+                for key in &b.keys {
+                    match seen.iter().find(|(k, _)| k == key) {
+                        Some(&(_, first)) if first != b.command() => {
+                            match clashes
+                                .iter_mut()
+                                .find(|(a, c, k, _)| *a == first && *c == b.command() && k == key)
+                            {
+                                Some(clash) => clash.3.push(mode),
+                                None => clashes.push((first, b.command(), *key, vec![mode])),
+                            }
+                        }
+                        Some(_) => {}
+                        None => seen.push((*key, b.command())),
+                    }
                 }
             }
         }
+        for (a, b, key, modes) in clashes {
+            let modes: Vec<&str> = modes.iter().map(|m| m.describe()).collect();
+            let modes = modes.join(", ");
+            problems.push(match (overridden(a), overridden(b)) {
+                (true, true) => format!(
+                    "{} and {}: both bind {} in {modes}",
+                    place(a.name()),
+                    place(b.name()),
+                    key_text(a, key)
+                ),
+                (false, true) => format!(
+                    "{}: {} already runs {} in {modes}; rebind {} as well to free it",
+                    place(b.name()),
+                    key_text(b, key),
+                    a.name(),
+                    a.name()
+                ),
+                _ => format!(
+                    "{}: {} already runs {} in {modes}; rebind {} as well to free it",
+                    place(a.name()),
+                    key_text(a, key),
+                    b.name(),
+                    b.name()
+                ),
+            });
+        }
+        if problems.is_empty() {
+            Ok(keymap)
+        } else {
+            Err(problems)
+        }
     }
 
-    #[test]
-    fn ctrl_c_quits_everywhere_and_q_is_text_while_editing() {
-        for mode in [List, Detail, Editing, Help, Groups, Story, Timeline] {
-            assert_eq!(
-                command_for(mode, &key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-                Some(Command::Quit)
-            );
-        }
-        assert_eq!(
-            command_for(Editing, &key(KeyCode::Char('q'), KeyModifiers::NONE)),
-            None
-        );
-        assert_eq!(
-            command_for(List, &key(KeyCode::Char('q'), KeyModifiers::NONE)),
-            Some(Command::Quit)
-        );
+    /// Gives `command` these keys wherever it is bound. A row whose modes an earlier row of the
+    /// same command already covers goes (the help's Esc beside `?`): its keys would repeat.
+    fn rebind(&mut self, command: Command, keys: Vec<Key>) {
+        let mut covered: Vec<Mode> = Vec::new();
+        self.bound.retain_mut(|b| {
+            if b.command() != command {
+                return true;
+            }
+            if b.modes().iter().all(|m| covered.contains(m)) {
+                return false;
+            }
+            covered.extend_from_slice(b.modes());
+            let usable: Vec<Key> = if b.modes().iter().any(|m| m.takes_text()) {
+                keys.iter().copied().filter(|k| !k.is_text()).collect()
+            } else {
+                keys.clone()
+            };
+            if !usable.is_empty() {
+                b.keys = usable;
+            }
+            true
+        });
     }
 
-    #[test]
-    fn digits_toggle_the_five_types() {
-        for (i, c) in ['1', '2', '3', '4', '5'].into_iter().enumerate() {
-            assert_eq!(
-                command_for(List, &key(KeyCode::Char(c), KeyModifiers::NONE)),
-                Some(Command::ToggleType(i as u8))
-            );
-        }
+    /// The command a key runs in a mode, if any.
+    pub fn command_for(&self, mode: Mode, key: &KeyEvent) -> Option<Command> {
+        self.bindings_for(mode)
+            .find(|b| b.keys.iter().any(|k| k.matches(key)))
+            .map(Bound::command)
+    }
+
+    /// The bindings of a mode, for the help screen and the hint bar.
+    pub fn bindings_for(&self, mode: Mode) -> impl Iterator<Item = &Bound> {
+        self.bound.iter().filter(move |b| b.modes().contains(&mode))
+    }
+
+    /// Every binding in force, in the table's order.
+    pub fn bindings(&self) -> &[Bound] {
+        &self.bound
+    }
+
+    /// The first key of a command in a mode, for the hints written into titles and messages
+    /// ("x clears them"); the command's name when nothing binds it there.
+    pub fn key(&self, mode: Mode, command: Command) -> String {
+        self.bindings_for(mode)
+            .find(|b| b.command() == command)
+            .and_then(|b| b.keys.first())
+            .map_or_else(|| command.name().to_string(), Key::label)
     }
 }
+
+#[cfg(test)]
+mod tests;

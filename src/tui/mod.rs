@@ -1,6 +1,7 @@
 //! The explorer: a model changed only by `update`, drawn by `view`, driven by `runtime`.
 
 pub mod action;
+pub mod clipboard;
 pub mod keymap;
 pub mod model;
 pub mod runtime;
@@ -16,7 +17,9 @@ use tokio::sync::mpsc;
 use crate::cli::{FilterArgs, SourceArgs};
 use crate::commands::{EXIT_RUNTIME, EXIT_USAGE};
 use action::Action;
+use keymap::Keymap;
 use model::{Model, SourceLabel};
+use view::theme::Theme;
 
 /// Runs the explorer. `settings` carries the config's theme name, key table and redaction choice
 /// for the views and the save to apply.
@@ -30,6 +33,16 @@ pub fn run(
         Ok(f) => f,
         Err(e) => {
             eprintln!("callscope: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let no_color = Theme::no_color_requested(std::env::var_os("NO_COLOR").as_deref());
+    let (keymap, theme) = match keys_and_theme(&settings, no_color) {
+        Ok(chosen) => chosen,
+        Err(problems) => {
+            for problem in problems {
+                eprintln!("callscope: {problem}");
+            }
             return ExitCode::from(EXIT_USAGE);
         }
     };
@@ -89,7 +102,10 @@ pub fn run(
         let (tx, rx) = mpsc::unbounded_channel();
         let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
         let mut model = Model::new(label, filter, width, height);
-        tracing::debug!(?settings, "explorer settings");
+        model.keymap = keymap;
+        model.theme = theme;
+        model.redact = settings.redact;
+        tracing::debug!(?settings, theme = model.theme.name, "explorer settings");
         let worker = match connection {
             Some((api, tokens)) => {
                 let (reports_tx, mut reports_rx) = mpsc::unbounded_channel();
@@ -142,6 +158,29 @@ pub fn run(
             }
         }
     })
+}
+
+/// The key bindings and the theme the settings ask for, or every problem with them, each
+/// naming the config file and the key to fix.
+pub fn keys_and_theme(
+    settings: &crate::config::Settings,
+    no_color: bool,
+) -> Result<(Keymap, Theme), Vec<String>> {
+    let file = match &settings.path {
+        Some(path) => format!("config file {}", path.display()),
+        None => "config".to_string(),
+    };
+    let mut problems = Vec::new();
+    let keymap = Keymap::with_overrides(&settings.keys, &settings.key_origins)
+        .map_err(|e| problems.extend(e.into_iter().map(|p| format!("{file}: {p}"))))
+        .ok();
+    let theme = Theme::named(settings.theme.as_deref(), no_color)
+        .map_err(|e| problems.push(format!("{file}: {e}")))
+        .ok();
+    match (keymap, theme) {
+        (Some(keymap), Some(theme)) => Ok((keymap, theme)),
+        _ => Err(problems),
+    }
 }
 
 /// Reads the offline source off the UI thread, sending each file's events as soon as they are read.

@@ -2,7 +2,8 @@
 
 use tui_input::Input;
 
-use super::keymap::Mode;
+use super::keymap::{Keymap, Mode};
+use super::view::theme::Theme;
 use crate::cli::{GroupKey, GroupSort};
 use crate::filter::Filter;
 use crate::insight::{Groups, Story, Timeline};
@@ -247,6 +248,11 @@ pub struct Model {
     /// A one-line message for the user (a save's result), shown in the header.
     pub status: Option<String>,
     pub quit: bool,
+    /// The bindings in force: what keys do, and what the help and the hints say.
+    pub keymap: Keymap,
+    pub theme: Theme,
+    /// Saved and copied events are redacted (`redact = true` in the profile).
+    pub redact: bool,
 }
 
 impl Model {
@@ -278,6 +284,9 @@ impl Model {
             follow_every: std::time::Duration::from_secs(30),
             status: None,
             quit: false,
+            keymap: Keymap::default(),
+            theme: Theme::default(),
+            redact: false,
         }
     }
 

@@ -1,19 +1,23 @@
 //! The event loop: keys, mouse and background results in, `update`, effects out, and a redraw
 //! when something changed. Bursts of background results are merged into one frame.
 
-use crossterm::event::{Event as TermEvent, EventStream, KeyEventKind, MouseEventKind};
+use std::io::Write;
+
+use crossterm::event::{
+    Event as TermEvent, EventStream, KeyEventKind, MouseButton, MouseEventKind,
+};
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
 use super::action::Action;
-use super::keymap::{Mode, command_for};
+use super::keymap::Mode;
 use super::model::Model;
 use super::model::SaveWhat;
 use super::terminal::Tui;
 use super::update::{Effect, update};
 use super::view::view;
 use crate::cli::Format;
-use crate::output::{write_atomically, write_events};
+use crate::output::write_atomically;
 use crate::source::worker;
 
 /// How many queued background results are folded into one frame at most.
@@ -85,6 +89,12 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
                     } => {
                         follow_up.extend(update(model, save(model, &path, what, replace)));
                     }
+                    Effect::Copy { text, what } => {
+                        let result = copy(terminal, &text)
+                            .map(|()| what)
+                            .map_err(|e| format!("the terminal could not be written to: {e}"));
+                        follow_up.extend(update(model, Action::Copied(result)));
+                    }
                 }
             }
             effects = follow_up;
@@ -113,20 +123,35 @@ fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
         Some("ndjson" | "jsonl") => Format::Ndjson,
         _ => Format::Json,
     };
-    let result = write_atomically(target, |out| write_events(&model.store, &rows, format, out));
+    let result = write_atomically(target, |out| {
+        if model.redact {
+            crate::redact::write_events(&model.store, &rows, format, out)
+        } else {
+            crate::output::write_events(&model.store, &rows, format, out)
+        }
+    });
+    let redacted = if model.redact { " (redacted)" } else { "" };
     Action::Saved(match result {
-        Ok(()) => Ok(format!("saved {} events to {path}", rows.len())),
+        Ok(()) => Ok(format!("saved {} events to {path}{redacted}", rows.len())),
         Err(e) => Err(format!(
             "{path}: {e}; nothing was lost, the events are still loaded"
         )),
     })
 }
 
+/// Hands text to the terminal's clipboard (OSC 52), between two frames so that it cannot land
+/// inside a drawing sequence.
+fn copy(terminal: &mut Tui, text: &str) -> std::io::Result<()> {
+    let out = terminal.backend_mut();
+    out.write_all(&super::clipboard::osc52(text))?;
+    out.flush()
+}
+
 /// What a terminal event means in the current mode.
 pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
     match ev {
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => {
-            match command_for(model.mode, &key) {
+            match model.keymap.command_for(model.mode, &key) {
                 Some(c) => Some(Action::Command(c)),
                 None if matches!(model.mode, Mode::Editing | Mode::SavePath) => {
                     Some(Action::Input(TermEvent::Key(key)))
@@ -145,6 +170,10 @@ pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
                 row: m.row,
                 down: false,
             }),
+            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
+                column: m.column,
+                row: m.row,
+            }),
             _ => None,
         },
         TermEvent::Resize(width, height) => Some(Action::Resize { width, height }),
@@ -152,5 +181,43 @@ pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
             Some(Action::Input(TermEvent::Paste(text)))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::filter::Filter;
+    use crate::tui::model::SourceLabel;
+
+    fn demo() -> Model {
+        let mut m = Model::new(SourceLabel::Demo, Filter::default(), 140, 40);
+        update(&mut m, Action::BatchLoaded(crate::source::demo::load()));
+        m
+    }
+
+    fn saved(model: &Model, path: &std::path::Path) -> String {
+        let action = save(model, path.to_str().unwrap(), SaveWhat::Loaded, false);
+        assert!(matches!(action, Action::Saved(Ok(_))), "{action:?}");
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn with_redaction_on_a_save_writes_pseudonyms_instead_of_user_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = demo();
+        let plain = saved(&m, &dir.path().join("plain.json"));
+        assert!(plain.contains("Priya Raman"));
+        m.redact = true;
+        let path = dir.path().join("redacted.ndjson");
+        let action = save(&m, path.to_str().unwrap(), SaveWhat::Loaded, false);
+        match action {
+            Action::Saved(Ok(message)) => assert!(message.ends_with("(redacted)"), "{message}"),
+            other => panic!("{other:?}"),
+        }
+        let redacted = std::fs::read_to_string(&path).unwrap();
+        assert!(!redacted.contains("Priya Raman"));
+        assert!(redacted.contains("user-0001"));
+        assert_eq!(redacted.lines().count(), m.store.len());
     }
 }

@@ -2,12 +2,14 @@
 //! runtime must carry out.
 
 use super::action::{Action, Command};
+use super::clipboard;
 use super::keymap::Mode;
 use super::model::{
     FIELDS, Fetch, FilterEditor, LoadState, Model, SEARCH_FIELD, SavePrompt, SaveWhat,
 };
 use super::view::detail::max_scroll;
-use super::view::layout::{Areas, areas_of};
+use super::view::help;
+use super::view::layout::{Areas, TABLE_FIRST_ROW, areas_of};
 use crate::event::EventType;
 use crate::filter::Filter;
 use crate::source::worker::{self, Report};
@@ -28,6 +30,8 @@ pub enum Effect {
         what: SaveWhat,
         replace: bool,
     },
+    /// Hand `text` to the terminal's clipboard; `what` says what it is, for the confirmation.
+    Copy { text: String, what: String },
 }
 
 pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
@@ -60,6 +64,7 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             wheel(model, column, row, down);
             Vec::new()
         }
+        Action::Click { column, row } => click(model, column, row),
         Action::Resize { width, height } => {
             model.width = width;
             model.height = height;
@@ -79,7 +84,12 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::Live(report) => live_report(model, report),
         Action::SaveNeedsConfirm { path } => {
-            model.status = Some(format!("{path} exists: replace it? (y/n)"));
+            let key = |c| model.keymap.key(Mode::Confirm, c);
+            model.status = Some(format!(
+                "{path} exists: replace it? ({}/{})",
+                key(Command::Yes),
+                key(Command::No)
+            ));
             model.mode = Mode::Confirm;
             Vec::new()
         }
@@ -89,6 +99,13 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
                 Err(why) => format!("save failed: {why}"),
             });
             model.save = None;
+            Vec::new()
+        }
+        Action::Copied(result) => {
+            model.status = Some(match result {
+                Ok(what) => format!("copied {what} to the clipboard"),
+                Err(why) => format!("copy failed: {why}"),
+            });
             Vec::new()
         }
     };
@@ -111,9 +128,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Command::Up if model.mode == Mode::Help => {
             model.help_scroll = model.help_scroll.saturating_sub(1)
         }
-        Command::Down if model.mode == Mode::Help => {
-            model.help_scroll = model.help_scroll.saturating_add(1)
-        }
+        Command::Down if model.mode == Mode::Help => scroll_help(model, 1),
         Command::Up
         | Command::Down
         | Command::PageUp
@@ -134,9 +149,14 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
             if model.live.is_some() {
                 return new_query(model);
             }
-            model.status = Some("R re-runs live queries; these events come from files".into());
+            model.status = Some(format!(
+                "{} re-runs live queries; these events come from files",
+                model.keymap.key(model.mode, Command::Rerun)
+            ));
         }
         Command::LoadAll => return load_all(model),
+        Command::CopyJson => return copy_json(model),
+        Command::CopyId => return copy_id(model),
         Command::SaveShown => start_save(model, SaveWhat::Shown),
         Command::SaveLoaded => start_save(model, SaveWhat::Loaded),
         Command::Yes => {
@@ -467,25 +487,123 @@ fn clamp_detail_scroll(model: &mut Model) {
     }
 }
 
+/// Lines one turn of the wheel moves.
+const WHEEL_STEP: i64 = 3;
+
+/// The wheel scrolls what is under the pointer: the help while it is open, else the pane.
 fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
     let a: Areas = areas_of(model);
-    let step = if down { 3 } else { -3 };
-    if a.detail.contains((column, row).into()) {
+    let step = if down { WHEEL_STEP } else { -WHEEL_STEP };
+    let at = (column, row).into();
+    if model.mode == Mode::Help {
+        scroll_help(model, step);
+    } else if a.detail.contains(at) {
+        // The facets take the pane's place and do not scroll.
+        if model.groups.is_some() || model.facets {
+            return;
+        }
         model.detail_scroll = if down {
-            model.detail_scroll.saturating_add(3)
+            model.detail_scroll.saturating_add(WHEEL_STEP as u16)
         } else {
-            model.detail_scroll.saturating_sub(3)
+            model.detail_scroll.saturating_sub(WHEEL_STEP as u16)
         };
         clamp_detail_scroll(model);
-    } else if a.list.contains((column, row).into()) {
+    } else if a.list.contains(at) && !views::wheel(model, step) {
         move_selection(model, step);
     }
 }
 
+/// A click selects the row under the pointer, or moves the keyboard to the pane under it. While
+/// text is typed, a question is asked or the help is open, the keyboard stays where it is.
+fn click(model: &mut Model, column: u16, row: u16) -> Vec<Effect> {
+    if matches!(
+        model.mode,
+        Mode::Editing | Mode::SavePath | Mode::Confirm | Mode::Help
+    ) {
+        return Vec::new();
+    }
+    let a: Areas = areas_of(model);
+    let at = (column, row).into();
+    if a.timeline.contains(at) {
+        views::click_timeline(model, column - a.timeline.x);
+    } else if a.list.contains(at) {
+        if views::click_list(model, row - a.list.y) {
+            return Vec::new();
+        }
+        model.mode = Mode::List;
+        let first = a.list.y + TABLE_FIRST_ROW;
+        if row >= first {
+            let k = model.selection.offset + (row - first) as usize;
+            if k < model.shown.len() {
+                move_selection(model, k as i64 - model.selection.selected as i64);
+            }
+        }
+        return fetch_more_if_near_end(model);
+    } else if a.detail.contains(at) {
+        // Only an event's detail takes the keyboard: the facets and a story's event do not.
+        let event_shown = model.groups.is_none() && model.story.is_none() && !model.facets;
+        if event_shown && model.selected_event().is_some() {
+            model.mode = Mode::Detail;
+        }
+    }
+    Vec::new()
+}
+
+fn scroll_help(model: &mut Model, delta: i64) {
+    let scroll = (i64::from(model.help_scroll) + delta).clamp(0, i64::from(u16::MAX));
+    model.help_scroll = (scroll as u16).min(help::max_scroll(model));
+}
+
 /// Rows of events the list shows at once.
 pub fn list_height(model: &Model) -> usize {
-    // The list's area starts with its border line and its column header.
-    areas_of(model).list.height.saturating_sub(2) as usize
+    areas_of(model).list.height.saturating_sub(TABLE_FIRST_ROW) as usize
+}
+
+/// `y`: the focused event's JSON, compact (and redacted when the profile says so), for the
+/// clipboard.
+fn copy_json(model: &mut Model) -> Vec<Effect> {
+    let Some(i) = model.focused_event() else {
+        model.status = Some("no event is selected: nothing to copy".into());
+        return Vec::new();
+    };
+    let raw = model.store.raw(i);
+    let json = if model.redact {
+        crate::redact::Redactor::for_rows(&model.store, &[i as u32]).event(raw)
+    } else {
+        raw.to_vec()
+    };
+    let text = String::from_utf8_lossy(&clipboard::compact_json(&json)).into_owned();
+    let what = format!(
+        "{} of {}JSON",
+        clipboard::size(text.len()),
+        if model.redact { "redacted " } else { "" }
+    );
+    vec![Effect::Copy { text, what }]
+}
+
+/// `Y`: the focused event's id; in a story, the peer's id.
+fn copy_id(model: &mut Model) -> Vec<Effect> {
+    let (id, what) = match &model.story {
+        Some(story) if model.mode == Mode::Story => {
+            (model.store.str(story.story.peer).to_string(), "peer id")
+        }
+        _ => match model.focused_event() {
+            Some(i) => (
+                model.store.event(i).id().unwrap_or_default().to_string(),
+                "event id",
+            ),
+            None => {
+                model.status = Some("no event is selected: nothing to copy".into());
+                return Vec::new();
+            }
+        },
+    };
+    if id.is_empty() {
+        model.status = Some(format!("this event has no {what}: nothing to copy"));
+        return Vec::new();
+    }
+    let what = format!("the {what} {id}");
+    vec![Effect::Copy { text: id, what }]
 }
 
 fn keep_selection_visible(model: &mut Model) {

@@ -1112,3 +1112,258 @@ fn a_follow_tick_runs_the_query_again_keeping_what_is_loaded_and_counts_new_even
     assert_eq!(effects, vec![Effect::Worker(worker::Command::Stop { id })]);
     assert!(!m.follow.as_ref().unwrap().refreshing);
 }
+
+fn click(m: &mut Model, column: u16, row: u16) -> Vec<Effect> {
+    update(m, Action::Click { column, row })
+}
+
+fn wheel_at(m: &mut Model, column: u16, row: u16, down: bool) {
+    update(m, Action::Wheel { column, row, down });
+}
+
+/// The screen line of the list's `k`-th visible row.
+fn list_row((width, height): (u16, u16), k: u16) -> u16 {
+    areas(width, height).list.y + crate::tui::view::layout::TABLE_FIRST_ROW + k
+}
+
+#[test]
+fn a_click_on_a_list_row_selects_that_event() {
+    for (w, h) in [(140, 40), (80, 24)] {
+        let mut m = demo(w, h);
+        let x = areas(w, h).list.x + 4;
+        click(&mut m, x, list_row((w, h), 3));
+        assert_eq!(m.selection.selected, 3, "{w}x{h}");
+        assert_eq!(m.mode, Mode::List);
+        run(&mut m, Command::PageDown);
+        let offset = m.selection.offset;
+        click(&mut m, x, list_row((w, h), 1));
+        assert_eq!(m.selection.selected, offset + 1, "{w}x{h}");
+    }
+}
+
+#[test]
+fn a_click_below_the_last_event_or_on_the_column_titles_keeps_the_selection() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::Down);
+    let list = areas(140, 40).list;
+    click(&mut m, list.x + 4, list_row((140, 40), 20));
+    assert_eq!(m.selection.selected, 1);
+    click(&mut m, list.x + 4, list.y + 1);
+    assert_eq!(m.selection.selected, 1);
+}
+
+#[test]
+fn a_click_on_the_detail_pane_focuses_it_and_a_click_on_the_list_focuses_the_list() {
+    let mut m = demo(140, 40);
+    let a = areas(140, 40);
+    click(&mut m, a.detail.x + 5, a.detail.y + 5);
+    assert_eq!(m.mode, Mode::Detail);
+    assert_eq!(m.selection.selected, 0, "the selection stays");
+    click(&mut m, a.list.x + 4, list_row((140, 40), 2));
+    assert_eq!(m.mode, Mode::List);
+    assert_eq!(m.selection.selected, 2);
+}
+
+#[test]
+fn a_click_on_an_empty_detail_pane_leaves_the_keyboard_on_the_list() {
+    let mut m = model(140, 40);
+    let detail = areas(140, 40).detail;
+    click(&mut m, detail.x + 5, detail.y + 5);
+    assert_eq!(m.mode, Mode::List);
+}
+
+#[test]
+fn clicks_while_typing_or_in_the_help_change_nothing() {
+    for setup in [Command::EditFilters, Command::ToggleHelp] {
+        let mut m = demo(140, 40);
+        run(&mut m, setup);
+        let mode = m.mode;
+        let list = areas(140, 40).list;
+        click(&mut m, list.x + 4, list_row((140, 40), 3));
+        assert_eq!(m.mode, mode, "{setup:?}");
+        assert_eq!(m.selection.selected, 0, "{setup:?}");
+    }
+}
+
+#[test]
+fn a_click_on_a_group_selects_it_and_the_wheel_moves_through_the_groups() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    let list = areas(140, 40).list;
+    click(&mut m, list.x + 4, list_row((140, 40), 2));
+    assert_eq!(m.groups.as_ref().unwrap().selected, 2);
+    assert_eq!(m.mode, Mode::Groups);
+    assert_eq!(m.selection.selected, 0, "the hidden list does not move");
+    wheel_at(&mut m, list.x + 4, list.y + 5, true);
+    assert_eq!(m.groups.as_ref().unwrap().selected, 5);
+    wheel_at(&mut m, list.x + 4, list.y + 5, false);
+    wheel_at(&mut m, list.x + 4, list.y + 5, false);
+    assert_eq!(m.groups.as_ref().unwrap().selected, 0);
+    assert_eq!(m.selection.selected, 0);
+}
+
+/// The demo with Priya's story open.
+fn priya_story() -> Model {
+    let mut m = demo(140, 40);
+    let priya = m
+        .store
+        .strings()
+        .lookup(crate::generator::PRIYA_PEER_ID)
+        .unwrap();
+    m.selection.selected = m
+        .shown
+        .iter()
+        .position(|&i| m.store.row(i as usize).peer_id == priya)
+        .unwrap();
+    run(&mut m, Command::ShowStory);
+    m
+}
+
+#[test]
+fn a_click_on_a_story_line_selects_it_and_the_wheel_moves_through_the_story() {
+    let mut m = priya_story();
+    let list = areas(140, 40).list;
+    let first = list.y + crate::tui::view::layout::STORY_FIRST_ROW;
+    let offset = m.story.as_ref().unwrap().offset;
+    click(&mut m, list.x + 4, first + 3);
+    let s = m.story.as_ref().unwrap();
+    assert_eq!(s.selected, offset + 3);
+    assert_eq!(m.mode, Mode::Story);
+    let selected = s.selected;
+    wheel_at(&mut m, list.x + 4, first + 3, true);
+    assert_eq!(m.story.as_ref().unwrap().selected, selected + 3);
+    wheel_at(&mut m, list.x + 4, first + 3, false);
+    assert_eq!(m.story.as_ref().unwrap().selected, selected);
+    assert!(
+        m.focused_event().is_some(),
+        "the detail pane shows the line's event"
+    );
+}
+
+#[test]
+fn the_wheel_scrolls_the_help_wherever_the_pointer_is_and_stops_at_its_end() {
+    let mut m = demo(80, 24);
+    run(&mut m, Command::ToggleHelp);
+    wheel_at(&mut m, 0, 0, true);
+    assert_eq!(m.help_scroll, 3);
+    let max = crate::tui::view::help::max_scroll(&m);
+    assert!(max > 10, "the help is taller than a small terminal");
+    for _ in 0..100 {
+        wheel_at(&mut m, 40, 12, true);
+    }
+    assert_eq!(m.help_scroll, max);
+    wheel_at(&mut m, 40, 12, false);
+    assert_eq!(m.help_scroll, max - 3, "scrolling back up moves at once");
+    assert_eq!(m.selection.selected, 0);
+}
+
+#[test]
+fn a_click_on_the_timeline_moves_its_cursor_there_and_gives_it_the_keyboard() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ToggleTimeline);
+    run(&mut m, Command::Cancel);
+    assert_eq!(m.mode, Mode::List);
+    let strip = crate::tui::view::layout::areas_of(&m).timeline;
+    click(&mut m, strip.x + 7, strip.y + 3);
+    assert_eq!(m.mode, Mode::Timeline);
+    assert_eq!(m.timeline.as_ref().unwrap().cursor, 7);
+}
+
+fn copied(effects: Vec<Effect>) -> (String, String) {
+    match effects.as_slice() {
+        [Effect::Copy { text, what }] => (text.clone(), what.clone()),
+        other => panic!("expected one copy, got {other:?}"),
+    }
+}
+
+#[test]
+fn y_copies_the_selected_events_json_on_one_line_and_the_status_confirms() {
+    let pretty = serde_json::to_string_pretty(&event(4, JOIN, "room-a", true)).unwrap();
+    let mut m = model(140, 40);
+    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(pretty.clone().into_bytes())));
+    builder.push(0, pretty.len()).unwrap();
+    update(&mut m, Action::BatchLoaded(builder.finish()));
+    let (text, what) = copied(run(&mut m, Command::CopyJson));
+    assert!(!text.contains('\n') && !text.contains("  "), "{text}");
+    let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, event(4, JOIN, "room-a", true));
+    assert_eq!(what, format!("{} bytes of JSON", text.len()));
+    update(&mut m, Action::Copied(Ok(what.clone())));
+    assert_eq!(
+        m.status.as_deref(),
+        Some(format!("copied {what} to the clipboard").as_str())
+    );
+}
+
+#[test]
+fn shift_y_copies_the_event_id_and_in_a_story_the_peer_id() {
+    let mut m = loaded(&ten());
+    select(&mut m, 2);
+    let (text, what) = copied(run(&mut m, Command::CopyId));
+    assert_eq!(text, "00000000-0000-4000-8000-000000000002");
+    assert_eq!(what, format!("the event id {text}"));
+    let mut m = priya_story();
+    let (text, what) = copied(run(&mut m, Command::CopyId));
+    assert_eq!(text, crate::generator::PRIYA_PEER_ID);
+    assert!(what.starts_with("the peer id "), "{what}");
+    // y in a story copies the event the detail pane shows.
+    let (json, _) = copied(run(&mut m, Command::CopyJson));
+    let i = m.focused_event().unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&json).unwrap(),
+        serde_json::from_slice::<serde_json::Value>(m.store.raw(i)).unwrap()
+    );
+}
+
+#[test]
+fn with_redaction_on_the_copied_json_holds_no_user_name_or_id() {
+    let mut m = loaded(&ten());
+    m.redact = true;
+    select(&mut m, 3);
+    let (text, what) = copied(run(&mut m, Command::CopyJson));
+    assert!(
+        !text.contains("User 3") && !text.contains("user-3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("user-0001") && text.contains("uid-0001"),
+        "{text}"
+    );
+    assert!(what.contains("redacted JSON"), "{what}");
+}
+
+#[test]
+fn copying_with_nothing_selected_says_so_and_copies_nothing() {
+    let mut m = model(80, 24);
+    for c in [Command::CopyJson, Command::CopyId] {
+        assert!(run(&mut m, c).is_empty());
+        assert!(m.status.as_deref().unwrap().contains("nothing to copy"));
+    }
+}
+
+#[test]
+fn a_failed_copy_is_reported_in_the_status_line() {
+    let mut m = demo(80, 24);
+    update(&mut m, Action::Copied(Err("closed".into())));
+    assert_eq!(m.status.as_deref(), Some("copy failed: closed"));
+}
+
+#[test]
+fn the_replace_question_names_the_keys_in_force() {
+    let mut m = demo(80, 24);
+    m.keymap = crate::tui::keymap::Keymap::with_overrides(
+        &[("yes".to_string(), vec!["r".to_string()])].into(),
+        &Default::default(),
+    )
+    .unwrap();
+    update(
+        &mut m,
+        Action::SaveNeedsConfirm {
+            path: "out.json".into(),
+        },
+    );
+    assert_eq!(
+        m.status.as_deref(),
+        Some("out.json exists: replace it? (r/n)")
+    );
+}

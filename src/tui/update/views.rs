@@ -9,7 +9,7 @@ use crate::source::worker;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Fetch, Follow, GroupsView, Model, StoryLine, StoryView, TimelineView};
-use crate::tui::view::layout::areas_of;
+use crate::tui::view::layout::{STORY_FIRST_ROW, TABLE_FIRST_ROW, areas_of};
 
 /// Handles the commands of the insight views; `None` leaves the command to the list's update.
 pub fn command(model: &mut Model, c: Command, page: usize) -> Option<Vec<Effect>> {
@@ -144,6 +144,85 @@ pub fn command(model: &mut Model, c: Command, page: usize) -> Option<Vec<Effect>
         _ => return None,
     }
     Some(Vec::new())
+}
+
+/// The wheel over the list's place: moves the groups' or the story's selection when one of
+/// them is there; `false` leaves the wheel to the list.
+pub fn wheel(model: &mut Model, step: i64) -> bool {
+    let page = list_height(model).max(1);
+    if let Some(g) = &mut model.groups {
+        g.selected = shifted(g.selected, g.groups.len(), step);
+        g.offset = visible_offset(g.selected, g.offset, page);
+        return true;
+    }
+    if let Some(s) = &mut model.story {
+        let mut selected = shifted(s.selected, s.lines.len(), step);
+        if s.lines.get(selected) == Some(&StoryLine::Outside) {
+            // The heading of the events outside chains holds no event: step over it.
+            let past = shifted(selected, s.lines.len(), step.signum());
+            selected = if past == selected {
+                shifted(selected, s.lines.len(), -step.signum())
+            } else {
+                past
+            };
+        }
+        if selected != s.selected {
+            s.selected = selected;
+            model.detail_scroll = 0;
+        }
+        s.offset = visible_offset(s.selected, s.offset, page);
+        return true;
+    }
+    false
+}
+
+/// A click in the list's place, `row` lines below its top: selects the group or the story line
+/// under the pointer; `false` leaves the click to the list.
+pub fn click_list(model: &mut Model, row: u16) -> bool {
+    if let Some(g) = &mut model.groups {
+        model.mode = Mode::Groups;
+        if let Some(k) = row.checked_sub(TABLE_FIRST_ROW) {
+            let k = g.offset + k as usize;
+            if k < g.groups.len() {
+                g.selected = k;
+            }
+        }
+        return true;
+    }
+    if let Some(s) = &mut model.story {
+        model.mode = Mode::Story;
+        if let Some(k) = row.checked_sub(STORY_FIRST_ROW) {
+            let k = s.offset + k as usize;
+            let holds_event = s.lines.get(k).is_some_and(|l| *l != StoryLine::Outside);
+            if holds_event && k != s.selected {
+                s.selected = k;
+                model.detail_scroll = 0;
+            }
+        }
+        return true;
+    }
+    false
+}
+
+/// A click on the timeline strip, `x` columns from its left: the cursor goes to that bucket
+/// and the keyboard to the strip. The groups and a story keep the keyboard: the strip's keys
+/// would act on the list they cover.
+pub fn click_timeline(model: &mut Model, x: u16) {
+    if model.groups.is_some() || model.story.is_some() {
+        return;
+    }
+    if let Some(tl) = &mut model.timeline {
+        if (x as usize) < tl.timeline.buckets.len() {
+            tl.cursor = x as usize;
+        }
+        model.mode = Mode::Timeline;
+    }
+}
+
+/// `selected` moved by `step` within `0..len`.
+fn shifted(selected: usize, len: usize, step: i64) -> usize {
+    let last = len.saturating_sub(1) as i64;
+    (selected as i64).saturating_add(step).clamp(0, last.max(0)) as usize
 }
 
 /// A selection moved by a command, within `0..len`.

@@ -7,7 +7,7 @@ use serde_json::Value;
 use unicode_width::UnicodeWidthChar;
 
 use super::layout::areas;
-use super::theme;
+use super::theme::Theme;
 use crate::event::{Event, codes, value_text};
 use crate::sanitize::for_terminal;
 use crate::story::After;
@@ -29,9 +29,9 @@ fn block(model: &Model) -> Block<'static> {
     Block::new()
         .borders(Borders::TOP | Borders::LEFT)
         .border_style(if focused {
-            theme::focused_border()
+            model.theme.focused_border()
         } else {
-            theme::border()
+            model.theme.border()
         })
         .title(" detail ")
 }
@@ -57,7 +57,10 @@ fn rows(model: &Model, width: u16) -> Vec<Line<'static>> {
         Some((j, a)) if *j == i => a.clone(),
         _ => After::of(&model.store, i),
     };
-    wrap(detail_lines(&event, &after, model.store.raw(i)), width)
+    wrap(
+        detail_lines(&model.theme, &event, &after, model.store.raw(i)),
+        width,
+    )
 }
 
 /// Breaks each line into rows of at most `width` columns, after a space when the row holds one
@@ -135,23 +138,23 @@ fn clean(s: &str) -> String {
     for_terminal(s).into_owned()
 }
 
-fn section(title: &str) -> Line<'static> {
-    Line::from(Span::styled(title.to_string(), theme::title()))
+fn section(t: &Theme, title: &str) -> Line<'static> {
+    Line::from(Span::styled(title.to_string(), t.title()))
 }
 
-fn field(name: &str, value: &str) -> Line<'static> {
+fn field(t: &Theme, name: &str, value: &str) -> Line<'static> {
     Line::from(vec![
-        Span::styled(format!("  {name}: "), theme::label()),
+        Span::styled(format!("  {name}: "), t.label()),
         Span::raw(clean(value)),
     ])
 }
 
-fn opt_field(lines: &mut Vec<Line<'static>>, name: &str, value: Option<&Value>) {
+fn opt_field(t: &Theme, lines: &mut Vec<Line<'static>>, name: &str, value: Option<&Value>) {
     match value {
-        Some(v) => lines.push(field(name, &value_text(v))),
+        Some(v) => lines.push(field(t, name, &value_text(v))),
         None => lines.push(Line::from(vec![
-            Span::styled(format!("  {name}: "), theme::label()),
-            Span::styled("(absent)", theme::label()),
+            Span::styled(format!("  {name}: "), t.label()),
+            Span::styled("(absent)", t.label()),
         ])),
     }
 }
@@ -159,18 +162,18 @@ fn opt_field(lines: &mut Vec<Line<'static>>, name: &str, value: Option<&Value>) 
 /// Every line of the detail pane for one event: the retry status first and plain, then the error,
 /// who and where, the type's own fields, the agent, any field the spec does not name, and the raw
 /// JSON.
-pub fn detail_lines(e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> {
+pub fn detail_lines(t: &Theme, e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let action = e.data_str("action").unwrap_or("");
     if e.event_type().is_known() {
         let (status, style) = match e.is_terminal() {
             Some(true) => (
                 "FINAL: the SDK made no more retries",
-                theme::terminal(Some(true)),
+                t.terminal(Some(true)),
             ),
             Some(false) => (
                 "RETRIED: not the final error; the SDK tried again after it",
-                theme::terminal(Some(false)),
+                t.terminal(Some(false)),
             ),
             None => ("retry status not reported (no is_terminal)", Style::new()),
         };
@@ -182,41 +185,49 @@ pub fn detail_lines(e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> 
     } else {
         lines.push(Line::styled(
             "another family of events: not one of the five client errors".to_string(),
-            theme::title(),
+            t.title(),
         ));
     }
     lines.push(Line::raw(""));
 
-    lines.push(section(if e.event_type().is_known() {
-        "Error"
-    } else {
-        "Event"
-    }));
-    lines.push(field("type", e.type_name()));
-    lines.push(field("time", e.timestamp().unwrap_or("(absent)")));
+    lines.push(section(
+        t,
+        if e.event_type().is_known() {
+            "Error"
+        } else {
+            "Event"
+        },
+    ));
+    lines.push(field(t, "type", e.type_name()));
+    lines.push(field(t, "time", e.timestamp().unwrap_or("(absent)")));
     if !e.event_type().is_known() {
         // Another family: its own fields follow, all of them, under "Fields".
         lines.push(Line::raw(""));
     } else {
-        opt_field(&mut lines, "code", e.data_value("error_code"));
-        opt_field(&mut lines, "name", e.data_value("error_name"));
+        opt_field(t, &mut lines, "code", e.data_value("error_code"));
+        opt_field(t, &mut lines, "name", e.data_value("error_name"));
         if let Some(code) = e.error_code() {
             match codes::explain(code) {
                 Some((family, what, check)) => {
-                    lines.push(field("means", &format!("{what} ({family})")));
-                    lines.push(field("check", check));
+                    lines.push(field(t, "means", &format!("{what} ({family})")));
+                    lines.push(field(t, "check", check));
                 }
-                None => lines.push(field("means", "unknown code")),
+                None => lines.push(field(t, "means", "unknown code")),
             }
         }
-        opt_field(&mut lines, "message", e.data_value("error_message"));
-        opt_field(&mut lines, "description", e.data_value("error_description"));
-        opt_field(&mut lines, "action", e.data_value("action"));
+        opt_field(t, &mut lines, "message", e.data_value("error_message"));
+        opt_field(
+            t,
+            &mut lines,
+            "description",
+            e.data_value("error_description"),
+        );
+        opt_field(t, &mut lines, "action", e.data_value("action"));
         lines.push(Line::raw(""));
     }
 
     if e.data().is_some() && e.event_type().is_known() {
-        lines.push(section("Who and where"));
+        lines.push(section(t, "Who and where"));
         for (label, name) in [
             ("user", "user_name"),
             ("user id", "user_id"),
@@ -228,7 +239,7 @@ pub fn detail_lines(e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> 
             ("template", "template_id"),
             ("account", "account_id"),
         ] {
-            opt_field(&mut lines, label, e.data_value(name));
+            opt_field(t, &mut lines, label, e.data_value(name));
         }
         lines.push(Line::raw(""));
         let specific: Vec<(&str, &Value)> = crate::event::TYPE_DATA_FIELDS
@@ -236,32 +247,29 @@ pub fn detail_lines(e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> 
             .filter_map(|f| e.data_value(f).map(|v| (*f, v)))
             .collect();
         if !specific.is_empty() {
-            lines.push(section(&format!("{} fields", e.event_type().alias())));
+            lines.push(section(t, &format!("{} fields", e.event_type().alias())));
             for (name, v) in specific {
-                push_value(&mut lines, name, v, 1);
+                push_value(t, &mut lines, name, v, 1);
             }
             lines.push(Line::raw(""));
         }
     }
 
     if let Some(agent) = e.agent() {
-        lines.push(section("Agent"));
+        lines.push(section(t, "Agent"));
         for name in crate::event::AGENT_FIELDS
             .iter()
             .filter(|f| **f != "string")
         {
             if let Some(v) = agent.get(*name) {
-                lines.push(field(name, &value_text(v)));
+                lines.push(field(t, name, &value_text(v)));
             }
         }
         let pairs = e.agent_pairs();
         if !pairs.is_empty() {
-            lines.push(Line::styled(
-                "  string, decoded:".to_string(),
-                theme::label(),
-            ));
+            lines.push(Line::styled("  string, decoded:".to_string(), t.label()));
             for p in pairs {
-                lines.push(field(&format!("  {}", p.key), &p.value));
+                lines.push(field(t, &format!("  {}", p.key), &p.value));
             }
         }
         lines.push(Line::raw(""));
@@ -289,14 +297,14 @@ pub fn detail_lines(e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> 
         } else {
             "Fields (a type outside the five client errors)"
         };
-        lines.push(section(title));
+        lines.push(section(t, title));
         for (name, v) in others {
-            push_value(&mut lines, &name, v, 1);
+            push_value(t, &mut lines, &name, v, 1);
         }
         lines.push(Line::raw(""));
     }
 
-    lines.push(section("Raw JSON"));
+    lines.push(section(t, "Raw JSON"));
     let pretty = serde_json::from_slice::<Value>(raw)
         .ok()
         .and_then(|v| serde_json::to_string_pretty(&v).ok())
@@ -308,29 +316,23 @@ pub fn detail_lines(e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> 
 }
 
 /// A field, with objects and arrays laid out one member per line.
-fn push_value(lines: &mut Vec<Line<'static>>, name: &str, v: &Value, depth: usize) {
+fn push_value(t: &Theme, lines: &mut Vec<Line<'static>>, name: &str, v: &Value, depth: usize) {
     let pad = "  ".repeat(depth);
     match v {
         Value::Object(map) if !map.is_empty() => {
-            lines.push(Line::styled(
-                format!("{pad}{}:", clean(name)),
-                theme::label(),
-            ));
+            lines.push(Line::styled(format!("{pad}{}:", clean(name)), t.label()));
             for (k, v) in map {
-                push_value(lines, k, v, depth + 1);
+                push_value(t, lines, k, v, depth + 1);
             }
         }
         Value::Array(items) if !items.is_empty() => {
-            lines.push(Line::styled(
-                format!("{pad}{}:", clean(name)),
-                theme::label(),
-            ));
+            lines.push(Line::styled(format!("{pad}{}:", clean(name)), t.label()));
             for (k, v) in items.iter().enumerate() {
-                push_value(lines, &format!("[{k}]"), v, depth + 1);
+                push_value(t, lines, &format!("[{k}]"), v, depth + 1);
             }
         }
         other => lines.push(Line::from(vec![
-            Span::styled(format!("{pad}{}: ", clean(name)), theme::label()),
+            Span::styled(format!("{pad}{}: ", clean(name)), t.label()),
             Span::raw(clean(&value_text(other))),
         ])),
     }

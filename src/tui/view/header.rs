@@ -4,9 +4,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::theme;
 use crate::event::EventType;
 use crate::sanitize::for_terminal;
+use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{FIELDS, Fetch, LoadState, Model, SaveWhat, SourceLabel};
 
@@ -44,19 +44,19 @@ fn title_line(model: &Model) -> Line<'static> {
         ));
     }
     let state = match (&model.live, &model.load) {
-        (Some(live), _) => live_state(live),
+        (Some(live), _) => live_state(model, live),
         (None, LoadState::Loading) => "loading…".to_string(),
         (None, LoadState::Idle) => "idle".to_string(),
     };
     Line::from(vec![
-        Span::styled(" callscope ", theme::title()),
-        Span::styled("│ ", theme::label()),
-        Span::styled(source, theme::title()),
-        Span::styled(" │ ", theme::label()),
+        Span::styled(" callscope ", model.theme.title()),
+        Span::styled("│ ", model.theme.label()),
+        Span::styled(source, model.theme.title()),
+        Span::styled(" │ ", model.theme.label()),
         Span::raw(counts),
-        Span::styled(" │ ", theme::label()),
+        Span::styled(" │ ", model.theme.label()),
         Span::raw(state),
-        Span::styled(follow_state(model), theme::terminal(Some(false))),
+        Span::styled(follow_state(model), model.theme.new_event()),
     ])
 }
 
@@ -79,13 +79,13 @@ fn follow_state(model: &Model) -> String {
 }
 
 fn types_line(model: &Model) -> Line<'static> {
-    let mut spans = vec![Span::styled(" types ", theme::label())];
+    let mut spans = vec![Span::styled(" types ", model.theme.label())];
     for (k, t) in EventType::KNOWN.iter().enumerate() {
         let on = model.filter.has_type(t);
         let style = if on {
-            theme::type_on(t)
+            model.theme.type_on(t)
         } else {
-            theme::type_off()
+            model.theme.type_off()
         };
         spans.push(Span::styled(format!("{} {}", k + 1, t.alias()), style));
         spans.push(Span::raw("  "));
@@ -99,15 +99,15 @@ fn types_line(model: &Model) -> Line<'static> {
     for t in others {
         spans.push(Span::styled(
             for_terminal(t.name()).into_owned(),
-            theme::type_on(t),
+            model.theme.type_on(t),
         ));
         spans.push(Span::raw("  "));
     }
-    spans.push(Span::styled("│ status ", theme::label()));
+    spans.push(Span::styled("│ status ", model.theme.label()));
     let (word, style) = match model.filter.terminal {
         None => ("all", ratatui::style::Style::new()),
-        Some(true) => ("final only", theme::terminal(Some(true))),
-        Some(false) => ("retried only", theme::terminal(Some(false))),
+        Some(true) => ("final only", model.theme.terminal(Some(true))),
+        Some(false) => ("retried only", model.theme.terminal(Some(false))),
     };
     spans.push(Span::styled(word, style));
     let mut extra = Vec::new();
@@ -121,10 +121,15 @@ fn types_line(model: &Model) -> Line<'static> {
         extra.push(format!("until={}", t.text));
     }
     if let Some(g) = &model.filter.group {
-        extra.push(format!("{}={} (Backspace: back)", g.key.name(), g.label));
+        extra.push(format!(
+            "{}={} ({}: back)",
+            g.key.name(),
+            g.label,
+            model.keymap.key(Mode::List, Command::PopFilter)
+        ));
     }
     if !extra.is_empty() {
-        spans.push(Span::styled(" │ ", theme::label()));
+        spans.push(Span::styled(" │ ", model.theme.label()));
         spans.push(Span::raw(for_terminal(&extra.join(" ")).into_owned()));
     }
     Line::from(spans)
@@ -182,11 +187,11 @@ fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
         let text = crate::output::cut(&text, width.max(1));
         // Padded to the input's width in columns, so that the next input starts where `x` says.
         let padded = format!("{text}{}", " ".repeat(width.saturating_sub(text.width())));
-        spans.push(Span::styled(label.clone(), theme::label()));
+        spans.push(Span::styled(label.clone(), model.theme.label()));
         let style = if focused {
-            theme::input_focused()
+            model.theme.input_focused()
         } else if current[k].is_some() {
-            theme::title()
+            model.theme.title()
         } else {
             ratatui::style::Style::new()
         };
@@ -201,17 +206,19 @@ fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
     Line::from(spans)
 }
 
-fn live_state(live: &crate::tui::model::Live) -> String {
+fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
+    let key = |c| model.keymap.key(Mode::List, c);
     let all = if live.loading_all {
-        " (loading all: A stops)"
+        format!(" (loading all: {} stops)", key(Command::LoadAll))
     } else {
-        ""
+        String::new()
     };
     match &live.fetch {
         Fetch::Idle if live.next.as_deref() == Some("") => "all pages loaded".into(),
         Fetch::Idle => format!(
-            "idle, {} page(s); more as you scroll, A loads all",
-            live.pages
+            "idle, {} page(s); more as you scroll, {} loads all",
+            live.pages,
+            key(Command::LoadAll)
         ),
         Fetch::Fetching { page } => format!("fetching page {page}…{all}"),
         Fetch::Retrying {
@@ -225,7 +232,11 @@ fn live_state(live: &crate::tui::model::Live) -> String {
         ),
         Fetch::Done => "all pages loaded".into(),
         Fetch::Failed(message) => {
-            format!("error: {} (R runs the query again)", for_terminal(message))
+            format!(
+                "error: {} ({} runs the query again)",
+                for_terminal(message),
+                key(Command::Rerun)
+            )
         }
     }
 }
@@ -251,12 +262,12 @@ fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
             area.y + 3,
         ));
         return Line::from(vec![
-            Span::styled(label, theme::title()),
-            Span::styled(value, theme::input_focused()),
+            Span::styled(label, model.theme.title()),
+            Span::styled(value, model.theme.input_focused()),
         ]);
     }
     if let Some(status) = &model.status {
-        return Line::styled(format!(" {}", for_terminal(status)), theme::title());
+        return Line::styled(format!(" {}", for_terminal(status)), model.theme.title());
     }
     problems_line(model)
 }
@@ -271,7 +282,7 @@ fn problems_line(model: &Model) -> Line<'static> {
             };
             Line::styled(
                 format!(" ⚠ {}{more}", for_terminal(&first.to_string())),
-                theme::problem(),
+                model.theme.problem(),
             )
         }
     }

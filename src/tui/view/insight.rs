@@ -6,13 +6,14 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
-use super::theme;
+use super::layout::{STORY_FIRST_ROW, TABLE_FIRST_ROW};
 use crate::cli::GroupSort;
 use crate::event::EventType;
 use crate::insight::{self, FACET_KEYS, clock, slot_type, sparkline_text};
 use crate::output::{cut, status_word};
 use crate::sanitize::for_terminal;
 use crate::store::NO_TIME;
+use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Model, StoryLine};
 
@@ -27,20 +28,24 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
         GroupSort::Count => "count",
         GroupSort::Last => "last seen",
     };
+    let key = |c| model.keymap.key(Mode::Groups, c);
     let title = format!(
-        " {} groups by {} · sorted by {sort} · Tab: key, o: sort, Enter: its events ",
+        " {} groups by {} · sorted by {sort} · {}: key, {}: sort, {}: its events ",
         g.groups.len(),
-        g.key.name()
+        g.key.name(),
+        key(Command::NextGroupKey),
+        key(Command::ToggleGroupSort),
+        key(Command::Apply),
     );
     let block = Block::new()
         .borders(Borders::TOP)
-        .border_style(theme::focused_border())
+        .border_style(model.theme.focused_border())
         .title(title);
     if g.groups.is_empty() {
         frame.render_widget(Paragraph::new(" no event is shown").block(block), area);
         return;
     }
-    let height = area.height.saturating_sub(2) as usize;
+    let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let spark = 16usize;
     let end = (g.offset + height).min(g.groups.len());
     let rows: Vec<Row> = (g.offset..end)
@@ -53,7 +58,7 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
                 Cell::from(group.count.to_string()),
                 Cell::from(Span::styled(
                     group.finals.to_string(),
-                    theme::terminal(Some(group.finals > 0)),
+                    model.theme.terminal(Some(group.finals > 0)),
                 )),
                 Cell::from(share),
                 Cell::from(group.peers.to_string()),
@@ -63,7 +68,7 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
                 Cell::from(sparkline_text(&g.groups.sparkline(k, spark))),
             ]);
             if k == g.selected {
-                row.style(theme::selected_row())
+                row.style(model.theme.selected_row())
             } else {
                 row
             }
@@ -80,7 +85,7 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
         "LAST",
         "OVER TIME",
     ])
-    .style(theme::label());
+    .style(model.theme.heading());
     let widths = [
         Constraint::Fill(1),
         Constraint::Length(7),
@@ -102,18 +107,19 @@ pub fn draw_story(model: &Model, frame: &mut Frame, area: Rect) {
     let first = s.story.events.first().map(|&i| store.row(i as usize));
     let user = first.map(|r| store.str(r.user_name)).unwrap_or("");
     let title = format!(
-        " story of {} ({}) · {} events, {} chains, {} gave up · Esc: back ",
+        " story of {} ({}) · {} events, {} chains, {} gave up · {}: back ",
         for_terminal(user),
         for_terminal(store.str(s.story.peer)),
         s.story.events.len(),
         s.story.chains.len(),
-        s.story.gave_up()
+        s.story.gave_up(),
+        model.keymap.key(Mode::Story, Command::Cancel),
     );
     let block = Block::new()
         .borders(Borders::TOP)
-        .border_style(theme::focused_border())
+        .border_style(model.theme.focused_border())
         .title(title);
-    let height = area.height.saturating_sub(1) as usize;
+    let height = area.height.saturating_sub(STORY_FIRST_ROW) as usize;
     let end = (s.offset + height).min(s.lines.len());
     let width = area.width as usize;
     let lines: Vec<Line> = (s.offset..end)
@@ -122,15 +128,15 @@ pub fn draw_story(model: &Model, frame: &mut Frame, area: Rect) {
                 StoryLine::Chain(c) => {
                     let chain = &s.story.chains[c];
                     let style = if chain.ending.gave_up() {
-                        theme::terminal(Some(true))
+                        model.theme.terminal(Some(true))
                     } else {
-                        theme::title()
+                        model.theme.title()
                     };
                     Line::styled(cut(&for_terminal(&chain.summary(store)), width), style)
                 }
                 StoryLine::Outside => Line::styled(
                     "events in no chain (other families, or no time):",
-                    theme::title(),
+                    model.theme.title(),
                 ),
                 StoryLine::Event(i) => {
                     let row = store.row(i as usize);
@@ -142,7 +148,10 @@ pub fn draw_story(model: &Model, frame: &mut Frame, area: Rect) {
                     };
                     Line::from(vec![
                         Span::raw(format!("   {time}  ")),
-                        Span::styled(format!("{:<10} ", kind.short()), theme::event_type(&kind)),
+                        Span::styled(
+                            format!("{:<10} ", kind.short()),
+                            model.theme.event_type(&kind),
+                        ),
                         Span::raw(format!(
                             "{:<5} {:<22} ",
                             row.error_code.map(|c| c.to_string()).unwrap_or_default(),
@@ -150,13 +159,13 @@ pub fn draw_story(model: &Model, frame: &mut Frame, area: Rect) {
                         )),
                         Span::styled(
                             status_word(row.is_terminal()),
-                            theme::terminal(row.is_terminal()),
+                            model.theme.terminal(row.is_terminal()),
                         ),
                     ])
                 }
             };
             if k == s.selected {
-                line.style(theme::selected_row())
+                line.style(model.theme.selected_row())
             } else {
                 line
             }
@@ -169,7 +178,7 @@ pub fn draw_story(model: &Model, frame: &mut Frame, area: Rect) {
 pub fn draw_facets(model: &Model, frame: &mut Frame, area: Rect, shown: &[u32], title: &str) {
     let block = Block::new()
         .borders(Borders::TOP | Borders::LEFT)
-        .border_style(theme::border())
+        .border_style(model.theme.border())
         .title(format!(" {} ", for_terminal(title)));
     let inner = block.inner(area);
     let facets = insight::facets(&model.store, shown, 5);
@@ -178,7 +187,7 @@ pub fn draw_facets(model: &Model, frame: &mut Frame, area: Rect, shown: &[u32], 
     for (facet, key) in facets.iter().zip(FACET_KEYS) {
         lines.push(Line::styled(
             format!("{} ({} distinct)", key.name(), facet.distinct),
-            theme::title(),
+            model.theme.title(),
         ));
         for (k, (value, count)) in facet.top.iter().enumerate() {
             let share = facet.share(k);
@@ -190,7 +199,7 @@ pub fn draw_facets(model: &Model, frame: &mut Frame, area: Rect, shown: &[u32], 
             lines.push(Line::from(vec![
                 Span::styled(
                     format!("{:<w$}", "█".repeat(filled), w = bar_width),
-                    theme::key(),
+                    model.theme.key(),
                 ),
                 Span::raw(format!(" {:>3.0}% {:>7} ", share * 100.0, count)),
                 Span::raw(label),
@@ -209,14 +218,22 @@ pub fn draw_timeline(model: &Model, frame: &mut Frame, area: Rect) {
     let block = Block::new()
         .borders(Borders::TOP | Borders::BOTTOM)
         .border_style(if focused {
-            theme::focused_border()
+            model.theme.focused_border()
         } else {
-            theme::border()
+            model.theme.border()
         })
-        .title(format!(
-            " timeline · {} per column · ←/→ move, Space: mark, Enter: show the range · T: hide ",
-            tl.timeline.step_label()
-        ));
+        .title({
+            let key = |c| model.keymap.key(Mode::Timeline, c);
+            format!(
+                " timeline · {} per column · {}/{} move, {}: mark, {}: show the range · {}: hide ",
+                tl.timeline.step_label(),
+                key(Command::Left),
+                key(Command::Right),
+                key(Command::MarkStart),
+                key(Command::Apply),
+                key(Command::ToggleTimeline),
+            )
+        });
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.height < 3 || tl.timeline.buckets.is_empty() {
@@ -241,7 +258,7 @@ pub fn draw_timeline(model: &Model, frame: &mut Frame, area: Rect) {
             .max_by_key(|&s| bucket.by_type[s])
             .unwrap_or(0);
         let kind = slot_type(dominant).unwrap_or(EventType::Other(String::new()));
-        let mut style = theme::event_type(&kind);
+        let mut style = model.theme.event_type(&kind);
         if focused && (lo..=hi).contains(&x) {
             style = style.add_modifier(Modifier::REVERSED);
         }
@@ -268,7 +285,7 @@ pub fn draw_timeline(model: &Model, frame: &mut Frame, area: Rect) {
         if bucket.finals > 0 {
             buf[(inner.x + x as u16, inner.y + bars)]
                 .set_symbol("▴")
-                .set_style(theme::terminal(Some(true)));
+                .set_style(model.theme.terminal(Some(true)));
         }
     }
     let cursor = tl.timeline.buckets.get(tl.cursor);

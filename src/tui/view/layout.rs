@@ -18,6 +18,13 @@ pub const HEADER_HEIGHT: u16 = 4;
 /// Wide terminals put the detail pane beside the list; narrow ones below it.
 pub const SIDE_BY_SIDE_MIN_WIDTH: u16 = 110;
 
+/// The first line of a table's rows below the top of its area: the border, then the column
+/// titles (the list, the groups). Clicks are placed with it.
+pub const TABLE_FIRST_ROW: u16 = 2;
+
+/// The first line of a story below the top of its area: the border only.
+pub const STORY_FIRST_ROW: u16 = 1;
+
 /// Lines of the timeline strip: a border, the bars, the axis and the cursor's bucket.
 pub const TIMELINE_HEIGHT: u16 = 7;
 

@@ -3,11 +3,12 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
-use super::theme;
+use super::layout::TABLE_FIRST_ROW;
 use crate::event::EventType;
 use crate::output::status_word;
 use crate::sanitize::for_terminal;
 use crate::store::NO_TIME;
+use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{LoadState, Model};
 
@@ -50,37 +51,40 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(if focused {
-            theme::focused_border()
+            model.theme.focused_border()
         } else {
-            theme::border()
+            model.theme.border()
         })
         .title(title);
     if model.shown.is_empty() {
         let text = if model.load == LoadState::Loading {
-            "loading…"
+            "loading…".to_string()
         } else if model.store.is_empty() {
-            "no events loaded"
+            "no events loaded".to_string()
         } else {
-            "no event matches the filters (x clears them)"
+            format!(
+                "no event matches the filters ({} clears them)",
+                model.keymap.key(Mode::List, Command::ClearFilters)
+            )
         };
         frame.render_widget(Paragraph::new(format!(" {text}")).block(block), area);
         return;
     }
-    let height = area.height.saturating_sub(2) as usize;
+    let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let start = model.selection.offset.min(model.shown.len());
     let end = (start + height).min(model.shown.len());
     let rows: Vec<Row> = (start..end)
         .map(|k| {
             let row = event_row(model, model.shown[k] as usize, columns_that_fit(area.width));
             if k == model.selection.selected {
-                row.style(theme::selected_row())
+                row.style(model.theme.selected_row())
             } else {
                 row
             }
         })
         .collect();
     let n = columns_that_fit(area.width);
-    let header = Row::new(COLUMNS[..n].iter().map(|(h, _, _)| *h)).style(theme::label());
+    let header = Row::new(COLUMNS[..n].iter().map(|(h, _, _)| *h)).style(model.theme.heading());
     let mut widths: Vec<Constraint> = COLUMNS[..n]
         .iter()
         .map(|(_, w, _)| Constraint::Length(*w))
@@ -119,19 +123,19 @@ fn event_row(model: &Model, i: usize, columns: usize) -> Row<'static> {
     let join = |a: String, b: String| if b.is_empty() { a } else { format!("{a} {b}") };
     let mut cells = vec![
         if is_new {
-            Cell::from(Span::styled(time, theme::new_event()))
+            Cell::from(Span::styled(time, model.theme.new_event()))
         } else {
             Cell::from(time)
         },
         Cell::from(Span::styled(
             for_terminal(kind.short()).into_owned(),
-            theme::event_type(&kind),
+            model.theme.event_type(&kind),
         )),
         Cell::from(row.error_code.map(|c| c.to_string()).unwrap_or_default()),
         Cell::from(s(row.error_name)),
         Cell::from(Line::from(Span::styled(
             status_word(row.is_terminal()),
-            theme::terminal(row.is_terminal()),
+            model.theme.terminal(row.is_terminal()),
         ))),
         Cell::from(room),
         Cell::from(s(row.user_name)),

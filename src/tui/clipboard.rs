@@ -1,0 +1,111 @@
+//! Copying through the terminal: OSC 52 asks the terminal itself to set the clipboard, so a copy
+//! works over SSH and inside tmux (with `set-clipboard on`), where no clipboard program can reach
+//! the user's desktop.
+
+/// The escape sequence that puts `text` on the clipboard (`c`), ended by BEL, which more
+/// terminals accept than ST.
+pub fn osc52(text: &str) -> Vec<u8> {
+    let mut out = b"\x1b]52;c;".to_vec();
+    out.extend_from_slice(base64(text.as_bytes()).as_bytes());
+    out.push(0x07);
+    out
+}
+
+/// Standard base64 with padding (RFC 4648), as OSC 52 expects.
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// JSON without the whitespace between its tokens; strings and numbers stay byte for byte, so
+/// what is pasted is the event as it came, on one line.
+pub fn compact_json(json: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(json.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in json {
+        if in_string {
+            out.push(b);
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else if b == b'"' {
+            in_string = true;
+            out.push(b);
+        } else if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// A size for the status line: `312 bytes`, `1.4 KB`.
+pub fn size(bytes: usize) -> String {
+    match bytes {
+        1 => "1 byte".into(),
+        0..1024 => format!("{bytes} bytes"),
+        _ => format!("{:.1} KB", bytes as f64 / 1024.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_rfc_4648_test_vectors() {
+        for (plain, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(plain.as_bytes()), encoded, "{plain:?}");
+        }
+        assert_eq!(base64(&[0xff, 0xfe, 0xfd]), "//79");
+    }
+
+    #[test]
+    fn osc52_wraps_the_base64_text_for_the_clipboard_selection() {
+        assert_eq!(osc52("hi"), b"\x1b]52;c;aGk=\x07".to_vec());
+    }
+
+    #[test]
+    fn compacting_drops_whitespace_between_tokens_and_keeps_strings_whole() {
+        let pretty = b"{\n  \"a b\": \"x \\\" y\\\\\",\n  \"n\": [1, 2.50, {\"k\" : null}]\n}\n";
+        assert_eq!(
+            String::from_utf8(compact_json(pretty)).unwrap(),
+            r#"{"a b":"x \" y\\","n":[1,2.50,{"k":null}]}"#
+        );
+    }
+
+    #[test]
+    fn sizes_read_as_bytes_then_kilobytes() {
+        assert_eq!(size(1), "1 byte");
+        assert_eq!(size(312), "312 bytes");
+        assert_eq!(size(1434), "1.4 KB");
+    }
+}
