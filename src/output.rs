@@ -72,12 +72,17 @@ pub fn write_compact(raw: &[u8], out: &mut dyn Write) -> io::Result<()> {
     if memchr::memchr2(b'\n', b'\r', raw).is_none() {
         return out.write_all(raw);
     }
-    let mut compact = Vec::with_capacity(raw.len());
+    out.write_all(&compact_json(raw))
+}
+
+/// JSON without the whitespace between its tokens; strings and numbers stay byte for byte.
+pub fn compact_json(json: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(json.len());
     let mut in_string = false;
     let mut escaped = false;
-    for &b in raw {
+    for &b in json {
         if in_string {
-            compact.push(b);
+            out.push(b);
             if escaped {
                 escaped = false;
             } else if b == b'\\' {
@@ -87,12 +92,12 @@ pub fn write_compact(raw: &[u8], out: &mut dyn Write) -> io::Result<()> {
             }
         } else if b == b'"' {
             in_string = true;
-            compact.push(b);
-        } else if !b.is_ascii_whitespace() {
-            compact.push(b);
+            out.push(b);
+        } else if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            out.push(b);
         }
     }
-    out.write_all(&compact)
+    out
 }
 
 /// The csv row of one event, in [`CSV_COLUMNS`] order. A `null` is an empty cell, as an absent

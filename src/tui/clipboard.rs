@@ -33,30 +33,10 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
-/// JSON without the whitespace between its tokens; strings and numbers stay byte for byte, so
-/// what is pasted is the event as it came, on one line.
+/// JSON without the whitespace between its tokens, so that what is pasted is the event as it
+/// came, on one line.
 pub fn compact_json(json: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(json.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in json {
-        if in_string {
-            out.push(b);
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-        } else if b == b'"' {
-            in_string = true;
-            out.push(b);
-        } else if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            out.push(b);
-        }
-    }
-    out
+    crate::output::compact_json(json)
 }
 
 /// A size for the status line: `312 bytes`, `1.4 KB`.
