@@ -1,38 +1,137 @@
 #!/usr/bin/env bash
-# Measures the explorer on a large dump as a user meets it: the release binary runs in tmux; the
-# script polls the screen for the first events (first screen) and for the loader's "idle" (fully
-# loaded), then reads the process's RssAnon from /proc. Prints one line per run.
+# Measures the explorer on a large dump as a user meets it: the release binary runs in a 160x45
+# tmux pane; the script polls the screen for the first events (first screen) and for the loader's
+# "idle" (fully loaded), samples the process's RssAnon (its own memory: the pages of the mapped
+# dump are the page cache's) meanwhile, then times the redraw after key 3 (the join type) against
+# the redraw after key ? (the help, cheap: the round trip through tmux).
+# Prints one line per run, then the medians against the goals.
 #
-#   benches/explorer.sh target/bench/events-1000000.ndjson [runs]
+#   benches/explorer.sh target/bench/events-1000000.ndjson [RUNS]
+#   BIN=path/to/callscope benches/explorer.sh DUMP [RUNS]
+#
+# The dump is read once before the runs, so every run starts with it in the page cache. Times are
+# from the start of the process to the poll that saw the screen, so they include up to one poll
+# interval (5 ms before the first screen, 20 ms after) and tmux's own delay.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FILE=${1:?usage: benches/explorer.sh DUMP [RUNS]}
 RUNS=${2:-3}
-command -v tmux >/dev/null || { echo "tmux is needed" >&2; exit 2; }
+command -v tmux >/dev/null || { echo "tmux is needed (apt-get install tmux)" >&2; exit 2; }
+[ -r "$FILE" ] || { echo "cannot read $FILE" >&2; exit 2; }
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "RUNS must be a positive number" >&2; exit 2; }
+((BASH_VERSINFO[0] >= 5)) || { echo "bash 5 is needed (EPOCHREALTIME)" >&2; exit 2; }
 if [ -z "${BIN:-}" ]; then
   cargo build --release --quiet
-  BIN=$PWD/target/release/callscope
+  BIN=${CARGO_TARGET_DIR:-target}/release/callscope
 fi
-SOCK=$(mktemp -u /tmp/callscope-bench.XXXXXX)
-trap 'tmux -S "$SOCK" kill-server 2>/dev/null || true' EXIT
+[ -x "$BIN" ] || { echo "no callscope binary at $BIN" >&2; exit 2; }
+BIN=$(realpath "$BIN")
+FILE=$(realpath "$FILE")
+SIZE=$(stat -c %s "$FILE")
+LIMIT_S=${LIMIT_S:-120} # give up on a run after this long
 
-now() { date +%s.%N; }
-for run in $(seq "$RUNS"); do
-  tmux -S "$SOCK" kill-server 2>/dev/null || true
-  t0=$(now)
-  tmux -S "$SOCK" new-session -d -x 160 -y 45 "$BIN '$FILE'"
-  first=""; full=""
+BASE=$(mktemp -u /tmp/callscope-bench.XXXXXX)
+SOCK=$BASE.0
+trap 'tmux -S "$SOCK" kill-server 2>/dev/null || true' EXIT
+# A pipe nobody writes to: `read -t` on it is a sleep that forks nothing.
+exec {NAP}<> <(:)
+nap() { read -r -t "$1" -u "$NAP" _ || true; }
+now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
+# The number before "shown" in the header, digits only; empty before the first frame.
+shown_count() { [[ $1 =~ ([0-9][0-9,]*)\ shown ]] && echo "${BASH_REMATCH[1]//,/}" || true; }
+rss_anon_kb() {
+  local k v _unit
+  while read -r k v _unit; do
+    if [ "$k" = RssAnon: ]; then echo "$v"; return; fi
+  done <"/proc/$1/status" 2>/dev/null || true
+  echo 0
+}
+# key_to_change KEY SCREEN: presses KEY and prints the ms until the screen differs from SCREEN.
+key_to_change() {
+  local t1 t now
+  t1=$(now_ms)
+  tmux -S "$SOCK" send-keys -t bench "$1"
   while :; do
-    screen=$(tmux -S "$SOCK" capture-pane -p 2>/dev/null || true)
-    if [ -z "$first" ] && grep -q "events 1/" <<<"$screen"; then first=$(now); fi
-    if grep -q "│ idle" <<<"$screen"; then full=$(now); break; fi
-    sleep 0.01
+    now=$(tmux -S "$SOCK" capture-pane -p -t bench 2>/dev/null || true)
+    t=$(now_ms)
+    if [ "$now" != "$2" ]; then break; fi
+    ((t - t1 < 10000)) || fail "no redraw 10 s after pressing $1"
+    nap 0.002
   done
-  pid=$(pgrep -n -f "$BIN $FILE")
-  rss=$(awk '/RssAnon/ {print $2}' "/proc/$pid/status")
-  size=$(stat -c %s "$FILE")
-  printf 'run %d: first screen %.2f s, fully loaded %.2f s, RssAnon %d MB (%.0f%% of the %d MB file)\n' \
-    "$run" "$(echo "$first - $t0" | bc)" "$(echo "$full - $t0" | bc)" "$((rss / 1024))" \
-    "$(echo "100 * $rss * 1024 / $size" | bc -l)" "$((size / 1000000))"
-  tmux -S "$SOCK" send-keys q
+  echo $((t - t1))
+}
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+fail() {
+  echo "run $run: $1; the screen was:" >&2
+  tmux -S "$SOCK" capture-pane -p -t bench 2>/dev/null >&2 || true
+  exit 1
+}
+
+cat "$FILE" >/dev/null
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+printf '%s: %s (%d MB), %s cores, load average %s\n' "$(date -u +'%Y-%m-%d %H:%M UTC')" \
+  "$FILE" "$((SIZE / 1000000))" "$(nproc)" "$LOAD_BEFORE"
+
+declare -a FIRSTS FULLS ANONS PEAKS TOGGLES FLOORS
+for run in $(seq "$RUNS"); do
+  # A server of its own for each run: one that is still shutting down cannot be reused.
+  tmux -S "$SOCK" kill-server 2>/dev/null || true
+  SOCK=$BASE.$run
+  # The tmux server and pane are up before the clock starts; the pane is then replaced by
+  # callscope itself (exec), so the pane's pid is callscope's.
+  tmux -S "$SOCK" new-session -d -s bench -x 160 -y 45 'sleep 100000'
+  t0=$(now_ms)
+  tmux -S "$SOCK" respawn-pane -k -t bench "exec '$BIN' '$FILE'"
+  pid=$(tmux -S "$SOCK" display -p -t bench '#{pane_pid}')
+  first="" full="" peak=0 interval=0.005
+  while :; do
+    screen=$(tmux -S "$SOCK" capture-pane -p -t bench 2>/dev/null || true)
+    t=$(now_ms)
+    kb=$(rss_anon_kb "$pid")
+    ((kb > peak)) && peak=$kb
+    if [ -z "$first" ] && [ "$(shown_count "$screen")" -gt 0 ] 2>/dev/null; then
+      first=$((t - t0))
+      interval=0.02
+    fi
+    if [[ $screen == *"│ idle"* ]]; then
+      full=$((t - t0))
+      break
+    fi
+    kill -0 "$pid" 2>/dev/null || fail "callscope exited"
+    ((t - t0 < LIMIT_S * 1000)) || fail "not loaded after $LIMIT_S s"
+    nap "$interval"
+  done
+  [ -n "$first" ] || first=$full
+  anon=$(rss_anon_kb "$pid")
+  ((anon > peak)) && peak=$anon
+
+  # The round trip of a key through tmux, the floor: ? opens the help, a cheap redraw.
+  floor=$(key_to_change '?' "$screen")
+  tmux -S "$SOCK" send-keys -t bench '?'
+  nap 0.2
+  # Key 3 turns the join type on: from every event to one type.
+  screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
+  toggle=$(key_to_change 3 "$screen")
+  tmux -S "$SOCK" send-keys -t bench q
+
+  FIRSTS+=("$first") FULLS+=("$full") ANONS+=("$anon") PEAKS+=("$peak") TOGGLES+=("$toggle") FLOORS+=("$floor")
+  printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MB loaded (%.1f%% of the file), %d MB peak sampled; key 3 redrawn in %d ms (key ? in %d ms)\n' \
+    "$run" "$(awk -v ms="$first" 'BEGIN { print ms / 1000 }')" \
+    "$(awk -v ms="$full" 'BEGIN { print ms / 1000 }')" "$((anon / 1024))" \
+    "$(awk -v kb="$anon" -v size="$SIZE" 'BEGIN { print 100 * kb * 1024 / size }')" \
+    "$((peak / 1024))" "$toggle" "$floor"
 done
+
+first=$(median "${FIRSTS[@]}") full=$(median "${FULLS[@]}")
+anon=$(median "${ANONS[@]}") peak=$(median "${PEAKS[@]}") toggle=$(median "${TOGGLES[@]}") floor=$(median "${FLOORS[@]}")
+verdict() { if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; then echo met; else echo "NOT met"; fi; }
+printf '\nmedians of %d runs (load average %s before, %s after):\n' "$RUNS" "$LOAD_BEFORE" \
+  "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '| %-28s | %10s | %14s | %7s |\n' "what" "median" "goal" ""
+printf '|------------------------------|-----------:|---------------:|---------|\n'
+printf '| %-28s | %8.3f s | %12s s | %7s |\n' "first screen" "$(awk -v x="$first" 'BEGIN { print x / 1000 }')" "<= 0.3" "$(verdict "$first" 300)"
+printf '| %-28s | %8.3f s | %12s s | %7s |\n' "fully loaded" "$(awk -v x="$full" 'BEGIN { print x / 1000 }')" "<= 2" "$(verdict "$full" 2000)"
+printf '| %-28s | %7d MB | %11d MB | %7s |\n' "RssAnon, loaded" "$((anon / 1024))" "$((SIZE / 4 / 1048576))" "$(verdict "$((anon * 1024))" "$((SIZE / 4))")"
+printf '| %-28s | %7d MB | %11d MB | %7s |\n' "RssAnon, peak while loading" "$((peak / 1024))" "$((SIZE / 4 / 1048576))" "$(verdict "$((peak * 1024))" "$((SIZE / 4))")"
+printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key 3 (join) to its redraw" "$toggle" "<= 50" "$(verdict "$toggle" 50)"
+printf '| %-28s | %7d ms | %14s | %7s |\n' "key ? (help): tmux's floor" "$floor" "-" ""

@@ -1,0 +1,300 @@
+//! Filtering, searching, grouping and drawing over generated stores of 10k and 100k events, and
+//! of 1M with `CALLSCOPE_BENCH_1M=1`:
+//!
+//!   cargo bench --bench store
+//!   CALLSCOPE_BENCH_1M=1 cargo bench --bench store
+//!   cargo bench --bench store -- 'explorer/'     # one group of measurements
+//!
+//! Each store is built once per size (generated NDJSON read in batches, as the explorer reads a
+//! dump) and only the work on it is measured. The `explorer/` figures go through `update` and
+//! `view` the way a key press does: the change, then one frame on a 160x45 test terminal.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{
+    BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use callscope::cli::{GroupKey, GroupSort};
+use callscope::event::EventType;
+use callscope::filter::Filter;
+use callscope::generator::{STORM_ROOM_ID, STORM_SFU_NODE};
+use callscope::insight::{Groups, Timeline};
+use callscope::source::dump::{DumpFile, read_file_in_batches};
+use callscope::store::Blob;
+use callscope::tui::action::{Action, Command};
+use callscope::tui::keymap::Mode;
+use callscope::tui::model::{Model, SourceLabel};
+use callscope::tui::update::update;
+use callscope::tui::view::view;
+
+const WIDTH: u16 = 160;
+const HEIGHT: u16 = 45;
+/// Events in the first batch, as the explorer reads a file.
+const FIRST_BATCH: usize = 2_000;
+/// A text found in most events' bytes (keys such as `device_model` hold it), so nearly every
+/// event's JSON is walked: the slow case of a search.
+const COMMON_TEXT: &str = "ice";
+
+fn sizes() -> Vec<usize> {
+    let mut sizes = vec![10_000, 100_000];
+    if std::env::var_os("CALLSCOPE_BENCH_1M").is_some_and(|v| v != "0" && !v.is_empty()) {
+        sizes.push(1_000_000);
+    }
+    sizes
+}
+
+/// An explorer model holding `events` generated events, loaded batch by batch through `update`.
+fn loaded_model(events: usize) -> Model {
+    let mut ndjson = Vec::new();
+    callscope::generator::write_ndjson(&mut ndjson, events, callscope::generator::DEMO_SEED)
+        .expect("writing to memory");
+    let file = DumpFile {
+        path: format!("events-{events}.ndjson"),
+        blob: Arc::new(Blob::Owned(ndjson)),
+        problem: None,
+    };
+    let source = SourceLabel::Files {
+        count: 1,
+        first: file.path.clone(),
+    };
+    let mut model = Model::new(source, Filter::default(), WIDTH, HEIGHT);
+    let problems = read_file_in_batches(file, FIRST_BATCH, &mut |batch| {
+        update(&mut model, Action::BatchLoaded(batch));
+    });
+    update(&mut model, Action::LoadFinished { problems });
+    assert_eq!(model.store.len(), events, "every generated event is loaded");
+    assert_eq!(model.shown.len(), events, "no filter: every event is shown");
+    model
+}
+
+fn filter(types: &[EventType], room: Option<&str>, search: Option<&str>) -> Filter {
+    Filter {
+        types: types.to_vec(),
+        room: room.map(str::to_string),
+        search: search.map(str::to_string),
+        ..Filter::default()
+    }
+}
+
+fn terminal() -> Terminal<TestBackend> {
+    Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("a test terminal")
+}
+
+fn draw(terminal: &mut Terminal<TestBackend>, model: &Model) {
+    terminal
+        .draw(|frame| view(model, frame))
+        .expect("drawing on a test terminal");
+}
+
+/// Fewer, shorter samples for the larger stores, so that a default run stays a few minutes.
+fn configure(group: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>, events: usize) {
+    let samples = match events {
+        n if n >= 1_000_000 => 10,
+        n if n >= 100_000 => 20,
+        _ => 50,
+    };
+    group.sample_size(samples);
+    if events >= 100_000 {
+        // Some of these take a second an iteration: one iteration a sample, not a ramp.
+        group.sampling_mode(SamplingMode::Flat);
+    }
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(3));
+}
+
+/// Store and insight work on the rows, with every event shown.
+fn store_work(c: &mut Criterion, model: &Model) {
+    let events = model.store.len();
+    let store = &model.store;
+    let all = &model.shown;
+    let mut group = c.benchmark_group(format!("store/{events}"));
+    configure(&mut group, events);
+    group.throughput(Throughput::Elements(events as u64));
+
+    let type_room = filter(&[EventType::Join], Some(STORM_ROOM_ID), None);
+    assert!(
+        !store.filter(&type_room).is_empty(),
+        "the storm room has joins"
+    );
+    group.bench_function("filter type+room", |b| {
+        b.iter(|| store.filter(black_box(&type_room)))
+    });
+    let one_type = filter(&[EventType::Publish], None, None);
+    group.bench_function("filter one type", |b| {
+        b.iter(|| store.filter(black_box(&one_type)))
+    });
+    // The storm's SFU node: in one event out of six at 1M, and in no other.
+    let storm = filter(&[], None, Some(STORM_SFU_NODE));
+    group.bench_function("search storm node", |b| {
+        b.iter(|| store.filter(black_box(&storm)))
+    });
+    let common = filter(&[], None, Some(COMMON_TEXT));
+    group.bench_function("search common text", |b| {
+        b.iter(|| store.filter(black_box(&common)))
+    });
+    group.bench_function("group by error", |b| {
+        b.iter(|| Groups::compute(store, black_box(all), GroupKey::Error, GroupSort::Count))
+    });
+    group.bench_function("group by peer", |b| {
+        b.iter(|| Groups::compute(store, black_box(all), GroupKey::Peer, GroupSort::Count))
+    });
+    group.bench_function("timeline", |b| {
+        b.iter(|| Timeline::compute(store, black_box(all), 120))
+    });
+    group.finish();
+}
+
+/// Runs `change` then draws a frame, `iters` times, timing only that; `setup` (untimed) brings
+/// the model to where the change starts, before each iteration.
+fn timed_change(
+    model: &mut Model,
+    terminal: &mut Terminal<TestBackend>,
+    iters: u64,
+    setup: &dyn Fn(&mut Model),
+    change: &dyn Fn(&mut Model),
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        setup(model);
+        let start = Instant::now();
+        change(model);
+        draw(terminal, model);
+        total += start.elapsed();
+    }
+    total
+}
+
+fn command(model: &mut Model, c: Command) {
+    black_box(update(model, Action::Command(c)));
+}
+
+/// Clears every filter, opens a filter input with `open` and types `text` into it: what comes
+/// before the Enter key that applies it.
+fn type_into(model: &mut Model, open: Command, text: &str) {
+    command(model, Command::ClearFilters);
+    command(model, open);
+    let paste = crossterm::event::Event::Paste(text.to_string());
+    update(model, Action::Input(paste));
+}
+
+/// What the user meets in the explorer: frames, and changes followed by their frame.
+fn explorer(c: &mut Criterion, model: &mut Model) {
+    let events = model.store.len();
+    let mut group = c.benchmark_group(format!("explorer/{events}"));
+    configure(&mut group, events);
+    let mut term = terminal();
+
+    draw(&mut term, model);
+    group.bench_function("frame, first event selected", |b| {
+        b.iter(|| draw(&mut term, model))
+    });
+    command(model, Command::Bottom);
+    draw(&mut term, model);
+    group.bench_function("frame, last event selected", |b| {
+        b.iter(|| draw(&mut term, model))
+    });
+    command(model, Command::ShowGroups);
+    draw(&mut term, model);
+    group.bench_function("frame, groups view", |b| b.iter(|| draw(&mut term, model)));
+    close_views(model);
+    model.facets = true;
+    draw(&mut term, model);
+    group.bench_function("frame, facets shown", |b| b.iter(|| draw(&mut term, model)));
+    model.facets = false;
+
+    let mut change = |name: &str, setup: &dyn Fn(&mut Model), change: &dyn Fn(&mut Model)| {
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| timed_change(model, &mut term, iters, setup, change))
+        });
+    };
+    change("key down + frame", &|m| command(m, Command::Top), &|m| {
+        command(m, Command::Down)
+    });
+    // Key 3 is `join`: on, from every event to one type; off, back to every event.
+    change(
+        "type key on + frame",
+        &|m| command(m, Command::ClearFilters),
+        &|m| command(m, Command::ToggleType(2)),
+    );
+    change(
+        "type key off + frame",
+        &|m| {
+            command(m, Command::ClearFilters);
+            command(m, Command::ToggleType(2));
+        },
+        &|m| command(m, Command::ToggleType(2)),
+    );
+    change(
+        "room filter applied + frame",
+        &|m| type_into(m, Command::EditFilters, STORM_ROOM_ID),
+        &|m| command(m, Command::Apply),
+    );
+    change(
+        "search storm node applied + frame",
+        &|m| type_into(m, Command::EditSearch, STORM_SFU_NODE),
+        &|m| command(m, Command::Apply),
+    );
+    change(
+        "search common text applied + frame",
+        &|m| type_into(m, Command::EditSearch, COMMON_TEXT),
+        &|m| command(m, Command::Apply),
+    );
+    // The insight views: `e` groups the shown events by error; from there, Shift-Tab goes to
+    // the last key, peer, the one with the most groups. `T` opens the timeline.
+    change(
+        "groups view opened + frame",
+        &|m| command(m, Command::ClearFilters),
+        &|m| command(m, Command::ShowGroups),
+    );
+    change(
+        "groups key error to peer + frame",
+        &|m| {
+            close_views(m);
+            command(m, Command::ShowGroups);
+        },
+        &|m| command(m, Command::PrevGroupKey),
+    );
+    change("timeline opened + frame", &close_views, &|m| {
+        command(m, Command::ToggleTimeline)
+    });
+    change(
+        "key down with facets shown + frame",
+        &|m| {
+            m.facets = true;
+            command(m, Command::Top);
+        },
+        &|m| command(m, Command::Down),
+    );
+    group.finish();
+    model.facets = false;
+}
+
+/// Back to the plain list of every event.
+fn close_views(model: &mut Model) {
+    model.groups = None;
+    model.story = None;
+    model.timeline = None;
+    model.mode = Mode::List;
+    command(model, Command::ClearFilters);
+}
+
+fn benches(c: &mut Criterion) {
+    for events in sizes() {
+        let started = Instant::now();
+        let mut model = loaded_model(events);
+        eprintln!(
+            "{events} events generated and loaded in {:.2?}",
+            started.elapsed()
+        );
+        store_work(c, &model);
+        explorer(c, &mut model);
+    }
+}
+
+criterion_group!(store, benches);
+criterion_main!(store);
