@@ -32,7 +32,7 @@ LIMIT_S=${LIMIT_S:-120} # give up on a run after this long
 
 BASE=$(mktemp -u /tmp/callscope-bench.XXXXXX)
 SOCK=$BASE.0
-trap 'tmux -S "$SOCK" kill-server 2>/dev/null || true' EXIT
+trap 'tmux -S "$SOCK" kill-server 2>/dev/null || true; rm -f "$BASE".*' EXIT
 # A pipe nobody writes to: `read -t` on it is a sleep that forks nothing.
 exec {NAP}<> <(:)
 nap() { read -r -t "$1" -u "$NAP" _ || true; }
