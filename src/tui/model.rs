@@ -128,6 +128,26 @@ pub struct TimelineView {
     pub anchor: Option<usize>,
 }
 
+/// The facets in the detail pane's place (of the selected group, or of the shown events),
+/// computed by `update` when what they count changes, so that drawing a frame does not count.
+#[derive(Debug, Clone)]
+pub struct FacetPanel {
+    pub title: String,
+    pub facets: Vec<crate::insight::Facet>,
+    /// What the facets were counted from: they are counted again when it changes.
+    pub source: FacetSource,
+}
+
+/// The inputs of a facet panel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FacetSource {
+    /// A group: its key and order, its index in the groups view, and how many events the view
+    /// grouped under which filter.
+    Group(GroupKey, GroupSort, usize, usize, crate::filter::Filter),
+    /// The shown events: how many, out of how many loaded, under which filter.
+    Shown(usize, usize, crate::filter::Filter),
+}
+
 /// Follow mode: the query runs again every `every`, longer after failures.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Follow {
@@ -240,6 +260,8 @@ pub struct Model {
     pub timeline: Option<TimelineView>,
     /// The facets take the detail pane's place.
     pub facets: bool,
+    /// What the detail pane shows while the groups view is open or `facets` is on.
+    pub facet_panel: Option<FacetPanel>,
     /// Filters in force before each group was opened, to go back to.
     pub filter_stack: Vec<crate::filter::Filter>,
     pub follow: Option<Follow>,
@@ -279,6 +301,7 @@ impl Model {
             story: None,
             timeline: None,
             facets: false,
+            facet_panel: None,
             filter_stack: Vec::new(),
             follow: None,
             follow_every: std::time::Duration::from_secs(30),

@@ -110,6 +110,7 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
         }
     };
     refresh_story(model);
+    views::refresh_facets(model);
     effects
 }
 

@@ -8,7 +8,9 @@ use crate::insight::{self, Groups, Timeline};
 use crate::source::worker;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
-use crate::tui::model::{Fetch, Follow, GroupsView, Model, StoryLine, StoryView, TimelineView};
+use crate::tui::model::{
+    FacetPanel, FacetSource, Fetch, Follow, GroupsView, Model, StoryLine, StoryView, TimelineView,
+};
 use crate::tui::view::layout::{STORY_FIRST_ROW, TABLE_FIRST_ROW, areas_of};
 
 /// Handles the commands of the insight views; `None` leaves the command to the list's update.
@@ -438,4 +440,51 @@ pub fn refresh(model: &mut Model) {
             tl.anchor = tl.anchor.map(|a| a.min(last));
         }
     }
+}
+
+/// Counts the facets again when what the detail pane's facets count has changed (the selected
+/// group, the shown events), and drops them when neither the groups view nor the facets are open.
+pub fn refresh_facets(model: &mut Model) {
+    let source = match &model.groups {
+        Some(g) if g.selected < g.groups.len() => Some(FacetSource::Group(
+            g.key,
+            g.sort,
+            g.selected,
+            model.shown.len(),
+            model.filter.clone(),
+        )),
+        _ if model.facets => Some(FacetSource::Shown(
+            model.shown.len(),
+            model.store.len(),
+            model.filter.clone(),
+        )),
+        _ => None,
+    };
+    let Some(source) = source else {
+        model.facet_panel = None;
+        return;
+    };
+    if model
+        .facet_panel
+        .as_ref()
+        .is_some_and(|p| p.source == source)
+    {
+        return;
+    }
+    let (title, members): (String, &[u32]) = match (&source, &model.groups) {
+        (FacetSource::Group(..), Some(g)) => {
+            let group = &g.groups.groups[g.selected];
+            (
+                format!("facets of {}", group.label(&model.store, g.key)),
+                g.groups.members(g.selected),
+            )
+        }
+        _ => ("facets of the shown events".to_string(), &model.shown),
+    };
+    let facets = insight::facets(&model.store, members, 5);
+    model.facet_panel = Some(FacetPanel {
+        title,
+        facets,
+        source,
+    });
 }

@@ -15,7 +15,7 @@ use crate::sanitize::for_terminal;
 use crate::store::NO_TIME;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
-use crate::tui::model::{Model, StoryLine};
+use crate::tui::model::{FacetPanel, Model, StoryLine};
 
 fn short_time(ns: Option<i64>) -> String {
     ns.map(clock).unwrap_or_else(|| "-".into())
@@ -174,14 +174,15 @@ pub fn draw_story(model: &Model, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-/// The top values of the agent and room fields among `shown`, in the detail pane's place.
-pub fn draw_facets(model: &Model, frame: &mut Frame, area: Rect, shown: &[u32], title: &str) {
+/// The top values of the agent and room fields, in the detail pane's place.
+pub fn draw_facets(model: &Model, frame: &mut Frame, area: Rect, panel: &FacetPanel) {
+    let title = panel.title.as_str();
     let block = Block::new()
         .borders(Borders::TOP | Borders::LEFT)
         .border_style(model.theme.border())
         .title(format!(" {} ", for_terminal(title)));
     let inner = block.inner(area);
-    let facets = insight::facets(&model.store, shown, 5);
+    let facets = &panel.facets;
     let bar_width = 10usize;
     let mut lines = Vec::new();
     for (facet, key) in facets.iter().zip(FACET_KEYS) {

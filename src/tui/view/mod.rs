@@ -29,22 +29,11 @@ pub fn view(model: &Model, frame: &mut Frame) {
     } else {
         list::draw(model, frame, a.list);
     }
-    // The detail pane's place: the facets of the selected group, the facets of the shown
-    // events, or the focused event.
-    match &model.groups {
-        Some(g) if g.groups.groups.get(g.selected).is_some() => {
-            let group = &g.groups.groups[g.selected];
-            let title = format!("facets of {}", group.label(&model.store, g.key));
-            insight::draw_facets(model, frame, a.detail, g.groups.members(g.selected), &title);
-        }
-        _ if model.facets => insight::draw_facets(
-            model,
-            frame,
-            a.detail,
-            &model.shown,
-            "facets of the shown events",
-        ),
-        _ => detail::draw(model, frame, a.detail),
+    // The detail pane's place: the facets (of the selected group, or of the shown events), or
+    // the focused event.
+    match &model.facet_panel {
+        Some(panel) => insight::draw_facets(model, frame, a.detail, panel),
+        None => detail::draw(model, frame, a.detail),
     }
     frame.render_widget(Paragraph::new(help::hint_line(model)), a.footer);
     if model.mode == Mode::Help {
