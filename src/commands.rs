@@ -158,34 +158,47 @@ pub fn load_offline(source: &SourceArgs) -> (Store, Vec<DumpProblem>) {
 /// Loads a dump or demo source and selects the events that match: line-delimited dumps take the
 /// fast path (only lines that could match are parsed), everything else the full one.
 pub fn select_offline(source: &SourceArgs, filter: &Filter) -> (Store, Vec<DumpProblem>, Vec<u32>) {
-    // stdin can be read only once: it never takes the fast path.
-    if !source.demo && !source.files.is_empty() && !source.files.iter().any(|f| f == "-") {
-        let mut blobs = Vec::new();
-        let mut openable = true;
-        for arg in &source.files {
-            let Ok(paths) = source::dump::expand(arg) else {
-                openable = false;
-                break;
-            };
-            for path in paths {
-                match source::dump::open(&path) {
-                    Ok(file)
-                        if file.problem.is_none()
-                            && source::ndjson::looks_line_delimited(&file.blob) =>
-                    {
-                        blobs.push(file.blob)
-                    }
-                    _ => openable = false,
-                }
-            }
-        }
-        if openable && let Ok((store, rows)) = source::ndjson::select(blobs, filter) {
-            return (store, Vec::new(), rows);
-        }
+    if let Some(blobs) = line_delimited(source)
+        && let Ok((store, rows)) = source::ndjson::select(blobs, filter)
+    {
+        return (store, Vec::new(), rows);
     }
     let (store, problems) = load_offline(source);
     let rows = store.filter(filter);
     (store, problems, rows)
+}
+
+/// The events of a line-delimited dump that match, chosen without a store (for the formats that
+/// copy each event's JSON); `None` when the source is not one the fast path can read.
+pub fn select_offline_spans(source: &SourceArgs, filter: &Filter) -> Option<source::ndjson::Spans> {
+    source::ndjson::select_spans(line_delimited(source)?, filter).ok()
+}
+
+/// The contents of a file source whose every file looks line-delimited and opened cleanly.
+fn line_delimited(source: &SourceArgs) -> Option<Vec<std::sync::Arc<crate::store::Blob>>> {
+    // stdin can be read only once: it never takes the fast path.
+    if source.demo
+        || source.live
+        || source.files.is_empty()
+        || source.files.iter().any(|f| f == "-")
+    {
+        return None;
+    }
+    let mut blobs = Vec::new();
+    for arg in &source.files {
+        for path in source::dump::expand(arg).ok()? {
+            match source::dump::open(&path) {
+                Ok(file)
+                    if file.problem.is_none()
+                        && source::ndjson::looks_line_delimited(&file.blob) =>
+                {
+                    blobs.push(file.blob)
+                }
+                _ => return None,
+            }
+        }
+    }
+    Some(blobs)
 }
 
 fn list(args: ListArgs) -> ExitCode {
@@ -213,6 +226,21 @@ fn list(args: ListArgs) -> ExitCode {
             }
         }
     } else {
+        if copies_json(&args)
+            && let Some(spans) = select_offline_spans(&args.source, &filter)
+        {
+            return match write_spans(&args, &spans) {
+                Ok(()) => {
+                    // The process ends here: unmapping the dump would only cost time.
+                    std::mem::forget(spans);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("callscope: {e}");
+                    ExitCode::from(EXIT_RUNTIME)
+                }
+            };
+        }
         select_offline(&args.source, &filter)
     };
     for p in &problems {
@@ -284,17 +312,57 @@ fn load_live(
     result.map_err(|(store, e)| LiveError::Runtime(Box::new(store), e))
 }
 
-fn write_list(args: &ListArgs, store: &Store, mut rows: Vec<u32>) -> Result<(), String> {
-    if let Some(max) = args.max {
-        rows.truncate(max);
-    }
-    let format = args.format.unwrap_or_else(|| {
+/// The format `list` writes in: the one asked for, else a table on a terminal and NDJSON
+/// anywhere else.
+fn list_format(args: &ListArgs) -> Format {
+    args.format.unwrap_or_else(|| {
         if args.output.is_none() && std::io::stdout().is_terminal() {
             Format::Table
         } else {
             Format::Ndjson
         }
-    });
+    })
+}
+
+/// Whether `list` writes each selected event's JSON as it was read, and nothing else.
+fn copies_json(args: &ListArgs) -> bool {
+    matches!(list_format(args), Format::Ndjson | Format::Json)
+        && !args.redact
+        && args.group_by.is_none()
+}
+
+fn write_spans(args: &ListArgs, spans: &source::ndjson::Spans) -> Result<(), String> {
+    let n = args.max.map_or(spans.len(), |m| m.min(spans.len()));
+    let format = list_format(args);
+    write_out(args, |out| {
+        crate::output::write_raw_events(spans.raws().take(n), n, format == Format::Json, out)
+    })
+}
+
+/// Writes to `--output` (atomically) or to stdout, where a closed pipe is no error.
+fn write_out(
+    args: &ListArgs,
+    write: impl Fn(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
+    match &args.output {
+        Some(path) => crate::output::write_atomically(path, write)
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            match write(&mut out) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                other => other.map_err(|e| format!("cannot write to stdout: {e}")),
+            }
+        }
+    }
+}
+
+fn write_list(args: &ListArgs, store: &Store, mut rows: Vec<u32>) -> Result<(), String> {
+    if let Some(max) = args.max {
+        rows.truncate(max);
+    }
+    let format = list_format(args);
     // Redacting makes a store of its own: every format and grouping then reads pseudonyms.
     let redacted;
     let (store, rows) = if args.redact {
@@ -310,18 +378,7 @@ fn write_list(args: &ListArgs, store: &Store, mut rows: Vec<u32>) -> Result<(), 
         Some(groups) => crate::insight::write_groups(store, groups, format, out),
         None => crate::output::write_events(store, &rows, format, out),
     };
-    match &args.output {
-        Some(path) => crate::output::write_atomically(path, write)
-            .map_err(|e| format!("cannot write {}: {e}", path.display())),
-        None => {
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            match write(&mut out) {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                other => other.map_err(|e| format!("cannot write to stdout: {e}")),
-            }
-        }
-    }
+    write_out(args, write)
 }
 
 fn demo_data(args: DemoDataArgs) -> ExitCode {

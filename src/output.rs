@@ -39,29 +39,42 @@ pub fn write_events(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
-        Format::Ndjson => {
-            for &i in rows {
-                write_compact(store.raw(i as usize), out)?;
-                out.write_all(b"\n")?;
-            }
-        }
-        Format::Json => {
-            write!(
-                out,
-                "{{\"limit\":{n},\"total\":{n},\"next\":\"\",\"events\":[",
-                n = rows.len()
-            )?;
-            for (k, &i) in rows.iter().enumerate() {
-                if k > 0 {
-                    out.write_all(b",")?;
-                }
-                out.write_all(b"\n")?;
-                write_compact(store.raw(i as usize), out)?;
-            }
-            out.write_all(b"\n]}\n")?;
+        Format::Ndjson | Format::Json => {
+            let raws = rows.iter().map(|&i| store.raw(i as usize));
+            return write_raw_events(raws, rows.len(), format == Format::Json, out);
         }
         Format::Csv => write_csv(store, rows, out)?,
         Format::Table => write_table(store, rows, out)?,
+    }
+    out.flush()
+}
+
+/// Writes `n` events given by their JSON: one per line (the `ndjson` format), or in one envelope
+/// (the `json` format).
+pub fn write_raw_events<'a>(
+    raws: impl Iterator<Item = &'a [u8]>,
+    n: usize,
+    envelope: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if envelope {
+        write!(
+            out,
+            "{{\"limit\":{n},\"total\":{n},\"next\":\"\",\"events\":["
+        )?;
+        for (k, raw) in raws.enumerate() {
+            if k > 0 {
+                out.write_all(b",")?;
+            }
+            out.write_all(b"\n")?;
+            write_compact(raw, out)?;
+        }
+        out.write_all(b"\n]}\n")?;
+    } else {
+        for raw in raws {
+            write_compact(raw, out)?;
+            out.write_all(b"\n")?;
+        }
     }
     out.flush()
 }

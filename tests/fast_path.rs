@@ -6,9 +6,9 @@
 use std::io::Write;
 
 use callscope::cli::SourceArgs;
-use callscope::commands::{load_offline, select_offline};
+use callscope::commands::{load_offline, select_offline, select_offline_spans};
 use callscope::event::EventType;
-use callscope::filter::Filter;
+use callscope::filter::{Filter, TimeBound};
 use callscope::store::Store;
 use serde_json::{Map, Value};
 
@@ -90,6 +90,13 @@ fn selected(store: &Store, rows: &[u32]) -> Vec<Vec<u8>> {
         .collect()
 }
 
+fn bound(text: &str) -> TimeBound {
+    TimeBound {
+        text: text.to_string(),
+        nanos: callscope::time::parse_rfc3339_nanos(text).unwrap(),
+    }
+}
+
 fn filters() -> Vec<Filter> {
     let room = "673a1f2c9e4b8d0a5c7e3f21".to_string();
     vec![
@@ -126,6 +133,12 @@ fn filters() -> Vec<Filter> {
             ..Filter::default()
         },
         Filter {
+            types: vec![EventType::Disconnected],
+            since: Some(bound("2026-11-18T09:30:00Z")),
+            until: Some(bound("2026-11-18T11:00:00.5Z")),
+            ..Filter::default()
+        },
+        Filter {
             types: vec![EventType::Other("track.add.success".into())],
             ..Filter::default()
         },
@@ -155,6 +168,19 @@ fn assert_same(files: Vec<String>) {
             "bytes or order differ for {}",
             filter.describe()
         );
+        // The selection without a store, for the formats that copy each event's JSON (none when
+        // a file is not line-delimited).
+        let Some(spans) = select_offline_spans(&source, &filter) else {
+            continue;
+        };
+        let copied: Vec<Vec<u8>> = spans.raws().map(<[u8]>::to_vec).collect();
+        assert!(
+            copied == plain,
+            "the span selection differs for {} ({} events against {})",
+            filter.describe(),
+            copied.len(),
+            plain.len()
+        );
     }
 }
 
@@ -180,6 +206,11 @@ fn the_fast_path_equals_the_full_path_on_other_field_orders_escapes_and_duplicat
         })
         .collect();
     assert!(callscope::source::ndjson::select(blobs, &Filter::default()).is_ok());
+    let source = SourceArgs {
+        files: vec![a.clone(), b.clone()],
+        ..SourceArgs::default()
+    };
+    assert!(select_offline_spans(&source, &Filter::default()).is_some());
     assert_same(vec![a, b]);
 }
 

@@ -9,10 +9,12 @@
 use std::sync::Arc;
 
 use memchr::memmem::Finder;
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 use crate::filter::Filter;
-use crate::store::{BatchBuilder, Blob, IdKey, Store};
+use crate::store::probe::{DataProbe, LStr, Probe};
+use crate::store::{BatchBuilder, Blob, Needle, Store};
+use crate::time::parse_rfc3339_nanos;
 
 /// Whether a file looks line-delimited: its first non-blank line is one complete JSON object.
 pub fn looks_line_delimited(bytes: &[u8]) -> bool {
@@ -100,10 +102,12 @@ impl Prefilter {
 pub struct NotLineDelimited;
 
 /// What the first pass learns of one line.
-struct LineInfo {
+struct LineInfo<'a> {
     start: usize,
     end: usize,
-    id: IdKey,
+    /// The bytes of its top-level id, which has no escape: two ids are the same string exactly
+    /// when their bytes are equal.
+    id: &'a [u8],
     candidate: bool,
 }
 
@@ -118,31 +122,16 @@ pub fn select(
     blobs: Vec<Arc<Blob>>,
     filter: &Filter,
 ) -> Result<(Store, Vec<u32>), NotLineDelimited> {
-    let pre = Prefilter::new(filter);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8);
-    let mut seen: FxHashSet<IdKey> = FxHashSet::default();
+    let threads = threads();
+    let kept = candidates(&blobs, filter, threads)?;
     let mut store = Store::new();
-    for blob in blobs {
-        let bytes: &[u8] = &blob;
-        let slices = split_at_lines(bytes, threads);
-        let infos: Vec<Vec<LineInfo>> = parallel(&slices, |&(a, b)| read_lines(bytes, a, b, &pre))
-            .into_iter()
-            .collect::<Result<_, _>>()?;
-        seen.reserve(infos.iter().map(Vec::len).sum());
-        let mut candidates: Vec<(usize, usize)> = Vec::new();
-        for info in infos.into_iter().flatten() {
-            if seen.insert(info.id) && info.candidate {
-                candidates.push((info.start, info.end));
-            }
-        }
+    for (blob, candidates) in blobs.iter().zip(kept) {
         let chunk = candidates.len().div_ceil(threads).max(1);
-        let parts: Vec<&[(usize, usize)]> = candidates.chunks(chunk).collect();
-        let batches = parallel(&parts, |part| {
-            let mut builder = BatchBuilder::new(Arc::clone(&blob));
-            for &(a, b) in *part {
-                builder.push(a, b).map_err(|_| NotLineDelimited)?;
+        let chunks: Vec<&[(usize, usize)]> = candidates.chunks(chunk).collect();
+        let batches = parallel(&chunks, |part| {
+            let mut builder = BatchBuilder::new(Arc::clone(blob));
+            for &(a, z) in *part {
+                builder.push(a, z).map_err(|_| NotLineDelimited)?;
             }
             Ok(builder.finish())
         });
@@ -153,6 +142,227 @@ pub fn select(
     // The store holds candidates only; the filter decides.
     let rows = store.filter(filter);
     Ok((store, rows))
+}
+
+/// Events chosen by where their JSON is, without a store: all that the formats which copy each
+/// event's JSON need.
+#[derive(Debug)]
+pub struct Spans {
+    blobs: Vec<Arc<Blob>>,
+    /// (blob, start, end), in input order.
+    spans: Vec<(usize, usize, usize)>,
+}
+
+impl Spans {
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Each selected event's JSON exactly as it was read, in input order.
+    pub fn raws(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.spans
+            .iter()
+            .map(|&(b, start, end)| &self.blobs[b][start..end])
+    }
+}
+
+/// What [`select`] selects, read straight off each candidate's fields instead of through a store:
+/// the same events, with none of the interning a store does. The filter's group (a view's
+/// choice, never a command line's) cannot be read this way and sends the caller to [`select`].
+pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, NotLineDelimited> {
+    let direct = Direct::new(filter).ok_or(NotLineDelimited)?;
+    let threads = threads();
+    let kept = candidates(&blobs, filter, threads)?;
+    let mut spans = Vec::new();
+    for (b, (blob, candidates)) in blobs.iter().zip(kept).enumerate() {
+        let bytes: &[u8] = blob;
+        let chunk = candidates.len().div_ceil(threads).max(1);
+        let chunks: Vec<&[(usize, usize)]> = candidates.chunks(chunk).collect();
+        let parts = parallel(&chunks, |part| {
+            let mut out = Vec::new();
+            for &(a, z) in *part {
+                if direct.matches(&bytes[a..z])? {
+                    out.push((b, a, z));
+                }
+            }
+            Ok::<_, NotLineDelimited>(out)
+        });
+        for part in parts {
+            spans.extend(part?);
+        }
+    }
+    Ok(Spans { blobs, spans })
+}
+
+/// Reads one of the id fields a filter names (room, session, peer, user) off an event's data.
+type IdField = for<'a, 'b> fn(&'b DataProbe<'a>) -> &'b LStr<'a>;
+
+/// The filter applied to an event's probe, deciding exactly as `filter::Compiled::matches`
+/// decides on the row a store would make of the same probe.
+struct Direct<'f> {
+    types: Vec<&'f [u8]>,
+    ids: [(Option<&'f [u8]>, IdField); 4],
+    terminal: Option<bool>,
+    code: Option<i64>,
+    since: Option<i64>,
+    until: Option<i64>,
+    search: Option<Needle>,
+}
+
+impl<'f> Direct<'f> {
+    fn new(filter: &'f Filter) -> Option<Direct<'f>> {
+        if filter.group.is_some() {
+            return None;
+        }
+        let text = |s: &'f Option<String>| s.as_deref().map(str::as_bytes);
+        Some(Direct {
+            types: filter.types.iter().map(|t| t.name().as_bytes()).collect(),
+            ids: [
+                (text(&filter.room), |d| &d.room_id),
+                (text(&filter.session), |d| &d.session_id),
+                (text(&filter.peer), |d| &d.peer_id),
+                (text(&filter.user), |d| &d.user_id),
+            ],
+            terminal: filter.terminal,
+            code: filter.code,
+            since: filter.since.as_ref().map(|b| b.nanos),
+            until: filter.until.as_ref().map(|b| b.nanos),
+            search: filter
+                .search
+                .as_deref()
+                .map(Needle::new)
+                .filter(|n| !n.is_empty()),
+        })
+    }
+
+    /// Whether the event matches; an error for an event the store would refuse (the full path
+    /// then reports it where it stands).
+    fn matches(&self, raw: &[u8]) -> Result<bool, NotLineDelimited> {
+        if simdutf8::basic::from_utf8(raw).is_err() {
+            return Err(NotLineDelimited);
+        }
+        let probe = Probe::read(raw).map_err(|_| NotLineDelimited)?;
+        // The line was de-duplicated on the id its first pass read: the store would use this one.
+        if !probe.strings_are_utf8() || probe.id.get() != top_level_id(raw) {
+            return Err(NotLineDelimited);
+        }
+        if !self.types.is_empty() && !self.types.iter().any(|t| probe.kind.get() == Some(*t)) {
+            return Ok(false);
+        }
+        let data = probe.data.0.as_ref();
+        for (want, field) in &self.ids {
+            if let Some(want) = want
+                && data.and_then(|d| field(d).get()) != Some(*want)
+            {
+                return Ok(false);
+            }
+        }
+        if let Some(t) = self.terminal
+            && data.and_then(|d| d.is_terminal.0) != Some(t)
+        {
+            return Ok(false);
+        }
+        if self.code.is_some() && data.and_then(|d| d.error_code.0) != self.code {
+            return Ok(false);
+        }
+        if self.since.is_some() || self.until.is_some() {
+            let Some(ts) = probe.timestamp.as_str().and_then(parse_rfc3339_nanos) else {
+                return Ok(false);
+            };
+            if self.since.is_some_and(|s| ts < s) || self.until.is_some_and(|u| ts > u) {
+                return Ok(false);
+            }
+        }
+        Ok(self.search.as_ref().is_none_or(|n| n.matches_json(raw)))
+    }
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8)
+}
+
+/// The first two passes: for each blob, the lines that may match and are the first of their id,
+/// as (start, end) in input order.
+fn candidates(
+    blobs: &[Arc<Blob>],
+    filter: &Filter,
+    threads: usize,
+) -> Result<Vec<Vec<(usize, usize)>>, NotLineDelimited> {
+    let pre = Prefilter::new(filter);
+    // Every line of every blob, in input order: one part per slice of a blob.
+    let mut parts: Vec<(usize, Vec<LineInfo>)> = Vec::new();
+    for (b, blob) in blobs.iter().enumerate() {
+        let bytes: &[u8] = blob;
+        let slices = split_at_lines(bytes, threads);
+        for part in parallel(&slices, |&(a, z)| read_lines(bytes, a, z, &pre)) {
+            parts.push((b, part?));
+        }
+    }
+    let mut kept: Vec<Vec<(usize, usize)>> = vec![Vec::new(); blobs.len()];
+    for (b, start, end) in first_copies(&parts, threads) {
+        kept[b].push((start, end));
+    }
+    Ok(kept)
+}
+
+/// The candidate lines that are the first line of their id in input order, as (blob, start,
+/// end), in input order. Only the candidates' ids are hashed; the other lines are looked up in
+/// that table in parallel, each lowering the first position of its id.
+fn first_copies(parts: &[(usize, Vec<LineInfo>)], threads: usize) -> Vec<(usize, usize, usize)> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut base = Vec::with_capacity(parts.len());
+    let mut total = 0;
+    for (_, lines) in parts {
+        base.push(total);
+        total += lines.len();
+    }
+    let mut first: FxHashMap<&[u8], AtomicUsize> = FxHashMap::default();
+    for ((_, lines), &at) in parts.iter().zip(&base) {
+        for (j, line) in lines.iter().enumerate() {
+            if line.candidate {
+                first
+                    .entry(line.id)
+                    .or_insert_with(|| AtomicUsize::new(at + j));
+            }
+        }
+    }
+    if first.is_empty() {
+        return Vec::new();
+    }
+    let indexed: Vec<(usize, &[LineInfo])> = base
+        .iter()
+        .zip(parts)
+        .map(|(&at, (_, lines))| (at, lines.as_slice()))
+        .collect();
+    let groups: Vec<&[(usize, &[LineInfo])]> = indexed
+        .chunks(indexed.len().div_ceil(threads).max(1))
+        .collect();
+    parallel(&groups, |group| {
+        for &(at, lines) in *group {
+            for (j, line) in lines.iter().enumerate() {
+                if !line.candidate
+                    && let Some(pos) = first.get(line.id)
+                {
+                    pos.fetch_min(at + j, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    let mut kept = Vec::with_capacity(first.len());
+    for ((b, lines), &at) in parts.iter().zip(&base) {
+        for (j, line) in lines.iter().enumerate() {
+            if line.candidate && first[line.id].load(Ordering::Relaxed) == at + j {
+                kept.push((*b, line.start, line.end));
+            }
+        }
+    }
+    kept
 }
 
 /// Runs `f` on each item on its own thread, returning the results in order.
@@ -190,12 +400,12 @@ pub(crate) fn split_at_lines(bytes: &[u8], n: usize) -> Vec<(usize, usize)> {
 }
 
 /// The first pass over the lines of `bytes[from..to]`.
-fn read_lines(
-    bytes: &[u8],
+fn read_lines<'a>(
+    bytes: &'a [u8],
     from: usize,
     to: usize,
     pre: &Prefilter,
-) -> Result<Vec<LineInfo>, NotLineDelimited> {
+) -> Result<Vec<LineInfo<'a>>, NotLineDelimited> {
     let mut out = Vec::with_capacity((to - from) / 1024 + 1);
     let mut start = from;
     while start < to {
@@ -213,9 +423,7 @@ fn read_lines(
             return Err(NotLineDelimited);
         }
         // A line without a plain top-level id (an envelope, an odd event) goes the full way.
-        let id = top_level_id(line)
-            .and_then(IdKey::of_bytes)
-            .ok_or(NotLineDelimited)?;
+        let id = top_level_id(line).ok_or(NotLineDelimited)?;
         let a = line_start + lead;
         out.push(LineInfo {
             start: a,
