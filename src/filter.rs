@@ -4,7 +4,7 @@
 use crate::cli::GroupKey;
 use crate::event::EventType;
 use crate::insight::GroupValue;
-use crate::store::{NO_TIME, Needle, Store, Sym, TERMINAL_FALSE, TERMINAL_TRUE};
+use crate::store::{NO_TIME, Needle, SearchBits, Store, Sym, TERMINAL_FALSE, TERMINAL_TRUE};
 
 /// A time bound as the user wrote it, and what it resolved to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,7 +182,7 @@ impl Filter {
                 .search
                 .as_deref()
                 .filter(|s| !s.is_empty())
-                .map(Needle::new),
+                .map(|s| store.search_bits(&Needle::new(s))),
             since: self.since.as_ref().map(|t| t.nanos),
             until: self.until.as_ref().map(|t| t.nanos),
             group: self.group.as_ref().map(|g| (g.key, g.resolve(store))),
@@ -200,7 +200,7 @@ pub struct Compiled {
     user: Option<Option<Sym>>,
     terminal: Option<u8>,
     code: Option<i64>,
-    search: Option<Needle>,
+    search: Option<SearchBits>,
     since: Option<i64>,
     until: Option<i64>,
     /// The group's key and value; a value of `None` matches nothing.
@@ -251,8 +251,8 @@ impl Compiled {
                 _ => return false,
             }
         }
-        if let Some(needle) = &self.search {
-            return needle.matches_json(store.raw(i));
+        if let Some(search) = &self.search {
+            return search.matches(store, i);
         }
         true
     }

@@ -3,8 +3,11 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::probe::Probe;
+use super::walk::{Place, for_each_string};
+use super::search::is_time_char;
 use super::{
-    Blob, IdKey, Interner, NO_TIME, Row, Sym, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE,
+    Blob, IdKey, Interner, NO_TIME, Row, Span, Sym, SymSets, TERMINAL_ABSENT, TERMINAL_FALSE,
+    TERMINAL_TRUE, parse_uuid,
 };
 use crate::event::{agent_value, decode_agent_string};
 use crate::time::parse_rfc3339_nanos;
@@ -19,6 +22,7 @@ pub struct Batch {
     pub(super) rows: Vec<Row>,
     pub(super) ids: Vec<IdKey>,
     pub(super) strings: Interner,
+    pub(super) sets: SymSets,
 }
 
 impl Batch {
@@ -37,8 +41,11 @@ pub struct BatchBuilder {
     rows: Vec<Row>,
     ids: Vec<IdKey>,
     strings: Interner,
+    sets: SymSets,
     /// The `env` of each distinct agent string: agents repeat, so each is decoded once.
     env_of_agent: FxHashMap<Sym, Sym>,
+    /// Reused for each event's other string values.
+    others: Vec<Sym>,
 }
 
 impl BatchBuilder {
@@ -48,7 +55,9 @@ impl BatchBuilder {
             rows: Vec::new(),
             ids: Vec::new(),
             strings: Interner::default(),
+            sets: SymSets::default(),
             env_of_agent: FxHashMap::default(),
+            others: Vec::new(),
         }
     }
 
@@ -84,6 +93,7 @@ impl BatchBuilder {
             .map_err(|e| serde::de::Error::custom(format!("invalid UTF-8: {e}")))?;
         row.offset = start as u64;
         row.len = (end - start) as u32;
+        self.index_strings(raw, &probe, &mut row);
         self.ids.push(match probe.id.get() {
             None => IdKey::Absent,
             Some(b) => {
@@ -149,12 +159,104 @@ impl BatchBuilder {
         Ok(row)
     }
 
+    /// Makes sure the text search can find every string value of the event without reading
+    /// its JSON: a value is either the one a row field holds for its place, one of the three
+    /// varied values the row locates in place, or interned into the row's set of others.
+    fn index_strings(&mut self, raw: &[u8], p: &Probe, row: &mut Row) {
+        let mut others = std::mem::take(&mut self.others);
+        others.clear();
+        let data = p.data.0.as_ref();
+        let agent = data.and_then(|d| d.agent.0.as_ref());
+        // The row's domain is the data's, else the agent's.
+        let domain = data.and_then(|d| d.domain.get().or(agent.and_then(|a| a.domain.get())));
+        for_each_string(raw, |place, a, z| {
+            let inner = &raw[a + 1..z - 1];
+            let escaped = memchr::memchr(b'\\', inner).is_some();
+            // Located in place: searched by reading the quoted string itself.
+            let locate = |slot: &mut Span| -> bool {
+                if !slot.is_none() {
+                    return false;
+                }
+                match Span::new(a, z) {
+                    Some(span) => {
+                        *slot = span;
+                        true
+                    }
+                    None => false,
+                }
+            };
+            let held: Option<&[u8]> = match place {
+                Place::Top(b"id") if locate(&mut row.id_at) => {
+                    row.id_is_uuid = parse_uuid(inner).is_some();
+                    return;
+                }
+                Place::Top(b"timestamp") if locate(&mut row.ts_at) => {
+                    row.ts_is_plain = inner.iter().all(|&b| is_time_char(b));
+                    return;
+                }
+                Place::Data(b"error_description") if locate(&mut row.description_at) => return,
+                Place::Top(b"type") => p.kind.get(),
+                Place::Data(key) => data.and_then(|d| match key {
+                    b"user_id" => d.user_id.get(),
+                    b"user_name" => d.user_name.get(),
+                    b"peer_id" => d.peer_id.get(),
+                    b"room_id" => d.room_id.get(),
+                    b"room_name" => d.room_name.get(),
+                    b"session_id" => d.session_id.get(),
+                    b"role" => d.role.get(),
+                    b"error_name" => d.error_name.get(),
+                    b"error_message" => d.error_message.get(),
+                    b"action" => d.action.get(),
+                    b"domain" => domain,
+                    _ => None,
+                }),
+                Place::Agent(key) => agent.and_then(|ag| match key {
+                    b"sdk" => ag.sdk.get(),
+                    b"sdk_version" => ag.sdk_version.get(),
+                    b"device_model" => ag.device_model.get(),
+                    b"os" => ag.os.get(),
+                    b"os_version" => ag.os_version.get(),
+                    b"domain" => domain,
+                    _ => None,
+                }),
+                _ => None,
+            };
+            let unescaped;
+            let value: &[u8] = if escaped {
+                match serde_json::from_slice::<String>(&raw[a..z]) {
+                    Ok(text) => {
+                        unescaped = text;
+                        unescaped.as_bytes()
+                    }
+                    Err(_) => {
+                        row.search_raw = true;
+                        return;
+                    }
+                }
+            } else {
+                inner
+            };
+            if held == Some(value) {
+                return;
+            }
+            match self.strings.intern_bytes(value) {
+                Ok(sym) => others.push(sym),
+                Err(_) => row.search_raw = true,
+            }
+        });
+        others.sort_unstable();
+        others.dedup();
+        row.others = self.sets.intern(&others);
+        self.others = others;
+    }
+
     pub fn finish(self) -> Batch {
         Batch {
             blob: self.blob,
             rows: self.rows,
             ids: self.ids,
             strings: self.strings,
+            sets: self.sets,
         }
     }
 }

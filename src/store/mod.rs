@@ -7,11 +7,16 @@ mod blob;
 mod intern;
 pub mod probe;
 mod search;
+#[cfg(test)]
+mod scale;
+mod sets;
+mod walk;
 
 pub use batch::{Batch, BatchBuilder};
 pub use blob::Blob;
 pub use intern::{Interner, Sym};
-pub use search::Needle;
+pub use search::{Needle, SearchBits};
+pub use sets::SymSets;
 
 use std::sync::Arc;
 
@@ -60,6 +65,52 @@ pub struct Row {
     pub os_version: Sym,
     pub device_model: Sym,
     pub env: Sym,
+    /// The event's other string values, as a set in [`Store::sets`] (for the text search).
+    pub others: u32,
+    /// Where the quoted `id`, `timestamp` and `data.error_description` strings stand in the
+    /// event's JSON: values too varied to intern, which the text search reads in place.
+    pub id_at: Span,
+    pub ts_at: Span,
+    pub description_at: Span,
+    /// The text search must read the event's whole JSON: it holds a value that could not be
+    /// indexed (an escape that is not valid text, a value too far into a long event).
+    pub search_raw: bool,
+    /// The located id is a canonical UUID, and the timestamp is written with digits and
+    /// `T:.Z+-` only: a search text with other characters cannot be in them.
+    pub id_is_uuid: bool,
+    pub ts_is_plain: bool,
+}
+
+/// A string's place within its event's JSON; a length of 0 means none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Span {
+    at: u16,
+    len: u16,
+}
+
+impl Span {
+    /// The span of `start..end`, `None` when it does not fit.
+    pub fn new(start: usize, end: usize) -> Option<Span> {
+        Some(Span {
+            at: u16::try_from(start).ok()?,
+            len: u16::try_from(end - start).ok()?,
+        })
+    }
+
+    pub fn is_none(self) -> bool {
+        self.len == 0
+    }
+
+    /// Where it starts in the event's JSON.
+    pub fn start(self) -> usize {
+        self.at as usize
+    }
+
+    /// Its bytes in the event's JSON `raw`.
+    pub fn of(self, raw: &[u8]) -> Option<&[u8]> {
+        let start = self.at as usize;
+        (self.len > 0).then(|| raw.get(start..start + self.len as usize))?
+    }
 }
 
 /// The key events are de-duplicated on. Canonical lowercase UUIDs (every id the service sends)
@@ -163,8 +214,11 @@ pub struct Store {
     blobs: Vec<Arc<Blob>>,
     rows: Vec<Row>,
     strings: Interner,
+    sets: SymSets,
     ids: IdIndex,
     duplicates: usize,
+    /// The text search's last answers for each string and set, extended as the store grows.
+    search: std::sync::Mutex<Option<SearchBits>>,
 }
 
 /// What merging a batch did.
@@ -206,6 +260,24 @@ impl Store {
         &self.strings
     }
 
+    /// The sets of other string values that rows refer to (`Row::others`).
+    pub fn sets(&self) -> &SymSets {
+        &self.sets
+    }
+
+    /// Which strings and sets hold `needle`, computed for what was added since the last search
+    /// for the same text.
+    pub fn search_bits(&self, needle: &Needle) -> SearchBits {
+        let mut cache = self.search.lock().unwrap_or_else(|e| e.into_inner());
+        let bits = match cache.take() {
+            Some(bits) if bits.is_for(needle) => bits,
+            _ => SearchBits::new(needle),
+        };
+        let bits = bits.extended(&self.strings, &self.sets);
+        *cache = Some(bits.clone());
+        bits
+    }
+
     pub fn str(&self, sym: Sym) -> &str {
         self.strings.get(sym)
     }
@@ -242,6 +314,19 @@ impl Store {
             })
             .collect();
         let map = |s: Sym| remap[s.0 as usize];
+        let mut scratch = Vec::new();
+        let set_remap: Vec<u32> = batch
+            .sets
+            .sets()
+            .iter()
+            .map(|set| {
+                scratch.clear();
+                scratch.extend(set.iter().map(|&s| map(s)));
+                scratch.sort_unstable();
+                scratch.dedup();
+                self.sets.intern(&scratch)
+            })
+            .collect();
         let mut duplicates = 0;
         self.rows.reserve(batch.rows.len());
         for (mut row, id) in batch.rows.into_iter().zip(batch.ids) {
@@ -251,6 +336,7 @@ impl Store {
             }
             row.blob = blob;
             row.kind = map(row.kind);
+            row.others = set_remap[row.others as usize];
             for sym in row.syms_mut() {
                 *sym = map(*sym);
             }
@@ -323,6 +409,29 @@ impl Row {
             &mut self.os_version,
             &mut self.device_model,
             &mut self.env,
+        ]
+    }
+
+    /// The interned string fields that hold a value of the event as it was written (`env` is
+    /// read out of the agent string, and `kind` is apart).
+    pub fn value_syms(&self) -> [Sym; 16] {
+        [
+            self.room_id,
+            self.room_name,
+            self.session_id,
+            self.peer_id,
+            self.user_id,
+            self.user_name,
+            self.role,
+            self.error_name,
+            self.error_message,
+            self.action,
+            self.domain,
+            self.sdk,
+            self.sdk_version,
+            self.os,
+            self.os_version,
+            self.device_model,
         ]
     }
 

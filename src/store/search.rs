@@ -1,11 +1,23 @@
 //! `--search`: a case-insensitive substring of any string value of an event (keys excluded),
 //! found by walking the event's JSON bytes without building a tree.
 
+use std::sync::Arc;
+
+use super::{Interner, Row, Store, SymSets};
+
+/// Below this many strings the answers are computed on one thread.
+const PARALLEL_FROM: usize = 50_000;
+
 /// A search text, prepared once.
 #[derive(Debug, Clone)]
 pub struct Needle {
     lower: String,
     ascii: bool,
+    /// The text can be part of a canonical UUID, of a timestamp written with `is_time_char`s.
+    id_like: bool,
+    time_like: bool,
+    /// For an ASCII text: finds it in lowercased bytes.
+    lower_finder: Option<memchr::memmem::Finder<'static>>,
     /// For an ASCII text: a vectorised, ASCII-case-insensitive finder that refuses most events
     /// without walking their JSON.
     finder: Option<aho_corasick::AhoCorasick>,
@@ -30,8 +42,12 @@ impl Needle {
                     .ok()
             })
             .flatten();
+        let lower = text.to_lowercase();
         Needle {
-            lower: text.to_lowercase(),
+            id_like: lower.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b'-')),
+            time_like: lower.bytes().all(is_time_char),
+            lower_finder: ascii.then(|| memchr::memmem::Finder::new(lower.as_bytes()).into_owned()),
+            lower,
             ascii,
             finder,
         }
@@ -78,9 +94,21 @@ impl Needle {
         found
     }
 
-    fn matches_bytes(&self, quoted: &[u8]) -> bool {
+    /// Whether a JSON string (quotes included) matches.
+    pub fn matches_bytes(&self, quoted: &[u8]) -> bool {
         let inner = &quoted[1..quoted.len() - 1];
-        if memchr::memchr(b'\\', inner).is_some() {
+        let escaped = memchr::memchr(b'\\', inner).is_some();
+        if self.ascii && !escaped {
+            // ASCII text found in the bytes is found in the string: lowercasing never turns
+            // other characters into ASCII but for the two `matches_json` names.
+            if self.contains_ascii_ci(inner) {
+                return true;
+            }
+            if memchr::memchr2(0xC4, 0xE2, inner).is_none() {
+                return false;
+            }
+        }
+        if escaped {
             return serde_json::from_slice::<String>(quoted)
                 .map(|s| self.matches_str(&s))
                 .unwrap_or(false);
@@ -88,6 +116,151 @@ impl Needle {
         match std::str::from_utf8(inner) {
             Ok(s) => self.matches_str(s),
             Err(_) => false,
+        }
+    }
+}
+
+/// Which interned strings and sets of others hold a search text: with them, matching an event is
+/// a few lookups and a look at the three strings its row locates in place.
+#[derive(Debug, Clone)]
+pub struct SearchBits {
+    needle: Needle,
+    strings: Arc<Vec<bool>>,
+    sets: Arc<Vec<bool>>,
+}
+
+impl SearchBits {
+    pub fn new(needle: &Needle) -> SearchBits {
+        SearchBits {
+            needle: needle.clone(),
+            strings: Arc::default(),
+            sets: Arc::default(),
+        }
+    }
+
+    pub fn is_for(&self, needle: &Needle) -> bool {
+        self.needle == *needle
+    }
+
+    /// The answers for every string and set of the store, computing only those added since.
+    pub fn extended(mut self, strings: &Interner, sets: &SymSets) -> SearchBits {
+        let all = strings.strings();
+        let known = self.strings.len();
+        if known < all.len() {
+            let new = &all[known..];
+            let needle = &self.needle;
+            let answers = parallel_map(new, |s| needle.matches_str(s));
+            Arc::make_mut(&mut self.strings).extend(answers);
+        }
+        let all_sets = sets.sets();
+        let known = self.sets.len();
+        if known < all_sets.len() {
+            let strings = Arc::clone(&self.strings);
+            Arc::make_mut(&mut self.sets).extend(
+                all_sets[known..]
+                    .iter()
+                    .map(|set| set.iter().any(|s| strings[s.0 as usize])),
+            );
+        }
+        self
+    }
+
+    /// Whether event `i` of `store` (whose strings and sets these answers cover) matches.
+    /// Events are mostly tested in order: the strings a later one locates in place are fetched
+    /// into the cache meanwhile, as they are scattered over a dump too large for it.
+    pub fn matches(&self, store: &Store, i: usize) -> bool {
+        if let Some(ahead) = store.rows().get(i + PREFETCH_AHEAD) {
+            let raw = store.raw(i + PREFETCH_AHEAD);
+            for span in [ahead.id_at, ahead.description_at] {
+                prefetch(raw, span.start());
+            }
+        }
+        let row: &Row = store.row(i);
+        let raw = store.raw(i);
+        if row.search_raw {
+            return self.needle.matches_json(raw);
+        }
+        let hit = |s: super::Sym| self.strings.get(s.0 as usize).copied().unwrap_or(false);
+        if hit(row.kind)
+            || row.value_syms().into_iter().any(hit)
+            || self.sets.get(row.others as usize).copied().unwrap_or(false)
+        {
+            return true;
+        }
+        let n = &self.needle;
+        [
+            (row.id_at, n.id_like || !row.id_is_uuid),
+            (row.ts_at, n.time_like || !row.ts_is_plain),
+            (row.description_at, true),
+        ]
+        .into_iter()
+        .filter(|&(_, possible)| possible)
+        .filter_map(|(span, _)| span.of(raw))
+        .any(|quoted| n.matches_bytes(quoted))
+    }
+}
+
+/// How many events ahead [`SearchBits::matches`] asks for the strings it will read.
+const PREFETCH_AHEAD: usize = 16;
+
+/// Asks the processor to bring `bytes[at]` into its cache, without waiting for it.
+#[inline]
+fn prefetch(bytes: &[u8], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(b) = bytes.get(at) {
+        // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot fault,
+        // and the address is within a live slice anyway.
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                (b as *const u8).cast::<i8>(),
+            )
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes, at);
+}
+
+/// `f` of each item, computed on every core for long slices.
+fn parallel_map<T: Sync>(items: &[T], f: impl Fn(&T) -> bool + Sync) -> Vec<bool> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if items.len() < PARALLEL_FROM || threads < 2 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<bool>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+/// A character of an RFC 3339 timestamp (either case of its letters).
+pub fn is_time_char(b: u8) -> bool {
+    matches!(b, b'0'..=b'9' | b'T' | b't' | b'Z' | b'z' | b':' | b'.' | b'+' | b'-')
+}
+
+impl Needle {
+    /// Whether the bytes hold the (ASCII) text in any case: short strings are lowercased into
+    /// a buffer and searched with a vectorised finder.
+    fn contains_ascii_ci(&self, hay: &[u8]) -> bool {
+        const SHORT: usize = 512;
+        match &self.lower_finder {
+            Some(finder) if hay.len() <= SHORT => {
+                let mut buf = [0u8; SHORT];
+                let buf = &mut buf[..hay.len()];
+                for (b, h) in buf.iter_mut().zip(hay) {
+                    *b = h.to_ascii_lowercase();
+                }
+                finder.find(buf).is_some()
+            }
+            _ => contains_ascii_ci(hay, self.lower.as_bytes()),
         }
     }
 }
@@ -148,7 +321,7 @@ fn for_each_string_value(raw: &[u8], mut f: impl FnMut(&[u8])) {
                 }
             }
             b'"' => {
-                let end = string_end(raw, i);
+                let end = super::walk::string_end(raw, i);
                 if stack.last() != Some(&Some(true)) {
                     f(&raw[i..end]);
                 }
@@ -159,19 +332,6 @@ fn for_each_string_value(raw: &[u8], mut f: impl FnMut(&[u8])) {
         }
         i += 1;
     }
-}
-
-/// Index one past the closing quote of the string that opens at `start`.
-fn string_end(raw: &[u8], start: usize) -> usize {
-    let mut i = start + 1;
-    while i < raw.len() {
-        match memchr::memchr2(b'"', b'\\', &raw[i..]) {
-            Some(off) if raw[i + off] == b'\\' => i += off + 2,
-            Some(off) => return i + off + 1,
-            None => return raw.len(),
-        }
-    }
-    raw.len()
 }
 
 #[cfg(test)]

@@ -287,3 +287,119 @@ fn a_batch_refuses_a_span_that_is_not_json() {
     assert!(builder.push(0, 10).is_ok());
     assert_eq!(builder.len(), 1);
 }
+
+/// Events that index differently from the generator's: duplicated keys with other values, an
+/// escaped key, escaped values, an escape that is not text, nested values, a description too far
+/// into its event to be located, values in arrays.
+fn tricky_events() -> Vec<String> {
+    let far = format!(
+        r#"{{"id":"far","pad":"{}","data":{{"error_description":"Beyond The Reach","room_id":"r1"}}}}"#,
+        "p".repeat(70_000)
+    );
+    vec![
+        r#"{"id":"dup","type":"client.join.failed","data":{"room_id":"first-room","room_id":"second-room","agent":{"os":"Plan9","os":"Haiku"}}}"#.to_string(),
+        r#"{"id":"esc-key","d\u0061ta":{"room_id":"hidden-room","user_name":"Zoë"}}"#.to_string(),
+        r#"{"id":"esc-val","type":"client.\u006aoin.failed","data":{"room_id":"r\u00f6\u00f6m","error_description":"line\nbreak \"Quoted\" Ωmega","user_name":"O\u212a"}}"#.to_string(),
+        r#"{"id":"not-text","data":{"note":"a \ud800 b","room_id":"r2"}}"#.to_string(),
+        r#"{"id":"nested","data":{"tracks":[{"kind":"video","label":"Front Camera"},"loose"],"agent":{"sdk":"ios","extra":{"chip":"A17 Pro"}},"domain":"d.example"}}"#.to_string(),
+        r#"{"id":"agent-domain","data":{"domain":"data.example","agent":{"domain":"agent.example","string":"sdk:web,env:qa"}}}"#.to_string(),
+        r#"{"data":{"error_description":"no id at all","description":"x"},"timestamp":"not a time","timestamp":"2024-01-01T00:00:00Z"}"#.to_string(),
+        far,
+    ]
+}
+
+/// Search texts drawn from the events' own values (whole, a middle slice, another case), their
+/// keys, and some that appear nowhere.
+fn needles_of(lines: &[String]) -> Vec<String> {
+    fn strings(v: &serde_json::Value, keys: &mut Vec<String>, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, keys, out)),
+            serde_json::Value::Object(o) => {
+                for (k, x) in o {
+                    keys.push(k.clone());
+                    strings(x, keys, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut values = Vec::new();
+    let mut keys = Vec::new();
+    for line in lines {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+            strings(&v, &mut keys, &mut values);
+        }
+    }
+    let mut out: Vec<String> = [
+        "500", "2024-11", "T10:", "Z", "4c5d", "-", "ice", "Plan9", "haiku", "second-room",
+        "first-room", "hidden", "RÖÖM", "ok", "\"quoted\"", "ΩMEGA", "front camera", "loose",
+        "A17", "agent.example", "env:qa", "reach", "nowhere at all", "room_id", "data",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for v in values {
+        let chars: Vec<char> = v.chars().collect();
+        let mid = chars.len() / 2;
+        out.push(chars[mid.saturating_sub(2)..(mid + 2).min(chars.len())].iter().collect());
+        out.push(v.to_uppercase());
+        out.push(v);
+    }
+    out.extend(keys);
+    out.retain(|n| !n.is_empty() && n.len() < 200);
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn assert_search_is_exact(store: &Store, needles: &[String]) {
+    for n in needles {
+        let needle = Needle::new(n);
+        let want: Vec<u32> = (0..store.len())
+            .filter(|&i| needle.matches_json(store.raw(i)))
+            .map(|i| i as u32)
+            .collect();
+        let filter = crate::filter::Filter {
+            search: Some(n.clone()),
+            ..crate::filter::Filter::default()
+        };
+        assert_eq!(store.filter(&filter), want, "search for {n:?}");
+    }
+}
+
+#[test]
+fn the_indexed_search_finds_exactly_what_reading_each_event_finds() {
+    let mut generated = Vec::new();
+    crate::generator::write_ndjson(&mut generated, 150, 9).unwrap();
+    let generated = String::from_utf8(generated).unwrap();
+    let mut lines: Vec<String> = generated.lines().map(str::to_string).collect();
+    lines.extend(QUIRKS.lines().chain(HOSTILE.lines()).map(str::to_string));
+    lines.extend(tricky_events());
+    let mut store = Store::new();
+    // Two batches: the second's strings and sets are remapped into the store's.
+    let (a, b) = lines.split_at(lines.len() / 2);
+    store.merge(batch(&(a.join("\n") + "\n")));
+    let needles = needles_of(&lines);
+    assert!(needles.len() > 300, "{} needles", needles.len());
+    // Searched once before the second batch: the answers kept for it must grow with the store.
+    assert_search_is_exact(&store, &needles[..50]);
+    store.merge(batch(&(b.join("\n") + "\n")));
+    assert_eq!(store.len(), lines.len());
+    assert_search_is_exact(&store, &needles);
+}
+
+#[test]
+fn most_events_are_searched_without_reading_their_json() {
+    let mut store = Store::new();
+    store.merge(batch(&tricky_events().join("\n")));
+    let raw_read: Vec<bool> = store.rows().iter().map(|r| r.search_raw).collect();
+    // Only the value `\ud800`, which is no text, needs the event's JSON.
+    assert_eq!(
+        raw_read,
+        [false, false, false, true, false, false, false, false]
+    );
+    let far = store.row(7);
+    assert!(far.description_at.is_none(), "70 kB in: not located");
+    assert!(!store.sets().sets()[far.others as usize].is_empty());
+}

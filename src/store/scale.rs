@@ -1,0 +1,45 @@
+//! How the text search scales: a million generated events, timed.
+
+use crate::filter::Filter;
+use crate::store::Store;
+
+/// `cargo test --release --lib store::scale -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn searching_a_million_events_is_interactive() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("million.ndjson");
+    let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    crate::generator::write_ndjson(file, 1_000_000, crate::generator::DEMO_SEED).unwrap();
+    let mut s = Store::new();
+    let problems = crate::source::load_files(&[path.to_string_lossy().into_owned()], |_, batch| {
+        s.merge(batch);
+    });
+    assert!(problems.is_empty(), "{problems:?}");
+    println!(
+        "{} events, {} distinct strings, {} sets of others, {} searched in their JSON",
+        s.len(),
+        s.strings().len(),
+        s.sets().len(),
+        s.rows().iter().filter(|r| r.search_raw).count()
+    );
+    for text in ["sfu-prod-in2-07", "ice", "500", "no such text", "2026-11-18T09", "a6e7"] {
+        let filter = Filter {
+            search: Some(text.to_string()),
+            ..Filter::default()
+        };
+        let t = std::time::Instant::now();
+        let n = s.filter(&filter).len();
+        let first = t.elapsed();
+        // Other work on the machine only ever adds time: the best of a few runs is the figure.
+        let again = (0..3)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                s.filter(&filter);
+                t.elapsed()
+            })
+            .min()
+            .unwrap();
+        println!("{text:>16}: {n:>7} events, first search {first:?}, again {again:?}");
+    }
+}
