@@ -8,6 +8,7 @@ pub mod filter;
 pub mod generator;
 pub mod insight;
 pub mod logging;
+pub mod memory;
 pub mod output;
 pub mod redact;
 pub mod sanitize;

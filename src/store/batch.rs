@@ -45,7 +45,9 @@ pub struct BatchBuilder {
     /// The `env` of each distinct agent string: agents repeat, so each is decoded once.
     env_of_agent: FxHashMap<Sym, Sym>,
     /// Reused for each event's other string values.
-    others: Vec<Sym>,
+    others_text: Vec<u8>,
+    /// The set of others of each distinct text of others seen.
+    set_of_text: FxHashMap<Box<[u8]>, u32>,
 }
 
 impl BatchBuilder {
@@ -57,7 +59,8 @@ impl BatchBuilder {
             strings: Interner::default(),
             sets: SymSets::default(),
             env_of_agent: FxHashMap::default(),
-            others: Vec::new(),
+            others_text: Vec::new(),
+            set_of_text: FxHashMap::default(),
         }
     }
 
@@ -163,8 +166,9 @@ impl BatchBuilder {
     /// its JSON: a value is either the one a row field holds for its place, one of the three
     /// varied values the row locates in place, or interned into the row's set of others.
     fn index_strings(&mut self, raw: &[u8], p: &Probe, row: &mut Row) {
-        let mut others = std::mem::take(&mut self.others);
-        others.clear();
+        // The other values, each followed by 0xFF (a byte UTF-8 never holds).
+        let mut text = std::mem::take(&mut self.others_text);
+        text.clear();
         let data = p.data.0.as_ref();
         let agent = data.and_then(|d| d.agent.0.as_ref());
         // The row's domain is the data's, else the agent's.
@@ -239,15 +243,34 @@ impl BatchBuilder {
             if held == Some(value) {
                 return;
             }
-            match self.strings.intern_bytes(value) {
-                Ok(sym) => others.push(sym),
-                Err(_) => row.search_raw = true,
-            }
+            text.extend_from_slice(value);
+            text.push(0xFF);
         });
-        others.sort_unstable();
-        others.dedup();
-        row.others = self.sets.intern(&others);
-        self.others = others;
+        row.others = match self.set_of_text.get(text.as_slice()) {
+            Some(&set) => set,
+            None => {
+                // Events share their others: each distinct text is interned once.
+                let mut others = Vec::new();
+                let mut all_text = true;
+                for value in text.split_inclusive(|&b| b == 0xFF) {
+                    let value = &value[..value.len() - 1];
+                    match self.strings.intern_bytes(value) {
+                        Ok(sym) => others.push(sym),
+                        Err(_) => all_text = false,
+                    }
+                }
+                others.sort_unstable();
+                others.dedup();
+                let set = self.sets.intern(&others);
+                if all_text {
+                    self.set_of_text.insert(Box::from(text.as_slice()), set);
+                } else {
+                    row.search_raw = true;
+                }
+                set
+            }
+        };
+        self.others_text = text;
     }
 
     pub fn finish(self) -> Batch {

@@ -32,6 +32,8 @@ pub enum Effect {
     },
     /// Hand `text` to the terminal's clipboard; `what` says what it is, for the confirmation.
     Copy { text: String, what: String },
+    /// A batch was merged, or loading is over: give the memory freed back to the system.
+    ReleaseMemory,
 }
 
 pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
@@ -74,13 +76,14 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::BatchLoaded(batch) => {
             append(model, batch);
-            Vec::new()
+            // The batch's own tables were just dropped.
+            vec![Effect::ReleaseMemory]
         }
         Action::FollowTick => views::follow_tick(model),
         Action::LoadFinished { problems } => {
             model.problems.extend(problems);
             model.load = LoadState::Idle;
-            Vec::new()
+            vec![Effect::ReleaseMemory]
         }
         Action::Live(report) => live_report(model, report),
         Action::SaveNeedsConfirm { path } => {
