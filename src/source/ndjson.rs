@@ -2,9 +2,9 @@
 //! the shape `callscope list --format ndjson` and most exports write).
 //!
 //! Only lines that could match are parsed: a line must hold the literal JSON text of each id filter
-//! (and of one of the types), unless it holds an escape (`\`), since an escape could spell a value
-//! differently. Every line's top-level `id` is still read, so that de-duplication (the first copy
-//! of an id wins) stays exactly that of the full path.
+//! (and of one of the types) and the search text in any case, unless it holds an escape (`\`),
+//! since an escape could spell a value differently. Every line's top-level `id` is still read, so
+//! that de-duplication (the first copy of an id wins) stays exactly that of the full path.
 
 use std::sync::Arc;
 
@@ -50,6 +50,8 @@ struct Prefilter {
     /// Finds the escapes that could spell one of the values differently: `\u` when no value
     /// holds a character JSON may also escape otherwise (`"`, `\`, `/`, controls), else any `\`.
     escape: Finder<'static>,
+    /// The search text, which a line must hold unless an escape could hide it.
+    search: Option<Needle>,
 }
 
 impl Prefilter {
@@ -81,15 +83,25 @@ impl Prefilter {
                 .map(|v| literal(v))
                 .collect(),
             escape: Finder::new(if plain { &b"\\u"[..] } else { &b"\\"[..] }).into_owned(),
+            search: filter
+                .search
+                .as_deref()
+                .filter(|s| !s.is_empty())
+                .map(Needle::new),
         }
     }
 
     fn is_empty(&self) -> bool {
-        self.any_of.is_empty() && self.all_of.is_empty()
+        self.any_of.is_empty() && self.all_of.is_empty() && self.search.is_none()
     }
 
     /// Whether the line may match: false only when it certainly cannot.
     fn may_match(&self, line: &[u8]) -> bool {
+        if let Some(needle) = &self.search
+            && !needle.may_be_in(line)
+        {
+            return false;
+        }
         let literal_ok = (self.any_of.is_empty()
             || self.any_of.iter().any(|f| f.find(line).is_some()))
             && self.all_of.iter().all(|f| f.find(line).is_some());
@@ -546,6 +558,18 @@ mod tests {
         assert_eq!(top_level_id(br#"{"data":{"id":"x"}}"#), None);
         assert_eq!(top_level_id(br#"{"id":"a\u0062"}"#), None);
         assert_eq!(top_level_id(br#"{"id":7,"x":1}"#), None);
+    }
+
+    #[test]
+    fn a_search_text_is_looked_for_in_the_bytes_in_any_case() {
+        let pre = Prefilter::new(&Filter {
+            search: Some("Timeout".into()),
+            ..Filter::default()
+        });
+        assert!(pre.may_match(br#"{"data":{"error_description":"upstream TIMEOUT"}}"#));
+        assert!(!pre.may_match(br#"{"data":{"error_description":"refused"}}"#));
+        // An escape may spell the text: the line is parsed to know.
+        assert!(pre.may_match(br#"{"data":{"error_description":"timeout"}}"#));
     }
 
     #[test]

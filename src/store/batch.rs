@@ -3,8 +3,8 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::probe::Probe;
-use super::walk::{Place, for_each_string};
 use super::search::is_time_char;
+use super::walk::{Place, for_each_string};
 use super::{
     Blob, IdKey, Interner, NO_TIME, Row, Span, Sym, SymSets, TERMINAL_ABSENT, TERMINAL_FALSE,
     TERMINAL_TRUE, parse_uuid,

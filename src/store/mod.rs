@@ -6,9 +6,9 @@ mod batch;
 mod blob;
 mod intern;
 pub mod probe;
-mod search;
 #[cfg(test)]
 mod scale;
+mod search;
 mod sets;
 mod walk;
 

@@ -23,7 +23,14 @@ fn searching_a_million_events_is_interactive() {
         s.sets().len(),
         s.rows().iter().filter(|r| r.search_raw).count()
     );
-    for text in ["sfu-prod-in2-07", "ice", "500", "no such text", "2026-11-18T09", "a6e7"] {
+    for text in [
+        "sfu-prod-in2-07",
+        "ice",
+        "500",
+        "no such text",
+        "2026-11-18T09",
+        "a6e7",
+    ] {
         let filter = Filter {
             search: Some(text.to_string()),
             ..Filter::default()

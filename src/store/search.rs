@@ -44,7 +44,9 @@ impl Needle {
             .flatten();
         let lower = text.to_lowercase();
         Needle {
-            id_like: lower.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b'-')),
+            id_like: lower
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b'-')),
             time_like: lower.bytes().all(is_time_char),
             lower_finder: ascii.then(|| memchr::memmem::Finder::new(lower.as_bytes()).into_owned()),
             lower,
@@ -68,22 +70,28 @@ impl Needle {
         s.to_lowercase().contains(&self.lower)
     }
 
+    /// False when no string of the JSON text `raw` can hold the text, read off the bytes alone:
+    /// a value can only hold it if the bytes do, unless an escape or one of the two characters
+    /// whose lowercase is ASCII (KELVIN SIGN, I WITH DOT) hides it.
+    pub fn may_be_in(&self, raw: &[u8]) -> bool {
+        if self.lower.is_empty() || !self.ascii {
+            return true;
+        }
+        let found = match &self.finder {
+            Some(f) => f.is_match(raw),
+            None => contains_ascii_ci(raw, self.lower.as_bytes()),
+        };
+        found || memchr::memchr3(b'\\', 0xC4, 0xE2, raw).is_some()
+    }
+
     /// Whether any string value of the JSON document `raw` matches. `raw` must be valid JSON
     /// (everything in the store was parsed when it was loaded).
     pub fn matches_json(&self, raw: &[u8]) -> bool {
         if self.lower.is_empty() {
             return true;
         }
-        // Cheap refusal: a value can only hold the text if the bytes do, unless an escape or one
-        // of the two characters whose lowercase is ASCII (KELVIN SIGN, I WITH DOT) hides it.
-        if self.ascii {
-            let found = match &self.finder {
-                Some(f) => f.is_match(raw),
-                None => contains_ascii_ci(raw, self.lower.as_bytes()),
-            };
-            if !found && memchr::memchr3(b'\\', 0xC4, 0xE2, raw).is_none() {
-                return false;
-            }
+        if !self.may_be_in(raw) {
+            return false;
         }
         let mut found = false;
         for_each_string_value(raw, |s| {
@@ -243,7 +251,10 @@ fn parallel_map<T: Sync>(items: &[T], f: impl Fn(&T) -> bool + Sync) -> Vec<bool
 
 /// A character of an RFC 3339 timestamp (either case of its letters).
 pub fn is_time_char(b: u8) -> bool {
-    matches!(b, b'0'..=b'9' | b'T' | b't' | b'Z' | b'z' | b':' | b'.' | b'+' | b'-')
+    matches!(
+        b,
+        b'0'..=b'9' | b'T' | b't' | b'Z' | b'z' | b':' | b'.' | b'+' | b'-'
+    )
 }
 
 impl Needle {

@@ -332,9 +332,31 @@ fn needles_of(lines: &[String]) -> Vec<String> {
         }
     }
     let mut out: Vec<String> = [
-        "500", "2024-11", "T10:", "Z", "4c5d", "-", "ice", "Plan9", "haiku", "second-room",
-        "first-room", "hidden", "RÖÖM", "ok", "\"quoted\"", "ΩMEGA", "front camera", "loose",
-        "A17", "agent.example", "env:qa", "reach", "nowhere at all", "room_id", "data",
+        "500",
+        "2024-11",
+        "T10:",
+        "Z",
+        "4c5d",
+        "-",
+        "ice",
+        "Plan9",
+        "haiku",
+        "second-room",
+        "first-room",
+        "hidden",
+        "RÖÖM",
+        "ok",
+        "\"quoted\"",
+        "ΩMEGA",
+        "front camera",
+        "loose",
+        "A17",
+        "agent.example",
+        "env:qa",
+        "reach",
+        "nowhere at all",
+        "room_id",
+        "data",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -342,7 +364,11 @@ fn needles_of(lines: &[String]) -> Vec<String> {
     for v in values {
         let chars: Vec<char> = v.chars().collect();
         let mid = chars.len() / 2;
-        out.push(chars[mid.saturating_sub(2)..(mid + 2).min(chars.len())].iter().collect());
+        out.push(
+            chars[mid.saturating_sub(2)..(mid + 2).min(chars.len())]
+                .iter()
+                .collect(),
+        );
         out.push(v.to_uppercase());
         out.push(v);
     }
