@@ -172,9 +172,7 @@ pub fn story(store: &Store, peer: Sym) -> Story {
         return Story::default();
     }
     let rows = store.rows();
-    let mut events: Vec<u32> = (0..rows.len() as u32)
-        .filter(|&i| rows[i as usize].peer_id == peer)
-        .collect();
+    let mut events = store.rows_of_peer(peer);
     // Untimed events sort last: NO_TIME is i64::MIN, so they are keyed apart.
     events.sort_by_key(|&i| {
         let ts = rows[i as usize].ts;
@@ -206,12 +204,11 @@ pub fn chain_at(store: &Store, i: usize) -> Result<ChainAt, Outside> {
         return Err(Outside::NoTime);
     }
     let key = chain_key(row);
-    let mut events: Vec<u32> = (0..rows.len() as u32)
-        .filter(|&j| {
-            let r = &rows[j as usize];
-            r.peer_id == row.peer_id && chain_key(r) == key && r.ts != NO_TIME
-        })
-        .collect();
+    let mut events = store.rows_of_peer(row.peer_id);
+    events.retain(|&j| {
+        let r = &rows[j as usize];
+        chain_key(r) == key && r.ts != NO_TIME
+    });
     events.sort_by_key(|&j| (rows[j as usize].ts, j));
     let (mut chains, chain_of) = fold(rows, &kinds, &events);
     let at = events.iter().position(|&j| j as usize == i).unwrap_or(0);

@@ -209,6 +209,39 @@ impl IdIndex {
     }
 }
 
+/// The rows of each peer, as a list through the rows: a peer's story and chains read a few rows
+/// instead of all of them.
+#[derive(Debug, Default)]
+struct PeerIndex {
+    /// The last row of each peer.
+    last: FxHashMap<Sym, u32>,
+    /// For each row, the previous row of its peer (`u32::MAX` for none).
+    previous: Vec<u32>,
+}
+
+impl PeerIndex {
+    fn push(&mut self, peer: Sym, row: u32) {
+        let previous = if peer.is_none() {
+            None
+        } else {
+            self.last.insert(peer, row)
+        };
+        self.previous.push(previous.unwrap_or(u32::MAX));
+    }
+
+    /// The rows of `peer`, in load order.
+    fn rows(&self, peer: Sym) -> Vec<u32> {
+        let mut rows = Vec::new();
+        let mut at = self.last.get(&peer).copied().unwrap_or(u32::MAX);
+        while at != u32::MAX {
+            rows.push(at);
+            at = self.previous[at as usize];
+        }
+        rows.reverse();
+        rows
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Store {
     blobs: Vec<Arc<Blob>>,
@@ -216,6 +249,7 @@ pub struct Store {
     strings: Interner,
     sets: SymSets,
     ids: IdIndex,
+    peers: PeerIndex,
     duplicates: usize,
     /// The text search's last answers for each string and set, extended as the store grows.
     search: std::sync::Mutex<Option<SearchBits>>,
@@ -258,6 +292,14 @@ impl Store {
 
     pub fn strings(&self) -> &Interner {
         &self.strings
+    }
+
+    /// The rows of one peer, in load order; none for `Sym::NONE`.
+    pub fn rows_of_peer(&self, peer: Sym) -> Vec<u32> {
+        if peer.is_none() {
+            return Vec::new();
+        }
+        self.peers.rows(peer)
     }
 
     /// The sets of other string values that rows refer to (`Row::others`).
@@ -340,6 +382,7 @@ impl Store {
             for sym in row.syms_mut() {
                 *sym = map(*sym);
             }
+            self.peers.push(row.peer_id, self.rows.len() as u32);
             self.rows.push(row);
         }
         self.duplicates += duplicates;

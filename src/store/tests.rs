@@ -429,3 +429,26 @@ fn most_events_are_searched_without_reading_their_json() {
     assert!(far.description_at.is_none(), "70 kB in: not located");
     assert!(!store.sets().sets()[far.others as usize].is_empty());
 }
+
+#[test]
+fn the_rows_of_a_peer_are_every_row_with_its_peer_in_load_order() {
+    let mut text = Vec::new();
+    crate::generator::write_ndjson(&mut text, 600, 4).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut store = Store::new();
+    // Two batches, the second repeating some events of the first (dropped as duplicates).
+    store.merge(batch(&(lines[..400].join("\n") + "\n")));
+    store.merge(batch(&(lines[300..].join("\n") + "\n")));
+    assert_eq!(store.len(), 600);
+    let mut peers: Vec<Sym> = store.rows().iter().map(|r| r.peer_id).collect();
+    peers.sort();
+    peers.dedup();
+    assert!(peers.len() > 20, "{} peers", peers.len());
+    for peer in peers {
+        let scanned: Vec<u32> = (0..store.len() as u32)
+            .filter(|&i| store.row(i as usize).peer_id == peer && !peer.is_none())
+            .collect();
+        assert_eq!(store.rows_of_peer(peer), scanned);
+    }
+}
