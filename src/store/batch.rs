@@ -173,9 +173,8 @@ impl BatchBuilder {
         let agent = data.and_then(|d| d.agent.0.as_ref());
         // The row's domain is the data's, else the agent's.
         let domain = data.and_then(|d| d.domain.get().or(agent.and_then(|a| a.domain.get())));
-        for_each_string(raw, |place, a, z| {
+        for_each_string(raw, |place, a, z, escaped| {
             let inner = &raw[a + 1..z - 1];
-            let escaped = memchr::memchr(b'\\', inner).is_some();
             // Located in place: searched by reading the quoted string itself.
             let locate = |slot: &mut Span| -> bool {
                 if !slot.is_none() {

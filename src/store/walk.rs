@@ -27,10 +27,11 @@ struct Frame {
     key: (usize, usize),
 }
 
-/// Calls `f(place, start, end)` for each string value (not key) of the valid JSON object `raw`,
-/// `raw[start..end]` being the string with its quotes. A key written with an escape is compared
-/// as written, so its value reads as a place of no known field.
-pub fn for_each_string(raw: &[u8], mut f: impl FnMut(Place<'_>, usize, usize)) {
+/// Calls `f(place, start, end, escaped)` for each string value (not key) of the valid JSON object
+/// `raw`, `raw[start..end]` being the string with its quotes, `escaped` whether it holds an
+/// escape. A key written with an escape is compared as written, so its value reads as a place of
+/// no known field.
+pub fn for_each_string(raw: &[u8], mut f: impl FnMut(Place<'_>, usize, usize, bool)) {
     let mut stack: Vec<Frame> = Vec::with_capacity(8);
     let mut i = 0;
     while i < raw.len() {
@@ -74,7 +75,7 @@ pub fn for_each_string(raw: &[u8], mut f: impl FnMut(Place<'_>, usize, usize)) {
                 }
             }
             b'"' => {
-                let end = string_end(raw, i);
+                let (end, escaped) = string_end_escaped(raw, i);
                 if let Some(top) = stack.last_mut() {
                     if top.object.is_some() && top.expecting_key {
                         top.key = (i + 1, end.saturating_sub(1).max(i + 1));
@@ -86,7 +87,7 @@ pub fn for_each_string(raw: &[u8], mut f: impl FnMut(Place<'_>, usize, usize)) {
                             Some(Level::Agent) => Place::Agent(key),
                             _ => Place::Other,
                         };
-                        f(place, i, end);
+                        f(place, i, end, escaped);
                     }
                 }
                 i = end;
@@ -100,15 +101,37 @@ pub fn for_each_string(raw: &[u8], mut f: impl FnMut(Place<'_>, usize, usize)) {
 
 /// Index one past the closing quote of the string that opens at `start`.
 pub fn string_end(raw: &[u8], start: usize) -> usize {
+    string_end_escaped(raw, start).0
+}
+
+/// Index one past the closing quote of the string that opens at `start`, and whether the string
+/// holds an escape.
+pub fn string_end_escaped(raw: &[u8], start: usize) -> (usize, bool) {
+    let mut escaped = false;
     let mut i = start + 1;
-    while i < raw.len() {
-        match memchr::memchr2(b'"', b'\\', &raw[i..]) {
-            Some(off) if raw[i + off] == b'\\' => i += off + 2,
-            Some(off) => return i + off + 1,
-            None => return raw.len(),
+    // Most keys and values are short: a plain loop over their first bytes costs less than a call.
+    let short = (i + 24).min(raw.len());
+    while i < short {
+        match raw[i] {
+            b'"' => return (i + 1, escaped),
+            b'\\' => {
+                escaped = true;
+                i += 2;
+            }
+            _ => i += 1,
         }
     }
-    raw.len()
+    while i < raw.len() {
+        match memchr::memchr2(b'"', b'\\', &raw[i..]) {
+            Some(off) if raw[i + off] == b'\\' => {
+                escaped = true;
+                i += off + 2;
+            }
+            Some(off) => return (i + off + 1, escaped),
+            None => return (raw.len(), escaped),
+        }
+    }
+    (raw.len(), escaped)
 }
 
 #[cfg(test)]
@@ -117,7 +140,7 @@ mod tests {
 
     fn places(json: &str) -> Vec<(String, String)> {
         let mut out = Vec::new();
-        for_each_string(json.as_bytes(), |place, a, z| {
+        for_each_string(json.as_bytes(), |place, a, z, _| {
             let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
             let p = match place {
                 Place::Top(k) => format!("top.{}", text(k)),
