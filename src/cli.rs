@@ -276,6 +276,10 @@ pub struct ServeArgs {
     /// Serve the events with IP addresses, user names and user ids replaced by pseudonyms.
     #[arg(long)]
     pub redact: bool,
+    /// Wait this many milliseconds before answering each request, as a distant server would (for
+    /// timing clients; not part of the API).
+    #[arg(long, value_name = "MS", default_value_t = 0, hide = true)]
+    pub delay_ms: u64,
 }
 
 impl ServeArgs {

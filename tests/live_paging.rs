@@ -1,19 +1,29 @@
-//! The live fetch task and `list --live` against a small HTTP server on 127.0.0.1 that serves
-//! scripted pages and injects faults: 429, 500, dropped connections, truncated bodies, a hanging
-//! request, overlapping pages and a repeated cursor. Backoff runs on tokio's paused clock.
+//! The live fetch task and `list --live` against small HTTP servers on 127.0.0.1: one serves
+//! scripted pages and injects faults (429, 500, dropped connections, truncated bodies, a hanging
+//! request, overlapping pages and a repeated cursor); the other pages a list of events by type as
+//! the service does, each answer taking a while, for "load everything" with one cursor per type.
+//! Time runs on tokio's paused clock: backoff and answer delays take no real time, and the
+//! instants the servers log are exact.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use callscope::event::EventType;
 use callscope::filter::Filter;
 use callscope::source::api::Api;
+use callscope::source::live;
 use callscope::source::token::{Token, TokenSource};
-use callscope::source::worker::{self, Command, Report};
+use callscope::source::worker::{self, Command, Fanout, Report, Retry};
 use callscope::store::Store;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+#[path = "live_paging/catalog.rs"]
+mod catalog;
+use catalog::{Catalog, Fault, Setup};
 
 const TOKEN: &str = "test-token-7f3a9c";
 
@@ -203,6 +213,15 @@ async fn load_all(server: &FaultServer, filter: Filter) -> (Store, Vec<String>, 
     }
 }
 
+/// The scripted pages hold join failures: asking for that type keeps "load everything" on one
+/// cursor, whose requests the script answers in order.
+fn join_only() -> Filter {
+    Filter {
+        types: vec![EventType::Join],
+        ..Filter::default()
+    }
+}
+
 fn ids_of(store: &Store) -> Vec<String> {
     (0..store.len())
         .map(|i| store.event(i).id().unwrap().to_string())
@@ -252,7 +271,7 @@ async fn every_event_arrives_once_through_429_500_drops_truncation_and_a_hang() 
         },
     ])
     .await;
-    let (store, log, failure) = load_all(&server, Filter::default()).await;
+    let (store, log, failure) = load_all(&server, join_only()).await;
     assert_eq!(failure, None, "{log:#?}");
     assert_each_once(&store, 1..=9);
     let retries: Vec<&String> = log.iter().filter(|l| l.starts_with("retry")).collect();
@@ -281,7 +300,7 @@ async fn an_overlapping_page_is_deduplicated_and_a_changing_total_is_tolerated()
         },
     ])
     .await;
-    let (store, log, failure) = load_all(&server, Filter::default()).await;
+    let (store, log, failure) = load_all(&server, join_only()).await;
     assert_eq!(failure, None, "{log:#?}");
     assert_each_once(&store, 1..=5);
     assert_eq!(store.duplicates(), 1);
@@ -302,7 +321,7 @@ async fn a_repeated_cursor_stops_paging_instead_of_looping() {
         },
     ])
     .await;
-    let (store, _, failure) = load_all(&server, Filter::default()).await;
+    let (store, _, failure) = load_all(&server, join_only()).await;
     let message = failure.expect("paging stops with a message");
     assert!(message.contains("already used"), "{message}");
     assert_each_once(&store, 1..=4);
@@ -317,7 +336,7 @@ async fn a_401_is_not_retried_and_says_to_check_the_token_without_showing_it() {
         retry_after: None,
     }])
     .await;
-    let (store, log, failure) = load_all(&server, Filter::default()).await;
+    let (store, log, failure) = load_all(&server, join_only()).await;
     let message = failure.expect("a 401 fails the query");
     assert!(
         message.contains("HTTP 401") && message.contains("check the token"),
@@ -347,7 +366,7 @@ async fn a_page_that_is_not_json_fails_after_retries_and_keeps_what_was_loaded()
         Reply::NotJson,
     ])
     .await;
-    let (store, _, failure) = load_all(&server, Filter::default()).await;
+    let (store, _, failure) = load_all(&server, join_only()).await;
     let message = failure.expect("the bad page fails the query");
     assert!(message.contains("not valid JSON"), "{message}");
     assert_each_once(&store, 1..=3);
@@ -370,10 +389,7 @@ async fn the_request_carries_every_filter_the_token_and_the_encoded_cursor() {
     ])
     .await;
     let filter = Filter {
-        types: vec![
-            callscope::event::EventType::Publish,
-            callscope::event::EventType::Join,
-        ],
+        types: vec![EventType::Publish, EventType::Join],
         room: Some("room 1".into()),
         session: Some("s1".into()),
         peer: Some("p1".into()),
@@ -487,4 +503,521 @@ async fn a_new_query_drops_the_request_of_the_old_one() {
             _ => {}
         }
     }
+}
+
+// "Load everything", one cursor per type.
+
+const KNOWN: [&str; 5] = [
+    "client.publish.failed",
+    "client.subscribe.failed",
+    "client.join.failed",
+    "client.disconnected",
+    "client.connect.failed",
+];
+const JOIN: &str = "client.join.failed";
+/// How long the catalog takes to answer each request.
+const DELAY: Duration = Duration::from_millis(100);
+/// Events a page in these tests.
+const PAGE: u32 = 3;
+
+/// `n` events whose types take turns in a shifting order: every five events hold each known type
+/// once, so sixty events are twelve of each, four pages of a typed cursor against twenty of the
+/// untyped one.
+fn mixed(n: usize) -> Vec<&'static str> {
+    (0..n).map(|k| KNOWN[(k * 7 + k / 5) % 5]).collect()
+}
+
+fn setup(types: Vec<&'static str>) -> Setup {
+    Setup {
+        types,
+        time: |k| k,
+        delay: DELAY,
+        faults: Vec::new(),
+        expire_first_token: false,
+    }
+}
+
+/// The number at the end of an event's id (its place in the catalog).
+fn numbers(store: &Store) -> Vec<u32> {
+    ids_of(store)
+        .iter()
+        .map(|id| id[24..].parse().unwrap())
+        .collect()
+}
+
+#[derive(Debug)]
+struct Outcome {
+    numbers: Vec<u32>,
+    duplicates: usize,
+    failure: Option<String>,
+    retries: Vec<Retry>,
+    elapsed: Duration,
+}
+
+/// Takes the reports of query `query` into `store` until it finishes or fails.
+async fn drive(
+    reports: &mut mpsc::UnboundedReceiver<Report>,
+    store: &mut Store,
+    query: u64,
+) -> (Option<String>, Vec<Retry>) {
+    let mut retries = Vec::new();
+    loop {
+        match reports
+            .recv()
+            .await
+            .expect("the worker reports until the query ends")
+        {
+            Report::Page { query: q, page } if q == query => {
+                store.merge(page.batch);
+            }
+            Report::Retrying { query: q, retry } if q == query => retries.push(retry),
+            Report::Finished { query: q } if q == query => return (None, retries),
+            Report::Failed { query: q, message } if q == query => return (Some(message), retries),
+            _ => {}
+        }
+    }
+}
+
+/// Loads everything of one query, timing it on the paused clock.
+async fn load(server: &Catalog, filter: Filter, fanout: Fanout, tokens: TokenSource) -> Outcome {
+    let api = Api::new(&server.url, PAGE).unwrap();
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn_with(api, tokens, reports_tx, fanout);
+    let started = Instant::now();
+    commands.send(Command::Query { id: 1, filter }).unwrap();
+    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    let mut store = Store::new();
+    let (failure, retries) = drive(&mut reports, &mut store, 1).await;
+    Outcome {
+        numbers: numbers(&store),
+        duplicates: store.duplicates(),
+        failure,
+        retries,
+        elapsed: started.elapsed(),
+    }
+}
+
+/// Each request of a cursor arrived the very instant the previous one was answered.
+fn assert_back_to_back(server: &Catalog, key: &str) {
+    let requests = server.requests_of(key);
+    for pair in requests.windows(2) {
+        assert_eq!(
+            Some(pair[1].arrived),
+            pair[0].answered,
+            "{key}: an idle gap between an answer and the next request: {requests:#?}"
+        );
+    }
+}
+
+/// Resolves once the five typed cursors have a request outstanding at the same time; fails if
+/// that does not happen in ten minutes of the paused clock (which passes at once when nothing
+/// else is going on).
+async fn five_typed_at_once(server: &Catalog) {
+    tokio::time::timeout(Duration::from_secs(600), server.typed_at_once(5))
+        .await
+        .expect("the five typed cursors had a request outstanding at the same time")
+}
+
+fn assert_one_request_at_a_time(server: &Catalog) {
+    for (key, most) in server.most_at_once() {
+        assert_eq!(most, 1, "{key} had {most} requests outstanding at once");
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn load_everything_asks_for_the_next_page_the_instant_one_arrives() {
+    let server = Catalog::start(setup(vec![JOIN; 12])).await;
+    let out = load(&server, join_only(), Fanout::PerType, tokens()).await;
+    assert_eq!(out.failure, None);
+    assert_eq!(out.numbers, (1..=12).collect::<Vec<_>>());
+    assert_eq!(
+        server.requests().len(),
+        4,
+        "one cursor: the type was asked for"
+    );
+    assert_back_to_back(&server, JOIN);
+    assert_eq!(
+        out.elapsed,
+        4 * DELAY,
+        "four pages take four answers' time, nothing more"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_a_type_one_cursor_per_type_runs_at_once_and_the_events_come_in_order() {
+    let server = Catalog::start(setup(mixed(60))).await;
+    let (out, ()) = tokio::join!(
+        load(&server, Filter::default(), Fanout::PerType, tokens()),
+        five_typed_at_once(&server)
+    );
+    assert_eq!(out.failure, None);
+    assert_eq!(
+        out.numbers,
+        (1..=60).collect::<Vec<_>>(),
+        "every event once, in the order of one cursor over every type"
+    );
+    assert_eq!(out.duplicates, 0);
+    assert_one_request_at_a_time(&server);
+    for key in KNOWN {
+        assert_eq!(server.requests_of(key).len(), 4, "{key}");
+        assert_back_to_back(&server, key);
+    }
+    assert_back_to_back(&server, "untyped");
+    let untyped = server.requests_of("untyped").len();
+    assert!(
+        untyped < 20,
+        "the untyped cursor stops once the typed ones are shown to cover the query: {untyped} requests"
+    );
+    assert_eq!(server.requests_of("census").len(), 1);
+    // The first page, then four pages of each type side by side.
+    assert_eq!(out.elapsed, 5 * DELAY);
+}
+
+#[tokio::test(start_paused = true)]
+async fn list_live_gets_the_same_events_in_the_same_order_with_one_cursor_or_one_per_type() {
+    let server = Catalog::start(setup(mixed(60))).await;
+    let api = Api::new(&server.url, PAGE).unwrap();
+    let mut timed = Vec::new();
+    for fanout in [Fanout::Single, Fanout::PerType] {
+        let started = Instant::now();
+        let store = live::fetch_all_with(
+            &api,
+            tokens(),
+            &Filter::default(),
+            None,
+            fanout,
+            |_| {},
+            |_| {},
+        )
+        .await
+        .unwrap_or_else(|(_, e)| panic!("{fanout:?}: {e}"));
+        timed.push((numbers(&store), started.elapsed()));
+    }
+    let (single, parallel) = (&timed[0], &timed[1]);
+    assert_eq!(single.0, (1..=60).collect::<Vec<_>>());
+    assert_eq!(parallel.0, single.0);
+    assert_eq!(single.1, 20 * DELAY, "twenty pages one after the other");
+    assert_eq!(parallel.1, 5 * DELAY, "four times sooner");
+}
+
+#[tokio::test(start_paused = true)]
+async fn with_a_maximum_no_page_past_it_is_asked_for() {
+    let server = Catalog::start(setup(mixed(60))).await;
+    let api = Api::new(&server.url, PAGE).unwrap();
+    let store = live::fetch_all(&api, tokens(), &Filter::default(), Some(7), |_| {}, |_| {})
+        .await
+        .unwrap_or_else(|(_, e)| panic!("{e}"));
+    assert_eq!(numbers(&store), (1..=9).collect::<Vec<_>>());
+    let keys: Vec<String> = server.requests().into_iter().map(|r| r.key).collect();
+    assert_eq!(
+        keys, ["untyped"; 3],
+        "the three pages that reach seven events"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn events_of_types_outside_the_five_are_not_lost() {
+    let mut types = mixed(60);
+    // One on the first page, one deep down: the untyped cursor finds it on the way.
+    types[1] = "track.add.success";
+    types[40] = "recording.success";
+    let server = Catalog::start(setup(types)).await;
+    let out = load(&server, Filter::default(), Fanout::PerType, tokens()).await;
+    assert_eq!(out.failure, None);
+    assert_eq!(out.numbers, (1..=60).collect::<Vec<_>>());
+    assert_eq!(out.duplicates, 0);
+    assert_one_request_at_a_time(&server);
+    for key in ["track.add.success", "recording.success"] {
+        assert_eq!(server.requests_of(key).len(), 1, "{key} got a cursor");
+    }
+    // The first census finds one event more than the typed cursors hold; the second, after the
+    // recording was found, finds the sum.
+    assert_eq!(server.requests_of("census").len(), 2);
+    assert!(server.requests_of("untyped").len() < 20);
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_proof_of_coverage_the_untyped_cursor_loads_to_the_end() {
+    let mut types = mixed(60);
+    // On the untyped cursor's last page: found too late to matter.
+    types[59] = "recording.success";
+    let server = Catalog::start(setup(types)).await;
+    let out = load(&server, Filter::default(), Fanout::PerType, tokens()).await;
+    assert_eq!(out.failure, None);
+    assert_eq!(out.numbers, (1..=60).collect::<Vec<_>>());
+    assert_eq!(server.requests_of("untyped").len(), 20);
+    assert_eq!(out.elapsed, 20 * DELAY);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_service_that_does_not_order_by_time_is_paged_by_one_cursor_in_its_own_order() {
+    let mut setup = setup(mixed(60));
+    setup.time = |k| (k * 37) % 61;
+    let server = Catalog::start(setup).await;
+    let out = load(&server, Filter::default(), Fanout::PerType, tokens()).await;
+    assert_eq!(out.failure, None);
+    assert_eq!(
+        out.numbers,
+        (1..=60).collect::<Vec<_>>(),
+        "the service's order"
+    );
+    let keys: HashSet<String> = server.requests().into_iter().map(|r| r.key).collect();
+    assert_eq!(
+        keys,
+        HashSet::from(["untyped".to_string()]),
+        "the first page showed the order is not by time: no typed cursor"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn when_later_pages_show_the_order_is_not_by_time_the_untyped_cursor_finishes_alone() {
+    let mut setup = setup(mixed(60));
+    // In time order for thirty events, then backwards.
+    setup.time = |k| if k <= 30 { k } else { 91 - k };
+    let server = Catalog::start(setup).await;
+    let out = load(&server, Filter::default(), Fanout::PerType, tokens()).await;
+    assert_eq!(out.failure, None);
+    let mut got = out.numbers.clone();
+    got.sort();
+    assert_eq!(got, (1..=60).collect::<Vec<_>>(), "every event once");
+    assert_eq!(out.duplicates, 0);
+    assert_eq!(
+        out.numbers[..20],
+        (1..=20).collect::<Vec<_>>(),
+        "in order while the order held"
+    );
+    let untyped = server.requests_of("untyped");
+    assert_eq!(untyped.len(), 20, "the untyped cursor went to the end");
+    for key in KNOWN {
+        // Its third page, past the thirtieth event, showed time running backwards.
+        assert_eq!(
+            server.requests_of(key).len(),
+            3,
+            "{key}: the typed cursors were dropped"
+        );
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failing_cursor_is_reported_after_the_others_and_their_events_are_kept() {
+    let mut setup = setup(mixed(60));
+    setup.faults.push(Fault {
+        key: JOIN,
+        nth: 1,
+        status: 400,
+        retry_after: None,
+    });
+    let server = Catalog::start(setup).await;
+    let api = Api::new(&server.url, PAGE).unwrap();
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn(api, tokens(), reports_tx);
+    commands
+        .send(Command::Query {
+            id: 1,
+            filter: Filter::default(),
+        })
+        .unwrap();
+    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    let mut store = Store::new();
+    let (failure, _) = drive(&mut reports, &mut store, 1).await;
+    let message = failure.expect("the join cursor's failure is reported");
+    assert!(
+        message.contains("client.join.failed") && message.contains("HTTP 400"),
+        "{message}"
+    );
+    let got: HashSet<u32> = numbers(&store).into_iter().collect();
+    assert_eq!(got.len(), store.len(), "no event twice");
+    let types = mixed(60);
+    for k in 1..=60u32 {
+        if types[k as usize - 1] != JOIN {
+            assert!(got.contains(&k), "event {k} of another type is kept");
+        }
+    }
+    assert!(
+        got.len() < 60,
+        "the join events after the failure are missing"
+    );
+    let last_join = server.requests_of(JOIN).last().unwrap().arrived;
+    let last_other = server
+        .requests()
+        .iter()
+        .filter(|r| r.key != JOIN)
+        .map(|r| r.arrived)
+        .max()
+        .unwrap();
+    assert!(last_other > last_join, "the other cursors went on");
+
+    // Asking again retries the failed cursor from where it stopped.
+    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    let (failure, _) = drive(&mut reports, &mut store, 1).await;
+    assert_eq!(failure, None);
+    let join = server.requests_of(JOIN);
+    assert_eq!(join[1].status, 400);
+    assert_eq!(
+        join[2].start, join[1].start,
+        "the failed page is asked again"
+    );
+    assert_eq!(join[2].start.as_deref(), Some("o:3"));
+    let mut all = numbers(&store);
+    all.sort();
+    assert_eq!(all, (1..=60).collect::<Vec<_>>());
+    assert_eq!(store.duplicates(), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_429_holds_back_its_own_cursor_only() {
+    let mut setup = setup(mixed(60));
+    setup.faults.push(Fault {
+        key: "client.subscribe.failed",
+        nth: 1,
+        status: 429,
+        retry_after: Some(7),
+    });
+    let server = Catalog::start(setup).await;
+    let out = load(&server, Filter::default(), Fanout::PerType, tokens()).await;
+    assert_eq!(out.failure, None);
+    assert_eq!(out.numbers, (1..=60).collect::<Vec<_>>());
+    assert_eq!(out.retries.len(), 1, "{:?}", out.retries);
+    assert_eq!(out.retries[0].wait, Duration::from_secs(7));
+    assert_one_request_at_a_time(&server);
+    let subscribe = server.requests_of("client.subscribe.failed");
+    assert_eq!(subscribe[1].status, 429);
+    assert_eq!(
+        subscribe[2].arrived,
+        subscribe[1].answered.unwrap() + Duration::from_secs(7),
+        "Retry-After honoured"
+    );
+    for key in KNOWN.iter().filter(|k| !k.contains("subscribe")) {
+        let last = server.requests_of(key).last().unwrap().answered.unwrap();
+        assert!(
+            last < subscribe[2].arrived,
+            "{key} finished while subscribe waited"
+        );
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_refused_minted_token_is_minted_again_once_for_every_cursor() {
+    let mut setup = setup(mixed(60));
+    setup.expire_first_token = true;
+    let server = Catalog::start(setup).await;
+    let minted = TokenSource::Minted {
+        access_key: "access-key-1".into(),
+        secret: Token::new("app-secret-1".into()),
+        current: None,
+    };
+    let out = load(&server, Filter::default(), Fanout::PerType, minted).await;
+    assert_eq!(out.failure, None);
+    assert_eq!(out.numbers, (1..=60).collect::<Vec<_>>());
+    assert!(out.retries.is_empty(), "a re-mint is not a retry");
+    let requests = server.requests();
+    let refused = requests.iter().filter(|r| r.status == 401).count();
+    assert_eq!(
+        refused, 6,
+        "the five typed cursors and the untyped one were refused"
+    );
+    let tokens: HashSet<&str> = requests.iter().map(|r| r.auth.as_str()).collect();
+    assert_eq!(tokens.len(), 2, "one new token, shared by every cursor");
+}
+
+#[tokio::test(start_paused = true)]
+async fn stop_halts_every_cursor_once_what_is_in_flight_has_arrived() {
+    let server = Catalog::start(setup(mixed(60))).await;
+    let api = Api::new(&server.url, PAGE).unwrap();
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn(api, tokens(), reports_tx);
+    commands
+        .send(Command::Query {
+            id: 1,
+            filter: Filter::default(),
+        })
+        .unwrap();
+    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    five_typed_at_once(&server).await;
+    let stopped = Instant::now();
+    commands.send(Command::Stop { id: 1 }).unwrap();
+    // Long enough for anything still to come.
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    let requests = server.requests();
+    assert!(
+        requests.iter().all(|r| r.arrived <= stopped + DELAY),
+        "no request after those in flight at the stop were answered: {requests:#?}"
+    );
+    let mut pages = 0;
+    let mut events = 0;
+    while let Ok(report) = reports.try_recv() {
+        match report {
+            Report::Page { page, .. } => {
+                pages += 1;
+                events += page.batch.len();
+            }
+            Report::Finished { .. } | Report::Failed { .. } => panic!("the query was stopped"),
+            _ => {}
+        }
+    }
+    assert!(pages >= 2 && events > 3, "what was in flight was reported");
+    // Asking for the next page brings the events that come next, and no more requests than the
+    // cursors the merge waits on.
+    let before = server.requests().len();
+    commands.send(Command::NextPage { id: 1 }).unwrap();
+    let next = loop {
+        match reports.recv().await.unwrap() {
+            Report::Page { page, .. } => break page.batch.len(),
+            Report::Finished { .. } | Report::Failed { .. } => panic!("the query was stopped"),
+            _ => {}
+        }
+    };
+    assert!(next > 0);
+    let asked = server.requests().len() - before;
+    assert!(
+        (1..=6).contains(&asked),
+        "{asked} requests for the next page"
+    );
+    events += next;
+    // Loading everything again picks up where it stopped.
+    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    let mut store = Store::new();
+    let (failure, _) = drive(&mut reports, &mut store, 1).await;
+    assert_eq!(failure, None);
+    assert_eq!(store.len() + events, 60, "every event once");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_new_query_cancels_every_cursor_of_the_old_one() {
+    let server = Catalog::start(setup(mixed(60))).await;
+    let api = Api::new(&server.url, PAGE).unwrap();
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn(api, tokens(), reports_tx);
+    commands
+        .send(Command::Query {
+            id: 1,
+            filter: Filter::default(),
+        })
+        .unwrap();
+    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    five_typed_at_once(&server).await;
+    let switched = Instant::now();
+    commands
+        .send(Command::Query {
+            id: 2,
+            filter: join_only(),
+        })
+        .unwrap();
+    commands.send(Command::LoadAll { id: 2 }).unwrap();
+    let mut store = Store::new();
+    let (failure, _) = drive(&mut reports, &mut store, 2).await;
+    assert_eq!(failure, None);
+    let joins: Vec<u32> = (1..=60u32)
+        .filter(|&k| mixed(60)[k as usize - 1] == JOIN)
+        .collect();
+    assert_eq!(numbers(&store), joins, "only the new query's events");
+    let late: Vec<_> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.arrived > switched && r.key != JOIN)
+        .collect();
+    assert!(
+        late.is_empty(),
+        "the old query's cursors asked for more: {late:#?}"
+    );
 }

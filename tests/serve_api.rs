@@ -670,6 +670,72 @@ async fn a_dump_is_served_byte_for_byte_with_its_unknown_types_and_fields() {
     }
 }
 
+#[test]
+fn list_live_over_serve_demo_prints_what_list_demo_prints_loading_the_types_side_by_side() {
+    let server = Server::demo();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("list.log");
+    let live = Command::new(BIN)
+        .args(["list", "--live", "--base-url", &server.base])
+        .args(["--format", "ndjson", "--log-file"])
+        .arg(&log)
+        .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    assert!(
+        live.status.success(),
+        "{}",
+        String::from_utf8_lossy(&live.stderr)
+    );
+    let demo = Command::new(BIN)
+        .args(["list", "--demo", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert!(demo.status.success());
+    // The demo is in time order, as the service orders events: merging the cursors by time gives
+    // the events, their bytes and their order exactly.
+    assert!(
+        live.stdout == demo.stdout,
+        "list --live printed {} lines, list --demo {}",
+        live.stdout.split(|&b| b == b'\n').count(),
+        demo.stdout.split(|&b| b == b'\n').count()
+    );
+    let log = std::fs::read_to_string(&log).unwrap();
+    for kind in [
+        "client.publish.failed",
+        "client.subscribe.failed",
+        "client.join.failed",
+        "client.disconnected",
+        "client.connect.failed",
+    ] {
+        assert!(
+            log.contains(&format!("url={EVENTS}?type={kind}&limit=100")),
+            "a cursor of its own for {kind}:\n{log}"
+        );
+    }
+}
+
+#[test]
+fn serve_delay_ms_holds_each_answer_back() {
+    let server = Server::start(
+        &["--demo", "--addr", "127.0.0.1:0", "--delay-ms", "300"],
+        Some(TOKEN),
+    );
+    let started = std::time::Instant::now();
+    let out = Command::new(BIN)
+        .args(["list", "--live", "--base-url", &server.base])
+        .args(["--type", "publish", "--max", "1", "--format", "ndjson"])
+        .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(300),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
 #[tokio::test]
 async fn the_token_comes_from_the_file_then_the_environment_then_is_made_up() {
     let client = reqwest::Client::new();

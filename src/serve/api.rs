@@ -35,6 +35,8 @@ pub struct Api {
     /// kept and comparing takes the same time whatever the token sent.
     token_tag: String,
     snapshots: Mutex<Vec<(String, Arc<Vec<u32>>)>>,
+    /// How long each request waits before it is answered (`--delay-ms`).
+    delay: std::time::Duration,
 }
 
 impl Api {
@@ -44,7 +46,14 @@ impl Api {
             store,
             mac,
             snapshots: Mutex::new(Vec::new()),
+            delay: std::time::Duration::ZERO,
         }
+    }
+
+    /// Makes every request wait `delay` before it is answered, as if the server were far away.
+    pub fn with_delay(mut self, delay: std::time::Duration) -> Api {
+        self.delay = delay;
+        self
     }
 
     fn authorize(&self, headers: &HeaderMap) -> Result<(), Problem> {
@@ -317,6 +326,9 @@ async fn list_events(
     headers: HeaderMap,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Response {
+    if !api.delay.is_zero() {
+        tokio::time::sleep(api.delay).await;
+    }
     // The token is checked first: a caller without it learns nothing about the parameters.
     if let Err(p) = api.authorize(&headers) {
         return p.into_response();

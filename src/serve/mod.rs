@@ -67,7 +67,8 @@ pub fn run(args: ServeArgs) -> ExitCode {
         Ok(rt) => rt,
         Err(e) => return failure(&format!("cannot start the server's runtime: {e}")),
     };
-    runtime.block_on(serve(addr, token, store))
+    let delay = std::time::Duration::from_millis(args.delay_ms);
+    runtime.block_on(serve(addr, token, store, delay))
 }
 
 fn usage(message: &str) -> ExitCode {
@@ -153,7 +154,12 @@ fn bind_message(addr: SocketAddr, e: &std::io::Error) -> String {
     format!("cannot listen on {addr}: {why}")
 }
 
-async fn serve(addr: SocketAddr, token: Token, store: Store) -> ExitCode {
+async fn serve(
+    addr: SocketAddr,
+    token: Token,
+    store: Store,
+    delay: std::time::Duration,
+) -> ExitCode {
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,
         Err(e) => return failure(&bind_message(addr, &e)),
@@ -171,7 +177,7 @@ async fn serve(addr: SocketAddr, token: Token, store: Store) -> ExitCode {
         eprintln!("token: {}", token.value);
     }
     let shutdown = shutdown_signal();
-    let api = Arc::new(api::Api::new(store, &token.value, cursor::Mac::random()));
+    let api = Arc::new(api::Api::new(store, &token.value, cursor::Mac::random()).with_delay(delay));
     drop(token);
     {
         // Scripts wait for this line to learn the port: it goes out at once, whole.

@@ -8,6 +8,7 @@ use crate::sanitize::for_terminal;
 use crate::store::{Batch, BatchBuilder, Blob};
 
 use super::dump;
+use super::merge::Entry;
 use super::token::Token;
 
 pub const EVENTS_PATH: &str = "/v2/analytics/events";
@@ -21,6 +22,43 @@ pub struct Page {
     pub batch: Batch,
     pub next: String,
     pub total: Option<u64>,
+}
+
+/// A page as it arrived: its body and each event's place in it. Every event has been read once,
+/// so [`Fetched::into_page`] cannot meet a bad one; the pages of several cursors are merged from
+/// the entries without it.
+pub struct Fetched {
+    pub blob: Arc<Blob>,
+    pub entries: Vec<Entry>,
+    pub next: String,
+    pub total: Option<u64>,
+}
+
+impl std::fmt::Debug for Fetched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fetched")
+            .field("events", &self.entries.len())
+            .field("next", &self.next)
+            .field("total", &self.total)
+            .finish()
+    }
+}
+
+impl Fetched {
+    /// The page, its events in a batch over the body.
+    pub fn into_page(self) -> Page {
+        let mut builder = BatchBuilder::new(Arc::clone(&self.blob));
+        for e in &self.entries {
+            if let Err(error) = builder.push(e.start, e.end) {
+                tracing::error!(%error, "an event that was read once could not be read again");
+            }
+        }
+        Page {
+            batch: builder.finish(),
+            next: self.next,
+            total: self.total,
+        }
+    }
 }
 
 /// Why a page did not arrive.
@@ -104,6 +142,14 @@ impl Api {
         &self.base_url
     }
 
+    /// The same client asking for pages of `page_size` events.
+    pub fn with_page_size(&self, page_size: u32) -> Api {
+        Api {
+            page_size: page_size.clamp(1, 100),
+            ..self.clone()
+        }
+    }
+
     /// The query parameters of one request.
     pub fn params(&self, filter: &Filter, start: Option<&str>) -> Vec<(&'static str, String)> {
         let mut params = filter.api_params();
@@ -120,7 +166,7 @@ impl Api {
         token: &Token,
         filter: &Filter,
         start: Option<&str>,
-    ) -> Result<Page, FetchError> {
+    ) -> Result<Fetched, FetchError> {
         let url = format!("{}{}", self.base_url, EVENTS_PATH);
         let request = self
             .http
@@ -162,7 +208,7 @@ impl Api {
             tracing::warn!(url = %target, error = %error.describe(), "request refused");
             return Err(error);
         }
-        parse_page(body.to_vec())
+        parse_fetched(body.to_vec())
             .inspect_err(|e| tracing::warn!(url = %target, error = %e.describe(), "bad page"))
     }
 }
@@ -209,6 +255,11 @@ fn server_message(body: &[u8], token: &Token) -> String {
 /// Reads a 200 body: an envelope whose events go into a batch. Anything else is a bad page, so
 /// that what was loaded before is kept and the user is told.
 pub fn parse_page(body: Vec<u8>) -> Result<Page, FetchError> {
+    parse_fetched(body).map(Fetched::into_page)
+}
+
+/// Reads a 200 body as [`parse_page`] does, keeping where each event is.
+pub fn parse_fetched(body: Vec<u8>) -> Result<Fetched, FetchError> {
     #[derive(serde::Deserialize)]
     struct Head<'a> {
         #[serde(default)]
@@ -238,18 +289,22 @@ pub fn parse_page(body: Vec<u8>) -> Result<Page, FetchError> {
         )
     };
     let blob = Arc::new(Blob::Owned(body));
-    let mut builder = BatchBuilder::new(Arc::clone(&blob));
+    let mut entries = Vec::new();
     let mut errors = Vec::new();
     dump::scan(
         &blob,
-        &mut |s, e| builder.push(s, e).map_err(|e| e.to_string()),
+        &mut |s, e| {
+            entries.push(Entry::read(&blob, s, e)?);
+            Ok(())
+        },
         &mut errors,
     );
     if let Some(e) = errors.first() {
         return Err(FetchError::BadPage(e.message.clone()));
     }
-    Ok(Page {
-        batch: builder.finish(),
+    Ok(Fetched {
+        blob,
+        entries,
         next,
         total,
     })

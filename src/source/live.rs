@@ -1,11 +1,11 @@
 //! Setting up the live source from the command line, and paging through a whole query (for
 //! `list --live`).
 
-use std::sync::Mutex;
+use tokio::sync::mpsc;
 
 use super::api::Api;
 use super::token::{TokenSource, check_transport};
-use super::worker::{Retry, fetch_with_retries};
+use super::worker::{self, Command, Fanout, Report, Retry};
 use crate::cli::SourceArgs;
 use crate::filter::Filter;
 use crate::store::Store;
@@ -79,47 +79,95 @@ pub struct Progress {
     pub total: Option<u64>,
 }
 
-/// Pages through everything that matches, de-duplicating by id, until `next` is empty, a cursor
-/// repeats, or `max` events are loaded. On failure the events loaded so far are returned with the
-/// message.
+/// Pages through everything that matches, de-duplicating by id, until the query is loaded, a
+/// cursor repeats, or `max` events are loaded. On failure the events loaded so far are returned
+/// with the message.
+///
+/// The fetch task does the paging: with a type in the filter, one cursor, page after page; without
+/// one, one cursor per type in parallel, merged into the order one cursor would give (see
+/// [`worker`](super::worker)). With `max`, one cursor, that stops at the page that reaches it.
 pub async fn fetch_all(
     api: &Api,
     tokens: TokenSource,
     filter: &Filter,
     max: Option<usize>,
+    on_progress: impl FnMut(Progress),
+    on_retry: impl FnMut(&Retry),
+) -> Result<Store, (Store, String)> {
+    fetch_all_with(
+        api,
+        tokens,
+        filter,
+        max,
+        Fanout::PerType,
+        on_progress,
+        on_retry,
+    )
+    .await
+}
+
+/// [`fetch_all`], choosing how the fetch task fans out.
+pub async fn fetch_all_with(
+    api: &Api,
+    tokens: TokenSource,
+    filter: &Filter,
+    max: Option<usize>,
+    fanout: Fanout,
     mut on_progress: impl FnMut(Progress),
     mut on_retry: impl FnMut(&Retry),
 ) -> Result<Store, (Store, String)> {
-    let tokens = Mutex::new(tokens);
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    // Dropping the command sender on return stops the task and cancels what is in flight.
+    let commands = worker::spawn_with(api.clone(), tokens, reports_tx, fanout);
+    let id = 1;
     let mut store = Store::new();
-    let mut used = std::collections::HashSet::new();
-    let mut next: Option<String> = None;
+    let query = Command::Query {
+        id,
+        filter: filter.clone(),
+    };
+    // With a maximum, each page is asked for once the previous one is counted, so that no page
+    // beyond the maximum is requested; without, the task loads everything, back to back.
+    let lazy = max.is_some();
+    let send = |command| {
+        commands
+            .send(command)
+            .map_err(|_| "the fetch task stopped".to_string())
+    };
+    let mut started = send(query);
+    if !lazy {
+        started = started.and_then(|()| send(Command::LoadAll { id }));
+    }
+    if let Err(e) = started {
+        return Err((store, e));
+    }
     let mut progress = Progress {
         pages: 0,
         events: 0,
         total: None,
     };
-    loop {
-        let page = match fetch_with_retries(api, &tokens, filter, next.as_deref(), |r| on_retry(&r))
-            .await
-        {
-            Ok(page) => page,
-            Err(e) => return Err((store, e.describe())),
-        };
-        store.merge(page.batch);
-        progress.pages += 1;
-        progress.events = store.len();
-        progress.total = page.total.or(progress.total);
-        on_progress(progress);
-        if page.next.is_empty() || max.is_some_and(|m| store.len() >= m) {
-            return Ok(store);
+    while let Some(report) = reports.recv().await {
+        match report {
+            Report::Page { page, .. } => {
+                store.merge(page.batch);
+                progress.pages += 1;
+                progress.events = store.len();
+                progress.total = page.total.or(progress.total);
+                on_progress(progress);
+                if max.is_some_and(|m| store.len() >= m) {
+                    return Ok(store);
+                }
+                if lazy
+                    && !page.next.is_empty()
+                    && let Err(e) = send(Command::NextPage { id })
+                {
+                    return Err((store, e));
+                }
+            }
+            Report::Retrying { retry, .. } => on_retry(&retry),
+            Report::Fetching { .. } => {}
+            Report::Finished { .. } => return Ok(store),
+            Report::Failed { message, .. } => return Err((store, message)),
         }
-        if !used.insert(page.next.clone()) {
-            return Err((
-                store,
-                "the server sent a next cursor already used in this query; paging stopped instead of looping".into(),
-            ));
-        }
-        next = Some(page.next);
     }
+    Err((store, "the fetch task stopped".into()))
 }

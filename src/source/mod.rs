@@ -1,4 +1,4 @@
-//! Where events come from: saved dumps, the bundled demo, and (later) the live API. Every source
+//! Where events come from: saved dumps, the bundled demo, and the live API. Every source
 //! produces [`Batch`]es that a [`Store`](crate::store::Store) merges, so nothing downstream needs
 //! to know where an event came from.
 
@@ -6,6 +6,7 @@ pub mod api;
 pub mod demo;
 pub mod dump;
 pub mod live;
+pub mod merge;
 pub mod ndjson;
 pub mod token;
 pub mod worker;

@@ -1,20 +1,51 @@
-//! The live fetch task: commands in, events out, one request in flight per query.
+//! The live fetch task: commands in, events out, at most one request in flight per cursor.
 //!
-//! Every event carries the id of the query it belongs to; the receiver drops what belongs to an
-//! older query. Retries (connection errors, timeouts, 429, 5xx) back off exponentially with jitter
-//! and are reported as they happen.
+//! Every report carries the id of the query it belongs to; the receiver drops what belongs to an
+//! older query, and a new query drops every request of the older one. Retries (connection
+//! errors, timeouts, 429, 5xx) back off exponentially with jitter and are reported as they happen,
+//! for each cursor on its own.
+//!
+//! A query pages through one cursor: the first page when it starts, the next one when asked.
+//! "Load everything" asks for each page the instant the previous one arrives. When the query names
+//! no type, "load everything" also runs one cursor per event type in parallel (the API takes
+//! `type`), which divides the wall time by up to the number of types (the largest type's pages
+//! set the pace):
+//!
+//! - The typed cursors start once the query's first page has come and shown that more follow:
+//!   a query of one page costs no extra request. They are the five known types plus every other
+//!   type (track, recording...) seen on the query's pages, so far as [`MAX_TYPED_CURSORS`] allows.
+//! - The query's own cursor keeps paging beside them until it is proven redundant: once every
+//!   typed cursor has reported its `total`, a fresh first page of the query (the census) is asked
+//!   for; when its `total` equals the sum of the typed totals, no event of another type exists
+//!   and the untyped cursor stops. Totals only grow while events arrive, and the census is taken
+//!   after the typed totals, so equality means that every event of the query's snapshot is of a
+//!   covered type. (An event leaving the 30-day retention window in that very moment is the one
+//!   exception, and it would be gone a moment later anyway.) Without equality (a type not seen
+//!   yet, or a service that gives no totals) the untyped cursor pages to the end, so nothing is
+//!   ever lost: at worst the wall time is that of one cursor.
+//! - The pages are merged by time ([`Merge`]) so that the events are reported in the order one
+//!   cursor would have given them, without duplicates. Should the pages show that the service
+//!   does not order by time, no merge can give its order: the typed cursors are dropped and the
+//!   untyped cursor loads the rest alone (again, nothing is lost).
+//! - A cursor that fails for good is reported once the others are done; what they loaded stays,
+//!   and "load everything" again retries it from where it stopped. If the untyped cursor reaches
+//!   its end, it alone has covered the query, and a typed cursor's failure no longer matters.
+//! - "Load next page" (lazy paging) stays on one cursor until "load everything" fans out; after
+//!   a stop, it asks each cursor the merge waits on for its next page.
 
-use std::collections::HashSet;
+mod query;
+
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use super::api::{Api, FetchError, Page};
+use super::api::{Api, FetchError, Fetched, Page};
 use super::token::TokenSource;
 use crate::filter::Filter;
+use query::{QueryState, Slot};
 
 /// Tries per request, the first included.
 pub const MAX_ATTEMPTS: u32 = 5;
@@ -22,6 +53,21 @@ const BACKOFF_BASE: Duration = Duration::from_secs(1);
 const BACKOFF_CAP: Duration = Duration::from_secs(30);
 /// A server's `Retry-After` is honoured up to this long.
 const RETRY_AFTER_CAP: Duration = Duration::from_secs(300);
+/// Typed cursors "load everything" runs at most: the five known types and a few others. Types
+/// beyond are still loaded, by the untyped cursor.
+pub const MAX_TYPED_CURSORS: usize = 12;
+
+const REPEATED_CURSOR: &str =
+    "the server sent a next cursor already used in this query; paging stopped instead of looping";
+
+/// Whether "load everything" of a query without a type runs one cursor per type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fanout {
+    /// One cursor for every query.
+    Single,
+    /// One cursor per type, in parallel, when the query names no type.
+    PerType,
+}
 
 /// What the worker is asked to do.
 #[allow(clippy::large_enum_variant)] // a few commands a second: boxing the filter buys nothing
@@ -31,9 +77,9 @@ pub enum Command {
     Query { id: u64, filter: Filter },
     /// Fetch the next page of the query, unless one is in flight or there is none.
     NextPage { id: u64 },
-    /// Fetch every remaining page back to back.
+    /// Fetch every remaining page back to back (after a failure: try again).
     LoadAll { id: u64 },
-    /// Stop loading everything (the page in flight still arrives).
+    /// Stop loading everything (what is in flight still arrives).
     Stop { id: u64 },
 }
 
@@ -50,7 +96,7 @@ pub struct Retry {
 /// What the worker reports. `query` is the id of the query it belongs to.
 #[derive(Debug)]
 pub enum Report {
-    /// A request for page `page` (1-based) is on its way.
+    /// A request for page `page` (1-based, counting the pages of every cursor) is on its way.
     Fetching {
         query: u64,
         page: usize,
@@ -59,6 +105,8 @@ pub enum Report {
         query: u64,
         retry: Retry,
     },
+    /// Events, in the service's order. `page.next` is empty when the query has no more pages;
+    /// while several cursors run it is the cursor of one that has more.
     Page {
         query: u64,
         page: Page,
@@ -86,14 +134,15 @@ pub fn backoff(attempt: u32, retry_after: Option<Duration>) -> Duration {
     capped.mul_f64(0.5 + rand::random::<f64>() * 0.5)
 }
 
-/// Fetches one page, retrying what may pass. A minted token refused with 401 is re-minted once.
+/// Fetches one page, retrying what may pass. A minted token refused with 401 is re-minted once
+/// (by the first request to be refused it: requests in parallel share the new one).
 pub async fn fetch_with_retries(
     api: &Api,
     tokens: &Mutex<TokenSource>,
     filter: &Filter,
     start: Option<&str>,
     mut on_retry: impl FnMut(Retry),
-) -> Result<Page, FetchError> {
+) -> Result<Fetched, FetchError> {
     let mut reminted = false;
     let mut attempt = 1;
     loop {
@@ -109,9 +158,11 @@ pub async fn fetch_with_retries(
         };
         if let FetchError::Status { status: 401, .. } = error {
             let mut tokens = tokens.lock().unwrap_or_else(|e| e.into_inner());
-            if !reminted && matches!(*tokens, TokenSource::Minted { .. }) {
-                tracing::info!("the server refused the minted token; minting a new one");
-                tokens.invalidate();
+            if !reminted && let TokenSource::Minted { current, .. } = &*tokens {
+                if current.as_ref().is_some_and(|(t, _)| *t == token) {
+                    tracing::info!("the server refused the minted token; minting a new one");
+                    tokens.invalidate();
+                }
                 reminted = true;
                 continue;
             }
@@ -143,129 +194,93 @@ pub async fn fetch_with_retries(
     }
 }
 
-struct QueryState {
-    id: u64,
-    filter: Filter,
-    /// `None` before the first page; then the last page's `next` ("" at the end).
-    next: Option<String>,
-    used: HashSet<String>,
-    pages: usize,
-    load_all: bool,
-}
-
-type Flight = Pin<Box<dyn Future<Output = (u64, Result<Page, FetchError>)> + Send>>;
-
-/// Starts the worker on the current tokio runtime. Dropping the command sender stops it.
+/// Starts the worker on the current tokio runtime, running one cursor per type when loading
+/// everything of a query without a type. Dropping the command sender stops it.
 pub fn spawn(
     api: Api,
     tokens: TokenSource,
     reports: mpsc::UnboundedSender<Report>,
 ) -> mpsc::UnboundedSender<Command> {
+    spawn_with(api, tokens, reports, Fanout::PerType)
+}
+
+/// [`spawn`], choosing how "load everything" fans out.
+pub fn spawn_with(
+    api: Api,
+    tokens: TokenSource,
+    reports: mpsc::UnboundedSender<Report>,
+    fanout: Fanout,
+) -> mpsc::UnboundedSender<Command> {
     let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(api, Arc::new(Mutex::new(tokens)), rx, reports));
+    let ctx = Ctx {
+        census_api: api.with_page_size(1),
+        api,
+        tokens: Arc::new(Mutex::new(tokens)),
+        reports,
+        fanout,
+    };
+    tokio::spawn(run(ctx, rx));
     tx
 }
 
-async fn run(
+struct Ctx {
     api: Api,
+    /// The census asks only for a `total`: one event a page is enough.
+    census_api: Api,
     tokens: Arc<Mutex<TokenSource>>,
-    mut commands: mpsc::UnboundedReceiver<Command>,
     reports: mpsc::UnboundedSender<Report>,
-) {
+    fanout: Fanout,
+}
+
+impl Ctx {
+    fn report(&self, report: Report) {
+        let _ = self.reports.send(report);
+    }
+}
+
+async fn run(ctx: Ctx, mut commands: mpsc::UnboundedReceiver<Command>) {
     let mut state: Option<QueryState> = None;
-    let mut flight: Option<Flight> = None;
     loop {
+        let landed = landing(&mut state);
         tokio::select! {
             command = commands.recv() => {
                 let Some(command) = command else { return };
-                match command {
-                    Command::Query { id, filter } => {
-                        // Dropping the future cancels the older query's request.
-                        flight = None;
-                        state = Some(QueryState { id, filter, next: None, used: HashSet::new(), pages: 0, load_all: false });
-                    }
-                    Command::NextPage { id } => {
-                        if state.as_ref().is_none_or(|s| s.id != id) {
-                            continue;
-                        }
-                    }
-                    Command::LoadAll { id } => match state.as_mut().filter(|s| s.id == id) {
-                        Some(s) => s.load_all = true,
-                        None => continue,
-                    },
-                    Command::Stop { id } => {
-                        if let Some(s) = state.as_mut().filter(|s| s.id == id) {
-                            s.load_all = false;
-                        }
-                        continue;
-                    }
+                if let Command::Query { id, filter } = command {
+                    // Dropping the older state cancels its requests.
+                    state = Some(QueryState::new(id, filter));
+                } else if let Some(s) = state.as_mut().filter(|s| s.id() == command_id(&command)) {
+                    s.command(command, &ctx);
                 }
-                if flight.is_none() && let Some(s) = state.as_mut() {
-                    flight = start(&api, &tokens, s, &reports);
+                if let Some(s) = state.as_mut() {
+                    s.pump(&ctx);
                 }
             }
-            (id, result) = async { flight.as_mut().expect("guarded by the select condition").await }, if flight.is_some() => {
-                flight = None;
-                let Some(s) = state.as_mut().filter(|s| s.id == id) else { continue };
-                match result {
-                    Ok(page) => {
-                        s.pages += 1;
-                        let next = page.next.clone();
-                        let _ = reports.send(Report::Page { query: id, page });
-                        if next.is_empty() {
-                            s.next = Some(String::new());
-                            s.load_all = false;
-                            let _ = reports.send(Report::Finished { query: id });
-                        } else if !s.used.insert(next.clone()) {
-                            s.next = Some(String::new());
-                            s.load_all = false;
-                            let _ = reports.send(Report::Failed {
-                                query: id,
-                                message: "the server sent a next cursor already used in this query; paging stopped instead of looping".into(),
-                            });
-                        } else {
-                            s.next = Some(next);
-                            if s.load_all {
-                                flight = start(&api, &tokens, s, &reports);
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        s.load_all = false;
-                        let _ = reports.send(Report::Failed { query: id, message: e.describe() });
-                    }
+            (slot, result) = landed => {
+                if let Some(s) = state.as_mut() {
+                    s.landed(slot, result, &ctx);
+                    s.settle(&ctx);
+                    s.pump(&ctx);
                 }
             }
         }
     }
 }
 
-/// Starts the request for the query's next page, if it has one.
-fn start(
-    api: &Api,
-    tokens: &Arc<Mutex<TokenSource>>,
-    s: &mut QueryState,
-    reports: &mpsc::UnboundedSender<Report>,
-) -> Option<Flight> {
-    let start = match &s.next {
-        None => None,
-        Some(n) if n.is_empty() => return None,
-        Some(n) => Some(n.clone()),
-    };
-    let id = s.id;
-    let _ = reports.send(Report::Fetching {
-        query: id,
-        page: s.pages + 1,
-    });
-    let api = api.clone();
-    let tokens = Arc::clone(tokens);
-    let filter = s.filter.clone();
-    let reports = reports.clone();
-    Some(Box::pin(async move {
-        let result = fetch_with_retries(&api, &tokens, &filter, start.as_deref(), |retry| {
-            let _ = reports.send(Report::Retrying { query: id, retry });
-        })
-        .await;
-        (id, result)
-    }))
+fn command_id(command: &Command) -> u64 {
+    match command {
+        Command::Query { id, .. }
+        | Command::NextPage { id }
+        | Command::LoadAll { id }
+        | Command::Stop { id } => *id,
+    }
+}
+
+/// The next request of the query to complete; pending while there is none.
+fn landing(
+    state: &mut Option<QueryState>,
+) -> impl Future<Output = (Slot, Result<Fetched, FetchError>)> + '_ {
+    std::future::poll_fn(move |cx| match state.as_mut() {
+        Some(s) => s.poll_landed(cx),
+        None => Poll::Pending,
+    })
 }

@@ -1,0 +1,540 @@
+//! One query of the fetch task: its cursors (the query's own, and one per type once "load
+//! everything" fans out), the requests on their way, the census that can retire the untyped
+//! cursor, and the merge of what arrives. No I/O of its own: requests are futures that the task
+//! polls, and reports go out through the task's channel.
+
+use std::collections::{BTreeSet, HashSet};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use super::{Command, Ctx, Fanout, MAX_TYPED_CURSORS, REPEATED_CURSOR, Report, fetch_with_retries};
+use crate::event::EventType;
+use crate::filter::Filter;
+use crate::source::api::{FetchError, Fetched, Page};
+use crate::source::merge::{Merge, Order};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum CursorState {
+    /// More pages may come.
+    Open,
+    /// Its last page had an empty `next`.
+    Ended,
+    /// The untyped cursor once the typed cursors are shown to cover the query.
+    Retired,
+    /// A typed cursor no longer needed: the untyped cursor loads the query alone.
+    Dropped,
+    /// Failed for good; `retry`: asking again may pass (not so after a repeated cursor).
+    Failed { message: String, retry: bool },
+}
+
+struct Cursor {
+    /// `None` for the query's own cursor; else the type added to the query's filter.
+    kind: Option<EventType>,
+    filter: Filter,
+    /// `None` before the first page; then the last page's `next`.
+    next: Option<String>,
+    used: HashSet<String>,
+    total: Option<u64>,
+    busy: bool,
+    state: CursorState,
+}
+
+impl Cursor {
+    fn new(kind: Option<EventType>, filter: Filter) -> Cursor {
+        Cursor {
+            kind,
+            filter,
+            next: None,
+            used: HashSet::new(),
+            total: None,
+            busy: false,
+            state: CursorState::Open,
+        }
+    }
+
+    fn may_ask(&self) -> bool {
+        !self.busy && self.state == CursorState::Open
+    }
+
+    /// How a message names the part of the query this cursor loads.
+    fn label(&self) -> String {
+        match &self.kind {
+            None => "loading the query".into(),
+            Some(t) => format!("loading the {} events", t.name()),
+        }
+    }
+}
+
+/// What a request is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Slot {
+    Cursor(usize),
+    /// A fresh first page of the query, for its total, asked at this generation of the typed
+    /// cursors.
+    Census(u64),
+}
+
+type Flight = Pin<Box<dyn Future<Output = Result<Fetched, FetchError>> + Send>>;
+
+pub(super) struct QueryState {
+    id: u64,
+    filter: Filter,
+    /// `cursors[0]` is the query's own; the typed ones follow. Cursor `k` is lane `k` of `merge`.
+    cursors: Vec<Cursor>,
+    /// Whether the typed cursors were started (from then on every page goes through `merge`).
+    fanned: bool,
+    /// The pages showed that the service does not order by time: merging by time cannot give its
+    /// order, so the query's own cursor loads it alone.
+    single_only: bool,
+    load_all: bool,
+    /// A page was asked for and nothing has been reported since.
+    asked: bool,
+    merge: Merge,
+    /// Types outside the five seen on the query's pages.
+    others: BTreeSet<String>,
+    /// Bumped whenever a typed cursor is added: a census counts only for the cursors it saw.
+    generation: u64,
+    census_busy: bool,
+    census_for: Option<u64>,
+    /// Pages that arrived, every cursor's.
+    pages: usize,
+    /// Every request on its way; dropping one cancels it.
+    flights: Vec<(Slot, Flight)>,
+    /// The query is loaded in full.
+    finished: bool,
+}
+
+impl QueryState {
+    pub(super) fn new(id: u64, filter: Filter) -> QueryState {
+        let mut merge = Merge::new();
+        merge.add_lane();
+        QueryState {
+            id,
+            cursors: vec![Cursor::new(None, filter.clone())],
+            filter,
+            fanned: false,
+            single_only: false,
+            load_all: false,
+            asked: true,
+            merge,
+            others: BTreeSet::new(),
+            generation: 0,
+            census_busy: false,
+            census_for: None,
+            pages: 0,
+            flights: Vec::new(),
+            finished: false,
+        }
+    }
+
+    pub(super) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The first request on its way to complete, removed from those on their way.
+    pub(super) fn poll_landed(
+        &mut self,
+        cx: &mut Context<'_>,
+    ) -> Poll<(Slot, Result<Fetched, FetchError>)> {
+        for k in 0..self.flights.len() {
+            if let Poll::Ready(result) = self.flights[k].1.as_mut().poll(cx) {
+                let (slot, _) = self.flights.swap_remove(k);
+                return Poll::Ready((slot, result));
+            }
+        }
+        Poll::Pending
+    }
+
+    pub(super) fn command(&mut self, command: Command, ctx: &Ctx) {
+        match command {
+            Command::Query { .. } => {}
+            Command::NextPage { .. } => self.asked = true,
+            Command::LoadAll { .. } => {
+                if self.finished {
+                    return;
+                }
+                self.load_all = true;
+                // Asking again retries the cursors that failed.
+                for k in 0..self.cursors.len() {
+                    if self.fanned
+                        && let CursorState::Failed { retry: true, .. } = self.cursors[k].state
+                    {
+                        self.cursors[k].state = CursorState::Open;
+                        self.merge.reopen(k);
+                    }
+                }
+                self.maybe_fan_out(ctx);
+            }
+            Command::Stop { .. } => {
+                self.load_all = false;
+                // Several cursors: keep going until the requests on their way yield a report,
+                // as the one request of a single cursor does.
+                if self.fanned {
+                    self.asked = !self.flights.is_empty();
+                }
+            }
+        }
+    }
+
+    /// Starts the typed cursors when everything of a query without a type is to be loaded, and
+    /// its first page has shown that more pages follow and nothing against merging by time.
+    fn maybe_fan_out(&mut self, ctx: &Ctx) {
+        let main = &self.cursors[0];
+        if ctx.fanout != Fanout::PerType
+            || self.fanned
+            || self.single_only
+            || self.merge.order() == Order::Unordered
+            || !self.load_all
+            || !self.filter.types.is_empty()
+            || main.state != CursorState::Open
+            || main.next.is_none()
+        {
+            return;
+        }
+        self.fanned = true;
+        for t in EventType::KNOWN {
+            self.add_typed(t);
+        }
+        for name in self.others.clone() {
+            self.add_typed(EventType::Other(name));
+        }
+        tracing::info!(
+            cursors = self.cursors.len(),
+            "loading everything with one cursor per type"
+        );
+    }
+
+    fn add_typed(&mut self, kind: EventType) {
+        let typed = self.cursors.len() - 1;
+        if self.single_only
+            || typed >= MAX_TYPED_CURSORS
+            || self.cursors.iter().any(|c| c.kind.as_ref() == Some(&kind))
+        {
+            return;
+        }
+        let filter = Filter {
+            types: vec![kind.clone()],
+            ..self.filter.clone()
+        };
+        self.cursors.push(Cursor::new(Some(kind), filter));
+        self.merge.add_lane();
+        self.generation += 1;
+    }
+
+    /// Goes back to the query's own cursor alone, from where it is: the typed cursors' requests
+    /// are cancelled and what they sent is dropped (the untyped cursor brings it again, in the
+    /// service's order).
+    fn fold_back(&mut self) {
+        tracing::info!("the service does not order events by time; one cursor loads the query");
+        self.single_only = true;
+        self.flights.retain(|(slot, _)| *slot == Slot::Cursor(0));
+        self.census_busy = false;
+        for k in 1..self.cursors.len() {
+            self.cursors[k].busy = false;
+            self.cursors[k].state = CursorState::Dropped;
+            self.merge.discard(k);
+        }
+        let main = &mut self.cursors[0];
+        if main.state == CursorState::Retired {
+            main.state = CursorState::Open;
+            self.merge.reopen(0);
+        }
+    }
+
+    /// The sum of the typed cursors' totals, once each has reported one.
+    fn typed_total(&self) -> Option<u64> {
+        let typed = &self.cursors[1..];
+        if typed.is_empty() {
+            return None;
+        }
+        typed.iter().map(|c| c.total).sum()
+    }
+
+    /// Whether a census could retire the untyped cursor: it still has pages to load (or failed
+    /// to), and every typed cursor has a total.
+    fn census_may_help(&self) -> bool {
+        let main = &self.cursors[0];
+        let unfinished = main.state == CursorState::Open
+            || matches!(main.state, CursorState::Failed { retry: true, .. });
+        self.fanned && !self.single_only && unfinished && self.typed_total().is_some()
+    }
+
+    /// Starts every request that should be on its way: with "load everything", one per open
+    /// cursor that has none; when a page was asked for, one per cursor the merge waits on.
+    pub(super) fn pump(&mut self, ctx: &Ctx) {
+        if self.finished {
+            return;
+        }
+        for k in 0..self.cursors.len() {
+            if self.cursors[k].may_ask()
+                && (self.load_all || (self.asked && self.merge.waits_on(k)))
+            {
+                self.ask(k, ctx);
+            }
+        }
+        if (self.load_all || self.asked)
+            && !self.census_busy
+            && self.census_for != Some(self.generation)
+            && self.census_may_help()
+        {
+            self.census_busy = true;
+            self.census_for = Some(self.generation);
+            let (api, tokens, filter) = (
+                ctx.census_api.clone(),
+                Arc::clone(&ctx.tokens),
+                self.filter.clone(),
+            );
+            let (reports, id) = (ctx.reports.clone(), self.id);
+            let flight: Flight = Box::pin(async move {
+                fetch_with_retries(&api, &tokens, &filter, None, |retry| {
+                    let _ = reports.send(Report::Retrying { query: id, retry });
+                })
+                .await
+            });
+            self.flights.push((Slot::Census(self.generation), flight));
+        }
+    }
+
+    fn ask(&mut self, k: usize, ctx: &Ctx) {
+        let cursor = &mut self.cursors[k];
+        cursor.busy = true;
+        let start = cursor.next.clone().filter(|n| !n.is_empty());
+        ctx.report(Report::Fetching {
+            query: self.id,
+            page: self.pages + 1,
+        });
+        let (api, tokens, filter) = (
+            ctx.api.clone(),
+            Arc::clone(&ctx.tokens),
+            cursor.filter.clone(),
+        );
+        let (reports, id) = (ctx.reports.clone(), self.id);
+        let flight: Flight = Box::pin(async move {
+            fetch_with_retries(&api, &tokens, &filter, start.as_deref(), |retry| {
+                let _ = reports.send(Report::Retrying { query: id, retry });
+            })
+            .await
+        });
+        self.flights.push((Slot::Cursor(k), flight));
+    }
+
+    /// Notes the types outside the five on a page; once fanned out, each gets a cursor.
+    fn discover(&mut self, fetched: &Fetched) {
+        for kind in fetched.entries.iter().filter_map(|e| e.kind.as_deref()) {
+            if !EventType::from_name(kind).is_known() && !self.others.contains(kind) {
+                self.others.insert(kind.to_string());
+                if self.fanned {
+                    self.add_typed(EventType::Other(kind.to_string()));
+                }
+            }
+        }
+    }
+
+    pub(super) fn landed(&mut self, slot: Slot, result: Result<Fetched, FetchError>, ctx: &Ctx) {
+        match slot {
+            Slot::Census(generation) => self.census_landed(generation, result),
+            Slot::Cursor(k) => self.cursor_landed(k, result, ctx),
+        }
+        if self.fanned && !self.single_only && self.merge.order() == Order::Unordered {
+            self.fold_back();
+        }
+    }
+
+    fn census_landed(&mut self, generation: u64, result: Result<Fetched, FetchError>) {
+        self.census_busy = false;
+        let fetched = match result {
+            Ok(f) => f,
+            Err(e) => {
+                // The untyped cursor carries on to the end: slower, never incomplete.
+                tracing::warn!(error = %e.describe(), "the census failed; the untyped cursor carries on");
+                return;
+            }
+        };
+        self.discover(&fetched);
+        let covered = generation == self.generation
+            && fetched.total.is_some()
+            && fetched.total == self.typed_total();
+        if covered && self.census_may_help() {
+            tracing::info!(
+                total = fetched.total,
+                "the typed cursors cover the query; the untyped cursor stops"
+            );
+            self.cursors[0].state = CursorState::Retired;
+            if !self.cursors[0].busy {
+                self.merge.close(0);
+            }
+        }
+    }
+
+    fn cursor_landed(&mut self, k: usize, result: Result<Fetched, FetchError>, ctx: &Ctx) {
+        self.cursors[k].busy = false;
+        let fetched = match result {
+            Ok(f) => f,
+            Err(e) => {
+                if self.fanned {
+                    let message = format!("{}: {}", self.cursors[k].label(), e.describe());
+                    self.cursors[k].state = CursorState::Failed {
+                        message,
+                        retry: true,
+                    };
+                    self.merge.close(k);
+                } else {
+                    self.load_all = false;
+                    self.asked = false;
+                    ctx.report(Report::Failed {
+                        query: self.id,
+                        message: e.describe(),
+                    });
+                }
+                return;
+            }
+        };
+        self.pages += 1;
+        self.discover(&fetched);
+        let cursor = &mut self.cursors[k];
+        cursor.total = fetched.total.or(cursor.total);
+        let next = fetched.next.clone();
+        let repeated = !next.is_empty() && !cursor.used.insert(next.clone());
+        cursor.next = Some(if repeated { String::new() } else { next });
+        let ended = cursor.next.as_deref() == Some("");
+        if repeated {
+            cursor.state = CursorState::Failed {
+                message: if self.fanned {
+                    format!("{}: {REPEATED_CURSOR}", cursor.label())
+                } else {
+                    REPEATED_CURSOR.into()
+                },
+                retry: false,
+            };
+        } else if ended {
+            cursor.state = CursorState::Ended;
+        }
+        if self.fanned {
+            let retired = cursor.state == CursorState::Retired;
+            let Fetched { blob, entries, .. } = fetched;
+            self.merge.push(k, &blob, entries);
+            if repeated || ended || retired {
+                self.merge.close(k);
+            }
+            return;
+        }
+        // One cursor: the page is reported as it came.
+        self.merge.passed(k, &fetched.entries);
+        self.asked = false;
+        ctx.report(Report::Page {
+            query: self.id,
+            page: fetched.into_page(),
+        });
+        if repeated {
+            self.load_all = false;
+            ctx.report(Report::Failed {
+                query: self.id,
+                message: REPEATED_CURSOR.into(),
+            });
+        } else if ended {
+            self.load_all = false;
+            self.finished = true;
+            ctx.report(Report::Finished { query: self.id });
+        } else {
+            self.maybe_fan_out(ctx);
+        }
+    }
+
+    /// With several cursors: reports what the merge can hand on, and the end of the query.
+    pub(super) fn settle(&mut self, ctx: &Ctx) {
+        if !self.fanned || self.finished {
+            return;
+        }
+        let main = &self.cursors[0].state;
+        let typed_ended = self.cursors[1..]
+            .iter()
+            .all(|c| c.state == CursorState::Ended);
+        // The untyped cursor at its end has covered the query alone; once retired, the typed
+        // cursors cover it together.
+        if *main == CursorState::Ended || (*main == CursorState::Retired && typed_ended) {
+            self.flights.clear();
+            self.census_busy = false;
+            for c in &mut self.cursors {
+                c.busy = false;
+            }
+            self.merge.close_all();
+            let ready = self.merge.take_ready();
+            ctx.report(Report::Page {
+                query: self.id,
+                page: Page {
+                    batch: ready.into_batch(),
+                    next: String::new(),
+                    total: self.total(),
+                },
+            });
+            ctx.report(Report::Finished { query: self.id });
+            self.finished = true;
+            self.load_all = false;
+            self.asked = false;
+            return;
+        }
+        let open = self
+            .cursors
+            .iter()
+            .any(|c| c.state == CursorState::Open || c.busy);
+        if !open && self.flights.is_empty() {
+            // Nothing more can come: some cursor failed. What arrived is handed on.
+            self.merge.close_all();
+            self.report_ready(ctx);
+            let message = self
+                .cursors
+                .iter()
+                .filter_map(|c| match &c.state {
+                    CursorState::Failed { message, .. } => Some(message.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            self.load_all = false;
+            self.asked = false;
+            ctx.report(Report::Failed {
+                query: self.id,
+                message,
+            });
+            return;
+        }
+        if self.report_ready(ctx) && !self.flights.is_empty() {
+            ctx.report(Report::Fetching {
+                query: self.id,
+                page: self.pages + 1,
+            });
+        }
+    }
+
+    /// Reports the events the merge can hand on, if any.
+    fn report_ready(&mut self, ctx: &Ctx) -> bool {
+        let ready = self.merge.take_ready();
+        if ready.is_empty() {
+            return false;
+        }
+        self.asked = false;
+        let next = self
+            .cursors
+            .iter()
+            .filter_map(|c| c.next.as_deref())
+            .find(|n| !n.is_empty())
+            .unwrap_or("more")
+            .to_string();
+        ctx.report(Report::Page {
+            query: self.id,
+            page: Page {
+                batch: ready.into_batch(),
+                next,
+                total: self.total(),
+            },
+        });
+        true
+    }
+
+    /// The query's total, as its own cursor last reported it.
+    fn total(&self) -> Option<u64> {
+        self.cursors[0].total
+    }
+}

@@ -1,0 +1,279 @@
+//! A small events API on 127.0.0.1 over a fixed list of events in time order, as the service
+//! pages them: by `type`, `limit` and `start`, with a `total`. Each answer waits a fixed delay on
+//! tokio's clock, so that requests overlap as they would against a distant server; chosen
+//! requests fail. Every request is logged with when it arrived and when it was answered, and how
+//! many requests of each cursor were outstanding at once.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+/// The cursor a request belongs to: its type, `untyped` for the query's own cursor, `census` for
+/// an untyped request of one event (the worker's check of the query's total).
+pub fn key_of(params: &[(String, String)]) -> String {
+    let value = |name: &str| {
+        params
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    };
+    match value("type") {
+        Some(t) => t.to_string(),
+        None if value("limit") == Some("1") => "census".into(),
+        None => "untyped".into(),
+    }
+}
+
+/// A request that fails: the `nth` (0-based) request of cursor `key` gets `status`.
+#[derive(Clone, Debug)]
+pub struct Fault {
+    pub key: &'static str,
+    pub nth: usize,
+    pub status: u16,
+    pub retry_after: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub key: String,
+    pub start: Option<String>,
+    pub auth: String,
+    pub arrived: Instant,
+    pub answered: Option<Instant>,
+    pub status: u16,
+}
+
+#[derive(Default)]
+pub struct Log {
+    pub requests: Vec<Request>,
+    outstanding: HashMap<String, usize>,
+    /// The most requests of one cursor outstanding at once, by cursor.
+    pub most_at_once: HashMap<String, usize>,
+    first_token: Option<String>,
+}
+
+pub struct Catalog {
+    pub url: String,
+    pub log: Arc<Mutex<Log>>,
+    /// How many typed cursors have a request outstanding right now.
+    typed_busy: watch::Receiver<usize>,
+}
+
+pub struct Setup {
+    /// The events in the service's order: event `k` (1-based) has this type.
+    pub types: Vec<&'static str>,
+    /// The second (after the first event's minute) at which event `k` happened; the service
+    /// orders by time when this grows with `k`.
+    pub time: fn(u32) -> u32,
+    pub delay: Duration,
+    pub faults: Vec<Fault>,
+    /// From the second request on, the first bearer token ever sent is refused with 401, as an
+    /// expired token would be.
+    pub expire_first_token: bool,
+}
+
+impl Catalog {
+    pub async fn start(setup: Setup) -> Catalog {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let log = Arc::new(Mutex::new(Log::default()));
+        let (typed_tx, typed_busy) = watch::channel(0);
+        let shared = Arc::new(Shared {
+            setup,
+            log: Arc::clone(&log),
+            typed_busy: typed_tx,
+        });
+        tokio::spawn(async move {
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    return;
+                };
+                let shared = Arc::clone(&shared);
+                tokio::spawn(async move { serve_connection(stream, shared).await });
+            }
+        });
+        Catalog {
+            url,
+            log,
+            typed_busy,
+        }
+    }
+
+    /// Resolves once `n` typed cursors have a request outstanding at the same time.
+    pub async fn typed_at_once(&self, n: usize) {
+        let mut rx = self.typed_busy.clone();
+        rx.wait_for(|&busy| busy >= n)
+            .await
+            .expect("the server keeps its state while the test runs");
+    }
+
+    pub fn requests(&self) -> Vec<Request> {
+        self.log.lock().unwrap().requests.clone()
+    }
+
+    pub fn requests_of(&self, key: &str) -> Vec<Request> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.key == key)
+            .collect()
+    }
+
+    pub fn most_at_once(&self) -> HashMap<String, usize> {
+        self.log.lock().unwrap().most_at_once.clone()
+    }
+}
+
+struct Shared {
+    setup: Setup,
+    log: Arc<Mutex<Log>>,
+    typed_busy: watch::Sender<usize>,
+}
+
+impl Shared {
+    fn typed_outstanding(log: &Log) -> usize {
+        log.outstanding
+            .iter()
+            .filter(|(k, n)| **n > 0 && k.contains('.'))
+            .count()
+    }
+
+    fn body(&self, key: &str, params: &[(String, String)]) -> String {
+        let value = |name: &str| {
+            params
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        let matching: Vec<u32> = (1..=self.setup.types.len() as u32)
+            .filter(|&k| match key {
+                "untyped" | "census" => true,
+                t => self.setup.types[k as usize - 1] == t,
+            })
+            .collect();
+        let limit: usize = value("limit").and_then(|l| l.parse().ok()).unwrap_or(10);
+        let offset: usize = value("start")
+            .and_then(|s| s.strip_prefix("o:").and_then(|n| n.parse().ok()))
+            .unwrap_or(0);
+        let end = (offset + limit).min(matching.len());
+        let next = if end < matching.len() {
+            format!("o:{end}")
+        } else {
+            String::new()
+        };
+        let events: Vec<String> = matching[offset.min(end)..end]
+            .iter()
+            .map(|&k| event(k, (self.setup.time)(k), self.setup.types[k as usize - 1]))
+            .collect();
+        format!(
+            r#"{{"limit":{},"total":{},"next":"{next}","events":[{}]}}"#,
+            events.len(),
+            matching.len(),
+            events.join(",")
+        )
+    }
+}
+
+/// Event `k`, at `second`: its id ends in `k`.
+pub fn event(k: u32, second: u32, kind: &str) -> String {
+    format!(
+        r#"{{"version":"2.0","id":"00000000-0000-4000-8000-{k:012}","timestamp":"2026-11-18T10:{:02}:{:02}.000000001Z","type":"{kind}","data":{{"room_id":"r1","peer_id":"p{k}","error_code":500,"is_terminal":false}}}}"#,
+        second / 60,
+        second % 60
+    )
+}
+
+async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
+    loop {
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            match stream.read(&mut byte).await {
+                Ok(1) => head.push(byte[0]),
+                _ => return,
+            }
+        }
+        let text = String::from_utf8_lossy(&head).to_string();
+        let target = text.split_whitespace().nth(1).unwrap_or("").to_string();
+        let query = target.split_once('?').map_or("", |(_, q)| q);
+        let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+            .into_owned()
+            .collect();
+        let auth = text
+            .lines()
+            .find(|l| l.to_ascii_lowercase().starts_with("authorization:"))
+            .map(|l| l["authorization:".len()..].trim().to_string())
+            .unwrap_or_default();
+        let key = key_of(&params);
+        let (index, nth, refused) = {
+            let mut log = shared.log.lock().unwrap();
+            let nth = log.requests.iter().filter(|r| r.key == key).count();
+            let first = log.first_token.get_or_insert_with(|| auth.clone()).clone();
+            let refused =
+                shared.setup.expire_first_token && !log.requests.is_empty() && auth == first;
+            log.requests.push(Request {
+                key: key.clone(),
+                start: params
+                    .iter()
+                    .find(|(k, _)| k == "start")
+                    .map(|(_, v)| v.clone()),
+                auth: auth.clone(),
+                arrived: Instant::now(),
+                answered: None,
+                status: 0,
+            });
+            let busy = log.outstanding.entry(key.clone()).or_default();
+            *busy += 1;
+            let busy = *busy;
+            let most = log.most_at_once.entry(key.clone()).or_default();
+            *most = (*most).max(busy);
+            shared
+                .typed_busy
+                .send_replace(Shared::typed_outstanding(&log));
+            (log.requests.len() - 1, nth, refused)
+        };
+        tokio::time::sleep(shared.setup.delay).await;
+        let fault = shared
+            .setup
+            .faults
+            .iter()
+            .find(|f| f.key == key && f.nth == nth);
+        let (status, body, extra) = if refused {
+            (
+                401,
+                r#"{"message":"token expired"}"#.to_string(),
+                String::new(),
+            )
+        } else if let Some(f) = fault {
+            (
+                f.status,
+                format!(r#"{{"message":"fault {}"}}"#, f.status),
+                f.retry_after
+                    .map(|s| format!("Retry-After: {s}\r\n"))
+                    .unwrap_or_default(),
+            )
+        } else {
+            (200, shared.body(&key, &params), String::new())
+        };
+        {
+            let mut log = shared.log.lock().unwrap();
+            log.requests[index].answered = Some(Instant::now());
+            log.requests[index].status = status;
+            *log.outstanding.get_mut(&key).unwrap() -= 1;
+            shared
+                .typed_busy
+                .send_replace(Shared::typed_outstanding(&log));
+        }
+        let response = format!(
+            "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{extra}\r\n{body}",
+            body.len()
+        );
+        if stream.write_all(response.as_bytes()).await.is_err() {
+            return;
+        }
+    }
+}
