@@ -129,7 +129,8 @@ struct LineInfo<'a> {
 /// plain string id.
 ///
 /// Three passes: every line's id and whether it may match (in parallel, one slice of the file per
-/// core); de-duplication in input order; then only the candidates are parsed (in parallel).
+/// core); de-duplication in input order; then only the candidates are parsed (in parallel). The
+/// store's text search is indexed only when the filter searches.
 pub fn select(
     blobs: Vec<Arc<Blob>>,
     filter: &Filter,
@@ -142,6 +143,9 @@ pub fn select(
         let chunks: Vec<&[(usize, usize)]> = candidates.chunks(chunk).collect();
         let batches = parallel(&chunks, |part| {
             let mut builder = BatchBuilder::new(Arc::clone(blob));
+            if filter.search.is_none() {
+                builder = builder.unindexed();
+            }
             for &(a, z) in *part {
                 builder.push(a, z).map_err(|_| NotLineDelimited)?;
             }

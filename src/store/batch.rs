@@ -44,6 +44,8 @@ pub struct BatchBuilder {
     sets: SymSets,
     /// The `env` of each distinct agent string: agents repeat, so each is decoded once.
     env_of_agent: FxHashMap<Sym, Sym>,
+    /// Whether the text search is indexed (see [`BatchBuilder::unindexed`]).
+    indexed: bool,
     /// Reused for each event's other string values.
     others_text: Vec<u8>,
     /// The set of others of each distinct text of others seen.
@@ -59,9 +61,17 @@ impl BatchBuilder {
             strings: Interner::default(),
             sets: SymSets::default(),
             env_of_agent: FxHashMap::default(),
+            indexed: true,
             others_text: Vec::new(),
             set_of_text: FxHashMap::default(),
         }
+    }
+
+    /// A builder whose rows leave the text search to read each event's JSON: for a store that
+    /// is filtered once by a filter without a search, indexing would only cost time.
+    pub fn unindexed(mut self) -> BatchBuilder {
+        self.indexed = false;
+        self
     }
 
     pub fn blob(&self) -> &Arc<Blob> {
@@ -96,7 +106,11 @@ impl BatchBuilder {
             .map_err(|e| serde::de::Error::custom(format!("invalid UTF-8: {e}")))?;
         row.offset = start as u64;
         row.len = (end - start) as u32;
-        self.index_strings(raw, &probe, &mut row);
+        if self.indexed {
+            self.index_strings(raw, &probe, &mut row);
+        } else {
+            row.search_raw = true;
+        }
         self.ids.push(match probe.id.get() {
             None => IdKey::Absent,
             Some(b) => {

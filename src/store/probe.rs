@@ -137,41 +137,49 @@ impl Probe<'_> {
     /// requires. Only an escaped string can fail when the event's bytes are UTF-8: `\ud800`
     /// alone decodes to bytes that are not.
     pub fn strings_are_utf8(&self) -> bool {
-        let mut fields: Vec<&LStr> = vec![&self.id, &self.kind];
-        if let Some(d) = &self.data.0 {
-            fields.extend([
-                &d.user_id,
-                &d.user_name,
-                &d.peer_id,
-                &d.room_id,
-                &d.room_name,
-                &d.session_id,
-                &d.role,
-                &d.error_name,
-                &d.error_message,
-                &d.action,
-            ]);
-            match &d.agent.0 {
-                Some(a) => fields.extend([
-                    &a.sdk,
-                    &a.sdk_version,
-                    &a.device_model,
-                    &a.os,
-                    &a.os_version,
-                    if d.domain.0.is_some() {
-                        &d.domain
-                    } else {
-                        &a.domain
-                    },
-                    &a.string,
-                ]),
-                None => fields.push(&d.domain),
-            }
-        }
-        fields.iter().all(|f| match &f.0 {
+        let ok = |f: &LStr| match &f.0 {
             Some(Cow::Owned(b)) => std::str::from_utf8(b).is_ok(),
             _ => true,
-        })
+        };
+        if !(ok(&self.id) && ok(&self.kind)) {
+            return false;
+        }
+        let Some(d) = &self.data.0 else {
+            return true;
+        };
+        let data = [
+            &d.user_id,
+            &d.user_name,
+            &d.peer_id,
+            &d.room_id,
+            &d.room_name,
+            &d.session_id,
+            &d.role,
+            &d.error_name,
+            &d.error_message,
+            &d.action,
+        ];
+        if !data.into_iter().all(ok) {
+            return false;
+        }
+        match &d.agent.0 {
+            Some(a) => [
+                &a.sdk,
+                &a.sdk_version,
+                &a.device_model,
+                &a.os,
+                &a.os_version,
+                if d.domain.0.is_some() {
+                    &d.domain
+                } else {
+                    &a.domain
+                },
+                &a.string,
+            ]
+            .into_iter()
+            .all(ok),
+            None => ok(&d.domain),
+        }
     }
 }
 

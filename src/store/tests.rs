@@ -452,3 +452,20 @@ fn the_rows_of_a_peer_are_every_row_with_its_peer_in_load_order() {
         assert_eq!(store.rows_of_peer(peer), scanned);
     }
 }
+
+#[test]
+fn an_unindexed_store_still_searches_exactly_by_reading_each_event() {
+    let lines = tricky_events();
+    let text = lines.join("\n");
+    let blob = Arc::new(Blob::Owned(text.as_bytes().to_vec()));
+    let mut builder = BatchBuilder::new(blob).unindexed();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        builder.push(start, start + line.trim_end().len()).unwrap();
+        start += line.len();
+    }
+    let mut store = Store::new();
+    store.merge(builder.finish());
+    assert!(store.rows().iter().all(|r| r.search_raw));
+    assert_search_is_exact(&store, &needles_of(&lines));
+}
