@@ -609,6 +609,26 @@ fn assert_back_to_back(server: &Catalog, key: &str) {
     }
 }
 
+/// Starts a worker on `server` and asks it to load every event of a query without a type.
+fn load_everything_without_a_type(
+    server: &Catalog,
+) -> (
+    mpsc::UnboundedSender<Command>,
+    mpsc::UnboundedReceiver<Report>,
+) {
+    let api = Api::new(&server.url, PAGE).unwrap();
+    let (reports_tx, reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn(api, tokens(), reports_tx);
+    commands
+        .send(Command::Query {
+            id: 1,
+            filter: Filter::default(),
+        })
+        .unwrap();
+    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    (commands, reports)
+}
+
 /// Resolves once the five typed cursors have a request outstanding at the same time; fails if
 /// that does not happen in ten minutes of the paused clock (which passes at once when nothing
 /// else is going on).
@@ -808,16 +828,7 @@ async fn a_failing_cursor_is_reported_after_the_others_and_their_events_are_kept
         retry_after: None,
     });
     let server = Catalog::start(setup).await;
-    let api = Api::new(&server.url, PAGE).unwrap();
-    let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands
-        .send(Command::Query {
-            id: 1,
-            filter: Filter::default(),
-        })
-        .unwrap();
-    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    let (commands, mut reports) = load_everything_without_a_type(&server);
     let mut store = Store::new();
     let (failure, _) = drive(&mut reports, &mut store, 1).await;
     let message = failure.expect("the join cursor's failure is reported");
@@ -923,16 +934,7 @@ async fn a_refused_minted_token_is_minted_again_once_for_every_cursor() {
 #[tokio::test(start_paused = true)]
 async fn stop_halts_every_cursor_once_what_is_in_flight_has_arrived() {
     let server = Catalog::start(setup(mixed(60))).await;
-    let api = Api::new(&server.url, PAGE).unwrap();
-    let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands
-        .send(Command::Query {
-            id: 1,
-            filter: Filter::default(),
-        })
-        .unwrap();
-    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    let (commands, mut reports) = load_everything_without_a_type(&server);
     five_typed_at_once(&server).await;
     let stopped = Instant::now();
     commands.send(Command::Stop { id: 1 }).unwrap();
@@ -985,16 +987,7 @@ async fn stop_halts_every_cursor_once_what_is_in_flight_has_arrived() {
 #[tokio::test(start_paused = true)]
 async fn a_new_query_cancels_every_cursor_of_the_old_one() {
     let server = Catalog::start(setup(mixed(60))).await;
-    let api = Api::new(&server.url, PAGE).unwrap();
-    let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands
-        .send(Command::Query {
-            id: 1,
-            filter: Filter::default(),
-        })
-        .unwrap();
-    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    let (commands, mut reports) = load_everything_without_a_type(&server);
     five_typed_at_once(&server).await;
     let switched = Instant::now();
     commands

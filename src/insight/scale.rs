@@ -3,22 +3,12 @@
 use crate::cli::{GroupKey, GroupSort};
 use crate::insight::Groups;
 use crate::insight::testing::all;
-use crate::store::Store;
 
 /// `cargo test --release --lib insight::scale -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn grouping_a_million_events_is_interactive() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("million.ndjson");
-    let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-    crate::generator::write_ndjson(file, 1_000_000, crate::generator::DEMO_SEED).unwrap();
-    let mut s = Store::new();
-    let problems = crate::source::load_files(&[path.to_string_lossy().into_owned()], |_, batch| {
-        s.merge(batch);
-    });
-    assert!(problems.is_empty(), "{problems:?}");
-    assert_eq!(s.len(), 1_000_000);
+    let s = crate::store::scale::generated_dump_loaded(1_000_000);
     let shown = all(&s);
     // Other work on the machine only ever adds time: the best of a few runs is the figure.
     let best = |f: &mut dyn FnMut() -> usize| {

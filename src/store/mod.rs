@@ -7,7 +7,7 @@ mod blob;
 mod intern;
 pub mod probe;
 #[cfg(test)]
-mod scale;
+pub(crate) mod scale;
 mod search;
 mod sets;
 mod walk;

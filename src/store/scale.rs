@@ -3,19 +3,26 @@
 use crate::filter::Filter;
 use crate::store::Store;
 
-/// `cargo test --release --lib store::scale -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn searching_a_million_events_is_interactive() {
+/// A dump of `events` demo events written to a file and loaded the way the explorer loads it.
+pub(crate) fn generated_dump_loaded(events: usize) -> Store {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("million.ndjson");
+    let path = dir.path().join("generated.ndjson");
     let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-    crate::generator::write_ndjson(file, 1_000_000, crate::generator::DEMO_SEED).unwrap();
+    crate::generator::write_ndjson(file, events, crate::generator::DEMO_SEED).unwrap();
     let mut s = Store::new();
     let problems = crate::source::load_files(&[path.to_string_lossy().into_owned()], |_, batch| {
         s.merge(batch);
     });
     assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(s.len(), events);
+    s
+}
+
+/// `cargo test --release --lib store::scale -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn searching_a_million_events_is_interactive() {
+    let s = generated_dump_loaded(1_000_000);
     println!(
         "{} events, {} distinct strings, {} sets of others, {} searched in their JSON",
         s.len(),
