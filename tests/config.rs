@@ -1,13 +1,15 @@
 //! Profiles and the config file, tried as a user meets them: the real binary with its own HOME,
 //! `list --live` against `callscope serve` started here, and `callscope config`.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command as StdCommand, Stdio};
+use std::process::{Command as StdCommand, Stdio};
 
 use assert_cmd::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
+
+mod common;
+use common::Server;
 const INCIDENT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/serve/incident.json"
@@ -45,45 +47,18 @@ fn write_config(home: &Path, text: &str) -> PathBuf {
     path
 }
 
-/// A running `callscope serve`, stopped when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start(source: &[&str], token: &str, dir: &Path) -> Server {
-        let token_file = dir.join(format!("serve-{token}"));
-        std::fs::write(&token_file, format!("{token}\n")).unwrap();
-        let mut child = StdCommand::new(BIN)
-            .arg("serve")
-            .args(source)
-            .args(["--addr", "127.0.0.1:0", "--token-file"])
-            .arg(&token_file)
-            .env_remove("CALLSCOPE_SERVE_TOKEN")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .trim_end()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_string();
-        Server { child, url }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `callscope serve SOURCE` on a free port, its token in a file under `dir`.
+fn serve(source: &[&str], token: &str, dir: &Path) -> Server {
+    let token_file = dir.join(format!("serve-{token}"));
+    std::fs::write(&token_file, format!("{token}\n")).unwrap();
+    let mut cmd = StdCommand::new(BIN);
+    cmd.arg("serve")
+        .args(source)
+        .args(["--addr", "127.0.0.1:0", "--token-file"])
+        .arg(&token_file)
+        .env_remove("CALLSCOPE_SERVE_TOKEN")
+        .stderr(Stdio::null());
+    Server::spawn(cmd)
 }
 
 fn stdout_of(cmd: &mut Command) -> String {
@@ -131,8 +106,8 @@ fn a_fresh_home_works_as_without_a_config() {
 #[test]
 fn two_profiles_switch_base_url_token_and_filters() {
     let home = tempfile::tempdir().unwrap();
-    let a = Server::start(&[INCIDENT], TOKEN_A, home.path());
-    let b = Server::start(&["--demo"], TOKEN_B, home.path());
+    let a = serve(&[INCIDENT], TOKEN_A, home.path());
+    let b = serve(&["--demo"], TOKEN_B, home.path());
     // The incident profile reads its token from a file named relative to the config; the demo
     // profile from a variable of its own.
     let config = write_config(
@@ -227,7 +202,7 @@ terminal = true
 #[test]
 fn the_base_url_flag_wins_over_the_profile() {
     let home = tempfile::tempdir().unwrap();
-    let b = Server::start(&["--demo"], TOKEN_B, home.path());
+    let b = serve(&["--demo"], TOKEN_B, home.path());
     let token = home.path().join("tok");
     std::fs::write(&token, TOKEN_B).unwrap();
     write_config(

@@ -2,15 +2,18 @@
 //! lines (method, path and query, status, time) and never a token; retries and failures are
 //! logged; `CALLSCOPE_LOG` alone logs to the XDG state folder and never to the terminal.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command as StdCommand, Stdio};
+use std::process::{Command as StdCommand, Stdio};
 use std::sync::{Arc, Mutex};
 
 use assert_cmd::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
+
+mod common;
+use common::Server;
 const TOKEN: &str = "log-test-token-8c1f5e";
 
 /// callscope with nothing of the machine's own settings.
@@ -33,45 +36,18 @@ fn callscope(home: &Path) -> Command {
     cmd
 }
 
-/// A running `callscope serve --demo`, stopped when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start(dir: &Path, log: &Path) -> Server {
-        let token_file = dir.join("serve.token");
-        std::fs::write(&token_file, format!("{TOKEN}\n")).unwrap();
-        let mut child = StdCommand::new(BIN)
-            .args(["serve", "--demo", "--addr", "127.0.0.1:0", "--token-file"])
-            .arg(&token_file)
-            .arg("--log-file")
-            .arg(log)
-            .env_remove("CALLSCOPE_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .trim_end()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_string();
-        Server { child, url }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `callscope serve --demo` on a free port, logging to `log`, its token in a file under `dir`.
+fn serve(dir: &Path, log: &Path) -> Server {
+    let token_file = dir.join("serve.token");
+    std::fs::write(&token_file, format!("{TOKEN}\n")).unwrap();
+    let mut cmd = StdCommand::new(BIN);
+    cmd.args(["serve", "--demo", "--addr", "127.0.0.1:0", "--token-file"])
+        .arg(&token_file)
+        .arg("--log-file")
+        .arg(log)
+        .env_remove("CALLSCOPE_LOG")
+        .stderr(Stdio::null());
+    Server::spawn(cmd)
 }
 
 fn read(path: &Path) -> String {
@@ -83,7 +59,7 @@ fn list_live_and_serve_log_their_requests_and_never_the_token() {
     let dir = tempfile::tempdir().unwrap();
     let serve_log = dir.path().join("serve.log");
     let list_log = dir.path().join("list.log");
-    let server = Server::start(dir.path(), &serve_log);
+    let server = serve(dir.path(), &serve_log);
     let token_file = dir.path().join("client.token");
     std::fs::write(&token_file, format!("{TOKEN}\n")).unwrap();
     let out = callscope(dir.path())
@@ -156,7 +132,7 @@ fn a_refused_token_is_logged_by_status_only() {
     let dir = tempfile::tempdir().unwrap();
     let serve_log = dir.path().join("serve.log");
     let list_log = dir.path().join("list.log");
-    let server = Server::start(dir.path(), &serve_log);
+    let server = serve(dir.path(), &serve_log);
     let wrong = "wrong-token-3b7a90";
     let out = callscope(dir.path())
         .args(["list", "--live", "--base-url", &server.url, "--log-file"])

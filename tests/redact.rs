@@ -4,16 +4,19 @@
 //! parsers, independently of the scanner that redacts.
 
 use std::collections::{BTreeSet, HashMap};
-use std::io::{BufRead, BufReader};
+
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command as StdCommand, Stdio};
+use std::process::{Command as StdCommand, Stdio};
 use std::sync::OnceLock;
 
 use assert_cmd::Command;
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
+
+mod common;
+use common::Server;
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 /// Events written for this test: candidates with IPv4 and IPv6 addresses, a user named inside
@@ -348,19 +351,6 @@ fn every_format_and_grouping_is_redacted() {
     assert!(secrets.words.iter().any(|w| holds_word(&plain, w)));
 }
 
-/// A running `callscope serve`, stopped when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn serve_redact_serves_what_list_redact_writes() {
     let dir = tempfile::tempdir().unwrap();
@@ -368,27 +358,13 @@ fn serve_redact_serves_what_list_redact_writes() {
     let secrets = secrets(&input_events(&files));
     let token = dir.path().join("token");
     std::fs::write(&token, "serve-token-41c9\n").unwrap();
-    let mut child = StdCommand::new(BIN)
-        .arg("serve")
+    let mut cmd = StdCommand::new(BIN);
+    cmd.arg("serve")
         .args(&files)
         .args(["--redact", "--addr", "127.0.0.1:0", "--token-file"])
         .arg(&token)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let server = Server {
-        url: line
-            .trim_end()
-            .strip_prefix("listening on ")
-            .unwrap()
-            .to_string(),
-        child,
-    };
+        .stderr(Stdio::null());
+    let server = Server::spawn(cmd);
     let out = Command::new(BIN)
         .args([
             "list",

@@ -2,8 +2,7 @@
 //! started on a free port, its first stdout line gives the URL, and every answer is checked
 //! against `callscope list` over the same source.
 
-use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, ChildStderr, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use futures::StreamExt;
@@ -12,6 +11,9 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
+
+mod common;
+use common::Server;
 const TOKEN: &str = "test-token-5f2c";
 const EVENTS: &str = "/v2/analytics/events";
 const LIMIT_MESSAGE: &str = "limit must be an integer from 1 to 100";
@@ -21,75 +23,22 @@ const FIXTURE: &str = concat!(
     "/tests/fixtures/serve/incident.json"
 );
 
-/// A running `callscope serve`, killed when dropped.
-struct Server {
-    child: Child,
-    stderr: Option<ChildStderr>,
-    base: String,
-    port: u16,
+/// `callscope serve ARGS`, its token from `CALLSCOPE_SERVE_TOKEN` when one is given, with
+/// stderr kept for the checks that read it.
+fn serve(args: &[&str], env_token: Option<&str>) -> Server {
+    let mut cmd = Command::new(BIN);
+    cmd.arg("serve")
+        .args(args)
+        .stderr(Stdio::piped())
+        .env_remove("CALLSCOPE_SERVE_TOKEN");
+    if let Some(t) = env_token {
+        cmd.env("CALLSCOPE_SERVE_TOKEN", t);
+    }
+    Server::spawn(cmd)
 }
 
-impl Server {
-    fn start(args: &[&str], env_token: Option<&str>) -> Server {
-        let mut cmd = Command::new(BIN);
-        cmd.arg("serve")
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .env_remove("CALLSCOPE_SERVE_TOKEN");
-        if let Some(t) = env_token {
-            cmd.env("CALLSCOPE_SERVE_TOKEN", t);
-        }
-        let mut child = cmd.spawn().expect("spawn callscope serve");
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut stderr = child.stderr.take();
-        // The first line is the wait: it is printed once the port is bound.
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        if line.is_empty() {
-            let mut err = String::new();
-            stderr.as_mut().unwrap().read_to_string(&mut err).unwrap();
-            panic!("serve printed nothing on stdout; stderr: {err}");
-        }
-        let line = line.strip_suffix('\n').expect("a whole line");
-        let port: u16 = line
-            .strip_prefix("listening on http://127.0.0.1:")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .parse()
-            .unwrap_or_else(|_| panic!("no port in {line:?}"));
-        assert_ne!(port, 0, "the real port is printed, not 0");
-        Server {
-            child,
-            stderr,
-            base: format!("http://127.0.0.1:{port}"),
-            port,
-        }
-    }
-
-    fn demo() -> Server {
-        Server::start(&["--demo", "--addr", "127.0.0.1:0"], Some(TOKEN))
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    /// The first line serve wrote on stderr.
-    fn stderr_line(&mut self) -> String {
-        let mut line = String::new();
-        BufReader::new(self.stderr.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        line
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+fn serve_demo() -> Server {
+    serve(&["--demo", "--addr", "127.0.0.1:0"], Some(TOKEN))
 }
 
 #[derive(Debug, Deserialize)]
@@ -152,7 +101,7 @@ fn bearer() -> String {
 }
 
 async fn events(client: &reqwest::Client, server: &Server, params: &[(&str, &str)]) -> Answer {
-    get(client, &server.url(EVENTS), params, Some(&bearer())).await
+    get(client, &server.at(EVENTS), params, Some(&bearer())).await
 }
 
 /// `callscope list SOURCE FILTERS --format ndjson`, one event per line.
@@ -340,7 +289,7 @@ fn combos() -> Vec<Combo> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn paging_with_every_filter_combination_serves_each_match_once_in_order() {
-    let server = Server::demo();
+    let server = serve_demo();
     let client = reqwest::Client::new();
     let combos = combos();
 
@@ -404,9 +353,9 @@ async fn paging_with_every_filter_combination_serves_each_match_once_in_order() 
 
 #[tokio::test]
 async fn a_token_is_required_and_checked() {
-    let server = Server::demo();
+    let server = serve_demo();
     let client = reqwest::Client::new();
-    let url = server.url(EVENTS);
+    let url = server.at(EVENTS);
     for auth in [
         None,
         Some("Bearer wrong-token".to_string()),
@@ -429,7 +378,7 @@ async fn a_token_is_required_and_checked() {
 
 #[tokio::test]
 async fn bad_limits_and_cursors_are_400_with_a_message() {
-    let server = Server::demo();
+    let server = serve_demo();
     let client = reqwest::Client::new();
     for bad in ["0", "101", "abc", "", "-1", "7.0"] {
         let a = events(&client, &server, &[("limit", bad)]).await;
@@ -493,7 +442,7 @@ async fn bad_limits_and_cursors_are_400_with_a_message() {
     }
 
     // Another serve process (a restart, possibly over other data) does not honour it.
-    let other_server = Server::demo();
+    let other_server = serve_demo();
     let a = events(
         &client,
         &other_server,
@@ -505,7 +454,7 @@ async fn bad_limits_and_cursors_are_400_with_a_message() {
 
 #[tokio::test]
 async fn cursors_are_bound_to_the_filter_not_its_spelling_and_can_be_reused() {
-    let server = Server::demo();
+    let server = serve_demo();
     let client = reqwest::Client::new();
     let joins: Vec<&str> = demo()
         .iter()
@@ -583,7 +532,7 @@ async fn cursors_are_bound_to_the_filter_not_its_spelling_and_can_be_reused() {
     // A cursor goes back unencoded too: its characters survive a query string as they are.
     let raw = format!(
         "{}?type=client.join.failed&limit=7&start={cursor}",
-        server.url(EVENTS)
+        server.at(EVENTS)
     );
     let e = get(&client, &raw, &[], Some(&bearer())).await;
     assert_eq!(e.body, a.body);
@@ -591,7 +540,7 @@ async fn cursors_are_bound_to_the_filter_not_its_spelling_and_can_be_reused() {
 
 #[tokio::test]
 async fn the_default_page_is_ten_events_and_errors_elsewhere_are_json() {
-    let server = Server::demo();
+    let server = serve_demo();
     let client = reqwest::Client::new();
     let a = events(&client, &server, &[]).await;
     let env = a.envelope();
@@ -603,7 +552,7 @@ async fn the_default_page_is_ten_events_and_errors_elsewhere_are_json() {
 
     let nowhere = get(
         &client,
-        &server.url("/v2/analytics/nope"),
+        &server.at("/v2/analytics/nope"),
         &[],
         Some(&bearer()),
     )
@@ -611,7 +560,7 @@ async fn the_default_page_is_ten_events_and_errors_elsewhere_are_json() {
     assert_eq!(nowhere.status, 404);
     assert!(nowhere.message().contains(EVENTS));
     let post = client
-        .post(server.url(EVENTS))
+        .post(server.at(EVENTS))
         .header("Authorization", bearer())
         .send()
         .await
@@ -624,7 +573,7 @@ async fn the_default_page_is_ten_events_and_errors_elsewhere_are_json() {
 
 #[tokio::test]
 async fn a_dump_is_served_byte_for_byte_with_its_unknown_types_and_fields() {
-    let mut server = Server::start(&[FIXTURE, "--addr", "127.0.0.1:0"], Some(TOKEN));
+    let mut server = serve(&[FIXTURE, "--addr", "127.0.0.1:0"], Some(TOKEN));
     let client = reqwest::Client::new();
     let listed = list_ndjson(&[FIXTURE]);
     assert_eq!(listed.len(), 5, "the duplicate id is dropped");
@@ -672,11 +621,11 @@ async fn a_dump_is_served_byte_for_byte_with_its_unknown_types_and_fields() {
 
 #[test]
 fn list_live_over_serve_demo_prints_what_list_demo_prints_loading_the_types_side_by_side() {
-    let server = Server::demo();
+    let server = serve_demo();
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("list.log");
     let live = Command::new(BIN)
-        .args(["list", "--live", "--base-url", &server.base])
+        .args(["list", "--live", "--base-url", &server.url])
         .args(["--format", "ndjson", "--log-file"])
         .arg(&log)
         .env("HMS_MANAGEMENT_TOKEN", TOKEN)
@@ -717,13 +666,13 @@ fn list_live_over_serve_demo_prints_what_list_demo_prints_loading_the_types_side
 
 #[test]
 fn serve_delay_ms_holds_each_answer_back() {
-    let server = Server::start(
+    let server = serve(
         &["--demo", "--addr", "127.0.0.1:0", "--delay-ms", "300"],
         Some(TOKEN),
     );
     let started = std::time::Instant::now();
     let out = Command::new(BIN)
-        .args(["list", "--live", "--base-url", &server.base])
+        .args(["list", "--live", "--base-url", &server.url])
         .args(["--type", "publish", "--max", "1", "--format", "ndjson"])
         .env("HMS_MANAGEMENT_TOKEN", TOKEN)
         .output()
@@ -742,7 +691,7 @@ async fn the_token_comes_from_the_file_then_the_environment_then_is_made_up() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("token");
     std::fs::write(&file, "  file-token  \nsecond line\n").unwrap();
-    let server = Server::start(
+    let server = serve(
         &[
             "--demo",
             "--addr",
@@ -752,7 +701,7 @@ async fn the_token_comes_from_the_file_then_the_environment_then_is_made_up() {
         ],
         Some(TOKEN),
     );
-    let url = server.url(EVENTS);
+    let url = server.at(EVENTS);
     assert_eq!(
         get(&client, &url, &[], Some("Bearer file-token"))
             .await
@@ -761,7 +710,7 @@ async fn the_token_comes_from_the_file_then_the_environment_then_is_made_up() {
     );
     assert_eq!(get(&client, &url, &[], Some(&bearer())).await.status, 401);
 
-    let mut server = Server::start(&["--demo", "--addr", "127.0.0.1:0"], None);
+    let mut server = serve(&["--demo", "--addr", "127.0.0.1:0"], None);
     let line = server.stderr_line();
     let token = line
         .strip_prefix("token: ")
@@ -774,7 +723,7 @@ async fn the_token_comes_from_the_file_then_the_environment_then_is_made_up() {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-'),
         "{token}"
     );
-    let url = server.url(EVENTS);
+    let url = server.at(EVENTS);
     assert_eq!(
         get(&client, &url, &[], Some(&format!("Bearer {token}")))
             .await
@@ -830,7 +779,7 @@ fn usage_errors_exit_2_and_a_taken_port_exits_1() {
         assert_eq!(stdout, "", "{args:?}");
     }
 
-    let taken = Server::demo();
+    let taken = serve_demo();
     let (code, stdout, stderr) = run(&["--demo", "--addr", &format!("127.0.0.1:{}", taken.port)]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("already in use"), "{stderr}");

@@ -1,0 +1,77 @@
+//! What several test files share: a running `callscope serve`.
+
+// Each test file is its own crate and uses a part of this module.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, ChildStderr, Command, Stdio};
+
+/// A running `callscope serve`, killed when dropped.
+pub struct Server {
+    pub child: Child,
+    stderr: Option<ChildStderr>,
+    /// `http://127.0.0.1:PORT`, as serve printed it.
+    pub url: String,
+    pub port: u16,
+}
+
+impl Server {
+    /// Spawns `cmd` (a `callscope serve ... --addr 127.0.0.1:0` command; its stderr is the
+    /// caller's choice) and waits for the line that names the bound address.
+    pub fn spawn(mut cmd: Command) -> Server {
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("spawn callscope serve");
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut stderr = child.stderr.take();
+        // The first line is the wait: it is printed once the port is bound.
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        if line.is_empty() {
+            let mut err = String::new();
+            if let Some(stderr) = stderr.as_mut() {
+                stderr.read_to_string(&mut err).unwrap();
+            }
+            panic!("serve printed nothing on stdout; stderr: {err}");
+        }
+        let line = line.strip_suffix('\n').expect("a whole line");
+        let url = line
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        let port: u16 = url
+            .strip_prefix("http://127.0.0.1:")
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no loopback port in {line:?}"));
+        assert_ne!(port, 0, "the real port is printed, not 0");
+        Server {
+            child,
+            stderr,
+            url,
+            port,
+        }
+    }
+
+    /// The address of `path` on the server.
+    pub fn at(&self, path: &str) -> String {
+        format!("{}{path}", self.url)
+    }
+
+    /// The first line serve wrote on stderr (which must have been piped).
+    pub fn stderr_line(&mut self) -> String {
+        let mut line = String::new();
+        BufReader::new(self.stderr.as_mut().expect("stderr was piped"))
+            .read_line(&mut line)
+            .unwrap();
+        line
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
