@@ -17,10 +17,9 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-use std::sync::Arc;
 
 use crate::cli::Format;
-use crate::store::{BatchBuilder, Blob, Store};
+use crate::store::{Batch, Store};
 
 /// Replaces what identifies people, consistently across every event it is given.
 pub struct Redactor {
@@ -521,22 +520,10 @@ fn address_at(run: &str) -> Option<(usize, IpAddr)> {
 /// The events `rows` of a store, redacted, in a store of their own: its row k is `rows[k]`.
 pub fn redacted_store(store: &Store, rows: &[u32]) -> Result<Store, String> {
     let mut redactor = Redactor::for_rows(store, rows);
-    let mut buf = Vec::new();
-    let mut spans = Vec::with_capacity(rows.len());
-    for &i in rows {
-        let start = buf.len();
-        buf.extend_from_slice(&redactor.event(store.raw(i as usize)));
-        spans.push((start, buf.len()));
-        buf.push(b'\n');
-    }
-    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(buf)));
-    for (start, end) in spans {
-        builder
-            .push(start, end)
-            .map_err(|e| format!("cannot redact an event: {e}"))?;
-    }
+    let batch = Batch::of_objects(rows.iter().map(|&i| redactor.event(store.raw(i as usize))))
+        .map_err(|e| format!("cannot redact an event: {e}"))?;
     let mut out = Store::new();
-    out.merge(builder.finish());
+    out.merge(batch);
     Ok(out)
 }
 

@@ -90,16 +90,9 @@ mod tests {
     use crate::insight::CHAIN_GAP;
 
     fn store(events: &[serde_json::Value]) -> Store {
-        let text: String = events.iter().map(|e| format!("{e}\n")).collect();
-        let blob = std::sync::Arc::new(crate::store::Blob::Owned(text.as_bytes().to_vec()));
-        let mut builder = crate::store::BatchBuilder::new(blob);
-        let mut start = 0;
-        for line in text.split_inclusive('\n') {
-            builder.push(start, start + line.len() - 1).unwrap();
-            start += line.len();
-        }
         let mut store = Store::new();
-        store.merge(builder.finish());
+        let events = events.iter().map(|e| e.to_string());
+        store.merge(crate::store::Batch::of_objects(events).unwrap());
         store
     }
 

@@ -16,7 +16,7 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
 
 mod common;
-use common::Server;
+use common::{Server, list_ndjson};
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 /// Events written for this test: candidates with IPv4 and IPv6 addresses, a user named inside
@@ -53,20 +53,8 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 
 /// The events of the inputs, by id, parsed the ordinary way.
 fn input_events(files: &[PathBuf]) -> HashMap<String, Value> {
-    let out = Command::new(BIN)
-        .arg("list")
-        .args(files)
-        .args(["--format", "ndjson"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
+    list_ndjson(files)
+        .iter()
         .map(|l| {
             let v: Value = serde_json::from_str(l).unwrap();
             (v["id"].as_str().unwrap().to_string(), v)

@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
 
 mod common;
-use common::Server;
+use common::{Server, list_ndjson};
 const TOKEN: &str = "test-token-5f2c";
 const EVENTS: &str = "/v2/analytics/events";
 const LIMIT_MESSAGE: &str = "limit must be an integer from 1 to 100";
@@ -104,31 +104,11 @@ async fn events(client: &reqwest::Client, server: &Server, params: &[(&str, &str
     get(client, &server.at(EVENTS), params, Some(&bearer())).await
 }
 
-/// `callscope list SOURCE FILTERS --format ndjson`, one event per line.
-fn list_ndjson(args: &[&str]) -> Vec<String> {
-    let out = Command::new(BIN)
-        .arg("list")
-        .args(args)
-        .args(["--format", "ndjson"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
 /// Every demo event as `list` prints it, and parsed.
 fn demo() -> &'static [(String, Value)] {
     static DEMO: OnceLock<Vec<(String, Value)>> = OnceLock::new();
     DEMO.get_or_init(|| {
-        list_ndjson(&["--demo"])
+        list_ndjson(["--demo"])
             .into_iter()
             .map(|line| {
                 let v = serde_json::from_str(&line).unwrap();
@@ -303,9 +283,7 @@ async fn paging_with_every_filter_combination_serves_each_match_once_in_order() 
         .iter()
         .map(|c| {
             let args = c.list_args();
-            std::thread::spawn(move || {
-                list_ndjson(&args.iter().map(String::as_str).collect::<Vec<_>>())
-            })
+            std::thread::spawn(move || list_ndjson(&args))
         })
         .collect();
 
@@ -575,7 +553,7 @@ async fn the_default_page_is_ten_events_and_errors_elsewhere_are_json() {
 async fn a_dump_is_served_byte_for_byte_with_its_unknown_types_and_fields() {
     let mut server = serve(&[FIXTURE, "--addr", "127.0.0.1:0"], Some(TOKEN));
     let client = reqwest::Client::new();
-    let listed = list_ndjson(&[FIXTURE]);
+    let listed = list_ndjson([FIXTURE]);
     assert_eq!(listed.len(), 5, "the duplicate id is dropped");
     let (served, total) = page_through(&client, &server, &[], 2).await;
     assert_eq!((served.as_slice(), total), (listed.as_slice(), 5));

@@ -1,12 +1,10 @@
 //! The explorer's screens, drawn on a test terminal of fixed size: snapshots of what a person sees,
 //! and the styled buffer where colour carries meaning.
 
-use std::sync::Arc;
-
 use callscope::event::EventType;
 use callscope::filter::{Filter, TimeBound};
 use callscope::source::DumpProblem;
-use callscope::store::{Batch, BatchBuilder, Blob};
+use callscope::store::Batch;
 use callscope::tui::action::{Action, Command};
 use callscope::tui::keymap::{BINDINGS, Keymap, Mode};
 use callscope::tui::model::{Model, SourceLabel};
@@ -24,22 +22,9 @@ use serde_json::{Value, json};
 /// The room of the demo's join storm.
 const STORM_ROOM_ID: &str = "673a1f2c9e4b8d0a5c7e3f21";
 
+/// A batch of these events, one per line of one buffer.
 fn batch(events: &[Value]) -> Batch {
-    let mut bytes = Vec::new();
-    let mut spans = Vec::new();
-    for e in events {
-        let start = bytes.len();
-        bytes.extend_from_slice(e.to_string().as_bytes());
-        spans.push((start, bytes.len()));
-        bytes.push(b'\n');
-    }
-    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(bytes)));
-    for (start, end) in spans {
-        builder
-            .push(start, end)
-            .expect("a test event is a JSON object");
-    }
-    builder.finish()
+    Batch::of_objects(events.iter().map(|e| e.to_string())).expect("a test event is a JSON object")
 }
 
 fn loaded(source: SourceLabel, filter: Filter, size: (u16, u16), batches: Vec<Batch>) -> Model {

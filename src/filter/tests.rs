@@ -1,7 +1,5 @@
-use std::sync::Arc;
-
 use super::*;
-use crate::store::{BatchBuilder, Blob};
+use crate::store::Batch;
 use crate::time::parse_rfc3339_nanos;
 
 /// Every fixture, loaded as `callscope list tests/fixtures` would.
@@ -28,15 +26,8 @@ fn ids(store: &Store, filter: &Filter) -> Vec<String> {
 
 /// A store of one batch holding these event objects.
 fn store_of_lines(lines: &[&str]) -> Store {
-    let text = lines.join("\n");
-    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(text.clone().into_bytes())));
-    let mut start = 0;
-    for line in lines {
-        builder.push(start, start + line.len()).unwrap();
-        start += line.len() + 1;
-    }
     let mut store = Store::new();
-    store.merge(builder.finish());
+    store.merge(Batch::of_objects(lines).unwrap());
     store
 }
 

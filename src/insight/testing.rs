@@ -1,10 +1,8 @@
 //! Small stores for the unit tests of this module.
 
-use std::sync::Arc;
-
 use serde_json::{Value, json};
 
-use crate::store::{BatchBuilder, Blob, Store};
+use crate::store::{Batch, Store};
 
 /// 2026-11-18T11:00:00Z in nanoseconds.
 pub const T0: i64 = 1_794_999_600_000_000_000;
@@ -32,16 +30,8 @@ pub fn ev(n: u32, secs: i64, ty: &str, peer: &str, terminal: bool) -> Value {
 
 /// A store of the events, loaded as one NDJSON dump.
 pub fn store(events: &[Value]) -> Store {
-    let text: String = events.iter().map(|e| format!("{e}\n")).collect();
-    let blob = Arc::new(Blob::Owned(text.as_bytes().to_vec()));
-    let mut builder = BatchBuilder::new(blob);
-    let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        builder.push(start, start + line.len() - 1).unwrap();
-        start += line.len();
-    }
     let mut store = Store::new();
-    store.merge(builder.finish());
+    store.merge(Batch::of_objects(events.iter().map(|e| e.to_string())).unwrap());
     store
 }
 

@@ -26,6 +26,26 @@ pub struct Batch {
 }
 
 impl Batch {
+    /// A batch of JSON objects given one by one (redacted events, a test's events), kept in one
+    /// owned buffer, one object per line. Fails on the first that cannot be read.
+    pub fn of_objects<T: AsRef<[u8]>>(
+        objects: impl IntoIterator<Item = T>,
+    ) -> Result<Batch, serde_json::Error> {
+        let mut bytes = Vec::new();
+        let mut spans = Vec::new();
+        for object in objects {
+            let start = bytes.len();
+            bytes.extend_from_slice(object.as_ref());
+            spans.push((start, bytes.len()));
+            bytes.push(b'\n');
+        }
+        let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(bytes)));
+        for (start, end) in spans {
+            builder.push(start, end)?;
+        }
+        Ok(builder.finish())
+    }
+
     pub fn len(&self) -> usize {
         self.rows.len()
     }

@@ -469,3 +469,13 @@ fn an_unindexed_store_still_searches_exactly_by_reading_each_event() {
     assert!(store.rows().iter().all(|r| r.search_raw));
     assert_search_is_exact(&store, &needles_of(&lines));
 }
+
+#[test]
+fn a_batch_of_objects_keeps_each_as_given_and_refuses_what_is_not_json() {
+    let objects = [r#"{"id":"a","type":"x"}"#, r#"{ "id" : "b" }"#];
+    let mut store = Store::new();
+    store.merge(Batch::of_objects(objects).unwrap());
+    assert_eq!(store.raw(0), objects[0].as_bytes());
+    assert_eq!(store.raw(1), objects[1].as_bytes());
+    assert!(Batch::of_objects([r#"{"id":"a"}"#, "{\"id\":"]).is_err());
+}

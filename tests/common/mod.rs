@@ -1,8 +1,9 @@
-//! What several test files share: a running `callscope serve`.
+//! What several test files share: a running `callscope serve`, and `callscope list` as NDJSON.
 
 // Each test file is its own crate and uses a part of this module.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, ChildStderr, Command, Stdio};
 
@@ -74,4 +75,24 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `callscope list ARGS --format ndjson`, one event per line; the command must succeed.
+pub fn list_ndjson<A: AsRef<OsStr>>(args: impl IntoIterator<Item = A>) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .arg("list")
+        .args(args)
+        .args(["--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
 }

@@ -10,23 +10,9 @@ use crate::store::{Batch, BatchBuilder, Blob};
 use crate::tui::model::{Selection, SourceLabel};
 use crate::tui::view::layout::areas;
 
-/// A batch read from one NDJSON buffer holding these events.
+/// A batch of these events, one per line of one buffer.
 fn batch(events: &[serde_json::Value]) -> Batch {
-    let mut bytes = Vec::new();
-    let mut spans = Vec::new();
-    for e in events {
-        let start = bytes.len();
-        bytes.extend_from_slice(e.to_string().as_bytes());
-        spans.push((start, bytes.len()));
-        bytes.push(b'\n');
-    }
-    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(bytes)));
-    for (start, end) in spans {
-        builder
-            .push(start, end)
-            .expect("a test event is a JSON object");
-    }
-    builder.finish()
+    Batch::of_objects(events.iter().map(|e| e.to_string())).expect("a test event is a JSON object")
 }
 
 /// An event of one of the five types; `n` makes the id, the time and the peer.
