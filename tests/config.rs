@@ -9,35 +9,13 @@ use assert_cmd::Command;
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
 
 mod common;
-use common::Server;
+use common::{Server, callscope};
 const INCIDENT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/serve/incident.json"
 );
 const TOKEN_A: &str = "token-a-91f3c7";
 const TOKEN_B: &str = "token-b-2d8e44";
-
-/// Variables that would let the machine's own settings leak into a test.
-const CLEARED: &[&str] = &[
-    "XDG_CONFIG_HOME",
-    "CALLSCOPE_CONFIG",
-    "CALLSCOPE_PROFILE",
-    "CALLSCOPE_BASE_URL",
-    "CALLSCOPE_LOG",
-    "HMS_MANAGEMENT_TOKEN",
-    "HMS_ACCESS_KEY",
-    "HMS_SECRET",
-];
-
-/// callscope with `home` as its HOME and nothing else configured.
-fn callscope(home: &Path) -> Command {
-    let mut cmd = Command::new(BIN);
-    cmd.env("HOME", home);
-    for name in CLEARED {
-        cmd.env_remove(name);
-    }
-    cmd
-}
 
 fn write_config(home: &Path, text: &str) -> PathBuf {
     let dir = home.join(".config/callscope");

@@ -108,22 +108,31 @@ impl FaultServer {
     }
 }
 
+/// Reads one request's head: its text and its target (path and query); `None` when the
+/// connection ends first.
+async fn read_request_head(stream: &mut TcpStream) -> Option<(String, String)> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte).await {
+            Ok(1) => head.push(byte[0]),
+            _ => return None,
+        }
+    }
+    let text = String::from_utf8_lossy(&head).to_string();
+    let target = text.split_whitespace().nth(1).unwrap_or("").to_string();
+    Some((text, target))
+}
+
 async fn serve_connection(
     mut stream: TcpStream,
     log: Arc<Mutex<Vec<(String, String)>>>,
     script: Arc<Vec<Reply>>,
 ) {
     loop {
-        let mut head = Vec::new();
-        let mut byte = [0u8; 1];
-        while !head.ends_with(b"\r\n\r\n") {
-            match stream.read(&mut byte).await {
-                Ok(1) => head.push(byte[0]),
-                _ => return,
-            }
-        }
-        let text = String::from_utf8_lossy(&head).to_string();
-        let target = text.split_whitespace().nth(1).unwrap_or("").to_string();
+        let Some((text, target)) = read_request_head(&mut stream).await else {
+            return;
+        };
         let auth = text
             .lines()
             .find(|l| l.to_ascii_lowercase().starts_with("authorization:"))

@@ -8,33 +8,11 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::sync::{Arc, Mutex};
 
-use assert_cmd::Command;
-
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
 
 mod common;
-use common::Server;
+use common::{Server, callscope};
 const TOKEN: &str = "log-test-token-8c1f5e";
-
-/// callscope with nothing of the machine's own settings.
-fn callscope(home: &Path) -> Command {
-    let mut cmd = Command::new(BIN);
-    cmd.env("HOME", home);
-    for name in [
-        "XDG_CONFIG_HOME",
-        "XDG_STATE_HOME",
-        "CALLSCOPE_CONFIG",
-        "CALLSCOPE_PROFILE",
-        "CALLSCOPE_BASE_URL",
-        "CALLSCOPE_LOG",
-        "HMS_MANAGEMENT_TOKEN",
-        "HMS_ACCESS_KEY",
-        "HMS_SECRET",
-    ] {
-        cmd.env_remove(name);
-    }
-    cmd
-}
 
 /// `callscope serve --demo` on a free port, logging to `log`, its token in a file under `dir`.
 fn serve(dir: &Path, log: &Path) -> Server {

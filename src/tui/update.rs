@@ -133,16 +133,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
             model.help_scroll = model.help_scroll.saturating_sub(1)
         }
         Command::Down if model.mode == Mode::Help => scroll_help(model, 1),
-        Command::Up
-        | Command::Down
-        | Command::PageUp
-        | Command::PageDown
-        | Command::Top
-        | Command::Bottom
-            if model.mode == Mode::Detail =>
-        {
-            scroll_detail(model, c, page);
-        }
+        c if model.mode == Mode::Detail && views::moves(c) => scroll_detail(model, c, page),
         Command::Up => move_selection(model, -1),
         Command::Down => move_selection(model, 1),
         Command::PageUp => move_selection(model, -(page as i64)),

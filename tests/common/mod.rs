@@ -1,10 +1,12 @@
-//! What several test files share: a running `callscope serve`, and `callscope list` as NDJSON.
+//! What several test files share: a running `callscope serve`, `callscope list` as NDJSON, and
+//! callscope isolated from the machine's own settings.
 
 // Each test file is its own crate and uses a part of this module.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
 use std::process::{Child, ChildStderr, Command, Stdio};
 
 /// A running `callscope serve`, killed when dropped.
@@ -95,4 +97,27 @@ pub fn list_ndjson<A: AsRef<OsStr>>(args: impl IntoIterator<Item = A>) -> Vec<St
         .lines()
         .map(str::to_string)
         .collect()
+}
+
+/// Variables that would let the machine's own settings leak into a test.
+pub const CLEARED: &[&str] = &[
+    "XDG_CONFIG_HOME",
+    "XDG_STATE_HOME",
+    "CALLSCOPE_CONFIG",
+    "CALLSCOPE_PROFILE",
+    "CALLSCOPE_BASE_URL",
+    "CALLSCOPE_LOG",
+    "HMS_MANAGEMENT_TOKEN",
+    "HMS_ACCESS_KEY",
+    "HMS_SECRET",
+];
+
+/// callscope with `home` as its HOME and nothing else configured.
+pub fn callscope(home: &Path) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::new(env!("CARGO_BIN_EXE_callscope"));
+    cmd.env("HOME", home);
+    for name in CLEARED {
+        cmd.env_remove(name);
+    }
+    cmd
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -189,16 +189,9 @@ pub fn event(k: u32, second: u32, kind: &str) -> String {
 
 async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
     loop {
-        let mut head = Vec::new();
-        let mut byte = [0u8; 1];
-        while !head.ends_with(b"\r\n\r\n") {
-            match stream.read(&mut byte).await {
-                Ok(1) => head.push(byte[0]),
-                _ => return,
-            }
-        }
-        let text = String::from_utf8_lossy(&head).to_string();
-        let target = text.split_whitespace().nth(1).unwrap_or("").to_string();
+        let Some((text, target)) = super::read_request_head(&mut stream).await else {
+            return;
+        };
         let query = target.split_once('?').map_or("", |(_, q)| q);
         let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
             .into_owned()

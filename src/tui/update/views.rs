@@ -13,32 +13,29 @@ use crate::tui::model::{
 };
 use crate::tui::view::layout::{STORY_FIRST_ROW, TABLE_FIRST_ROW, areas_of};
 
-/// Handles the commands of the insight views; `None` leaves the command to the list's update.
-pub fn command(model: &mut Model, c: Command, page: usize) -> Option<Vec<Effect>> {
-    match (model.mode, c) {
-        (
-            Mode::Groups,
-            Command::Up
+/// Whether a command moves a selection (or scrolls).
+pub(super) fn moves(c: Command) -> bool {
+    matches!(
+        c,
+        Command::Up
             | Command::Down
             | Command::PageUp
             | Command::PageDown
             | Command::Top
-            | Command::Bottom,
-        ) => {
+            | Command::Bottom
+    )
+}
+
+/// Handles the commands of the insight views; `None` leaves the command to the list's update.
+pub fn command(model: &mut Model, c: Command, page: usize) -> Option<Vec<Effect>> {
+    match (model.mode, c) {
+        (Mode::Groups, c) if moves(c) => {
             if let Some(g) = &mut model.groups {
                 g.selected = moved(g.selected, g.groups.len(), c, page);
                 g.offset = visible_offset(g.selected, g.offset, page);
             }
         }
-        (
-            Mode::Story,
-            Command::Up
-            | Command::Down
-            | Command::PageUp
-            | Command::PageDown
-            | Command::Top
-            | Command::Bottom,
-        ) => {
+        (Mode::Story, c) if moves(c) => {
             if let Some(s) = &mut model.story {
                 s.selected = moved(s.selected, s.lines.len(), c, page);
                 if s.lines.get(s.selected) == Some(&StoryLine::Outside) {
