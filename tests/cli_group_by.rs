@@ -9,19 +9,11 @@ use serde_json::{Value, json};
 
 const STORM_ROOM: &str = "673a1f2c9e4b8d0a5c7e3f21";
 
+mod common;
+use common::list;
+
 fn callscope() -> Command {
     Command::new(env!("CARGO_BIN_EXE_callscope"))
-}
-
-/// Runs `callscope list ARGS`, asserting exit 0 and a quiet stderr; returns stdout.
-fn list(args: &[&str]) -> String {
-    let out = callscope()
-        .arg("list")
-        .args(args)
-        .assert()
-        .success()
-        .stderr("");
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
 
 /// The groups of `list --demo ARGS --format json`.

@@ -7,6 +7,9 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
+mod common;
+use common::list;
+
 fn callscope() -> Command {
     Command::new(env!("CARGO_BIN_EXE_callscope"))
 }
@@ -17,17 +20,6 @@ fn fixtures_dir() -> PathBuf {
 
 fn fixture(name: &str) -> PathBuf {
     fixtures_dir().join(name)
-}
-
-/// Runs `callscope list ARGS` and returns its stdout, asserting exit 0 and a quiet stderr.
-fn list(args: &[&str]) -> String {
-    let out = callscope()
-        .arg("list")
-        .args(args)
-        .assert()
-        .success()
-        .stderr("");
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
 
 /// `list ARGS` over every fixture, as NDJSON.

@@ -121,3 +121,14 @@ pub fn callscope(home: &Path) -> assert_cmd::Command {
     }
     cmd
 }
+
+/// Runs `callscope list ARGS` and returns its stdout, asserting exit 0 and a quiet stderr.
+pub fn list(args: &[&str]) -> String {
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .arg("list")
+        .args(args)
+        .assert()
+        .success()
+        .stderr("");
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
