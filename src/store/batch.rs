@@ -4,7 +4,7 @@ use rustc_hash::FxHashMap;
 
 use super::probe::Probe;
 use super::search::is_time_char;
-use super::walk::{Place, for_each_string};
+use super::walk::{Place, StrAt};
 use super::{
     Blob, IdKey, Interner, NO_TIME, Row, Span, Sym, SymSets, TERMINAL_ABSENT, TERMINAL_FALSE,
     TERMINAL_TRUE, parse_uuid,
@@ -66,7 +66,8 @@ pub struct BatchBuilder {
     env_of_agent: FxHashMap<Sym, Sym>,
     /// Whether the text search is indexed (see [`BatchBuilder::unindexed`]).
     indexed: bool,
-    /// Reused for each event's other string values.
+    /// Reused for each event's string values, and for its other string values' text.
+    walked: Vec<StrAt>,
     others_text: Vec<u8>,
     /// The set of others of each distinct text of others seen.
     set_of_text: FxHashMap<Box<[u8]>, u32>,
@@ -82,6 +83,7 @@ impl BatchBuilder {
             sets: SymSets::default(),
             env_of_agent: FxHashMap::default(),
             indexed: true,
+            walked: Vec::new(),
             others_text: Vec::new(),
             set_of_text: FxHashMap::default(),
         }
@@ -112,22 +114,23 @@ impl BatchBuilder {
         let raw = &blob[start..end];
         // One pass over the whole event keeps invalid UTF-8 out of the store, even in fields the
         // probe skips; for ASCII text it is far cheaper than parsing.
-        if simdutf8::basic::from_utf8(raw).is_err() {
+        let Ok(text) = simdutf8::basic::from_utf8(raw) else {
             // The exact place and reason, for the message.
             let e = std::str::from_utf8(raw).err();
             return Err(serde::de::Error::custom(match e {
                 Some(e) => format!("invalid UTF-8: {e}"),
                 None => "invalid UTF-8".to_string(),
             }));
-        }
-        let probe = Probe::read(raw)?;
+        };
+        let mut walked = std::mem::take(&mut self.walked);
+        let probe = Probe::read_walked(text, &mut walked)?;
         let mut row = self
             .row_of(&probe)
             .map_err(|e| serde::de::Error::custom(format!("invalid UTF-8: {e}")))?;
         row.offset = start as u64;
         row.len = (end - start) as u32;
         if self.indexed {
-            self.index_strings(raw, &probe, &mut row);
+            self.index_strings(raw, &probe, &walked, &mut row);
         } else {
             row.search_raw = true;
         }
@@ -138,6 +141,7 @@ impl BatchBuilder {
             }
         });
         self.rows.push(row);
+        self.walked = walked;
         Ok(())
     }
 
@@ -199,7 +203,7 @@ impl BatchBuilder {
     /// Makes sure the text search can find every string value of the event without reading
     /// its JSON: a value is either the one a row field holds for its place, one of the three
     /// varied values the row locates in place, or interned into the row's set of others.
-    fn index_strings(&mut self, raw: &[u8], p: &Probe, row: &mut Row) {
+    fn index_strings(&mut self, raw: &[u8], p: &Probe, strings: &[StrAt], row: &mut Row) {
         // The other values, each followed by 0xFF (a byte UTF-8 never holds).
         let mut text = std::mem::take(&mut self.others_text);
         text.clear();
@@ -207,7 +211,9 @@ impl BatchBuilder {
         let agent = data.and_then(|d| d.agent.0.as_ref());
         // The row's domain is the data's, else the agent's.
         let domain = data.and_then(|d| d.domain.get().or(agent.and_then(|a| a.domain.get())));
-        for_each_string(raw, |place, a, z, escaped| {
+        for s in strings {
+            let (a, z, escaped) = (s.start as usize, s.end as usize, s.escaped);
+            let place = s.place(raw);
             let inner = &raw[a + 1..z - 1];
             // Located in place: searched by reading the quoted string itself.
             let locate = |slot: &mut Span| -> bool {
@@ -225,13 +231,13 @@ impl BatchBuilder {
             let held: Option<&[u8]> = match place {
                 Place::Top(b"id") if locate(&mut row.id_at) => {
                     row.id_is_uuid = parse_uuid(inner).is_some();
-                    return;
+                    continue;
                 }
                 Place::Top(b"timestamp") if locate(&mut row.ts_at) => {
                     row.ts_is_plain = inner.iter().all(|&b| is_time_char(b));
-                    return;
+                    continue;
                 }
-                Place::Data(b"error_description") if locate(&mut row.description_at) => return,
+                Place::Data(b"error_description") if locate(&mut row.description_at) => continue,
                 Place::Top(b"type") => p.kind.get(),
                 Place::Data(key) => data.and_then(|d| match key {
                     b"user_id" => d.user_id.get(),
@@ -267,18 +273,23 @@ impl BatchBuilder {
                     }
                     Err(_) => {
                         row.search_raw = true;
-                        return;
+                        continue;
                     }
                 }
             } else {
                 inner
             };
-            if held == Some(value) {
-                return;
+            // A field read without escapes is the very bytes of this string.
+            let is_held = held.is_some_and(|h| {
+                (!escaped && std::ptr::eq(h.as_ptr(), inner.as_ptr()) && h.len() == inner.len())
+                    || h == value
+            });
+            if is_held {
+                continue;
             }
             text.extend_from_slice(value);
             text.push(0xFF);
-        });
+        }
         row.others = match self.set_of_text.get(text.as_slice()) {
             Some(&set) => set,
             None => {

@@ -5,6 +5,7 @@
 mod batch;
 mod blob;
 mod intern;
+mod plain;
 pub mod probe;
 #[cfg(test)]
 pub(crate) mod scale;

@@ -9,6 +9,9 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::plain;
+use super::walk::{StrAt, strings_of};
+
 /// The fields of one event that filtering, the list and the views use.
 #[derive(Debug, Default, Deserialize)]
 pub struct Probe<'a> {
@@ -77,6 +80,32 @@ impl<'a> Probe<'a> {
     /// (duplicate keys, for one); such an event is read again through a `Value`, which keeps the
     /// last of duplicated keys as JSON parsers commonly do.
     pub fn read(raw: &'a [u8]) -> Result<Probe<'a>, serde_json::Error> {
+        if let Ok(text) = simdutf8::basic::from_utf8(raw)
+            && let Some(probe) = plain::read(text, None)
+        {
+            return Ok(probe);
+        }
+        Probe::read_thoroughly(raw)
+    }
+
+    /// Reads an event's fields as [`Probe::read`] does, and puts the place of each of its string
+    /// values in `strings` (cleared first).
+    pub fn read_walked(
+        text: &'a str,
+        strings: &mut Vec<StrAt>,
+    ) -> Result<Probe<'a>, serde_json::Error> {
+        strings.clear();
+        if let Some(probe) = plain::read(text, Some(strings)) {
+            return Ok(probe);
+        }
+        strings.clear();
+        let probe = Probe::read_thoroughly(text.as_bytes())?;
+        strings_of(text.as_bytes(), strings);
+        Ok(probe)
+    }
+
+    /// Reads any event, whatever its shape, through serde.
+    pub(super) fn read_thoroughly(raw: &'a [u8]) -> Result<Probe<'a>, serde_json::Error> {
         match serde_json::from_slice::<Probe<'a>>(raw) {
             Ok(p) => Ok(p),
             Err(_) => {

@@ -11,12 +11,39 @@ pub enum Place<'a> {
     Other,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Level {
+/// The object a string value stands in: the event, its `data`, its `data.agent`, or anything
+/// else (an array, a deeper object).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
     Root,
     Data,
     Agent,
     Other,
+}
+
+/// One string value (not key) of an event's JSON: `raw[start..end]` is the string with its
+/// quotes, `key` the bytes of the key it is the value of (between its quotes, as written) when
+/// it stands in an object, and `escaped` whether it holds an escape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrAt {
+    pub level: Level,
+    pub key: (u32, u32),
+    pub start: u32,
+    pub end: u32,
+    pub escaped: bool,
+}
+
+impl StrAt {
+    /// Where the value stands in `raw`, the event it was read from.
+    pub fn place<'r>(&self, raw: &'r [u8]) -> Place<'r> {
+        let key = &raw[self.key.0 as usize..self.key.1 as usize];
+        match self.level {
+            Level::Root => Place::Top(key),
+            Level::Data => Place::Data(key),
+            Level::Agent => Place::Agent(key),
+            Level::Other => Place::Other,
+        }
+    }
 }
 
 struct Frame {
@@ -27,11 +54,10 @@ struct Frame {
     key: (usize, usize),
 }
 
-/// Calls `f(place, start, end, escaped)` for each string value (not key) of the valid JSON object
-/// `raw`, `raw[start..end]` being the string with its quotes, `escaped` whether it holds an
-/// escape. A key written with an escape is compared as written, so its value reads as a place of
-/// no known field.
-pub fn for_each_string(raw: &[u8], mut f: impl FnMut(Place<'_>, usize, usize, bool)) {
+/// Appends each string value (not key) of the valid JSON object `raw` to `out`, in order. A key
+/// written with an escape is compared as written, so its value reads as a place of no known
+/// field.
+pub fn strings_of(raw: &[u8], out: &mut Vec<StrAt>) {
     let mut stack: Vec<Frame> = Vec::with_capacity(8);
     let mut i = 0;
     while i < raw.len() {
@@ -80,14 +106,13 @@ pub fn for_each_string(raw: &[u8], mut f: impl FnMut(Place<'_>, usize, usize, bo
                     if top.object.is_some() && top.expecting_key {
                         top.key = (i + 1, end.saturating_sub(1).max(i + 1));
                     } else {
-                        let key = &raw[top.key.0..top.key.1];
-                        let place = match top.object {
-                            Some(Level::Root) => Place::Top(key),
-                            Some(Level::Data) => Place::Data(key),
-                            Some(Level::Agent) => Place::Agent(key),
-                            _ => Place::Other,
-                        };
-                        f(place, i, end, escaped);
+                        out.push(StrAt {
+                            level: top.object.unwrap_or(Level::Other),
+                            key: (top.key.0 as u32, top.key.1 as u32),
+                            start: i as u32,
+                            end: end as u32,
+                            escaped,
+                        });
                     }
                 }
                 i = end;
@@ -139,18 +164,21 @@ mod tests {
     use super::*;
 
     fn places(json: &str) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        for_each_string(json.as_bytes(), |place, a, z, _| {
-            let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-            let p = match place {
-                Place::Top(k) => format!("top.{}", text(k)),
-                Place::Data(k) => format!("data.{}", text(k)),
-                Place::Agent(k) => format!("agent.{}", text(k)),
-                Place::Other => "other".to_string(),
-            };
-            out.push((p, json[a..z].to_string()));
-        });
-        out
+        let mut strings = Vec::new();
+        strings_of(json.as_bytes(), &mut strings);
+        strings
+            .iter()
+            .map(|s| {
+                let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+                let p = match s.place(json.as_bytes()) {
+                    Place::Top(k) => format!("top.{}", text(k)),
+                    Place::Data(k) => format!("data.{}", text(k)),
+                    Place::Agent(k) => format!("agent.{}", text(k)),
+                    Place::Other => "other".to_string(),
+                };
+                (p, json[s.start as usize..s.end as usize].to_string())
+            })
+            .collect()
     }
 
     #[test]

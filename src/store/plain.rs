@@ -1,0 +1,531 @@
+//! Reads an event of the common shape in one validating pass over its JSON: the fields of a
+//! [`Probe`] and the place of every string value, as serde's reader and [`strings_of`] would find
+//! them together, at a fraction of their cost.
+//!
+//! "The common shape" is what the service sends: keys without escapes, each known field at most
+//! once, known string fields holding strings without escapes, `data` and `data.agent` objects,
+//! `error_code` a plain integer, `is_terminal` a boolean or null. For anything else (and for JSON
+//! that is not valid) [`read`] answers `None`, and the caller reads the event the thorough way.
+//!
+//! [`strings_of`]: super::walk::strings_of
+
+use std::borrow::Cow;
+
+use super::probe::{AgentProbe, DataProbe, LAgent, LBool, LData, LInt, LStr, Probe};
+use super::walk::{Level, StrAt};
+
+/// Nesting deeper than this is left to the thorough reader (serde's limit is 128).
+const MAX_DEPTH: u32 = 100;
+
+/// The probe of the JSON object `text`, with each string value appended to `strings` when given;
+/// `None` when `text` is not an event of the common shape (see the module's documentation).
+/// `strings` may hold a partial walk after `None`.
+pub fn read<'a>(text: &'a str, strings: Option<&mut Vec<StrAt>>) -> Option<Probe<'a>> {
+    let mut r = Reader {
+        b: text.as_bytes(),
+        i: 0,
+        depth: 0,
+        strings,
+    };
+    r.ws();
+    if r.peek()? != b'{' {
+        return None;
+    }
+    let probe = r.event()?;
+    r.ws();
+    (r.i == r.b.len()).then_some(probe)
+}
+
+struct Reader<'a, 's> {
+    b: &'a [u8],
+    i: usize,
+    depth: u32,
+    strings: Option<&'s mut Vec<StrAt>>,
+}
+
+/// Sets a known string field; `None` when it was set already.
+fn set<'a>(slot: &mut LStr<'a>, value: &'a [u8]) -> Option<()> {
+    if slot.0.is_some() {
+        return None;
+    }
+    slot.0 = Some(Cow::Borrowed(value));
+    Some(())
+}
+
+/// Marks a field seen; `None` when it was seen already.
+fn first(seen: &mut u32, bit: u32) -> Option<()> {
+    let mask = 1 << bit;
+    if *seen & mask != 0 {
+        return None;
+    }
+    *seen |= mask;
+    Some(())
+}
+
+impl<'a> Reader<'a, '_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
+            self.i += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        self.ws();
+        (self.peek()? == byte).then(|| self.i += 1)
+    }
+
+    /// The top-level object, `{` next.
+    fn event(&mut self) -> Option<Probe<'a>> {
+        let mut p = Probe::default();
+        let mut data_seen = false;
+        self.members(|r, key, at| match key {
+            b"id" => set(&mut p.id, r.plain_string(Level::Root, at)?),
+            b"timestamp" => set(&mut p.timestamp, r.plain_string(Level::Root, at)?),
+            b"type" => set(&mut p.kind, r.plain_string(Level::Root, at)?),
+            b"data" => {
+                if std::mem::replace(&mut data_seen, true) || r.peek()? != b'{' {
+                    return None;
+                }
+                p.data = LData(Some(r.data()?));
+                Some(())
+            }
+            _ => r.value(Level::Root, at),
+        })?;
+        Some(p)
+    }
+
+    fn data(&mut self) -> Option<DataProbe<'a>> {
+        let mut d = DataProbe::default();
+        let mut seen = 0u32;
+        self.members(|r, key, at| {
+            let field = match key {
+                b"user_id" => &mut d.user_id,
+                b"user_name" => &mut d.user_name,
+                b"peer_id" => &mut d.peer_id,
+                b"room_id" => &mut d.room_id,
+                b"room_name" => &mut d.room_name,
+                b"session_id" => &mut d.session_id,
+                b"role" => &mut d.role,
+                b"error_name" => &mut d.error_name,
+                b"error_message" => &mut d.error_message,
+                b"action" => &mut d.action,
+                b"domain" => &mut d.domain,
+                b"error_code" => {
+                    first(&mut seen, 0)?;
+                    d.error_code = LInt(Some(r.integer()?));
+                    return Some(());
+                }
+                b"is_terminal" => {
+                    first(&mut seen, 1)?;
+                    d.is_terminal = LBool(r.boolean()?);
+                    return Some(());
+                }
+                b"agent" => {
+                    first(&mut seen, 2)?;
+                    if r.peek()? != b'{' {
+                        return None;
+                    }
+                    d.agent = LAgent(Some(r.agent()?));
+                    return Some(());
+                }
+                _ => return r.value(Level::Data, at),
+            };
+            set(field, r.plain_string(Level::Data, at)?)
+        })?;
+        Some(d)
+    }
+
+    fn agent(&mut self) -> Option<AgentProbe<'a>> {
+        let mut a = AgentProbe::default();
+        self.members(|r, key, at| {
+            let field = match key {
+                b"sdk" => &mut a.sdk,
+                b"sdk_version" => &mut a.sdk_version,
+                b"device_model" => &mut a.device_model,
+                b"os" => &mut a.os,
+                b"os_version" => &mut a.os_version,
+                b"domain" => &mut a.domain,
+                b"string" => &mut a.string,
+                _ => return r.value(Level::Agent, at),
+            };
+            set(field, r.plain_string(Level::Agent, at)?)
+        })?;
+        Some(a)
+    }
+
+    /// Reads the object that opens at the cursor, calling `member(reader, key, key_at)` with the
+    /// cursor on each member's value (which it must read).
+    fn members(
+        &mut self,
+        mut member: impl FnMut(&mut Self, &'a [u8], (u32, u32)) -> Option<()>,
+    ) -> Option<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        self.i += 1;
+        self.ws();
+        if self.peek()? == b'}' {
+            self.i += 1;
+            self.depth -= 1;
+            return Some(());
+        }
+        loop {
+            self.ws();
+            if self.peek()? != b'"' {
+                return None;
+            }
+            let (start, end, escaped) = self.string()?;
+            // A key spelled with an escape could be any field's.
+            if escaped {
+                return None;
+            }
+            let key = &self.b[start + 1..end - 1];
+            self.expect(b':')?;
+            self.ws();
+            member(self, key, ((start + 1) as u32, (end - 1) as u32))?;
+            self.ws();
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => {
+                    self.i += 1;
+                    self.depth -= 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A known string field's value, noted as standing at `level` under `key`; `None` unless it
+    /// is a string without escapes.
+    fn plain_string(&mut self, level: Level, key: (u32, u32)) -> Option<&'a [u8]> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let (start, end, escaped) = self.string()?;
+        if escaped {
+            return None;
+        }
+        self.note(level, key, start, end, false);
+        Some(&self.b[start + 1..end - 1])
+    }
+
+    fn note(&mut self, level: Level, key: (u32, u32), start: usize, end: usize, escaped: bool) {
+        let Some(strings) = self.strings.as_deref_mut() else {
+            return;
+        };
+        strings.push(StrAt {
+            level,
+            key,
+            start: start as u32,
+            end: end as u32,
+            escaped,
+        });
+    }
+
+    /// Any JSON value at the cursor; a string is noted as standing at `level` under `key`.
+    fn value(&mut self, level: Level, key: (u32, u32)) -> Option<()> {
+        match self.peek()? {
+            b'"' => {
+                let (start, end, escaped) = self.string()?;
+                self.note(level, key, start, end, escaped);
+                Some(())
+            }
+            b'{' => self.members(|r, _, at| r.value(Level::Other, at)),
+            b'[' => self.array(),
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            _ => self.number().map(drop),
+        }
+    }
+
+    fn array(&mut self) -> Option<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        self.i += 1;
+        self.ws();
+        if self.peek()? != b']' {
+            loop {
+                self.ws();
+                self.value(Level::Other, (0, 0))?;
+                self.ws();
+                match self.peek()? {
+                    b',' => self.i += 1,
+                    b']' => break,
+                    _ => return None,
+                }
+            }
+        }
+        self.i += 1;
+        self.depth -= 1;
+        Some(())
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        self.b[self.i..]
+            .starts_with(word)
+            .then(|| self.i += word.len())
+    }
+
+    /// A JSON number at the cursor, by the grammar; answers whether it is written as an integer
+    /// (no fraction, no exponent).
+    fn number(&mut self) -> Option<bool> {
+        let b = self.b;
+        let mut i = self.i;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                while b.get(i).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+            _ => return None,
+        }
+        let mut integer = true;
+        if b.get(i) == Some(&b'.') {
+            integer = false;
+            i += 1;
+            let digits = i;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            if i == digits {
+                return None;
+            }
+        }
+        if let Some(b'e' | b'E') = b.get(i) {
+            integer = false;
+            i += 1;
+            if let Some(b'+' | b'-') = b.get(i) {
+                i += 1;
+            }
+            let digits = i;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            if i == digits {
+                return None;
+            }
+        }
+        self.i = i;
+        Some(integer)
+    }
+
+    /// `error_code`: an integer written plainly that fits an `i64` (anything else is left to the
+    /// thorough reader, which knows integral floats and numbers of every size).
+    fn integer(&mut self) -> Option<i64> {
+        let start = self.i;
+        if !self.number()? {
+            return None;
+        }
+        let digits = &self.b[start..self.i];
+        // Up to 18 digits always fit.
+        if digits.len() > 18 {
+            return None;
+        }
+        std::str::from_utf8(digits).ok()?.parse().ok()
+    }
+
+    /// `is_terminal`: a boolean, or `None` for null.
+    fn boolean(&mut self) -> Option<Option<bool>> {
+        match self.peek()? {
+            b't' => self.literal(b"true").map(|()| Some(true)),
+            b'f' => self.literal(b"false").map(|()| Some(false)),
+            b'n' => self.literal(b"null").map(|()| None),
+            _ => None,
+        }
+    }
+
+    /// The string that opens at the cursor, validated (escapes, no control characters): its
+    /// start, one past its closing quote, and whether it holds an escape. Moves past it.
+    fn string(&mut self) -> Option<(usize, usize, bool)> {
+        const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+        const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+        let b = self.b;
+        let start = self.i;
+        let mut i = start + 1;
+        let mut escaped = false;
+        loop {
+            // Eight bytes at a time while none is a quote, a backslash or a control character.
+            while let Some(chunk) = b.get(i..i + 8) {
+                let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+                let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+                let quote = zero_in(x ^ (ONES * u64::from(b'"')));
+                let backslash = zero_in(x ^ (ONES * u64::from(b'\\')));
+                let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+                let stops = quote | backslash | control;
+                if stops == 0 {
+                    i += 8;
+                } else {
+                    // The lowest flag is exact (borrows only carry upwards).
+                    i += (stops.trailing_zeros() / 8) as usize;
+                    break;
+                }
+            }
+            match *b.get(i)? {
+                b'"' => {
+                    self.i = i + 1;
+                    return Some((start, i + 1, escaped));
+                }
+                b'\\' => {
+                    escaped = true;
+                    match *b.get(i + 1)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                        b'u' => {
+                            let hex = b.get(i + 2..i + 6)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return None;
+                            }
+                            i += 6;
+                        }
+                        _ => return None,
+                    }
+                }
+                0x00..=0x1f => return None,
+                _ => i += 1,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::walk::strings_of;
+
+    /// What the thorough reader and the walk find: the probe (as text) and the strings.
+    fn thorough(text: &str) -> Option<(String, Vec<StrAt>)> {
+        let probe = Probe::read_thoroughly(text.as_bytes()).ok()?;
+        let mut strings = Vec::new();
+        strings_of(text.as_bytes(), &mut strings);
+        Some((format!("{probe:?}"), strings))
+    }
+
+    fn plain(text: &str) -> Option<(String, Vec<StrAt>)> {
+        let mut strings = Vec::new();
+        let probe = read(text, Some(&mut strings))?;
+        Some((format!("{probe:?}"), strings))
+    }
+
+    /// Whatever the plain reader reads is valid JSON, read as the thorough reader reads it.
+    fn agrees(text: &str) -> bool {
+        let Some(fast) = plain(text) else {
+            return false;
+        };
+        assert!(
+            serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok(),
+            "read as plain, but not JSON: {text}"
+        );
+        assert_eq!(Some(&fast), thorough(text).as_ref(), "{text}");
+        true
+    }
+
+    fn generated(events: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        crate::generator::write_ndjson(&mut out, events, 7).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn generated_events_are_plain_and_read_as_the_thorough_reader_reads_them() {
+        for line in generated(300) {
+            assert!(agrees(&line), "not read as plain: {line}");
+        }
+    }
+
+    #[test]
+    fn valid_events_of_other_shapes_read_the_same_when_plain() {
+        let plain_cases = [
+            r#"{}"#,
+            r#" { "id" : "a" , "data" : { } } "#,
+            "{\"id\":\"a\",\n\t\"data\":{\"room_id\":\"r\"}\r\n}",
+            r#"{"data":{"agent":{},"error_code":-0,"is_terminal":null}}"#,
+            r#"{"data":{"error_code":123456789012345678,"is_terminal":false}}"#,
+            r#"{"x":[1,-2.5e+3,0.0,1E9,true,false,null,"s",[],{},[{"data":{"room_id":"deep"}}]]}"#,
+            r#"{"data":{"n":{"agent":{"os":"not the agent"}},"room_id":"r","extra":"e\"q\u00e9"}}"#,
+            r#"{"agent":{"os":"top-level agent"},"type":"t","data":{"x":"1","x":"2"}}"#,
+            r#"{"data":{"error_description":"a \\ b \/ \b\f\n\r\t","agent":{"string":"sdk:web,env:qa","dev":"z"}}}"#,
+            r#"{"id":"é佐藤","data":{"user_name":"Zoë 佐藤"}}"#,
+            r#"{"data":{"domain":"d","agent":{"domain":"a"}}}"#,
+        ];
+        for text in plain_cases {
+            assert!(agrees(text), "not read as plain: {text}");
+        }
+        // Left to the thorough reader: what it reads differently from the common shape.
+        let thorough_cases = [
+            r#"{"id":"a","id":"b"}"#,
+            r#"{"data":{"room_id":"a","room_id":"b"}}"#,
+            r#"{"data":{"agent":{"os":"a"},"agent":{"os":"b"}}}"#,
+            r#"{"data":{},"data":{}}"#,
+            r#"{"data":{"room_id":"r\u0041"}}"#,
+            r#"{"d\u0061ta":{"room_id":"r"}}"#,
+            r#"{"data":{"room_id":7}}"#,
+            r#"{"data":{"room_id":null}}"#,
+            r#"{"data":{"error_code":500.0}}"#,
+            r#"{"data":{"error_code":1e3}}"#,
+            r#"{"data":{"error_code":"500"}}"#,
+            r#"{"data":{"error_code":12345678901234567890}}"#,
+            r#"{"data":{"is_terminal":1}}"#,
+            r#"{"data":[1]}"#,
+            r#"{"data":{"agent":"web"}}"#,
+            r#"[{"id":"a"}]"#,
+        ];
+        for text in thorough_cases {
+            assert!(plain(text).is_none(), "read as plain: {text}");
+            assert!(thorough(text).is_some(), "{text}");
+        }
+        let deep = format!("{{\"x\":{}{}}}", "[".repeat(150), "]".repeat(150));
+        assert!(plain(&deep).is_none());
+    }
+
+    #[test]
+    fn no_damaged_event_is_read_as_plain() {
+        let mut events = vec![
+            r#"{"id":"e1","x":[1,-2.5e+3,{"k":"v\"w\u00e9"},true,null],"data":{"room_id":"r","error_code":500,"is_terminal":false,"agent":{"os":"x"}},"t":"z"}"#.to_string(),
+        ];
+        events.extend(generated(1));
+        let bytes = b"\"\\{}[]:,0-.eE+ tfnu/a\x01\x1f";
+        let mut read = 0;
+        for event in &events {
+            let b = event.as_bytes();
+            let mut check = |m: Vec<u8>| {
+                if let Ok(text) = std::str::from_utf8(&m)
+                    && agrees(text)
+                {
+                    read += 1;
+                }
+            };
+            for i in 0..b.len() {
+                for &x in bytes {
+                    let mut m = b.to_vec();
+                    m[i] = x;
+                    check(m);
+                    let mut m = b.to_vec();
+                    m.insert(i, x);
+                    check(m);
+                }
+                let mut m = b.to_vec();
+                m.remove(i);
+                check(m);
+                check(b[..i].to_vec());
+            }
+        }
+        // Many changes leave valid JSON (a letter in a string); those must have been read.
+        assert!(read > 1000, "{read}");
+    }
+}
