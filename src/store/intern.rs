@@ -1,4 +1,7 @@
-use rustc_hash::FxHashMap;
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
 
 /// An interned string's number. `Sym(0)` is "absent".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -14,30 +17,51 @@ impl Sym {
 
 /// Distinct strings, each stored once: filters become integer comparisons and a text search can
 /// look at each distinct string once instead of once per event.
+///
+/// The strings are kept end to end in one buffer, and the table holds only their numbers: no
+/// allocation per string, and a few bytes of overhead each.
 #[derive(Debug)]
 pub struct Interner {
-    /// Keyed by the bytes, so that a lookup needs no UTF-8 check.
-    map: FxHashMap<Box<[u8]>, Sym>,
-    strings: Vec<Box<str>>,
+    text: String,
+    /// Where each string ends in `text` (string `i` starts where `i - 1` ends).
+    ends: Vec<usize>,
+    /// The symbols, found by the hash of their string's bytes.
+    table: HashTable<Sym>,
 }
 
 impl Default for Interner {
     fn default() -> Self {
         Interner {
-            map: FxHashMap::default(),
-            strings: vec![Box::from("")],
+            text: String::new(),
+            // Symbol 0 is the absent string, "".
+            ends: vec![0],
+            table: HashTable::new(),
         }
     }
 }
 
+fn hash(b: &[u8]) -> u64 {
+    FxBuildHasher.hash_one(b)
+}
+
+/// The bytes of string `sym` of an interner's parts.
+fn bytes_of<'t>(text: &'t str, ends: &[usize], sym: Sym) -> &'t [u8] {
+    let i = sym.0 as usize;
+    let start = if i == 0 { 0 } else { ends[i - 1] };
+    &text.as_bytes()[start..ends[i]]
+}
+
 impl Interner {
     pub fn intern(&mut self, s: &str) -> Sym {
-        if let Some(&sym) = self.map.get(s.as_bytes()) {
+        let h = hash(s.as_bytes());
+        let Interner { text, ends, table } = self;
+        if let Some(&sym) = table.find(h, |&sym| bytes_of(text, ends, sym) == s.as_bytes()) {
             return sym;
         }
-        let sym = Sym(self.strings.len() as u32);
-        self.strings.push(Box::from(s));
-        self.map.insert(Box::from(s.as_bytes()), sym);
+        let sym = Sym(ends.len() as u32);
+        text.push_str(s);
+        ends.push(text.len());
+        table.insert_unique(h, sym, |&sym| hash(bytes_of(text, ends, sym)));
         sym
     }
 
@@ -47,7 +71,7 @@ impl Interner {
 
     /// Interns a string given as bytes, checking UTF-8 only the first time it is seen.
     pub fn intern_bytes(&mut self, b: &[u8]) -> Result<Sym, std::str::Utf8Error> {
-        if let Some(&sym) = self.map.get(b) {
+        if let Some(sym) = self.find(b) {
             return Ok(sym);
         }
         Ok(self.intern(std::str::from_utf8(b)?))
@@ -57,25 +81,71 @@ impl Interner {
         b.map_or(Ok(Sym::NONE), |b| self.intern_bytes(b))
     }
 
+    fn find(&self, b: &[u8]) -> Option<Sym> {
+        self.table
+            .find(hash(b), |&sym| bytes_of(&self.text, &self.ends, sym) == b)
+            .copied()
+    }
+
     pub fn lookup(&self, s: &str) -> Option<Sym> {
-        self.map.get(s.as_bytes()).copied()
+        self.find(s.as_bytes())
     }
 
-    /// The string of a symbol; "" for `Sym::NONE`.
+    /// The string of a symbol; "" for `Sym::NONE` (and for a number it never gave).
     pub fn get(&self, sym: Sym) -> &str {
-        self.strings.get(sym.0 as usize).map_or("", |s| s)
+        let i = sym.0 as usize;
+        if i == 0 || i >= self.ends.len() {
+            return "";
+        }
+        &self.text[self.ends[i - 1]..self.ends[i]]
     }
 
-    /// Every string, indexed by its symbol's number (index 0 is the absent string).
-    pub fn strings(&self) -> &[Box<str>] {
-        &self.strings
+    /// Every string from symbol number `from` on, in order.
+    pub fn strings_from(&self, from: usize) -> impl Iterator<Item = &str> + '_ {
+        (from..self.ends.len()).map(|i| self.get(Sym(i as u32)))
     }
 
+    /// The number of strings, the absent one included.
     pub fn len(&self) -> usize {
-        self.strings.len()
+        self.ends.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.strings.len() <= 1
+        self.ends.len() <= 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_distinct_string_gets_one_number_and_reads_back() {
+        let mut i = Interner::default();
+        let words = ["room", "", "peer", "room", "佐藤", "peer", "roo"];
+        let syms: Vec<Sym> = words.iter().map(|w| i.intern(w)).collect();
+        assert_eq!(syms[0], syms[3]);
+        assert_eq!(syms[2], syms[5]);
+        assert_ne!(syms[0], syms[6]);
+        for (w, s) in words.iter().zip(&syms) {
+            assert_eq!(i.get(*s), *w);
+        }
+        assert_eq!(i.lookup("佐藤"), Some(syms[4]));
+        assert_eq!(i.lookup("nothing"), None);
+        assert_eq!(i.get(Sym::NONE), "");
+        let all: Vec<&str> = i.strings_from(1).collect();
+        assert_eq!(all, ["room", "", "peer", "佐藤", "roo"]);
+    }
+
+    #[test]
+    fn many_strings_survive_the_table_growing() {
+        let mut i = Interner::default();
+        let syms: Vec<Sym> = (0..20_000).map(|n| i.intern(&n.to_string())).collect();
+        for (n, s) in syms.iter().enumerate() {
+            assert_eq!(i.get(*s), n.to_string());
+            assert_eq!(i.intern_bytes(n.to_string().as_bytes()), Ok(*s));
+        }
+        assert!(i.intern_bytes(b"\xff").is_err());
+        assert_eq!(i.len(), 20_001);
     }
 }

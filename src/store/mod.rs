@@ -343,18 +343,13 @@ impl Store {
         let first = self.rows.len();
         let blob = self.blobs.len() as u32;
         self.blobs.push(batch.blob);
-        let remap: Vec<Sym> = batch
-            .strings
-            .strings()
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                if i == 0 {
-                    Sym::NONE
-                } else {
-                    self.strings.intern(s)
-                }
-            })
+        let remap: Vec<Sym> = std::iter::once(Sym::NONE)
+            .chain(
+                batch
+                    .strings
+                    .strings_from(1)
+                    .map(|s| self.strings.intern(s)),
+            )
             .collect();
         let map = |s: Sym| remap[s.0 as usize];
         let mut scratch = Vec::new();

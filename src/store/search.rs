@@ -152,12 +152,11 @@ impl SearchBits {
 
     /// The answers for every string and set of the store, computing only those added since.
     pub fn extended(mut self, strings: &Interner, sets: &SymSets) -> SearchBits {
-        let all = strings.strings();
         let known = self.strings.len();
-        if known < all.len() {
-            let new = &all[known..];
+        if known < strings.len() {
+            let new: Vec<&str> = strings.strings_from(known).collect();
             let needle = &self.needle;
-            let answers = parallel_map(new, |s| needle.matches_str(s));
+            let answers = parallel_map(&new, |s| needle.matches_str(s));
             Arc::make_mut(&mut self.strings).extend(answers);
         }
         let all_sets = sets.sets();
