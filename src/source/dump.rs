@@ -5,10 +5,12 @@
 //! A damaged file keeps every event read before the damage (and, for line-delimited files, after
 //! it), and the problem is reported with the file's path and line:column.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -23,6 +25,9 @@ pub const LARGE_BATCH: usize = 65_536;
 
 /// Line-delimited files at least this large are read on every core.
 const PARALLEL_BYTES: usize = 32 << 20;
+
+/// The size of the pieces a large line-delimited file is cut into for reading on every core.
+const PIECE_BYTES: usize = 64 << 20;
 
 /// Builds batches that start at `size` events and grow up to [`LARGE_BATCH`].
 struct Batcher {
@@ -215,45 +220,14 @@ fn read(
         && bytes.len() >= PARALLEL_BYTES
         && super::ndjson::looks_line_delimited(bytes)
     {
-        // One slice of lines per core. The first slice's batches are handed over as they are
-        // made; the others' wait their turn, so events arrive in file order (the first copy of
-        // an id is the one kept, as on one thread).
-        let slices = super::ndjson::split_at_lines(bytes, threads);
-        std::thread::scope(|scope| {
-            let mut parts = Vec::new();
-            for (k, &(a, b)) in slices.iter().enumerate() {
-                let (tx, rx) = std::sync::mpsc::channel::<Batch>();
-                let blob = Arc::clone(&file.blob);
-                let first = if k == 0 { size } else { LARGE_BATCH };
-                let handle = scope.spawn(move || {
-                    let mut batcher = Batcher::new(blob, first);
-                    let mut errs = Vec::new();
-                    scan_lines(
-                        &bytes[a..b],
-                        &mut |s, e| batcher.push(a + s, a + e, &mut |batch| drop(tx.send(batch))),
-                        &mut errs,
-                    );
-                    let _ = tx.send(batcher.finish());
-                    errs.into_iter()
-                        .map(|x| ScanError {
-                            offset: a + x.offset,
-                            message: x.message,
-                        })
-                        .collect::<Vec<_>>()
-                });
-                parts.push((rx, handle));
-            }
-            for (rx, handle) in parts {
-                for batch in rx {
-                    on_batch(batch);
-                }
-                errors.extend(
-                    handle
-                        .join()
-                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                );
-            }
-        });
+        read_pieces(
+            &file.blob,
+            size,
+            threads,
+            PIECE_BYTES,
+            on_batch,
+            &mut errors,
+        );
     } else {
         let mut batcher = Batcher::new(Arc::clone(&file.blob), size);
         let mut push = |start: usize, end: usize| batcher.push(start, end, on_batch);
@@ -285,6 +259,97 @@ fn read(
         ));
     }
     problems
+}
+
+/// A part of a line-delimited file read on a worker thread.
+enum Piece {
+    Batch(Batch),
+    /// The piece is read; its problems.
+    Done(Vec<ScanError>),
+}
+
+/// Reads a large line-delimited file on `threads` cores: it is cut into pieces of about
+/// `piece_bytes` at line ends, each worker reads the next piece not yet taken, and the batches
+/// are handed over in file order (so the first copy of an id is the one kept, as on one thread).
+/// Small pieces keep few batches waiting for their turn: memory stays low, and the last batches
+/// handed over are few.
+pub(super) fn read_pieces(
+    blob: &Arc<Blob>,
+    size: usize,
+    threads: usize,
+    piece_bytes: usize,
+    on_batch: &mut dyn FnMut(Batch),
+    errors: &mut Vec<ScanError>,
+) {
+    let bytes: &[u8] = blob;
+    let count = bytes.len().div_ceil(piece_bytes).max(threads);
+    let pieces = super::ndjson::split_at_lines(bytes, count);
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Piece)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, pieces) = (&next, &pieces);
+            scope.spawn(move || {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(a, b)) = pieces.get(k) else {
+                        break;
+                    };
+                    // The first batch of the file is small, so that the first screen shows at once.
+                    let first = if k == 0 { size } else { LARGE_BATCH };
+                    let mut batcher = Batcher::new(Arc::clone(blob), first);
+                    let mut errs = Vec::new();
+                    let mut send = |batch: Batch| drop(tx.send((k, Piece::Batch(batch))));
+                    scan_lines(
+                        &bytes[a..b],
+                        &mut |s, e| batcher.push(a + s, a + e, &mut send),
+                        &mut errs,
+                    );
+                    let last = batcher.finish();
+                    if !last.is_empty() {
+                        send(last);
+                    }
+                    for e in &mut errs {
+                        e.offset += a;
+                    }
+                    let _ = tx.send((k, Piece::Done(errs)));
+                }
+            });
+        }
+        drop(tx);
+        let mut deliver = |piece: Piece| match piece {
+            Piece::Batch(batch) => {
+                on_batch(batch);
+                false
+            }
+            Piece::Done(errs) => {
+                errors.extend(errs);
+                true
+            }
+        };
+        // The piece being handed over, and what later pieces sent before their turn.
+        let mut current = 0;
+        let mut waiting: BTreeMap<usize, Vec<Piece>> = BTreeMap::new();
+        for (k, piece) in rx {
+            if k != current {
+                waiting.entry(k).or_default().push(piece);
+                continue;
+            }
+            if !deliver(piece) {
+                continue;
+            }
+            current += 1;
+            while let Some(sent) = waiting.remove(&current) {
+                // A worker sends a piece's `Done` last.
+                let done = sent.into_iter().fold(false, |_, piece| deliver(piece));
+                if !done {
+                    break;
+                }
+                current += 1;
+            }
+        }
+    });
 }
 
 /// Reads a line-delimited file: each line that is an event object is read in a single pass; any

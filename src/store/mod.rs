@@ -342,6 +342,7 @@ impl Store {
     pub fn merge(&mut self, batch: Batch) -> Merged {
         let first = self.rows.len();
         let blob = self.blobs.len() as u32;
+        self.reserve_for(&batch);
         self.blobs.push(batch.blob);
         let remap: Vec<Sym> = std::iter::once(Sym::NONE)
             .chain(
@@ -366,7 +367,6 @@ impl Store {
             })
             .collect();
         let mut duplicates = 0;
-        self.rows.reserve(batch.rows.len());
         for (mut row, id) in batch.rows.into_iter().zip(batch.ids) {
             if !self.ids.insert(id, self.rows.len() as u32) {
                 duplicates += 1;
@@ -386,6 +386,27 @@ impl Store {
             first,
             added: self.rows.len() - first,
             duplicates,
+        }
+    }
+
+    /// Makes room for the rest of the batch's blob at once, judged by the size of the batch's
+    /// events, when the batch does not fit: growing to a million rows one doubling at a time
+    /// would copy them and rehash their ids over and over. Room never used costs address space,
+    /// not memory.
+    fn reserve_for(&mut self, batch: &Batch) {
+        let n = batch.rows.len();
+        let bytes: u64 = batch.rows.iter().map(|r| u64::from(r.len) + 1).sum();
+        let expected = || {
+            let whole = (batch.blob.len() as u64).saturating_mul(n as u64) / bytes.max(1);
+            usize::try_from(whole).unwrap_or(usize::MAX).max(n)
+        };
+        if self.rows.capacity() - self.rows.len() < n {
+            let expected = expected();
+            self.rows.reserve(expected);
+            self.peers.previous.reserve(expected);
+        }
+        if self.ids.uuids.capacity() - self.ids.uuids.len() < n {
+            self.ids.uuids.reserve(expected());
         }
     }
 

@@ -614,3 +614,65 @@ fn damaged_input_never_crashes_and_every_span_read_is_an_object_inside_the_file(
         }
     }
 }
+
+#[test]
+fn reading_in_pieces_on_several_threads_gives_what_one_thread_gives() {
+    let mut generated = Vec::new();
+    crate::generator::write_ndjson(&mut generated, 3000, 5).unwrap();
+    let mut lines: Vec<String> = String::from_utf8(generated)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    // A later copy of an id with other content, far from the first: the first must win.
+    let copy = lines[5].replacen("\"type\":\"client.", "\"type\":\"client.x", 1);
+    lines.insert(2500, copy);
+    lines[10] = "{\"id\": broken".to_string();
+    lines[2900] = "not json at all".to_string();
+    let envelope: serde_json::Value = serde_json::from_str(PAGE1).unwrap();
+    lines.insert(1200, envelope.to_string());
+    lines.insert(700, String::new());
+    let blob = Arc::new(Blob::Owned(lines.join("\n").into_bytes()));
+
+    let mut one = Vec::new();
+    let mut one_errors = Vec::new();
+    let mut batcher = Batcher::new(Arc::clone(&blob), 2000);
+    scan_lines(
+        &blob,
+        &mut |s, e| batcher.push(s, e, &mut |b| one.push(b)),
+        &mut one_errors,
+    );
+    one.push(batcher.finish());
+
+    let mut many = Vec::new();
+    let mut many_errors = Vec::new();
+    read_pieces(
+        &blob,
+        2000,
+        3,
+        8 << 10,
+        &mut |b| many.push(b),
+        &mut many_errors,
+    );
+    assert!(many.len() > 100, "{} batches", many.len());
+    assert!(many[0].len() <= 2000);
+
+    let events = |batches: Vec<Batch>| {
+        let mut store = Store::new();
+        for b in batches {
+            store.merge(b);
+        }
+        let raws: Vec<Vec<u8>> = (0..store.len()).map(|i| store.raw(i).to_vec()).collect();
+        (raws, store.duplicates())
+    };
+    let (one_events, one_duplicates) = events(one);
+    let (many_events, many_duplicates) = events(many);
+    assert_eq!(
+        one_events.len(),
+        3000 - 2 + envelope["events"].as_array().unwrap().len()
+    );
+    assert_eq!(one_duplicates, 1);
+    assert_eq!((many_events, many_duplicates), (one_events, one_duplicates));
+    assert_eq!(many_errors, one_errors);
+    assert_eq!(one_errors.len(), 2);
+}
