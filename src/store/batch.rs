@@ -60,14 +60,21 @@ pub struct BatchBuilder {
     blob: Arc<Blob>,
     rows: Vec<Row>,
     ids: Vec<IdKey>,
+    tables: Tables,
+    /// Whether the text search is indexed (see [`BatchBuilder::unindexed`]).
+    indexed: bool,
+    /// Reused for each event's string values.
+    walked: Vec<StrAt>,
+}
+
+/// What a builder's rows refer to, and what it remembers to read the next event faster.
+#[derive(Default)]
+struct Tables {
     strings: Interner,
     sets: SymSets,
     /// The `env` of each distinct agent string: agents repeat, so each is decoded once.
     env_of_agent: FxHashMap<Sym, Sym>,
-    /// Whether the text search is indexed (see [`BatchBuilder::unindexed`]).
-    indexed: bool,
-    /// Reused for each event's string values, and for its other string values' text.
-    walked: Vec<StrAt>,
+    /// Reused for each event's other string values' text.
     others_text: Vec<u8>,
     /// The set of others of each distinct text of others seen.
     set_of_text: FxHashMap<Box<[u8]>, u32>,
@@ -79,13 +86,9 @@ impl BatchBuilder {
             blob,
             rows: Vec::new(),
             ids: Vec::new(),
-            strings: Interner::default(),
-            sets: SymSets::default(),
-            env_of_agent: FxHashMap::default(),
+            tables: Tables::default(),
             indexed: true,
             walked: Vec::new(),
-            others_text: Vec::new(),
-            set_of_text: FxHashMap::default(),
         }
     }
 
@@ -110,8 +113,8 @@ impl BatchBuilder {
 
     /// Adds the event whose JSON object is `blob[start..end]`.
     pub fn push(&mut self, start: usize, end: usize) -> Result<(), serde_json::Error> {
-        let blob = Arc::clone(&self.blob);
-        let raw = &blob[start..end];
+        // Borrowed, not cloned: the blob's count is shared by every thread reading it.
+        let raw = &self.blob[start..end];
         // One pass over the whole event keeps invalid UTF-8 out of the store, even in fields the
         // probe skips; for ASCII text it is far cheaper than parsing.
         let Ok(text) = simdutf8::basic::from_utf8(raw) else {
@@ -122,15 +125,16 @@ impl BatchBuilder {
                 None => "invalid UTF-8".to_string(),
             }));
         };
-        let mut walked = std::mem::take(&mut self.walked);
-        let probe = Probe::read_walked(text, &mut walked)?;
+        let probe = Probe::read_walked(text, &mut self.walked)?;
         let mut row = self
+            .tables
             .row_of(&probe)
             .map_err(|e| serde::de::Error::custom(format!("invalid UTF-8: {e}")))?;
         row.offset = start as u64;
         row.len = (end - start) as u32;
         if self.indexed {
-            self.index_strings(raw, &probe, &walked, &mut row);
+            self.tables
+                .index_strings(raw, &probe, &self.walked, &mut row);
         } else {
             row.search_raw = true;
         }
@@ -141,10 +145,21 @@ impl BatchBuilder {
             }
         });
         self.rows.push(row);
-        self.walked = walked;
         Ok(())
     }
 
+    pub fn finish(self) -> Batch {
+        Batch {
+            blob: self.blob,
+            rows: self.rows,
+            ids: self.ids,
+            strings: self.tables.strings,
+            sets: self.tables.sets,
+        }
+    }
+}
+
+impl Tables {
     fn row_of(&mut self, p: &Probe) -> Result<Row, std::str::Utf8Error> {
         let s = &mut self.strings;
         let mut row = Row {
@@ -315,15 +330,5 @@ impl BatchBuilder {
             }
         };
         self.others_text = text;
-    }
-
-    pub fn finish(self) -> Batch {
-        Batch {
-            blob: self.blob,
-            rows: self.rows,
-            ids: self.ids,
-            strings: self.strings,
-            sets: self.sets,
-        }
     }
 }
