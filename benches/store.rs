@@ -4,6 +4,7 @@
 //!   cargo bench --bench store
 //!   CALLSCOPE_BENCH_1M=1 cargo bench --bench store
 //!   cargo bench --bench store -- 'explorer/'     # one group of measurements
+//!   cargo bench --bench store -- 'load/'         # reading and merging batches
 //!
 //! Each store is built once per size (generated NDJSON read in batches, as the explorer reads a
 //! dump) and only the work on it is measured. The `explorer/` figures go through `update` and
@@ -14,7 +15,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{
-    BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+    BatchSize, BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group,
+    criterion_main,
 };
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -24,8 +26,8 @@ use callscope::event::EventType;
 use callscope::filter::Filter;
 use callscope::generator::{STORM_ROOM_ID, STORM_SFU_NODE};
 use callscope::insight::{Groups, Timeline};
-use callscope::source::dump::{DumpFile, read_file_in_batches};
-use callscope::store::Blob;
+use callscope::source::dump::{DumpFile, LARGE_BATCH, read_file_in_batches};
+use callscope::store::{BatchBuilder, Blob, Store};
 use callscope::tui::action::{Action, Command};
 use callscope::tui::keymap::Mode;
 use callscope::tui::model::{Model, SourceLabel};
@@ -284,8 +286,58 @@ fn close_views(model: &mut Model) {
     command(model, Command::ClearFilters);
 }
 
+/// Reading a dump's events into a batch, as each loader thread does, and merging the batches
+/// into a store, as the explorer does with each batch it is handed.
+fn loading(c: &mut Criterion, events: usize) {
+    let mut ndjson = Vec::new();
+    callscope::generator::write_ndjson(&mut ndjson, events, callscope::generator::DEMO_SEED)
+        .expect("writing to memory");
+    let mut lines = Vec::with_capacity(events);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', &ndjson) {
+        lines.push((start, end));
+        start = end + 1;
+    }
+    let blob = Arc::new(Blob::Owned(ndjson));
+    let read_with = |range: &[(usize, usize)], indexed: bool| {
+        let mut builder = BatchBuilder::new(Arc::clone(&blob));
+        if !indexed {
+            builder = builder.unindexed();
+        }
+        for &(start, end) in range {
+            builder.push(start, end).expect("a generated event");
+        }
+        builder.finish()
+    };
+    let read = |range: &[(usize, usize)]| read_with(range, true);
+    let mut group = c.benchmark_group(format!("load/{events}"));
+    configure(&mut group, events);
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(events as u64));
+    group.bench_function("read into one batch", |b| b.iter(|| read(&lines)));
+    // What indexing the text search costs on top.
+    group.bench_function("read into one batch, unindexed", |b| {
+        b.iter(|| read_with(&lines, false))
+    });
+    group.bench_function("merge batches", |b| {
+        b.iter_batched(
+            || lines.chunks(LARGE_BATCH).map(read).collect::<Vec<_>>(),
+            |batches| {
+                let mut store = Store::new();
+                for batch in batches {
+                    store.merge(batch);
+                }
+                store
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     for events in sizes() {
+        loading(c, events);
         let started = Instant::now();
         let mut model = loaded_model(events);
         eprintln!(

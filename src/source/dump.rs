@@ -296,6 +296,7 @@ pub(super) fn read_pieces(
                     let Some(&(a, b)) = pieces.get(k) else {
                         break;
                     };
+                    blob.prepare(a, b);
                     // The first batch of the file is small, so that the first screen shows at once.
                     let first = if k == 0 { size } else { LARGE_BATCH };
                     let mut batcher = Batcher::new(Arc::clone(blob), first);

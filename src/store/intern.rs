@@ -44,6 +44,32 @@ fn hash(b: &[u8]) -> u64 {
     FxBuildHasher.hash_one(b)
 }
 
+/// Whether two strings are equal. Interned strings are mostly short, and a call to `memcmp` per
+/// lookup costs more than comparing them inline, eight bytes at a time.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n > 32 {
+        return a == b;
+    }
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    // Whole words, then the last eight bytes (overlapping the one before).
+    let mut i = 0;
+    while i + 8 < n {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    word(a, n - 8) == word(b, n - 8)
+}
+
 /// The bytes of string `sym` of an interner's parts.
 fn bytes_of<'t>(text: &'t str, ends: &[usize], sym: Sym) -> &'t [u8] {
     let i = sym.0 as usize;
@@ -55,7 +81,7 @@ impl Interner {
     pub fn intern(&mut self, s: &str) -> Sym {
         let h = hash(s.as_bytes());
         let Interner { text, ends, table } = self;
-        if let Some(&sym) = table.find(h, |&sym| bytes_of(text, ends, sym) == s.as_bytes()) {
+        if let Some(&sym) = table.find(h, |&sym| same(bytes_of(text, ends, sym), s.as_bytes())) {
             return sym;
         }
         let sym = Sym(ends.len() as u32);
@@ -83,7 +109,7 @@ impl Interner {
 
     fn find(&self, b: &[u8]) -> Option<Sym> {
         self.table
-            .find(hash(b), |&sym| bytes_of(&self.text, &self.ends, sym) == b)
+            .find(hash(b), |&sym| same(bytes_of(&self.text, &self.ends, sym), b))
             .copied()
     }
 
@@ -135,6 +161,21 @@ mod tests {
         assert_eq!(i.get(Sym::NONE), "");
         let all: Vec<&str> = i.strings_from(1).collect();
         assert_eq!(all, ["room", "", "peer", "佐藤", "roo"]);
+    }
+
+    #[test]
+    fn strings_of_every_length_up_to_forty_compare_equal_only_to_themselves() {
+        let base: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for n in 0..=40 {
+            let a = &base[..n];
+            assert!(same(a, a));
+            assert!(!same(a, &base[..n.saturating_sub(1)]) || n == 0);
+            for k in 0..n {
+                let mut b = a.to_vec();
+                b[k] ^= 0x20;
+                assert!(!same(a, &b), "{n} {k}");
+            }
+        }
     }
 
     #[test]
