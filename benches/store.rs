@@ -15,8 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{
-    BatchSize, BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group,
-    criterion_main,
+    BatchSize, BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -109,7 +109,9 @@ impl Interner {
 
     fn find(&self, b: &[u8]) -> Option<Sym> {
         self.table
-            .find(hash(b), |&sym| same(bytes_of(&self.text, &self.ends, sym), b))
+            .find(hash(b), |&sym| {
+                same(bytes_of(&self.text, &self.ends, sym), b)
+            })
             .copied()
     }
 

@@ -76,13 +76,14 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::BatchLoaded(batch) => {
             append(model, batch);
-            // The batch's own tables were just dropped.
-            vec![Effect::ReleaseMemory]
+            Vec::new()
         }
         Action::FollowTick => views::follow_tick(model),
         Action::LoadFinished { problems } => {
             model.problems.extend(problems);
             model.load = LoadState::Idle;
+            // What the batches' own tables held, kept by the allocator for the next batch while
+            // loading (trimming it after each batch only made the next one fault it in again).
             vec![Effect::ReleaseMemory]
         }
         Action::Live(report) => live_report(model, report),
