@@ -252,7 +252,10 @@ impl Tables {
                     row.ts_is_plain = inner.iter().all(|&b| is_time_char(b));
                     continue;
                 }
-                Place::Data(b"error_description") if locate(&mut row.description_at) => continue,
+                Place::Data(b"error_description") if locate(&mut row.description_at) => {
+                    row.description_escaped = escaped;
+                    continue;
+                }
                 Place::Top(b"type") => p.kind.get(),
                 Place::Data(key) => data.and_then(|d| match key {
                     b"user_id" => d.user_id.get(),

@@ -80,6 +80,8 @@ pub struct Row {
     /// `T:.Z+-` only: a search text with other characters cannot be in them.
     pub id_is_uuid: bool,
     pub ts_is_plain: bool,
+    /// The located description holds an escape.
+    pub description_escaped: bool,
 }
 
 /// A string's place within its event's JSON; a length of 0 means none.

@@ -16,6 +16,8 @@ pub struct Needle {
     /// The text can be part of a canonical UUID, of a timestamp written with `is_time_char`s.
     id_like: bool,
     time_like: bool,
+    /// The text holds an `i` or a `k`, which İ and K (KELVIN SIGN) lowercase into.
+    has_i_or_k: bool,
     /// For an ASCII text: finds it in lowercased bytes.
     lower_finder: Option<memchr::memmem::Finder<'static>>,
     /// For an ASCII text: a vectorised, ASCII-case-insensitive finder that refuses most events
@@ -48,6 +50,7 @@ impl Needle {
                 .bytes()
                 .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b'-')),
             time_like: lower.bytes().all(is_time_char),
+            has_i_or_k: lower.contains(['i', 'k']),
             lower_finder: ascii.then(|| memchr::memmem::Finder::new(lower.as_bytes()).into_owned()),
             lower,
             ascii,
@@ -104,15 +107,21 @@ impl Needle {
 
     /// Whether a JSON string (quotes included) matches.
     pub fn matches_bytes(&self, quoted: &[u8]) -> bool {
+        let escaped = memchr::memchr(b'\\', &quoted[1..quoted.len() - 1]).is_some();
+        self.matches_quoted(quoted, escaped)
+    }
+
+    /// Whether a JSON string (quotes included) matches, knowing whether it holds an escape.
+    pub fn matches_quoted(&self, quoted: &[u8], escaped: bool) -> bool {
         let inner = &quoted[1..quoted.len() - 1];
-        let escaped = memchr::memchr(b'\\', inner).is_some();
         if self.ascii && !escaped {
             // ASCII text found in the bytes is found in the string: lowercasing never turns
-            // other characters into ASCII but for the two `matches_json` names.
+            // other characters into ASCII but for the two `matches_json` names, which only
+            // matter to a text with an `i` or a `k`.
             if self.contains_ascii_ci(inner) {
                 return true;
             }
-            if memchr::memchr2(0xC4, 0xE2, inner).is_none() {
+            if !self.has_i_or_k || memchr::memchr2(0xC4, 0xE2, inner).is_none() {
                 return false;
             }
         }
@@ -181,6 +190,8 @@ impl SearchBits {
             for span in [ahead.id_at, ahead.description_at] {
                 prefetch(raw, span.start());
             }
+            // A description spans two or three cache lines.
+            prefetch(raw, ahead.description_at.start() + 64);
         }
         let row: &Row = store.row(i);
         let raw = store.raw(i);
@@ -195,15 +206,15 @@ impl SearchBits {
             return true;
         }
         let n = &self.needle;
-        [
-            (row.id_at, n.id_like || !row.id_is_uuid),
-            (row.ts_at, n.time_like || !row.ts_is_plain),
-            (row.description_at, true),
-        ]
-        .into_iter()
-        .filter(|&(_, possible)| possible)
-        .filter_map(|(span, _)| span.of(raw))
-        .any(|quoted| n.matches_bytes(quoted))
+        let located = |span: super::Span, possible: bool| {
+            possible && span.of(raw).is_some_and(|quoted| n.matches_bytes(quoted))
+        };
+        located(row.id_at, n.id_like || !row.id_is_uuid)
+            || located(row.ts_at, n.time_like || !row.ts_is_plain)
+            || row
+                .description_at
+                .of(raw)
+                .is_some_and(|quoted| n.matches_quoted(quoted, row.description_escaped))
     }
 }
 
@@ -261,15 +272,15 @@ impl Needle {
     /// a buffer and searched with a vectorised finder.
     fn contains_ascii_ci(&self, hay: &[u8]) -> bool {
         const SHORT: usize = 512;
+        thread_local! {
+            static LOWERED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
         match &self.lower_finder {
-            Some(finder) if hay.len() <= SHORT => {
-                let mut buf = [0u8; SHORT];
-                let buf = &mut buf[..hay.len()];
-                for (b, h) in buf.iter_mut().zip(hay) {
-                    *b = h.to_ascii_lowercase();
-                }
+            Some(finder) if hay.len() <= SHORT => LOWERED.with_borrow_mut(|buf| {
+                buf.clear();
+                buf.extend(hay.iter().map(u8::to_ascii_lowercase));
                 finder.find(buf).is_some()
-            }
+            }),
             _ => contains_ascii_ci(hay, self.lower.as_bytes()),
         }
     }
