@@ -483,12 +483,14 @@ mod tests {
             r#"{"data":{"is_terminal":1}}"#,
             r#"{"data":[1]}"#,
             r#"{"data":{"agent":"web"}}"#,
-            r#"[{"id":"a"}]"#,
         ];
         for text in thorough_cases {
             assert!(plain(text).is_none(), "read as plain: {text}");
             assert!(thorough(text).is_some(), "{text}");
         }
+        // Not an event at all: both refuse it.
+        assert!(plain(r#"[{"id":"a"}]"#).is_none());
+        assert!(thorough(r#"[{"id":"a"}]"#).is_none());
         let deep = format!("{{\"x\":{}{}}}", "[".repeat(150), "]".repeat(150));
         assert!(plain(&deep).is_none());
     }

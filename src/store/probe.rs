@@ -106,6 +106,10 @@ impl<'a> Probe<'a> {
 
     /// Reads any event, whatever its shape, through serde.
     pub(super) fn read_thoroughly(raw: &'a [u8]) -> Result<Probe<'a>, serde_json::Error> {
+        // serde's derive would also read a struct from an array, and the `Value` path anything.
+        if raw.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(de::Error::custom("an event must be a JSON object"));
+        }
         match serde_json::from_slice::<Probe<'a>>(raw) {
             Ok(p) => Ok(p),
             Err(_) => {

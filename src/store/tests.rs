@@ -478,4 +478,10 @@ fn a_batch_of_objects_keeps_each_as_given_and_refuses_what_is_not_json() {
     assert_eq!(store.raw(0), objects[0].as_bytes());
     assert_eq!(store.raw(1), objects[1].as_bytes());
     assert!(Batch::of_objects([r#"{"id":"a"}"#, "{\"id\":"]).is_err());
+    for not_an_object in ["[1]", r#"["a","b"]"#, "\"text\"", "5", "null"] {
+        assert!(
+            Batch::of_objects([not_an_object]).is_err(),
+            "{not_an_object} read as an event"
+        );
+    }
 }
