@@ -21,7 +21,7 @@ pub use sets::SymSets;
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::event::Event;
 use crate::filter::Filter;
@@ -182,32 +182,20 @@ const HEX: [u8; 256] = {
     t
 };
 
+/// The ids loaded so far, for de-duplication.
 #[derive(Debug, Default)]
 struct IdIndex {
-    uuids: FxHashMap<u128, u32>,
-    texts: FxHashMap<Box<str>, u32>,
+    uuids: FxHashSet<u128>,
+    texts: FxHashSet<Box<str>>,
 }
 
 impl IdIndex {
-    /// Records the id for row `row`; false when the id was already loaded.
-    fn insert(&mut self, key: IdKey, row: u32) -> bool {
-        use std::collections::hash_map::Entry;
+    /// Records the id; false when it was already loaded.
+    fn insert(&mut self, key: IdKey) -> bool {
         match key {
             IdKey::Absent => true,
-            IdKey::Uuid(u) => match self.uuids.entry(u) {
-                Entry::Vacant(e) => {
-                    e.insert(row);
-                    true
-                }
-                Entry::Occupied(_) => false,
-            },
-            IdKey::Text(t) => match self.texts.entry(t) {
-                Entry::Vacant(e) => {
-                    e.insert(row);
-                    true
-                }
-                Entry::Occupied(_) => false,
-            },
+            IdKey::Uuid(u) => self.uuids.insert(u),
+            IdKey::Text(t) => self.texts.insert(t),
         }
     }
 }
@@ -370,7 +358,7 @@ impl Store {
             .collect();
         let mut duplicates = 0;
         for (mut row, id) in batch.rows.into_iter().zip(batch.ids) {
-            if !self.ids.insert(id, self.rows.len() as u32) {
+            if !self.ids.insert(id) {
                 duplicates += 1;
                 continue;
             }
