@@ -4,6 +4,7 @@
 
 mod batch;
 mod blob;
+mod ids;
 mod intern;
 mod plain;
 pub mod probe;
@@ -21,10 +22,9 @@ pub use sets::SymSets;
 
 use std::sync::Arc;
 
-use rustc_hash::{FxHashMap, FxHashSet};
-
 use crate::event::Event;
 use crate::filter::Filter;
+use ids::IdIndex;
 
 /// Below this many events a filter runs on one thread: starting threads would cost more.
 const PARALLEL_FROM: usize = 100_000;
@@ -182,48 +182,38 @@ const HEX: [u8; 256] = {
     t
 };
 
-/// The ids loaded so far, for de-duplication.
-#[derive(Debug, Default)]
-struct IdIndex {
-    uuids: FxHashSet<u128>,
-    texts: FxHashSet<Box<str>>,
-}
-
-impl IdIndex {
-    /// Records the id; false when it was already loaded.
-    fn insert(&mut self, key: IdKey) -> bool {
-        match key {
-            IdKey::Absent => true,
-            IdKey::Uuid(u) => self.uuids.insert(u),
-            IdKey::Text(t) => self.texts.insert(t),
-        }
-    }
-}
-
 /// The rows of each peer, as a list through the rows: a peer's story and chains read a few rows
 /// instead of all of them.
 #[derive(Debug, Default)]
 struct PeerIndex {
-    /// The last row of each peer.
-    last: FxHashMap<Sym, u32>,
+    /// The last row of each peer, by the peer id's symbol (`u32::MAX` for none): symbols are
+    /// dense, so a list indexed by them costs less than a map.
+    last: Vec<u32>,
     /// For each row, the previous row of its peer (`u32::MAX` for none).
     previous: Vec<u32>,
 }
 
 impl PeerIndex {
     fn push(&mut self, peer: Sym, row: u32) {
-        let previous = if peer.is_none() {
-            None
-        } else {
-            self.last.insert(peer, row)
-        };
-        self.previous.push(previous.unwrap_or(u32::MAX));
+        let mut previous = u32::MAX;
+        if !peer.is_none() {
+            let at = peer.0 as usize;
+            if at >= self.last.len() {
+                self.last.resize((at + 1).next_power_of_two(), u32::MAX);
+            }
+            previous = std::mem::replace(&mut self.last[at], row);
+        }
+        self.previous.push(previous);
     }
 
     /// The rows of `peer`, in load order.
     fn rows(&self, peer: Sym) -> Vec<u32> {
         let mut rows = Vec::new();
-        let mut at = self.last.get(&peer).copied().unwrap_or(u32::MAX);
+        let mut at = if peer.is_none() {
+            u32::MAX
+        } else {
+            self.last.get(peer.0 as usize).copied().unwrap_or(u32::MAX)
+        };
         while at != u32::MAX {
             rows.push(at);
             at = self.previous[at as usize];
@@ -357,8 +347,9 @@ impl Store {
             })
             .collect();
         let mut duplicates = 0;
-        for (mut row, id) in batch.rows.into_iter().zip(batch.ids) {
-            if !self.ids.insert(id) {
+        let fresh = self.ids.insert_all(batch.ids);
+        for (mut row, fresh) in batch.rows.into_iter().zip(fresh) {
+            if !fresh {
                 duplicates += 1;
                 continue;
             }
@@ -395,8 +386,8 @@ impl Store {
             self.rows.reserve(expected);
             self.peers.previous.reserve(expected);
         }
-        if self.ids.uuids.capacity() - self.ids.uuids.len() < n {
-            self.ids.uuids.reserve(expected());
+        if !self.ids.has_room(n) {
+            self.ids.reserve(expected());
         }
     }
 

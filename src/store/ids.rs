@@ -1,0 +1,163 @@
+//! The ids loaded so far, for de-duplication (the first copy of an id read is the one kept).
+
+use rustc_hash::FxHashSet;
+
+use super::IdKey;
+
+#[derive(Debug, Default)]
+pub(super) struct IdIndex {
+    uuids: UuidSet,
+    texts: FxHashSet<Box<str>>,
+}
+
+impl IdIndex {
+    /// Records a batch's ids, in order; for each, whether it is new (not loaded before, nor
+    /// earlier in the batch). An event without an id is always new.
+    pub(super) fn insert_all(&mut self, ids: Vec<IdKey>) -> Vec<bool> {
+        let mut fresh = vec![true; ids.len()];
+        // By hash, so that the table is walked in order rather than at random; an id's first
+        // copy in the batch comes first among its copies.
+        let mut uuids: Vec<(u64, u32, u128)> = ids
+            .iter()
+            .enumerate()
+            .filter_map(|(i, id)| match id {
+                IdKey::Uuid(u) => Some((hash(*u), i as u32, *u)),
+                _ => None,
+            })
+            .collect();
+        uuids.sort_unstable_by_key(|&(h, i, _)| (h, i));
+        self.uuids.reserve(uuids.len());
+        for (h, i, u) in uuids {
+            fresh[i as usize] = self.uuids.insert(h, u);
+        }
+        for (i, id) in ids.into_iter().enumerate() {
+            if let IdKey::Text(t) = id {
+                fresh[i] = self.texts.insert(t);
+            }
+        }
+        fresh
+    }
+
+    /// Whether `n` more UUIDs fit without the table growing.
+    pub(super) fn has_room(&self, n: usize) -> bool {
+        self.uuids.needed(n) <= self.uuids.slots.len()
+    }
+
+    /// Makes room for `n` more UUIDs.
+    pub(super) fn reserve(&mut self, n: usize) {
+        self.uuids.reserve(n);
+    }
+}
+
+/// UUIDs in one open-addressing table whose slot is chosen by the top bits of a hash, so that
+/// ids sorted by hash are inserted walking the table from start to end.
+#[derive(Debug, Default)]
+struct UuidSet {
+    /// `0` for an empty slot; the zero UUID itself is `has_zero`.
+    slots: Vec<u128>,
+    has_zero: bool,
+    len: usize,
+}
+
+fn hash(u: u128) -> u64 {
+    ((u as u64) ^ ((u >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+impl UuidSet {
+    /// Adds `u` (whose hash is `h`); false when it was there already.
+    fn insert(&mut self, h: u64, u: u128) -> bool {
+        if u == 0 {
+            return !std::mem::replace(&mut self.has_zero, true);
+        }
+        self.reserve(1);
+        let mask = self.slots.len() - 1;
+        let mut at = slot_of(h, self.slots.len());
+        loop {
+            match self.slots[at] {
+                0 => {
+                    self.slots[at] = u;
+                    self.len += 1;
+                    return true;
+                }
+                x if x == u => return false,
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// The slots `n` more need.
+    fn needed(&self, n: usize) -> usize {
+        (self.len + n).saturating_mul(8) / 7 + 1
+    }
+
+    /// Makes room for `n` more, keeping the table at most seven eighths full.
+    fn reserve(&mut self, n: usize) {
+        let needed = self.needed(n);
+        if needed <= self.slots.len() {
+            return;
+        }
+        let size = needed.next_power_of_two().max(1024);
+        let old = std::mem::replace(&mut self.slots, vec![0; size]);
+        let mask = size - 1;
+        // Old slots are in hash order, so the new table is filled from start to end too.
+        for u in old.into_iter().filter(|&u| u != 0) {
+            let mut at = slot_of(hash(u), size);
+            while self.slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = u;
+        }
+    }
+}
+
+/// The slot a hash starts at in a table of `size` (a power of two) slots: its top bits.
+fn slot_of(h: u64, size: usize) -> usize {
+    (h >> (64 - size.trailing_zeros())) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uuid(n: u128) -> IdKey {
+        IdKey::Uuid(n)
+    }
+
+    #[test]
+    fn the_first_copy_of_an_id_is_new_and_later_ones_are_not() {
+        let mut ids = IdIndex::default();
+        let fresh = ids.insert_all(vec![
+            uuid(7),
+            IdKey::Text("x".into()),
+            uuid(7),
+            IdKey::Absent,
+            uuid(0),
+            IdKey::Absent,
+            uuid(0),
+            IdKey::Text("x".into()),
+        ]);
+        assert_eq!(fresh, [true, true, false, true, true, true, false, false]);
+        // Against what was loaded before.
+        let fresh = ids.insert_all(vec![uuid(8), uuid(7), IdKey::Text("x".into()), uuid(0)]);
+        assert_eq!(fresh, [true, false, false, false]);
+    }
+
+    #[test]
+    fn a_hundred_thousand_ids_survive_the_table_growing() {
+        let mut ids = IdIndex::default();
+        // Ids that differ in few bits, as sequential ones would.
+        let batch = |from: u128| (from..from + 25_000).map(uuid).collect::<Vec<_>>();
+        for k in 0..4 {
+            assert!(ids.insert_all(batch(k * 25_000)).into_iter().all(|f| f));
+        }
+        for k in 0..4 {
+            assert!(ids.insert_all(batch(k * 25_000)).into_iter().all(|f| !f));
+        }
+        assert_eq!(ids.uuids.len, 100_000 - 1);
+        assert!(ids.uuids.has_zero);
+        assert_eq!(
+            ids.insert_all(batch(99_999)).iter().filter(|&&f| f).count(),
+            24_999
+        );
+    }
+}
