@@ -35,14 +35,11 @@ impl Blob {
     pub fn prepare(&self, start: usize, end: usize) {
         #[cfg(target_os = "linux")]
         if let Blob::Mapped(map) = self {
-            // Offsets must be page-aligned.
-            let page = 4096;
-            let from = start / page * page;
-            let _ = map.advise_range(
-                memmap2::Advice::PopulateRead,
-                from,
-                end.min(map.len()) - from,
-            );
+            let end = end.min(map.len());
+            if start < end {
+                // memmap2 aligns the range to whole pages.
+                let _ = map.advise_range(memmap2::Advice::PopulateRead, start, end - start);
+            }
         }
         let _ = (start, end);
     }

@@ -37,16 +37,6 @@ impl IdIndex {
         }
         fresh
     }
-
-    /// Whether `n` more UUIDs fit without the table growing.
-    pub(super) fn has_room(&self, n: usize) -> bool {
-        self.uuids.needed(n) <= self.uuids.slots.len()
-    }
-
-    /// Makes room for `n` more UUIDs.
-    pub(super) fn reserve(&mut self, n: usize) {
-        self.uuids.reserve(n);
-    }
 }
 
 /// UUIDs in one open-addressing table whose slot is chosen by the top bits of a hash, so that
@@ -85,12 +75,13 @@ impl UuidSet {
         }
     }
 
-    /// The slots `n` more need.
+    /// The slots `n` more need: linear probing stays short while the table is at most three
+    /// quarters full.
     fn needed(&self, n: usize) -> usize {
-        (self.len + n).saturating_mul(8) / 7 + 1
+        (self.len + n).saturating_mul(4) / 3 + 1
     }
 
-    /// Makes room for `n` more, keeping the table at most seven eighths full.
+    /// Makes room for `n` more, keeping the table at most three quarters full.
     fn reserve(&mut self, n: usize) {
         let needed = self.needed(n);
         if needed <= self.slots.len() {
@@ -99,7 +90,8 @@ impl UuidSet {
         let size = needed.next_power_of_two().max(1024);
         let old = std::mem::replace(&mut self.slots, vec![0; size]);
         let mask = size - 1;
-        // Old slots are in hash order, so the new table is filled from start to end too.
+        // Old slots are in hash order (but for the few that wrapped around the end), so the new
+        // table is filled from start to end too.
         for u in old.into_iter().filter(|&u| u != 0) {
             let mut at = slot_of(hash(u), size);
             while self.slots[at] != 0 {

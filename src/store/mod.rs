@@ -372,23 +372,21 @@ impl Store {
 
     /// Makes room for the rest of the batch's blob at once, judged by the size of the batch's
     /// events, when the batch does not fit: growing to a million rows one doubling at a time
-    /// would copy them and rehash their ids over and over. Room never used costs address space,
-    /// not memory.
+    /// would copy them over and over. The guess is trusted up to four times the rows held so
+    /// far, so that a first batch of unusually small events cannot reserve gigabytes. (The id
+    /// set grows on its own, by doubling: its slots are touched all over, so room reserved
+    /// there would be memory, not only address space.)
     fn reserve_for(&mut self, batch: &Batch) {
         let n = batch.rows.len();
+        if self.rows.capacity() - self.rows.len() >= n {
+            return;
+        }
         let bytes: u64 = batch.rows.iter().map(|r| u64::from(r.len) + 1).sum();
-        let expected = || {
-            let whole = (batch.blob.len() as u64).saturating_mul(n as u64) / bytes.max(1);
-            usize::try_from(whole).unwrap_or(usize::MAX).max(n)
-        };
-        if self.rows.capacity() - self.rows.len() < n {
-            let expected = expected();
-            self.rows.reserve(expected);
-            self.peers.previous.reserve(expected);
-        }
-        if !self.ids.has_room(n) {
-            self.ids.reserve(expected());
-        }
+        let whole = (batch.blob.len() as u64).saturating_mul(n as u64) / bytes.max(1);
+        let cap = self.rows.len().saturating_add(n).saturating_mul(4);
+        let expected = usize::try_from(whole).unwrap_or(usize::MAX).min(cap).max(n);
+        self.rows.reserve(expected);
+        self.peers.previous.reserve(expected);
     }
 
     /// Indices of the events in `range` that match the filter, in load order.

@@ -485,3 +485,35 @@ fn a_batch_of_objects_keeps_each_as_given_and_refuses_what_is_not_json() {
         );
     }
 }
+
+#[test]
+fn room_is_reserved_for_the_rest_of_a_file_but_not_on_a_wild_guess() {
+    // A first batch of small events at the start of a large file (the rest, here, is blank).
+    let small: String = (0..100).map(|i| format!("{{\"id\":\"e{i}\"}}\n")).collect();
+    let mut bytes = small.clone().into_bytes();
+    bytes.resize(8 << 20, b' ');
+    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(bytes)));
+    let mut start = 0;
+    for line in small.lines() {
+        builder.push(start, start + line.len()).unwrap();
+        start += line.len() + 1;
+    }
+    let mut store = Store::new();
+    store.merge(builder.finish());
+    assert_eq!(store.len(), 100);
+    // The file's size over these events' would guess some 800,000 events.
+    assert!(store.rows.capacity() <= 400, "{}", store.rows.capacity());
+    // A file of events like its first batch's is reserved for at once.
+    let lines: String = (0..5000)
+        .map(|i| format!("{{\"id\":\"f{i:04}\"}}\n"))
+        .collect();
+    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(lines.clone().into_bytes())));
+    let mut start = 0;
+    for line in lines.lines().take(1000) {
+        builder.push(start, start + line.len()).unwrap();
+        start += line.len() + 1;
+    }
+    let mut store = Store::new();
+    store.merge(builder.finish());
+    assert!(store.rows.capacity() >= 4000, "{}", store.rows.capacity());
+}
