@@ -261,6 +261,49 @@ fn read(
     problems
 }
 
+/// Cuts a line-delimited file into about `n` pieces, each starting on a line that is one whole
+/// JSON object right after a line that ends one (`}`). In valid JSON such a line can only start
+/// a new top-level value, so no piece starts or ends inside a value written over several lines
+/// (a pretty-printed envelope among the lines), which a piece alone could not read.
+fn split_between_events(bytes: &[u8], n: usize) -> Vec<(usize, usize)> {
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for k in 1..n {
+        let target = (bytes.len() * k / n).max(start);
+        if let Some(cut) = next_event_line(bytes, target)
+            && cut > start
+        {
+            pieces.push((start, cut));
+            start = cut;
+        }
+    }
+    if start < bytes.len() {
+        pieces.push((start, bytes.len()));
+    }
+    pieces
+}
+
+/// The start of the first line after `from` that may start a piece (see
+/// [`split_between_events`]).
+fn next_event_line(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from + memchr::memchr(b'\n', &bytes[from..])? + 1;
+    while at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+        let line = &bytes[skip_ws(bytes, at).min(end)..end];
+        let line = &line[..line.len() - line.iter().rev().take_while(|b| is_json_ws(**b)).count()];
+        let before = bytes[..at].iter().rposition(|b| !is_json_ws(*b));
+        if line.first() == Some(&b'{')
+            && line.last() == Some(&b'}')
+            && before.is_none_or(|i| bytes[i] == b'}')
+            && serde_json::from_slice::<IgnoredAny>(line).is_ok()
+        {
+            return Some(at);
+        }
+        at = end + 1;
+    }
+    None
+}
+
 /// A part of a line-delimited file read on a worker thread.
 enum Piece {
     Batch(Batch),
@@ -283,7 +326,7 @@ pub(super) fn read_pieces(
 ) {
     let bytes: &[u8] = blob;
     let count = bytes.len().div_ceil(piece_bytes).max(threads);
-    let pieces = super::ndjson::split_at_lines(bytes, count);
+    let pieces = split_between_events(bytes, count);
     let next = AtomicUsize::new(0);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Piece)>();
     std::thread::scope(|scope| {

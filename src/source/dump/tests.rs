@@ -676,3 +676,49 @@ fn reading_in_pieces_on_several_threads_gives_what_one_thread_gives() {
     assert_eq!(many_errors, one_errors);
     assert_eq!(one_errors.len(), 2);
 }
+
+#[test]
+fn pieces_never_cut_a_value_written_over_several_lines() {
+    let mut generated = Vec::new();
+    crate::generator::write_ndjson(&mut generated, 300, 9).unwrap();
+    let mut lines: Vec<String> = String::from_utf8(generated)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    // Pretty-printed envelopes among the lines: cut inside, neither half could be read.
+    let envelope: serde_json::Value = serde_json::from_str(PAGE2).unwrap();
+    lines.insert(250, serde_json::to_string_pretty(&envelope).unwrap());
+    let envelope: serde_json::Value = serde_json::from_str(PAGE1).unwrap();
+    lines.insert(150, serde_json::to_string_pretty(&envelope).unwrap());
+    let blob = Arc::new(Blob::Owned(lines.join("\n").into_bytes()));
+
+    let mut one = Vec::new();
+    let mut one_errors = Vec::new();
+    let mut batcher = Batcher::new(Arc::clone(&blob), 2000);
+    scan_lines(
+        &blob,
+        &mut |s, e| batcher.push(s, e, &mut |b| one.push(b)),
+        &mut one_errors,
+    );
+    one.push(batcher.finish());
+
+    let mut many = Vec::new();
+    let mut many_errors = Vec::new();
+    read_pieces(&blob, 2000, 2, 512, &mut |b| many.push(b), &mut many_errors);
+
+    let raws = |batches: Vec<Batch>| {
+        let mut store = Store::new();
+        for b in batches {
+            store.merge(b);
+        }
+        (0..store.len())
+            .map(|i| store.raw(i).to_vec())
+            .collect::<Vec<_>>()
+    };
+    let one = raws(one);
+    assert!(one_errors.is_empty(), "{one_errors:?}");
+    assert!(one.len() > 300);
+    assert_eq!(many_errors, one_errors);
+    assert_eq!(raws(many), one);
+}
