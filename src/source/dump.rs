@@ -289,8 +289,7 @@ fn next_event_line(bytes: &[u8], from: usize) -> Option<usize> {
     let mut at = from + memchr::memchr(b'\n', &bytes[from..])? + 1;
     while at < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
-        let line = &bytes[skip_ws(bytes, at).min(end)..end];
-        let line = &line[..line.len() - line.iter().rev().take_while(|b| is_json_ws(**b)).count()];
+        let line = super::ndjson::trim(&bytes[at..end]);
         let before = bytes[..at].iter().rposition(|b| !is_json_ws(*b));
         if line.first() == Some(&b'{')
             && line.last() == Some(&b'}')

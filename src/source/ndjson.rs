@@ -33,7 +33,7 @@ pub fn looks_line_delimited(bytes: &[u8]) -> bool {
 }
 
 /// Trims JSON's whitespace (space, tab, CR, LF; not the form feed ASCII also counts).
-fn trim(line: &[u8]) -> &[u8] {
+pub(crate) fn trim(line: &[u8]) -> &[u8] {
     let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
     let start = line.iter().position(|b| !ws(b)).unwrap_or(line.len());
     let end = line.iter().rposition(|b| !ws(b)).map_or(start, |e| e + 1);

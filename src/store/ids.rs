@@ -60,19 +60,13 @@ impl UuidSet {
             return !std::mem::replace(&mut self.has_zero, true);
         }
         self.reserve(1);
-        let mask = self.slots.len() - 1;
-        let mut at = slot_of(h, self.slots.len());
-        loop {
-            match self.slots[at] {
-                0 => {
-                    self.slots[at] = u;
-                    self.len += 1;
-                    return true;
-                }
-                x if x == u => return false,
-                _ => at = (at + 1) & mask,
-            }
+        let at = slot_for(&self.slots, h, u);
+        if self.slots[at] == u {
+            return false;
         }
+        self.slots[at] = u;
+        self.len += 1;
+        true
     }
 
     /// The slots `n` more need: linear probing stays short while the table is at most three
@@ -89,22 +83,25 @@ impl UuidSet {
         }
         let size = needed.next_power_of_two().max(1024);
         let old = std::mem::replace(&mut self.slots, vec![0; size]);
-        let mask = size - 1;
         // Old slots are in hash order (but for the few that wrapped around the end), so the new
         // table is filled from start to end too.
         for u in old.into_iter().filter(|&u| u != 0) {
-            let mut at = slot_of(hash(u), size);
-            while self.slots[at] != 0 {
-                at = (at + 1) & mask;
-            }
+            let at = slot_for(&self.slots, hash(u), u);
             self.slots[at] = u;
         }
     }
 }
 
-/// The slot a hash starts at in a table of `size` (a power of two) slots: its top bits.
-fn slot_of(h: u64, size: usize) -> usize {
-    (h >> (64 - size.trailing_zeros())) as usize
+/// The slot that holds `u` (whose hash is `h`), or the empty one where it goes: probing starts
+/// at the top bits of the hash and goes on slot by slot. `slots` (a power of two of them) is
+/// never full.
+fn slot_for(slots: &[u128], h: u64, u: u128) -> usize {
+    let mask = slots.len() - 1;
+    let mut at = (h >> (64 - slots.len().trailing_zeros())) as usize;
+    while slots[at] != 0 && slots[at] != u {
+        at = (at + 1) & mask;
+    }
+    at
 }
 
 #[cfg(test)]

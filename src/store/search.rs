@@ -97,8 +97,8 @@ impl Needle {
             return false;
         }
         let mut found = false;
-        for_each_string_value(raw, |s| {
-            if !found && self.matches_bytes(s) {
+        super::walk::for_each_string(raw, |s| {
+            if !found && self.matches_quoted(&raw[s.start as usize..s.end as usize], s.escaped) {
                 found = true;
             }
         });
@@ -317,42 +317,6 @@ fn contains_ascii_ci(hay: &[u8], lower_needle: &[u8]) -> bool {
         i = at + 1;
     }
     false
-}
-
-/// Calls `f` with each string value (quotes included) of a valid JSON document, skipping keys.
-fn for_each_string_value(raw: &[u8], mut f: impl FnMut(&[u8])) {
-    // One entry per open container: `Some(expecting_key)` for an object, `None` for an array.
-    let mut stack: Vec<Option<bool>> = Vec::with_capacity(8);
-    let mut i = 0;
-    while i < raw.len() {
-        match raw[i] {
-            b'{' => stack.push(Some(true)),
-            b'[' => stack.push(None),
-            b'}' | b']' => {
-                stack.pop();
-            }
-            b',' => {
-                if let Some(Some(expecting_key)) = stack.last_mut() {
-                    *expecting_key = true;
-                }
-            }
-            b':' => {
-                if let Some(Some(expecting_key)) = stack.last_mut() {
-                    *expecting_key = false;
-                }
-            }
-            b'"' => {
-                let end = super::walk::string_end(raw, i);
-                if stack.last() != Some(&Some(true)) {
-                    f(&raw[i..end]);
-                }
-                i = end;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
 }
 
 #[cfg(test)]

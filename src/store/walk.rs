@@ -58,6 +58,11 @@ struct Frame {
 /// written with an escape is compared as written, so its value reads as a place of no known
 /// field.
 pub fn strings_of(raw: &[u8], out: &mut Vec<StrAt>) {
+    for_each_string(raw, |s| out.push(s));
+}
+
+/// Calls `f` with each string value (not key) of the valid JSON document `raw`, in order.
+pub fn for_each_string(raw: &[u8], mut f: impl FnMut(StrAt)) {
     let mut stack: Vec<Frame> = Vec::with_capacity(8);
     let mut i = 0;
     while i < raw.len() {
@@ -106,7 +111,7 @@ pub fn strings_of(raw: &[u8], out: &mut Vec<StrAt>) {
                     if top.object.is_some() && top.expecting_key {
                         top.key = (i + 1, end.saturating_sub(1).max(i + 1));
                     } else {
-                        out.push(StrAt {
+                        f(StrAt {
                             level: top.object.unwrap_or(Level::Other),
                             key: (top.key.0 as u32, top.key.1 as u32),
                             start: i as u32,
@@ -122,11 +127,6 @@ pub fn strings_of(raw: &[u8], out: &mut Vec<StrAt>) {
         }
         i += 1;
     }
-}
-
-/// Index one past the closing quote of the string that opens at `start`.
-pub fn string_end(raw: &[u8], start: usize) -> usize {
-    string_end_escaped(raw, start).0
 }
 
 /// Index one past the closing quote of the string that opens at `start`, and whether the string

@@ -615,15 +615,74 @@ fn damaged_input_never_crashes_and_every_span_read_is_an_object_inside_the_file(
     }
 }
 
-#[test]
-fn reading_in_pieces_on_several_threads_gives_what_one_thread_gives() {
+/// Generated events, one per line.
+fn generated_lines(events: usize, seed: u64) -> Vec<String> {
     let mut generated = Vec::new();
-    crate::generator::write_ndjson(&mut generated, 3000, 5).unwrap();
-    let mut lines: Vec<String> = String::from_utf8(generated)
+    crate::generator::write_ndjson(&mut generated, events, seed).unwrap();
+    String::from_utf8(generated)
         .unwrap()
         .lines()
         .map(str::to_string)
-        .collect();
+        .collect()
+}
+
+/// What reading a line-delimited blob gave: how many batches, the first one's size, the events
+/// kept in order (merged into a store), the copies dropped, the problems.
+struct Read {
+    batches: usize,
+    first_batch: usize,
+    events: Vec<Vec<u8>>,
+    duplicates: usize,
+    errors: Vec<ScanError>,
+}
+
+impl Read {
+    fn of(batches: Vec<Batch>, errors: Vec<ScanError>) -> Read {
+        let (count, first_batch) = (batches.len(), batches.first().map_or(0, Batch::len));
+        let mut store = Store::new();
+        for b in batches {
+            store.merge(b);
+        }
+        Read {
+            batches: count,
+            first_batch,
+            events: (0..store.len()).map(|i| store.raw(i).to_vec()).collect(),
+            duplicates: store.duplicates(),
+            errors,
+        }
+    }
+}
+
+fn read_on_one_thread(blob: &Arc<Blob>) -> Read {
+    let mut batches = Vec::new();
+    let mut errors = Vec::new();
+    let mut batcher = Batcher::new(Arc::clone(blob), 2000);
+    scan_lines(
+        blob,
+        &mut |s, e| batcher.push(s, e, &mut |b| batches.push(b)),
+        &mut errors,
+    );
+    batches.push(batcher.finish());
+    Read::of(batches, errors)
+}
+
+fn read_in_pieces(blob: &Arc<Blob>, threads: usize, piece_bytes: usize) -> Read {
+    let mut batches = Vec::new();
+    let mut errors = Vec::new();
+    read_pieces(
+        blob,
+        2000,
+        threads,
+        piece_bytes,
+        &mut |b| batches.push(b),
+        &mut errors,
+    );
+    Read::of(batches, errors)
+}
+
+#[test]
+fn reading_in_pieces_on_several_threads_gives_what_one_thread_gives() {
+    let mut lines = generated_lines(3000, 5);
     // A later copy of an id with other content, far from the first: the first must win.
     let copy = lines[5].replacen("\"type\":\"client.", "\"type\":\"client.x", 1);
     lines.insert(2500, copy);
@@ -634,58 +693,23 @@ fn reading_in_pieces_on_several_threads_gives_what_one_thread_gives() {
     lines.insert(700, String::new());
     let blob = Arc::new(Blob::Owned(lines.join("\n").into_bytes()));
 
-    let mut one = Vec::new();
-    let mut one_errors = Vec::new();
-    let mut batcher = Batcher::new(Arc::clone(&blob), 2000);
-    scan_lines(
-        &blob,
-        &mut |s, e| batcher.push(s, e, &mut |b| one.push(b)),
-        &mut one_errors,
-    );
-    one.push(batcher.finish());
-
-    let mut many = Vec::new();
-    let mut many_errors = Vec::new();
-    read_pieces(
-        &blob,
-        2000,
-        3,
-        8 << 10,
-        &mut |b| many.push(b),
-        &mut many_errors,
-    );
-    assert!(many.len() > 100, "{} batches", many.len());
-    assert!(many[0].len() <= 2000);
-
-    let events = |batches: Vec<Batch>| {
-        let mut store = Store::new();
-        for b in batches {
-            store.merge(b);
-        }
-        let raws: Vec<Vec<u8>> = (0..store.len()).map(|i| store.raw(i).to_vec()).collect();
-        (raws, store.duplicates())
-    };
-    let (one_events, one_duplicates) = events(one);
-    let (many_events, many_duplicates) = events(many);
+    let one = read_on_one_thread(&blob);
+    let many = read_in_pieces(&blob, 3, 8 << 10);
+    assert!(many.batches > 100, "{} batches", many.batches);
+    assert!(many.first_batch <= 2000);
     assert_eq!(
-        one_events.len(),
+        one.events.len(),
         3000 - 2 + envelope["events"].as_array().unwrap().len()
     );
-    assert_eq!(one_duplicates, 1);
-    assert_eq!((many_events, many_duplicates), (one_events, one_duplicates));
-    assert_eq!(many_errors, one_errors);
-    assert_eq!(one_errors.len(), 2);
+    assert_eq!(one.duplicates, 1);
+    assert_eq!((many.events, many.duplicates), (one.events, one.duplicates));
+    assert_eq!(many.errors, one.errors);
+    assert_eq!(one.errors.len(), 2);
 }
 
 #[test]
 fn pieces_never_cut_a_value_written_over_several_lines() {
-    let mut generated = Vec::new();
-    crate::generator::write_ndjson(&mut generated, 300, 9).unwrap();
-    let mut lines: Vec<String> = String::from_utf8(generated)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let mut lines = generated_lines(300, 9);
     // Pretty-printed envelopes among the lines: cut inside, neither half could be read.
     let envelope: serde_json::Value = serde_json::from_str(PAGE2).unwrap();
     lines.insert(250, serde_json::to_string_pretty(&envelope).unwrap());
@@ -693,32 +717,10 @@ fn pieces_never_cut_a_value_written_over_several_lines() {
     lines.insert(150, serde_json::to_string_pretty(&envelope).unwrap());
     let blob = Arc::new(Blob::Owned(lines.join("\n").into_bytes()));
 
-    let mut one = Vec::new();
-    let mut one_errors = Vec::new();
-    let mut batcher = Batcher::new(Arc::clone(&blob), 2000);
-    scan_lines(
-        &blob,
-        &mut |s, e| batcher.push(s, e, &mut |b| one.push(b)),
-        &mut one_errors,
-    );
-    one.push(batcher.finish());
-
-    let mut many = Vec::new();
-    let mut many_errors = Vec::new();
-    read_pieces(&blob, 2000, 2, 512, &mut |b| many.push(b), &mut many_errors);
-
-    let raws = |batches: Vec<Batch>| {
-        let mut store = Store::new();
-        for b in batches {
-            store.merge(b);
-        }
-        (0..store.len())
-            .map(|i| store.raw(i).to_vec())
-            .collect::<Vec<_>>()
-    };
-    let one = raws(one);
-    assert!(one_errors.is_empty(), "{one_errors:?}");
-    assert!(one.len() > 300);
-    assert_eq!(many_errors, one_errors);
-    assert_eq!(raws(many), one);
+    let one = read_on_one_thread(&blob);
+    let many = read_in_pieces(&blob, 2, 512);
+    assert!(one.errors.is_empty(), "{:?}", one.errors);
+    assert!(one.events.len() > 300);
+    assert_eq!(many.errors, one.errors);
+    assert_eq!(many.events, one.events);
 }
