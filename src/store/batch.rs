@@ -2,6 +2,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::agents::{Agent, AgentRead, Agents};
 use super::probe::Probe;
 use super::search::is_time_char;
 use super::walk::{Place, StrAt};
@@ -74,6 +75,8 @@ struct Tables {
     sets: SymSets,
     /// The `env` of each distinct agent string: agents repeat, so each is decoded once.
     env_of_agent: FxHashMap<Sym, Sym>,
+    /// The distinct agent objects read.
+    agents: Agents,
     /// Reused for each event's other string values' text.
     others_text: Vec<u8>,
     /// The set of others of each distinct text of others seen.
@@ -125,16 +128,26 @@ impl BatchBuilder {
                 None => "invalid UTF-8".to_string(),
             }));
         };
-        let probe = Probe::read_walked(text, &mut self.walked)?;
+        let (probe, read) = Probe::read_walked(text, &mut self.walked, &self.tables.agents)?;
+        // A remembered agent gives the row its fields, and the index its strings: the agent's
+        // number, and where its object stands when it was read this time.
+        let agent = match read {
+            AgentRead::Known(k) => Some((k, None)),
+            AgentRead::Read { start, end } => self
+                .tables
+                .remember_agent(raw, start..end, &probe, &self.walked)
+                .map(|k| (k, Some(start..end))),
+            AgentRead::None => None,
+        };
         let mut row = self
             .tables
-            .row_of(&probe)
+            .row_of(&probe, agent.as_ref().map(|(k, _)| *k))
             .map_err(|e| serde::de::Error::custom(format!("invalid UTF-8: {e}")))?;
         row.offset = start as u64;
         row.len = (end - start) as u32;
         if self.indexed {
             self.tables
-                .index_strings(raw, &probe, &self.walked, &mut row);
+                .index_strings(raw, &probe, &self.walked, agent, &mut row);
         } else {
             row.search_raw = true;
         }
@@ -160,7 +173,8 @@ impl BatchBuilder {
 }
 
 impl Tables {
-    fn row_of(&mut self, p: &Probe) -> Result<Row, std::str::Utf8Error> {
+    /// The row of an event, whose agent is remembered agent `agent` when given.
+    fn row_of(&mut self, p: &Probe, agent: Option<u32>) -> Result<Row, std::str::Utf8Error> {
         let s = &mut self.strings;
         let mut row = Row {
             ts: p
@@ -191,7 +205,18 @@ impl Tables {
         row.error_name = s.intern_bytes_opt(d.error_name.get())?;
         row.error_message = s.intern_bytes_opt(d.error_message.get())?;
         row.action = s.intern_bytes_opt(d.action.get())?;
-        if let Some(a) = &d.agent.0 {
+        if let Some(a) = agent.map(|k| self.agents.get(k)) {
+            row.sdk = a.sdk;
+            row.sdk_version = a.sdk_version;
+            row.os = a.os;
+            row.os_version = a.os_version;
+            row.device_model = a.device_model;
+            row.domain = match d.domain.get() {
+                Some(own) => s.intern_bytes(own)?,
+                None => a.domain,
+            };
+            row.env = a.env;
+        } else if let Some(a) = &d.agent.0 {
             row.sdk = s.intern_bytes_opt(a.sdk.get())?;
             row.sdk_version = s.intern_bytes_opt(a.sdk_version.get())?;
             row.os = s.intern_bytes_opt(a.os.get())?;
@@ -200,25 +225,84 @@ impl Tables {
             // `domain` is a field of publish and join data, and of every agent.
             row.domain = s.intern_bytes_opt(d.domain.get().or(a.domain.get()))?;
             let agent_string = s.intern_bytes_opt(a.string.get())?;
-            row.env = match self.env_of_agent.get(&agent_string) {
-                Some(&env) => env,
-                None => {
-                    let pairs = decode_agent_string(s.get(agent_string));
-                    let env = s.intern_opt(agent_value(&pairs, "env"));
-                    self.env_of_agent.insert(agent_string, env);
-                    env
-                }
-            };
+            row.env = env_of(s, &mut self.env_of_agent, agent_string);
         } else {
             row.domain = s.intern_bytes_opt(d.domain.get())?;
         }
         Ok(row)
     }
 
+    /// Remembers the agent object `raw[span]`, just read with the rest of event `p` (whose
+    /// strings are `strings`), when it can be: see [`Agents::insert`]; and not when one of its
+    /// strings holds an escape, rare enough to be left to the usual reading.
+    fn remember_agent(
+        &mut self,
+        raw: &[u8],
+        span: std::ops::Range<usize>,
+        p: &Probe,
+        strings: &[StrAt],
+    ) -> Option<u32> {
+        let a = p.data.0.as_ref()?.agent.0.as_ref()?;
+        let Tables {
+            strings: s,
+            agents,
+            env_of_agent,
+            ..
+        } = self;
+        agents.insert(&raw[span.clone()], || {
+            let mut others = Vec::new();
+            for at in strings
+                .iter()
+                .filter(|at| span.contains(&(at.start as usize)))
+            {
+                if at.escaped {
+                    return None;
+                }
+                // The fields a row holds, and the domain, which the row holds unless `data`
+                // has its own (see `index_strings`).
+                if let Place::Agent(
+                    b"sdk" | b"sdk_version" | b"device_model" | b"os" | b"os_version" | b"domain",
+                ) = at.place(raw)
+                {
+                    continue;
+                }
+                let inner = &raw[at.start as usize + 1..at.end as usize - 1];
+                others.push(s.intern_bytes(inner).ok()?);
+            }
+            others.sort_unstable();
+            others.dedup();
+            let mut field = |f: Option<&[u8]>| s.intern_bytes_opt(f).ok();
+            let fields = [
+                field(a.sdk.get())?,
+                field(a.sdk_version.get())?,
+                field(a.device_model.get())?,
+                field(a.os.get())?,
+                field(a.os_version.get())?,
+                field(a.domain.get())?,
+            ];
+            let agent_string = field(a.string.get())?;
+            let env = env_of(s, env_of_agent, agent_string);
+            let [sdk, sdk_version, device_model, os, os_version, domain] = fields;
+            Some(Agent::new(
+                [sdk, sdk_version, device_model, os, os_version, domain, env],
+                others,
+            ))
+        })
+    }
+
     /// Makes sure the text search can find every string value of the event without reading
     /// its JSON: a value is either the one a row field holds for its place, one of the three
-    /// varied values the row locates in place, or interned into the row's set of others.
-    fn index_strings(&mut self, raw: &[u8], p: &Probe, strings: &[StrAt], row: &mut Row) {
+    /// varied values the row locates in place, or interned into the row's set of others. The
+    /// strings of a remembered agent (`remembered`: its number, and where its object stands when
+    /// `strings` walked it) are the agent's.
+    fn index_strings(
+        &mut self,
+        raw: &[u8],
+        p: &Probe,
+        strings: &[StrAt],
+        remembered: Option<(u32, Option<std::ops::Range<usize>>)>,
+        row: &mut Row,
+    ) {
         // The other values, each followed by 0xFF (a byte UTF-8 never holds).
         let mut text = std::mem::take(&mut self.others_text);
         text.clear();
@@ -226,8 +310,12 @@ impl Tables {
         let agent = data.and_then(|d| d.agent.0.as_ref());
         // The row's domain is the data's, else the agent's.
         let domain = data.and_then(|d| d.domain.get().or(agent.and_then(|a| a.domain.get())));
+        let (remembered, skipped) = remembered.map_or((None, None), |(k, span)| (Some(k), span));
         for s in strings {
             let (a, z, escaped) = (s.start as usize, s.end as usize, s.escaped);
+            if skipped.as_ref().is_some_and(|span| span.contains(&a)) {
+                continue;
+            }
             let place = s.place(raw);
             let inner = &raw[a + 1..z - 1];
             // Located in place: searched by reading the quoted string itself.
@@ -308,18 +396,41 @@ impl Tables {
             text.extend_from_slice(value);
             text.push(0xFF);
         }
+        if let Some(k) = remembered {
+            // The agent's strings, by its number: 0xFE (another byte UTF-8 never holds) and
+            // four bytes. Its domain is an other value when `data` has a domain of its own.
+            text.push(0xFE);
+            text.extend_from_slice(&k.to_le_bytes());
+            let own = self.agents.get(k).domain;
+            let agent_domain = self.strings.get(own).as_bytes();
+            if let Some(data_domain) = data.and_then(|d| d.domain.get())
+                && !own.is_none()
+                && agent_domain != data_domain
+            {
+                text.extend_from_slice(agent_domain);
+                text.push(0xFF);
+            }
+        }
         row.others = match self.set_of_text.get(text.as_slice()) {
             Some(&set) => set,
             None => {
                 // Events share their others: each distinct text is interned once.
                 let mut others = Vec::new();
                 let mut all_text = true;
-                for value in text.split_inclusive(|&b| b == 0xFF) {
-                    let value = &value[..value.len() - 1];
-                    match self.strings.intern_bytes(value) {
+                let mut rest = text.as_slice();
+                while let Some(&first) = rest.first() {
+                    if first == 0xFE {
+                        let k = u32::from_le_bytes(rest[1..5].try_into().expect("four bytes"));
+                        others.extend_from_slice(&self.agents.get(k).others);
+                        rest = &rest[5..];
+                        continue;
+                    }
+                    let end = memchr::memchr(0xFF, rest).expect("each value ends with 0xFF");
+                    match self.strings.intern_bytes(&rest[..end]) {
                         Ok(sym) => others.push(sym),
                         Err(_) => all_text = false,
                     }
+                    rest = &rest[end + 1..];
                 }
                 others.sort_unstable();
                 others.dedup();
@@ -334,4 +445,15 @@ impl Tables {
         };
         self.others_text = text;
     }
+}
+
+/// The `env` an agent string names, decoded once per distinct string.
+fn env_of(strings: &mut Interner, known: &mut FxHashMap<Sym, Sym>, agent_string: Sym) -> Sym {
+    if let Some(&env) = known.get(&agent_string) {
+        return env;
+    }
+    let pairs = decode_agent_string(strings.get(agent_string));
+    let env = strings.intern_opt(agent_value(&pairs, "env"));
+    known.insert(agent_string, env);
+    env
 }

@@ -2,6 +2,7 @@
 //! owned page), and beside it a compact row of what filtering and the list need, with repeated
 //! strings interned. Events are de-duplicated by `id`; the first copy read wins.
 
+mod agents;
 mod batch;
 mod blob;
 mod ids;

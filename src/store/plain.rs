@@ -11,6 +11,7 @@
 
 use std::borrow::Cow;
 
+use super::agents::{AgentRead, Agents};
 use super::probe::{AgentProbe, DataProbe, LAgent, LBool, LData, LInt, LStr, Probe};
 use super::walk::{Level, StrAt};
 
@@ -21,11 +22,24 @@ const MAX_DEPTH: u32 = 100;
 /// `None` when `text` is not an event of the common shape (see the module's documentation).
 /// `strings` may hold a partial walk after `None`.
 pub fn read<'a>(text: &'a str, strings: Option<&mut Vec<StrAt>>) -> Option<Probe<'a>> {
+    read_with(text, strings, None).map(|(probe, _)| probe)
+}
+
+/// As [`read`], but a `data.agent` object that `agents` knows is skipped: the probe's agent is
+/// then left empty, its strings are not noted, and the answer says which agent it is. The
+/// bytes are those of an object read before in the same place, so they are valid there.
+pub fn read_with<'a>(
+    text: &'a str,
+    strings: Option<&mut Vec<StrAt>>,
+    agents: Option<&Agents>,
+) -> Option<(Probe<'a>, AgentRead)> {
     let mut r = Reader {
         b: text.as_bytes(),
         i: 0,
         depth: 0,
         strings,
+        agents,
+        agent: AgentRead::None,
     };
     r.ws();
     if r.peek()? != b'{' {
@@ -33,7 +47,7 @@ pub fn read<'a>(text: &'a str, strings: Option<&mut Vec<StrAt>>) -> Option<Probe
     }
     let probe = r.event()?;
     r.ws();
-    (r.i == r.b.len()).then_some(probe)
+    (r.i == r.b.len()).then_some((probe, r.agent))
 }
 
 struct Reader<'a, 's> {
@@ -41,6 +55,8 @@ struct Reader<'a, 's> {
     i: usize,
     depth: u32,
     strings: Option<&'s mut Vec<StrAt>>,
+    agents: Option<&'s Agents>,
+    agent: AgentRead,
 }
 
 /// Sets a known string field; `None` when it was set already.
@@ -129,7 +145,14 @@ impl<'a> Reader<'a, '_> {
                     if r.peek()? != b'{' {
                         return None;
                     }
+                    if let Some((k, len)) = r.agents.and_then(|a| a.find(&r.b[r.i..])) {
+                        r.i += len;
+                        r.agent = AgentRead::Known(k);
+                        return Some(());
+                    }
+                    let start = r.i;
                     d.agent = LAgent(Some(r.agent()?));
+                    r.agent = AgentRead::Read { start, end: r.i };
                     return Some(());
                 }
                 _ => return r.value(Level::Data, at),

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::agents::{AgentRead, Agents};
 use super::plain;
 use super::walk::{StrAt, strings_of};
 
@@ -89,19 +90,21 @@ impl<'a> Probe<'a> {
     }
 
     /// Reads an event's fields as [`Probe::read`] does, and puts the place of each of its string
-    /// values in `strings` (cleared first).
+    /// values in `strings` (cleared first). A `data.agent` object that `agents` knows is skipped
+    /// (see [`plain::read_with`]).
     pub fn read_walked(
         text: &'a str,
         strings: &mut Vec<StrAt>,
-    ) -> Result<Probe<'a>, serde_json::Error> {
+        agents: &Agents,
+    ) -> Result<(Probe<'a>, AgentRead), serde_json::Error> {
         strings.clear();
-        if let Some(probe) = plain::read(text, Some(strings)) {
-            return Ok(probe);
+        if let Some(read) = plain::read_with(text, Some(strings), Some(agents)) {
+            return Ok(read);
         }
         strings.clear();
         let probe = Probe::read_thoroughly(text.as_bytes())?;
         strings_of(text.as_bytes(), strings);
-        Ok(probe)
+        Ok((probe, AgentRead::None))
     }
 
     /// Reads any event, whatever its shape, through serde.

@@ -517,3 +517,67 @@ fn room_is_reserved_for_the_rest_of_a_file_but_not_on_a_wild_guess() {
     store.merge(builder.finish());
     assert!(store.rows.capacity() >= 4000, "{}", store.rows.capacity());
 }
+
+#[test]
+fn events_sharing_an_agent_object_read_as_if_each_had_its_own() {
+    let agents = [
+        r#"{"sdk":"web","sdk_version":"1.2","device_model":"Firefox 130","os":"Linux","os_version":"6.8","domain":"agent.example","framework":"react","string":"sdk:web,env:qa"}"#,
+        r#"{"sdk":"ios","note":"a}b","string":"env:dev"}"#,
+        r#"{"sdk":"ios","extra":{"chip":"A17 Pro"},"tags":["x","y"],"string":"env:dev"}"#,
+        r#"{"sdk":"android","label":"Caf\u00e9 K","string":"env:stage"}"#,
+        r#"{"sdk":"web","domain":"","string":""}"#,
+        r#"{}"#,
+    ];
+    let mut lines = Vec::new();
+    for round in 0..3 {
+        for (n, agent) in agents.iter().enumerate() {
+            for data_domain in [
+                "",
+                r#""domain":"agent.example","#,
+                r#""domain":"data.example","#,
+            ] {
+                lines.push(format!(
+                    r#"{{"id":"e{round}-{n}-{}","type":"client.join.failed","data":{{{data_domain}"room_id":"r{n}","agent":{agent},"role":"host"}}}}"#,
+                    data_domain.len()
+                ));
+            }
+        }
+    }
+    // Two batches: the second knows none of the first's agents.
+    let (a, b) = lines.split_at(lines.len() / 2);
+    let mut store = Store::new();
+    store.merge(batch(&a.join("\n")));
+    store.merge(batch(&b.join("\n")));
+    assert_eq!(store.len(), lines.len());
+    for (i, at) in lines.iter().enumerate() {
+        let e = store.event(i);
+        let row = store.row(i);
+        let s = |sym| store.str(sym);
+        let agent = |f| e.agent_str(f).unwrap_or("");
+        assert_eq!(s(row.sdk), agent("sdk"), "{at}");
+        assert_eq!(s(row.sdk_version), agent("sdk_version"), "{at}");
+        assert_eq!(s(row.device_model), agent("device_model"), "{at}");
+        assert_eq!(s(row.os), agent("os"), "{at}");
+        assert_eq!(s(row.os_version), agent("os_version"), "{at}");
+        let domain = e.data_str("domain").or(e.agent_str("domain")).unwrap_or("");
+        assert_eq!(s(row.domain), domain, "{at}");
+        let pairs = e.agent_pairs();
+        let env = crate::event::agent_value(&pairs, "env").unwrap_or("");
+        assert_eq!(s(row.env), env, "{at}");
+        assert_eq!(s(row.room_id), e.data_str("room_id").unwrap(), "{at}");
+        assert!(!row.search_raw, "{at}");
+    }
+    let mut needles = needles_of(&lines);
+    needles.extend(
+        [
+            "café k",
+            "a}b",
+            "A17",
+            "agent.example",
+            "data.example",
+            "env:qa",
+        ]
+        .map(String::from),
+    );
+    assert_search_is_exact(&store, &needles);
+}
