@@ -13,6 +13,7 @@ pub mod probe;
 pub(crate) mod scale;
 mod search;
 mod sets;
+mod uuid;
 mod walk;
 
 pub use batch::{Batch, BatchBuilder};
@@ -20,6 +21,7 @@ pub use blob::Blob;
 pub use intern::{Interner, Sym};
 pub use search::{Needle, SearchBits};
 pub use sets::SymSets;
+use uuid::parse_uuid;
 
 use std::sync::Arc;
 
@@ -146,42 +148,6 @@ impl IdKey {
         }
     }
 }
-
-/// Parses exactly `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lowercase hex, so that two ids map to
-/// the same key only when their strings are equal.
-fn parse_uuid(b: &[u8]) -> Option<u128> {
-    if b.len() != 36 || b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
-        return None;
-    }
-    let mut v: u128 = 0;
-    for (i, &c) in b.iter().enumerate() {
-        if matches!(i, 8 | 13 | 18 | 23) {
-            continue;
-        }
-        let d = HEX[c as usize];
-        if d == 0xff {
-            return None;
-        }
-        v = (v << 4) | d as u128;
-    }
-    Some(v)
-}
-
-/// Lowercase hex digits' values; 0xff for every other byte.
-const HEX: [u8; 256] = {
-    let mut t = [0xffu8; 256];
-    let mut i = 0;
-    while i < 10 {
-        t[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        t[b'a' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    t
-};
 
 /// The rows of each peer, as a list through the rows: a peer's story and chains read a few rows
 /// instead of all of them.

@@ -373,29 +373,12 @@ impl<'a> Reader<'a, '_> {
     /// The string that opens at the cursor, validated (escapes, no control characters): its
     /// start, one past its closing quote, and whether it holds an escape. Moves past it.
     fn string(&mut self) -> Option<(usize, usize, bool)> {
-        const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-        const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
         let b = self.b;
         let start = self.i;
         let mut i = start + 1;
         let mut escaped = false;
         loop {
-            // Eight bytes at a time while none is a quote, a backslash or a control character.
-            while let Some(chunk) = b.get(i..i + 8) {
-                let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-                let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-                let quote = zero_in(x ^ (ONES * u64::from(b'"')));
-                let backslash = zero_in(x ^ (ONES * u64::from(b'\\')));
-                let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
-                let stops = quote | backslash | control;
-                if stops == 0 {
-                    i += 8;
-                } else {
-                    // The lowest flag is exact (borrows only carry upwards).
-                    i += (stops.trailing_zeros() / 8) as usize;
-                    break;
-                }
-            }
+            i = next_stop(b, i);
             match *b.get(i)? {
                 b'"' => {
                     self.i = i + 1;
@@ -415,11 +398,61 @@ impl<'a> Reader<'a, '_> {
                         _ => return None,
                     }
                 }
-                0x00..=0x1f => return None,
-                _ => i += 1,
+                _ => return None,
             }
         }
     }
+}
+
+/// Where the first quote, backslash or control character at or after `i` stands in `b` (its
+/// length when there is none): sixteen bytes at a time, then eight, then one.
+#[inline]
+fn next_stop(b: &[u8], mut i: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+            _mm_set1_epi8,
+        };
+        while i + 16 <= b.len() {
+            // SAFETY: SSE2 is part of every x86_64 processor, and the sixteen bytes loaded,
+            // `i..i + 16`, are within `b` (an unaligned load has no other requirement).
+            let stops = unsafe {
+                let x = _mm_loadu_si128(b.as_ptr().add(i).cast());
+                let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+                let backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+                // x <= 0x1f, unsigned.
+                let control = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+                _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control))
+            };
+            if stops != 0 {
+                return i + stops.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+    }
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    while let Some(chunk) = b.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+        let quote = zero_in(x ^ (ONES * u64::from(b'"')));
+        let backslash = zero_in(x ^ (ONES * u64::from(b'\\')));
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        let stops = quote | backslash | control;
+        if stops != 0 {
+            // The lowest flag is exact (borrows only carry upwards).
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = b.get(i) {
+        if matches!(c, b'"' | b'\\' | 0x00..=0x1f) {
+            return i;
+        }
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
@@ -462,6 +495,32 @@ mod tests {
             .lines()
             .map(str::to_string)
             .collect()
+    }
+
+    #[test]
+    fn a_string_stops_at_the_first_quote_backslash_or_control_character_wherever_it_is() {
+        // Fillers of every kind a string holds, UTF-8's high bytes among them.
+        let fillers = [b'a', b' ', b'~', 0x7f, 0x80, 0xC3, 0xE2, 0xFF, 0x20, b'/'];
+        for len in 0..48 {
+            for k in 0..fillers.len() {
+                let b: Vec<u8> = (0..len)
+                    .map(|j| fillers[(j * k + k) % fillers.len()])
+                    .collect();
+                for from in 0..=len {
+                    assert_eq!(next_stop(&b, from), len, "none in {b:?} from {from}");
+                }
+                for at in 0..len {
+                    for stop in [b'"', b'\\', 0x00, 0x0a, 0x1f] {
+                        let mut m = b.clone();
+                        m[at] = stop;
+                        for from in 0..=at {
+                            assert_eq!(next_stop(&m, from), at, "{m:?} from {from}");
+                        }
+                        assert_eq!(next_stop(&m, at + 1), len, "{m:?} past it");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
