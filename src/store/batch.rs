@@ -2,8 +2,8 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::agents::{Agent, AgentRead, Agents};
 use super::probe::Probe;
+use super::remembered::{Agent, Met, Remembered, Seen};
 use super::search::is_time_char;
 use super::walk::{Place, StrAt};
 use super::{
@@ -24,6 +24,9 @@ pub struct Batch {
     pub(super) ids: Vec<IdKey>,
     pub(super) strings: Interner,
     pub(super) sets: SymSets,
+    /// How many agents and nested values were remembered while reading it.
+    #[cfg(test)]
+    pub(super) remembered: (usize, usize),
 }
 
 impl Batch {
@@ -66,6 +69,19 @@ pub struct BatchBuilder {
     indexed: bool,
     /// Reused for each event's string values.
     walked: Vec<StrAt>,
+    /// Reused for each event's remembered values.
+    seen: Seen,
+    uses: Uses,
+}
+
+/// The remembered values an event holds: they give its row the agent's fields, and its index
+/// their strings.
+#[derive(Debug, Default)]
+struct Uses {
+    agent: Option<u32>,
+    values: Vec<u32>,
+    /// Where those read in full this time stand: their strings are the remembered value's.
+    read: Vec<std::ops::Range<usize>>,
 }
 
 /// What a builder's rows refer to, and what it remembers to read the next event faster.
@@ -75,8 +91,8 @@ struct Tables {
     sets: SymSets,
     /// The `env` of each distinct agent string: agents repeat, so each is decoded once.
     env_of_agent: FxHashMap<Sym, Sym>,
-    /// The distinct agent objects read.
-    agents: Agents,
+    /// The agent objects and nested values read.
+    remembered: Remembered,
     /// Reused for each event's other string values' text.
     others_text: Vec<u8>,
     /// The set of others of each distinct text of others seen.
@@ -92,6 +108,8 @@ impl BatchBuilder {
             tables: Tables::default(),
             indexed: true,
             walked: Vec::new(),
+            seen: Seen::default(),
+            uses: Uses::default(),
         }
     }
 
@@ -128,26 +146,23 @@ impl BatchBuilder {
                 None => "invalid UTF-8".to_string(),
             }));
         };
-        let (probe, read) = Probe::read_walked(text, &mut self.walked, &self.tables.agents)?;
-        // A remembered agent gives the row its fields, and the index its strings: the agent's
-        // number, and where its object stands when it was read this time.
-        let agent = match read {
-            AgentRead::Known(k) => Some((k, None)),
-            AgentRead::Read { start, end } => self
-                .tables
-                .remember_agent(raw, start..end, &probe, &self.walked)
-                .map(|k| (k, Some(start..end))),
-            AgentRead::None => None,
-        };
+        let probe = Probe::read_walked(
+            text,
+            &mut self.walked,
+            &self.tables.remembered,
+            &mut self.seen,
+        )?;
+        self.tables
+            .remember(raw, &probe, &self.walked, &self.seen, &mut self.uses);
         let mut row = self
             .tables
-            .row_of(&probe, agent.as_ref().map(|(k, _)| *k))
+            .row_of(&probe, self.uses.agent)
             .map_err(|e| serde::de::Error::custom(format!("invalid UTF-8: {e}")))?;
         row.offset = start as u64;
         row.len = (end - start) as u32;
         if self.indexed {
             self.tables
-                .index_strings(raw, &probe, &self.walked, agent, &mut row);
+                .index_strings(raw, &probe, &self.walked, &self.uses, &mut row);
         } else {
             row.search_raw = true;
         }
@@ -166,6 +181,11 @@ impl BatchBuilder {
             blob: self.blob,
             rows: self.rows,
             ids: self.ids,
+            #[cfg(test)]
+            remembered: (
+                self.tables.remembered.agents.len(),
+                self.tables.remembered.values.len(),
+            ),
             strings: self.tables.strings,
             sets: self.tables.sets,
         }
@@ -205,7 +225,7 @@ impl Tables {
         row.error_name = s.intern_bytes_opt(d.error_name.get())?;
         row.error_message = s.intern_bytes_opt(d.error_message.get())?;
         row.action = s.intern_bytes_opt(d.action.get())?;
-        if let Some(a) = agent.map(|k| self.agents.get(k)) {
+        if let Some(a) = agent.map(|k| self.remembered.agents.get(k)) {
             row.sdk = a.sdk;
             row.sdk_version = a.sdk_version;
             row.os = a.os;
@@ -232,29 +252,67 @@ impl Tables {
         Ok(row)
     }
 
-    /// Remembers the agent object `raw[span]`, just read with the rest of event `p` (whose
-    /// strings are `strings`), when it can be: see [`Agents::insert`]; and not when one of its
-    /// strings holds an escape, rare enough to be left to the usual reading.
+    /// The remembered values the event holds, by what its reading met (`seen`): those it read
+    /// in full are remembered now when they can be (see [`super::remembered::Memo::insert`]), but
+    /// not those holding an escape, rare enough to be left to the usual reading.
+    fn remember(&mut self, raw: &[u8], p: &Probe, strings: &[StrAt], seen: &Seen, uses: &mut Uses) {
+        uses.values.clear();
+        uses.read.clear();
+        uses.agent = match &seen.agent {
+            Some(Met::Known(k)) => Some(*k),
+            Some(Met::Read(span)) => {
+                let k = self.remember_agent(raw, span, p, strings);
+                if k.is_some() {
+                    uses.read.push(span.clone());
+                }
+                k
+            }
+            None => None,
+        };
+        for met in &seen.values {
+            match met {
+                Met::Known(k) => uses.values.push(*k),
+                Met::Read(span) => {
+                    let found = || {
+                        let mut others = Vec::new();
+                        for at in within(strings, span) {
+                            if at.escaped {
+                                return None;
+                            }
+                            let inner = &raw[at.start as usize + 1..at.end as usize - 1];
+                            others.push(self.strings.intern_bytes(inner).ok()?);
+                        }
+                        others.sort_unstable();
+                        others.dedup();
+                        Some(others)
+                    };
+                    if let Some(k) = self.remembered.values.insert(&raw[span.clone()], found) {
+                        uses.values.push(k);
+                        uses.read.push(span.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Remembers the agent object `raw[span]` of event `p`, whose strings are `strings`.
     fn remember_agent(
         &mut self,
         raw: &[u8],
-        span: std::ops::Range<usize>,
+        span: &std::ops::Range<usize>,
         p: &Probe,
         strings: &[StrAt],
     ) -> Option<u32> {
         let a = p.data.0.as_ref()?.agent.0.as_ref()?;
         let Tables {
             strings: s,
-            agents,
+            remembered,
             env_of_agent,
             ..
         } = self;
-        agents.insert(&raw[span.clone()], || {
+        remembered.agents.insert(&raw[span.clone()], || {
             let mut others = Vec::new();
-            for at in strings
-                .iter()
-                .filter(|at| span.contains(&(at.start as usize)))
-            {
+            for at in within(strings, span) {
                 if at.escaped {
                     return None;
                 }
@@ -272,35 +330,30 @@ impl Tables {
             others.sort_unstable();
             others.dedup();
             let mut field = |f: Option<&[u8]>| s.intern_bytes_opt(f).ok();
-            let fields = [
-                field(a.sdk.get())?,
-                field(a.sdk_version.get())?,
-                field(a.device_model.get())?,
-                field(a.os.get())?,
-                field(a.os_version.get())?,
-                field(a.domain.get())?,
-            ];
             let agent_string = field(a.string.get())?;
-            let env = env_of(s, env_of_agent, agent_string);
-            let [sdk, sdk_version, device_model, os, os_version, domain] = fields;
-            Some(Agent::new(
-                [sdk, sdk_version, device_model, os, os_version, domain, env],
+            Some(Agent {
+                sdk: field(a.sdk.get())?,
+                sdk_version: field(a.sdk_version.get())?,
+                device_model: field(a.device_model.get())?,
+                os: field(a.os.get())?,
+                os_version: field(a.os_version.get())?,
+                domain: field(a.domain.get())?,
+                env: env_of(s, env_of_agent, agent_string),
                 others,
-            ))
+            })
         })
     }
 
     /// Makes sure the text search can find every string value of the event without reading
     /// its JSON: a value is either the one a row field holds for its place, one of the three
     /// varied values the row locates in place, or interned into the row's set of others. The
-    /// strings of a remembered agent (`remembered`: its number, and where its object stands when
-    /// `strings` walked it) are the agent's.
+    /// strings of the remembered values an event holds (`uses`) are the values'.
     fn index_strings(
         &mut self,
         raw: &[u8],
         p: &Probe,
         strings: &[StrAt],
-        remembered: Option<(u32, Option<std::ops::Range<usize>>)>,
+        uses: &Uses,
         row: &mut Row,
     ) {
         // The other values, each followed by 0xFF (a byte UTF-8 never holds).
@@ -310,10 +363,9 @@ impl Tables {
         let agent = data.and_then(|d| d.agent.0.as_ref());
         // The row's domain is the data's, else the agent's.
         let domain = data.and_then(|d| d.domain.get().or(agent.and_then(|a| a.domain.get())));
-        let (remembered, skipped) = remembered.map_or((None, None), |(k, span)| (Some(k), span));
         for s in strings {
             let (a, z, escaped) = (s.start as usize, s.end as usize, s.escaped);
-            if skipped.as_ref().is_some_and(|span| span.contains(&a)) {
+            if uses.read.iter().any(|span| span.contains(&a)) {
                 continue;
             }
             let place = s.place(raw);
@@ -396,12 +448,17 @@ impl Tables {
             text.extend_from_slice(value);
             text.push(0xFF);
         }
-        if let Some(k) = remembered {
-            // The agent's strings, by its number: 0xFE (another byte UTF-8 never holds) and
-            // four bytes. Its domain is an other value when `data` has a domain of its own.
+        // The remembered values' strings, by their number: 0xFE for the agent, 0xFD for a
+        // nested value (other bytes UTF-8 never holds), then four bytes.
+        for &k in &uses.values {
+            text.push(0xFD);
+            text.extend_from_slice(&k.to_le_bytes());
+        }
+        if let Some(k) = uses.agent {
             text.push(0xFE);
             text.extend_from_slice(&k.to_le_bytes());
-            let own = self.agents.get(k).domain;
+            // The agent's domain is an other value when `data` has a domain of its own.
+            let own = self.remembered.agents.get(k).domain;
             let agent_domain = self.strings.get(own).as_bytes();
             if let Some(data_domain) = data.and_then(|d| d.domain.get())
                 && !own.is_none()
@@ -419,9 +476,12 @@ impl Tables {
                 let mut all_text = true;
                 let mut rest = text.as_slice();
                 while let Some(&first) = rest.first() {
-                    if first == 0xFE {
+                    if let 0xFD | 0xFE = first {
                         let k = u32::from_le_bytes(rest[1..5].try_into().expect("four bytes"));
-                        others.extend_from_slice(&self.agents.get(k).others);
+                        others.extend_from_slice(match first {
+                            0xFE => &self.remembered.agents.get(k).others,
+                            _ => self.remembered.values.get(k),
+                        });
                         rest = &rest[5..];
                         continue;
                     }
@@ -456,4 +516,11 @@ fn env_of(strings: &mut Interner, known: &mut FxHashMap<Sym, Sym>, agent_string:
     let env = strings.intern_opt(agent_value(&pairs, "env"));
     known.insert(agent_string, env);
     env
+}
+
+/// The strings of `strings` (in the order of the text) that stand within `span`.
+fn within<'s>(strings: &'s [StrAt], span: &std::ops::Range<usize>) -> &'s [StrAt] {
+    let from = strings.partition_point(|s| (s.start as usize) < span.start);
+    let to = strings.partition_point(|s| (s.start as usize) < span.end);
+    &strings[from..to]
 }

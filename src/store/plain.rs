@@ -11,8 +11,8 @@
 
 use std::borrow::Cow;
 
-use super::agents::{AgentRead, Agents};
 use super::probe::{AgentProbe, DataProbe, LAgent, LBool, LData, LInt, LStr, Probe};
+use super::remembered::{Memo, Met, PREFIX, Remembered, Seen};
 use super::walk::{Level, StrAt};
 
 /// Nesting deeper than this is left to the thorough reader (serde's limit is 128).
@@ -22,32 +22,36 @@ const MAX_DEPTH: u32 = 100;
 /// `None` when `text` is not an event of the common shape (see the module's documentation).
 /// `strings` may hold a partial walk after `None`.
 pub fn read<'a>(text: &'a str, strings: Option<&mut Vec<StrAt>>) -> Option<Probe<'a>> {
-    read_with(text, strings, None).map(|(probe, _)| probe)
+    read_with(text, strings, None)
 }
 
-/// As [`read`], but a `data.agent` object that `agents` knows is skipped: the probe's agent is
-/// then left empty, its strings are not noted, and the answer says which agent it is. The
-/// bytes are those of an object read before in the same place, so they are valid there.
+/// As [`read`], but the `data.agent` object and the objects and arrays under other keys of
+/// `data` are looked for among `remembered` values, and those found are skipped: their strings
+/// are not noted, and a skipped agent leaves the probe's agent empty. `seen` (cleared first)
+/// says which values were skipped and where the others stand. A remembered value's bytes were
+/// read before in the same place, so they are valid there.
 pub fn read_with<'a>(
     text: &'a str,
     strings: Option<&mut Vec<StrAt>>,
-    agents: Option<&Agents>,
-) -> Option<(Probe<'a>, AgentRead)> {
+    remembered: Option<(&Remembered, &mut Seen)>,
+) -> Option<Probe<'a>> {
     let mut r = Reader {
         b: text.as_bytes(),
         i: 0,
         depth: 0,
         strings,
-        agents,
-        agent: AgentRead::None,
+        remembered,
     };
+    if let Some((_, seen)) = &mut r.remembered {
+        seen.clear();
+    }
     r.ws();
     if r.peek()? != b'{' {
         return None;
     }
     let probe = r.event()?;
     r.ws();
-    (r.i == r.b.len()).then_some((probe, r.agent))
+    (r.i == r.b.len()).then_some(probe)
 }
 
 struct Reader<'a, 's> {
@@ -55,8 +59,7 @@ struct Reader<'a, 's> {
     i: usize,
     depth: u32,
     strings: Option<&'s mut Vec<StrAt>>,
-    agents: Option<&'s Agents>,
-    agent: AgentRead,
+    remembered: Option<(&'s Remembered, &'s mut Seen)>,
 }
 
 /// Sets a known string field; `None` when it was set already.
@@ -145,17 +148,17 @@ impl<'a> Reader<'a, '_> {
                     if r.peek()? != b'{' {
                         return None;
                     }
-                    if let Some((k, len)) = r.agents.and_then(|a| a.find(&r.b[r.i..])) {
-                        r.i += len;
-                        r.agent = AgentRead::Known(k);
+                    if let Some(k) = r.skip_known(|m| &m.agents) {
+                        r.met(|seen| seen.agent = Some(Met::Known(k)));
                         return Some(());
                     }
                     let start = r.i;
                     d.agent = LAgent(Some(r.agent()?));
-                    r.agent = AgentRead::Read { start, end: r.i };
+                    let read = Met::Read(start..r.i);
+                    r.met(|seen| seen.agent = Some(read));
                     return Some(());
                 }
-                _ => return r.value(Level::Data, at),
+                _ => return r.data_value(at),
             };
             set(field, r.plain_string(Level::Data, at)?)
         })?;
@@ -178,6 +181,43 @@ impl<'a> Reader<'a, '_> {
             set(field, r.plain_string(Level::Agent, at)?)
         })?;
         Some(a)
+    }
+
+    /// The remembered value of `memo`'s kind that stands at the cursor, skipped.
+    fn skip_known<T>(&mut self, memo: impl FnOnce(&Remembered) -> &Memo<T>) -> Option<u32> {
+        let (remembered, _) = self.remembered.as_ref()?;
+        let (k, len) = memo(remembered).find(&self.b[self.i..])?;
+        self.i += len;
+        Some(k)
+    }
+
+    /// Notes what was met, when remembered values are looked for.
+    fn met(&mut self, note: impl FnOnce(&mut Seen)) {
+        if let Some((_, seen)) = &mut self.remembered {
+            note(seen);
+        }
+    }
+
+    /// The value of a key of `data` that no field holds: an object or an array long enough to
+    /// be remembered is looked for among the remembered values first.
+    fn data_value(&mut self, key: (u32, u32)) -> Option<()> {
+        if self.remembered.is_none()
+            || !matches!(self.peek()?, b'{' | b'[')
+            || self.b.len() - self.i < PREFIX
+        {
+            return self.value(Level::Data, key);
+        }
+        if let Some(k) = self.skip_known(|m| &m.values) {
+            self.met(|seen| seen.values.push(Met::Known(k)));
+            return Some(());
+        }
+        let start = self.i;
+        self.value(Level::Data, key)?;
+        if self.i - start >= PREFIX {
+            let read = Met::Read(start..self.i);
+            self.met(|seen| seen.values.push(read));
+        }
+        Some(())
     }
 
     /// Reads the object that opens at the cursor, calling `member(reader, key, key_at)` with the

@@ -9,8 +9,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::agents::{AgentRead, Agents};
 use super::plain;
+use super::remembered::{Remembered, Seen};
 use super::walk::{StrAt, strings_of};
 
 /// The fields of one event that filtering, the list and the views use.
@@ -90,21 +90,24 @@ impl<'a> Probe<'a> {
     }
 
     /// Reads an event's fields as [`Probe::read`] does, and puts the place of each of its string
-    /// values in `strings` (cleared first). A `data.agent` object that `agents` knows is skipped
-    /// (see [`plain::read_with`]).
+    /// values in `strings` (cleared first). Values that `remembered` holds are skipped, as
+    /// [`plain::read_with`] says; `seen` tells which (and is empty when the event was read the
+    /// thorough way).
     pub fn read_walked(
         text: &'a str,
         strings: &mut Vec<StrAt>,
-        agents: &Agents,
-    ) -> Result<(Probe<'a>, AgentRead), serde_json::Error> {
+        remembered: &Remembered,
+        seen: &mut Seen,
+    ) -> Result<Probe<'a>, serde_json::Error> {
         strings.clear();
-        if let Some(read) = plain::read_with(text, Some(strings), Some(agents)) {
-            return Ok(read);
+        if let Some(probe) = plain::read_with(text, Some(strings), Some((remembered, seen))) {
+            return Ok(probe);
         }
         strings.clear();
+        seen.clear();
         let probe = Probe::read_thoroughly(text.as_bytes())?;
         strings_of(text.as_bytes(), strings);
-        Ok((probe, AgentRead::None))
+        Ok(probe)
     }
 
     /// Reads any event, whatever its shape, through serde.

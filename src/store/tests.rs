@@ -519,34 +519,51 @@ fn room_is_reserved_for_the_rest_of_a_file_but_not_on_a_wild_guess() {
 }
 
 #[test]
-fn events_sharing_an_agent_object_read_as_if_each_had_its_own() {
+fn events_sharing_an_agent_or_a_nested_value_read_as_if_each_had_its_own() {
+    // Long enough to be remembered, but for the last two.
+    let pad = r#""build":"2026.11.18-rc.4+sha.0c1d2e3f","#;
     let agents = [
-        r#"{"sdk":"web","sdk_version":"1.2","device_model":"Firefox 130","os":"Linux","os_version":"6.8","domain":"agent.example","framework":"react","string":"sdk:web,env:qa"}"#,
-        r#"{"sdk":"ios","note":"a}b","string":"env:dev"}"#,
-        r#"{"sdk":"ios","extra":{"chip":"A17 Pro"},"tags":["x","y"],"string":"env:dev"}"#,
-        r#"{"sdk":"android","label":"Caf\u00e9 K","string":"env:stage"}"#,
-        r#"{"sdk":"web","domain":"","string":""}"#,
-        r#"{}"#,
+        r#"{"sdk":"web","sdk_version":"1.2","device_model":"Firefox 130","os":"Linux","os_version":"6.8","domain":"agent.example","framework":"react","string":"sdk:web,env:qa"}"#.to_string(),
+        format!(r#"{{{pad}"sdk":"ios","note":"a}}b","string":"env:dev"}}"#),
+        format!(r#"{{{pad}"sdk":"ios","extra":{{"chip":"A17 Pro"}},"tags":["x","y"],"string":"env:dev"}}"#),
+        format!(r#"{{{pad}"sdk":"android","label":"Caf\u00e9 K","string":"env:stage"}}"#),
+        format!(r#"{{{pad}"sdk":"web","domain":"","string":""}}"#),
+        r#"{"sdk":"web","domain":"short.example"}"#.to_string(),
+        "{}".to_string(),
+    ];
+    let nested = [
+        r#""devices":{"videoInput":[{"deviceId":"cam-1","label":"FaceTime HD Camera","kind":"videoinput"}]},"audio":{"codec":"opus","deviceId":"default","maxBitrate":32}"#,
+        r#""devices":{"videoInput":[{"deviceId":"cam-1","label":"FaceTime HD Camera","kind":"videoinput"}]},"audio":{"codec":"opus","deviceId":"default","maxBitrate":64}"#,
+        r#""tracks":[{"kind":"video","label":"Front Camera","settings":{"w":1280,"h":720}},"loose string in an array"]"#,
+        r#""devices":{"audioInput":[{"label":"Jabra \u00c9volve2 65","deviceId":"d\"q","kind":"audioinput"}]}"#,
+        r#""deep":[[[[{"a":[[[{"b":"bottom of a deep value, long enough to be remembered"}]]]}]]]]"#,
+        r#""list":["short","also short"],"n":[1,2,3]"#,
     ];
     let mut lines = Vec::new();
     for round in 0..3 {
         for (n, agent) in agents.iter().enumerate() {
-            for data_domain in [
+            for (m, data_domain) in [
                 "",
                 r#""domain":"agent.example","#,
                 r#""domain":"data.example","#,
-            ] {
+            ]
+            .iter()
+            .enumerate()
+            {
+                let values = nested[(n + m + round) % nested.len()];
                 lines.push(format!(
-                    r#"{{"id":"e{round}-{n}-{}","type":"client.join.failed","data":{{{data_domain}"room_id":"r{n}","agent":{agent},"role":"host"}}}}"#,
-                    data_domain.len()
+                    r#"{{"id":"e{round}-{n}-{m}","type":"client.join.failed","data":{{{data_domain}"room_id":"r{n}",{values},"agent":{agent},"role":"host"}}}}"#
                 ));
             }
         }
     }
-    // Two batches: the second knows none of the first's agents.
+    // Two batches: the second knows none of the first's values.
     let (a, b) = lines.split_at(lines.len() / 2);
     let mut store = Store::new();
-    store.merge(batch(&a.join("\n")));
+    let first = batch(&a.join("\n"));
+    // Remembered: four agents, and the nested values but the short and the escaped ones.
+    assert_eq!(first.remembered, (4, 3));
+    store.merge(first);
     store.merge(batch(&b.join("\n")));
     assert_eq!(store.len(), lines.len());
     for (i, at) in lines.iter().enumerate() {
@@ -576,6 +593,11 @@ fn events_sharing_an_agent_object_read_as_if_each_had_its_own() {
             "agent.example",
             "data.example",
             "env:qa",
+            "facetime",
+            "ÉVOLVE",
+            "d\"q",
+            "bottom",
+            "loose",
         ]
         .map(String::from),
     );

@@ -1,0 +1,191 @@
+//! Objects and arrays that repeat from event to event, read once per batch: an event's
+//! `data.agent` (one per device and SDK build) and the objects and arrays nested in its `data`
+//! (a peer's devices, its track settings). A later event holding the very same bytes in the same
+//! place takes what was found in them the first time.
+//!
+//! A value is looked up by its first [`PREFIX`] bytes, then compared whole. A JSON object or
+//! array ends where its own bytes say, so text that starts with the bytes of a value read before
+//! holds exactly that value there.
+
+use std::hash::BuildHasher;
+use std::ops::Range;
+
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
+
+use super::Sym;
+
+/// Values shorter than this are not remembered (they cost little to read), and longer ones are
+/// looked up by this many first bytes.
+pub const PREFIX: usize = 64;
+
+/// At most this many values of a kind are remembered per batch; later ones are read each time.
+const MAX: usize = 4096;
+
+/// Distinct values of one kind, each with what was found in it.
+#[derive(Debug)]
+pub struct Memo<T> {
+    table: HashTable<u32>,
+    list: Vec<(Box<[u8]>, T)>,
+}
+
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo {
+            table: HashTable::new(),
+            list: Vec::new(),
+        }
+    }
+}
+
+fn hash(b: &[u8]) -> u64 {
+    FxBuildHasher.hash_one(&b[..PREFIX])
+}
+
+impl<T> Memo<T> {
+    /// The value remembered that `rest` starts with: its number and length.
+    pub fn find(&self, rest: &[u8]) -> Option<(u32, usize)> {
+        if self.list.is_empty() || rest.len() < PREFIX {
+            return None;
+        }
+        let list = &self.list;
+        self.table
+            .find(hash(rest), |&k| rest.starts_with(&list[k as usize].0))
+            .map(|&k| (k, list[k as usize].0.len()))
+    }
+
+    /// Remembers the value whose bytes are `bytes`, with what `found` finds in it (nothing is
+    /// remembered when it finds `None`); its number, that of an equal value remembered before,
+    /// or `None`.
+    pub fn insert(&mut self, bytes: &[u8], found: impl FnOnce() -> Option<T>) -> Option<u32> {
+        if bytes.len() < PREFIX {
+            return None;
+        }
+        let h = hash(bytes);
+        let list = &self.list;
+        if let Some(&k) = self.table.find(h, |&k| *list[k as usize].0 == *bytes) {
+            return Some(k);
+        }
+        if self.list.len() >= MAX {
+            return None;
+        }
+        let value = found()?;
+        let k = self.list.len() as u32;
+        self.list.push((Box::from(bytes), value));
+        let list = &self.list;
+        self.table
+            .insert_unique(h, k, |&j| hash(&list[j as usize].0));
+        Some(k)
+    }
+
+    pub fn get(&self, k: u32) -> &T {
+        &self.list[k as usize].1
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+}
+
+/// What one distinct agent object gives a row, its symbols in the batch's interner.
+#[derive(Debug, Clone)]
+pub struct Agent {
+    pub sdk: Sym,
+    pub sdk_version: Sym,
+    pub device_model: Sym,
+    pub os: Sym,
+    pub os_version: Sym,
+    /// The agent's own `domain`: the row's when `data` has none.
+    pub domain: Sym,
+    /// Read out of the agent string.
+    pub env: Sym,
+    /// Its other string values (the agent string, the framework...), for the text search.
+    pub others: Vec<Sym>,
+}
+
+/// The values a batch remembers.
+#[derive(Debug, Default)]
+pub struct Remembered {
+    pub agents: Memo<Agent>,
+    /// Objects and arrays under a key of `data` that no row field holds: their string values,
+    /// for the text search.
+    pub values: Memo<Vec<Sym>>,
+}
+
+/// A value the plain reader met where remembered values are looked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Met {
+    /// The same bytes as remembered value number `.0`: skipped.
+    Known(u32),
+    /// Read in full; the value is `text[range]`.
+    Read(Range<usize>),
+}
+
+/// The values an event's plain reading met, in order.
+#[derive(Debug, Default)]
+pub struct Seen {
+    pub agent: Option<Met>,
+    pub values: Vec<Met>,
+}
+
+impl Seen {
+    pub fn clear(&mut self) {
+        self.agent = None;
+        self.values.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(tail: &str) -> String {
+        format!(
+            r#"{{"sdk":"web","sdk_version":"0.11.7","device_model":"Edge 130","os":"macOS"{tail}}}"#
+        )
+    }
+
+    #[test]
+    fn a_value_is_found_by_its_exact_bytes_at_the_start_of_what_follows() {
+        let mut memo = Memo::<u32>::default();
+        let a = object("");
+        assert_eq!(memo.find(a.as_bytes()), None);
+        assert_eq!(memo.insert(a.as_bytes(), || Some(1)), Some(0));
+        let rest = format!(r#"{a},"domain":"d"}}}}"#);
+        assert_eq!(memo.find(rest.as_bytes()), Some((0, a.len())));
+        assert_eq!(*memo.get(0), 1);
+        // Other bytes after the same first ones, or too few: not the same value.
+        assert_eq!(memo.find(object(r#","os_version":"15""#).as_bytes()), None);
+        assert_eq!(memo.find(&a.as_bytes()[..a.len() - 1]), None);
+        // The same bytes again keep their first number; others sharing the prefix get theirs.
+        assert_eq!(memo.insert(a.as_bytes(), || Some(2)), Some(0));
+        let b = object(r#","os_version":"15""#);
+        assert_eq!(memo.insert(b.as_bytes(), || Some(3)), Some(1));
+        assert_eq!(memo.find(format!("{b}]").as_bytes()), Some((1, b.len())));
+        assert_eq!(memo.find(format!("{a}]").as_bytes()), Some((0, a.len())));
+    }
+
+    #[test]
+    fn short_values_and_values_found_wanting_are_not_remembered() {
+        let mut memo = Memo::<u32>::default();
+        assert_eq!(memo.insert(br#"{"s":"ok"}"#, || Some(1)), None);
+        let a = object("");
+        assert_eq!(memo.insert(a.as_bytes(), || None), None);
+        assert_eq!(memo.find(a.as_bytes()), None);
+    }
+
+    #[test]
+    fn no_more_than_the_limit_are_remembered() {
+        let mut memo = Memo::<u32>::default();
+        for n in 0..MAX {
+            let bytes = object(&format!(r#","n":{n}"#));
+            assert_eq!(memo.insert(bytes.as_bytes(), || Some(1)), Some(n as u32));
+        }
+        let over = object(r#","n":"over""#);
+        assert_eq!(memo.insert(over.as_bytes(), || Some(1)), None);
+        let known = object(r#","n":17"#);
+        assert_eq!(memo.insert(known.as_bytes(), || Some(1)), Some(17));
+        assert_eq!(memo.find(known.as_bytes()), Some((17, known.len())));
+    }
+}
