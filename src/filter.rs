@@ -209,11 +209,35 @@ pub struct Compiled {
 
 impl Compiled {
     pub fn matches(&self, store: &Store, i: usize) -> bool {
+        self.matches_unread(store, i)
+            .unwrap_or_else(|| self.in_description(store, i))
+    }
+
+    /// Whether the search text is in event `i`'s description, for an event
+    /// [`Compiled::matches_unread`] leaves undecided.
+    pub fn in_description(&self, store: &Store, i: usize) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|search| search.in_description(store, i))
+    }
+
+    /// Asks for event `i`'s description to be fetched into the cache, ahead of
+    /// [`Compiled::in_description`].
+    pub fn fetch_description(&self, store: &Store, i: usize) {
+        if let Some(search) = &self.search {
+            search.fetch_description(store, i);
+        }
+    }
+
+    /// Whether event `i` matches, answered from its row alone; `None` when the answer takes
+    /// reading its description from the dump (it matches if and only if the search text is
+    /// there).
+    pub fn matches_unread(&self, store: &Store, i: usize) -> Option<bool> {
         let row = store.row(i);
         if let Some(types) = &self.types
             && !types.contains(&row.kind)
         {
-            return false;
+            return Some(false);
         }
         for (want, have) in [
             (self.room, row.room_id),
@@ -224,37 +248,37 @@ impl Compiled {
             if let Some(want) = want
                 && want != Some(have)
             {
-                return false;
+                return Some(false);
             }
         }
         if let Some(t) = self.terminal
             && row.terminal != t
         {
-            return false;
+            return Some(false);
         }
         if self.code.is_some() && row.error_code != self.code {
-            return false;
+            return Some(false);
         }
         if let Some(since) = self.since
             && (row.ts == NO_TIME || row.ts < since)
         {
-            return false;
+            return Some(false);
         }
         if let Some(until) = self.until
             && (row.ts == NO_TIME || row.ts > until)
         {
-            return false;
+            return Some(false);
         }
         if let Some((key, value)) = &self.group {
             match value {
                 Some(v) if v.matches(*key, row) => {}
-                _ => return false,
+                _ => return Some(false),
             }
         }
-        if let Some(search) = &self.search {
-            return search.matches(store, i);
+        match &self.search {
+            Some(search) => search.matches_unread(store, i),
+            None => Some(true),
         }
-        true
     }
 }
 

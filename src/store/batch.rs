@@ -2,9 +2,11 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::bigrams::Bigrams;
 use super::probe::Probe;
 use super::remembered::{Agent, Met, Remembered, Seen};
 use super::search::is_time_char;
+use super::spelled::timestamp_digits;
 use super::walk::{Place, StrAt};
 use super::{
     Blob, IdKey, Interner, NO_TIME, Row, Span, Sym, SymSets, TERMINAL_ABSENT, TERMINAL_FALSE,
@@ -385,15 +387,28 @@ impl Tables {
             };
             let held: Option<&[u8]> = match place {
                 Place::Top(b"id") if locate(&mut row.id_at) => {
-                    row.id_is_uuid = parse_uuid(inner).is_some();
+                    let uuid = parse_uuid(inner);
+                    row.id_is_uuid = uuid.is_some();
+                    row.id_uuid = uuid.unwrap_or(0).to_le_bytes();
                     continue;
                 }
                 Place::Top(b"timestamp") if locate(&mut row.ts_at) => {
                     row.ts_is_plain = inner.iter().all(|&b| is_time_char(b));
+                    row.ts_digits = (row.ts != NO_TIME)
+                        .then(|| timestamp_digits(inner, row.ts))
+                        .flatten();
                     continue;
                 }
                 Place::Data(b"error_description") if locate(&mut row.description_at) => {
                     row.description_escaped = escaped;
+                    row.description_bigrams = if escaped {
+                        match serde_json::from_slice::<String>(&raw[a..z]) {
+                            Ok(text) => description_bigrams(text.as_bytes()),
+                            Err(_) => Bigrams::ALL,
+                        }
+                    } else {
+                        description_bigrams(inner)
+                    };
                     continue;
                 }
                 Place::Top(b"type") => p.kind.get(),
@@ -516,6 +531,17 @@ fn env_of(strings: &mut Interner, known: &mut FxHashMap<Sym, Sym>, agent_string:
     let env = strings.intern_opt(agent_value(&pairs, "env"));
     known.insert(agent_string, env);
     env
+}
+
+/// The pairs of characters of a description, as the text search reads it. The two characters
+/// whose lowercase is ASCII (İ, KELVIN SIGN) start with one of two bytes: a description holding
+/// one of those could hold pairs that are not its own, so nothing is ruled out for it.
+fn description_bigrams(text: &[u8]) -> Bigrams {
+    if memchr::memchr2(0xC4, 0xE2, text).is_some() {
+        Bigrams::ALL
+    } else {
+        Bigrams::of(text)
+    }
 }
 
 /// The strings of `strings` (in the order of the text) that stand within `span`.

@@ -3,6 +3,7 @@
 //! strings interned. Events are de-duplicated by `id`; the first copy read wins.
 
 mod batch;
+mod bigrams;
 mod blob;
 mod ids;
 mod intern;
@@ -13,10 +14,12 @@ mod remembered;
 pub(crate) mod scale;
 mod search;
 mod sets;
+mod spelled;
 mod uuid;
 mod walk;
 
 pub use batch::{Batch, BatchBuilder};
+use bigrams::Bigrams;
 pub use blob::Blob;
 pub use intern::{Interner, Sym};
 pub use search::{Needle, SearchBits};
@@ -85,6 +88,15 @@ pub struct Row {
     pub ts_is_plain: bool,
     /// The located description holds an escape.
     pub description_escaped: bool,
+    /// The located id's sixteen bytes when it is a canonical UUID: the search spells it out
+    /// again instead of reading it.
+    pub id_uuid: [u8; 16],
+    /// How the located timestamp is spelled from `ts`, when it is spelled the usual way: its
+    /// number of fraction digits (see [`spelled::timestamp_digits`]).
+    pub ts_digits: Option<u8>,
+    /// The pairs of characters of the located description, which rule most search texts out
+    /// without reading it ([`Bigrams::ALL`] when they cannot be trusted to).
+    pub description_bigrams: Bigrams,
 }
 
 /// A string's place within its event's JSON; a length of 0 means none.
@@ -364,9 +376,30 @@ impl Store {
         }
         let compiled = filter.compile(self);
         let scan = |r: std::ops::Range<usize>| -> Vec<u32> {
-            r.filter(|&i| compiled.matches(self, i))
-                .map(|i| i as u32)
-                .collect()
+            // First what the rows answer, then the descriptions left to read: each is fetched
+            // a few ahead, as they are scattered over the dump.
+            let mut matched = Vec::new();
+            let mut unread = Vec::new();
+            for i in r {
+                match compiled.matches_unread(self, i) {
+                    Some(true) => matched.push(i as u32),
+                    Some(false) => {}
+                    None => unread.push(i as u32),
+                }
+            }
+            if unread.is_empty() {
+                return matched;
+            }
+            let mut found = Vec::new();
+            for (k, &i) in unread.iter().enumerate() {
+                if let Some(&ahead) = unread.get(k + FETCH_AHEAD) {
+                    compiled.fetch_description(self, ahead as usize);
+                }
+                if compiled.in_description(self, i as usize) {
+                    found.push(i);
+                }
+            }
+            merge_sorted(&matched, &found)
         };
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
@@ -396,6 +429,27 @@ impl Store {
     pub fn filter(&self, filter: &Filter) -> Vec<u32> {
         self.matching(filter, 0..self.rows.len())
     }
+}
+
+/// How many descriptions ahead a search asks for the one it will read.
+const FETCH_AHEAD: usize = 12;
+
+/// The numbers of two ascending lists, in one ascending list.
+fn merge_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 impl Row {

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use super::bigrams::Bigrams;
+use super::spelled::{Speller, TIMESTAMP_MAX, uuid_text};
 use super::{Interner, Row, Store, SymSets};
 
 /// Below this many strings the answers are computed on one thread.
@@ -18,6 +20,10 @@ pub struct Needle {
     time_like: bool,
     /// The text holds an `i` or a `k`, which İ and K (KELVIN SIGN) lowercase into.
     has_i_or_k: bool,
+    /// The pairs of characters of an ASCII text.
+    bigrams: Bigrams,
+    /// The text holds no ASCII letter: it is found in any case as it is.
+    caseless: bool,
     /// For an ASCII text: finds it in lowercased bytes.
     lower_finder: Option<memchr::memmem::Finder<'static>>,
     /// For an ASCII text: a vectorised, ASCII-case-insensitive finder that refuses most events
@@ -51,6 +57,8 @@ impl Needle {
                 .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b'-')),
             time_like: lower.bytes().all(is_time_char),
             has_i_or_k: lower.contains(['i', 'k']),
+            bigrams: Bigrams::of(lower.as_bytes()),
+            caseless: !lower.bytes().any(|b| b.is_ascii_alphabetic()),
             lower_finder: ascii.then(|| memchr::memmem::Finder::new(lower.as_bytes()).into_owned()),
             lower,
             ascii,
@@ -182,44 +190,91 @@ impl SearchBits {
     }
 
     /// Whether event `i` of `store` (whose strings and sets these answers cover) matches.
-    /// Events are mostly tested in order: the strings a later one locates in place are fetched
-    /// into the cache meanwhile, as they are scattered over a dump too large for it.
     pub fn matches(&self, store: &Store, i: usize) -> bool {
-        if let Some(ahead) = store.rows().get(i + PREFETCH_AHEAD) {
-            let raw = store.raw(i + PREFETCH_AHEAD);
-            for span in [ahead.id_at, ahead.description_at] {
-                prefetch(raw, span.start());
-            }
-            // A description spans two or three cache lines.
-            prefetch(raw, ahead.description_at.start() + 64);
-        }
+        self.matches_unread(store, i)
+            .unwrap_or_else(|| self.in_description(store, i))
+    }
+
+    /// Whether event `i` matches, answered without reading its description from the dump;
+    /// `None` when the answer is whether the text is in the description.
+    pub fn matches_unread(&self, store: &Store, i: usize) -> Option<bool> {
         let row: &Row = store.row(i);
-        let raw = store.raw(i);
         if row.search_raw {
-            return self.needle.matches_json(raw);
+            return Some(self.needle.matches_json(store.raw(i)));
         }
         let hit = |s: super::Sym| self.strings.get(s.0 as usize).copied().unwrap_or(false);
         if hit(row.kind)
             || row.value_syms().into_iter().any(hit)
             || self.sets.get(row.others as usize).copied().unwrap_or(false)
         {
-            return true;
+            return Some(true);
         }
         let n = &self.needle;
         let located = |span: super::Span, possible: bool| {
-            possible && span.of(raw).is_some_and(|quoted| n.matches_bytes(quoted))
+            possible
+                && span
+                    .of(store.raw(i))
+                    .is_some_and(|quoted| n.matches_bytes(quoted))
         };
-        located(row.id_at, n.id_like || !row.id_is_uuid)
-            || located(row.ts_at, n.time_like || !row.ts_is_plain)
-            || row
-                .description_at
-                .of(raw)
-                .is_some_and(|quoted| n.matches_quoted(quoted, row.description_escaped))
+        // The id and the timestamp are spelled out again from the row when they can be, and
+        // the description is read only when it holds every pair of characters of the text.
+        let id = if row.id_is_uuid {
+            n.id_like && n.in_lowercase(&uuid_text(u128::from_le_bytes(row.id_uuid)))
+        } else {
+            located(row.id_at, true)
+        };
+        let ts = || match row.ts_digits {
+            Some(digits) => {
+                n.time_like
+                    && SPELLER.with_borrow_mut(|speller| {
+                        let mut text = [0; TIMESTAMP_MAX];
+                        speller
+                            .spell(row.ts, digits, &mut text)
+                            .is_some_and(|text| n.in_lowercase(text))
+                    })
+            }
+            None => located(row.ts_at, n.time_like || !row.ts_is_plain),
+        };
+        if id || ts() {
+            return Some(true);
+        }
+        if row.description_at.is_none() || !self.may_be_in_description(row) {
+            return Some(false);
+        }
+        None
+    }
+
+    /// Whether the text is in event `i`'s description.
+    pub fn in_description(&self, store: &Store, i: usize) -> bool {
+        let row = store.row(i);
+        row.description_at
+            .of(store.raw(i))
+            .is_some_and(|quoted| self.needle.matches_quoted(quoted, row.description_escaped))
+    }
+
+    /// Asks for event `i`'s description to be fetched into the cache: descriptions are
+    /// scattered over a dump too large for it, so a search fetches a few ahead of the one it
+    /// reads.
+    pub fn fetch_description(&self, store: &Store, i: usize) {
+        let at = store.row(i).description_at.start();
+        let raw = store.raw(i);
+        // A description spans two or three cache lines.
+        prefetch(raw, at);
+        prefetch(raw, at + 64);
     }
 }
 
-/// How many events ahead [`SearchBits::matches`] asks for the strings it will read.
-const PREFETCH_AHEAD: usize = 16;
+impl SearchBits {
+    /// Whether the row's description holds every pair of characters of the text (for a text
+    /// that is not ASCII, it may).
+    fn may_be_in_description(&self, row: &Row) -> bool {
+        !self.needle.ascii || row.description_bigrams.holds(&self.needle.bigrams)
+    }
+}
+
+thread_local! {
+    static SPELLER: std::cell::RefCell<Speller> = std::cell::RefCell::default();
+}
 
 /// Asks the processor to bring `bytes[at]` into its cache, without waiting for it.
 #[inline]
@@ -268,6 +323,13 @@ pub fn is_time_char(b: u8) -> bool {
 }
 
 impl Needle {
+    /// Whether text in ASCII lowercase holds the (ASCII) text.
+    fn in_lowercase(&self, hay: &[u8]) -> bool {
+        self.lower_finder
+            .as_ref()
+            .is_some_and(|finder| finder.find(hay).is_some())
+    }
+
     /// Whether the bytes hold the (ASCII) text in any case: short strings are lowercased into
     /// a buffer and searched with a vectorised finder.
     fn contains_ascii_ci(&self, hay: &[u8]) -> bool {
@@ -276,6 +338,8 @@ impl Needle {
             static LOWERED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
         }
         match &self.lower_finder {
+            // Without letters, the case of the bytes does not matter.
+            Some(finder) if self.caseless => finder.find(hay).is_some(),
             Some(finder) if hay.len() <= SHORT => LOWERED.with_borrow_mut(|buf| {
                 buf.clear();
                 buf.extend(hay.iter().map(u8::to_ascii_lowercase));

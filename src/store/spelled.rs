@@ -1,0 +1,254 @@
+//! The id and timestamp of an event spelled out again from what its row holds, so that the text
+//! search need not read them from the dump: a canonical UUID from its sixteen bytes, and a
+//! timestamp written the usual way (`2026-11-18T08:00:20.145550777Z`, any number of fraction
+//! digits) from its nanoseconds.
+
+/// The canonical text of a UUID: 36 bytes, lowercase.
+pub fn uuid_text(uuid: u128) -> [u8; 36] {
+    let group = |k: u32| hex8((uuid >> (96 - 32 * k)) as u32);
+    let (a, b, c, d) = (group(0), group(1), group(2), group(3));
+    let mut out = [b'-'; 36];
+    out[..8].copy_from_slice(&a);
+    out[9..13].copy_from_slice(&b[..4]);
+    out[14..18].copy_from_slice(&b[4..]);
+    out[19..23].copy_from_slice(&c[..4]);
+    out[24..28].copy_from_slice(&c[4..]);
+    out[28..].copy_from_slice(&d);
+    out
+}
+
+/// Eight lowercase hex digits, the most significant first.
+fn hex8(v: u32) -> [u8; 8] {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    // Each nibble into a byte of its own, the first nibble in the most significant byte.
+    let mut x = u64::from(v);
+    x = (x | x << 16) & 0x0000_FFFF_0000_FFFF;
+    x = (x | x << 8) & 0x00FF_00FF_00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    // '0' + d, and 'a' - '9' - 1 more for the digits above 9.
+    let above_nine = ((x + ONES * 6) >> 4) & ONES;
+    (x + ONES * u64::from(b'0') + above_nine * u64::from(b'a' - b'9' - 1)).to_be_bytes()
+}
+
+/// How a timestamp's text is spelled from its nanoseconds: `Some(d)` when `text` is exactly
+/// `YYYY-MM-DDTHH:MM:SS`, then `d` fraction digits after a dot (none when `d` is 0), then `Z`.
+pub fn timestamp_digits(text: &[u8], ns: i64) -> Option<u8> {
+    let digits = match text.len() {
+        20 => 0,
+        22..=30 => text.len() - 21,
+        _ => return None,
+    };
+    let mut buf = [0; TIMESTAMP_MAX];
+    (timestamp_text(ns, digits as u8, &mut buf)? == text).then_some(digits as u8)
+}
+
+/// The longest timestamp text: nine fraction digits.
+pub const TIMESTAMP_MAX: usize = 30;
+
+/// `ns` written as [`timestamp_digits`] says, with `digits` fraction digits (at most nine);
+/// `None` for a year that is not four digits long.
+pub fn timestamp_text(ns: i64, digits: u8, out: &mut [u8; TIMESTAMP_MAX]) -> Option<&[u8]> {
+    const NANOS: i64 = 1_000_000_000;
+    let (secs, nanos) = (ns.div_euclid(NANOS), ns.rem_euclid(NANOS));
+    let (days, of_day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (year, month, day) = civil_from_days(days);
+    if !(0..=9999).contains(&year) || digits > 9 {
+        return None;
+    }
+    let mut put = |at: usize, value: i64, width: usize| {
+        let mut v = value;
+        for k in (at..at + width).rev() {
+            out[k] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+    };
+    put(0, year, 4);
+    put(5, month, 2);
+    put(8, day, 2);
+    put(11, of_day / 3600, 2);
+    put(14, of_day / 60 % 60, 2);
+    put(17, of_day % 60, 2);
+    let mut len = 19;
+    if digits > 0 {
+        let kept = nanos / 10i64.pow(9 - u32::from(digits));
+        put(20, kept, usize::from(digits));
+        len = 20 + usize::from(digits);
+        out[19] = b'.';
+    }
+    out[4] = b'-';
+    out[7] = b'-';
+    out[10] = b'T';
+    out[13] = b':';
+    out[16] = b':';
+    out[len] = b'Z';
+    Some(&out[..=len])
+}
+
+/// Spells timestamps for the text search, in lowercase (`t`, `z`), remembering the date of the
+/// last one: events in a dump mostly follow one another within a day.
+#[derive(Debug, Default)]
+pub struct Speller {
+    day: Option<i64>,
+    /// `yyyy-mm-ddt` of `day`, when it has four digits of year.
+    date: Option<[u8; 11]>,
+}
+
+impl Speller {
+    /// As [`timestamp_text`], in lowercase.
+    pub fn spell<'o>(
+        &mut self,
+        ns: i64,
+        digits: u8,
+        out: &'o mut [u8; TIMESTAMP_MAX],
+    ) -> Option<&'o [u8]> {
+        const NANOS: i64 = 1_000_000_000;
+        let (secs, nanos) = (ns.div_euclid(NANOS), ns.rem_euclid(NANOS));
+        let (days, of_day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+        if self.day != Some(days) {
+            self.day = Some(days);
+            let mut text = [0; TIMESTAMP_MAX];
+            self.date = timestamp_text(days * 86_400 * NANOS, 0, &mut text).map(|t| {
+                let mut date: [u8; 11] = t[..11].try_into().expect("eleven bytes");
+                date[10] = b't';
+                date
+            });
+        }
+        if digits > 9 {
+            return None;
+        }
+        out[..11].copy_from_slice(self.date.as_ref()?);
+        let of_day = of_day as usize;
+        out[11..13].copy_from_slice(&PAIRS[of_day / 3600]);
+        out[13] = b':';
+        out[14..16].copy_from_slice(&PAIRS[of_day / 60 % 60]);
+        out[16] = b':';
+        out[17..19].copy_from_slice(&PAIRS[of_day % 60]);
+        let mut len = 19;
+        if digits > 0 {
+            out[19] = b'.';
+            let mut kept = (nanos / 10i64.pow(9 - u32::from(digits))) as usize;
+            len = 20 + usize::from(digits);
+            let mut at = len;
+            while at > 20 {
+                at -= 1;
+                out[at] = b'0' + (kept % 10) as u8;
+                kept /= 10;
+            }
+        }
+        out[len] = b'z';
+        Some(&out[..=len])
+    }
+}
+
+/// The two digits of each number below 100.
+const PAIRS: [[u8; 2]; 100] = {
+    let mut t = [[0; 2]; 100];
+    let mut i = 0;
+    while i < 100 {
+        t[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
+        i += 1;
+    }
+    t
+};
+
+/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::parse_rfc3339_nanos;
+
+    #[test]
+    fn a_uuid_is_spelled_as_it_was_read() {
+        let id = "a6e7ce20-68c4-4e68-be09-6ff5e1b8b9eb";
+        let uuid = super::super::parse_uuid(id.as_bytes()).unwrap();
+        assert_eq!(&uuid_text(uuid), id.as_bytes());
+        assert_eq!(&uuid_text(0), b"00000000-0000-0000-0000-000000000000");
+        let all = "0123456789abcdef0123456789abcdeffedcba9876543210fedcba9876543210";
+        for k in 0..32 {
+            let hex = format!(
+                "{}-{}-{}-{}-{}",
+                &all[k..k + 8],
+                &all[k + 8..k + 12],
+                &all[k + 12..k + 16],
+                &all[k + 16..k + 20],
+                &all[k + 20..k + 32]
+            );
+            let uuid = super::super::parse_uuid(hex.as_bytes()).unwrap();
+            assert_eq!(&uuid_text(uuid), hex.as_bytes());
+        }
+    }
+
+    #[test]
+    fn timestamps_are_spelled_as_chrono_spells_them_over_the_years() {
+        use chrono::{DateTime, SecondsFormat, Utc};
+        let mut buf = [0; TIMESTAMP_MAX];
+        // Every day for 400 years around the epoch and today, at odd times.
+        let start = parse_rfc3339_nanos("1899-12-31T23:59:59.999999999Z").unwrap();
+        let day = 86_400 * 1_000_000_000i64;
+        for k in 0..400 * 366 {
+            let ns = start + k * (day + 3_723_000_000_017);
+            let want = DateTime::<Utc>::from_timestamp_nanos(ns)
+                .to_rfc3339_opts(SecondsFormat::Nanos, true);
+            assert_eq!(timestamp_text(ns, 9, &mut buf).unwrap(), want.as_bytes());
+        }
+    }
+
+    #[test]
+    fn the_speller_spells_what_timestamp_text_spells_in_lowercase() {
+        let mut speller = Speller::default();
+        let (mut a, mut b) = ([0; TIMESTAMP_MAX], [0; TIMESTAMP_MAX]);
+        let start = parse_rfc3339_nanos("1999-12-30T22:58:57.123456789Z").unwrap();
+        for k in 0..20_000i64 {
+            // Mostly within a day of the one before, now and then a jump.
+            let ns = start + k * 7_654_321_987 + (k % 97) * 86_400_000_000_000;
+            for digits in 0..=9 {
+                let want = timestamp_text(ns, digits, &mut a)
+                    .unwrap()
+                    .to_ascii_lowercase();
+                assert_eq!(speller.spell(ns, digits, &mut b).unwrap(), want.as_slice());
+            }
+        }
+        assert_eq!(speller.spell(start, 10, &mut b), None);
+    }
+
+    #[test]
+    fn only_a_text_spelled_the_usual_way_is_known_by_its_digits() {
+        let cases = [
+            ("2026-11-18T08:00:20.145550777Z", Some(9)),
+            ("2026-11-18T08:00:20.145Z", Some(3)),
+            ("2026-11-18T08:00:20.1Z", Some(1)),
+            ("2026-11-18T08:00:20Z", Some(0)),
+            ("2026-11-18T08:00:20.000Z", Some(3)),
+            ("1970-01-01T00:00:00Z", Some(0)),
+            ("1969-12-31T23:59:59.5Z", Some(1)),
+            ("2026-11-18T08:00:20.145z", None),
+            ("2026-11-18t08:00:20.145Z", None),
+            ("2026-11-18T08:00:20.145+00:00", None),
+            ("2026-11-18T09:00:20.145+01:00", None),
+            ("2026-11-18T08:00:20.Z", None),
+        ];
+        for (text, want) in cases {
+            let ns = parse_rfc3339_nanos(text).unwrap_or(0);
+            assert_eq!(timestamp_digits(text.as_bytes(), ns), want, "{text}");
+        }
+        // The right shape, but not the time the row holds.
+        let ns = parse_rfc3339_nanos("2026-11-18T08:00:20Z").unwrap();
+        assert_eq!(timestamp_digits(b"2026-11-18T08:00:21Z", ns), None);
+        let mut buf = [0; TIMESTAMP_MAX];
+        assert_eq!(timestamp_text(ns, 10, &mut buf), None);
+    }
+}
