@@ -128,6 +128,14 @@ impl Interner {
         &self.text[self.ends[i - 1]..self.ends[i]]
     }
 
+    /// The strings from symbol number `from` (at least 1) on, end to end, and where each ends
+    /// in that text.
+    pub fn text_from(&self, from: usize) -> (&[u8], Vec<usize>) {
+        let start = self.ends[from - 1];
+        let ends = self.ends[from..].iter().map(|e| e - start).collect();
+        (&self.text.as_bytes()[start..], ends)
+    }
+
     /// Every string from symbol number `from` on, in order.
     pub fn strings_from(&self, from: usize) -> impl Iterator<Item = &str> + '_ {
         (from..self.ends.len()).map(|i| self.get(Sym(i as u32)))

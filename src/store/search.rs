@@ -171,9 +171,16 @@ impl SearchBits {
     pub fn extended(mut self, strings: &Interner, sets: &SymSets) -> SearchBits {
         let known = self.strings.len();
         if known < strings.len() {
-            let new: Vec<&str> = strings.strings_from(known).collect();
             let needle = &self.needle;
-            let answers = parallel_map(&new, |s| needle.matches_str(s));
+            let answers = if needle.ascii && !needle.lower.is_empty() {
+                // Symbol 0, the absent string, holds no text.
+                let mut answers = vec![false; usize::from(known == 0)];
+                answers.extend(needle.in_strings(strings, known.max(1)));
+                answers
+            } else {
+                let new: Vec<&str> = strings.strings_from(known).collect();
+                parallel_map(&new, |s| needle.matches_str(s))
+            };
             Arc::make_mut(&mut self.strings).extend(answers);
         }
         let all_sets = sets.sets();
@@ -323,6 +330,49 @@ pub fn is_time_char(b: u8) -> bool {
 }
 
 impl Needle {
+    /// For an ASCII text: which of the interned strings from number `from` on hold it. The
+    /// strings lie end to end in one buffer, which is searched at once; a find that runs from
+    /// one string into the next counts for neither. A string holding one of the two characters
+    /// whose lowercase is ASCII is looked at on its own.
+    fn in_strings(&self, strings: &Interner, from: usize) -> Vec<bool> {
+        let (text, ends) = strings.text_from(from);
+        let mut found = vec![false; ends.len()];
+        let string_at = |at: usize| ends.partition_point(|&end| end <= at);
+        let lowered;
+        let hay: &[u8] = if self.caseless {
+            text
+        } else {
+            lowered = text.to_ascii_lowercase();
+            &lowered
+        };
+        let finder = self
+            .lower_finder
+            .as_ref()
+            .expect("an ASCII text has a finder");
+        let len = self.lower.len();
+        let mut at = 0;
+        while let Some(i) = finder.find(&hay[at..]) {
+            let start = at + i;
+            let k = string_at(start);
+            if start + len <= ends[k] {
+                found[k] = true;
+            }
+            // On to the next string: this one is answered, or the find ran out of it.
+            at = ends[k];
+        }
+        if self.has_i_or_k {
+            let mut at = 0;
+            while let Some(i) = memchr::memchr2(0xC4, 0xE2, &text[at..]) {
+                let k = string_at(at + i);
+                let start = if k == 0 { 0 } else { ends[k - 1] };
+                let s = std::str::from_utf8(&text[start..ends[k]]).unwrap_or_default();
+                found[k] = found[k] || self.matches_str(s);
+                at = ends[k];
+            }
+        }
+        found
+    }
+
     /// Whether text in ASCII lowercase holds the (ASCII) text.
     fn in_lowercase(&self, hay: &[u8]) -> bool {
         self.lower_finder
@@ -389,6 +439,47 @@ mod tests {
 
     fn m(needle: &str, json: &str) -> bool {
         Needle::new(needle).matches_json(json.as_bytes())
+    }
+
+    #[test]
+    fn the_strings_searched_end_to_end_answer_as_each_searched_alone() {
+        let mut strings = Interner::default();
+        let words = [
+            "abc",
+            "def",
+            "",
+            "cde",
+            "ICEDisconnected",
+            "o\u{212a}",
+            "O",
+            "K",
+            "zoë",
+            "İstanbul",
+            "abcabc",
+            "x",
+            "cd",
+            "",
+            "e",
+        ];
+        for w in words {
+            strings.intern(w);
+        }
+        for text in [
+            "cd", "c", "abc", "ice", "ok", "istanbul", "i", "k", "e", "x", "de", "zz",
+        ] {
+            let needle = Needle::new(text);
+            for from in 1..strings.len() {
+                let want: Vec<bool> = strings
+                    .strings_from(from)
+                    .map(|s| needle.matches_str(s))
+                    .collect();
+                assert_eq!(
+                    needle.in_strings(&strings, from),
+                    want,
+                    "{text:?} from {from}"
+                );
+            }
+        }
     }
 
     #[test]
