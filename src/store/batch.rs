@@ -9,8 +9,8 @@ use super::search::is_time_char;
 use super::spelled::timestamp_digits;
 use super::walk::{Place, StrAt};
 use super::{
-    Blob, IdKey, Interner, NO_TIME, Row, Span, Sym, SymSets, TERMINAL_ABSENT, TERMINAL_FALSE,
-    TERMINAL_TRUE, parse_uuid,
+    Blob, IdKey, Interner, Located, NO_TIME, Row, Span, Sym, SymSets, TERMINAL_ABSENT,
+    TERMINAL_FALSE, TERMINAL_TRUE, parse_uuid,
 };
 use crate::event::{agent_value, decode_agent_string};
 use crate::time::parse_rfc3339_nanos;
@@ -23,6 +23,8 @@ use crate::time::parse_rfc3339_nanos;
 pub struct Batch {
     pub(super) blob: Arc<Blob>,
     pub(super) rows: Vec<Row>,
+    /// Beside each row.
+    pub(super) located: Vec<Located>,
     pub(super) ids: Vec<IdKey>,
     pub(super) strings: Interner,
     pub(super) sets: SymSets,
@@ -65,6 +67,7 @@ impl Batch {
 pub struct BatchBuilder {
     blob: Arc<Blob>,
     rows: Vec<Row>,
+    located: Vec<Located>,
     ids: Vec<IdKey>,
     tables: Tables,
     /// Whether the text search is indexed (see [`BatchBuilder::unindexed`]).
@@ -106,6 +109,7 @@ impl BatchBuilder {
         BatchBuilder {
             blob,
             rows: Vec::new(),
+            located: Vec::new(),
             ids: Vec::new(),
             tables: Tables::default(),
             indexed: true,
@@ -162,9 +166,16 @@ impl BatchBuilder {
             .map_err(|e| serde::de::Error::custom(format!("invalid UTF-8: {e}")))?;
         row.offset = start as u64;
         row.len = (end - start) as u32;
+        let mut located = Located::default();
         if self.indexed {
-            self.tables
-                .index_strings(raw, &probe, &self.walked, &self.uses, &mut row);
+            self.tables.index_strings(
+                raw,
+                &probe,
+                &self.walked,
+                &self.uses,
+                &mut row,
+                &mut located,
+            );
         } else {
             row.search_raw = true;
         }
@@ -175,6 +186,7 @@ impl BatchBuilder {
             }
         });
         self.rows.push(row);
+        self.located.push(located);
         Ok(())
     }
 
@@ -182,6 +194,7 @@ impl BatchBuilder {
         Batch {
             blob: self.blob,
             rows: self.rows,
+            located: self.located,
             ids: self.ids,
             #[cfg(test)]
             remembered: (
@@ -357,6 +370,7 @@ impl Tables {
         strings: &[StrAt],
         uses: &Uses,
         row: &mut Row,
+        located: &mut Located,
     ) {
         // The other values, each followed by 0xFF (a byte UTF-8 never holds).
         let mut text = std::mem::take(&mut self.others_text);
@@ -389,19 +403,19 @@ impl Tables {
                 Place::Top(b"id") if locate(&mut row.id_at) => {
                     let uuid = parse_uuid(inner);
                     row.id_is_uuid = uuid.is_some();
-                    row.id_uuid = uuid.unwrap_or(0).to_le_bytes();
+                    located.id_uuid = uuid.unwrap_or(0).to_le_bytes();
                     continue;
                 }
                 Place::Top(b"timestamp") if locate(&mut row.ts_at) => {
                     row.ts_is_plain = inner.iter().all(|&b| is_time_char(b));
-                    row.ts_digits = (row.ts != NO_TIME)
+                    located.ts_digits = (row.ts != NO_TIME)
                         .then(|| timestamp_digits(inner, row.ts))
                         .flatten();
                     continue;
                 }
                 Place::Data(b"error_description") if locate(&mut row.description_at) => {
                     row.description_escaped = escaped;
-                    row.description_bigrams = if escaped {
+                    located.description_bigrams = if escaped {
                         match serde_json::from_slice::<String>(&raw[a..z]) {
                             Ok(text) => description_bigrams(text.as_bytes()),
                             Err(_) => Bigrams::ALL,

@@ -88,14 +88,21 @@ pub struct Row {
     pub ts_is_plain: bool,
     /// The located description holds an escape.
     pub description_escaped: bool,
-    /// The located id's sixteen bytes when it is a canonical UUID: the search spells it out
-    /// again instead of reading it.
+}
+
+/// What the text search knows of the three strings a row locates in place, which spares it
+/// reading them from the dump. Kept beside the rows, not in them: only a search reads it, and
+/// the scans of filters and groups stay as short as the rows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Located {
+    /// The id's sixteen bytes when it is a canonical UUID (`Row::id_is_uuid`): the search
+    /// spells it out again.
     pub id_uuid: [u8; 16],
-    /// How the located timestamp is spelled from `ts`, when it is spelled the usual way: its
+    /// How the timestamp is spelled from `Row::ts`, when it is spelled the usual way: its
     /// number of fraction digits (see [`spelled::timestamp_digits`]).
     pub ts_digits: Option<u8>,
-    /// The pairs of characters of the located description, which rule most search texts out
-    /// without reading it ([`Bigrams::ALL`] when they cannot be trusted to).
+    /// The pairs of characters of the description, which rule most search texts out without
+    /// reading it ([`Bigrams::ALL`] when they cannot be trusted to).
     pub description_bigrams: Bigrams,
 }
 
@@ -206,6 +213,8 @@ impl PeerIndex {
 pub struct Store {
     blobs: Vec<Arc<Blob>>,
     rows: Vec<Row>,
+    /// Beside each row.
+    located: Vec<Located>,
     strings: Interner,
     sets: SymSets,
     ids: IdIndex,
@@ -244,6 +253,11 @@ impl Store {
 
     pub fn rows(&self) -> &[Row] {
         &self.rows
+    }
+
+    /// What the text search knows of row `i`'s located strings.
+    pub fn located(&self, i: usize) -> &Located {
+        &self.located[i]
     }
 
     pub fn row(&self, i: usize) -> &Row {
@@ -327,7 +341,7 @@ impl Store {
             .collect();
         let mut duplicates = 0;
         let fresh = self.ids.insert_all(batch.ids);
-        for (mut row, fresh) in batch.rows.into_iter().zip(fresh) {
+        for ((mut row, located), fresh) in batch.rows.into_iter().zip(batch.located).zip(fresh) {
             if !fresh {
                 duplicates += 1;
                 continue;
@@ -340,6 +354,7 @@ impl Store {
             }
             self.peers.push(row.peer_id, self.rows.len() as u32);
             self.rows.push(row);
+            self.located.push(located);
         }
         self.duplicates += duplicates;
         Merged {
@@ -365,6 +380,7 @@ impl Store {
         let cap = self.rows.len().saturating_add(n).saturating_mul(4);
         let expected = usize::try_from(whole).unwrap_or(usize::MAX).min(cap).max(n);
         self.rows.reserve(expected);
+        self.located.reserve(expected);
         self.peers.previous.reserve(expected);
     }
 

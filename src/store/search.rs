@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::bigrams::Bigrams;
 use super::spelled::{Speller, TIMESTAMP_MAX, uuid_text};
-use super::{Interner, Row, Store, SymSets};
+use super::{Interner, Located, Row, Store, SymSets};
 
 /// Below this many strings the answers are computed on one thread.
 const PARALLEL_FROM: usize = 50_000;
@@ -217,20 +217,21 @@ impl SearchBits {
             return Some(true);
         }
         let n = &self.needle;
-        let located = |span: super::Span, possible: bool| {
+        let read = |span: super::Span, possible: bool| {
             possible
                 && span
                     .of(store.raw(i))
                     .is_some_and(|quoted| n.matches_bytes(quoted))
         };
+        let located = store.located(i);
         // The id and the timestamp are spelled out again from the row when they can be, and
         // the description is read only when it holds every pair of characters of the text.
         let id = if row.id_is_uuid {
-            n.id_like && n.in_lowercase(&uuid_text(u128::from_le_bytes(row.id_uuid)))
+            n.id_like && n.in_lowercase(&uuid_text(u128::from_le_bytes(located.id_uuid)))
         } else {
-            located(row.id_at, true)
+            read(row.id_at, true)
         };
-        let ts = || match row.ts_digits {
+        let ts = || match located.ts_digits {
             Some(digits) => {
                 n.time_like
                     && SPELLER.with_borrow_mut(|speller| {
@@ -240,12 +241,12 @@ impl SearchBits {
                             .is_some_and(|text| n.in_lowercase(text))
                     })
             }
-            None => located(row.ts_at, n.time_like || !row.ts_is_plain),
+            None => read(row.ts_at, n.time_like || !row.ts_is_plain),
         };
         if id || ts() {
             return Some(true);
         }
-        if row.description_at.is_none() || !self.may_be_in_description(row) {
+        if row.description_at.is_none() || !self.may_be_in_description(located) {
             return Some(false);
         }
         None
@@ -274,8 +275,8 @@ impl SearchBits {
 impl SearchBits {
     /// Whether the row's description holds every pair of characters of the text (for a text
     /// that is not ASCII, it may).
-    fn may_be_in_description(&self, row: &Row) -> bool {
-        !self.needle.ascii || row.description_bigrams.holds(&self.needle.bigrams)
+    fn may_be_in_description(&self, located: &Located) -> bool {
+        !self.needle.ascii || located.description_bigrams.holds(&self.needle.bigrams)
     }
 }
 
