@@ -22,9 +22,8 @@ use crate::time::parse_rfc3339_nanos;
 #[derive(Debug)]
 pub struct Batch {
     pub(super) blob: Arc<Blob>,
-    pub(super) rows: Vec<Row>,
-    /// Beside each row.
-    pub(super) located: Vec<Located>,
+    /// Each row, and what the text search knows of the strings it locates.
+    pub(super) rows: Vec<(Row, Located)>,
     pub(super) ids: Vec<IdKey>,
     pub(super) strings: Interner,
     pub(super) sets: SymSets,
@@ -66,8 +65,7 @@ impl Batch {
 /// Reads events out of one blob into a [`Batch`].
 pub struct BatchBuilder {
     blob: Arc<Blob>,
-    rows: Vec<Row>,
-    located: Vec<Located>,
+    rows: Vec<(Row, Located)>,
     ids: Vec<IdKey>,
     tables: Tables,
     /// Whether the text search is indexed (see [`BatchBuilder::unindexed`]).
@@ -109,7 +107,6 @@ impl BatchBuilder {
         BatchBuilder {
             blob,
             rows: Vec::new(),
-            located: Vec::new(),
             ids: Vec::new(),
             tables: Tables::default(),
             indexed: true,
@@ -185,8 +182,7 @@ impl BatchBuilder {
                 IdKey::of_bytes(b).ok_or_else(|| serde::de::Error::custom("invalid UTF-8 in id"))?
             }
         });
-        self.rows.push(row);
-        self.located.push(located);
+        self.rows.push((row, located));
         Ok(())
     }
 
@@ -194,7 +190,6 @@ impl BatchBuilder {
         Batch {
             blob: self.blob,
             rows: self.rows,
-            located: self.located,
             ids: self.ids,
             #[cfg(test)]
             remembered: (

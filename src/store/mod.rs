@@ -341,7 +341,7 @@ impl Store {
             .collect();
         let mut duplicates = 0;
         let fresh = self.ids.insert_all(batch.ids);
-        for ((mut row, located), fresh) in batch.rows.into_iter().zip(batch.located).zip(fresh) {
+        for ((mut row, located), fresh) in batch.rows.into_iter().zip(fresh) {
             if !fresh {
                 duplicates += 1;
                 continue;
@@ -375,7 +375,7 @@ impl Store {
         if self.rows.capacity() - self.rows.len() >= n {
             return;
         }
-        let bytes: u64 = batch.rows.iter().map(|r| u64::from(r.len) + 1).sum();
+        let bytes: u64 = batch.rows.iter().map(|(r, _)| u64::from(r.len) + 1).sum();
         let whole = (batch.blob.len() as u64).saturating_mul(n as u64) / bytes.max(1);
         let cap = self.rows.len().saturating_add(n).saturating_mul(4);
         let expected = usize::try_from(whole).unwrap_or(usize::MAX).min(cap).max(n);
