@@ -403,7 +403,7 @@ impl Tables {
                 }
                 Place::Top(b"timestamp") if locate(&mut row.ts_at) => {
                     row.ts_is_plain = inner.iter().all(|&b| is_time_char(b));
-                    located.ts_digits = (row.ts != NO_TIME)
+                    row.ts_digits = (row.ts != NO_TIME)
                         .then(|| timestamp_digits(inner, row.ts))
                         .flatten();
                     continue;

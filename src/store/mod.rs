@@ -88,6 +88,10 @@ pub struct Row {
     pub ts_is_plain: bool,
     /// The located description holds an escape.
     pub description_escaped: bool,
+    /// How the located timestamp is spelled from `ts`, when it is spelled the usual way: its
+    /// number of fraction digits (see [`spelled::timestamp_digits`]). Here rather than in
+    /// [`Located`]: it fits in what the row's alignment leaves free.
+    pub ts_digits: Option<u8>,
 }
 
 /// What the text search knows of the three strings a row locates in place, which spares it
@@ -98,9 +102,6 @@ pub struct Located {
     /// The id's sixteen bytes when it is a canonical UUID (`Row::id_is_uuid`): the search
     /// spells it out again.
     pub id_uuid: [u8; 16],
-    /// How the timestamp is spelled from `Row::ts`, when it is spelled the usual way: its
-    /// number of fraction digits (see [`spelled::timestamp_digits`]).
-    pub ts_digits: Option<u8>,
     /// The pairs of characters of the description, which rule most search texts out without
     /// reading it ([`Bigrams::ALL`] when they cannot be trusted to).
     pub description_bigrams: Bigrams,

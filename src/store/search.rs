@@ -231,7 +231,7 @@ impl SearchBits {
         } else {
             read(row.id_at, true)
         };
-        let ts = || match located.ts_digits {
+        let ts = || match row.ts_digits {
             Some(digits) => {
                 n.time_like
                     && SPELLER.with_borrow_mut(|speller| {

@@ -603,3 +603,10 @@ fn events_sharing_an_agent_or_a_nested_value_read_as_if_each_had_its_own() {
     );
     assert_search_is_exact(&store, &needles);
 }
+
+#[test]
+fn a_row_and_what_the_search_knows_beside_it_stay_small() {
+    // A million events hold a million of each: every byte here is a megabyte there.
+    assert_eq!(std::mem::size_of::<Row>(), 136);
+    assert_eq!(std::mem::size_of::<Located>(), 48);
+}
