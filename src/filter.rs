@@ -208,11 +208,6 @@ pub struct Compiled {
 }
 
 impl Compiled {
-    pub fn matches(&self, store: &Store, i: usize) -> bool {
-        self.matches_unread(store, i)
-            .unwrap_or_else(|| self.in_description(store, i))
-    }
-
     /// Whether the search text is in event `i`'s description, for an event
     /// [`Compiled::matches_unread`] leaves undecided.
     pub fn in_description(&self, store: &Store, i: usize) -> bool {

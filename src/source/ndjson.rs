@@ -217,7 +217,7 @@ pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, Not
 /// Reads one of the id fields a filter names (room, session, peer, user) off an event's data.
 type IdField = for<'a, 'b> fn(&'b DataProbe<'a>) -> &'b LStr<'a>;
 
-/// The filter applied to an event's probe, deciding exactly as `filter::Compiled::matches`
+/// The filter applied to an event's probe, deciding exactly as `Store::matching`
 /// decides on the row a store would make of the same probe.
 struct Direct<'f> {
     types: Vec<&'f [u8]>,

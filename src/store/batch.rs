@@ -283,19 +283,7 @@ impl Tables {
             match met {
                 Met::Known(k) => uses.values.push(*k),
                 Met::Read(span) => {
-                    let found = || {
-                        let mut others = Vec::new();
-                        for at in within(strings, span) {
-                            if at.escaped {
-                                return None;
-                            }
-                            let inner = &raw[at.start as usize + 1..at.end as usize - 1];
-                            others.push(self.strings.intern_bytes(inner).ok()?);
-                        }
-                        others.sort_unstable();
-                        others.dedup();
-                        Some(others)
-                    };
+                    let found = || interned_within(&mut self.strings, raw, strings, span, |_| true);
                     if let Some(k) = self.remembered.values.insert(&raw[span.clone()], found) {
                         uses.values.push(k);
                         uses.read.push(span.clone());
@@ -321,24 +309,21 @@ impl Tables {
             ..
         } = self;
         remembered.agents.insert(&raw[span.clone()], || {
-            let mut others = Vec::new();
-            for at in within(strings, span) {
-                if at.escaped {
-                    return None;
-                }
-                // The fields a row holds, and the domain, which the row holds unless `data`
-                // has its own (see `index_strings`).
-                if let Place::Agent(
-                    b"sdk" | b"sdk_version" | b"device_model" | b"os" | b"os_version" | b"domain",
-                ) = at.place(raw)
-                {
-                    continue;
-                }
-                let inner = &raw[at.start as usize + 1..at.end as usize - 1];
-                others.push(s.intern_bytes(inner).ok()?);
-            }
-            others.sort_unstable();
-            others.dedup();
+            // All but the fields a row holds, and the domain, which the row holds unless `data`
+            // has its own (see `index_strings`).
+            let others = interned_within(s, raw, strings, span, |at| {
+                !matches!(
+                    at.place(raw),
+                    Place::Agent(
+                        b"sdk"
+                            | b"sdk_version"
+                            | b"device_model"
+                            | b"os"
+                            | b"os_version"
+                            | b"domain"
+                    )
+                )
+            })?;
             let mut field = |f: Option<&[u8]>| s.intern_bytes_opt(f).ok();
             let agent_string = field(a.string.get())?;
             Some(Agent {
@@ -553,9 +538,29 @@ fn description_bigrams(text: &[u8]) -> Bigrams {
     }
 }
 
-/// The strings of `strings` (in the order of the text) that stand within `span`.
-fn within<'s>(strings: &'s [StrAt], span: &std::ops::Range<usize>) -> &'s [StrAt] {
+/// The strings of `strings` (in the order of the text `raw`) that stand within `span` and that
+/// `keep` keeps, interned, sorted and without repeats; `None` when one holds an escape (a
+/// remembered value holds none).
+fn interned_within(
+    interner: &mut Interner,
+    raw: &[u8],
+    strings: &[StrAt],
+    span: &std::ops::Range<usize>,
+    keep: impl Fn(&StrAt) -> bool,
+) -> Option<Vec<Sym>> {
     let from = strings.partition_point(|s| (s.start as usize) < span.start);
     let to = strings.partition_point(|s| (s.start as usize) < span.end);
-    &strings[from..to]
+    let mut syms = Vec::new();
+    for at in &strings[from..to] {
+        if at.escaped {
+            return None;
+        }
+        if keep(at) {
+            let inner = &raw[at.start as usize + 1..at.end as usize - 1];
+            syms.push(interner.intern_bytes(inner).ok()?);
+        }
+    }
+    syms.sort_unstable();
+    syms.dedup();
+    Some(syms)
 }

@@ -128,12 +128,14 @@ impl Interner {
         &self.text[self.ends[i - 1]..self.ends[i]]
     }
 
-    /// The strings from symbol number `from` (at least 1) on, end to end, and where each ends
-    /// in that text.
-    pub fn text_from(&self, from: usize) -> (&[u8], Vec<usize>) {
-        let start = self.ends[from - 1];
-        let ends = self.ends[from..].iter().map(|e| e - start).collect();
-        (&self.text.as_bytes()[start..], ends)
+    /// Every string end to end, where string `from` (at least 1) starts in that text, and where
+    /// each string from it on ends.
+    pub fn text_from(&self, from: usize) -> (&[u8], usize, &[usize]) {
+        (
+            self.text.as_bytes(),
+            self.ends[from - 1],
+            &self.ends[from..],
+        )
     }
 
     /// Every string from symbol number `from` on, in order.

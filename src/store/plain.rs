@@ -201,10 +201,7 @@ impl<'a> Reader<'a, '_> {
     /// The value of a key of `data` that no field holds: an object or an array long enough to
     /// be remembered is looked for among the remembered values first.
     fn data_value(&mut self, key: (u32, u32)) -> Option<()> {
-        if self.remembered.is_none()
-            || !matches!(self.peek()?, b'{' | b'[')
-            || self.b.len() - self.i < PREFIX
-        {
+        if self.remembered.is_none() || !matches!(self.peek()?, b'{' | b'[') {
             return self.value(Level::Data, key);
         }
         if let Some(k) = self.skip_known(|m| &m.values) {

@@ -196,14 +196,9 @@ impl SearchBits {
         self
     }
 
-    /// Whether event `i` of `store` (whose strings and sets these answers cover) matches.
-    pub fn matches(&self, store: &Store, i: usize) -> bool {
-        self.matches_unread(store, i)
-            .unwrap_or_else(|| self.in_description(store, i))
-    }
-
-    /// Whether event `i` matches, answered without reading its description from the dump;
-    /// `None` when the answer is whether the text is in the description.
+    /// Whether event `i` of `store` (whose strings and sets these answers cover) matches,
+    /// answered without reading its description from the dump; `None` when the answer is
+    /// whether the text is in the description ([`SearchBits::in_description`]).
     pub fn matches_unread(&self, store: &Store, i: usize) -> Option<bool> {
         let row: &Row = store.row(i);
         if row.search_raw {
@@ -336,14 +331,15 @@ impl Needle {
     /// one string into the next counts for neither. A string holding one of the two characters
     /// whose lowercase is ASCII is looked at on its own.
     fn in_strings(&self, strings: &Interner, from: usize) -> Vec<bool> {
-        let (text, ends) = strings.text_from(from);
+        // Positions are in the whole text; `text[first..]` is what is searched.
+        let (text, first, ends) = strings.text_from(from);
         let mut found = vec![false; ends.len()];
         let string_at = |at: usize| ends.partition_point(|&end| end <= at);
         let lowered;
         let hay: &[u8] = if self.caseless {
-            text
+            &text[first..]
         } else {
-            lowered = text.to_ascii_lowercase();
+            lowered = text[first..].to_ascii_lowercase();
             &lowered
         };
         let finder = self
@@ -351,8 +347,8 @@ impl Needle {
             .as_ref()
             .expect("an ASCII text has a finder");
         let len = self.lower.len();
-        let mut at = 0;
-        while let Some(i) = finder.find(&hay[at..]) {
+        let mut at = first;
+        while let Some(i) = finder.find(&hay[at - first..]) {
             let start = at + i;
             let k = string_at(start);
             if start + len <= ends[k] {
@@ -362,10 +358,10 @@ impl Needle {
             at = ends[k];
         }
         if self.has_i_or_k {
-            let mut at = 0;
+            let mut at = first;
             while let Some(i) = memchr::memchr2(0xC4, 0xE2, &text[at..]) {
                 let k = string_at(at + i);
-                let start = if k == 0 { 0 } else { ends[k - 1] };
+                let start = if k == 0 { first } else { ends[k - 1] };
                 let s = std::str::from_utf8(&text[start..ends[k]]).unwrap_or_default();
                 found[k] = found[k] || self.matches_str(s);
                 at = ends[k];

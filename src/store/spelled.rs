@@ -48,35 +48,10 @@ pub const TIMESTAMP_MAX: usize = 30;
 /// `ns` written as [`timestamp_digits`] says, with `digits` fraction digits (at most nine);
 /// `None` for a year that is not four digits long.
 pub fn timestamp_text(ns: i64, digits: u8, out: &mut [u8; TIMESTAMP_MAX]) -> Option<&[u8]> {
-    const NANOS: i64 = 1_000_000_000;
-    let (secs, nanos) = (ns.div_euclid(NANOS), ns.rem_euclid(NANOS));
-    let (days, of_day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    if digits > 9 {
-        return None;
-    }
+    let (days, of_day, nanos) = split(ns);
     out[..10].copy_from_slice(&date_text(days)?);
-    let mut put = |at: usize, value: i64, width: usize| {
-        let mut v = value;
-        for k in (at..at + width).rev() {
-            out[k] = b'0' + (v % 10) as u8;
-            v /= 10;
-        }
-    };
-    put(11, of_day / 3600, 2);
-    put(14, of_day / 60 % 60, 2);
-    put(17, of_day % 60, 2);
-    let mut len = 19;
-    if digits > 0 {
-        let kept = nanos / 10i64.pow(9 - u32::from(digits));
-        put(20, kept, usize::from(digits));
-        len = 20 + usize::from(digits);
-        out[19] = b'.';
-    }
-    out[10] = b'T';
-    out[13] = b':';
-    out[16] = b':';
-    out[len] = b'Z';
-    Some(&out[..=len])
+    let len = time_text(of_day, nanos, digits, out)?;
+    Some(&out[..len])
 }
 
 /// Spells timestamps for the text search, in lowercase (`t`, `z`), remembering the date of the
@@ -84,8 +59,8 @@ pub fn timestamp_text(ns: i64, digits: u8, out: &mut [u8; TIMESTAMP_MAX]) -> Opt
 #[derive(Debug, Default)]
 pub struct Speller {
     day: Option<i64>,
-    /// `yyyy-mm-ddt` of `day`, when it has four digits of year.
-    date: Option<[u8; 11]>,
+    /// `YYYY-MM-DD` of `day`, when it has four digits of year.
+    date: Option<[u8; 10]>,
 }
 
 impl Speller {
@@ -96,42 +71,54 @@ impl Speller {
         digits: u8,
         out: &'o mut [u8; TIMESTAMP_MAX],
     ) -> Option<&'o [u8]> {
-        const NANOS: i64 = 1_000_000_000;
-        let (secs, nanos) = (ns.div_euclid(NANOS), ns.rem_euclid(NANOS));
-        let (days, of_day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+        let (days, of_day, nanos) = split(ns);
         if self.day != Some(days) {
             self.day = Some(days);
-            self.date = date_text(days).map(|text| {
-                let mut date = [b't'; 11];
-                date[..10].copy_from_slice(&text);
-                date
-            });
+            self.date = date_text(days);
         }
-        if digits > 9 {
-            return None;
-        }
-        out[..11].copy_from_slice(self.date.as_ref()?);
-        let of_day = of_day as usize;
-        out[11..13].copy_from_slice(&PAIRS[of_day / 3600]);
-        out[13] = b':';
-        out[14..16].copy_from_slice(&PAIRS[of_day / 60 % 60]);
-        out[16] = b':';
-        out[17..19].copy_from_slice(&PAIRS[of_day % 60]);
-        let mut len = 19;
-        if digits > 0 {
-            out[19] = b'.';
-            let mut kept = (nanos / 10i64.pow(9 - u32::from(digits))) as usize;
-            len = 20 + usize::from(digits);
-            let mut at = len;
-            while at > 20 {
-                at -= 1;
-                out[at] = b'0' + (kept % 10) as u8;
-                kept /= 10;
-            }
-        }
-        out[len] = b'z';
-        Some(&out[..=len])
+        out[..10].copy_from_slice(self.date.as_ref()?);
+        let len = time_text(of_day, nanos, digits, out)?;
+        out[10] = b't';
+        out[len - 1] = b'z';
+        Some(&out[..len])
     }
+}
+
+const NANOS: i64 = 1_000_000_000;
+
+/// A time in nanoseconds as its day from 1970-01-01, its second of that day and its nanosecond.
+fn split(ns: i64) -> (i64, i64, i64) {
+    let secs = ns.div_euclid(NANOS);
+    (
+        secs.div_euclid(86_400),
+        secs.rem_euclid(86_400),
+        ns.rem_euclid(NANOS),
+    )
+}
+
+/// Writes `THH:MM:SS`, then `digits` fraction digits after a dot (none when 0), then `Z`, from
+/// `out[10]` on; the length of the whole text. `None` for more than nine digits.
+fn time_text(of_day: i64, nanos: i64, digits: u8, out: &mut [u8; TIMESTAMP_MAX]) -> Option<usize> {
+    if digits > 9 {
+        return None;
+    }
+    // The search spells a timestamp for every event: two digits at a time, by table.
+    let of_day = of_day as usize;
+    out[10] = b'T';
+    out[11..13].copy_from_slice(&PAIRS[of_day / 3600]);
+    out[13] = b':';
+    out[14..16].copy_from_slice(&PAIRS[of_day / 60 % 60]);
+    out[16] = b':';
+    out[17..19].copy_from_slice(&PAIRS[of_day % 60]);
+    let mut len = 19;
+    if digits > 0 {
+        out[19] = b'.';
+        len = 20 + usize::from(digits);
+        let kept = nanos / 10i64.pow(9 - u32::from(digits));
+        put_digits(&mut out[20..len], kept as u64);
+    }
+    out[len] = b'Z';
+    Some(len + 1)
 }
 
 /// The two digits of each number below 100.
@@ -152,14 +139,18 @@ fn date_text(days: i64) -> Option<[u8; 10]> {
         return None;
     }
     let mut out = [b'-'; 10];
-    for (at, value, width) in [(0, year, 4), (5, month, 2), (8, day, 2)] {
-        let mut v = value;
-        for k in (at..at + width).rev() {
-            out[k] = b'0' + (v % 10) as u8;
-            v /= 10;
-        }
-    }
+    put_digits(&mut out[..4], year as u64);
+    put_digits(&mut out[5..7], month as u64);
+    put_digits(&mut out[8..], day as u64);
     Some(out)
+}
+
+/// Fills `out` with the last digits of `value`, zeros in front.
+fn put_digits(out: &mut [u8], mut value: u64) {
+    for b in out.iter_mut().rev() {
+        *b = b'0' + (value % 10) as u8;
+        value /= 10;
+    }
 }
 
 /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
