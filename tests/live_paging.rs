@@ -209,7 +209,7 @@ async fn load_all(server: &FaultServer, filter: Filter) -> (Store, Vec<String>, 
         {
             Report::Page { page, .. } => {
                 log.push(format!("page next={:?}", page.next));
-                store.merge(page.batch);
+                store.merge(*page.batch);
             }
             Report::Retrying { retry, .. } => log.push(format!(
                 "retry attempt {} of {} in {:?}: {}",
@@ -577,7 +577,7 @@ async fn drive(
             .expect("the worker reports until the query ends")
         {
             Report::Page { query: q, page } if q == query => {
-                store.merge(page.batch);
+                store.merge(*page.batch);
             }
             Report::Retrying { query: q, retry } if q == query => retries.push(retry),
             Report::Finished { query: q } if q == query => return (None, retries),

@@ -38,6 +38,10 @@ pub fn decode_agent_string(s: &str) -> Vec<AgentPair> {
 /// A key is a short identifier (`sdk_version`, `env`); anything else before a `:` belongs to a
 /// value that holds a comma.
 fn is_key(key: &str) -> bool {
+    let is_key_byte = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
+    if !key.is_empty() && key.bytes().all(is_key_byte) {
+        return true;
+    }
     let key = key.trim();
     !key.is_empty()
         && key
@@ -51,4 +55,33 @@ pub fn agent_value<'a>(pairs: &'a [AgentPair], key: &str) -> Option<&'a str> {
         .iter()
         .find(|p| p.key == key)
         .map(|p| p.value.as_str())
+}
+
+/// The value of `key` (not empty) in an agent string, as [`agent_value`] finds it among the
+/// pairs [`decode_agent_string`] makes, without making them: a value runs from its `:` up to the
+/// `,` before the next piece that starts a pair, since the pieces in between are glued back
+/// with the `,` they were split at.
+pub fn agent_string_value<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+    let b = s.as_bytes();
+    let mut value_at = None;
+    let mut start = 0;
+    loop {
+        let end = memchr::memchr(b',', &b[start..]).map_or(b.len(), |i| start + i);
+        if let Some(colon) = memchr::memchr(b':', &b[start..end]) {
+            // `,` and `:` are ASCII: both ends are character boundaries.
+            let k = &s[start..start + colon];
+            if is_key(k) {
+                if let Some(v) = value_at {
+                    return Some(&s[v..start - 1]);
+                }
+                if k.trim() == key {
+                    value_at = Some(start + colon + 1);
+                }
+            }
+        }
+        if end == b.len() {
+            return value_at.map(|v| &s[v..]);
+        }
+        start = end + 1;
+    }
 }

@@ -386,3 +386,30 @@ fn error_codes_of_the_spec_are_explained_and_others_are_not_guessed() {
     assert_eq!(codes::explain(9999), None);
     assert_eq!(codes::explain(-1), None);
 }
+
+#[test]
+fn a_value_read_straight_from_an_agent_string_is_the_decoded_pairs_value() {
+    // Every string of up to six characters over an alphabet of keys, separators and spaces.
+    let alphabet = ['e', 'n', 'v', ',', ':', ' ', 'x'];
+    let mut strings = vec![String::new()];
+    let mut last = vec![String::new()];
+    for _ in 0..6 {
+        last = last
+            .iter()
+            .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+            .collect();
+        strings.extend(last.iter().cloned());
+    }
+    strings.push("sdk:web,model:Galaxy S23, Ultra, 5G,env:prod".into());
+    strings.push("x:1, env :a:b,,c,env:second".into());
+    for s in &strings {
+        let pairs = decode_agent_string(s);
+        for key in ["env", "e", "x", "en", "model"] {
+            assert_eq!(
+                agent_string_value(s, key),
+                agent_value(&pairs, key),
+                "{key} in {s:?}"
+            );
+        }
+    }
+}

@@ -19,7 +19,8 @@ pub const READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// A page that arrived.
 #[derive(Debug)]
 pub struct Page {
-    pub batch: Batch,
+    /// Boxed: a batch is large to move through the channels that carry a page.
+    pub batch: Box<Batch>,
     pub next: String,
     pub total: Option<u64>,
 }
@@ -54,7 +55,7 @@ impl Fetched {
             }
         }
         Page {
-            batch: builder.finish(),
+            batch: Box::new(builder.finish()),
             next: self.next,
             total: self.total,
         }

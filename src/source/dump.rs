@@ -27,7 +27,7 @@ pub const LARGE_BATCH: usize = 65_536;
 const PARALLEL_BYTES: usize = 32 << 20;
 
 /// The size of the pieces a large line-delimited file is cut into for reading on every core.
-const PIECE_BYTES: usize = 64 << 20;
+const PIECE_BYTES: usize = 32 << 20;
 
 /// Builds batches that start at `size` events and grow up to [`LARGE_BATCH`].
 struct Batcher {
@@ -305,7 +305,7 @@ fn next_event_line(bytes: &[u8], from: usize) -> Option<usize> {
 
 /// A part of a line-delimited file read on a worker thread.
 enum Piece {
-    Batch(Batch),
+    Batch(Box<Batch>),
     /// The piece is read; its problems.
     Done(Vec<ScanError>),
 }
@@ -343,7 +343,7 @@ pub(super) fn read_pieces(
                     let first = if k == 0 { size } else { LARGE_BATCH };
                     let mut batcher = Batcher::new(Arc::clone(blob), first);
                     let mut errs = Vec::new();
-                    let mut send = |batch: Batch| drop(tx.send((k, Piece::Batch(batch))));
+                    let mut send = |batch: Batch| drop(tx.send((k, Piece::Batch(Box::new(batch)))));
                     scan_lines(
                         &bytes[a..b],
                         &mut |s, e| batcher.push(a + s, a + e, &mut send),
@@ -363,7 +363,7 @@ pub(super) fn read_pieces(
         drop(tx);
         let mut deliver = |piece: Piece| match piece {
             Piece::Batch(batch) => {
-                on_batch(batch);
+                on_batch(*batch);
                 false
             }
             Piece::Done(errs) => {

@@ -148,7 +148,7 @@ pub async fn fetch_all_with(
     while let Some(report) = reports.recv().await {
         match report {
             Report::Page { page, .. } => {
-                store.merge(page.batch);
+                store.merge(*page.batch);
                 progress.pages += 1;
                 progress.events = store.len();
                 progress.total = page.total.or(progress.total);

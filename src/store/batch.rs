@@ -6,13 +6,14 @@ use super::bigrams::Bigrams;
 use super::probe::Probe;
 use super::remembered::{Agent, Met, Remembered, Seen};
 use super::search::is_time_char;
+use super::slices::Slices;
 use super::spelled::timestamp_digits;
 use super::walk::{Place, StrAt};
 use super::{
     Blob, IdKey, Interner, Located, NO_TIME, Row, Span, Sym, SymSets, TERMINAL_ABSENT,
     TERMINAL_FALSE, TERMINAL_TRUE, parse_uuid,
 };
-use crate::event::{agent_value, decode_agent_string};
+use crate::event::agent_string_value;
 use crate::time::parse_rfc3339_nanos;
 
 /// Rows read from one blob, with their own string table, ready to be merged into a [`Store`]
@@ -62,6 +63,11 @@ impl Batch {
     }
 }
 
+/// How many bytes of texts of others a builder remembers. Where agents or other values vary
+/// from event to event, nearly every text is new and remembering them all would only cost
+/// memory; the sets they stand for are interned all the same.
+const MAX_TEXTS_OF_OTHERS: usize = 1 << 20;
+
 /// Reads events out of one blob into a [`Batch`].
 pub struct BatchBuilder {
     blob: Arc<Blob>,
@@ -98,8 +104,9 @@ struct Tables {
     remembered: Remembered,
     /// Reused for each event's other string values' text.
     others_text: Vec<u8>,
-    /// The set of others of each distinct text of others seen.
-    set_of_text: FxHashMap<Box<[u8]>, u32>,
+    /// Each distinct text of others seen, and the set of others of each (by the text's number).
+    texts_of_others: Slices<u8>,
+    set_of_text: Vec<u32>,
 }
 
 impl BatchBuilder {
@@ -477,8 +484,8 @@ impl Tables {
                 text.push(0xFF);
             }
         }
-        row.others = match self.set_of_text.get(text.as_slice()) {
-            Some(&set) => set,
+        row.others = match self.texts_of_others.find(&text) {
+            Some(n) => self.set_of_text[n as usize],
             None => {
                 // Events share their others: each distinct text is interned once.
                 let mut others = Vec::new();
@@ -504,10 +511,13 @@ impl Tables {
                 others.sort_unstable();
                 others.dedup();
                 let set = self.sets.intern(&others);
-                if all_text {
-                    self.set_of_text.insert(Box::from(text.as_slice()), set);
-                } else {
+                if !all_text {
                     row.search_raw = true;
+                } else if self.texts_of_others.parts().0.len() < MAX_TEXTS_OF_OTHERS {
+                    let n = self.texts_of_others.intern(&text) as usize;
+                    // Texts are numbered from 1: slot 0 stands for the empty slice, never found.
+                    self.set_of_text.resize(n, 0);
+                    self.set_of_text.push(set);
                 }
                 set
             }
@@ -521,8 +531,8 @@ fn env_of(strings: &mut Interner, known: &mut FxHashMap<Sym, Sym>, agent_string:
     if let Some(&env) = known.get(&agent_string) {
         return env;
     }
-    let pairs = decode_agent_string(strings.get(agent_string));
-    let env = strings.intern_opt(agent_value(&pairs, "env"));
+    let env = agent_string_value(strings.get(agent_string), "env").map(str::to_owned);
+    let env = strings.intern_opt(env.as_deref());
     known.insert(agent_string, env);
     env
 }

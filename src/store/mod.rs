@@ -14,6 +14,7 @@ mod remembered;
 pub(crate) mod scale;
 mod search;
 mod sets;
+mod slices;
 mod spelled;
 mod uuid;
 mod walk;
@@ -330,8 +331,7 @@ impl Store {
         let mut scratch = Vec::new();
         let set_remap: Vec<u32> = batch
             .sets
-            .sets()
-            .iter()
+            .sets_from(0)
             .map(|set| {
                 scratch.clear();
                 scratch.extend(set.iter().map(|&s| map(s)));

@@ -183,13 +183,11 @@ impl SearchBits {
             };
             Arc::make_mut(&mut self.strings).extend(answers);
         }
-        let all_sets = sets.sets();
         let known = self.sets.len();
-        if known < all_sets.len() {
+        if known < sets.len() {
             let strings = Arc::clone(&self.strings);
             Arc::make_mut(&mut self.sets).extend(
-                all_sets[known..]
-                    .iter()
+                sets.sets_from(known)
                     .map(|set| set.iter().any(|s| strings[s.0 as usize])),
             );
         }

@@ -427,7 +427,7 @@ fn most_events_are_searched_without_reading_their_json() {
     );
     let far = store.row(7);
     assert!(far.description_at.is_none(), "70 kB in: not located");
-    assert!(!store.sets().sets()[far.others as usize].is_empty());
+    assert!(!store.sets().get(far.others).is_empty());
 }
 
 #[test]
@@ -609,4 +609,56 @@ fn a_row_and_what_the_search_knows_beside_it_stay_small() {
     // A million events hold a million of each: every byte here is a megabyte there.
     assert_eq!(std::mem::size_of::<Row>(), 136);
     assert_eq!(std::mem::size_of::<Located>(), 48);
+}
+
+#[test]
+fn events_whose_values_never_repeat_are_searched_as_exactly_as_those_that_do() {
+    // Each event's other values are its own, 5 MB of them in all: more than a builder
+    // remembers texts of (`MAX_TEXTS_OF_OTHERS`); every tenth event repeats the values of one
+    // read long before (of event `n / 100 * 10`, itself no repeat).
+    let others = |n: usize| {
+        format!(
+            r#""note":"unique note {n:06} {}","agent":{{"sdk":"web","string":"sdk:web,build:{n},env:qa"}}"#,
+            "z".repeat(400)
+        )
+    };
+    let lines: Vec<String> = (0..12_000)
+        .map(|n| {
+            let values = if n % 10 == 9 {
+                others(n / 100 * 10)
+            } else {
+                others(n)
+            };
+            format!(
+                r#"{{"id":"e{n}","data":{{"room_id":"r{}",{values}}}}}"#,
+                n % 7
+            )
+        })
+        .collect();
+    let text = lines.join("\n");
+    assert!(text.len() > 5_000_000);
+    let mut store = Store::new();
+    store.merge(batch(&text));
+    assert_eq!(store.len(), lines.len());
+    assert!(store.rows().iter().all(|r| !r.search_raw));
+    // The repeats share the set of the event they repeat, before and after the limit.
+    for n in [19, 11_999] {
+        assert_eq!(
+            store.row(n).others,
+            store.row(n / 100 * 10).others,
+            "event {n}"
+        );
+    }
+    let needles = [
+        "unique note 000001 ",
+        "unique note 001190 ",
+        "unique note 011998",
+        "build:11997,",
+        "build:1190,",
+        "build:1199,",
+        "NOTE 00",
+        "env:qa",
+    ]
+    .map(String::from);
+    assert_search_is_exact(&store, &needles);
 }

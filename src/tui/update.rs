@@ -384,7 +384,7 @@ fn live_report(model: &mut Model, report: Report) -> Vec<Effect> {
             live.total = page.total.or(live.total);
             live.next = Some(page.next);
             live.fetch = Fetch::Idle;
-            let added = append(model, page.batch);
+            let added = append(model, *page.batch);
             if model.follow.as_ref().is_some_and(|f| f.refreshing) {
                 return views::follow_page(model, added);
             }

@@ -464,7 +464,7 @@ impl QueryState {
             ctx.report(Report::Page {
                 query: self.id,
                 page: Page {
-                    batch: ready.into_batch(),
+                    batch: Box::new(ready.into_batch()),
                     next: String::new(),
                     total: self.total(),
                 },
@@ -525,7 +525,7 @@ impl QueryState {
         ctx.report(Report::Page {
             query: self.id,
             page: Page {
-                batch: ready.into_batch(),
+                batch: Box::new(ready.into_batch()),
                 next,
                 total: self.total(),
             },

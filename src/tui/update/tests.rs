@@ -1084,7 +1084,7 @@ fn a_follow_tick_runs_the_query_again_keeping_what_is_loaded_and_counts_new_even
     events.truncate(1);
     events.push(event(99, "client.join.failed", "r9", false));
     let page = crate::source::api::Page {
-        batch: batch(&events),
+        batch: Box::new(batch(&events)),
         next: "n".into(),
         total: None,
     };
@@ -1093,7 +1093,7 @@ fn a_follow_tick_runs_the_query_again_keeping_what_is_loaded_and_counts_new_even
     assert_eq!(m.store.len(), before + 1);
     // A page with nothing new ends the refresh.
     let page = crate::source::api::Page {
-        batch: batch(&events),
+        batch: Box::new(batch(&events)),
         next: "n2".into(),
         total: None,
     };
