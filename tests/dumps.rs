@@ -211,6 +211,31 @@ fn a_truncated_envelope_exits_2_with_its_position_and_lists_the_readable_events(
 }
 
 #[test]
+fn an_ndjson_dump_cut_off_right_after_a_backslash_lists_the_events_before_it() {
+    // A dump still being written, cut inside a string just after a `\`: every filter reads the
+    // lines before it (the type filter takes the fast path for line-delimited files).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.ndjson");
+    let first = r#"{"id":"a","type":"client.join.failed","data":{"room_id":"r"}}"#;
+    std::fs::write(&path, format!("{first}\n{{\"data\":{{\"x\":\"y\\")).unwrap();
+    for filter in [&["--type", "join"][..], &["--room", "r"], &[]] {
+        let out = callscope()
+            .args(["list", "--format", "ndjson"])
+            .args(filter)
+            .arg(&path)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!("{}:2:", path.display())))
+            .stderr(predicate::str::contains("truncated"));
+        assert_eq!(
+            String::from_utf8_lossy(&out.get_output().stdout).trim(),
+            first,
+            "{filter:?}"
+        );
+    }
+}
+
+#[test]
 fn a_bad_ndjson_line_exits_2_with_its_position_and_the_other_lines_are_listed() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("events.ndjson");

@@ -499,7 +499,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 fn string_end(b: &[u8], start: usize) -> Option<usize> {
     let mut i = start + 1;
     loop {
-        let off = memchr::memchr2(b'"', b'\\', &b[i..])?;
+        let off = memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
         if b[i + off] == b'\\' {
             i += off + 2;
         } else {
@@ -562,6 +562,41 @@ mod tests {
         assert_eq!(top_level_id(br#"{"data":{"id":"x"}}"#), None);
         assert_eq!(top_level_id(br#"{"id":"a\u0062"}"#), None);
         assert_eq!(top_level_id(br#"{"id":7,"x":1}"#), None);
+    }
+
+    #[test]
+    fn a_damaged_line_never_stops_the_fast_path_with_a_panic() {
+        // Every cut of an event, and every place of a byte that changes JSON's structure: each
+        // goes through both passes and every way of selecting, after a good line.
+        let good = r#"{"id":"g","type":"client.join.failed","data":{"room_id":"r"}}"#;
+        let event = r#"{"data":{"x":"a\"b\\","n":[1,{"k":"v"}],"room_id":"r"},"id":"e\u0031","type":"client.join.failed"}"#;
+        let filters = [
+            Filter::default(),
+            Filter {
+                room: Some("r".into()),
+                search: Some("b".into()),
+                ..Filter::default()
+            },
+        ];
+        let mut damaged: Vec<Vec<u8>> = (1..event.len())
+            .map(|cut| event.as_bytes()[..cut].to_vec())
+            .collect();
+        for at in 0..event.len() {
+            for &b in br#""\{}[]:,"# {
+                let mut line = event.as_bytes().to_vec();
+                line[at] = b;
+                damaged.push(line);
+            }
+        }
+        for line in damaged {
+            let mut text = format!("{good}\n").into_bytes();
+            text.extend_from_slice(&line);
+            let blob = Arc::new(Blob::Owned(text));
+            for filter in &filters {
+                let _ = select(vec![Arc::clone(&blob)], filter);
+                let _ = select_spans(vec![Arc::clone(&blob)], filter);
+            }
+        }
     }
 
     #[test]
