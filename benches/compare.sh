@@ -7,6 +7,9 @@
 #   N=100000 RUNS=5 benches/compare.sh
 #   ENVELOPE=0 benches/compare.sh            # skip the one-envelope file (jq needs ~6 GB on it)
 #   BIN=path/to/callscope benches/compare.sh # time this binary instead of building one
+#   DUMP=other.ndjson ROOM=R TEXT=T benches/compare.sh
+#                                            # any NDJSON dump instead of a generated one, with a
+#                                            # room and a search text that it holds
 #
 # Needs jq and GNU time (/usr/bin/time). Files go to target/bench (BENCH_DIR to change it); the
 # release build goes to cargo's target folder (CARGO_TARGET_DIR is honoured). Not run by CI: at
@@ -18,8 +21,10 @@ N=${N:-1000000}
 RUNS=${RUNS:-3}
 DIR=${BENCH_DIR:-target/bench}
 ENVELOPE_RUNS=${ENVELOPE:-1}
-ROOM=673a1f2c9e4b8d0a5c7e3f21 # the demo generator's storm room, present at every size
-TEXT=sfu-prod-in2-07          # named in every storm event's error_description, and nowhere else
+# The demo generator's storm room, present at every size, and a text named in every storm
+# event's error_description and nowhere else.
+ROOM=${ROOM:-673a1f2c9e4b8d0a5c7e3f21}
+TEXT=${TEXT:-sfu-prod-in2-07}
 
 command -v jq >/dev/null || { echo "jq is needed (apt-get install jq)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "GNU time is needed (apt-get install time)" >&2; exit 2; }
@@ -32,8 +37,15 @@ if [ -z "${BIN:-}" ]; then
 fi
 [ -x "$BIN" ] || { echo "no callscope binary at $BIN" >&2; exit 2; }
 
-NDJSON="$DIR/events-$N.ndjson"
-ENVELOPE="$DIR/events-$N.json"
+if [ -n "${DUMP:-}" ]; then
+  [ -r "$DUMP" ] || { echo "cannot read $DUMP" >&2; exit 2; }
+  NDJSON=$DUMP
+  ENVELOPE="$DIR/$(basename "${DUMP%.*}").json"
+  N=$(wc -l <"$DUMP")
+else
+  NDJSON="$DIR/events-$N.ndjson"
+  ENVELOPE="$DIR/events-$N.json"
+fi
 # Written under a temporary name first: an interrupted run leaves no half file to be reused.
 if [ ! -s "$NDJSON" ]; then
   echo "generating $NDJSON" >&2

@@ -5,12 +5,10 @@
 //! A damaged file keeps every event read before the damage (and, for line-delimited files, after
 //! it), and the problem is reported with the file's path and line:column.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -303,11 +301,11 @@ fn next_event_line(bytes: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-/// A part of a line-delimited file read on a worker thread.
+/// What reading a part of a line-delimited file on a worker thread gives.
 enum Piece {
     Batch(Box<Batch>),
-    /// The piece is read; its problems.
-    Done(Vec<ScanError>),
+    /// The part's problems.
+    Problems(Vec<ScanError>),
 }
 
 /// Reads a large line-delimited file on `threads` cores: it is cut into pieces of about
@@ -326,73 +324,36 @@ pub(super) fn read_pieces(
     let bytes: &[u8] = blob;
     let count = bytes.len().div_ceil(piece_bytes).max(threads);
     let pieces = split_between_events(bytes, count);
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Piece)>();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, pieces) = (&next, &pieces);
-            scope.spawn(move || {
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(a, b)) = pieces.get(k) else {
-                        break;
-                    };
-                    blob.prepare(a, b);
-                    // The first batch of the file is small, so that the first screen shows at once.
-                    let first = if k == 0 { size } else { LARGE_BATCH };
-                    let mut batcher = Batcher::new(Arc::clone(blob), first);
-                    let mut errs = Vec::new();
-                    let mut send = |batch: Batch| drop(tx.send((k, Piece::Batch(Box::new(batch)))));
-                    scan_lines(
-                        &bytes[a..b],
-                        &mut |s, e| batcher.push(a + s, a + e, &mut send),
-                        &mut errs,
-                    );
-                    let last = batcher.finish();
-                    if !last.is_empty() {
-                        send(last);
-                    }
-                    for e in &mut errs {
-                        e.offset += a;
-                    }
-                    let _ = tx.send((k, Piece::Done(errs)));
-                }
-            });
-        }
-        drop(tx);
-        let mut deliver = |piece: Piece| match piece {
-            Piece::Batch(batch) => {
-                on_batch(*batch);
-                false
+    super::ordered::in_order(
+        pieces.len(),
+        threads,
+        |k, send| {
+            let (a, b) = pieces[k];
+            blob.prepare(a, b);
+            // The first batch of the file is small, so that the first screen shows at once.
+            let first = if k == 0 { size } else { LARGE_BATCH };
+            let mut batcher = Batcher::new(Arc::clone(blob), first);
+            let mut errs = Vec::new();
+            let mut send_batch = |batch: Batch| send(Piece::Batch(Box::new(batch)));
+            scan_lines(
+                &bytes[a..b],
+                &mut |s, e| batcher.push(a + s, a + e, &mut send_batch),
+                &mut errs,
+            );
+            let last = batcher.finish();
+            if !last.is_empty() {
+                send_batch(last);
             }
-            Piece::Done(errs) => {
-                errors.extend(errs);
-                true
+            for e in &mut errs {
+                e.offset += a;
             }
-        };
-        // The piece being handed over, and what later pieces sent before their turn.
-        let mut current = 0;
-        let mut waiting: BTreeMap<usize, Vec<Piece>> = BTreeMap::new();
-        for (k, piece) in rx {
-            if k != current {
-                waiting.entry(k).or_default().push(piece);
-                continue;
-            }
-            if !deliver(piece) {
-                continue;
-            }
-            current += 1;
-            while let Some(sent) = waiting.remove(&current) {
-                // A worker sends a piece's `Done` last.
-                let done = sent.into_iter().fold(false, |_, piece| deliver(piece));
-                if !done {
-                    break;
-                }
-                current += 1;
-            }
-        }
-    });
+            send(Piece::Problems(errs));
+        },
+        |piece| match piece {
+            Piece::Batch(batch) => on_batch(*batch),
+            Piece::Problems(errs) => errors.extend(errs),
+        },
+    );
 }
 
 /// Reads a line-delimited file: each line that is an event object is read in a single pass; any

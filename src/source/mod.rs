@@ -8,6 +8,7 @@ pub mod dump;
 pub mod live;
 pub mod merge;
 pub mod ndjson;
+mod ordered;
 pub mod token;
 pub mod worker;
 

@@ -109,6 +109,9 @@ impl Prefilter {
     }
 }
 
+/// How many events [`select`] reads into one batch.
+const SELECT_BATCH: usize = 32_768;
+
 /// Why the fast path handed over to the full one.
 #[derive(Debug, PartialEq, Eq)]
 pub struct NotLineDelimited;
@@ -138,23 +141,34 @@ pub fn select(
     let threads = threads();
     let kept = candidates(&blobs, filter, threads)?;
     let mut store = Store::new();
+    let mut result = Ok(());
     for (blob, candidates) in blobs.iter().zip(kept) {
-        let chunk = candidates.len().div_ceil(threads).max(1);
-        let chunks: Vec<&[(usize, usize)]> = candidates.chunks(chunk).collect();
-        let batches = parallel(&chunks, |part| {
-            let mut builder = BatchBuilder::new(Arc::clone(blob));
-            if filter.search.is_none() {
-                builder = builder.unindexed();
-            }
-            for &(a, z) in *part {
-                builder.push(a, z).map_err(|_| NotLineDelimited)?;
-            }
-            Ok(builder.finish())
-        });
-        for batch in batches {
-            store.merge(batch?);
-        }
+        // Batches of a bounded size, merged in input order as they are read: the batches
+        // waiting in memory stay few however many events are selected.
+        let chunks: Vec<&[(usize, usize)]> = candidates.chunks(SELECT_BATCH).collect();
+        super::ordered::in_order(
+            chunks.len(),
+            threads,
+            |k, send| {
+                let mut builder = BatchBuilder::new(Arc::clone(blob));
+                if filter.search.is_none() {
+                    builder = builder.unindexed();
+                }
+                for &(a, z) in chunks[k] {
+                    if builder.push(a, z).is_err() {
+                        return send(Err(NotLineDelimited));
+                    }
+                }
+                send(Ok(builder.finish()));
+            },
+            |batch| match batch {
+                Ok(batch) if result.is_ok() => drop(store.merge(batch)),
+                Ok(_) => {}
+                Err(e) => result = Err(e),
+            },
+        );
     }
+    result?;
     // The store holds candidates only; the filter decides.
     let rows = store.filter(filter);
     Ok((store, rows))

@@ -1,0 +1,199 @@
+//! Work on every core, handed over in order: the pieces of a large dump are read in parallel,
+//! and their batches reach the store in file order (so the first copy of an id is the one kept,
+//! as on one thread).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Condvar, Mutex};
+
+/// How many items past the one being handed over a worker may start: one per thread and one
+/// more ready and waiting, so that a worker rarely idles and few values wait in memory.
+fn ahead(threads: usize) -> usize {
+    threads + 1
+}
+
+/// Runs `work` on items `0..count` on `threads` threads, and hands the values each sends to
+/// `take` on the calling thread in item order: every value of item `k` (in the order sent)
+/// before any of item `k + 1`. A worker starts item `k` only once the items before
+/// `k - threads` are handed over, so that however slow `take` or one item is, few values wait.
+///
+/// A panic in `work` is raised again on the calling thread, once the other workers have
+/// stopped (none waits for an item that will never be handed over).
+pub fn in_order<T: Send>(
+    count: usize,
+    threads: usize,
+    work: impl Fn(usize, &mut dyn FnMut(T)) + Sync,
+    mut take: impl FnMut(T),
+) {
+    enum Sent<T> {
+        Value(usize, T),
+        Done(usize),
+    }
+    let threads = threads.clamp(1, count.max(1));
+    let next = AtomicUsize::new(0);
+    // The number of items handed over, or `None` once a worker has panicked.
+    let handed = Mutex::new(Some(0usize));
+    let moved = Condvar::new();
+    // Whether item `k` may start now; `None` to stop.
+    let may_start = |k: usize| -> Option<()> {
+        let mut handed = handed.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            match *handed {
+                None => return None,
+                Some(h) if k < h + ahead(threads) => return Some(()),
+                Some(_) => handed = moved.wait(handed).unwrap_or_else(|e| e.into_inner()),
+            }
+        }
+    };
+    /// Stops every worker when dropped during a panic.
+    struct StopOnPanic<'a>(&'a Mutex<Option<usize>>, &'a Condvar);
+    impl Drop for StopOnPanic<'_> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                self.1.notify_all();
+            }
+        }
+    }
+    let (tx, rx) = mpsc::channel::<Sent<T>>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, work, may_start) = (&next, &work, &may_start);
+            let guard = (&handed, &moved);
+            scope.spawn(move || {
+                let _stop = StopOnPanic(guard.0, guard.1);
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= count || may_start(k).is_none() {
+                        break;
+                    }
+                    work(k, &mut |value| drop(tx.send(Sent::Value(k, value))));
+                    if tx.send(Sent::Done(k)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // The item being handed over, and what later items sent before their turn.
+        let mut current = 0;
+        let mut waiting: BTreeMap<usize, Vec<Sent<T>>> = BTreeMap::new();
+        let finish = |current: &mut usize| {
+            *current += 1;
+            let mut handed = handed.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(h) = handed.as_mut() {
+                *h = *current;
+            }
+            moved.notify_all();
+        };
+        for sent in rx {
+            let k = match &sent {
+                Sent::Value(k, _) | Sent::Done(k) => *k,
+            };
+            if k != current {
+                waiting.entry(k).or_default().push(sent);
+                continue;
+            }
+            match sent {
+                Sent::Value(_, value) => {
+                    take(value);
+                    continue;
+                }
+                Sent::Done(_) => finish(&mut current),
+            }
+            // A worker sends an item's `Done` last: a later item is handed over whole when it
+            // is done, else as far as it has come.
+            while let Some(sent) = waiting.remove(&current) {
+                let mut done = false;
+                for s in sent {
+                    match s {
+                        Sent::Value(_, value) => take(value),
+                        Sent::Done(_) => done = true,
+                    }
+                }
+                if !done {
+                    break;
+                }
+                finish(&mut current);
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_handed_over_in_item_order_whatever_order_they_are_made_in() {
+        for threads in [1, 2, 3, 8] {
+            let mut got = Vec::new();
+            in_order(
+                40,
+                threads,
+                |k, send| {
+                    for part in 0..(k % 4) {
+                        send((k, part));
+                    }
+                },
+                |v| got.push(v),
+            );
+            let want: Vec<(usize, usize)> = (0..40)
+                .flat_map(|k| (0..k % 4).map(move |p| (k, p)))
+                .collect();
+            assert_eq!(got, want, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn no_item_starts_further_ahead_than_allowed_of_the_one_being_handed_over() {
+        // Two threads: while item 0's value is being taken, items 1 and 2 may run (one per
+        // thread, one more waiting), and item 3 must wait until item 0 is handed over.
+        let finished = (Mutex::new(0usize), Condvar::new());
+        let zero_handed = std::sync::atomic::AtomicBool::new(false);
+        let mut got = Vec::new();
+        in_order(
+            10,
+            2,
+            |k, send| {
+                if k >= 3 {
+                    assert!(zero_handed.load(Ordering::SeqCst), "item {k} ran ahead");
+                }
+                send(k);
+                *finished.0.lock().unwrap() += 1;
+                finished.1.notify_all();
+            },
+            |v| {
+                if v == 0 {
+                    let mut n = finished.0.lock().unwrap();
+                    while *n < 3 {
+                        n = finished.1.wait(n).unwrap();
+                    }
+                    zero_handed.store(true, Ordering::SeqCst);
+                }
+                got.push(v);
+            },
+        );
+        assert_eq!(got, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_panicking_item_is_raised_on_the_caller_and_stops_the_others() {
+        let result = std::panic::catch_unwind(|| {
+            in_order(
+                100,
+                2,
+                |k, send| {
+                    if k == 1 {
+                        panic!("item 1 failed");
+                    }
+                    send(k);
+                },
+                |_| {},
+            );
+        });
+        assert!(result.is_err());
+    }
+}
