@@ -51,7 +51,7 @@ if [ ! -s "$NDJSON" ]; then
   echo "generating $NDJSON" >&2
   "$BIN" demo-data --events "$N" --seed 1 >"$NDJSON.part" && mv "$NDJSON.part" "$NDJSON"
 fi
-if [ "$ENVELOPE_RUNS" != 0 ] && [ ! -s "$ENVELOPE" ]; then
+if [ "$ENVELOPE_RUNS" != 0 ] && { [ ! -s "$ENVELOPE" ] || [ "$ENVELOPE" -ot "$NDJSON" ]; }; then
   echo "generating $ENVELOPE" >&2
   "$BIN" list "$NDJSON" --format json --output "$ENVELOPE"
 fi
@@ -59,11 +59,14 @@ SIZE=$(stat -c %s "$NDJSON")
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 STARTED=$(date -u +'%Y-%m-%d %H:%M UTC')
 
-SELECT='select(.type=="client.join.failed" and .data.room_id=="'$ROOM'")'
+# ROOM and TEXT reach jq as arguments ($room, $text); TEXT is matched as a literal, its regex
+# characters escaped.
+JQ_ARGS=(--arg room "$ROOM" --arg text "$(printf '%s' "$TEXT" | sed 's#[][\\.*^$+?(){}|]#\\&#g')")
+SELECT='select(.type=="client.join.failed" and .data.room_id==$room)'
 # jq's fastest case-insensitive search: the event's whole text (keys too, none of which holds
 # TEXT). Walking the string values (`any(.. | strings; test(...))`) takes about 5 times as long,
 # with `ascii_downcase` about 16 times.
-SEARCH='select(tostring | test("'$TEXT'"; "i"))'
+SEARCH='select(tostring | test($text; "i"))'
 # jq's side of `--group-by error`: the count of each (type, code, name).
 GROUP='reduce inputs as $e ({}; .[[$e.type, $e.data.error_code, $e.data.error_name] | tojson] += 1)'
 GROUP_OF_CALLSCOPE='map({key: ([.key.type, .key.error_code, .key.error_name] | tojson), value: .count}) | from_entries'
@@ -123,17 +126,17 @@ echo "timing on $NDJSON ($((SIZE / 1000000)) MB), load average $LOAD_BEFORE" >&2
 measure cat /dev/null cat "$NDJSON"
 measure all /dev/null "$BIN" list --format ndjson "$NDJSON"
 
-measure jq.select "$OUT/jq.select" jq -c "$SELECT" "$NDJSON"
+measure jq.select "$OUT/jq.select" jq -c "${JQ_ARGS[@]}" "$SELECT" "$NDJSON"
 measure cs.select "$OUT/cs.select" "$BIN" list --type join --room "$ROOM" --format ndjson "$NDJSON"
 anon cs.select "$BIN" list --type join --room "$ROOM" --format ndjson "$NDJSON"
 
 if [ "$ENVELOPE_RUNS" != 0 ]; then
-  measure jq.envelope "$OUT/jq.envelope" jq -c ".events[] | $SELECT" "$ENVELOPE"
+  measure jq.envelope "$OUT/jq.envelope" jq -c "${JQ_ARGS[@]}" ".events[] | $SELECT" "$ENVELOPE"
   measure cs.envelope "$OUT/cs.envelope" "$BIN" list --type join --room "$ROOM" --format ndjson "$ENVELOPE"
   anon cs.envelope "$BIN" list --type join --room "$ROOM" --format ndjson "$ENVELOPE"
 fi
 
-measure jq.search "$OUT/jq.search" jq -c "$SEARCH" "$NDJSON"
+measure jq.search "$OUT/jq.search" jq -c "${JQ_ARGS[@]}" "$SEARCH" "$NDJSON"
 measure cs.search "$OUT/cs.search" "$BIN" list --search "$TEXT" --format ndjson "$NDJSON"
 anon cs.search "$BIN" list --search "$TEXT" --format ndjson "$NDJSON"
 

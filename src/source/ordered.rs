@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 
-/// How many items past the one being handed over a worker may start: one per thread and one
-/// more ready and waiting, so that a worker rarely idles and few values wait in memory.
-fn ahead(threads: usize) -> usize {
+/// How many items, counting the one being handed over, may be started: one more than the
+/// threads, so that a worker whose item finished early rarely idles, and few values wait in
+/// memory.
+fn window(threads: usize) -> usize {
     threads + 1
 }
 
@@ -18,8 +19,8 @@ fn ahead(threads: usize) -> usize {
 /// before any of item `k + 1`. A worker starts item `k` only once the items before
 /// `k - threads` are handed over, so that however slow `take` or one item is, few values wait.
 ///
-/// A panic in `work` is raised again on the calling thread, once the other workers have
-/// stopped (none waits for an item that will never be handed over).
+/// A panic in `work` or `take` stops every worker (none waits for an item that will never be
+/// handed over) and is raised again on the calling thread.
 pub fn in_order<T: Send>(
     count: usize,
     threads: usize,
@@ -32,7 +33,7 @@ pub fn in_order<T: Send>(
     }
     let threads = threads.clamp(1, count.max(1));
     let next = AtomicUsize::new(0);
-    // The number of items handed over, or `None` once a worker has panicked.
+    // The number of items handed over, or `None` once a thread has panicked.
     let handed = Mutex::new(Some(0usize));
     let moved = Condvar::new();
     // Whether item `k` may start now; `None` to stop.
@@ -41,12 +42,12 @@ pub fn in_order<T: Send>(
         loop {
             match *handed {
                 None => return None,
-                Some(h) if k < h + ahead(threads) => return Some(()),
+                Some(h) if k < h + window(threads) => return Some(()),
                 Some(_) => handed = moved.wait(handed).unwrap_or_else(|e| e.into_inner()),
             }
         }
     };
-    /// Stops every worker when dropped during a panic.
+    /// Stops every worker when dropped during a panic of its thread.
     struct StopOnPanic<'a>(&'a Mutex<Option<usize>>, &'a Condvar);
     impl Drop for StopOnPanic<'_> {
         fn drop(&mut self) {
@@ -58,11 +59,12 @@ pub fn in_order<T: Send>(
     }
     let (tx, rx) = mpsc::channel::<Sent<T>>();
     std::thread::scope(|scope| {
+        let mut workers = Vec::with_capacity(threads);
         for _ in 0..threads {
             let tx = tx.clone();
             let (next, work, may_start) = (&next, &work, &may_start);
             let guard = (&handed, &moved);
-            scope.spawn(move || {
+            workers.push(scope.spawn(move || {
                 let _stop = StopOnPanic(guard.0, guard.1);
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
@@ -74,9 +76,10 @@ pub fn in_order<T: Send>(
                         break;
                     }
                 }
-            });
+            }));
         }
         drop(tx);
+        let _stop = StopOnPanic(&handed, &moved);
         // The item being handed over, and what later items sent before their turn.
         let mut current = 0;
         let mut waiting: BTreeMap<usize, Vec<Sent<T>>> = BTreeMap::new();
@@ -117,6 +120,12 @@ pub fn in_order<T: Send>(
                     break;
                 }
                 finish(&mut current);
+            }
+        }
+        // A worker's panic, raised as it was (the scope would raise one of its own).
+        for worker in workers {
+            if let Err(panic) = worker.join() {
+                std::panic::resume_unwind(panic);
             }
         }
     });
@@ -179,9 +188,28 @@ mod tests {
         assert_eq!(got, (0..10).collect::<Vec<_>>());
     }
 
+    /// Runs `f` on a thread of its own and gives what it panicked with, failing if it has not
+    /// ended within a minute (a hang would otherwise stop the tests).
+    fn panic_of(f: impl FnOnce() + Send + 'static) -> String {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+            let _ = tx.send(result);
+        });
+        let result = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("in_order neither returned nor panicked: it hangs");
+        let panic = result.expect_err("no panic");
+        panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default()
+    }
+
     #[test]
-    fn a_panicking_item_is_raised_on_the_caller_and_stops_the_others() {
-        let result = std::panic::catch_unwind(|| {
+    fn a_panic_in_an_item_stops_the_others_and_is_raised_as_it_was() {
+        let message = panic_of(|| {
             in_order(
                 100,
                 2,
@@ -192,8 +220,26 @@ mod tests {
                     send(k);
                 },
                 |_| {},
-            );
+            )
         });
-        assert!(result.is_err());
+        assert_eq!(message, "item 1 failed");
+    }
+
+    #[test]
+    fn a_panic_while_taking_a_value_stops_the_workers_waiting_their_turn() {
+        // Workers are waiting for item 0 to be handed over when its taking panics.
+        let message = panic_of(|| {
+            in_order(
+                20,
+                2,
+                |k, send| send(k),
+                |v| {
+                    if v == 0 {
+                        panic!("taking item 0 failed");
+                    }
+                },
+            )
+        });
+        assert_eq!(message, "taking item 0 failed");
     }
 }

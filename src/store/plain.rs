@@ -3,9 +3,10 @@
 //! them together, at a fraction of their cost.
 //!
 //! "The common shape" is what the service sends: keys without escapes, each known field at most
-//! once, known string fields holding strings (escapes unescaped), `data` and `data.agent` objects,
-//! `error_code` a plain integer, `is_terminal` a boolean or null. For anything else (and for JSON
-//! that is not valid) [`read`] answers `None`, and the caller reads the event the thorough way.
+//! once, known string fields holding text (escapes are unescaped, but one that leaves half a
+//! surrogate pair is no text), `data` and `data.agent` objects, `error_code` a plain integer,
+//! `is_terminal` a boolean or null. For anything else (and for JSON that is not valid) [`read`]
+//! answers `None`, and the caller reads the event the thorough way.
 //!
 //! [`strings_of`]: super::walk::strings_of
 
