@@ -69,6 +69,20 @@ fn varied(lines: Vec<String>) -> Vec<String> {
                 out.push(String::new());
                 out.push(format!("  {}  ", serde_json::to_string(&v).unwrap()));
             }
+            // Everything but ASCII escaped, as Python's json module writes, and the type too.
+            4 => {
+                let mut text = String::new();
+                for c in line.chars() {
+                    if c.is_ascii() {
+                        text.push(c);
+                    } else {
+                        for unit in c.encode_utf16(&mut [0; 2]) {
+                            text.push_str(&format!("\\u{unit:04x}"));
+                        }
+                    }
+                }
+                out.push(text.replacen("\"client.", "\"\\u0063lient.", 1));
+            }
             _ => out.push(line),
         }
     }
