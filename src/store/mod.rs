@@ -215,7 +215,8 @@ impl PeerIndex {
 pub struct Store {
     blobs: Vec<Arc<Blob>>,
     rows: Vec<Row>,
-    /// Beside each row.
+    /// Beside each row, up to the last row the search indexed: a store read without the
+    /// index (`BatchBuilder::unindexed`, whose rows the search reads whole) keeps none.
     located: Vec<Located>,
     strings: Interner,
     sets: SymSets,
@@ -259,7 +260,11 @@ impl Store {
 
     /// What the text search knows of row `i`'s located strings.
     pub fn located(&self, i: usize) -> &Located {
-        &self.located[i]
+        const NOTHING: Located = Located {
+            id_uuid: [0; 16],
+            description_bigrams: Bigrams::ALL,
+        };
+        self.located.get(i).unwrap_or(&NOTHING)
     }
 
     pub fn row(&self, i: usize) -> &Row {
@@ -354,8 +359,11 @@ impl Store {
                 *sym = map(*sym);
             }
             self.peers.push(row.peer_id, self.rows.len() as u32);
+            if !row.search_raw {
+                self.located.resize(self.rows.len(), Located::default());
+                self.located.push(located);
+            }
             self.rows.push(row);
-            self.located.push(located);
         }
         self.duplicates += duplicates;
         Merged {
@@ -381,7 +389,9 @@ impl Store {
         let cap = self.rows.len().saturating_add(n).saturating_mul(4);
         let expected = usize::try_from(whole).unwrap_or(usize::MAX).min(cap).max(n);
         self.rows.reserve(expected);
-        self.located.reserve(expected);
+        if batch.rows.iter().any(|(row, _)| !row.search_raw) {
+            self.located.reserve(expected);
+        }
         self.peers.previous.reserve(expected);
     }
 

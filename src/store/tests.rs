@@ -455,19 +455,37 @@ fn the_rows_of_a_peer_are_every_row_with_its_peer_in_load_order() {
 
 #[test]
 fn an_unindexed_store_still_searches_exactly_by_reading_each_event() {
+    let unindexed = |lines: &[String]| {
+        let text = lines.join("\n");
+        let blob = Arc::new(Blob::Owned(text.as_bytes().to_vec()));
+        let mut builder = BatchBuilder::new(blob).unindexed();
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            builder.push(start, start + line.trim_end().len()).unwrap();
+            start += line.len();
+        }
+        builder.finish()
+    };
     let lines = tricky_events();
-    let text = lines.join("\n");
-    let blob = Arc::new(Blob::Owned(text.as_bytes().to_vec()));
-    let mut builder = BatchBuilder::new(blob).unindexed();
-    let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        builder.push(start, start + line.trim_end().len()).unwrap();
-        start += line.len();
-    }
     let mut store = Store::new();
-    store.merge(builder.finish());
+    store.merge(unindexed(&lines));
     assert!(store.rows().iter().all(|r| r.search_raw));
     assert_search_is_exact(&store, &needles_of(&lines));
+    // Indexed events after unindexed ones, and unindexed ones again: each row is searched
+    // with what is known beside it, or by reading it.
+    let mut generated = Vec::new();
+    crate::generator::write_ndjson(&mut generated, 60, 4).unwrap();
+    let generated: Vec<String> = String::from_utf8(generated)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let (a, b) = generated.split_at(30);
+    store.merge(batch(&a.join("\n")));
+    store.merge(unindexed(b));
+    assert_eq!(store.len(), lines.len() + generated.len());
+    let all: Vec<String> = lines.iter().chain(&generated).cloned().collect();
+    assert_search_is_exact(&store, &needles_of(&all));
 }
 
 #[test]
