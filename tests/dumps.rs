@@ -211,6 +211,29 @@ fn a_truncated_envelope_exits_2_with_its_position_and_lists_the_readable_events(
 }
 
 #[test]
+fn a_cut_line_that_no_filter_selects_is_still_reported() {
+    // The fast path of a filtered list parses only the lines that may match: a line cut short
+    // among the others must not pass unnoticed.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.ndjson");
+    let join = |id: &str| {
+        format!(r#"{{"id":"{id}","type":"client.join.failed","data":{{"room_id":"R"}}}}"#)
+    };
+    let cut = r#"{"id":"b","type":"client.connect.failed","data":{"room_id":"r2""#;
+    std::fs::write(&path, format!("{}\n{cut}\n{}\n", join("a"), join("c"))).unwrap();
+    let out = callscope()
+        .args([
+            "list", "--format", "ndjson", "--type", "join", "--room", "R",
+        ])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!("{}:2:", path.display())));
+    let listed = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert_eq!(listed, format!("{}\n{}\n", join("a"), join("c")));
+}
+
+#[test]
 fn an_ndjson_dump_cut_off_right_after_a_backslash_lists_the_events_before_it() {
     // A dump still being written, cut inside a string just after a `\`: every filter reads the
     // lines before it (the type filter takes the fast path for line-delimited files).

@@ -528,7 +528,9 @@ fn read_lines<'a>(
         if line.is_empty() {
             continue;
         }
-        if line[0] != b'{' {
+        // A line that does not end its object is damaged (most often cut short, as the last
+        // line of a dump still being written): the full way reports it.
+        if line[0] != b'{' || line[line.len() - 1] != b'}' {
             return Err(NotLineDelimited);
         }
         // A line without a plain top-level id (an envelope, an odd event) goes the full way.
