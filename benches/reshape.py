@@ -7,7 +7,8 @@ figures hold on dumps it was not tuned on.
 MODE is one of:
   spaces  Python's default JSON: ", " and ": " between tokens, every non-ASCII character as a
           \\u escape (a third of the demo's events then hold an escape in a known field).
-  sorted  every object's keys sorted, as `jq -S` writes them.
+  sorted  every object's keys sorted, as `jq -S` writes them, without spaces, and everything but
+          ASCII escaped as in `spaces`.
   mixed   the keys of each event, its data and its agent in a new random order per event; a
           build number of its own appended to each agent's sdk_version (50 values) and string
           (1,000 values), so that agents rarely repeat; every room id replaced by another, longer
