@@ -102,7 +102,9 @@ impl Prefilter {
     /// Whether the line may match: false only when it certainly cannot.
     fn may_match(&self, line: &[u8]) -> bool {
         if let Some(needle) = &self.search
-            && !needle.may_be_in(line)
+            && (!needle.may_be_in(line)
+                // Any escape may spell the text: looked for again as the strings read.
+                || memchr::memchr(b'\\', line).is_some() && !needle.may_be_in(&unescaped(line)))
         {
             return false;
         }
@@ -1014,8 +1016,15 @@ mod tests {
         });
         assert!(pre.may_match(br#"{"data":{"error_description":"upstream TIMEOUT"}}"#));
         assert!(!pre.may_match(br#"{"data":{"error_description":"refused"}}"#));
-        // An escape may spell the text: the line is parsed to know.
         assert!(pre.may_match(br#"{"data":{"error_description":"timeout"}}"#));
+        // An escape may spell the text, or spell something else.
+        assert!(pre.may_match(br#"{"data":{"error_description":"\u0074imeout"}}"#));
+        assert!(pre.may_match(br#"{"data":{"error_description":"time\u004FUT"}}"#));
+        assert!(!pre.may_match(br#"{"data":{"error_description":"refused","user":"Zo\u00eb"}}"#));
+        // Where the decoded text holds what could fold into the text (İ, the Kelvin sign), or a
+        // backslash (`\\u0074` is a backslash and `u0074`), the line is parsed to know.
+        assert!(pre.may_match(br#"{"data":{"error_description":"\u0130"}}"#));
+        assert!(pre.may_match(br#"{"data":{"error_description":"\\u0074imeout"}}"#));
     }
 
     #[test]
