@@ -70,12 +70,7 @@ impl Prefilter {
             .types
             .iter()
             .map(|t| t.name())
-            .chain(
-                [&filter.room, &filter.session, &filter.peer, &filter.user]
-                    .into_iter()
-                    .flatten()
-                    .map(String::as_str),
-            )
+            .chain(ids.into_iter().flatten().map(String::as_str))
             .collect();
         let plain = values.iter().all(|v| {
             !v.chars()
@@ -101,10 +96,13 @@ impl Prefilter {
 
     /// Whether the line may match: false only when it certainly cannot.
     fn may_match(&self, line: &[u8]) -> bool {
+        // The line as its strings read, decoded at most once.
+        let decoded = std::cell::OnceCell::new();
+        let decoded = || decoded.get_or_init(|| unescaped(line)).as_slice();
         if let Some(needle) = &self.search
             && (!needle.may_be_in(line)
                 // Any escape may spell the text: looked for again as the strings read.
-                || memchr::memchr(b'\\', line).is_some() && !needle.may_be_in(&unescaped(line)))
+                || memchr::memchr(b'\\', line).is_some() && !needle.may_be_in(decoded()))
         {
             return false;
         }
@@ -116,7 +114,7 @@ impl Prefilter {
         }
         // An escape may spell a value differently (writers such as Python's escape everything
         // but ASCII): the line is looked at again as its strings read.
-        holds(&unescaped(line), &self.any_of_decoded, &self.all_of_decoded)
+        holds(decoded(), &self.any_of_decoded, &self.all_of_decoded)
     }
 }
 

@@ -157,6 +157,34 @@ mod tests {
     }
 
     #[test]
+    fn an_item_made_before_its_turn_waits_for_the_items_before_it() {
+        // Item 0 is made only once item 1 has sent everything: item 1's values arrive first.
+        let one_sent = (Mutex::new(false), Condvar::new());
+        let mut got = Vec::new();
+        in_order(
+            4,
+            2,
+            |k, send| {
+                if k == 0 {
+                    let mut sent = one_sent.0.lock().unwrap();
+                    while !*sent {
+                        sent = one_sent.1.wait(sent).unwrap();
+                    }
+                }
+                send((k, 'a'));
+                send((k, 'b'));
+                if k == 1 {
+                    *one_sent.0.lock().unwrap() = true;
+                    one_sent.1.notify_all();
+                }
+            },
+            |v| got.push(v),
+        );
+        let want: Vec<(usize, char)> = (0..4).flat_map(|k| [(k, 'a'), (k, 'b')]).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
     fn no_item_starts_further_ahead_than_allowed_of_the_one_being_handed_over() {
         // Two threads: while item 0's value is being taken, items 1 and 2 may run (one per
         // thread, one more waiting), and item 3 must wait until item 0 is handed over.
