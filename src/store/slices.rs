@@ -52,8 +52,31 @@ pub struct Slices<T> {
     items: Vec<T>,
     /// Where each slice ends in `items` (slice `n` starts where `n - 1` ends).
     ends: Vec<usize>,
-    /// The slices' numbers, found by the hash of their items.
-    table: HashTable<u32>,
+    /// The slices' numbers, each with the hash of its items (see [`Hashed`]): growing the table
+    /// then moves entries without reading a slice, and a lookup compares the items of a slice
+    /// only when the whole hash matches.
+    table: HashTable<(u32, Hashed)>,
+}
+
+/// 32 bits of the hash of a slice's items. The table's hash is spread out from these alone, so
+/// it can be made again from what the table holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Hashed(u32);
+
+const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Hashed {
+    fn of<T: Item>(s: &[T]) -> Hashed {
+        // The top half of a product depends on every bit of the hash, whose own bits are not
+        // all equally mixed.
+        Hashed((FxBuildHasher.hash_one(s).wrapping_mul(SPREAD) >> 32) as u32)
+    }
+
+    /// The hash the table places an entry by: its low bits pick the bucket, and its top seven
+    /// bits are the tag compared first.
+    fn spread(self) -> u64 {
+        u64::from(self.0).wrapping_mul(SPREAD)
+    }
 }
 
 /// Slice 0 is the empty slice.
@@ -67,10 +90,6 @@ impl<T> Default for Slices<T> {
     }
 }
 
-fn hash<T: Item>(s: &[T]) -> u64 {
-    FxBuildHasher.hash_one(s)
-}
-
 /// Slice `n` of a buffer and its ends.
 fn slice_of<'s, T>(items: &'s [T], ends: &[usize], n: u32) -> &'s [T] {
     let n = n as usize;
@@ -81,25 +100,27 @@ fn slice_of<'s, T>(items: &'s [T], ends: &[usize], n: u32) -> &'s [T] {
 impl<T: Item> Slices<T> {
     /// The number of `s`, given now if it is new.
     pub fn intern(&mut self, s: &[T]) -> u32 {
-        let h = hash(s);
+        let h = Hashed::of(s);
         let Slices { items, ends, table } = self;
-        if let Some(&n) = table.find(h, |&n| T::same(slice_of(items, ends, n), s)) {
+        let same = |&(n, hn): &(u32, Hashed)| hn == h && T::same(slice_of(items, ends, n), s);
+        if let Some(&(n, _)) = table.find(h.spread(), same) {
             return n;
         }
         let n = u32::try_from(ends.len()).expect("fewer than 2^32 distinct slices");
         items.extend_from_slice(s);
         ends.push(items.len());
-        table.insert_unique(h, n, |&n| hash(slice_of(items, ends, n)));
+        table.insert_unique(h.spread(), (n, h), |&(_, h)| h.spread());
         n
     }
 
     /// The number of `s`, if it has one.
     pub fn find(&self, s: &[T]) -> Option<u32> {
+        let h = Hashed::of(s);
         self.table
-            .find(hash(s), |&n| {
-                T::same(slice_of(&self.items, &self.ends, n), s)
+            .find(h.spread(), |&(n, hn)| {
+                hn == h && T::same(slice_of(&self.items, &self.ends, n), s)
             })
-            .copied()
+            .map(|&(n, _)| n)
     }
 
     /// Slice `n`; empty for a number never given.
@@ -184,5 +205,14 @@ mod tests {
             assert_eq!(s.find(n.to_string().as_bytes()), Some(*k));
         }
         assert_eq!(s.len(), 20_001);
+        // Sets whose symbols differ only in their high bits, as in a store of many strings.
+        let mut sets: Slices<Sym> = Slices::default();
+        let set = |n: u32| [Sym(7), Sym(n << 12)];
+        let numbers: Vec<u32> = (0..20_000).map(|n| sets.intern(&set(n))).collect();
+        for (n, k) in (0..20_000).zip(&numbers) {
+            assert_eq!(sets.get(*k), set(n));
+            assert_eq!(sets.find(&set(n)), Some(*k));
+        }
+        assert_eq!(sets.len(), 20_001);
     }
 }
