@@ -104,6 +104,8 @@ struct Tables {
     remembered: Remembered,
     /// Reused for each event's other string values' text.
     others_text: Vec<u8>,
+    /// The symbols of an event's other values, reused from one event to the next.
+    others: Vec<Sym>,
     /// Each distinct text of others seen, and the set of others of each (by the text's number).
     texts_of_others: Slices<u8>,
     set_of_text: Vec<u32>,
@@ -156,11 +158,13 @@ impl BatchBuilder {
                 None => "invalid UTF-8".to_string(),
             }));
         };
-        let probe = Probe::read_walked(
+        let mut probe = Probe::default();
+        Probe::read_walked(
             text,
             &mut self.walked,
             &self.tables.remembered,
             &mut self.seen,
+            &mut probe,
         )?;
         self.tables
             .remember(raw, &probe, &self.walked, &self.seen, &mut self.uses);
@@ -488,7 +492,8 @@ impl Tables {
             Some(n) => self.set_of_text[n as usize],
             None => {
                 // Events share their others: each distinct text is interned once.
-                let mut others = Vec::new();
+                let mut others = std::mem::take(&mut self.others);
+                others.clear();
                 let mut all_text = true;
                 let mut rest = text.as_slice();
                 while let Some(&first) = rest.first() {
@@ -519,6 +524,7 @@ impl Tables {
                     self.set_of_text.resize(n, 0);
                     self.set_of_text.push(set);
                 }
+                self.others = others;
                 set
             }
         };

@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use super::probe::{AgentProbe, DataProbe, LAgent, LBool, LData, LInt, LStr, Probe};
+use super::probe::{AgentProbe, DataProbe, LBool, LInt, LStr, Probe};
 use super::remembered::{Memo, Met, PREFIX, Remembered, Seen};
 use super::walk::{Level, StrAt};
 
@@ -23,19 +23,24 @@ const MAX_DEPTH: u32 = 100;
 /// `None` when `text` is not an event of the common shape (see the module's documentation).
 /// `strings` may hold a partial walk after `None`.
 pub fn read<'a>(text: &'a str, strings: Option<&mut Vec<StrAt>>) -> Option<Probe<'a>> {
-    read_with(text, strings, None)
+    let mut probe = Probe::default();
+    read_into(text, strings, None, &mut probe)?;
+    Some(probe)
 }
 
-/// As [`read`], but the `data.agent` object and the objects and arrays under other keys of
-/// `data` are looked for among `remembered` values, and those found are skipped: their strings
-/// are not noted, and a skipped agent leaves the probe's agent empty. `seen` (cleared first)
-/// says which values were skipped and where the others stand. A remembered value's bytes were
-/// read before in the same place, so they are valid there.
-pub fn read_with<'a>(
+/// As [`read`], into `probe` (which must be empty, and may hold part of the event after `None`:
+/// filled in place, a probe of some hundred bytes is not copied on its way out), and the
+/// `data.agent` object and the objects and arrays under other keys of `data` are looked for
+/// among `remembered` values, and those found are skipped: their strings are not noted, and a
+/// skipped agent leaves the probe's agent empty. `seen` (cleared first) says which values were
+/// skipped and where the others stand. A remembered value's bytes were read before in the same
+/// place, so they are valid there.
+pub fn read_into<'a>(
     text: &'a str,
     strings: Option<&mut Vec<StrAt>>,
     remembered: Option<(&Remembered, &mut Seen)>,
-) -> Option<Probe<'a>> {
+    probe: &mut Probe<'a>,
+) -> Option<()> {
     let mut r = Reader {
         b: text.as_bytes(),
         i: 0,
@@ -50,9 +55,9 @@ pub fn read_with<'a>(
     if r.peek()? != b'{' {
         return None;
     }
-    let probe = r.event()?;
+    r.event(probe)?;
     r.ws();
-    (r.i == r.b.len()).then_some(probe)
+    (r.i == r.b.len()).then_some(())
 }
 
 struct Reader<'a, 's> {
@@ -99,8 +104,7 @@ impl<'a> Reader<'a, '_> {
     }
 
     /// The top-level object, `{` next.
-    fn event(&mut self) -> Option<Probe<'a>> {
-        let mut p = Probe::default();
+    fn event(&mut self, p: &mut Probe<'a>) -> Option<()> {
         let mut data_seen = false;
         self.members(|r, key, at| match key {
             b"id" => set(&mut p.id, r.plain_string(Level::Root, at)?),
@@ -110,16 +114,13 @@ impl<'a> Reader<'a, '_> {
                 if std::mem::replace(&mut data_seen, true) || r.peek()? != b'{' {
                     return None;
                 }
-                p.data = LData(Some(r.data()?));
-                Some(())
+                r.data(p.data.0.insert(DataProbe::default()))
             }
             _ => r.value(Level::Root, at),
-        })?;
-        Some(p)
+        })
     }
 
-    fn data(&mut self) -> Option<DataProbe<'a>> {
-        let mut d = DataProbe::default();
+    fn data(&mut self, d: &mut DataProbe<'a>) -> Option<()> {
         let mut seen = 0u32;
         self.members(|r, key, at| {
             let field = match key {
@@ -154,7 +155,7 @@ impl<'a> Reader<'a, '_> {
                         return Some(());
                     }
                     let start = r.i;
-                    d.agent = LAgent(Some(r.agent()?));
+                    r.agent(d.agent.0.insert(AgentProbe::default()))?;
                     let read = Met::Read(start..r.i);
                     r.met(|seen| seen.agent = Some(read));
                     return Some(());
@@ -162,12 +163,10 @@ impl<'a> Reader<'a, '_> {
                 _ => return r.data_value(at),
             };
             set(field, r.plain_string(Level::Data, at)?)
-        })?;
-        Some(d)
+        })
     }
 
-    fn agent(&mut self) -> Option<AgentProbe<'a>> {
-        let mut a = AgentProbe::default();
+    fn agent(&mut self, a: &mut AgentProbe<'a>) -> Option<()> {
         self.members(|r, key, at| {
             let field = match key {
                 b"sdk" => &mut a.sdk,
@@ -180,8 +179,7 @@ impl<'a> Reader<'a, '_> {
                 _ => return r.value(Level::Agent, at),
             };
             set(field, r.plain_string(Level::Agent, at)?)
-        })?;
-        Some(a)
+        })
     }
 
     /// The remembered value of `memo`'s kind that stands at the cursor, skipped.

@@ -89,25 +89,26 @@ impl<'a> Probe<'a> {
         Probe::read_thoroughly(raw)
     }
 
-    /// Reads an event's fields as [`Probe::read`] does, and puts the place of each of its string
-    /// values in `strings` (cleared first). Values that `remembered` holds are skipped, as
-    /// [`plain::read_with`] says; `seen` tells which (and is empty when the event was read the
-    /// thorough way).
+    /// Reads an event's fields into `probe` (empty) as [`Probe::read`] does, and puts the place
+    /// of each of its string values in `strings` (cleared first). Values that `remembered` holds
+    /// are skipped, as [`plain::read_into`] says; `seen` tells which (and is empty when the
+    /// event was read the thorough way).
     pub fn read_walked(
         text: &'a str,
         strings: &mut Vec<StrAt>,
         remembered: &Remembered,
         seen: &mut Seen,
-    ) -> Result<Probe<'a>, serde_json::Error> {
+        probe: &mut Probe<'a>,
+    ) -> Result<(), serde_json::Error> {
         strings.clear();
-        if let Some(probe) = plain::read_with(text, Some(strings), Some((remembered, seen))) {
-            return Ok(probe);
+        if plain::read_into(text, Some(strings), Some((remembered, seen)), probe).is_some() {
+            return Ok(());
         }
         strings.clear();
         seen.clear();
-        let probe = Probe::read_thoroughly(text.as_bytes())?;
+        *probe = Probe::read_thoroughly(text.as_bytes())?;
         strings_of(text.as_bytes(), strings);
-        Ok(probe)
+        Ok(())
     }
 
     /// Reads any event, whatever its shape, through serde.
