@@ -20,6 +20,7 @@ pub const EXIT_USAGE: u8 = 2;
 /// Parses the command line and runs it. clap's matches tell which source options were given
 /// (they win over a profile) and which hold their defaults (a profile may set those).
 pub fn main() -> ExitCode {
+    crate::memory::give_back_large_blocks();
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let scope = match matches.subcommand() {

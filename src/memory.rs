@@ -10,3 +10,22 @@ pub fn release_freed() {
         libc::malloc_trim(0);
     }
 }
+
+/// Large blocks (a batch's rows and strings, the store's own) are taken from the system and given
+/// back to it when freed, rather than kept on the heap for reuse. The C allocator decides alone
+/// otherwise: after the first large block is freed it keeps every later one of up to that size,
+/// and a large dump's batches, built on one thread and freed on another, leave the heap holding
+/// tens of megabytes no batch uses. A block grown in place by the system also moves without
+/// being copied.
+pub fn give_back_large_blocks() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt sets one of the allocator's parameters; it takes no pointer, and a value it
+    // refuses leaves the parameter as it was.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, LARGE_BLOCK);
+    }
+}
+
+/// The size from which a block is the system's (see [`give_back_large_blocks`]).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const LARGE_BLOCK: libc::c_int = 1 << 20;
