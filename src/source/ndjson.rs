@@ -6,7 +6,7 @@
 //! since an escape could spell a value differently. Every line's top-level `id` is still read, so
 //! that de-duplication (the first copy of an id wins) stays exactly that of the full path.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use memchr::memmem::Finder;
 use rustc_hash::FxHashMap;
@@ -599,14 +599,12 @@ fn find_top_level_id(line: &[u8], from_end: bool) -> Option<&[u8]> {
 
 /// The top-level `id` of a one-line JSON object that ends with `}`, read from its end: its
 /// members are read back to front as long as their values are strings or plain values. `None`
-/// when that ends at an object or array before an answer, or when `"id"` is written more than
-/// once in the line (the first one is the id, which only the walk from the start can tell).
+/// when that ends at an object or array before an answer, or when `"id"` is also written before
+/// the key found (a key written twice: the first one is the id, which only the walk from the
+/// start can tell).
 fn id_from_end(line: &[u8]) -> Option<Option<&[u8]>> {
-    let mut keys = memchr::memmem::find_iter(line, b"\"id\"");
-    keys.next()?;
-    if keys.next().is_some() {
-        return None;
-    }
+    static ID_KEY: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"\"id\""));
     // One past the member being read.
     let mut end = line.len().checked_sub(1)?;
     if line[end] != b'}' {
@@ -641,6 +639,9 @@ fn id_from_end(line: &[u8]) -> Option<Option<&[u8]>> {
         }
         let key_start = string_start_back(line, key_end - 1)?;
         if &line[key_start..key_end] == b"\"id\"" {
+            if ID_KEY.find(&line[..key_start]).is_some() {
+                return None;
+            }
             let value = &line[value_start..end];
             let plain = value.len() >= 2
                 && value[0] == b'"'
