@@ -32,10 +32,9 @@ impl Interner {
 
     /// Interns a string given as bytes, checking UTF-8 only the first time it is seen.
     pub fn intern_bytes(&mut self, b: &[u8]) -> Result<Sym, std::str::Utf8Error> {
-        if let Some(n) = self.strings.find(b) {
-            return Ok(Sym(n));
-        }
-        Ok(self.intern(std::str::from_utf8(b)?))
+        self.strings
+            .intern_checked(b, |b| std::str::from_utf8(b).map(drop))
+            .map(Sym)
     }
 
     pub fn intern_bytes_opt(&mut self, b: Option<&[u8]>) -> Result<Sym, std::str::Utf8Error> {

@@ -100,17 +100,30 @@ fn slice_of<'s, T>(items: &'s [T], ends: &[usize], n: u32) -> &'s [T] {
 impl<T: Item> Slices<T> {
     /// The number of `s`, given now if it is new.
     pub fn intern(&mut self, s: &[T]) -> u32 {
+        match self.intern_checked(s, |_| Ok::<(), std::convert::Infallible>(())) {
+            Ok(n) => n,
+        }
+    }
+
+    /// The number of `s`, given now if it is new and `check` accepts it (a slice already
+    /// numbered is not checked again).
+    pub fn intern_checked<E>(
+        &mut self,
+        s: &[T],
+        check: impl FnOnce(&[T]) -> Result<(), E>,
+    ) -> Result<u32, E> {
         let h = Hashed::of(s);
         let Slices { items, ends, table } = self;
         let same = |&(n, hn): &(u32, Hashed)| hn == h && T::same(slice_of(items, ends, n), s);
         if let Some(&(n, _)) = table.find(h.spread(), same) {
-            return n;
+            return Ok(n);
         }
+        check(s)?;
         let n = u32::try_from(ends.len()).expect("fewer than 2^32 distinct slices");
         items.extend_from_slice(s);
         ends.push(items.len());
         table.insert_unique(h.spread(), (n, h), |&(_, h)| h.spread());
-        n
+        Ok(n)
     }
 
     /// The number of `s`, if it has one.
