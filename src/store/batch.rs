@@ -14,7 +14,7 @@ use super::{
     TERMINAL_FALSE, TERMINAL_TRUE, parse_uuid,
 };
 use crate::event::agent_string_value;
-use crate::time::parse_rfc3339_nanos;
+use crate::time::parse_rfc3339_nanos_bytes;
 
 /// Rows read from one blob, with their own string table, ready to be merged into a [`Store`]
 /// (built off the UI thread; merging only remaps symbols).
@@ -220,8 +220,8 @@ impl Tables {
         let mut row = Row {
             ts: p
                 .timestamp
-                .as_str()
-                .and_then(parse_rfc3339_nanos)
+                .get()
+                .and_then(parse_rfc3339_nanos_bytes)
                 .unwrap_or(NO_TIME),
             kind: s.intern_bytes_opt(p.kind.get())?,
             terminal: TERMINAL_ABSENT,
