@@ -70,13 +70,12 @@ pub fn agent_string_value<'a>(s: &'a str, key: &str) -> Option<&'a str> {
         if let Some(colon) = memchr::memchr(b':', &b[start..end]) {
             // `,` and `:` are ASCII: both ends are character boundaries.
             let k = &s[start..start + colon];
-            if is_key(k) {
-                if let Some(v) = value_at {
-                    return Some(&s[v..start - 1]);
-                }
-                if k.trim() == key {
-                    value_at = Some(start + colon + 1);
-                }
+            // Whether a piece starts a pair matters only once the value is found (it ends the
+            // value) and for the key looked for itself.
+            match value_at {
+                Some(v) if is_key(k) => return Some(&s[v..start - 1]),
+                None if k.trim() == key && is_key(k) => value_at = Some(start + colon + 1),
+                _ => {}
             }
         }
         if end == b.len() {
