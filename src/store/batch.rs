@@ -230,7 +230,7 @@ impl Tables {
         let Some(d) = &p.data.0 else {
             return Ok(row);
         };
-        row.set_error_code(d.error_code.0);
+        row.error_code = d.error_code.0;
         row.terminal = match d.is_terminal.0 {
             Some(true) => TERMINAL_TRUE,
             Some(false) => TERMINAL_FALSE,

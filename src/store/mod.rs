@@ -49,10 +49,7 @@ pub const TERMINAL_TRUE: u8 = 2;
 pub struct Row {
     /// Nanoseconds since the epoch, or [`NO_TIME`].
     pub ts: i64,
-    /// `data.error_code`, when `has_error_code` (see [`Row::error_code`]): one flag in what the
-    /// row's alignment leaves free rather than an `Option` of sixteen bytes.
-    error_code: i64,
-    has_error_code: bool,
+    pub error_code: Option<i64>,
     /// Where the event's JSON is: `blobs[blob][offset..offset + len]`.
     pub offset: u64,
     pub len: u32,
@@ -483,16 +480,6 @@ fn merge_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
 }
 
 impl Row {
-    /// `data.error_code`, when the event has one that is an integer.
-    pub fn error_code(&self) -> Option<i64> {
-        self.has_error_code.then_some(self.error_code)
-    }
-
-    pub fn set_error_code(&mut self, code: Option<i64>) {
-        self.error_code = code.unwrap_or(0);
-        self.has_error_code = code.is_some();
-    }
-
     /// The interned string fields other than `kind`, for remapping.
     fn syms_mut(&mut self) -> [&mut Sym; 17] {
         [

@@ -169,7 +169,7 @@ fn rows_hold_the_fields_filters_and_the_list_need() {
         parse_rfc3339_nanos("2024-11-18T11:20:00.123456789Z")
     );
     assert_eq!(s(r.kind), "client.publish.failed");
-    assert_eq!(r.error_code(), Some(4006));
+    assert_eq!(r.error_code, Some(4006));
     assert_eq!(r.is_terminal(), Some(false));
     assert_eq!(s(r.room_id), "6735e0b1c4a92f5d18e3b7a1");
     assert_eq!(s(r.room_name), "weekly-standup");
@@ -213,18 +213,18 @@ fn absent_and_mistyped_fields_leave_rows_empty_rather_than_failing() {
     assert_eq!(store.str(t.kind), "track.add.success");
     assert_eq!(t.is_terminal(), None);
     assert_eq!(t.terminal, TERMINAL_ABSENT);
-    assert_eq!(t.error_code(), None);
+    assert_eq!(t.error_code, None);
     assert_eq!(t.ts % 1_000_000_000, 400_000_000);
     let x = store.row(1);
     assert_eq!(x.ts, NO_TIME);
-    assert_eq!(x.error_code(), None);
+    assert_eq!(x.error_code, None);
     assert_eq!(x.is_terminal(), None);
     assert!(x.room_id.is_none() && x.sdk.is_none() && x.env.is_none());
     let bare = store.row(2);
     assert!(bare.kind.is_none() && bare.room_id.is_none());
     assert_eq!(bare.ts, NO_TIME);
     let x3 = store.row(3);
-    assert_eq!(x3.error_code(), Some(500));
+    assert_eq!(x3.error_code, Some(500));
     assert_eq!(store.str(x3.env), "qa");
     assert!(x3.sdk.is_none());
 }
@@ -624,8 +624,11 @@ fn events_sharing_an_agent_or_a_nested_value_read_as_if_each_had_its_own() {
 
 #[test]
 fn a_row_and_what_the_search_knows_beside_it_stay_small() {
-    // A million events hold a million of each: every byte here is a megabyte there.
-    assert_eq!(std::mem::size_of::<Row>(), 128);
+    // A million events hold a million of each: every byte here is a megabyte there. But not
+    // 128 bytes a row: reading one field of a million records 128 bytes apart took twice as
+    // long as 136 bytes apart on the 2-core machine the benchmarks run on (likely every access
+    // landing on the same memory channel), and filters and groups are such scans.
+    assert_eq!(std::mem::size_of::<Row>(), 136);
     assert_eq!(std::mem::size_of::<Located>(), 48);
 }
 
