@@ -69,8 +69,8 @@ fail() {
 
 cat "$FILE" >/dev/null
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-printf '%s: %s (%d MB), %s cores, load average %s\n' "$(date -u +'%Y-%m-%d %H:%M UTC')" \
-  "$FILE" "$((SIZE / 1000000))" "$(nproc)" "$LOAD_BEFORE"
+printf '%s: %s (%d MB, %d MiB), %s cores, load average %s\n' "$(date -u +'%Y-%m-%d %H:%M UTC')" \
+  "$FILE" "$((SIZE / 1000000))" "$((SIZE / 1048576))" "$(nproc)" "$LOAD_BEFORE"
 
 declare -a FIRSTS FULLS ANONS PEAKS TOGGLES FLOORS
 for run in $(seq "$RUNS"); do
@@ -115,11 +115,11 @@ for run in $(seq "$RUNS"); do
   tmux -S "$SOCK" send-keys -t bench q
 
   FIRSTS+=("$first") FULLS+=("$full") ANONS+=("$anon") PEAKS+=("$peak") TOGGLES+=("$toggle") FLOORS+=("$floor")
-  printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MB loaded (%.1f%% of the file), %d MB peak sampled; key 3 redrawn in %d ms (key ? in %d ms)\n' \
+  share() { awk -v kb="$1" -v size="$SIZE" 'BEGIN { print 100 * kb * 1024 / size }'; }
+  printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); key 3 redrawn in %d ms (key ? in %d ms)\n' \
     "$run" "$(awk -v ms="$first" 'BEGIN { print ms / 1000 }')" \
-    "$(awk -v ms="$full" 'BEGIN { print ms / 1000 }')" "$((anon / 1024))" \
-    "$(awk -v kb="$anon" -v size="$SIZE" 'BEGIN { print 100 * kb * 1024 / size }')" \
-    "$((peak / 1024))" "$toggle" "$floor"
+    "$(awk -v ms="$full" 'BEGIN { print ms / 1000 }')" "$((anon / 1024))" "$(share "$anon")" \
+    "$((peak / 1024))" "$(share "$peak")" "$toggle" "$floor"
 done
 
 first=$(median "${FIRSTS[@]}") full=$(median "${FULLS[@]}")
@@ -131,7 +131,7 @@ printf '| %-28s | %10s | %14s | %7s |\n' "what" "median" "goal" ""
 printf '|------------------------------|-----------:|---------------:|---------|\n'
 printf '| %-28s | %8.3f s | %12s s | %7s |\n' "first screen" "$(awk -v x="$first" 'BEGIN { print x / 1000 }')" "<= 0.3" "$(verdict "$first" 300)"
 printf '| %-28s | %8.3f s | %12s s | %7s |\n' "fully loaded" "$(awk -v x="$full" 'BEGIN { print x / 1000 }')" "<= 2" "$(verdict "$full" 2000)"
-printf '| %-28s | %7d MB | %11d MB | %7s |\n' "RssAnon, loaded" "$((anon / 1024))" "$((SIZE / 4 / 1048576))" "$(verdict "$((anon * 1024))" "$((SIZE / 4))")"
-printf '| %-28s | %7d MB | %11d MB | %7s |\n' "RssAnon, peak while loading" "$((peak / 1024))" "$((SIZE / 4 / 1048576))" "$(verdict "$((peak * 1024))" "$((SIZE / 4))")"
+printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, loaded" "$((anon / 1024))" "$((SIZE / 4 / 1048576))" "$(verdict "$((anon * 1024))" "$((SIZE / 4))")"
+printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, peak while loading" "$((peak / 1024))" "$((SIZE / 4 / 1048576))" "$(verdict "$((peak * 1024))" "$((SIZE / 4))")"
 printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key 3 (join) to its redraw" "$toggle" "<= 50" "$(verdict "$toggle" 50)"
 printf '| %-28s | %7d ms | %14s | %7s |\n' "key ? (help): tmux's floor" "$floor" "-" ""
