@@ -187,7 +187,12 @@ mod tests {
                 }
             }
         }
-        assert_eq!(parse_rfc3339_nanos_bytes(b"2026-11-18T10:00:0\xff"), None);
+        // Long enough for the direct reading to look at every byte.
+        assert_eq!(
+            parse_rfc3339_nanos_bytes(b"2026-11-18T10:00:00.\xffZ"),
+            None
+        );
+        assert_eq!(parse_rfc3339_nanos_bytes(b"2026-11-18T10:00:0\xffZ"), None);
     }
 
     #[test]

@@ -92,7 +92,7 @@ impl UuidSet {
     }
 }
 
-/// `size` empty slots, each page of them written once. A large zeroed buffer comes fresh from the
+/// `size` empty slots, every page of them written once (a slot in each 4 KiB, and the last). A large zeroed buffer comes fresh from the
 /// system; a page of it read before it is written is mapped to the shared zero page, and the
 /// write that follows faults again and flushes the page from every core's TLB (an interrupt to
 /// each reading thread). Probing reads slots before writing them, so pages are written first.
@@ -103,6 +103,11 @@ fn written_zeros(size: usize) -> Vec<u128> {
         // SAFETY: `page` is a non-empty chunk, so its first slot is valid for a write. Volatile,
         // because a plain store of the zero already there would be dropped as useless.
         unsafe { std::ptr::write_volatile(page.as_mut_ptr(), 0) };
+    }
+    // The buffer need not start on a page: its last page may hold only its last slots.
+    if let Some(last) = slots.last_mut() {
+        // SAFETY: a reference to a slot is valid for a write.
+        unsafe { std::ptr::write_volatile(last, 0) };
     }
     slots
 }

@@ -1,7 +1,7 @@
 //! Distinct slices, each stored once: kept end to end in one buffer, numbered in the order they
-//! were first seen, and found by a table that holds only their numbers. No allocation per slice,
-//! and a few bytes of overhead each: the strings of a store and the sets of them both number in
-//! the hundreds of thousands.
+//! were first seen, and found by a table that holds their numbers and 32 bits of their hashes. No
+//! allocation per slice, and a few bytes of overhead each: the strings of a store and the sets of
+//! them both number in the hundreds of thousands.
 
 use std::hash::{BuildHasher, Hash};
 
@@ -67,8 +67,9 @@ const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Hashed {
     fn of<T: Item>(s: &[T]) -> Hashed {
-        // The top half of a product depends on every bit of the hash, whose own bits are not
-        // all equally mixed.
+        // Mixed once more, for the low bits of these 32 (which pick the bucket) to depend on many
+        // bits of the hash: bit `32 + j` of the product depends on the hash's bits up to
+        // `32 + j`, which FxHasher's final rotation fills with its best mixed bits.
         Hashed((FxBuildHasher.hash_one(s).wrapping_mul(SPREAD) >> 32) as u32)
     }
 

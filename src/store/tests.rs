@@ -626,8 +626,9 @@ fn events_sharing_an_agent_or_a_nested_value_read_as_if_each_had_its_own() {
 fn a_row_and_what_the_search_knows_beside_it_stay_small() {
     // A million events hold a million of each: every byte here is a megabyte there. But not
     // 128 bytes a row: reading one field of a million records 128 bytes apart took twice as
-    // long as 136 bytes apart on the 2-core machine the benchmarks run on (likely every access
-    // landing on the same memory channel), and filters and groups are such scans.
+    // long as 136 bytes apart on the 2-core machine the benchmarks run on (why is not
+    // established: cache sets, prefetching or memory channels), and filters and groups are such
+    // scans.
     assert_eq!(std::mem::size_of::<Row>(), 136);
     assert_eq!(std::mem::size_of::<Located>(), 48);
 }
