@@ -76,7 +76,7 @@ mkdir -p "$OUT"
 declare -A WALL PEAK ANON
 
 # measure KEY OUTFILE CMD...: RUNS runs with stdout to OUTFILE (the last run's output stays there
-# for the checks); records the median wall time (ms) and the largest peak RSS (MB) GNU time saw.
+# for the checks); records the median wall time (ms) and the largest peak RSS (MiB) GNU time saw.
 measure() {
   local key=$1 out=$2
   shift 2
@@ -101,7 +101,7 @@ measure() {
 }
 
 # anon KEY CMD...: one more, untimed run, sampling the process's RssAnon (its own memory; the
-# pages of a mapped dump are the page cache's) every 10 ms; records the largest sample (MB).
+# pages of a mapped dump are the page cache's) every 10 ms; records the largest sample (MiB).
 anon() {
   local key=$1
   shift
@@ -161,7 +161,7 @@ printf '\n%s events, %s MB NDJSON (%s lines selected by type+room), %s runs each
 printf '%s, %s cores, %s; load average %s before, %s after\n\n' \
   "$STARTED" "$(nproc)" "$(jq --version)" "$LOAD_BEFORE" "$LOAD_AFTER"
 printf '| %-32s | %8s | %8s | %12s | %8s | %8s | %9s | %8s | %4s |\n' \
-  "work" "jq s" "jq MB" "callscope s" "peak MB" "anon MB" "vs jq" "vs cat" "same"
+  "work" "jq s" "jq MiB" "callscope s" "peak MiB" "anon MiB" "vs jq" "vs cat" "same"
 printf '|%s|---------:|---------:|-------------:|---------:|---------:|----------:|---------:|:----:|\n' \
   "$(printf -- '-%.0s' {1..34})"
 row() { # row LABEL KEY
@@ -181,9 +181,9 @@ printf '| %-32s | %8s | %8s | %12s | %8s | %8s | %9s | %8s | %4s |\n' \
   "$(ratio "${WALL[all]}" "${WALL[cat]}")" -
 cat <<'EOF'
 
-vs jq: jq's time over callscope's; vs cat: callscope's time over cat's. jq MB, peak MB: peak RSS
+vs jq: jq's time over callscope's; vs cat: callscope's time over cat's. jq MiB, peak MiB: peak RSS
 from GNU time, which for callscope counts the pages of the memory-mapped dump that it read; anon
-MB: the largest RssAnon sampled every 10 ms in one more run, callscope's own memory. same: the
+MiB: the largest RssAnon sampled every 10 ms in one more run, callscope's own memory. same: the
 outputs are the same events (for groups, the same counts). jq's group-by only counts; its search
 is `tostring | test(TEXT; "i")`.
 EOF

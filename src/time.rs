@@ -5,16 +5,19 @@ use chrono::{DateTime, SecondsFormat, Utc};
 /// Parses an RFC 3339 timestamp (the events' `timestamp`) to nanoseconds since the epoch,
 /// keeping every fractional digit up to nanoseconds.
 pub fn parse_rfc3339_nanos(s: &str) -> Option<i64> {
-    if let Some(ns) = plain_utc_nanos(s.as_bytes()) {
-        return Some(ns);
-    }
-    let t = DateTime::parse_from_rfc3339(s.trim()).ok()?;
-    t.timestamp_nanos_opt()
+    plain_utc_nanos(s.as_bytes()).or_else(|| chrono_nanos(s))
 }
 
 /// [`parse_rfc3339_nanos`] of a timestamp given as bytes, which need not be UTF-8.
 pub fn parse_rfc3339_nanos_bytes(b: &[u8]) -> Option<i64> {
-    plain_utc_nanos(b).or_else(|| parse_rfc3339_nanos(std::str::from_utf8(b).ok()?))
+    plain_utc_nanos(b).or_else(|| chrono_nanos(std::str::from_utf8(b).ok()?))
+}
+
+/// Any RFC 3339 writing, read by chrono.
+fn chrono_nanos(s: &str) -> Option<i64> {
+    DateTime::parse_from_rfc3339(s.trim())
+        .ok()?
+        .timestamp_nanos_opt()
 }
 
 /// A timestamp written as the service writes them, `YYYY-MM-DDTHH:MM:SS` and up to nine

@@ -38,15 +38,11 @@ pub fn decode_agent_string(s: &str) -> Vec<AgentPair> {
 /// A key is a short identifier (`sdk_version`, `env`); anything else before a `:` belongs to a
 /// value that holds a comma.
 fn is_key(key: &str) -> bool {
-    let is_key_byte = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
-    if !key.is_empty() && key.bytes().all(is_key_byte) {
-        return true;
-    }
     let key = key.trim();
     !key.is_empty()
         && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.')
 }
 
 /// The value of one key of a decoded agent string.

@@ -699,7 +699,7 @@ fn string_end(b: &[u8], start: usize) -> Option<usize> {
 }
 
 /// Where a walk through an object or array stands: how deep, and whether inside a string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Walk {
     depth: usize,
     in_string: bool,
@@ -711,10 +711,7 @@ struct Walk {
 /// an event's `data` comes before its `id`, every line's `data` is walked through to find the
 /// id.
 fn skip_container(b: &[u8], start: usize) -> Option<usize> {
-    let mut walk = Walk {
-        depth: 0,
-        in_string: false,
-    };
+    let mut walk = Walk::default();
     let mut i = start;
     #[cfg(target_arch = "x86_64")]
     {
@@ -987,14 +984,7 @@ mod tests {
                 if !matches!(line[start], b'{' | b'[') {
                     continue;
                 }
-                let bytewise = walk_bytewise(
-                    line,
-                    start,
-                    Walk {
-                        depth: 0,
-                        in_string: false,
-                    },
-                );
+                let bytewise = walk_bytewise(line, start, Walk::default());
                 assert_eq!(
                     skip_container(line, start),
                     bytewise,

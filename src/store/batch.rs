@@ -106,7 +106,7 @@ struct Tables {
     others_text: Vec<u8>,
     /// The symbols of an event's other values, reused from one event to the next.
     others: Vec<Sym>,
-    /// Each distinct text of others seen, and the set of others of each (by the text's number).
+    /// Each distinct text of others seen, and the set of others of each (text `n`'s at `n - 1`).
     texts_of_others: Slices<u8>,
     set_of_text: Vec<u32>,
 }
@@ -489,7 +489,8 @@ impl Tables {
             }
         }
         row.others = match self.texts_of_others.find(&text) {
-            Some(n) => self.set_of_text[n as usize],
+            // Texts are numbered from 1 (0 is the empty slice, never found).
+            Some(n) => self.set_of_text[n as usize - 1],
             None => {
                 // Events share their others: each distinct text is interned once.
                 let mut others = std::mem::take(&mut self.others);
@@ -519,9 +520,9 @@ impl Tables {
                 if !all_text {
                     row.search_raw = true;
                 } else if self.texts_of_others.parts().0.len() < MAX_TEXTS_OF_OTHERS {
+                    // Only a new text comes here: it is numbered one past the last.
                     let n = self.texts_of_others.intern(&text) as usize;
-                    // Texts are numbered from 1: slot 0 stands for the empty slice, never found.
-                    self.set_of_text.resize(n, 0);
+                    debug_assert_eq!(n, self.set_of_text.len() + 1);
                     self.set_of_text.push(set);
                 }
                 self.others = others;

@@ -92,10 +92,11 @@ impl UuidSet {
     }
 }
 
-/// `size` empty slots, every page of them written once (a slot in each 4 KiB, and the last). A large zeroed buffer comes fresh from the
-/// system; a page of it read before it is written is mapped to the shared zero page, and the
-/// write that follows faults again and flushes the page from every core's TLB (an interrupt to
-/// each reading thread). Probing reads slots before writing them, so pages are written first.
+/// `size` empty slots, every page of them written once (a slot in each 4 KiB, and the last). A
+/// large zeroed buffer comes fresh from the system; a page of it read before it is written is
+/// mapped to the shared zero page, and the write that follows faults again and flushes the page
+/// from every core's TLB (an interrupt to each reading thread). Probing reads slots before
+/// writing them, so pages are written first.
 fn written_zeros(size: usize) -> Vec<u128> {
     const PER_PAGE: usize = 4096 / std::mem::size_of::<u128>();
     let mut slots = vec![0; size];

@@ -114,22 +114,26 @@ impl<T: Item> Slices<T> {
         check: impl FnOnce(&[T]) -> Result<(), E>,
     ) -> Result<u32, E> {
         let h = Hashed::of(s);
-        let Slices { items, ends, table } = self;
-        let same = |&(n, hn): &(u32, Hashed)| hn == h && T::same(slice_of(items, ends, n), s);
-        if let Some(&(n, _)) = table.find(h.spread(), same) {
+        if let Some(n) = self.find_hashed(s, h) {
             return Ok(n);
         }
         check(s)?;
-        let n = u32::try_from(ends.len()).expect("fewer than 2^32 distinct slices");
-        items.extend_from_slice(s);
-        ends.push(items.len());
-        table.insert_unique(h.spread(), (n, h), |&(_, h)| h.spread());
+        let n = u32::try_from(self.ends.len()).expect("fewer than 2^32 distinct slices");
+        self.items.extend_from_slice(s);
+        self.ends.push(self.items.len());
+        self.table
+            .insert_unique(h.spread(), (n, h), |&(_, h)| h.spread());
         Ok(n)
     }
 
     /// The number of `s`, if it has one.
     pub fn find(&self, s: &[T]) -> Option<u32> {
-        let h = Hashed::of(s);
+        self.find_hashed(s, Hashed::of(s))
+    }
+
+    /// The number of `s`, whose hash is `h`, if it has one: the items are compared only when
+    /// the whole hash matches.
+    fn find_hashed(&self, s: &[T], h: Hashed) -> Option<u32> {
         self.table
             .find(h.spread(), |&(n, hn)| {
                 hn == h && T::same(slice_of(&self.items, &self.ends, n), s)
