@@ -8,6 +8,8 @@ use crate::insight::testing::all;
 #[test]
 #[ignore]
 fn grouping_a_million_events_is_interactive() {
+    // The allocator as every callscope command sets it up (see `commands::main`).
+    crate::memory::give_back_large_blocks();
     let s = crate::store::scale::generated_dump_loaded(1_000_000);
     let shown = all(&s);
     // Other work on the machine only ever adds time: the best of a few runs is the figure.

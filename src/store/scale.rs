@@ -22,6 +22,8 @@ pub(crate) fn generated_dump_loaded(events: usize) -> Store {
 #[test]
 #[ignore]
 fn searching_a_million_events_is_interactive() {
+    // The allocator as every callscope command sets it up (see `commands::main`).
+    crate::memory::give_back_large_blocks();
     let s = generated_dump_loaded(1_000_000);
     println!(
         "{} events, {} distinct strings, {} sets of others, {} searched in their JSON",
