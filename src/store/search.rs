@@ -10,6 +10,9 @@ use super::{Interner, Located, Row, Store, SymSets};
 /// Below this many strings the answers are computed on one thread.
 const PARALLEL_FROM: usize = 50_000;
 
+/// How many bytes of the interned strings a search lowercases at a time.
+const LOWERED_BLOCK: usize = 64 * 1024;
+
 /// A search text, prepared once.
 #[derive(Debug, Clone)]
 pub struct Needle {
@@ -329,31 +332,55 @@ impl Needle {
     /// one string into the next counts for neither. A string holding one of the two characters
     /// whose lowercase is ASCII is looked at on its own.
     fn in_strings(&self, strings: &Interner, from: usize) -> Vec<bool> {
+        self.in_strings_by_blocks(strings, from, LOWERED_BLOCK)
+    }
+
+    /// [`Needle::in_strings`], the text searched `block` bytes at a time.
+    fn in_strings_by_blocks(&self, strings: &Interner, from: usize, block: usize) -> Vec<bool> {
         // Positions are in the whole text; `text[first..]` is what is searched.
         let (text, first, ends) = strings.text_from(from);
         let mut found = vec![false; ends.len()];
         let string_at = |at: usize| ends.partition_point(|&end| end <= at);
-        let lowered;
-        let hay: &[u8] = if self.caseless {
-            &text[first..]
-        } else {
-            lowered = text[first..].to_ascii_lowercase();
-            &lowered
-        };
         let finder = self
             .lower_finder
             .as_ref()
             .expect("an ASCII text has a finder");
         let len = self.lower.len();
+        // A text with letters is found in a lowercased copy, made a block at a time: a copy of
+        // the whole text would be tens of megabytes of fresh pages for every search, and a block
+        // stays in the cache between its lowercasing and its search. Each block reaches
+        // `len - 1` bytes into the next: a find across the cut is then in the block where it
+        // starts, and no find can start in that overlap.
+        let mut lowered = Vec::new();
+        // Where the next find may start: the strings before it are answered.
         let mut at = first;
-        while let Some(i) = finder.find(&hay[at - first..]) {
-            let start = at + i;
-            let k = string_at(start);
-            if start + len <= ends[k] {
-                found[k] = true;
+        let mut start = first;
+        while start < text.len() {
+            let owned = (start + block).min(text.len());
+            if at < owned {
+                let end = (owned + len - 1).min(text.len());
+                let hay: &[u8] = if self.caseless {
+                    &text[start..end]
+                } else {
+                    lowered.clear();
+                    lowered.extend(text[start..end].iter().map(u8::to_ascii_lowercase));
+                    &lowered
+                };
+                while let Some(i) = finder.find(&hay[at - start..]) {
+                    let found_at = at + i;
+                    let k = string_at(found_at);
+                    if found_at + len <= ends[k] {
+                        found[k] = true;
+                    }
+                    // On to the next string: this one is answered, or the find ran out of it.
+                    at = ends[k];
+                    if at >= owned {
+                        break;
+                    }
+                }
             }
-            // On to the next string: this one is answered, or the find ran out of it.
-            at = ends[k];
+            start = owned;
+            at = at.max(start);
         }
         if self.has_i_or_k {
             let mut at = first;
@@ -455,12 +482,18 @@ mod tests {
             "cd",
             "",
             "e",
+            "xxa1a1",
+            "A1",
+            "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbabc",
+            "a",
+            "1",
         ];
         for w in words {
             strings.intern(w);
         }
         for text in [
-            "cd", "c", "abc", "ice", "ok", "istanbul", "i", "k", "e", "x", "de", "zz",
+            "cd", "c", "abc", "ice", "ok", "istanbul", "i", "k", "e", "x", "de", "zz", "a1", "1",
+            "a1a",
         ] {
             let needle = Needle::new(text);
             for from in 1..strings.len() {
@@ -473,6 +506,14 @@ mod tests {
                     want,
                     "{text:?} from {from}"
                 );
+                // Blocks shorter than the text, than a string, and cut anywhere.
+                for block in 1..=9 {
+                    assert_eq!(
+                        needle.in_strings_by_blocks(&strings, from, block),
+                        want,
+                        "{text:?} from {from}, blocks of {block}"
+                    );
+                }
             }
         }
     }
