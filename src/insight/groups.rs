@@ -100,6 +100,25 @@ impl Groups {
     /// Groups the shown events (store indices, in load order) under `key`. Linear in the
     /// number of shown events, plus a sort of the groups.
     pub fn compute(store: &Store, shown: &[u32], key: GroupKey, sort: GroupSort) -> Groups {
+        Groups::recompute(Groups::default(), store, shown, key, sort)
+    }
+
+    /// As [`Groups::compute`], in the memory of `old`, the grouping this one replaces: for a
+    /// million shown events its lists are tens of megabytes, and memory fresh from the system
+    /// costs a page fault for each of its pages.
+    pub fn recompute(
+        old: Groups,
+        store: &Store,
+        shown: &[u32],
+        key: GroupKey,
+        sort: GroupSort,
+    ) -> Groups {
+        let Groups {
+            groups: old_groups,
+            members,
+            facts,
+            ..
+        } = old;
         let rows = store.rows();
         let symbols = store.strings().len();
         let mut index = Index::new(key, symbols);
@@ -127,7 +146,7 @@ impl Groups {
             who.push((row.peer_id, row.room_id));
         }
         drop(index);
-        let mut groups = acc.finish();
+        let mut groups = acc.finish_into(old_groups);
 
         // A counting sort by group keeps each group's events in load order.
         let mut next = 0u32;
@@ -136,8 +155,10 @@ impl Groups {
             next += group.count;
         }
         let mut fill: Vec<u32> = groups.iter().map(|g| g.start).collect();
-        let mut members = vec![0u32; shown.len()];
-        let mut facts = vec![Fact::default(); shown.len()];
+        let mut members = reused(members, shown.len());
+        members.resize(shown.len(), 0);
+        let mut facts = reused(facts, shown.len());
+        facts.resize(shown.len(), Fact::default());
         for (k, (&g, &i)) in gids.iter().zip(shown).enumerate() {
             let at = fill[g as usize] as usize;
             fill[g as usize] += 1;
@@ -284,6 +305,16 @@ impl Groups {
     }
 }
 
+/// `items` emptied, to hold `len` items. A list that can hold far more is let go instead, so that
+/// a grouping of a few events does not keep the memory of a grouping of a million.
+fn reused<T>(mut items: Vec<T>, len: usize) -> Vec<T> {
+    if items.capacity() / 2 > len {
+        return Vec::new();
+    }
+    items.clear();
+    items
+}
+
 /// Reorders `items` so that `items[j]` becomes what was at `from[j]`, in place (a copy of
 /// hundreds of thousands of groups would cost more than the sort). `from` is used up.
 fn permute<T>(items: &mut [T], from: &mut [u32]) {
@@ -331,17 +362,21 @@ impl Accumulators {
         });
     }
 
-    fn finish(self) -> Vec<Group> {
-        self.value
-            .into_iter()
-            .zip(self.sums)
-            .map(|(value, s)| Group {
-                display: s.display,
-                count: s.count,
-                finals: s.finals,
-                ..Group::new(value)
-            })
-            .collect()
+    /// The groups, in the memory of `groups` (a list of groups no longer needed).
+    fn finish_into(self, groups: Vec<Group>) -> Vec<Group> {
+        let mut groups = reused(groups, self.value.len());
+        groups.extend(
+            self.value
+                .into_iter()
+                .zip(self.sums)
+                .map(|(value, s)| Group {
+                    display: s.display,
+                    count: s.count,
+                    finals: s.finals,
+                    ..Group::new(value)
+                }),
+        );
+        groups
     }
 }
 
@@ -539,6 +574,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Everything a grouping shows: its groups, and each one's events and sparkline.
+    fn seen(g: &Groups) -> Vec<(Group, Vec<u32>, Vec<u32>)> {
+        (0..g.len())
+            .map(|k| {
+                (
+                    g.groups[k].clone(),
+                    g.members(k).to_vec(),
+                    g.sparkline(k, 7),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_grouping_made_in_the_memory_of_another_is_the_grouping_made_afresh() {
+        let s = demo();
+        let every = all(&s);
+        let odd: Vec<u32> = every.iter().copied().filter(|i| i % 2 == 1).collect();
+        let few: Vec<u32> = every.iter().copied().take(5).collect();
+        // From more events to fewer and back, between keys with many groups and with few.
+        let steps = [
+            (&every, GroupKey::Peer, GroupSort::Count),
+            (&odd, GroupKey::Error, GroupSort::Last),
+            (&few, GroupKey::Room, GroupSort::Count),
+            (&every, GroupKey::Sdk, GroupSort::Last),
+            (&odd, GroupKey::Peer, GroupSort::Last),
+        ];
+        let mut g = Groups::default();
+        for (shown, key, sort) in steps {
+            g = Groups::recompute(g, &s, shown, key, sort);
+            let fresh = Groups::compute(&s, shown, key, sort);
+            assert_eq!(g.key, Some(key));
+            assert_eq!(g.span, fresh.span, "{key:?} over {} events", shown.len());
+            assert_eq!(
+                seen(&g),
+                seen(&fresh),
+                "{key:?} over {} events",
+                shown.len()
+            );
+        }
+        // A grouping of a few events does not keep the memory of a grouping of them all.
+        let big = Groups::compute(&s, &every, GroupKey::Peer, GroupSort::Count);
+        let small = Groups::recompute(big, &s, &few, GroupKey::Peer, GroupSort::Count);
+        assert!(small.members.capacity() < every.len() / 2);
+        assert!(small.facts.capacity() < every.len() / 2);
+        assert!(small.groups.capacity() <= few.len() * 2);
     }
 
     #[test]

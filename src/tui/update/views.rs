@@ -248,7 +248,8 @@ fn visible_offset(selected: usize, offset: usize, height: usize) -> usize {
 }
 
 fn open_groups(model: &mut Model, key: GroupKey, sort: GroupSort) {
-    let groups = Groups::compute(&model.store, &model.shown, key, sort);
+    let old = model.groups.take().map(|g| g.groups).unwrap_or_default();
+    let groups = Groups::recompute(old, &model.store, &model.shown, key, sort);
     model.groups = Some(GroupsView {
         key,
         sort,
@@ -423,7 +424,8 @@ pub fn follow_end(model: &mut Model, failed: bool) {
 /// Recomputes the open views after the shown events changed.
 pub fn refresh(model: &mut Model) {
     if let Some(g) = &mut model.groups {
-        g.groups = Groups::compute(&model.store, &model.shown, g.key, g.sort);
+        let old = std::mem::take(&mut g.groups);
+        g.groups = Groups::recompute(old, &model.store, &model.shown, g.key, g.sort);
         g.selected = g.selected.min(g.groups.len().saturating_sub(1));
     }
     if model.timeline.is_some() {
