@@ -305,8 +305,9 @@ impl Groups {
     }
 }
 
-/// `items` emptied, to hold `len` items. A list that can hold far more is let go instead, so that
-/// a grouping of a few events does not keep the memory of a grouping of a million.
+/// `items` emptied, to hold `len` items. A list that can hold more than about twice as many is
+/// let go instead, so that a grouping of a few events does not keep the memory of a grouping of
+/// a million.
 fn reused<T>(mut items: Vec<T>, len: usize) -> Vec<T> {
     if items.capacity() / 2 > len {
         return Vec::new();
