@@ -75,6 +75,24 @@ pub struct Groups {
     members: Vec<u32>,
     /// What the counts need of each entry of `members`.
     facts: Vec<Fact>,
+    /// The sparklines of large groups, once drawn (see [`Groups::sparkline`]).
+    sparklines: Sparklines,
+}
+
+/// Below this many events a group's sparkline is counted again at each frame; from it on, it is
+/// counted once and kept: a frame of the groups view draws a sparkline for each group it shows,
+/// and for a million shown events in a few large groups, counting them all took 5 ms a frame.
+const KEPT_SPARKLINE_FROM: u32 = 1024;
+
+/// Sparklines by group and number of buckets. At most one per `KEPT_SPARKLINE_FROM` shown events
+/// and bucket count is kept; a copy of the groups starts without them.
+#[derive(Debug, Default)]
+struct Sparklines(std::sync::Mutex<rustc_hash::FxHashMap<(usize, usize), Vec<u32>>>);
+
+impl Clone for Sparklines {
+    fn clone(&self) -> Sparklines {
+        Sparklines::default()
+    }
 }
 
 /// One event's time, peer and room, side by side so that filling them in group order writes one
@@ -216,6 +234,7 @@ impl Groups {
             span,
             members,
             facts,
+            sparklines: Sparklines::default(),
         };
         out.sort(store, sort);
         out
@@ -232,6 +251,8 @@ impl Groups {
     /// Sorts by count (largest first) or by last seen (latest first; groups without a time
     /// last); ties by the key's strings, so the order does not depend on load order.
     pub fn sort(&mut self, store: &Store, sort: GroupSort) {
+        // The kept sparklines are by position.
+        self.sparklines = Sparklines::default();
         // Sorting packed integer keys, then moving each group once, is far cheaper than sorting
         // the groups themselves when there are hundreds of thousands (one per peer). Each key
         // is (latest first, or 0) then (largest count first, rank, position).
@@ -283,6 +304,16 @@ impl Groups {
     /// The events of group `g` counted over `buckets` equal slices of [`Groups::span`]; events
     /// without a time are left out. Empty when `buckets` is 0 or no shown event has a time.
     pub fn sparkline(&self, g: usize, buckets: usize) -> Vec<u32> {
+        if self.groups[g].count < KEPT_SPARKLINE_FROM {
+            return self.count_sparkline(g, buckets);
+        }
+        let mut kept = self.sparklines.0.lock().unwrap_or_else(|e| e.into_inner());
+        kept.entry((g, buckets))
+            .or_insert_with(|| self.count_sparkline(g, buckets))
+            .clone()
+    }
+
+    fn count_sparkline(&self, g: usize, buckets: usize) -> Vec<u32> {
         let Some((lo, hi)) = self.span.filter(|_| buckets > 0) else {
             return Vec::new();
         };
@@ -575,6 +606,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_sparkline_of_a_large_group_is_its_own_after_the_groups_are_sorted_again() {
+        // Joins early and many, publishes late and more recent: each order puts the other first.
+        let big = KEPT_SPARKLINE_FROM as usize + 100;
+        let events: Vec<_> = (0..big + 10)
+            .map(|n| ev(n as u32, n as i64, "join", "p1", false))
+            .chain((0..big).map(|n| {
+                ev(
+                    (2 * big + n) as u32,
+                    (3 * big + n) as i64,
+                    "publish",
+                    "p2",
+                    false,
+                )
+            }))
+            .collect();
+        let s = store(&events);
+        let mut g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Count);
+        assert!(g.groups.iter().all(|g| g.count >= KEPT_SPARKLINE_FROM));
+        let first = g.sparkline(0, 8);
+        assert_eq!(first.iter().sum::<u32>(), g.groups[0].count);
+        assert_eq!(g.sparkline(0, 8), first, "kept");
+        g.sort(&s, GroupSort::Last);
+        assert_eq!(g.groups[1].count as usize, big + 10);
+        assert_eq!(g.sparkline(1, 8), first, "the same group, moved");
+        assert_eq!(g.sparkline(0, 8), g.count_sparkline(0, 8));
+        assert_ne!(g.sparkline(0, 8), first);
     }
 
     /// Everything a grouping shows: its groups, and each one's events and sparkline.
