@@ -2,8 +2,9 @@
 # Measures the explorer on a large dump as a user meets it: the release binary runs in a 160x45
 # tmux pane; the script polls the screen for the first events (first screen) and for the loader's
 # "idle" (fully loaded), samples the process's RssAnon (its own memory: the pages of the mapped
-# dump are the page cache's) meanwhile, then times the redraw after key 3 (the join type) against
-# the redraw after key ? (the help, cheap: the round trip through tmux).
+# dump are the page cache's) meanwhile, then times the redraw after key 3 (the join type), after
+# key e (every event grouped by error) and after Shift-Tab there (regrouped by peer, the key with
+# the most groups) against the redraw after key ? (the help, cheap: the round trip through tmux).
 # Prints one line per run, then the medians against the goals.
 #
 #   benches/explorer.sh target/bench/events-1000000.ndjson [RUNS]
@@ -72,7 +73,7 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 printf '%s: %s (%d MB, %d MiB), %s cores, load average %s\n' "$(date -u +'%Y-%m-%d %H:%M UTC')" \
   "$FILE" "$((SIZE / 1000000))" "$((SIZE / 1048576))" "$(nproc)" "$LOAD_BEFORE"
 
-declare -a FIRSTS FULLS ANONS PEAKS TOGGLES FLOORS
+declare -a FIRSTS FULLS ANONS PEAKS TOGGLES FLOORS ERRORS PEERS
 for run in $(seq "$RUNS"); do
   # A server of its own for each run: one that is still shutting down cannot be reused.
   tmux -S "$SOCK" kill-server 2>/dev/null || true
@@ -112,18 +113,30 @@ for run in $(seq "$RUNS"); do
   # Key 3 turns the join type on: from every event to one type.
   screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
   toggle=$(key_to_change 3 "$screen")
+  # Key 3 again shows every event again; e groups them by error, and Shift-Tab from the first
+  # key goes to the last one, peer.
+  nap 0.2
+  key_to_change 3 "$(tmux -S "$SOCK" capture-pane -p -t bench)" >/dev/null
+  nap 0.2
+  by_error=$(key_to_change e "$(tmux -S "$SOCK" capture-pane -p -t bench)")
+  nap 0.2
+  by_peer=$(key_to_change BTab "$(tmux -S "$SOCK" capture-pane -p -t bench)")
+  screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
+  [[ $screen == *peer* ]] || fail "Shift-Tab did not group by peer"
   tmux -S "$SOCK" send-keys -t bench q
 
   FIRSTS+=("$first") FULLS+=("$full") ANONS+=("$anon") PEAKS+=("$peak") TOGGLES+=("$toggle") FLOORS+=("$floor")
+  ERRORS+=("$by_error") PEERS+=("$by_peer")
   share() { awk -v kb="$1" -v size="$SIZE" 'BEGIN { print 100 * kb * 1024 / size }'; }
-  printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); key 3 redrawn in %d ms (key ? in %d ms)\n' \
+  printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); key 3 redrawn in %d ms, grouped by error in %d ms, by peer in %d ms (key ? in %d ms)\n' \
     "$run" "$(awk -v ms="$first" 'BEGIN { print ms / 1000 }')" \
     "$(awk -v ms="$full" 'BEGIN { print ms / 1000 }')" "$((anon / 1024))" "$(share "$anon")" \
-    "$((peak / 1024))" "$(share "$peak")" "$toggle" "$floor"
+    "$((peak / 1024))" "$(share "$peak")" "$toggle" "$by_error" "$by_peer" "$floor"
 done
 
 first=$(median "${FIRSTS[@]}") full=$(median "${FULLS[@]}")
 anon=$(median "${ANONS[@]}") peak=$(median "${PEAKS[@]}") toggle=$(median "${TOGGLES[@]}") floor=$(median "${FLOORS[@]}")
+by_error=$(median "${ERRORS[@]}") by_peer=$(median "${PEERS[@]}")
 verdict() { if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; then echo met; else echo "NOT met"; fi; }
 printf '\nmedians of %d runs (load average %s before, %s after):\n' "$RUNS" "$LOAD_BEFORE" \
   "$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -134,4 +147,6 @@ printf '| %-28s | %8.3f s | %12s s | %7s |\n' "fully loaded" "$(awk -v x="$full"
 printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, loaded" "$((anon / 1024))" "$((SIZE / 4 / 1048576))" "$(verdict "$((anon * 1024))" "$((SIZE / 4))")"
 printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, peak while loading" "$((peak / 1024))" "$((SIZE / 4 / 1048576))" "$(verdict "$((peak * 1024))" "$((SIZE / 4))")"
 printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key 3 (join) to its redraw" "$toggle" "<= 50" "$(verdict "$toggle" 50)"
+printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key e (groups by error)" "$by_error" "<= 100" "$(verdict "$by_error" 100)"
+printf '| %-28s | %7d ms | %11s ms | %7s |\n' "Shift-Tab (groups by peer)" "$by_peer" "<= 100" "$(verdict "$by_peer" 100)"
 printf '| %-28s | %7d ms | %14s | %7s |\n' "key ? (help): tmux's floor" "$floor" "-" ""
