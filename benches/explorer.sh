@@ -116,13 +116,18 @@ for run in $(seq "$RUNS"); do
   # Key 3 again shows every event again; e groups them by error, and Shift-Tab from the first
   # key goes to the last one, peer.
   nap 0.2
-  key_to_change 3 "$(tmux -S "$SOCK" capture-pane -p -t bench)" >/dev/null
-  nap 0.2
-  by_error=$(key_to_change e "$(tmux -S "$SOCK" capture-pane -p -t bench)")
-  nap 0.2
-  by_peer=$(key_to_change BTab "$(tmux -S "$SOCK" capture-pane -p -t bench)")
   screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
-  [[ $screen == *peer* ]] || fail "Shift-Tab did not group by peer"
+  key_to_change 3 "$screen" >/dev/null
+  nap 0.2
+  screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
+  by_error=$(key_to_change e "$screen")
+  nap 0.2
+  screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
+  [[ $screen == *"groups by error"* ]] || fail "key e did not group by error"
+  by_peer=$(key_to_change BTab "$screen")
+  nap 0.2
+  screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
+  [[ $screen == *"groups by peer"* ]] || fail "Shift-Tab did not group by peer"
   tmux -S "$SOCK" send-keys -t bench q
 
   FIRSTS+=("$first") FULLS+=("$full") ANONS+=("$anon") PEAKS+=("$peak") TOGGLES+=("$toggle") FLOORS+=("$floor")

@@ -627,10 +627,14 @@ mod tests {
         let s = store(&events);
         let mut g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Count);
         assert!(g.groups.iter().all(|g| g.count >= KEPT_SPARKLINE_FROM));
+        let kept = |g: &Groups| g.sparklines.0.lock().unwrap().len();
         let first = g.sparkline(0, 8);
         assert_eq!(first.iter().sum::<u32>(), g.groups[0].count);
+        assert_eq!(kept(&g), 1);
         assert_eq!(g.sparkline(0, 8), first, "kept");
+        assert_eq!(kept(&g), 1);
         g.sort(&s, GroupSort::Last);
+        assert_eq!(kept(&g), 0, "dropped with the order they were kept by");
         assert_eq!(g.groups[1].count as usize, big + 10);
         assert_eq!(g.sparkline(1, 8), first, "the same group, moved");
         assert_eq!(g.sparkline(0, 8), g.count_sparkline(0, 8));
