@@ -68,8 +68,11 @@ impl Group {
 pub struct Groups {
     /// `None` only for `Groups::default()`, the groups of nothing.
     pub key: Option<GroupKey>,
+    /// In the order of the last sort. To be read, and reordered only by [`Groups::sort`]: the
+    /// sparklines kept are by position.
     pub groups: Vec<Group>,
-    /// The earliest and latest time among the shown events: the span of every sparkline.
+    /// The earliest and latest time among the shown events: the span of every sparkline (to be
+    /// read only, as the sparklines kept were counted over it).
     pub span: Option<(i64, i64)>,
     /// The shown indices, group after group, each group's in load order.
     members: Vec<u32>,
