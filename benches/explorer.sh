@@ -47,13 +47,15 @@ rss_anon_kb() {
   done <"/proc/$1/status" 2>/dev/null || true
   echo 0
 }
+# The pane's text now.
+capture() { tmux -S "$SOCK" capture-pane -p -t bench; }
 # key_to_change KEY SCREEN: presses KEY and prints the ms until the screen differs from SCREEN.
 key_to_change() {
   local t1 t now
   t1=$(now_ms)
   tmux -S "$SOCK" send-keys -t bench "$1"
   while :; do
-    now=$(tmux -S "$SOCK" capture-pane -p -t bench 2>/dev/null || true)
+    now=$(capture 2>/dev/null || true)
     t=$(now_ms)
     if [ "$now" != "$2" ]; then break; fi
     ((t - t1 < 10000)) || fail "no redraw 10 s after pressing $1"
@@ -61,10 +63,12 @@ key_to_change() {
   done
   echo $((t - t1))
 }
+# A size in KiB as a share of the file's size, in per cent.
+share() { awk -v kb="$1" -v size="$SIZE" 'BEGIN { print 100 * kb * 1024 / size }'; }
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 fail() {
   echo "run $run: $1; the screen was:" >&2
-  tmux -S "$SOCK" capture-pane -p -t bench 2>/dev/null >&2 || true
+  capture 2>/dev/null >&2 || true
   exit 1
 }
 
@@ -86,7 +90,7 @@ for run in $(seq "$RUNS"); do
   pid=$(tmux -S "$SOCK" display -p -t bench '#{pane_pid}')
   first="" full="" peak=0 interval=0.005
   while :; do
-    screen=$(tmux -S "$SOCK" capture-pane -p -t bench 2>/dev/null || true)
+    screen=$(capture 2>/dev/null || true)
     t=$(now_ms)
     kb=$(rss_anon_kb "$pid")
     ((kb > peak)) && peak=$kb
@@ -111,28 +115,27 @@ for run in $(seq "$RUNS"); do
   tmux -S "$SOCK" send-keys -t bench '?'
   nap 0.2
   # Key 3 turns the join type on: from every event to one type.
-  screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
+  screen=$(capture)
   toggle=$(key_to_change 3 "$screen")
   # Key 3 again shows every event again; e groups them by error, and Shift-Tab from the first
   # key goes to the last one, peer.
   nap 0.2
-  screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
+  screen=$(capture)
   key_to_change 3 "$screen" >/dev/null
   nap 0.2
-  screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
+  screen=$(capture)
   by_error=$(key_to_change e "$screen")
   nap 0.2
-  screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
+  screen=$(capture)
   [[ $screen == *"groups by error"* ]] || fail "key e did not group by error"
   by_peer=$(key_to_change BTab "$screen")
   nap 0.2
-  screen=$(tmux -S "$SOCK" capture-pane -p -t bench)
+  screen=$(capture)
   [[ $screen == *"groups by peer"* ]] || fail "Shift-Tab did not group by peer"
   tmux -S "$SOCK" send-keys -t bench q
 
   FIRSTS+=("$first") FULLS+=("$full") ANONS+=("$anon") PEAKS+=("$peak") TOGGLES+=("$toggle") FLOORS+=("$floor")
   ERRORS+=("$by_error") PEERS+=("$by_peer")
-  share() { awk -v kb="$1" -v size="$SIZE" 'BEGIN { print 100 * kb * 1024 / size }'; }
   printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); key 3 redrawn in %d ms, grouped by error in %d ms, by peer in %d ms (key ? in %d ms)\n' \
     "$run" "$(awk -v ms="$first" 'BEGIN { print ms / 1000 }')" \
     "$(awk -v ms="$full" 'BEGIN { print ms / 1000 }')" "$((anon / 1024))" "$(share "$anon")" \

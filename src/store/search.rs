@@ -329,8 +329,8 @@ pub fn is_time_char(b: u8) -> bool {
 impl Needle {
     /// For an ASCII text: which of the interned strings from number `from` on hold it. The
     /// strings lie end to end in one buffer, which is searched from end to end (a block at a
-    /// time); a find that runs from one string into the next counts for neither. A string holding one of the two characters
-    /// whose lowercase is ASCII is looked at on its own.
+    /// time); a find that runs from one string into the next counts for neither. A string
+    /// holding one of the two characters whose lowercase is ASCII is looked at on its own.
     fn in_strings(&self, strings: &Interner, from: usize) -> Vec<bool> {
         self.in_strings_by_blocks(strings, from, LOWERED_BLOCK)
     }
