@@ -413,7 +413,7 @@ fn a_group_filter_keeps_only_the_events_of_that_group_even_in_another_store() {
     let all = store.filter(&Filter::default());
     let groups =
         crate::insight::Groups::compute(&store, &all, GroupKey::Sdk, crate::cli::GroupSort::Count);
-    let top = &groups.groups[0];
+    let top = groups.group(0);
     let f = Filter {
         group: Some(crate::filter::GroupFilter::of(
             &store,

@@ -20,28 +20,9 @@ pub struct Group {
     /// Nanoseconds; `None` when no event of the group has a time.
     pub first_seen: Option<i64>,
     pub last_seen: Option<i64>,
-    /// Where the group's events are in [`Groups::members`].
-    start: u32,
-    /// See [`rank`].
-    rank: u64,
 }
 
 impl Group {
-    fn new(value: GroupValue) -> Group {
-        Group {
-            value,
-            display: Sym::NONE,
-            count: 0,
-            finals: 0,
-            peers: 0,
-            rooms: 0,
-            first_seen: None,
-            last_seen: None,
-            start: 0,
-            rank: 0,
-        }
-    }
-
     /// The share of final errors, 0.0 to 1.0.
     pub fn final_share(&self) -> f64 {
         if self.count == 0 {
@@ -64,16 +45,25 @@ impl Group {
 }
 
 /// The groups of the shown events under one key, sorted.
+///
+/// Each group is kept where its first event was met, in lists side by side; a sort orders
+/// places in those lists rather than the groups themselves, so that neither a grouping nor a
+/// sort moves hundreds of thousands of groups (one per peer) about in memory.
 #[derive(Debug, Clone, Default)]
 pub struct Groups {
     /// `None` only for `Groups::default()`, the groups of nothing.
     pub key: Option<GroupKey>,
-    /// In the order of the last sort. To be read, and reordered only by [`Groups::sort`]: the
-    /// sparklines kept are by position.
-    pub groups: Vec<Group>,
     /// The earliest and latest time among the shown events: the span of every sparkline (to be
     /// read only, as the sparklines kept were counted over it).
     pub span: Option<(i64, i64)>,
+    /// By group, in the order their first events were met.
+    values: Vec<GroupValue>,
+    sums: Vec<Sums>,
+    extents: Vec<Extent>,
+    /// See [`rank`].
+    ranks: Vec<u64>,
+    /// The groups in the order of the last sort, as places in the lists above.
+    order: Vec<u32>,
     /// The shown indices, group after group, each group's in load order.
     members: Vec<u32>,
     /// What the counts need of each entry of `members`.
@@ -82,13 +72,34 @@ pub struct Groups {
     sparklines: Sparklines,
 }
 
+/// What the first pass counts of a group: small, so that the sums of a million groups stay in
+/// cache while every shown event adds to one of them.
+#[derive(Debug, Clone, Copy)]
+struct Sums {
+    count: u32,
+    finals: u32,
+    display: Sym,
+}
+
+/// Where a group's events are in [`Groups::members`], and what they span.
+#[derive(Debug, Clone, Copy)]
+struct Extent {
+    start: u32,
+    peers: u32,
+    rooms: u32,
+    /// Both [`NO_TIME`] when no event of the group has a time.
+    first: i64,
+    last: i64,
+}
+
 /// Below this many events a group's sparkline is counted again at each frame; from it on, it is
 /// counted once and kept: a frame of the groups view draws a sparkline for each group it shows,
 /// and for a million shown events in a few large groups, counting them all took 5 ms a frame.
 const KEPT_SPARKLINE_FROM: u32 = 1024;
 
-/// Sparklines by group and number of buckets. At most one per `KEPT_SPARKLINE_FROM` shown events
-/// and bucket count is kept; a copy of the groups starts without them.
+/// Sparklines by group (its place, which a sort does not change) and number of buckets. At most
+/// one per `KEPT_SPARKLINE_FROM` shown events and bucket count is kept; a copy of the groups
+/// starts without them.
 #[derive(Debug, Default)]
 struct Sparklines(std::sync::Mutex<rustc_hash::FxHashMap<(usize, usize), Vec<u32>>>);
 
@@ -134,16 +145,12 @@ impl Groups {
         key: GroupKey,
         sort: GroupSort,
     ) -> Groups {
-        let Groups {
-            groups: old_groups,
-            members,
-            facts,
-            ..
-        } = old;
         let rows = store.rows();
         let symbols = store.strings().len();
         let mut index = Index::new(key, symbols);
-        let mut acc = Accumulators::default();
+        // There are at most as many groups as shown events.
+        let mut values = reused(old.values, shown.len());
+        let mut sums = reused(old.sums, shown.len());
         // What the later passes need of each shown event, compact and in load order: they read
         // these instead of the wide rows a second time.
         let mut gids: Vec<u32> = Vec::with_capacity(shown.len());
@@ -152,33 +159,44 @@ impl Groups {
         for &i in shown {
             let row = &rows[i as usize];
             let value = key.value_of(row);
-            let g = index.get_or_insert(value, acc.sums.len() as u32);
-            if g as usize == acc.sums.len() {
-                acc.push(value);
+            let g = index.get_or_insert(value, sums.len() as u32);
+            if g as usize == sums.len() {
+                values.push(value);
+                sums.push(Sums {
+                    count: 0,
+                    finals: 0,
+                    display: Sym::NONE,
+                });
             }
-            let sums = &mut acc.sums[g as usize];
-            sums.count += 1;
-            sums.finals += u32::from(row.terminal == TERMINAL_TRUE);
-            if sums.display.is_none() {
-                sums.display = key.display_of(row);
+            let s = &mut sums[g as usize];
+            s.count += 1;
+            s.finals += u32::from(row.terminal == TERMINAL_TRUE);
+            if s.display.is_none() {
+                s.display = key.display_of(row);
             }
             gids.push(g);
             stamps.push(row.ts);
             who.push((row.peer_id, row.room_id));
         }
         drop(index);
-        let mut groups = acc.finish_into(old_groups);
 
         // A counting sort by group keeps each group's events in load order.
+        let mut extents = reused(old.extents, sums.len());
         let mut next = 0u32;
-        for group in &mut groups {
-            group.start = next;
-            next += group.count;
-        }
-        let mut fill: Vec<u32> = groups.iter().map(|g| g.start).collect();
-        let mut members = reused(members, shown.len());
+        extents.extend(sums.iter().map(|s| {
+            next += s.count;
+            Extent {
+                start: next - s.count,
+                peers: 0,
+                rooms: 0,
+                first: NO_TIME,
+                last: NO_TIME,
+            }
+        }));
+        let mut fill: Vec<u32> = extents.iter().map(|e| e.start).collect();
+        let mut members = reused(old.members, shown.len());
         members.resize(shown.len(), 0);
-        let mut facts = reused(facts, shown.len());
+        let mut facts = reused(old.facts, shown.len());
         facts.resize(shown.len(), Fact::default());
         for (k, (&g, &i)) in gids.iter().zip(shown).enumerate() {
             let at = fill[g as usize] as usize;
@@ -190,7 +208,7 @@ impl Groups {
                 room: who[k].1,
             };
         }
-        drop((gids, stamps, who));
+        drop((gids, stamps, who, fill));
 
         // Distinct counts: with the events in group order, a symbol was already counted for this
         // group exactly when its mark holds this group's number (plus one: zero is no group, so
@@ -199,9 +217,9 @@ impl Groups {
         // every event a cache miss.
         let mut peer_mark = vec![0u32; symbols];
         let mut room_mark = vec![0u32; symbols];
-        for (g, group) in groups.iter_mut().enumerate() {
+        for (g, (extent, s)) in extents.iter_mut().zip(&sums).enumerate() {
             let g = g as u32 + 1;
-            let range = group.start as usize..(group.start + group.count) as usize;
+            let range = extent.start as usize..(extent.start + s.count) as usize;
             let (mut first, mut last) = (i64::MAX, NO_TIME);
             for &Fact { ts, peer, room } in &facts[range] {
                 // NO_TIME is i64::MIN: it never raises a maximum, and is kept out of the minimum.
@@ -211,30 +229,34 @@ impl Groups {
                 }
                 if !peer.is_none() && peer_mark[peer.0 as usize] != g {
                     peer_mark[peer.0 as usize] = g;
-                    group.peers += 1;
+                    extent.peers += 1;
                 }
                 if !room.is_none() && room_mark[room.0 as usize] != g {
                     room_mark[room.0 as usize] = g;
-                    group.rooms += 1;
+                    extent.rooms += 1;
                 }
             }
             if last != NO_TIME {
-                group.first_seen = Some(first);
-                group.last_seen = Some(last);
+                extent.first = first;
+                extent.last = last;
             }
         }
 
-        let span = groups
+        let span = extents
             .iter()
-            .filter_map(|g| g.first_seen.zip(g.last_seen))
+            .filter(|e| e.last != NO_TIME)
+            .map(|e| (e.first, e.last))
             .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
-        for group in &mut groups {
-            group.rank = rank(store, group.value.first);
-        }
+        let mut ranks = reused(old.ranks, values.len());
+        ranks.extend(values.iter().map(|v| rank(store, v.first)));
         let mut out = Groups {
             key: Some(key),
-            groups,
             span,
+            values,
+            sums,
+            extents,
+            ranks,
+            order: reused(old.order, shown.len()),
             members,
             facts,
             sparklines: Sparklines::default(),
@@ -244,86 +266,119 @@ impl Groups {
     }
 
     pub fn len(&self) -> usize {
-        self.groups.len()
+        self.order.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.groups.is_empty()
+        self.order.is_empty()
+    }
+
+    /// Group `k`, a position in the order of the last sort.
+    pub fn group(&self, k: usize) -> Group {
+        let p = self.order[k] as usize;
+        let (s, e) = (self.sums[p], self.extents[p]);
+        let timed = e.last != NO_TIME;
+        Group {
+            value: self.values[p],
+            display: s.display,
+            count: s.count,
+            finals: s.finals,
+            peers: e.peers,
+            rooms: e.rooms,
+            first_seen: timed.then_some(e.first),
+            last_seen: timed.then_some(e.last),
+        }
+    }
+
+    /// The groups in the order of the last sort.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Group> + '_ {
+        (0..self.len()).map(|k| self.group(k))
     }
 
     /// Sorts by count (largest first) or by last seen (latest first; groups without a time
     /// last); ties by the key's strings, so the order does not depend on load order.
     pub fn sort(&mut self, store: &Store, sort: GroupSort) {
-        // The kept sparklines are by position.
-        self.sparklines = Sparklines::default();
-        // Sorting packed integer keys, then moving each group once, is far cheaper than sorting
-        // the groups themselves when there are hundreds of thousands (one per peer). Each key
-        // is (latest first, or 0) then (largest count first, rank, position).
-        let mut order: Vec<(u64, u128)> = self
-            .groups
-            .iter()
-            .enumerate()
-            .map(|(k, g)| {
-                let latest = match sort {
-                    GroupSort::Count => 0,
-                    // Latest first, and a group without a time after every other.
-                    GroupSort::Last => g.last_seen.map_or(u64::MAX, |t| !((t as u64) ^ (1 << 63))),
+        // Sorting packed integer keys is far cheaper than comparing groups when there are
+        // hundreds of thousands (one per peer). Each key is, from its highest bits: by count,
+        // the count (largest first) then the rank; by last seen, the time (latest first, and a
+        // group without a time after every other) then the count; then the group's place.
+        let mut keys: Vec<u128> = (0..self.sums.len())
+            .map(|p| {
+                let count = u128::from(!self.sums[p].count);
+                let major = match sort {
+                    GroupSort::Count => (count << 64) | u128::from(self.ranks[p]),
+                    GroupSort::Last => {
+                        let last = self.extents[p].last;
+                        let latest = if last == NO_TIME {
+                            u64::MAX
+                        } else {
+                            !((last as u64) ^ (1 << 63))
+                        };
+                        (u128::from(latest) << 32) | count
+                    }
                 };
-                let rest = (u128::from(!g.count) << 96) | (u128::from(g.rank) << 32) | k as u128;
-                (latest, rest)
+                (major << 32) | p as u128
             })
             .collect();
-        order.sort_unstable();
-        // Equal ranks only say that the first eight bytes agree: read the strings there.
-        let tied = |a: &(u64, u128), b: &(u64, u128)| a.0 == b.0 && a.1 >> 32 == b.1 >> 32;
+        keys.sort_unstable();
+        // Keys equal but for the place are ordered by the strings (equal ranks only say that
+        // their first eight bytes agree).
+        let major = |key: u128| key >> 32;
         let mut start = 0;
-        while start < order.len() {
+        while start < keys.len() {
             let end = start
-                + order[start..]
+                + keys[start..]
                     .iter()
-                    .take_while(|o| tied(o, &order[start]))
+                    .take_while(|&&k| major(k) == major(keys[start]))
                     .count();
             if end - start > 1 {
-                let groups = &self.groups;
-                let value = |o: &(u64, u128)| &groups[o.1 as u32 as usize].value;
-                order[start..end].sort_unstable_by(|a, b| {
-                    compare_values(store, value(a), value(b)).then(a.1.cmp(&b.1))
+                keys[start..end].sort_unstable_by(|&a, &b| {
+                    let (a, b) = (a as u32 as usize, b as u32 as usize);
+                    self.ranks[a]
+                        .cmp(&self.ranks[b])
+                        .then_with(|| compare_values(store, &self.values[a], &self.values[b]))
+                        .then(a.cmp(&b))
                 });
             }
             start = end;
         }
-        let mut from: Vec<u32> = order.iter().map(|o| o.1 as u32).collect();
-        drop(order);
-        permute(&mut self.groups, &mut from);
+        self.order.clear();
+        self.order.extend(keys.iter().map(|&k| k as u32));
     }
 
-    /// The shown indices of group `g` (a position in `groups`), in load order: what the list
-    /// narrows to when a group is chosen.
-    pub fn members(&self, g: usize) -> &[u32] {
-        let group = &self.groups[g];
-        &self.members[group.start as usize..(group.start + group.count) as usize]
+    /// Where group `p` (a place, not a position) has its events in `members` and `facts`.
+    fn range(&self, p: usize) -> std::ops::Range<usize> {
+        let start = self.extents[p].start as usize;
+        start..start + self.sums[p].count as usize
     }
 
-    /// The events of group `g` counted over `buckets` equal slices of [`Groups::span`]; events
+    /// The shown indices of group `k` (a position in the order of the last sort), in load
+    /// order: what the list narrows to when a group is chosen.
+    pub fn members(&self, k: usize) -> &[u32] {
+        &self.members[self.range(self.order[k] as usize)]
+    }
+
+    /// The events of group `k` counted over `buckets` equal slices of [`Groups::span`]; events
     /// without a time are left out. Empty when `buckets` is 0 or no shown event has a time.
-    pub fn sparkline(&self, g: usize, buckets: usize) -> Vec<u32> {
-        if self.groups[g].count < KEPT_SPARKLINE_FROM {
-            return self.count_sparkline(g, buckets);
+    pub fn sparkline(&self, k: usize, buckets: usize) -> Vec<u32> {
+        let p = self.order[k] as usize;
+        if self.sums[p].count < KEPT_SPARKLINE_FROM {
+            return self.count_sparkline(p, buckets);
         }
         let mut kept = self.sparklines.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.entry((g, buckets))
-            .or_insert_with(|| self.count_sparkline(g, buckets))
+        kept.entry((p, buckets))
+            .or_insert_with(|| self.count_sparkline(p, buckets))
             .clone()
     }
 
-    fn count_sparkline(&self, g: usize, buckets: usize) -> Vec<u32> {
+    /// The sparkline of the group at place `p`.
+    fn count_sparkline(&self, p: usize, buckets: usize) -> Vec<u32> {
         let Some((lo, hi)) = self.span.filter(|_| buckets > 0) else {
             return Vec::new();
         };
         let mut counts = vec![0u32; buckets];
-        let group = &self.groups[g];
         let width = i128::from(hi) - i128::from(lo) + 1;
-        for fact in &self.facts[group.start as usize..(group.start + group.count) as usize] {
+        for fact in &self.facts[self.range(p)] {
             let t = fact.ts;
             if t != NO_TIME {
                 let b = (i128::from(t) - i128::from(lo)) * buckets as i128 / width;
@@ -333,9 +388,10 @@ impl Groups {
         counts
     }
 
-    /// The position in `groups` of the group with this value.
+    /// The position, in the order of the last sort, of the group with this value.
     pub fn position(&self, value: &GroupValue) -> Option<usize> {
-        self.groups.iter().position(|g| g.value == *value)
+        let p = self.values.iter().position(|v| v == value)?;
+        self.order.iter().position(|&q| q as usize == p)
     }
 }
 
@@ -348,71 +404,6 @@ fn reused<T>(mut items: Vec<T>, len: usize) -> Vec<T> {
     }
     items.clear();
     items
-}
-
-/// Reorders `items` so that `items[j]` becomes what was at `from[j]`, in place (a copy of
-/// hundreds of thousands of groups would cost more than the sort). `from` is used up.
-fn permute<T>(items: &mut [T], from: &mut [u32]) {
-    const DONE: u32 = u32::MAX;
-    for i in 0..items.len() {
-        if from[i] == DONE {
-            continue;
-        }
-        // Walk the cycle through i: each swap puts one item in its place.
-        let mut j = i;
-        loop {
-            let k = from[j] as usize;
-            from[j] = DONE;
-            if k == i {
-                break;
-            }
-            items.swap(j, k);
-            j = k;
-        }
-    }
-}
-
-/// The sums of [`Groups::compute`]'s first pass: one small record per group, so that they stay
-/// in cache even when there are a million groups.
-#[derive(Default)]
-struct Accumulators {
-    value: Vec<GroupValue>,
-    sums: Vec<Sums>,
-}
-
-#[derive(Clone, Copy)]
-struct Sums {
-    count: u32,
-    finals: u32,
-    display: Sym,
-}
-
-impl Accumulators {
-    fn push(&mut self, value: GroupValue) {
-        self.value.push(value);
-        self.sums.push(Sums {
-            count: 0,
-            finals: 0,
-            display: Sym::NONE,
-        });
-    }
-
-    /// The groups, in the memory of `groups` (a list of groups no longer needed).
-    fn finish_into(self, groups: Vec<Group>) -> Vec<Group> {
-        let mut groups = reused(groups, self.value.len());
-        groups.extend(
-            self.value
-                .into_iter()
-                .zip(self.sums)
-                .map(|(value, s)| Group {
-                    display: s.display,
-                    count: s.count,
-                    finals: s.finals,
-                    ..Group::new(value)
-                }),
-        );
-        groups
-    }
 }
 
 #[cfg(test)]
@@ -444,7 +435,7 @@ mod tests {
         let s = store(&events);
         let g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Count);
         assert_eq!(g.len(), 2);
-        let join = &g.groups[0];
+        let join = g.group(0);
         assert_eq!(join.label(&s, GroupKey::Error), "join 500 ServerErrors");
         assert_eq!(
             (join.count, join.finals, join.peers, join.rooms),
@@ -456,7 +447,7 @@ mod tests {
         assert_eq!(g.members(0), [0, 1, 2, 3]);
         assert_eq!(g.members(1), [4]);
         assert_eq!(
-            g.groups[1].parts(&s, GroupKey::Error),
+            g.group(1).parts(&s, GroupKey::Error),
             [
                 Part::Text("client.publish.failed"),
                 Part::Code(4006),
@@ -471,7 +462,7 @@ mod tests {
         let s = store(&[ev(1, 0, "join", "p1", false), ev(2, 1, "join", "p2", true)]);
         let g = Groups::compute(&s, &[1], GroupKey::Error, GroupSort::Count);
         assert_eq!(
-            (g.groups[0].count, g.groups[0].finals, g.groups[0].peers),
+            (g.group(0).count, g.group(0).finals, g.group(0).peers),
             (1, 1, 1)
         );
         let none = Groups::compute(&s, &[], GroupKey::Error, GroupSort::Count);
@@ -490,12 +481,12 @@ mod tests {
         let s = store(&events);
         let g = Groups::compute(&s, &all(&s), GroupKey::Role, GroupSort::Count);
         assert_eq!(g.len(), 2);
-        let absent = &g.groups[g.position(&GroupKey::Role.value_of(s.row(0))).unwrap()];
+        let absent = g.group(g.position(&GroupKey::Role.value_of(s.row(0))).unwrap());
         assert_eq!(absent.label(&s, GroupKey::Role), "(none)");
         assert_eq!(absent.parts(&s, GroupKey::Role), [Part::Absent]);
         assert_eq!((absent.peers, absent.rooms), (0, 0));
         // Equal counts: a present value sorts before the absent one.
-        assert_eq!(g.groups[0].label(&s, GroupKey::Role), "host");
+        assert_eq!(g.group(0).label(&s, GroupKey::Role), "host");
     }
 
     #[test]
@@ -511,13 +502,13 @@ mod tests {
         ];
         let s = store(&events);
         let peers = Groups::compute(&s, &all(&s), GroupKey::Peer, GroupSort::Count);
-        assert_eq!(peers.groups[0].label(&s, GroupKey::Peer), "Ada (p1)");
+        assert_eq!(peers.group(0).label(&s, GroupKey::Peer), "Ada (p1)");
         let rooms = Groups::compute(&s, &all(&s), GroupKey::Room, GroupSort::Count);
         assert_eq!(
-            rooms.groups[0].parts(&s, GroupKey::Room),
+            rooms.group(0).parts(&s, GroupKey::Room),
             [Part::Text("room-1"), Part::Text("standup")]
         );
-        assert_eq!(rooms.groups[0].count, 2);
+        assert_eq!(rooms.group(0).count, 2);
     }
 
     #[test]
@@ -529,10 +520,10 @@ mod tests {
         ];
         let s = store(&events);
         let mut g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Count);
-        assert_eq!(g.groups[0].count, 2);
+        assert_eq!(g.group(0).count, 2);
         g.sort(&s, GroupSort::Last);
-        assert_eq!(g.groups[0].count, 1);
-        assert_eq!(g.groups[0].last_seen, Some(T0 + 50 * SEC));
+        assert_eq!(g.group(0).count, 1);
+        assert_eq!(g.group(0).last_seen, Some(T0 + 50 * SEC));
         // Members follow their group through a sort.
         assert_eq!(g.members(0), [2]);
     }
@@ -551,13 +542,12 @@ mod tests {
             ev(3, 9, "connect", "p1", false),
         ]);
         let g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Last);
-        let order: Vec<(u32, Option<i64>)> =
-            g.groups.iter().map(|g| (g.count, g.last_seen)).collect();
+        let order: Vec<(u32, Option<i64>)> = g.iter().map(|g| (g.count, g.last_seen)).collect();
         assert_eq!(
             order,
             [(1, Some(T0 + 9 * SEC)), (1, Some(T0 - 5 * SEC)), (2, None)]
         );
-        assert_eq!(g.groups[2].first_seen, None);
+        assert_eq!(g.group(2).first_seen, None);
         assert_eq!(g.sparkline(2, 3), [0, 0, 0]);
         assert_eq!(g.span, Some((T0 - 5 * SEC, T0 + 9 * SEC)));
     }
@@ -586,13 +576,14 @@ mod tests {
         let shown = all(&s);
         for key in GroupKey::ALL {
             let g = Groups::compute(&s, &shown, key, GroupSort::Count);
-            let total: u32 = g.groups.iter().map(|g| g.count).sum();
+            let total: u32 = g.iter().map(|g| g.count).sum();
             assert_eq!(total as usize, s.len(), "{key:?}");
+            let sorted: Vec<Group> = g.iter().collect();
             assert!(
-                g.groups.windows(2).all(|w| w[0].count >= w[1].count),
+                sorted.windows(2).all(|w| w[0].count >= w[1].count),
                 "{key:?}"
             );
-            for (k, group) in g.groups.iter().enumerate() {
+            for (k, group) in sorted.iter().enumerate() {
                 assert!(
                     g.members(k)
                         .iter()
@@ -600,7 +591,7 @@ mod tests {
                 );
             }
             // Ties are in the order of the keys' strings.
-            for w in g.groups.windows(2) {
+            for w in sorted.windows(2) {
                 if w[0].count == w[1].count {
                     assert!(
                         compare_values(&s, &w[0].value, &w[1].value).is_le(),
@@ -611,8 +602,68 @@ mod tests {
         }
     }
 
+    /// The groups sorted one comparison at a time, by the rules [`Groups::sort`] documents.
+    fn sorted_plainly(s: &Store, g: &Groups, sort: GroupSort) -> Vec<Group> {
+        let mut groups: Vec<Group> = g.iter().collect();
+        groups.sort_by(|a, b| {
+            let by_last = match sort {
+                GroupSort::Count => std::cmp::Ordering::Equal,
+                // Latest first, a group without a time last.
+                GroupSort::Last => match (a.last_seen, b.last_seen) {
+                    (Some(x), Some(y)) => y.cmp(&x),
+                    (x, y) => y.is_some().cmp(&x.is_some()),
+                },
+            };
+            by_last
+                .then(b.count.cmp(&a.count))
+                .then_with(|| compare_values(s, &a.value, &b.value))
+        });
+        groups
+    }
+
     #[test]
-    fn the_sparkline_of_a_large_group_is_its_own_after_the_groups_are_sorted_again() {
+    fn both_sorts_order_the_groups_as_comparing_them_one_by_one_does() {
+        // Many groups tied on time and count, some without a time, names sharing long prefixes.
+        let mut events: Vec<serde_json::Value> = (0..40u32)
+            .map(|n| {
+                let mut e = ev(
+                    n,
+                    i64::from(n % 3),
+                    "join",
+                    &format!("peer-{}", n % 7),
+                    false,
+                );
+                e["data"]["role"] = json!(format!("role-with-a-long-prefix-{}", n % 11));
+                if n % 5 == 0 {
+                    e.as_object_mut().unwrap().remove("timestamp");
+                }
+                e
+            })
+            .collect();
+        events.extend((0..9).map(|n| ev(100 + n, 2, "publish", "peer-x", n % 2 == 0)));
+        for s in [store(&events), demo()] {
+            let shown = all(&s);
+            for key in GroupKey::ALL {
+                for sort in [GroupSort::Count, GroupSort::Last] {
+                    let mut g = Groups::compute(&s, &shown, key, sort);
+                    let got: Vec<Group> = g.iter().collect();
+                    assert_eq!(got, sorted_plainly(&s, &g, sort), "{key:?} {sort:?}");
+                    // Sorted again the other way and back: the same order.
+                    let other = match sort {
+                        GroupSort::Count => GroupSort::Last,
+                        GroupSort::Last => GroupSort::Count,
+                    };
+                    g.sort(&s, other);
+                    assert_eq!(g.iter().collect::<Vec<_>>(), sorted_plainly(&s, &g, other));
+                    g.sort(&s, sort);
+                    assert_eq!(g.iter().collect::<Vec<_>>(), got, "{key:?} {sort:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_large_group_keeps_its_own_sparkline_when_the_groups_are_sorted_again() {
         // Joins early and many, publishes late and more recent: each order puts the other first.
         let big = KEPT_SPARKLINE_FROM as usize + 100;
         let events: Vec<_> = (0..big + 10)
@@ -629,31 +680,28 @@ mod tests {
             .collect();
         let s = store(&events);
         let mut g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Count);
-        assert!(g.groups.iter().all(|g| g.count >= KEPT_SPARKLINE_FROM));
+        assert!(g.iter().all(|g| g.count >= KEPT_SPARKLINE_FROM));
         let kept = |g: &Groups| g.sparklines.0.lock().unwrap().len();
         let first = g.sparkline(0, 8);
-        assert_eq!(first.iter().sum::<u32>(), g.groups[0].count);
+        assert_eq!(first.iter().sum::<u32>(), g.group(0).count);
         assert_eq!(kept(&g), 1);
         assert_eq!(g.sparkline(0, 8), first, "kept");
         assert_eq!(kept(&g), 1);
         g.sort(&s, GroupSort::Last);
-        assert_eq!(kept(&g), 0, "dropped with the order they were kept by");
-        assert_eq!(g.groups[1].count as usize, big + 10);
+        assert_eq!(kept(&g), 1, "kept by the group, not by its position");
+        assert_eq!(g.group(1).count as usize, big + 10);
         assert_eq!(g.sparkline(1, 8), first, "the same group, moved");
-        assert_eq!(g.sparkline(0, 8), g.count_sparkline(0, 8));
-        assert_ne!(g.sparkline(0, 8), first);
+        assert_eq!(kept(&g), 1);
+        let publishes = g.sparkline(0, 8);
+        assert_eq!(publishes.iter().sum::<u32>(), g.group(0).count);
+        assert_ne!(publishes, first);
+        assert_eq!(kept(&g), 2);
     }
 
     /// Everything a grouping shows: its groups, and each one's events and sparkline.
     fn seen(g: &Groups) -> Vec<(Group, Vec<u32>, Vec<u32>)> {
         (0..g.len())
-            .map(|k| {
-                (
-                    g.groups[k].clone(),
-                    g.members(k).to_vec(),
-                    g.sparkline(k, 7),
-                )
-            })
+            .map(|k| (g.group(k), g.members(k).to_vec(), g.sparkline(k, 7)))
             .collect()
     }
 
@@ -689,7 +737,11 @@ mod tests {
         let small = Groups::recompute(big, &s, &few, GroupKey::Peer, GroupSort::Count);
         assert!(small.members.capacity() < every.len() / 2);
         assert!(small.facts.capacity() < every.len() / 2);
-        assert!(small.groups.capacity() <= few.len() * 2);
+        assert!(small.values.capacity() <= few.len() * 2);
+        assert!(small.sums.capacity() <= few.len() * 2);
+        assert!(small.extents.capacity() <= few.len() * 2);
+        assert!(small.ranks.capacity() <= few.len() * 2);
+        assert!(small.order.capacity() <= few.len() * 2);
     }
 
     #[test]
@@ -701,17 +753,8 @@ mod tests {
             .filter(|&i| kinds.slot(s.row(i as usize).kind) == 3)
             .collect();
         let g = Groups::compute(&s, &shown, GroupKey::Sdk, GroupSort::Count);
-        assert_eq!(g.groups[0].label(&s, GroupKey::Sdk), "web 0.11.4");
-        assert!(g.groups[0].count > 2 * g.groups[1].count);
-    }
-
-    #[test]
-    fn a_permutation_moves_every_item_once_into_place() {
-        let mut items: Vec<u32> = (0..10).map(|x| x * 10).collect();
-        let mut from = vec![3, 0, 1, 2, 9, 5, 8, 7, 4, 6];
-        let want: Vec<u32> = from.iter().map(|&k| k * 10).collect();
-        permute(&mut items, &mut from);
-        assert_eq!(items, want);
+        assert_eq!(g.group(0).label(&s, GroupKey::Sdk), "web 0.11.4");
+        assert!(g.group(0).count > 2 * g.group(1).count);
     }
 
     #[test]
@@ -729,11 +772,7 @@ mod tests {
             }),
         ]);
         let g = Groups::compute(&s, &all(&s), GroupKey::Role, GroupSort::Count);
-        let labels: Vec<String> = g
-            .groups
-            .iter()
-            .map(|g| g.label(&s, GroupKey::Role))
-            .collect();
+        let labels: Vec<String> = g.iter().map(|g| g.label(&s, GroupKey::Role)).collect();
         assert_eq!(
             labels,
             ["guest", "host", "host-long-name-a", "hostess-long-name"]

@@ -36,15 +36,15 @@ pub fn write_groups(
     match format {
         Format::Json => {
             out.write_all(b"[")?;
-            for (k, g) in groups.groups.iter().enumerate() {
+            for (k, g) in groups.iter().enumerate() {
                 out.write_all(if k == 0 { b"\n" } else { b",\n" })?;
-                serde_json::to_writer(&mut *out, &json_of(store, key, g))?;
+                serde_json::to_writer(&mut *out, &json_of(store, key, &g))?;
             }
             out.write_all(b"\n]\n")?;
         }
         Format::Ndjson => {
-            for g in &groups.groups {
-                serde_json::to_writer(&mut *out, &json_of(store, key, g))?;
+            for g in groups.iter() {
+                serde_json::to_writer(&mut *out, &json_of(store, key, &g))?;
                 out.write_all(b"\n")?;
             }
         }
@@ -52,7 +52,7 @@ pub fn write_groups(
             let mut w = csv::Writer::from_writer(&mut *out);
             let header: Vec<&str> = key.fields().iter().copied().chain(COUNT_FIELDS).collect();
             w.write_record(&header)?;
-            for g in &groups.groups {
+            for g in groups.iter() {
                 let mut record: Vec<String> = g
                     .parts(store, key)
                     .iter()
@@ -151,7 +151,6 @@ fn write_table(
     let right: Vec<bool> = columns.iter().map(|_| false).chain(RIGHT).collect();
     let time = |t: Option<i64>| t.map_or("-".to_string(), crate::time::format_short);
     let cells: Vec<Vec<String>> = groups
-        .groups
         .iter()
         .enumerate()
         .map(|(k, g)| {

@@ -947,7 +947,7 @@ fn enter_on_a_group_shows_its_events_and_backspace_restores_the_filter_before() 
     let mut m = demo(140, 40);
     run(&mut m, Command::ShowGroups);
     assert_eq!(m.mode, Mode::Groups);
-    let top = m.groups.as_ref().unwrap().groups.groups[0].clone();
+    let top = m.groups.as_ref().unwrap().groups.group(0);
     run(&mut m, Command::Apply);
     assert_eq!(m.mode, Mode::List);
     assert_eq!(m.shown.len(), top.count as usize);
@@ -969,12 +969,11 @@ fn the_groups_key_and_order_can_be_switched() {
     run(&mut m, Command::NextGroupKey);
     let g = m.groups.as_ref().unwrap();
     assert_eq!(g.key, crate::cli::GroupKey::Sdk);
-    let counts: Vec<u32> = g.groups.groups.iter().map(|g| g.count).collect();
+    let counts: Vec<u32> = g.groups.iter().map(|g| g.count).collect();
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "sorted by count");
     run(&mut m, Command::ToggleGroupSort);
     let g = m.groups.as_ref().unwrap();
     let last: Vec<i64> = g
-        .groups
         .groups
         .iter()
         .map(|g| g.last_seen.unwrap_or(i64::MIN))
@@ -1373,9 +1372,7 @@ fn the_facets_follow_the_selected_group_and_close_with_the_view() {
     assert_ne!(second.title, first);
     let g = m.groups.as_ref().unwrap();
     let total: u32 = second.facets[0].top.iter().map(|(_, n)| n).sum();
-    assert!(
-        total <= g.groups.groups[1].count && second.facets[0].total == g.groups.groups[1].count
-    );
+    assert!(total <= g.groups.group(1).count && second.facets[0].total == g.groups.group(1).count);
     run(&mut m, Command::Cancel);
     assert!(m.facet_panel.is_none());
     run(&mut m, Command::ToggleFacets);

@@ -266,9 +266,10 @@ fn open_group(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     model.mode = Mode::List;
-    let Some(group) = g.groups.groups.get(g.selected) else {
+    if g.selected >= g.groups.len() {
         return Vec::new();
-    };
+    }
+    let group = g.groups.group(g.selected);
     let mut filter = model.filter.clone();
     filter.group = Some(GroupFilter::of(&model.store, g.key, &group.value));
     model.filter_stack.push(model.filter.clone());
@@ -472,7 +473,7 @@ pub fn refresh_facets(model: &mut Model) {
     }
     let (title, members): (String, &[u32]) = match (&source, &model.groups) {
         (FacetSource::Group(..), Some(g)) => {
-            let group = &g.groups.groups[g.selected];
+            let group = g.groups.group(g.selected);
             (
                 format!("facets of {}", group.label(&model.store, g.key)),
                 g.groups.members(g.selected),

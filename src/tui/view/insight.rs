@@ -50,7 +50,7 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
     let end = (g.offset + height).min(g.groups.len());
     let rows: Vec<Row> = (g.offset..end)
         .map(|k| {
-            let group = &g.groups.groups[k];
+            let group = g.groups.group(k);
             let label = for_terminal(&group.label(&model.store, g.key)).into_owned();
             let share = format!("{:.0}%", group.final_share() * 100.0);
             let row = Row::new(vec![
