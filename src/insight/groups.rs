@@ -386,11 +386,21 @@ impl Groups {
             return Vec::new();
         };
         let mut counts = vec![0u32; buckets];
-        let width = i128::from(hi) - i128::from(lo) + 1;
+        // Bucket `(t - lo) * buckets / width`, exactly. In 64 bits when the product cannot
+        // overflow them (a span of under 36 years at 16 buckets): a 128-bit division for each
+        // event took longer than the rest of the count.
+        let width = hi.abs_diff(lo) + 1;
+        let n = buckets as u64;
+        let narrow = width.checked_mul(n).is_some();
         for fact in &self.facts[self.range(p)] {
             let t = fact.ts;
             if t != NO_TIME {
-                let b = (i128::from(t) - i128::from(lo)) * buckets as i128 / width;
+                let off = t.abs_diff(lo);
+                let b = if narrow {
+                    off * n / width
+                } else {
+                    (u128::from(off) * u128::from(n) / u128::from(width)) as u64
+                };
                 counts[b as usize] += 1;
             }
         }
@@ -577,6 +587,38 @@ mod tests {
         assert!(g.sparkline(0, 0).is_empty());
         let total: u32 = g.sparkline(0, 7).iter().sum();
         assert_eq!(total, 3);
+    }
+
+    #[test]
+    fn sparklines_over_centuries_count_each_event_in_its_own_bucket() {
+        // About 440 years: at 16 buckets, the product of the span and the bucket count needs
+        // more than 64 bits; at 1 bucket it does not.
+        let secs = [
+            -7_000_000_000,
+            -6_999_999_999,
+            -1,
+            0,
+            3_141_592_653,
+            7_000_000_000,
+        ];
+        let events: Vec<_> = (0..secs.len())
+            .map(|n| ev(n as u32, secs[n], "join", "p1", false))
+            .collect();
+        let s = store(&events);
+        let g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Count);
+        let (lo, hi) = g.span.unwrap();
+        assert_eq!(
+            (lo, hi),
+            (T0 - 7_000_000_000 * SEC, T0 + 7_000_000_000 * SEC)
+        );
+        for buckets in [1, 3, 16, 1000] {
+            let mut want = vec![0u32; buckets];
+            for t in secs.map(|x| T0 + x * SEC) {
+                let width = i128::from(hi) - i128::from(lo) + 1;
+                want[((i128::from(t) - i128::from(lo)) * buckets as i128 / width) as usize] += 1;
+            }
+            assert_eq!(g.sparkline(0, buckets), want, "{buckets} buckets");
+        }
     }
 
     #[test]
