@@ -185,6 +185,12 @@ impl Groups {
             who.push((row.peer_id, row.room_id));
         }
         drop(index);
+        // Lists by group, filled in the memory of the grouping before, whose groups may have
+        // been far more (by peer, then by error): let go of the memory of that many.
+        if values.capacity() / 2 > values.len() {
+            values.shrink_to_fit();
+            sums.shrink_to_fit();
+        }
 
         // A counting sort by group keeps each group's events in load order.
         let mut extents = reused(old.extents, sums.len());
@@ -255,6 +261,7 @@ impl Groups {
             .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
         let mut ranks = reused(old.ranks, values.len());
         ranks.extend(values.iter().map(|v| rank(store, v.first)));
+        let order = reused(old.order, sums.len());
         let mut out = Groups {
             key: Some(key),
             span,
@@ -262,7 +269,7 @@ impl Groups {
             sums,
             extents,
             ranks,
-            order: reused(old.order, shown.len()),
+            order,
             members,
             facts,
             gids,
@@ -304,8 +311,9 @@ impl Groups {
         (0..self.len()).map(|k| self.group(k))
     }
 
-    /// Sorts by count (largest first) or by last seen (latest first; groups without a time
-    /// last); ties by the key's strings, so the order does not depend on load order.
+    /// Sorts by count (largest first) or by last seen (latest first, groups without a time last,
+    /// then the largest first); ties by the key's strings, so the order does not depend on load
+    /// order.
     pub fn sort(&mut self, store: &Store, sort: GroupSort) {
         // Sorting packed integer keys is far cheaper than comparing groups when there are
         // hundreds of thousands (one per peer). Each key is, from its highest bits: by count,
@@ -590,7 +598,7 @@ mod tests {
     }
 
     #[test]
-    fn sparklines_over_centuries_count_each_event_in_its_own_bucket() {
+    fn sparklines_over_centuries_bucket_as_the_exact_formula_does() {
         // About 440 years: at 16 buckets, the product of the span and the bucket count needs
         // more than 64 bits; at 1 bucket it does not.
         let secs = [
@@ -785,6 +793,12 @@ mod tests {
         }
         // A grouping of a few events does not keep the memory of a grouping of them all.
         let big = Groups::compute(&s, &every, GroupKey::Peer, GroupSort::Count);
+        // Nor a grouping with few groups the memory of one with many.
+        let peers = Groups::compute(&s, &every, GroupKey::Peer, GroupSort::Count);
+        let errors = Groups::recompute(peers, &s, &every, GroupKey::Error, GroupSort::Count);
+        assert!(errors.values.capacity() <= errors.len() * 2);
+        assert!(errors.sums.capacity() <= errors.len() * 2);
+        assert!(errors.order.capacity() <= errors.len() * 2);
         let small = Groups::recompute(big, &s, &few, GroupKey::Peer, GroupSort::Count);
         assert!(small.members.capacity() < every.len() / 2);
         assert!(small.facts.capacity() < every.len() / 2);
