@@ -39,8 +39,83 @@ impl Facet {
     }
 }
 
+/// Below this many shown events the facets are counted on one thread: starting threads would
+/// cost more.
+const PARALLEL_FROM: usize = 50_000;
+
 /// The top `k` values of each of [`FACET_KEYS`] among the shown events.
 pub fn facets(store: &Store, shown: &[u32], k: usize) -> Vec<Facet> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    let parts = if shown.len() < PARALLEL_FROM {
+        1
+    } else {
+        threads
+    };
+    top(store, counted(store, shown, parts), shown.len(), k)
+}
+
+/// The top `k` of each facet's counted values (see [`counted`]) among `total` events.
+fn top(store: &Store, counts: Vec<Vec<(GroupValue, u32)>>, total: usize, k: usize) -> Vec<Facet> {
+    FACET_KEYS
+        .iter()
+        .zip(counts)
+        .map(|(&key, mut all)| {
+            let distinct = all.len();
+            all.sort_unstable_by(|a, b| {
+                b.1.cmp(&a.1)
+                    .then_with(|| a.0.label(store, key).cmp(&b.0.label(store, key)))
+                    .then(a.0.cmp(&b.0))
+            });
+            all.truncate(k);
+            Facet {
+                key,
+                top: all,
+                distinct,
+                total: total as u32,
+            }
+        })
+        .collect()
+}
+
+/// Each of [`FACET_KEYS`]'s values among the shown events, with how many hold it. With `parts`
+/// above 1, the shown events are cut into that many slices counted on threads of their own, and
+/// the counts are summed: a group's events are rows all over the store, and reading them is
+/// waiting on memory, which two cores do side by side.
+fn counted(store: &Store, shown: &[u32], parts: usize) -> Vec<Vec<(GroupValue, u32)>> {
+    if parts < 2 || shown.len() < 2 {
+        return count(store, shown);
+    }
+    let slices: Vec<Vec<Vec<(GroupValue, u32)>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = shown
+            .chunks(shown.len().div_ceil(parts))
+            .map(|slice| scope.spawn(move || count(store, slice)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    (0..FACET_KEYS.len())
+        .map(|f| {
+            let mut all: Vec<(GroupValue, u32)> =
+                slices.iter().flat_map(|c| c[f].iter().copied()).collect();
+            all.sort_unstable_by_key(|&(value, _)| value);
+            let mut summed: Vec<(GroupValue, u32)> = Vec::with_capacity(all.len());
+            for (value, n) in all {
+                match summed.last_mut() {
+                    Some((last, sum)) if *last == value => *sum += n,
+                    _ => summed.push((value, n)),
+                }
+            }
+            summed
+        })
+        .collect()
+}
+
+/// [`counted`] on this thread.
+fn count(store: &Store, shown: &[u32]) -> Vec<Vec<(GroupValue, u32)>> {
     let rows = store.rows();
     let symbols = store.strings().len();
     let mut tallies: Vec<(Index, Vec<(GroupValue, u32)>)> = FACET_KEYS
@@ -58,24 +133,7 @@ pub fn facets(store: &Store, shown: &[u32], k: usize) -> Vec<Facet> {
             counts[k].1 += 1;
         }
     }
-    FACET_KEYS
-        .iter()
-        .zip(tallies)
-        .map(|(&key, (_, mut all))| {
-            let distinct = all.len();
-            all.sort_unstable_by(|a, b| {
-                b.1.cmp(&a.1)
-                    .then_with(|| a.0.label(store, key).cmp(&b.0.label(store, key)))
-            });
-            all.truncate(k);
-            Facet {
-                key,
-                top: all,
-                distinct,
-                total: shown.len() as u32,
-            }
-        })
-        .collect()
+    tallies.into_iter().map(|(_, counts)| counts).collect()
 }
 
 #[cfg(test)]
@@ -133,6 +191,32 @@ mod tests {
                 .iter()
                 .all(|f| f.top.is_empty() && f.total == 0)
         );
+    }
+
+    #[test]
+    fn counts_summed_from_slices_on_threads_are_the_counts_of_one_pass() {
+        let s = demo();
+        let every = all(&s);
+        let odd: Vec<u32> = every.iter().copied().filter(|i| i % 3 != 0).collect();
+        for shown in [&every, &odd, &every[..1], &every[..0]] {
+            let sorted = |mut counts: Vec<Vec<(GroupValue, u32)>>| {
+                counts.iter_mut().for_each(|c| c.sort_unstable());
+                counts
+            };
+            let once = sorted(count(&s, shown));
+            for parts in [2, 3, 8] {
+                assert_eq!(
+                    sorted(counted(&s, shown, parts)),
+                    once,
+                    "{parts} parts of {}",
+                    shown.len()
+                );
+                assert_eq!(
+                    top(&s, counted(&s, shown, parts), shown.len(), 5),
+                    top(&s, count(&s, shown), shown.len(), 5)
+                );
+            }
+        }
     }
 
     #[test]
