@@ -1,8 +1,8 @@
 //! The most common values of the agent and role fields among the shown events, so that "every
 //! failure is on android 2.9.54" is visible at a glance.
 
-use super::GroupValue;
 use super::keys::Index;
+use super::{GroupValue, in_slices, parts_for};
 use crate::cli::GroupKey;
 use crate::store::Store;
 
@@ -39,21 +39,10 @@ impl Facet {
     }
 }
 
-/// Below this many shown events the facets are counted on one thread: starting threads would
-/// cost more.
-const PARALLEL_FROM: usize = 50_000;
-
 /// The top `k` values of each of [`FACET_KEYS`] among the shown events.
 pub fn facets(store: &Store, shown: &[u32], k: usize) -> Vec<Facet> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    let parts = if shown.len() < PARALLEL_FROM {
-        1
-    } else {
-        threads
-    };
-    top(store, counted(store, shown, parts), shown.len(), k)
+    let counts = counted(store, shown, parts_for(shown.len()));
+    top(store, counts, shown.len(), k)
 }
 
 /// The top `k` of each facet's counted values (see [`counted`]) among `total` events.
@@ -79,24 +68,14 @@ fn top(store: &Store, counts: Vec<Vec<(GroupValue, u32)>>, total: usize, k: usiz
         .collect()
 }
 
-/// Each of [`FACET_KEYS`]'s values among the shown events, with how many hold it. With `parts`
-/// above 1, the shown events are cut into that many slices counted on threads of their own, and
-/// the counts are summed: a group's events are rows all over the store, and reading them is
-/// waiting on memory, which two cores do side by side.
+/// Each of [`FACET_KEYS`]'s values among the shown events, with how many hold it: counted in
+/// `parts` slices (see [`in_slices`]), then summed by value. A group's events are rows all over
+/// the store.
 fn counted(store: &Store, shown: &[u32], parts: usize) -> Vec<Vec<(GroupValue, u32)>> {
-    if parts < 2 || shown.len() < 2 {
-        return count(store, shown);
+    let mut slices = in_slices(shown, parts, |slice| count(store, slice));
+    if slices.len() == 1 {
+        return slices.pop().expect("one slice");
     }
-    let slices: Vec<Vec<Vec<(GroupValue, u32)>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = shown
-            .chunks(shown.len().div_ceil(parts))
-            .map(|slice| scope.spawn(move || count(store, slice)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
     (0..FACET_KEYS.len())
         .map(|f| {
             let mut all: Vec<(GroupValue, u32)> =

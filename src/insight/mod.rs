@@ -66,6 +66,39 @@ impl Kinds {
     }
 }
 
+/// Below this many shown events, a count over them runs on one thread: starting threads would
+/// cost more than it saves.
+const PARALLEL_FROM: usize = 50_000;
+
+/// How many slices to cut `shown` events into: one per core (at most 8), or one below
+/// [`PARALLEL_FROM`].
+fn parts_for(shown: usize) -> usize {
+    if shown < PARALLEL_FROM {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+}
+
+/// `work` over `shown` cut into `parts` slices, each on a thread of its own (on this one when
+/// `parts` is below 2), the results in the slices' order. Counting over a million rows is mostly
+/// waiting on memory, which the cores do side by side.
+fn in_slices<T: Send>(shown: &[u32], parts: usize, work: impl Fn(&[u32]) -> T + Sync) -> Vec<T> {
+    if parts < 2 || shown.len() < 2 {
+        return vec![work(shown)];
+    }
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = shown
+            .chunks(shown.len().div_ceil(parts))
+            .map(|slice| scope.spawn(move || work(slice)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
 /// The type of a slot; `None` for [`OTHER_SLOT`].
 pub fn slot_type(slot: usize) -> Option<EventType> {
     EventType::KNOWN.get(slot).cloned()

@@ -1,6 +1,6 @@
 //! The shown events counted per time bucket, per type, with the final ones apart.
 
-use super::{Kinds, TYPE_SLOTS};
+use super::{Kinds, TYPE_SLOTS, in_slices, parts_for};
 use crate::store::{NO_TIME, Store, TERMINAL_TRUE};
 
 const S: i64 = 1_000_000_000;
@@ -55,17 +55,30 @@ impl Timeline {
     /// Counts the shown events in at most `max_buckets` buckets (at least one), of the smallest
     /// size in [`BUCKET_STEPS`] (or whole days) that fits.
     pub fn compute(store: &Store, shown: &[u32], max_buckets: usize) -> Timeline {
+        Timeline::compute_in(store, shown, max_buckets, parts_for(shown.len()))
+    }
+
+    /// As [`Timeline::compute`], counted in `parts` slices (see [`in_slices`]).
+    fn compute_in(store: &Store, shown: &[u32], max_buckets: usize, parts: usize) -> Timeline {
         let rows = store.rows();
-        let mut span: Option<(i64, i64)> = None;
-        let mut untimed = 0;
-        for &i in shown {
-            let ts = rows[i as usize].ts;
-            if ts == NO_TIME {
-                untimed += 1;
-            } else {
-                span = Some(span.map_or((ts, ts), |(lo, hi)| (lo.min(ts), hi.max(ts))));
+        let spans = in_slices(shown, parts, |slice| {
+            let mut span: Option<(i64, i64)> = None;
+            let mut untimed = 0;
+            for &i in slice {
+                let ts = rows[i as usize].ts;
+                if ts == NO_TIME {
+                    untimed += 1;
+                } else {
+                    span = Some(span.map_or((ts, ts), |(lo, hi)| (lo.min(ts), hi.max(ts))));
+                }
             }
-        }
+            (span, untimed)
+        });
+        let untimed = spans.iter().map(|&(_, n)| n).sum();
+        let span = spans
+            .iter()
+            .filter_map(|&(span, _)| span)
+            .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
         let Some((lo, hi)) = span else {
             return Timeline {
                 step: 0,
@@ -76,21 +89,34 @@ impl Timeline {
         let step = choose_step(lo, hi, max_buckets.max(1));
         let first = lo.div_euclid(step);
         let count = (hi.div_euclid(step) - first + 1) as usize;
-        let mut buckets: Vec<Bucket> = (0..count)
-            .map(|k| Bucket {
-                start: (first + k as i64) * step,
-                ..Bucket::default()
-            })
-            .collect();
         let kinds = Kinds::of(store);
-        for &i in shown {
-            let row = &rows[i as usize];
-            if row.ts == NO_TIME {
-                continue;
+        let counted = in_slices(shown, parts, |slice| {
+            let mut buckets: Vec<Bucket> = (0..count)
+                .map(|k| Bucket {
+                    start: (first + k as i64) * step,
+                    ..Bucket::default()
+                })
+                .collect();
+            for &i in slice {
+                let row = &rows[i as usize];
+                if row.ts == NO_TIME {
+                    continue;
+                }
+                let b = &mut buckets[(row.ts.div_euclid(step) - first) as usize];
+                b.by_type[kinds.slot(row.kind)] += 1;
+                b.finals += u32::from(row.terminal == TERMINAL_TRUE);
             }
-            let b = &mut buckets[(row.ts.div_euclid(step) - first) as usize];
-            b.by_type[kinds.slot(row.kind)] += 1;
-            b.finals += u32::from(row.terminal == TERMINAL_TRUE);
+            buckets
+        });
+        let mut counted = counted.into_iter();
+        let mut buckets = counted.next().expect("at least one slice");
+        for more in counted {
+            for (b, m) in buckets.iter_mut().zip(more) {
+                for (n, k) in b.by_type.iter_mut().zip(m.by_type) {
+                    *n += k;
+                }
+                b.finals += m.finals;
+            }
         }
         Timeline {
             step,
@@ -244,6 +270,35 @@ mod tests {
         let t = Timeline::compute(&s, &all(&s), 10);
         assert!(t.buckets.is_empty());
         assert_eq!((t.step, t.untimed, t.range(0, 0)), (0, 1, None));
+    }
+
+    #[test]
+    fn a_timeline_counted_in_slices_on_threads_is_the_timeline_of_one_pass() {
+        let s = demo();
+        let every = all(&s);
+        let mut untimed = ev(9, 0, "join", "p1", false);
+        untimed.as_object_mut().unwrap().remove("timestamp");
+        let with_untimed = store(&[ev(1, 0, "join", "p1", false), untimed]);
+        for (s, shown) in [
+            (&s, every.clone()),
+            (&s, every.iter().copied().filter(|i| i % 3 != 0).collect()),
+            (&s, every[..1].to_vec()),
+            (&s, Vec::new()),
+            (&with_untimed, vec![0, 1]),
+            (&with_untimed, vec![1]),
+        ] {
+            for max in [1, 24, 200] {
+                let once = Timeline::compute_in(s, &shown, max, 1);
+                for parts in [2, 3, 8] {
+                    assert_eq!(
+                        Timeline::compute_in(s, &shown, max, parts),
+                        once,
+                        "{parts} parts of {} events, {max} buckets",
+                        shown.len()
+                    );
+                }
+            }
+        }
     }
 
     #[test]
