@@ -79,22 +79,31 @@ fn parts_for(shown: usize) -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
 }
 
-/// `work` over `shown` cut into `parts` slices, each on a thread of its own (on this one when
-/// `parts` is below 2), the results in the slices' order. Counting over a million rows is mostly
-/// waiting on memory, which the cores do side by side.
+/// `work` over `shown` cut into at most `parts` slices of equal length (the last shorter), each
+/// on a thread of its own, the results in the slices' order; one slice, on this thread, when
+/// `parts` is below 2 or there are fewer than 2 events. A slice whose thread the system refuses
+/// is worked on this thread. Counting over a million rows is mostly waiting on memory, which the
+/// cores do side by side.
 fn in_slices<T: Send>(shown: &[u32], parts: usize, work: impl Fn(&[u32]) -> T + Sync) -> Vec<T> {
     if parts < 2 || shown.len() < 2 {
         return vec![work(shown)];
     }
     let work = &work;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = shown
+        let started: Vec<_> = shown
             .chunks(shown.len().div_ceil(parts))
-            .map(|slice| scope.spawn(move || work(slice)))
+            .map(|slice| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || work(slice))
+                    .map_err(|_| slice)
+            })
             .collect();
-        handles
+        started
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .map(|s| match s {
+                Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                Err(slice) => work(slice),
+            })
             .collect()
     })
 }

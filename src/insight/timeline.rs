@@ -282,10 +282,13 @@ mod tests {
         for (s, shown) in [
             (&s, every.clone()),
             (&s, every.iter().copied().filter(|i| i % 3 != 0).collect()),
+            // Later events first: no slice's span is a piece of the whole in order.
+            (&s, every.iter().rev().copied().collect()),
             (&s, every[..1].to_vec()),
             (&s, Vec::new()),
             (&with_untimed, vec![0, 1]),
             (&with_untimed, vec![1]),
+            (&with_untimed, vec![1, 0]),
         ] {
             for max in [1, 24, 200] {
                 let once = Timeline::compute_in(s, &shown, max, 1);
