@@ -2,8 +2,9 @@
 //! failure is on android 2.9.54" is visible at a glance.
 
 use super::keys::Index;
-use super::{GroupValue, in_slices, parts_for};
+use super::{GroupValue, parts_for};
 use crate::cli::GroupKey;
+use crate::parallel::in_slices;
 use crate::store::Store;
 
 /// The facets, in display order: SDK and version, OS and version, device model, role, domain, env.
@@ -69,7 +70,7 @@ fn top(store: &Store, counts: Vec<Vec<(GroupValue, u32)>>, total: usize, k: usiz
 }
 
 /// Each of [`FACET_KEYS`]'s values among the shown events, with how many hold it: counted in
-/// `parts` slices (see [`in_slices`]), then summed by value. A group's events are rows all over
+/// `parts` slices, each on a thread of its own, then summed by value. A group's events are rows all over
 /// the store.
 fn counted(store: &Store, shown: &[u32], parts: usize) -> Vec<Vec<(GroupValue, u32)>> {
     let mut slices = in_slices(shown, parts, |slice| count(store, slice));

@@ -70,42 +70,14 @@ impl Kinds {
 /// cost more than it saves.
 const PARALLEL_FROM: usize = 50_000;
 
-/// How many slices to cut `shown` events into: one per core (at most 8), or one below
-/// [`PARALLEL_FROM`].
+/// How many slices to cut `shown` events into for a count over them (see
+/// [`crate::parallel::in_slices`]): one per core, or one below [`PARALLEL_FROM`].
 fn parts_for(shown: usize) -> usize {
     if shown < PARALLEL_FROM {
-        return 1;
+        1
+    } else {
+        crate::parallel::cores()
     }
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
-}
-
-/// `work` over `shown` cut into at most `parts` slices of equal length (the last shorter), each
-/// on a thread of its own, the results in the slices' order; one slice, on this thread, when
-/// `parts` is below 2 or there are fewer than 2 events. A slice whose thread the system refuses
-/// is worked on this thread. Counting over a million rows is mostly waiting on memory, which the
-/// cores do side by side.
-fn in_slices<T: Send>(shown: &[u32], parts: usize, work: impl Fn(&[u32]) -> T + Sync) -> Vec<T> {
-    if parts < 2 || shown.len() < 2 {
-        return vec![work(shown)];
-    }
-    let work = &work;
-    std::thread::scope(|scope| {
-        let started: Vec<_> = shown
-            .chunks(shown.len().div_ceil(parts))
-            .map(|slice| {
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, move || work(slice))
-                    .map_err(|_| slice)
-            })
-            .collect();
-        started
-            .into_iter()
-            .map(|s| match s {
-                Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                Err(slice) => work(slice),
-            })
-            .collect()
-    })
 }
 
 /// The type of a slot; `None` for [`OTHER_SLOT`].

@@ -1,6 +1,7 @@
 //! The shown events counted per time bucket, per type, with the final ones apart.
 
-use super::{Kinds, TYPE_SLOTS, in_slices, parts_for};
+use super::{Kinds, TYPE_SLOTS, parts_for};
+use crate::parallel::in_slices;
 use crate::store::{NO_TIME, Store, TERMINAL_TRUE};
 
 const S: i64 = 1_000_000_000;
@@ -58,7 +59,7 @@ impl Timeline {
         Timeline::compute_in(store, shown, max_buckets, parts_for(shown.len()))
     }
 
-    /// As [`Timeline::compute`], counted in `parts` slices (see [`in_slices`]).
+    /// As [`Timeline::compute`], counted in `parts` slices, each on a thread of its own.
     fn compute_in(store: &Store, shown: &[u32], max_buckets: usize, parts: usize) -> Timeline {
         let rows = store.rows();
         let spans = in_slices(shown, parts, |slice| {

@@ -210,9 +210,7 @@ fn read(
     let mut problems: Vec<DumpProblem> = file.problem.into_iter().collect();
     let bytes: &[u8] = &file.blob;
     let mut errors = Vec::new();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
+    let threads = crate::parallel::cores();
     if may_parallel
         && threads > 1
         && bytes.len() >= PARALLEL_BYTES

@@ -217,7 +217,7 @@ pub fn select(
     blobs: Vec<Arc<Blob>>,
     filter: &Filter,
 ) -> Result<(Store, Vec<u32>), NotLineDelimited> {
-    let threads = threads();
+    let threads = crate::parallel::cores();
     let kept = candidates(&blobs, filter, threads)?;
     let mut store = Store::new();
     let mut result = Ok(());
@@ -284,7 +284,7 @@ impl Spans {
 /// choice, never a command line's) cannot be read this way and sends the caller to [`select`].
 pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, NotLineDelimited> {
     let direct = Direct::new(filter).ok_or(NotLineDelimited)?;
-    let threads = threads();
+    let threads = crate::parallel::cores();
     let kept = candidates(&blobs, filter, threads)?;
     let mut spans = Vec::new();
     for (b, (blob, candidates)) in blobs.iter().zip(kept).enumerate() {
@@ -388,12 +388,6 @@ impl<'f> Direct<'f> {
         }
         Ok(self.search.as_ref().is_none_or(|n| n.matches_json(raw)))
     }
-}
-
-fn threads() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8)
 }
 
 /// The first two passes: for each blob, the lines that may match and are the first of their id,

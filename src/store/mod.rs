@@ -428,28 +428,15 @@ impl Store {
             }
             merge_sorted(&matched, &found)
         };
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(8);
-        if range.len() < PARALLEL_FROM || threads < 2 {
+        if range.len() < PARALLEL_FROM {
             return scan(range);
         }
         // Large stores are cut into one slice per core; the slices are joined in order.
-        let step = range.len().div_ceil(threads);
-        let parts: Vec<Vec<u32>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|k| {
-                    let start = range.start + k * step;
-                    let end = (start + step).min(range.end);
-                    scope.spawn(move || scan(start..end))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        parts.concat()
+        let at = range.start;
+        crate::parallel::in_ranges(range.len(), crate::parallel::cores(), |r| {
+            scan(at + r.start..at + r.end)
+        })
+        .concat()
     }
 
     /// Indices of every event that matches the filter, in load order.

@@ -299,23 +299,15 @@ fn prefetch(bytes: &[u8], at: usize) {
 
 /// `f` of each item, computed on every core for long slices.
 fn parallel_map<T: Sync>(items: &[T], f: impl Fn(&T) -> bool + Sync) -> Vec<bool> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    if items.len() < PARALLEL_FROM || threads < 2 {
-        return items.iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<bool>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+    let parts = if items.len() < PARALLEL_FROM {
+        1
+    } else {
+        crate::parallel::cores()
+    };
+    crate::parallel::in_slices(items, parts, |part| {
+        part.iter().map(&f).collect::<Vec<bool>>()
     })
+    .concat()
 }
 
 /// A character of an RFC 3339 timestamp (either case of its letters).
