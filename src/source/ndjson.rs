@@ -473,13 +473,7 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
     if items.len() <= 1 {
         return items.iter().map(&f).collect();
     }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items.iter().map(|item| scope.spawn(|| f(item))).collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
+    crate::parallel::in_slices(items, items.len(), |one| f(&one[0]))
 }
 
 /// Cuts `bytes` into about `n` slices that end at line ends.
