@@ -45,6 +45,18 @@ fn is_key(key: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.')
 }
 
+/// Whether `k`, trimmed, is the key `key` (an identifier).
+fn is_the_key(k: &str, key: &str) -> bool {
+    // Most pieces' keys are bare, and another key than the one looked for: told at once, with
+    // no trimming of Unicode spaces.
+    match (k.as_bytes().first(), k.as_bytes().last()) {
+        (Some(a), Some(z)) if a.is_ascii_alphanumeric() && z.is_ascii_alphanumeric() => {
+            k == key && is_key(k)
+        }
+        _ => k.trim() == key && is_key(k),
+    }
+}
+
 /// The value of one key of a decoded agent string.
 pub fn agent_value<'a>(pairs: &'a [AgentPair], key: &str) -> Option<&'a str> {
     pairs
@@ -70,7 +82,7 @@ pub fn agent_string_value<'a>(s: &'a str, key: &str) -> Option<&'a str> {
             // value) and for the key looked for itself.
             match value_at {
                 Some(v) if is_key(k) => return Some(&s[v..start - 1]),
-                None if k.trim() == key && is_key(k) => value_at = Some(start + colon + 1),
+                None if is_the_key(k, key) => value_at = Some(start + colon + 1),
                 _ => {}
             }
         }

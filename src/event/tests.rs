@@ -402,6 +402,9 @@ fn a_value_read_straight_from_an_agent_string_is_the_decoded_pairs_value() {
     }
     strings.push("sdk:web,model:Galaxy S23, Ultra, 5G,env:prod".into());
     strings.push("x:1, env :a:b,,c,env:second".into());
+    // Unicode spaces, which trimming a key removes too.
+    strings.push("x:1,\u{a0}env\u{3000}:a,e:b".into());
+    strings.push("\u{a0}:1,env\u{a0}:2,x:3".into());
     for s in &strings {
         let pairs = decode_agent_string(s);
         for key in ["env", "e", "x", "en", "model"] {

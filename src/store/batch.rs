@@ -100,6 +100,9 @@ struct Tables {
     sets: SymSets,
     /// The `env` of each distinct agent string: agents repeat, so each is decoded once.
     env_of_agent: FxHashMap<Sym, Sym>,
+    /// The agent string the last row read interned, if it did: its index takes the symbol
+    /// rather than hashing the string again.
+    agent_string: Sym,
     /// The agent objects and nested values read.
     remembered: Remembered,
     /// Reused for each event's other string values' text.
@@ -216,6 +219,7 @@ impl BatchBuilder {
 impl Tables {
     /// The row of an event, whose agent is remembered agent `agent` when given.
     fn row_of(&mut self, p: &Probe, agent: Option<u32>) -> Result<Row, std::str::Utf8Error> {
+        self.agent_string = Sym::NONE;
         let s = &mut self.strings;
         let mut row = Row {
             ts: p
@@ -265,8 +269,8 @@ impl Tables {
             row.device_model = s.intern_bytes_opt(a.device_model.get())?;
             // `domain` is a field of publish and join data, and of every agent.
             row.domain = s.intern_bytes_opt(d.domain.get().or(a.domain.get()))?;
-            let agent_string = s.intern_bytes_opt(a.string.get())?;
-            row.env = env_of(s, &mut self.env_of_agent, agent_string);
+            self.agent_string = s.intern_bytes_opt(a.string.get())?;
+            row.env = env_of(s, &mut self.env_of_agent, self.agent_string);
         } else {
             row.domain = s.intern_bytes_opt(d.domain.get())?;
         }
@@ -280,8 +284,12 @@ impl Tables {
         uses.values.clear();
         uses.read.clear();
         uses.agent = match &seen.agent {
-            Some(Met::Known(k)) => Some(*k),
+            Some(Met::Known(k)) => {
+                self.remembered.agents.note(true);
+                Some(*k)
+            }
             Some(Met::Read(span)) => {
+                self.remembered.agents.note(false);
                 let k = self.remember_agent(raw, span, p, strings);
                 if k.is_some() {
                     uses.read.push(span.clone());
@@ -292,8 +300,12 @@ impl Tables {
         };
         for met in &seen.values {
             match met {
-                Met::Known(k) => uses.values.push(*k),
+                Met::Known(k) => {
+                    self.remembered.values.note(true);
+                    uses.values.push(*k);
+                }
                 Met::Read(span) => {
+                    self.remembered.values.note(false);
                     let found = || interned_within(&mut self.strings, raw, strings, span, |_| true);
                     if let Some(k) = self.remembered.values.insert(&raw[span.clone()], found) {
                         uses.values.push(k);
@@ -416,6 +428,18 @@ impl Tables {
                     };
                     continue;
                 }
+                // The agent string as the row interned it, by its symbol: 0xFC (a byte UTF-8
+                // never holds), then four bytes.
+                Place::Agent(b"string")
+                    if !self.agent_string.is_none()
+                        && agent
+                            .and_then(|ag| ag.string.get())
+                            .is_some_and(|h| std::ptr::eq(h, inner)) =>
+                {
+                    text.push(0xFC);
+                    text.extend_from_slice(&self.agent_string.0.to_le_bytes());
+                    continue;
+                }
                 Place::Top(b"type") => p.kind.get(),
                 Place::Data(key) => data.and_then(|d| match key {
                     b"user_id" => d.user_id.get(),
@@ -498,12 +522,13 @@ impl Tables {
                 let mut all_text = true;
                 let mut rest = text.as_slice();
                 while let Some(&first) = rest.first() {
-                    if let 0xFD | 0xFE = first {
+                    if let 0xFC..=0xFE = first {
                         let k = u32::from_le_bytes(rest[1..5].try_into().expect("four bytes"));
-                        others.extend_from_slice(match first {
-                            0xFE => &self.remembered.agents.get(k).others,
-                            _ => self.remembered.values.get(k),
-                        });
+                        match first {
+                            0xFC => others.push(Sym(k)),
+                            0xFE => others.extend_from_slice(&self.remembered.agents.get(k).others),
+                            _ => others.extend_from_slice(self.remembered.values.get(k)),
+                        }
                         rest = &rest[5..];
                         continue;
                     }

@@ -22,11 +22,20 @@ pub const PREFIX: usize = 64;
 /// At most this many values of a kind are remembered per batch; later ones are read each time.
 const MAX: usize = 4096;
 
+/// A memo is judged on the first this many values looked for (see [`Memo::note`]).
+const TRIAL: u32 = 512;
+
 /// Distinct values of one kind, each with what was found in it.
 #[derive(Debug)]
 pub struct Memo<T> {
     table: HashTable<u32>,
     list: Vec<(Box<[u8]>, T)>,
+    /// Values looked for, and how many of them were found, until the trial is over.
+    looked: u32,
+    found: u32,
+    /// Given up: values of this kind vary from event to event, and looking for them and
+    /// remembering them would only cost time.
+    off: bool,
 }
 
 impl<T> Default for Memo<T> {
@@ -34,6 +43,9 @@ impl<T> Default for Memo<T> {
         Memo {
             table: HashTable::new(),
             list: Vec::new(),
+            looked: 0,
+            found: 0,
+            off: false,
         }
     }
 }
@@ -45,7 +57,7 @@ fn hash(b: &[u8]) -> u64 {
 impl<T> Memo<T> {
     /// The value remembered that `rest` starts with: its number and length.
     pub fn find(&self, rest: &[u8]) -> Option<(u32, usize)> {
-        if self.list.is_empty() || rest.len() < PREFIX {
+        if self.off || self.list.is_empty() || rest.len() < PREFIX {
             return None;
         }
         let list = &self.list;
@@ -58,7 +70,7 @@ impl<T> Memo<T> {
     /// remembered when it finds `None`); its number, that of an equal value remembered before,
     /// or `None`.
     pub fn insert(&mut self, bytes: &[u8], found: impl FnOnce() -> Option<T>) -> Option<u32> {
-        if bytes.len() < PREFIX {
+        if self.off || bytes.len() < PREFIX {
             return None;
         }
         let h = hash(bytes);
@@ -76,6 +88,20 @@ impl<T> Memo<T> {
         self.table
             .insert_unique(h, k, |&j| hash(&list[j as usize].0));
         Some(k)
+    }
+
+    /// Notes whether a value looked for was found. A memo that finds fewer than one value in
+    /// eight of the first [`TRIAL`] looked for turns itself off: from then on it finds and
+    /// remembers nothing, and each value is read in full.
+    pub fn note(&mut self, found: bool) {
+        if self.looked >= TRIAL {
+            return;
+        }
+        self.looked += 1;
+        self.found += u32::from(found);
+        if self.looked == TRIAL && self.found * 8 < TRIAL {
+            self.off = true;
+        }
     }
 
     pub fn get(&self, k: u32) -> &T {
@@ -173,6 +199,32 @@ mod tests {
         let a = object("");
         assert_eq!(memo.insert(a.as_bytes(), || None), None);
         assert_eq!(memo.find(a.as_bytes()), None);
+    }
+
+    #[test]
+    fn a_memo_that_finds_too_little_in_its_trial_stops_looking_and_remembering() {
+        let a = object("");
+        let b = object(r#","os_version":"15""#);
+        // One value in eight found: kept.
+        let mut kept = Memo::<u32>::default();
+        kept.insert(a.as_bytes(), || Some(1));
+        for n in 0..TRIAL {
+            kept.note(n % 8 == 0);
+        }
+        assert_eq!(kept.find(a.as_bytes()), Some((0, a.len())));
+        assert_eq!(kept.insert(b.as_bytes(), || Some(2)), Some(1));
+        // One fewer: given up, and for good, however many are found later.
+        let mut given_up = Memo::<u32>::default();
+        given_up.insert(a.as_bytes(), || Some(1));
+        for n in 0..TRIAL {
+            given_up.note(n % 8 == 0 && n > 0);
+        }
+        for _ in 0..TRIAL {
+            given_up.note(true);
+        }
+        assert_eq!(given_up.find(a.as_bytes()), None);
+        assert_eq!(given_up.insert(b.as_bytes(), || Some(2)), None);
+        assert_eq!(given_up.len(), 1);
     }
 
     #[test]

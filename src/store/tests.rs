@@ -623,6 +623,70 @@ fn events_sharing_an_agent_or_a_nested_value_read_as_if_each_had_its_own() {
 }
 
 #[test]
+fn agents_that_never_repeat_are_read_in_full_each_time_and_as_exactly() {
+    // An agent and a nested value of their own in each event, their keys in an order of their
+    // own: nothing to remember, so the batch stops trying, partway through.
+    let lines: Vec<String> = (0..700)
+        .map(|n| {
+            let fields = [
+                r#""sdk":"web""#.to_string(),
+                format!(r#""sdk_version":"0.{}.{n}""#, n % 7),
+                r#""device_model":"Chrome 131""#.to_string(),
+                format!(r#""os":"{}""#, ["macOS", "Windows", "Linux"][n % 3]),
+                r#""os_version":"15.1""#.to_string(),
+                r#""framework":"react""#.to_string(),
+                format!(
+                    r#""string":"sdk:web,sdk_version:0.{}.{n},env:{},build:{n}""#,
+                    n % 7,
+                    ["prod", "qa"][n % 2]
+                ),
+            ];
+            let k = n % fields.len();
+            let agent = [&fields[k..], &fields[..k]].concat().join(",");
+            format!(
+                r#"{{"id":"u{n}","type":"client.join.failed","data":{{"room_id":"r{}","agent":{{{agent}}},"settings":{{"label":"Camera number {n}, front facing","kind":"video","size":"1280x720"}}}}}}"#,
+                n % 5
+            )
+        })
+        .collect();
+    let batch = batch(&lines.join("\n"));
+    let (agents, values) = batch.remembered;
+    assert!(agents > 0 && agents < 600, "{agents} agents remembered");
+    assert!(values > 0 && values < 600, "{values} values remembered");
+    let mut store = Store::new();
+    store.merge(batch);
+    assert_eq!(store.len(), lines.len());
+    for (i, at) in lines.iter().enumerate() {
+        let e = store.event(i);
+        let row = store.row(i);
+        let s = |sym| store.str(sym);
+        let agent = |f| e.agent_str(f).unwrap_or("");
+        assert_eq!(s(row.sdk_version), agent("sdk_version"), "{at}");
+        assert_eq!(s(row.os), agent("os"), "{at}");
+        let pairs = e.agent_pairs();
+        let env = crate::event::agent_value(&pairs, "env").unwrap_or("");
+        assert_eq!(s(row.env), env, "{at}");
+        assert!(!row.search_raw, "{at}");
+    }
+    // Every fifth needle of the events' own, and those only an agent string or a nested value
+    // holds.
+    let mut needles: Vec<String> = needles_of(&lines).into_iter().step_by(5).collect();
+    needles.extend(
+        [
+            "build:699",
+            "build:5",
+            "env:qa,build:1",
+            "0.3.10,env",
+            "camera number 512",
+            "number 69",
+            "front facing",
+        ]
+        .map(String::from),
+    );
+    assert_search_is_exact(&store, &needles);
+}
+
+#[test]
 fn a_row_and_what_the_search_knows_beside_it_stay_small() {
     // A million events hold a million of each: every byte here is a megabyte there. But not
     // 128 bytes a row: reading one field of a million records 128 bytes apart took twice as
