@@ -985,6 +985,46 @@ fn the_groups_key_and_order_can_be_switched() {
 }
 
 #[test]
+fn the_selected_group_stays_selected_when_the_order_changes() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    // Group by peer: many groups, ordered differently by count and by last seen.
+    run(&mut m, Command::PrevGroupKey);
+    assert_eq!(m.groups.as_ref().unwrap().key, crate::cli::GroupKey::Peer);
+    for _ in 0..50 {
+        run(&mut m, Command::Down);
+    }
+    let page = crate::tui::update::list_height(&m);
+    let at = |m: &Model| {
+        let g = m.groups.as_ref().unwrap();
+        (g.groups.group(g.selected).value, g.selected, g.offset)
+    };
+    let (value, first, offset) = at(&m);
+    let row = first - offset;
+    let mut places = vec![first];
+    for round in 0..2 {
+        run(&mut m, Command::ToggleGroupSort);
+        let (now, selected, offset) = at(&m);
+        assert_eq!(now, value, "round {round}");
+        assert!(
+            offset <= selected && selected < offset + page,
+            "round {round}"
+        );
+        if selected >= row {
+            assert_eq!(
+                selected - offset,
+                row,
+                "the same row of the screen, round {round}"
+            );
+        }
+        places.push(selected);
+    }
+    // The group moved in the other order, and back.
+    assert_ne!(places[1], first);
+    assert_eq!(places[2], first);
+}
+
+#[test]
 fn the_story_of_a_peer_holds_every_loaded_event_of_that_peer() {
     let mut m = demo(140, 40);
     let priya = m

@@ -88,9 +88,15 @@ pub fn command(model: &mut Model, c: Command, page: usize) -> Option<Vec<Effect>
                     GroupSort::Count => GroupSort::Last,
                     GroupSort::Last => GroupSort::Count,
                 };
+                // The selected group stays selected, on the same row of the screen when it
+                // can: a new order does not lose the user's place.
+                let selected = (g.selected < g.groups.len()).then(|| g.groups.group(g.selected));
+                let row = g.selected.saturating_sub(g.offset);
                 g.groups.sort(&model.store, g.sort);
-                g.selected = 0;
-                g.offset = 0;
+                g.selected = selected
+                    .and_then(|group| g.groups.position(&group.value))
+                    .unwrap_or(0);
+                g.offset = visible_offset(g.selected, g.selected.saturating_sub(row), page);
             }
         }
         (_, Command::ShowStory) => open_story(model),
