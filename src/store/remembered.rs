@@ -1,7 +1,9 @@
 //! Objects and arrays that repeat from event to event, read once per batch: an event's
 //! `data.agent` (one per device and SDK build) and the objects and arrays nested in its `data`
 //! (a peer's devices, its track settings). A later event holding the very same bytes in the same
-//! place takes what was found in them the first time.
+//! place takes what was found in them the first time. Where they do not repeat (an agent with a
+//! build number of its own, keys written in a new order per event), a batch soon stops looking
+//! (see [`Memo::note`]).
 //!
 //! A value is looked up by its first [`PREFIX`] bytes, then compared whole. A JSON object or
 //! array ends where its own bytes say, so text that starts with the bytes of a value read before
@@ -55,7 +57,8 @@ fn hash(b: &[u8]) -> u64 {
 }
 
 impl<T> Memo<T> {
-    /// The value remembered that `rest` starts with: its number and length.
+    /// The value remembered that `rest` starts with: its number and length. `None` once the
+    /// memo is off, even for a value remembered before.
     pub fn find(&self, rest: &[u8]) -> Option<(u32, usize)> {
         if self.off || self.list.is_empty() || rest.len() < PREFIX {
             return None;
@@ -68,7 +71,7 @@ impl<T> Memo<T> {
 
     /// Remembers the value whose bytes are `bytes`, with what `found` finds in it (nothing is
     /// remembered when it finds `None`); its number, that of an equal value remembered before,
-    /// or `None`.
+    /// or `None` (always, once the memo is off).
     pub fn insert(&mut self, bytes: &[u8], found: impl FnOnce() -> Option<T>) -> Option<u32> {
         if self.off || bytes.len() < PREFIX {
             return None;

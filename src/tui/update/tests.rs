@@ -991,8 +991,12 @@ fn the_selected_group_stays_selected_when_the_order_changes() {
     // Group by peer: many groups, ordered differently by count and by last seen.
     run(&mut m, Command::PrevGroupKey);
     assert_eq!(m.groups.as_ref().unwrap().key, crate::cli::GroupKey::Peer);
+    // Mid-screen: a row that scrolling alone would not keep the selection on.
     for _ in 0..50 {
         run(&mut m, Command::Down);
+    }
+    for _ in 0..10 {
+        run(&mut m, Command::Up);
     }
     let page = crate::tui::update::list_height(&m);
     let at = |m: &Model| {
@@ -1001,6 +1005,8 @@ fn the_selected_group_stays_selected_when_the_order_changes() {
     };
     let (value, first, offset) = at(&m);
     let row = first - offset;
+    assert!(row > 0 && row + 1 < page, "row {row} of {page}");
+    let groups = m.groups.as_ref().unwrap().groups.len();
     let mut places = vec![first];
     for round in 0..2 {
         run(&mut m, Command::ToggleGroupSort);
@@ -1010,7 +1016,8 @@ fn the_selected_group_stays_selected_when_the_order_changes() {
             offset <= selected && selected < offset + page,
             "round {round}"
         );
-        if selected >= row {
+        // On the same row, unless that would leave rows above the first group or below the last.
+        if selected >= row && selected - row + page <= groups {
             assert_eq!(
                 selected - offset,
                 row,
@@ -1022,6 +1029,33 @@ fn the_selected_group_stays_selected_when_the_order_changes() {
     // The group moved in the other order, and back.
     assert_ne!(places[1], first);
     assert_eq!(places[2], first);
+}
+
+#[test]
+fn a_group_moved_near_the_end_by_a_new_order_leaves_no_empty_rows_below_it() {
+    use crate::cli::{GroupKey, GroupSort};
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    run(&mut m, Command::PrevGroupKey);
+    let page = crate::tui::update::list_height(&m);
+    // A group on the first screen by last seen that sorts among the last by count.
+    run(&mut m, Command::ToggleGroupSort);
+    let by_count =
+        crate::insight::Groups::compute(&m.store, &m.shown, GroupKey::Peer, GroupSort::Count);
+    let g = m.groups.as_ref().unwrap();
+    let len = g.groups.len();
+    assert!(len > 2 * page);
+    let k = (0..page)
+        .find(|&k| by_count.position(&g.groups.group(k).value).unwrap() >= len - page / 2)
+        .expect("such a group in the demo");
+    run(&mut m, Command::Top);
+    for _ in 0..k {
+        run(&mut m, Command::Down);
+    }
+    run(&mut m, Command::ToggleGroupSort);
+    let g = m.groups.as_ref().unwrap();
+    assert!(g.selected >= len - page / 2);
+    assert_eq!(g.offset, len - page, "the last page, full");
 }
 
 #[test]

@@ -96,7 +96,9 @@ pub fn command(model: &mut Model, c: Command, page: usize) -> Option<Vec<Effect>
                 g.selected = selected
                     .and_then(|group| g.groups.position(&group.value))
                     .unwrap_or(0);
-                g.offset = visible_offset(g.selected, g.selected.saturating_sub(row), page);
+                // Nor does it leave the page half empty at the end of the list.
+                g.offset = visible_offset(g.selected, g.selected.saturating_sub(row), page)
+                    .min(g.groups.len().saturating_sub(page));
             }
         }
         (_, Command::ShowStory) => open_story(model),
