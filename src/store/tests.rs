@@ -536,6 +536,30 @@ fn room_is_reserved_for_the_rest_of_a_file_but_not_on_a_wild_guess() {
     assert!(store.rows.capacity() >= 4000, "{}", store.rows.capacity());
 }
 
+/// Each row of `store`, one per line of `lines` in order, holds its event's agent fields, domain,
+/// `env` and room, and none needs its JSON read by the search.
+fn assert_rows_hold_what_the_events_say(store: &Store, lines: &[String]) {
+    assert_eq!(store.len(), lines.len());
+    for (i, at) in lines.iter().enumerate() {
+        let e = store.event(i);
+        let row = store.row(i);
+        let s = |sym| store.str(sym);
+        let agent = |f| e.agent_str(f).unwrap_or("");
+        assert_eq!(s(row.sdk), agent("sdk"), "{at}");
+        assert_eq!(s(row.sdk_version), agent("sdk_version"), "{at}");
+        assert_eq!(s(row.device_model), agent("device_model"), "{at}");
+        assert_eq!(s(row.os), agent("os"), "{at}");
+        assert_eq!(s(row.os_version), agent("os_version"), "{at}");
+        let domain = e.data_str("domain").or(e.agent_str("domain")).unwrap_or("");
+        assert_eq!(s(row.domain), domain, "{at}");
+        let pairs = e.agent_pairs();
+        let env = crate::event::agent_value(&pairs, "env").unwrap_or("");
+        assert_eq!(s(row.env), env, "{at}");
+        assert_eq!(s(row.room_id), e.data_str("room_id").unwrap(), "{at}");
+        assert!(!row.search_raw, "{at}");
+    }
+}
+
 #[test]
 fn events_sharing_an_agent_or_a_nested_value_read_as_if_each_had_its_own() {
     // Long enough to be remembered, but for the last two.
@@ -583,25 +607,7 @@ fn events_sharing_an_agent_or_a_nested_value_read_as_if_each_had_its_own() {
     assert_eq!(first.remembered, (4, 3));
     store.merge(first);
     store.merge(batch(&b.join("\n")));
-    assert_eq!(store.len(), lines.len());
-    for (i, at) in lines.iter().enumerate() {
-        let e = store.event(i);
-        let row = store.row(i);
-        let s = |sym| store.str(sym);
-        let agent = |f| e.agent_str(f).unwrap_or("");
-        assert_eq!(s(row.sdk), agent("sdk"), "{at}");
-        assert_eq!(s(row.sdk_version), agent("sdk_version"), "{at}");
-        assert_eq!(s(row.device_model), agent("device_model"), "{at}");
-        assert_eq!(s(row.os), agent("os"), "{at}");
-        assert_eq!(s(row.os_version), agent("os_version"), "{at}");
-        let domain = e.data_str("domain").or(e.agent_str("domain")).unwrap_or("");
-        assert_eq!(s(row.domain), domain, "{at}");
-        let pairs = e.agent_pairs();
-        let env = crate::event::agent_value(&pairs, "env").unwrap_or("");
-        assert_eq!(s(row.env), env, "{at}");
-        assert_eq!(s(row.room_id), e.data_str("room_id").unwrap(), "{at}");
-        assert!(!row.search_raw, "{at}");
-    }
+    assert_rows_hold_what_the_events_say(&store, &lines);
     let mut needles = needles_of(&lines);
     needles.extend(
         [
@@ -655,19 +661,7 @@ fn agents_that_never_repeat_are_read_in_full_each_time_and_as_exactly() {
     assert!(values > 0 && values < 600, "{values} values remembered");
     let mut store = Store::new();
     store.merge(batch);
-    assert_eq!(store.len(), lines.len());
-    for (i, at) in lines.iter().enumerate() {
-        let e = store.event(i);
-        let row = store.row(i);
-        let s = |sym| store.str(sym);
-        let agent = |f| e.agent_str(f).unwrap_or("");
-        assert_eq!(s(row.sdk_version), agent("sdk_version"), "{at}");
-        assert_eq!(s(row.os), agent("os"), "{at}");
-        let pairs = e.agent_pairs();
-        let env = crate::event::agent_value(&pairs, "env").unwrap_or("");
-        assert_eq!(s(row.env), env, "{at}");
-        assert!(!row.search_raw, "{at}");
-    }
+    assert_rows_hold_what_the_events_say(&store, &lines);
     // Every fifth needle of the events' own, and those only an agent string or a nested value
     // holds.
     let mut needles: Vec<String> = needles_of(&lines).into_iter().step_by(5).collect();
