@@ -251,7 +251,7 @@ impl Compiled {
         {
             return Some(false);
         }
-        if self.code.is_some() && row.error_code != self.code {
+        if self.code.is_some() && row.error_code() != self.code {
             return Some(false);
         }
         if let Some(since) = self.since

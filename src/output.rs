@@ -191,7 +191,7 @@ fn table_cells(store: &Store, i: usize) -> Vec<String> {
             crate::time::format_short(row.ts)
         },
         EventType::from_name(s(row.kind)).alias().to_string(),
-        row.error_code.map(|c| c.to_string()).unwrap_or_default(),
+        row.error_code().map(|c| c.to_string()).unwrap_or_default(),
         s(row.error_name).to_string(),
         status_word(row.is_terminal()).to_string(),
         s(row.user_name).to_string(),

@@ -55,7 +55,7 @@ impl GroupKey {
     /// The value of a row under this key.
     pub fn value_of(self, row: &Row) -> GroupValue {
         let (first, second, code) = match self {
-            GroupKey::Error => (row.kind, row.error_name, row.error_code),
+            GroupKey::Error => (row.kind, row.error_name, row.error_code()),
             GroupKey::Sdk => (row.sdk, row.sdk_version, None),
             GroupKey::Os => (row.os, row.os_version, None),
             GroupKey::Device => (row.device_model, Sym::NONE, None),

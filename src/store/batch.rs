@@ -100,9 +100,6 @@ struct Tables {
     sets: SymSets,
     /// The `env` of each distinct agent string: agents repeat, so each is decoded once.
     env_of_agent: FxHashMap<Sym, Sym>,
-    /// The agent string the last row read interned, if it did: its index takes the symbol
-    /// rather than hashing the string again.
-    agent_string: Sym,
     /// The agent objects and nested values read.
     remembered: Remembered,
     /// Reused for each event's other string values' text.
@@ -219,7 +216,6 @@ impl BatchBuilder {
 impl Tables {
     /// The row of an event, whose agent is remembered agent `agent` when given.
     fn row_of(&mut self, p: &Probe, agent: Option<u32>) -> Result<Row, std::str::Utf8Error> {
-        self.agent_string = Sym::NONE;
         let s = &mut self.strings;
         let mut row = Row {
             ts: p
@@ -234,7 +230,7 @@ impl Tables {
         let Some(d) = &p.data.0 else {
             return Ok(row);
         };
-        row.error_code = d.error_code.0;
+        row.set_error_code(d.error_code.0);
         row.terminal = match d.is_terminal.0 {
             Some(true) => TERMINAL_TRUE,
             Some(false) => TERMINAL_FALSE,
@@ -260,6 +256,7 @@ impl Tables {
                 Some(own) => s.intern_bytes(own)?,
                 None => a.domain,
             };
+            row.agent = a.string;
             row.env = a.env;
         } else if let Some(a) = &d.agent.0 {
             row.sdk = s.intern_bytes_opt(a.sdk.get())?;
@@ -269,8 +266,8 @@ impl Tables {
             row.device_model = s.intern_bytes_opt(a.device_model.get())?;
             // `domain` is a field of publish and join data, and of every agent.
             row.domain = s.intern_bytes_opt(d.domain.get().or(a.domain.get()))?;
-            self.agent_string = s.intern_bytes_opt(a.string.get())?;
-            row.env = env_of(s, &mut self.env_of_agent, self.agent_string);
+            row.agent = s.intern_bytes_opt(a.string.get())?;
+            row.env = env_of(s, &mut self.env_of_agent, row.agent);
         } else {
             row.domain = s.intern_bytes_opt(d.domain.get())?;
         }
@@ -344,6 +341,7 @@ impl Tables {
                             | b"os"
                             | b"os_version"
                             | b"domain"
+                            | b"string"
                     )
                 )
             })?;
@@ -356,6 +354,7 @@ impl Tables {
                 os: field(a.os.get())?,
                 os_version: field(a.os_version.get())?,
                 domain: field(a.domain.get())?,
+                string: agent_string,
                 env: env_of(s, env_of_agent, agent_string),
                 others,
             })
@@ -428,18 +427,6 @@ impl Tables {
                     };
                     continue;
                 }
-                // The agent string as the row interned it, by its symbol: 0xFC (a byte UTF-8
-                // never holds), then four bytes.
-                Place::Agent(b"string")
-                    if !self.agent_string.is_none()
-                        && agent
-                            .and_then(|ag| ag.string.get())
-                            .is_some_and(|h| std::ptr::eq(h, inner)) =>
-                {
-                    text.push(0xFC);
-                    text.extend_from_slice(&self.agent_string.0.to_le_bytes());
-                    continue;
-                }
                 Place::Top(b"type") => p.kind.get(),
                 Place::Data(key) => data.and_then(|d| match key {
                     b"user_id" => d.user_id.get(),
@@ -461,6 +448,7 @@ impl Tables {
                     b"device_model" => ag.device_model.get(),
                     b"os" => ag.os.get(),
                     b"os_version" => ag.os_version.get(),
+                    b"string" => ag.string.get(),
                     b"domain" => domain,
                     _ => None,
                 }),
@@ -522,13 +510,12 @@ impl Tables {
                 let mut all_text = true;
                 let mut rest = text.as_slice();
                 while let Some(&first) = rest.first() {
-                    if let 0xFC..=0xFE = first {
+                    if let 0xFD | 0xFE = first {
                         let k = u32::from_le_bytes(rest[1..5].try_into().expect("four bytes"));
-                        match first {
-                            0xFC => others.push(Sym(k)),
-                            0xFE => others.extend_from_slice(&self.remembered.agents.get(k).others),
-                            _ => others.extend_from_slice(self.remembered.values.get(k)),
-                        }
+                        others.extend_from_slice(match first {
+                            0xFE => &self.remembered.agents.get(k).others,
+                            _ => self.remembered.values.get(k),
+                        });
                         rest = &rest[5..];
                         continue;
                     }

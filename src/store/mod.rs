@@ -49,7 +49,10 @@ pub const TERMINAL_TRUE: u8 = 2;
 pub struct Row {
     /// Nanoseconds since the epoch, or [`NO_TIME`].
     pub ts: i64,
-    pub error_code: Option<i64>,
+    /// The event's `error_code` when `has_code` (see [`Row::error_code`]): an `i64` and a flag
+    /// where an `Option<i64>` would take 16 bytes.
+    code: i64,
+    has_code: bool,
     /// Where the event's JSON is: `blobs[blob][offset..offset + len]`.
     pub offset: u64,
     pub len: u32,
@@ -72,6 +75,8 @@ pub struct Row {
     pub os: Sym,
     pub os_version: Sym,
     pub device_model: Sym,
+    /// The agent's `string`.
+    pub agent: Sym,
     pub env: Sym,
     /// The event's other string values, as a set in [`Store::sets`] (for the text search).
     pub others: u32,
@@ -468,7 +473,7 @@ fn merge_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
 
 impl Row {
     /// The interned string fields other than `kind`, for remapping.
-    fn syms_mut(&mut self) -> [&mut Sym; 17] {
+    fn syms_mut(&mut self) -> [&mut Sym; 18] {
         [
             &mut self.room_id,
             &mut self.room_name,
@@ -486,13 +491,14 @@ impl Row {
             &mut self.os,
             &mut self.os_version,
             &mut self.device_model,
+            &mut self.agent,
             &mut self.env,
         ]
     }
 
     /// The interned string fields that hold a value of the event as it was written (`env` is
     /// read out of the agent string, and `kind` is apart).
-    pub fn value_syms(&self) -> [Sym; 16] {
+    pub fn value_syms(&self) -> [Sym; 17] {
         [
             self.room_id,
             self.room_name,
@@ -510,7 +516,18 @@ impl Row {
             self.os,
             self.os_version,
             self.device_model,
+            self.agent,
         ]
+    }
+
+    /// The event's `error_code`, when it has one.
+    pub fn error_code(&self) -> Option<i64> {
+        self.has_code.then_some(self.code)
+    }
+
+    pub fn set_error_code(&mut self, code: Option<i64>) {
+        self.code = code.unwrap_or(0);
+        self.has_code = code.is_some();
     }
 
     pub fn is_terminal(&self) -> Option<bool> {

@@ -127,9 +127,10 @@ pub struct Agent {
     pub os_version: Sym,
     /// The agent's own `domain`: the row's when `data` has none.
     pub domain: Sym,
-    /// Read out of the agent string.
+    /// The agent string, and what is read out of it.
+    pub string: Sym,
     pub env: Sym,
-    /// Its other string values (the agent string, the framework...), for the text search.
+    /// Its other string values (the framework, its version...), for the text search.
     pub others: Vec<Sym>,
 }
 

@@ -169,7 +169,7 @@ fn rows_hold_the_fields_filters_and_the_list_need() {
         parse_rfc3339_nanos("2024-11-18T11:20:00.123456789Z")
     );
     assert_eq!(s(r.kind), "client.publish.failed");
-    assert_eq!(r.error_code, Some(4006));
+    assert_eq!(r.error_code(), Some(4006));
     assert_eq!(r.is_terminal(), Some(false));
     assert_eq!(s(r.room_id), "6735e0b1c4a92f5d18e3b7a1");
     assert_eq!(s(r.room_name), "weekly-standup");
@@ -205,28 +205,34 @@ fn absent_and_mistyped_fields_leave_rows_empty_rather_than_failing() {
         r#"{"id":"x1","timestamp":"yesterday","type":"client.connect.failed","data":{"error_code":"2003","is_terminal":"true","room_id":42,"agent":"flutter"}}"#,
         r#"{"id":"x2"}"#,
         r#"{"id":"x3","data":{"error_code":500.0,"agent":{"string":"sdk:ios,env:qa"}}}"#,
+        r#"{"id":"x4","data":{"error_code":0}}"#,
+        r#"{"id":"x5","data":{"error_code":-9223372036854775808}}"#,
     ]
     .join("\n");
     store.merge(batch(&text));
-    assert_eq!(store.len(), 4);
+    assert_eq!(store.len(), 6);
     let t = store.row(0);
     assert_eq!(store.str(t.kind), "track.add.success");
     assert_eq!(t.is_terminal(), None);
     assert_eq!(t.terminal, TERMINAL_ABSENT);
-    assert_eq!(t.error_code, None);
+    assert_eq!(t.error_code(), None);
     assert_eq!(t.ts % 1_000_000_000, 400_000_000);
     let x = store.row(1);
     assert_eq!(x.ts, NO_TIME);
-    assert_eq!(x.error_code, None);
+    assert_eq!(x.error_code(), None);
     assert_eq!(x.is_terminal(), None);
     assert!(x.room_id.is_none() && x.sdk.is_none() && x.env.is_none());
     let bare = store.row(2);
     assert!(bare.kind.is_none() && bare.room_id.is_none());
     assert_eq!(bare.ts, NO_TIME);
     let x3 = store.row(3);
-    assert_eq!(x3.error_code, Some(500));
+    assert_eq!(x3.error_code(), Some(500));
     assert_eq!(store.str(x3.env), "qa");
+    assert_eq!(store.str(x3.agent), "sdk:ios,env:qa");
     assert!(x3.sdk.is_none());
+    // A code of zero, or the least there is, is a code, not its absence.
+    assert_eq!(store.row(4).error_code(), Some(0));
+    assert_eq!(store.row(5).error_code(), Some(i64::MIN));
 }
 
 #[test]
@@ -555,6 +561,7 @@ fn assert_rows_hold_what_the_events_say(store: &Store, lines: &[String]) {
         let pairs = e.agent_pairs();
         let env = crate::event::agent_value(&pairs, "env").unwrap_or("");
         assert_eq!(s(row.env), env, "{at}");
+        assert_eq!(s(row.agent), agent("string"), "{at}");
         assert_eq!(s(row.room_id), e.data_str("room_id").unwrap(), "{at}");
         assert!(!row.search_raw, "{at}");
     }

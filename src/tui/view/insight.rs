@@ -154,7 +154,7 @@ pub fn draw_story(model: &Model, frame: &mut Frame, area: Rect) {
                         ),
                         Span::raw(format!(
                             "{:<5} {:<22} ",
-                            row.error_code.map(|c| c.to_string()).unwrap_or_default(),
+                            row.error_code().map(|c| c.to_string()).unwrap_or_default(),
                             cut(&for_terminal(store.str(row.error_name)), 22)
                         )),
                         Span::styled(

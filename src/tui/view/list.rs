@@ -131,7 +131,7 @@ fn event_row(model: &Model, i: usize, columns: usize) -> Row<'static> {
             for_terminal(kind.short()).into_owned(),
             model.theme.event_type(&kind),
         )),
-        Cell::from(row.error_code.map(|c| c.to_string()).unwrap_or_default()),
+        Cell::from(row.error_code().map(|c| c.to_string()).unwrap_or_default()),
         Cell::from(s(row.error_name)),
         Cell::from(Line::from(Span::styled(
             status_word(row.is_terminal()),
