@@ -311,6 +311,10 @@ fn tricky_events() -> Vec<String> {
         r#"{"id":"agent-domain","data":{"domain":"data.example","agent":{"domain":"agent.example","string":"sdk:web,env:qa"}}}"#.to_string(),
         r#"{"data":{"error_description":"no id at all","description":"x"},"timestamp":"not a time","timestamp":"2024-01-01T00:00:00Z"}"#.to_string(),
         far,
+        r#"{"id":"esc-agent","data":{"agent":{"string":"sdk:w\u0065b,env:st\u0061ge"}}}"#.to_string(),
+        r#"{"id":"dup-agent","data":{"agent":{"string":"a1","string":"b2"}}}"#.to_string(),
+        r#"{"id":"num-agent","data":{"agent":{"string":5,"sdk":"x"}}}"#.to_string(),
+        r#"{"id":"str-agent","data":{"agent":"plain agent"}}"#.to_string(),
     ]
 }
 
@@ -429,11 +433,36 @@ fn most_events_are_searched_without_reading_their_json() {
     // Only the value `\ud800`, which is no text, needs the event's JSON.
     assert_eq!(
         raw_read,
-        [false, false, false, true, false, false, false, false]
+        [
+            false, false, false, true, false, false, false, false, false, false, false, false
+        ]
     );
     let far = store.row(7);
     assert!(far.description_at.is_none(), "70 kB in: not located");
     assert!(!store.sets().get(far.others).is_empty());
+}
+
+#[test]
+fn events_whose_agents_differ_only_in_their_string_share_their_other_values() {
+    // Agents too short to be remembered: each is read in full, and its string is the row's.
+    let text = [
+        r#"{"id":"a","data":{"template_id":"t1","agent":{"framework":"react","string":"env:a"}}}"#,
+        r#"{"id":"b","data":{"template_id":"t1","agent":{"framework":"react","string":"env:b"}}}"#,
+    ]
+    .join("\n");
+    let mut store = Store::new();
+    store.merge(batch(&text));
+    let (a, b) = (store.row(0), store.row(1));
+    assert_eq!(store.str(a.agent), "env:a");
+    assert_eq!(store.str(b.agent), "env:b");
+    assert_eq!(a.others, b.others);
+    let others: Vec<&str> = store
+        .sets()
+        .get(a.others)
+        .iter()
+        .map(|&s| store.str(s))
+        .collect();
+    assert_eq!(others, ["t1", "react"]);
 }
 
 #[test]
