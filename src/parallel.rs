@@ -10,6 +10,12 @@ pub fn cores() -> usize {
         .min(8)
 }
 
+/// How many parts to cut a scan of `len` items into: one per core, or one below `from` items,
+/// where starting threads would cost more than they save.
+pub fn parts_for(len: usize, from: usize) -> usize {
+    if len < from { 1 } else { cores() }
+}
+
 /// `work` over `0..len` cut into at most `parts` ranges of equal length (the last shorter), each
 /// on a thread of its own, the results in the ranges' order; one range, on this thread, when
 /// `parts` is below 2 or `len` below 2. A range whose thread the system refuses is worked on this

@@ -70,8 +70,8 @@ fn top(store: &Store, counts: Vec<Vec<(GroupValue, u32)>>, total: usize, k: usiz
 }
 
 /// Each of [`FACET_KEYS`]'s values among the shown events, with how many hold it: counted in
-/// `parts` slices, each on a thread of its own, then summed by value. A group's events are rows all over
-/// the store.
+/// `parts` slices, each on a thread of its own, then summed by value (a group's events are rows
+/// all over the store, and the cores wait on memory side by side).
 fn counted(store: &Store, shown: &[u32], parts: usize) -> Vec<Vec<(GroupValue, u32)>> {
     let mut slices = in_slices(shown, parts, |slice| count(store, slice));
     if slices.len() == 1 {

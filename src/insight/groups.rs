@@ -306,6 +306,11 @@ impl Groups {
         }
     }
 
+    /// Group `k`, or `None` past the last.
+    pub fn get(&self, k: usize) -> Option<Group> {
+        (k < self.len()).then(|| self.group(k))
+    }
+
     /// The groups in the order of the last sort.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Group> + '_ {
         (0..self.len()).map(|k| self.group(k))

@@ -66,18 +66,10 @@ impl Kinds {
     }
 }
 
-/// Below this many shown events, a count over them runs on one thread: starting threads would
-/// cost more than it saves.
-const PARALLEL_FROM: usize = 50_000;
-
 /// How many slices to cut `shown` events into for a count over them (see
-/// [`crate::parallel::in_slices`]): one per core, or one below [`PARALLEL_FROM`].
+/// [`crate::parallel::in_slices`]): below 50,000, one.
 fn parts_for(shown: usize) -> usize {
-    if shown < PARALLEL_FROM {
-        1
-    } else {
-        crate::parallel::cores()
-    }
+    crate::parallel::parts_for(shown, 50_000)
 }
 
 /// The type of a slot; `None` for [`OTHER_SLOT`].

@@ -470,8 +470,8 @@ fn first_copies(parts: &[(usize, Vec<LineInfo>)], threads: usize) -> Vec<(usize,
 
 /// Runs `f` on each item on its own thread, returning the results in order.
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    if items.len() <= 1 {
-        return items.iter().map(&f).collect();
+    if items.is_empty() {
+        return Vec::new();
     }
     crate::parallel::in_slices(items, items.len(), |one| f(&one[0]))
 }

@@ -299,11 +299,7 @@ fn prefetch(bytes: &[u8], at: usize) {
 
 /// `f` of each item, computed on every core for long slices.
 fn parallel_map<T: Sync>(items: &[T], f: impl Fn(&T) -> bool + Sync) -> Vec<bool> {
-    let parts = if items.len() < PARALLEL_FROM {
-        1
-    } else {
-        crate::parallel::cores()
-    };
+    let parts = crate::parallel::parts_for(items.len(), PARALLEL_FROM);
     crate::parallel::in_slices(items, parts, |part| {
         part.iter().map(&f).collect::<Vec<bool>>()
     })

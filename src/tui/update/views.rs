@@ -90,7 +90,7 @@ pub fn command(model: &mut Model, c: Command, page: usize) -> Option<Vec<Effect>
                 };
                 // The selected group stays selected, on the same row of the screen when it
                 // can: a new order does not lose the user's place.
-                let selected = (g.selected < g.groups.len()).then(|| g.groups.group(g.selected));
+                let selected = g.groups.get(g.selected);
                 let row = g.selected.saturating_sub(g.offset);
                 g.groups.sort(&model.store, g.sort);
                 g.selected = selected
@@ -274,10 +274,9 @@ fn open_group(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     model.mode = Mode::List;
-    if g.selected >= g.groups.len() {
+    let Some(group) = g.groups.get(g.selected) else {
         return Vec::new();
-    }
-    let group = g.groups.group(g.selected);
+    };
     let mut filter = model.filter.clone();
     filter.group = Some(GroupFilter::of(&model.store, g.key, &group.value));
     model.filter_stack.push(model.filter.clone());
