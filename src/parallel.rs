@@ -2,6 +2,7 @@
 //! which are mostly waiting on memory, done by every core side by side.
 
 use std::ops::Range;
+use std::sync::{Mutex, PoisonError};
 
 /// How many threads a scan uses: one per core, at most 8.
 pub fn cores() -> usize {
@@ -16,10 +17,19 @@ pub fn parts_for(len: usize, from: usize) -> usize {
     if len < from { 1 } else { cores() }
 }
 
+/// The length of each of the (at most) `parts` slices that `len` items are cut into, the last
+/// shorter: all of them, in one slice, when `parts` is below 2 or `len` below 2. At least 1.
+pub fn slice_len(len: usize, parts: usize) -> usize {
+    if parts < 2 || len < 2 {
+        len.max(1)
+    } else {
+        len.div_ceil(parts)
+    }
+}
+
 /// `work` over `0..len` cut into at most `parts` ranges of equal length (the last shorter), each
 /// on a thread of its own, the results in the ranges' order; one range, on this thread, when
-/// `parts` is below 2 or `len` below 2. A range whose thread the system refuses is worked on this
-/// thread.
+/// `parts` is below 2 or `len` below 2.
 pub fn in_ranges<R: Send>(
     len: usize,
     parts: usize,
@@ -28,29 +38,14 @@ pub fn in_ranges<R: Send>(
     if parts < 2 || len < 2 {
         return vec![work(0..len)];
     }
-    let step = len.div_ceil(parts);
+    let step = slice_len(len, parts);
     let work = &work;
-    std::thread::scope(|scope| {
-        let started: Vec<_> = (0..len)
+    each(
+        (0..len)
             .step_by(step)
-            .map(|start| {
-                let range = start..(start + step).min(len);
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, {
-                        let range = range.clone();
-                        move || work(range)
-                    })
-                    .map_err(|_| range)
-            })
-            .collect();
-        started
-            .into_iter()
-            .map(|s| match s {
-                Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                Err(range) => work(range),
-            })
-            .collect()
-    })
+            .map(|start| move || work(start..(start + step).min(len)))
+            .collect(),
+    )
 }
 
 /// [`in_ranges`] over the items of a slice.
@@ -60,6 +55,87 @@ pub fn in_slices<T: Sync, R: Send>(
     work: impl Fn(&[T]) -> R + Sync,
 ) -> Vec<R> {
     in_ranges(items.len(), parts, |range| work(&items[range]))
+}
+
+/// Maps every item of `items` into `out`, which is emptied first and ends as long as `items`,
+/// in order: each of at most `parts` slices (see [`slice_len`]) on a thread of its own (one, on this thread, when
+/// `parts` is below 2), with a state of its own that `start` makes and `map` may change. The
+/// states come back in the slices' order.
+///
+/// Each slice writes straight into its own part of `out`'s memory, so that a list reused from
+/// one scan to the next is neither cleared nor copied.
+pub fn map_into<T: Sync, U: Send, S: Send>(
+    items: &[T],
+    out: &mut Vec<U>,
+    parts: usize,
+    start: impl Fn() -> S + Sync,
+    map: impl Fn(&mut S, &T) -> U + Sync,
+) -> Vec<S> {
+    out.clear();
+    out.reserve(items.len());
+    let len = items.len();
+    let step = slice_len(len, parts);
+    let (start, map) = (&start, &map);
+    let spare = &mut out.spare_capacity_mut()[..len];
+    let works: Vec<_> = items
+        .chunks(step)
+        .zip(spare.chunks_mut(step))
+        .map(|(from, to)| {
+            move || {
+                let mut state = start();
+                for (slot, item) in to.iter_mut().zip(from) {
+                    slot.write(map(&mut state, item));
+                }
+                state
+            }
+        })
+        .collect();
+    if works.is_empty() {
+        // No items: one state all the same, as from an empty slice.
+        return vec![start()];
+    }
+    let states = each(works);
+    // SAFETY: `items` and `spare` are cut at the same places, and each slice of `spare` had an
+    // item written for each item of its slice of `items` (`each` runs every work, or unwinds
+    // before this line): all `len` are written.
+    unsafe { out.set_len(len) };
+    states
+}
+
+/// Runs every work, the first on this thread and each other on a thread of its own, and gives
+/// their results in order. A work whose thread the system refuses is run on this thread.
+pub fn each<R: Send, F: FnOnce() -> R + Send>(works: Vec<F>) -> Vec<R> {
+    if works.len() < 2 {
+        return works.into_iter().map(|work| work()).collect();
+    }
+    // Each work waits in a slot of its own for the thread that runs it.
+    let slots: Vec<Mutex<Option<F>>> = works.into_iter().map(|w| Mutex::new(Some(w))).collect();
+    let run = |slot: &Mutex<Option<F>>| {
+        let work = slot
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+            .expect("each work is run once");
+        work()
+    };
+    let run = &run;
+    std::thread::scope(|scope| {
+        let started: Vec<_> = slots[1..]
+            .iter()
+            .map(|slot| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || run(slot))
+                    .map_err(|_| slot)
+            })
+            .collect();
+        let mut results = Vec::with_capacity(slots.len());
+        results.push(run(&slots[0]));
+        results.extend(started.into_iter().map(|s| match s {
+            Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            Err(slot) => run(slot),
+        }));
+        results
+    })
 }
 
 #[cfg(test)]
@@ -85,5 +161,36 @@ mod tests {
             in_slices(&items, 2, |s| s.to_vec()),
             [vec![5, 6, 7], vec![8, 9]]
         );
+    }
+
+    #[test]
+    fn every_item_is_mapped_in_place_once_with_its_slices_state() {
+        for len in [0, 1, 2, 3, 7, 10, 100] {
+            let items: Vec<usize> = (0..len).collect();
+            for parts in [0, 1, 2, 3, 8, 200] {
+                // Reused memory, longer and shorter than the items.
+                let mut out = vec![u64::MAX; (len * 3) % 11];
+                let states = map_into(
+                    &items,
+                    &mut out,
+                    parts,
+                    || (usize::MAX, 0usize),
+                    |(first, seen), &i| {
+                        *first = (*first).min(i);
+                        *seen += 1;
+                        i as u64 * 10
+                    },
+                );
+                let want: Vec<u64> = items.iter().map(|&i| i as u64 * 10).collect();
+                assert_eq!(out, want, "{len} in {parts}");
+                // Each state saw one slice, the slices in order, together every item once.
+                let ranges = in_ranges(len, parts, |r| r);
+                let slices: Vec<(usize, usize)> = ranges
+                    .iter()
+                    .map(|r| (if r.is_empty() { usize::MAX } else { r.start }, r.len()))
+                    .collect();
+                assert_eq!(states, slices, "{len} in {parts}");
+            }
+        }
     }
 }
