@@ -583,3 +583,36 @@ fn a_conflicting_binding_or_an_unknown_theme_stops_the_explorer_before_it_takes_
     }
     assert!(!stderr.contains("needs a terminal"), "{stderr}");
 }
+
+#[test]
+fn a_trace_log_times_each_frames_update_and_drawing() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.start_demo("CALLSCOPE_LOG=callscope=trace ", "--log-file frames.log");
+    tmux.keys(&["e"]);
+    tmux.wait_for_text("groups by error");
+    tmux.keys(&["q"]);
+    tmux.wait_for_text("explorer exited with 0");
+    let log = std::fs::read_to_string(dir.path().join("frames.log")).expect("the log was written");
+    // The demo's batch and the key e, at least: each frame with both of its times.
+    let frames: Vec<(f64, f64)> = log
+        .lines()
+        .filter(|l| l.contains(" frame "))
+        .map(|l| {
+            let field = |name: &str| -> f64 {
+                let at = l.find(name).unwrap_or_else(|| panic!("{name} in {l:?}")) + name.len();
+                let digits: String = l[at..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect();
+                digits.parse().unwrap_or_else(|_| panic!("{name} in {l:?}"))
+            };
+            (field("update_ms="), field("draw_ms="))
+        })
+        .collect();
+    assert!(frames.len() >= 2, "frames logged: {log}");
+    // Grouping every event takes some time: at least one frame has more than nothing in it.
+    assert!(frames.iter().any(|&(u, d)| u > 0.0 && d > 0.0), "{log}");
+}

@@ -65,6 +65,7 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
             }
         };
         let Some(action) = action else { continue };
+        let started = std::time::Instant::now();
         let mut effects = update(model, action);
         for _ in 0..MAX_BURST {
             match rx.try_recv() {
@@ -103,7 +104,14 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
         if model.quit {
             return Ok(());
         }
+        let updated = started.elapsed();
         terminal.draw(|f| view(model, f))?;
+        // What a user who finds the explorer slow can send: `CALLSCOPE_LOG=callscope=trace`.
+        tracing::trace!(
+            update_ms = updated.as_secs_f64() * 1e3,
+            draw_ms = (started.elapsed() - updated).as_secs_f64() * 1e3,
+            "frame"
+        );
     }
 }
 
