@@ -58,9 +58,10 @@ pub fn in_slices<T: Sync, R: Send>(
 }
 
 /// Maps every item of `items` into `out`, which is emptied first and ends as long as `items`,
-/// in order: each of at most `parts` slices (see [`slice_len`]) on a thread of its own (one, on this thread, when
-/// `parts` is below 2), with a state of its own that `start` makes and `map` may change. The
-/// states come back in the slices' order.
+/// in order: each of at most `parts` slices (see [`slice_len`]) on a thread of its own (one, on
+/// this thread, when `parts` is below 2), with a state of its own that `start` makes from the
+/// slice's number (0 for the first) and `map` may change. The states come back in the slices'
+/// order.
 ///
 /// Each slice writes straight into its own part of `out`'s memory, so that a list reused from
 /// one scan to the next is neither cleared nor copied.
@@ -68,7 +69,7 @@ pub fn map_into<T: Sync, U: Send, S: Send>(
     items: &[T],
     out: &mut Vec<U>,
     parts: usize,
-    start: impl Fn() -> S + Sync,
+    start: impl Fn(usize) -> S + Sync,
     map: impl Fn(&mut S, &T) -> U + Sync,
 ) -> Vec<S> {
     out.clear();
@@ -80,9 +81,10 @@ pub fn map_into<T: Sync, U: Send, S: Send>(
     let works: Vec<_> = items
         .chunks(step)
         .zip(spare.chunks_mut(step))
-        .map(|(from, to)| {
+        .enumerate()
+        .map(|(k, (from, to))| {
             move || {
-                let mut state = start();
+                let mut state = start(k);
                 for (slot, item) in to.iter_mut().zip(from) {
                     slot.write(map(&mut state, item));
                 }
@@ -92,7 +94,7 @@ pub fn map_into<T: Sync, U: Send, S: Send>(
         .collect();
     if works.is_empty() {
         // No items: one state all the same, as from an empty slice.
-        return vec![start()];
+        return vec![start(0)];
     }
     let states = each(works);
     // SAFETY: `items` and `spare` are cut at the same places, and each slice of `spare` had an
@@ -174,8 +176,8 @@ mod tests {
                     &items,
                     &mut out,
                     parts,
-                    || (usize::MAX, 0usize),
-                    |(first, seen), &i| {
+                    |k| (k, usize::MAX, 0usize),
+                    |(_, first, seen), &i| {
                         *first = (*first).min(i);
                         *seen += 1;
                         i as u64 * 10
@@ -185,9 +187,10 @@ mod tests {
                 assert_eq!(out, want, "{len} in {parts}");
                 // Each state saw one slice, the slices in order, together every item once.
                 let ranges = in_ranges(len, parts, |r| r);
-                let slices: Vec<(usize, usize)> = ranges
+                let slices: Vec<(usize, usize, usize)> = ranges
                     .iter()
-                    .map(|r| (if r.is_empty() { usize::MAX } else { r.start }, r.len()))
+                    .enumerate()
+                    .map(|(k, r)| (k, if r.is_empty() { usize::MAX } else { r.start }, r.len()))
                     .collect();
                 assert_eq!(states, slices, "{len} in {parts}");
             }

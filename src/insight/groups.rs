@@ -3,6 +3,8 @@
 use super::keys::{Index, compare_values, label_of, parts_of, rank};
 use super::{GroupValue, Part, parts_for};
 use crate::cli::{GroupKey, GroupSort};
+use std::sync::{Mutex, PoisonError};
+
 use crate::parallel::{each, map_into, slice_len};
 use crate::store::{NO_TIME, Row, Store, Sym, TERMINAL_TRUE};
 
@@ -108,10 +110,15 @@ impl Marks {
             .ok()
             .and_then(|g| self.last.checked_add(g))
             .is_some();
-        if !fits {
-            self.peer.clear();
-            self.room.clear();
-            self.last = 0;
+        // Fresh lists at first, when the numbers would overflow, or when the store has far
+        // fewer strings than the marks were made for (a new live query starts a new store):
+        // zeroed memory, which only the pages a grouping touches fault in.
+        if !fits || self.peer.is_empty() || self.peer.len() / 2 > symbols {
+            *self = Marks {
+                peer: vec![0; symbols],
+                room: vec![0; symbols],
+                last: 0,
+            };
         }
         // Symbols the store gained since hold no mark yet.
         if self.peer.len() < symbols {
@@ -186,14 +193,6 @@ struct Met {
 }
 
 impl Met {
-    fn new(key: GroupKey, symbols: usize) -> Met {
-        Met {
-            index: Index::new(key, symbols),
-            values: Vec::new(),
-            sums: Vec::new(),
-        }
-    }
-
     /// Counts a row in its group, and gives the group's number.
     fn add(&mut self, key: GroupKey, row: &Row) -> u32 {
         let value = key.value_of(row);
@@ -233,7 +232,10 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// Puts the run's events in group order, each group's in load order: a counting sort over
-    /// every slice of the first pass, keeping the events of this run's groups.
+    /// every slice of the first pass, keeping the events of this run's groups. Every run reads
+    /// the whole of the first pass's list (24 bytes an event): reads side by side, where
+    /// writing each event from the run of the slice that met it would share the lists' memory
+    /// between threads.
     fn fill(&mut self, slices: &[Slice]) {
         let Some(base) = self.extents.first().map(|e| e.start) else {
             return;
@@ -267,6 +269,9 @@ impl Run<'_> {
     /// times are read here too, in order, rather than per event in the first pass, where a
     /// million groups would make every event a cache miss.
     fn count(&mut self, marks: &mut Marks, symbols: usize) {
+        if self.extents.is_empty() {
+            return;
+        }
         let base = marks.ready(symbols, self.extents.len());
         let (peer_mark, room_mark) = (&mut marks.peer, &mut marks.room);
         let mut start = 0;
@@ -364,11 +369,31 @@ impl Groups {
         // load order: they read that instead of the wide rows a second time (reading the rows
         // again took as long).
         let mut seen = reused(old.seen, shown.len());
+        // The first slice's lists become the lists of all groups: they take the memory of the
+        // grouping before (there are at most as many groups as shown events).
+        let lists = Mutex::new(Some((
+            reused(old.values, shown.len()),
+            reused(old.sums, shown.len()),
+        )));
         let met = map_into(
             shown,
             &mut seen,
             parts,
-            || Met::new(key, symbols),
+            |slice| {
+                let (values, sums) = match slice {
+                    0 => lists
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .take()
+                        .unwrap_or_default(),
+                    _ => Default::default(),
+                };
+                Met {
+                    index: Index::new(key, symbols),
+                    values,
+                    sums,
+                }
+            },
             |met, &i| {
                 let row = &rows[i as usize];
                 Seen {
@@ -414,6 +439,12 @@ impl Groups {
             })
             .collect();
         drop(index);
+        // Lists by group, filled in the memory of the grouping before, whose groups may have
+        // been far more (by peer, then by error): let go of the memory of that many.
+        if values.capacity() / 2 > values.len() {
+            values.shrink_to_fit();
+            sums.shrink_to_fit();
+        }
 
         // Where each group's events go in the lists by group.
         let mut extents = reused(old.extents, sums.len());
@@ -445,7 +476,7 @@ impl Groups {
             .collect();
         let runs = runs_of(&sums, parts);
         let mut marks = old.marks;
-        marks.resize_with(marks.len().max(runs.len()), Marks::default);
+        marks.resize_with(runs.len(), Marks::default);
         let mut works = Vec::new();
         let mut rest = (&mut extents[..], &mut members[..], &mut facts[..]);
         for (groups, marks) in runs.into_iter().zip(&mut marks) {
@@ -759,6 +790,70 @@ mod tests {
     }
 
     #[test]
+    fn the_first_name_met_names_the_group_however_the_events_are_cut_into_slices() {
+        // Peer p1 has no name in its first events, then two; room-1 likewise.
+        let named = |n: u32, user: Option<&str>| {
+            with(ev(n, n.into(), "join", "p1", false), |d| {
+                if let Some(user) = user {
+                    d["user_name"] = json!(user);
+                    d["room_name"] = json!(format!("room of {user}"));
+                }
+            })
+        };
+        let firsts = [
+            // Met in the second of three slices, or in the first of two.
+            [
+                None,
+                None,
+                Some("Ada"),
+                Some("Ada"),
+                Some("Bea"),
+                Some("Bea"),
+            ],
+            // Met in the last slice only, whatever the cut.
+            [None, None, None, None, None, Some("Bea")],
+        ];
+        for names in firsts {
+            let events: Vec<_> = names
+                .iter()
+                .enumerate()
+                .map(|(n, user)| named(n as u32, *user))
+                .collect();
+            let s = store(&events);
+            let first = names.iter().flatten().next().unwrap();
+            for parts in [1, 2, 3, 6] {
+                let peers = Groups::recompute_in(
+                    Groups::default(),
+                    &s,
+                    &all(&s),
+                    GroupKey::Peer,
+                    GroupSort::Count,
+                    parts,
+                );
+                assert_eq!(
+                    peers.group(0).label(&s, GroupKey::Peer),
+                    format!("{first} (p1)"),
+                    "in {parts}"
+                );
+                let rooms = Groups::recompute_in(
+                    Groups::default(),
+                    &s,
+                    &all(&s),
+                    GroupKey::Room,
+                    GroupSort::Count,
+                    parts,
+                );
+                let room = format!("room of {first}");
+                assert_eq!(
+                    rooms.group(0).parts(&s, GroupKey::Room),
+                    [Part::Text("room-1"), Part::Text(&room)],
+                    "in {parts}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn sorting_by_last_seen_puts_the_latest_group_first() {
         let events = vec![
             ev(1, 0, "join", "p1", false),
@@ -983,7 +1078,7 @@ mod tests {
         let every = all(&s);
         let odd: Vec<u32> = every.iter().copied().filter(|i| i % 2 == 1).collect();
         let few: Vec<u32> = every.iter().copied().take(5).collect();
-        // The last events first: a later slice meets groups that an earlier one meets too.
+        // The second half alone: its slices do not start where a grouping of all would.
         let late: Vec<u32> = every[every.len() / 2..].to_vec();
         for shown in [&every, &odd, &few, &late, &vec![]] {
             for key in GroupKey::ALL {
@@ -1096,6 +1191,32 @@ mod tests {
         assert!(small.extents.capacity() <= few.len() * 2);
         assert!(small.ranks.capacity() <= few.len() * 2);
         assert!(small.order.capacity() <= few.len() * 2);
+        // A grouping as large as the one before fills that one's lists, whatever the slices.
+        for parts in [1, 3] {
+            let before = Groups::compute(&s, &every, GroupKey::Peer, GroupSort::Count);
+            let lists = (
+                before.values.as_ptr(),
+                before.sums.as_ptr(),
+                before.seen.as_ptr(),
+            );
+            let again =
+                Groups::recompute_in(before, &s, &every, GroupKey::Peer, GroupSort::Last, parts);
+            let reused = (
+                again.values.as_ptr(),
+                again.sums.as_ptr(),
+                again.seen.as_ptr(),
+            );
+            assert_eq!(reused, lists, "in {parts}");
+        }
+        // Marks for each run of the last grouping only, for as many strings as its store has.
+        let runs = Groups::recompute_in(small, &s, &every, GroupKey::Peer, GroupSort::Count, 4);
+        assert_eq!(runs.marks.len(), 4);
+        let one = Groups::recompute_in(runs, &s, &few, GroupKey::Peer, GroupSort::Count, 1);
+        assert_eq!(one.marks.len(), 1);
+        assert_eq!(one.marks[0].peer.len(), s.strings().len());
+        let tiny = store(&[ev(1, 0, "join", "p1", false)]);
+        let one = Groups::recompute(one, &tiny, &all(&tiny), GroupKey::Peer, GroupSort::Count);
+        assert_eq!(one.marks[0].peer.len(), tiny.strings().len());
     }
 
     #[test]

@@ -468,7 +468,8 @@ fn first_copies(parts: &[(usize, Vec<LineInfo>)], threads: usize) -> Vec<(usize,
     kept
 }
 
-/// Runs `f` on each item on its own thread, returning the results in order.
+/// Runs `f` on each item, each on a thread of its own but the first, which runs on this one;
+/// the results in order.
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     if items.is_empty() {
         return Vec::new();
