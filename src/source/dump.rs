@@ -129,6 +129,54 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
 
 /// Opens one file (or stdin for `-`): maps it, or decompresses it when its content is gzip.
 pub fn open(path: &Path) -> Result<DumpFile, DumpProblem> {
+    let (name, blob) = open_bytes(path)?;
+    if is_gzip(&blob) {
+        let (bytes, problem) = gunzip(&blob, &name);
+        return Ok(DumpFile {
+            path: name,
+            blob: Arc::new(Blob::Owned(bytes)),
+            problem,
+        });
+    }
+    Ok(DumpFile {
+        path: name,
+        blob: Arc::new(blob),
+        problem: None,
+    })
+}
+
+/// Reads every event of one file (or stdin for `-`), handing them over in batches as
+/// [`read_file_in_batches`] does. A gzip'd file is decompressed on a thread of its own while the
+/// events decompressed so far are read, so that its first events show before the rest is
+/// decompressed.
+pub fn read_path_in_batches(
+    path: &Path,
+    size: usize,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Vec<DumpProblem> {
+    match open_bytes(path) {
+        Ok((name, blob)) if is_gzip(&blob) => {
+            read_gzip_in_batches(&name, &blob, size, PIECE_BYTES, on_batch)
+        }
+        Ok((name, blob)) => read_file_in_batches(
+            DumpFile {
+                path: name,
+                blob: Arc::new(blob),
+                problem: None,
+            },
+            size,
+            on_batch,
+        ),
+        Err(p) => vec![p],
+    }
+}
+
+fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x1f, 0x8b])
+}
+
+/// The name of a file for people (`<stdin>` for `-`) and its bytes, as they are.
+fn open_bytes(path: &Path) -> Result<(String, Blob), DumpProblem> {
     let name = path.display().to_string();
     let name = if name == "-" {
         "<stdin>".to_string()
@@ -146,19 +194,7 @@ pub fn open(path: &Path) -> Result<DumpFile, DumpProblem> {
         let file = std::fs::File::open(path).map_err(|e| problem(&name, None, io_message(&e)))?;
         Blob::map_file(&file).map_err(|e| problem(&name, None, io_message(&e)))?
     };
-    if blob.starts_with(&[0x1f, 0x8b]) {
-        let (bytes, problem) = gunzip(&blob, &name);
-        return Ok(DumpFile {
-            path: name,
-            blob: Arc::new(Blob::Owned(bytes)),
-            problem,
-        });
-    }
-    Ok(DumpFile {
-        path: name,
-        blob: Arc::new(blob),
-        problem: None,
-    })
+    Ok((name, blob))
 }
 
 /// Decompresses every gzip member; a damaged or cut stream keeps what came out before the damage.
@@ -171,13 +207,142 @@ fn gunzip(compressed: &[u8], name: &str) -> (Vec<u8>, Option<DumpProblem>) {
             Ok(0) => return (out, None),
             Ok(n) => out.extend_from_slice(&chunk[..n]),
             Err(e) => {
-                let msg = format!(
-                    "the gzip data is damaged or cut short ({e}); the {} bytes decompressed before it were read",
-                    out.len()
-                );
-                return (out, Some(problem(name, None, msg)));
+                let damaged = gzip_damage(name, &e, out.len() as u64);
+                return (out, Some(damaged));
             }
         }
+    }
+}
+
+fn gzip_damage(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem {
+    let msg = format!(
+        "the gzip data is damaged or cut short ({e}); the {decompressed} bytes decompressed before it were read"
+    );
+    problem(name, None, msg)
+}
+
+/// What the decompressing thread of [`read_gzip_in_batches`] hands over.
+enum Decompressed {
+    /// The next piece of the file, cut between events (or the whole file, when it is not
+    /// line-delimited).
+    Piece(Vec<u8>),
+    /// The gzip data is damaged past what was handed over.
+    Damaged(DumpProblem),
+}
+
+/// Reads a gzip'd file: a thread decompresses it into pieces of about `piece_bytes`, each cut
+/// where [`split_between_events`] would cut, while this one reads each piece as it comes. What is
+/// found is what reading the whole file decompressed finds, problems at the same lines.
+fn read_gzip_in_batches(
+    name: &str,
+    compressed: &[u8],
+    size: usize,
+    piece_bytes: usize,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Vec<DumpProblem> {
+    // One piece waits while the next is decompressed: at most three in memory besides the store's.
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::scope(|scope| {
+        scope.spawn(move || decompress_in_pieces(name, compressed, piece_bytes, &tx));
+        let mut damage = None;
+        let mut errors = Vec::new();
+        let mut total_errors = 0;
+        // Lines before the piece being read, and whether every byte so far is blank.
+        let (mut lines, mut blank, mut first) = (0, true, true);
+        for message in rx {
+            let piece = match message {
+                Decompressed::Piece(piece) => piece,
+                Decompressed::Damaged(p) => {
+                    damage = Some(p);
+                    continue;
+                }
+            };
+            let blob = Arc::new(Blob::Owned(piece));
+            let bytes: &[u8] = &blob;
+            let text = if first {
+                bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes)
+            } else {
+                bytes
+            };
+            blank &= text.iter().all(u8::is_ascii_whitespace);
+            // The first batch of the file is small, so that the first screen shows at once.
+            let found = scan_blob(
+                &blob,
+                if first { size } else { LARGE_BATCH },
+                false,
+                on_batch,
+            );
+            for e in found {
+                if errors.len() < MAX_PROBLEMS_PER_FILE {
+                    let (line, col) = line_col(bytes, e.offset);
+                    errors.push(((lines + line, col), e.message));
+                }
+                total_errors += 1;
+            }
+            lines += memchr::memchr_iter(b'\n', bytes).count();
+            first = false;
+        }
+        let mut problems: Vec<DumpProblem> = damage.into_iter().collect();
+        report(name, errors, total_errors, blank, &mut problems);
+        problems
+    })
+}
+
+/// Decompresses every gzip member, handing the bytes over in pieces cut between events; a file
+/// that is not line-delimited goes over whole. Stops at damage, after handing over what came
+/// out before it.
+fn decompress_in_pieces(
+    name: &str,
+    compressed: &[u8],
+    piece_bytes: usize,
+    tx: &std::sync::mpsc::SyncSender<Decompressed>,
+) {
+    let mut decoder = flate2::read::MultiGzDecoder::new(compressed);
+    let mut buf: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    let mut decompressed = 0u64;
+    // Whether the file can be cut into pieces, once its first bytes tell.
+    let mut line_delimited = None;
+    // Where to look for the next cut from.
+    let mut target = piece_bytes;
+    let damage = loop {
+        match decoder.read(&mut chunk) {
+            Ok(0) => break None,
+            Ok(n) => {
+                buf.extend_from_slice(&chunk[..n]);
+                decompressed += n as u64;
+            }
+            Err(e) => break Some(gzip_damage(name, &e, decompressed)),
+        }
+        // As many pieces as the bytes so far hold.
+        while buf.len() >= target {
+            let cuttable =
+                *line_delimited.get_or_insert_with(|| super::ndjson::looks_line_delimited(&buf));
+            if !cuttable {
+                target = usize::MAX;
+                break;
+            }
+            // Only whole lines are looked at: the last one may go on in the next bytes.
+            let whole = memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1);
+            match next_event_line(&buf[..whole], piece_bytes.min(whole.saturating_sub(1))) {
+                Some(cut) if cut > 0 => {
+                    let rest = buf.split_off(cut);
+                    let piece = std::mem::replace(&mut buf, rest);
+                    if tx.send(Decompressed::Piece(piece)).is_err() {
+                        return;
+                    }
+                    target = piece_bytes;
+                }
+                // No place to cut yet: read on, and look again a piece further.
+                _ => target = buf.len() + piece_bytes,
+            }
+        }
+    };
+    if !buf.is_empty() || line_delimited.is_none() {
+        let _ = tx.send(Decompressed::Piece(buf));
+    }
+    if let Some(damage) = damage {
+        let _ = tx.send(Decompressed::Damaged(damage));
     }
 }
 
@@ -208,7 +373,29 @@ fn read(
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
     let mut problems: Vec<DumpProblem> = file.problem.into_iter().collect();
+    let errors = scan_blob(&file.blob, size, may_parallel, on_batch);
     let bytes: &[u8] = &file.blob;
+    let total = errors.len();
+    let positioned = errors
+        .into_iter()
+        .take(MAX_PROBLEMS_PER_FILE)
+        .map(|e| (line_col(bytes, e.offset), e.message))
+        .collect();
+    let text = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+    let blank = text.iter().all(u8::is_ascii_whitespace);
+    report(&file.path, positioned, total, blank, &mut problems);
+    problems
+}
+
+/// Reads every event of a file's bytes, handing them over in batches, and gives the problems
+/// met, at their byte offsets.
+fn scan_blob(
+    blob: &Arc<Blob>,
+    size: usize,
+    may_parallel: bool,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Vec<ScanError> {
+    let bytes: &[u8] = blob;
     let mut errors = Vec::new();
     let threads = crate::parallel::cores();
     if may_parallel
@@ -216,16 +403,9 @@ fn read(
         && bytes.len() >= PARALLEL_BYTES
         && super::ndjson::looks_line_delimited(bytes)
     {
-        read_pieces(
-            &file.blob,
-            size,
-            threads,
-            PIECE_BYTES,
-            on_batch,
-            &mut errors,
-        );
+        read_pieces(blob, size, threads, PIECE_BYTES, on_batch, &mut errors);
     } else {
-        let mut batcher = Batcher::new(Arc::clone(&file.blob), size);
+        let mut batcher = Batcher::new(Arc::clone(blob), size);
         let mut push = |start: usize, end: usize| batcher.push(start, end, on_batch);
         if super::ndjson::looks_line_delimited(bytes) {
             scan_lines(bytes, &mut push, &mut errors);
@@ -234,27 +414,37 @@ fn read(
         }
         on_batch(batcher.finish());
     }
-    let total = errors.len();
-    for e in errors.into_iter().take(MAX_PROBLEMS_PER_FILE) {
-        let (line, col) = line_col(bytes, e.offset);
-        problems.push(problem(&file.path, Some((line, col)), e.message));
-    }
+    errors
+}
+
+/// Adds a file's problems, given at their lines and columns: at most [`MAX_PROBLEMS_PER_FILE`]
+/// of the `total`, and a line for the rest; and says so when the file holds nothing but blanks.
+fn report(
+    path: &str,
+    positioned: Vec<((usize, usize), String)>,
+    total: usize,
+    blank: bool,
+    problems: &mut Vec<DumpProblem>,
+) {
+    problems.extend(
+        positioned
+            .into_iter()
+            .map(|(at, message)| problem(path, Some(at), message)),
+    );
     if total > MAX_PROBLEMS_PER_FILE {
         problems.push(problem(
-            &file.path,
+            path,
             None,
             format!("{} more problems not shown", total - MAX_PROBLEMS_PER_FILE),
         ));
     }
-    let text = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
-    if text.iter().all(u8::is_ascii_whitespace) && problems.is_empty() {
+    if blank && problems.is_empty() {
         problems.push(problem(
-            &file.path,
+            path,
             None,
             "the file is empty: it holds no events".into(),
         ));
     }
-    problems
 }
 
 /// Cuts a line-delimited file into about `n` pieces, each starting on a line that is one whole

@@ -32,17 +32,12 @@ pub fn load_files(args: &[String], mut on_batch: impl FnMut(&str, Batch)) -> Vec
             }
         };
         for path in paths {
-            match dump::open(&path) {
-                Ok(file) => {
-                    let name = file.path.clone();
-                    let mut file_problems =
-                        dump::read_file_in_batches(file, FIRST_BATCH, &mut |batch| {
-                            on_batch(&name, batch)
-                        });
-                    problems.append(&mut file_problems);
-                }
-                Err(p) => problems.push(p),
-            }
+            let name = path.display().to_string();
+            problems.extend(dump::read_path_in_batches(
+                &path,
+                FIRST_BATCH,
+                &mut |batch| on_batch(&name, batch),
+            ));
         }
     }
     problems

@@ -724,3 +724,95 @@ fn pieces_never_cut_a_value_written_over_several_lines() {
     assert_eq!(many.errors, one.errors);
     assert_eq!(many.events, one.events);
 }
+
+/// What reading a gzip'd file while it decompresses gives, in pieces of about `piece_bytes`, with
+/// its problems.
+fn read_gzip_streamed(gz: &[u8], piece_bytes: usize) -> (Read, Vec<DumpProblem>) {
+    let mut batches = Vec::new();
+    let problems = read_gzip_in_batches("t.gz", gz, 2000, piece_bytes, &mut |b| batches.push(b));
+    (Read::of(batches, Vec::new()), problems)
+}
+
+/// What reading the same file decompressed whole, on one thread, gives.
+fn read_gzip_whole(gz: &[u8]) -> (Read, Vec<DumpProblem>) {
+    let (bytes, problem) = gunzip(gz, "t.gz");
+    let mut batches = Vec::new();
+    let file = DumpFile {
+        path: "t.gz".into(),
+        blob: Arc::new(Blob::Owned(bytes)),
+        problem,
+    };
+    let problems = super::read(file, 2000, false, &mut |b| batches.push(b));
+    (Read::of(batches, Vec::new()), problems)
+}
+
+#[test]
+fn a_gzip_file_read_while_it_decompresses_gives_what_reading_it_whole_gives() {
+    let mut lines = generated_lines(3000, 7);
+    let copy = lines[5].replacen("\"type\":\"client.", "\"type\":\"client.x", 1);
+    lines.insert(2500, copy);
+    lines[100] = "{\"id\": broken".to_string();
+    lines[2900] = "not json at all".to_string();
+    let envelope: serde_json::Value = serde_json::from_str(PAGE1).unwrap();
+    lines.insert(1200, envelope.to_string());
+    // Values written over many lines, which no piece may cut.
+    let pretty = |n: usize| {
+        let mut e: serde_json::Value =
+            serde_json::from_str(&generated_lines(1, 100 + n as u64)[0]).unwrap();
+        e["id"] = format!("00000000-0000-4000-8000-{n:012}").into();
+        serde_json::to_string_pretty(&e).unwrap()
+    };
+    for n in 0..20 {
+        lines.insert(300 + n * 130, pretty(n));
+    }
+    lines.insert(700, String::new());
+    let ndjson = lines.join("\n");
+    // More damage than a file's problems show.
+    let mut damaged = generated_lines(400, 8);
+    for k in 0..25 {
+        damaged[10 + k * 15] = format!("{{\"id\": broken {k}");
+    }
+    let mut bom = vec![0xEF, 0xBB, 0xBF];
+    bom.extend_from_slice(QUIRKS.as_bytes());
+    let mut members = gzip(PAGE1.as_bytes());
+    members.extend(gzip(PAGE2.as_bytes()));
+    let whole_ndjson = gzip(ndjson.as_bytes());
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("generated lines", whole_ndjson.clone()),
+        (
+            "cut short",
+            whole_ndjson[..whole_ndjson.len() * 2 / 3].to_vec(),
+        ),
+        ("much damage", gzip(damaged.join("\n").as_bytes())),
+        ("envelopes, not line-delimited", members),
+        ("a byte order mark", gzip(&bom)),
+        ("empty", gzip(b"")),
+        ("blank", gzip(b"\n  \n")),
+    ];
+    for (what, gz) in &files {
+        let (whole, whole_problems) = read_gzip_whole(gz);
+        for piece_bytes in [512, 8 << 10, 1 << 30] {
+            let (streamed, problems) = read_gzip_streamed(gz, piece_bytes);
+            let case = format!("{what}, pieces of {piece_bytes}");
+            assert_eq!(problems, whole_problems, "{case}");
+            assert_eq!(streamed.events, whole.events, "{case}");
+            assert_eq!(streamed.duplicates, whole.duplicates, "{case}");
+            assert!(streamed.first_batch <= 2000, "{case}");
+        }
+    }
+    // The cases hold what they are meant to.
+    let (generated, problems) = read_gzip_whole(&files[0].1);
+    assert_eq!(generated.events.len(), 3000 - 2 + 2 + 20);
+    assert_eq!(generated.duplicates, 1);
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    let (_, problems) = read_gzip_whole(&files[1].1);
+    assert!(problems[0].message.contains("gzip"), "{problems:?}");
+    let (_, problems) = read_gzip_whole(&files[2].1);
+    assert_eq!(problems[20].message, "5 more problems not shown");
+    let (_, problems) = read_gzip_streamed(&files[5].1, 512);
+    assert_eq!(problems[0].message, "the file is empty: it holds no events");
+    // Small pieces are many.
+    let mut batches = 0;
+    read_gzip_in_batches("t.gz", &files[0].1, 2000, 8 << 10, &mut |_| batches += 1);
+    assert!(batches > 50, "{batches} batches");
+}
