@@ -146,19 +146,34 @@ pub fn open(path: &Path) -> Result<DumpFile, DumpProblem> {
 }
 
 /// Reads every event of one file (or stdin for `-`), handing them over in batches as
-/// [`read_file_in_batches`] does. A gzip'd file is decompressed on a thread of its own while the
-/// events decompressed so far are read, so that its first events show before the rest is
-/// decompressed.
+/// [`read_file_in_batches`] does. A gzip'd file, stdin or a pipe is read as it comes (see
+/// [`read_stream_in_batches`]), so that its first events show before the rest has arrived.
 pub fn read_path_in_batches(
     path: &Path,
     size: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    match open_bytes(path) {
-        Ok((name, blob)) if is_gzip(&blob) => {
-            read_gzip_in_batches(&name, &blob, size, PIECE_BYTES, on_batch)
+    let name = display_name(path);
+    if path == Path::new("-") {
+        return read_stream_in_batches(&name, std::io::stdin(), size, PIECE_BYTES, on_batch);
+    }
+    let opened = std::fs::File::open(path).and_then(|file| {
+        let regular = file.metadata()?.is_file();
+        Ok((file, regular))
+    });
+    let blob = match opened {
+        // A pipe or device (`<(zcat dump.gz)`) has no length to map.
+        Ok((file, false)) => {
+            return read_stream_in_batches(&name, file, size, PIECE_BYTES, on_batch);
         }
-        Ok((name, blob)) => read_file_in_batches(
+        Ok((file, true)) => Blob::map_file(&file),
+        Err(e) => Err(e),
+    };
+    match blob {
+        Ok(blob) if is_gzip(&blob) => {
+            read_stream_in_batches(&name, &blob[..], size, PIECE_BYTES, on_batch)
+        }
+        Ok(blob) => read_file_in_batches(
             DumpFile {
                 path: name,
                 blob: Arc::new(blob),
@@ -167,7 +182,16 @@ pub fn read_path_in_batches(
             size,
             on_batch,
         ),
-        Err(p) => vec![p],
+        Err(e) => vec![problem(&name, None, io_message(&e))],
+    }
+}
+
+/// A file's name for people: `<stdin>` for `-`.
+pub(crate) fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
     }
 }
 
@@ -177,12 +201,7 @@ fn is_gzip(bytes: &[u8]) -> bool {
 
 /// The name of a file for people (`<stdin>` for `-`) and its bytes, as they are.
 fn open_bytes(path: &Path) -> Result<(String, Blob), DumpProblem> {
-    let name = path.display().to_string();
-    let name = if name == "-" {
-        "<stdin>".to_string()
-    } else {
-        name
-    };
+    let name = display_name(path);
     let blob = if path == Path::new("-") {
         let mut buf = Vec::new();
         std::io::stdin()
@@ -221,21 +240,59 @@ fn gzip_damage(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem
     problem(name, None, msg)
 }
 
-/// What the decompressing thread of [`read_gzip_in_batches`] hands over.
-enum Decompressed {
+fn read_failure(name: &str, e: &std::io::Error, read: u64) -> DumpProblem {
+    let msg = format!("reading stopped ({e}); the {read} bytes read before it were read");
+    problem(name, None, msg)
+}
+
+/// What the reading thread of [`read_stream_in_batches`] hands over.
+enum Cut {
     /// The next piece of the file, cut between events (or the whole file, when it is not
     /// line-delimited).
     Piece(Vec<u8>),
-    /// The gzip data is damaged past what was handed over.
-    Damaged(DumpProblem),
+    /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
+    Stopped(DumpProblem),
 }
 
-/// Reads a gzip'd file: a thread decompresses it into pieces of about `piece_bytes`, each cut
-/// where [`split_between_events`] would cut, while this one reads each piece as it comes. What is
-/// found is what reading the whole file decompressed finds, problems at the same lines.
-fn read_gzip_in_batches(
+/// Reads a dump as its bytes come (stdin, a pipe, or a gzip'd file decompressing, told apart by
+/// its first two bytes): a thread cuts the bytes into pieces of about `piece_bytes`, where
+/// [`split_between_events`] would cut them, while this one reads each piece as it comes, as
+/// [`read_pieces`] reads a mapped file's. Problems keep their lines and columns in the whole
+/// file. As with [`read_pieces`], each piece is read on its own: damage that stops the reading of
+/// one (a value cut short, binary data) does not stop the next.
+fn read_stream_in_batches(
     name: &str,
-    compressed: &[u8],
+    mut reader: impl Read + Send,
+    size: usize,
+    piece_bytes: usize,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Vec<DumpProblem> {
+    let mut head = Vec::new();
+    while head.len() < 2 {
+        let mut byte = [0u8];
+        match reader.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) => head.push(byte[0]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return vec![problem(name, None, io_message(&e))],
+        }
+    }
+    let gzip = is_gzip(&head);
+    let bytes = std::io::Cursor::new(head).chain(reader);
+    if gzip {
+        let decoder = flate2::read::MultiGzDecoder::new(bytes);
+        read_pieces_as_they_come(name, decoder, gzip_damage, size, piece_bytes, on_batch)
+    } else {
+        read_pieces_as_they_come(name, bytes, read_failure, size, piece_bytes, on_batch)
+    }
+}
+
+/// [`read_stream_in_batches`] once the bytes are known to be gzip or not; `failed` names what
+/// stopped the reader.
+fn read_pieces_as_they_come(
+    name: &str,
+    reader: impl Read + Send,
+    failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
     size: usize,
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
@@ -243,7 +300,7 @@ fn read_gzip_in_batches(
     // One piece waits while the next is decompressed: at most three in memory besides the store's.
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     std::thread::scope(|scope| {
-        scope.spawn(move || decompress_in_pieces(name, compressed, piece_bytes, &tx));
+        scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, &tx));
         let mut damage = None;
         let mut errors = Vec::new();
         let mut total_errors = 0;
@@ -251,8 +308,8 @@ fn read_gzip_in_batches(
         let (mut lines, mut blank, mut first) = (0, true, true);
         for message in rx {
             let piece = match message {
-                Decompressed::Piece(piece) => piece,
-                Decompressed::Damaged(p) => {
+                Cut::Piece(piece) => piece,
+                Cut::Stopped(p) => {
                     damage = Some(p);
                     continue;
                 }
@@ -288,31 +345,35 @@ fn read_gzip_in_batches(
     })
 }
 
-/// Decompresses every gzip member, handing the bytes over in pieces cut between events; a file
-/// that is not line-delimited goes over whole. Stops at damage, after handing over what came
-/// out before it.
-fn decompress_in_pieces(
+/// Reads every byte, handing them over in pieces cut between events; a file that is not
+/// line-delimited goes over whole. Stops at the first failure to read (damage, for gzip), after
+/// handing over what came before it.
+fn cut_in_pieces(
     name: &str,
-    compressed: &[u8],
+    mut reader: impl Read,
+    failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
     piece_bytes: usize,
-    tx: &std::sync::mpsc::SyncSender<Decompressed>,
+    tx: &std::sync::mpsc::SyncSender<Cut>,
 ) {
-    let mut decoder = flate2::read::MultiGzDecoder::new(compressed);
     let mut buf: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
-    let mut decompressed = 0u64;
+    let mut read = 0u64;
     // Whether the file can be cut into pieces, once its first bytes tell.
     let mut line_delimited = None;
-    // Where to look for the next cut from.
+    debug_assert!(piece_bytes > 0);
+    // How long the bytes must be before a cut is looked for, and where the last look ended (a
+    // look goes on from there, rather than over the same lines again).
     let mut target = piece_bytes;
+    let mut looked = 0;
     let damage = loop {
-        match decoder.read(&mut chunk) {
+        match reader.read(&mut chunk) {
             Ok(0) => break None,
             Ok(n) => {
                 buf.extend_from_slice(&chunk[..n]);
-                decompressed += n as u64;
+                read += n as u64;
             }
-            Err(e) => break Some(gzip_damage(name, &e, decompressed)),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => break Some(failed(name, &e, read)),
         }
         // As many pieces as the bytes so far hold.
         while buf.len() >= target {
@@ -324,25 +385,26 @@ fn decompress_in_pieces(
             }
             // Only whole lines are looked at: the last one may go on in the next bytes.
             let whole = memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1);
-            match next_event_line(&buf[..whole], piece_bytes.min(whole.saturating_sub(1))) {
+            let from = piece_bytes.max(looked).min(whole.saturating_sub(1));
+            match next_event_line(&buf[..whole], from) {
                 Some(cut) if cut > 0 => {
                     let rest = buf.split_off(cut);
                     let piece = std::mem::replace(&mut buf, rest);
-                    if tx.send(Decompressed::Piece(piece)).is_err() {
+                    if tx.send(Cut::Piece(piece)).is_err() {
                         return;
                     }
-                    target = piece_bytes;
+                    (target, looked) = (piece_bytes, 0);
                 }
                 // No place to cut yet: read on, and look again a piece further.
-                _ => target = buf.len() + piece_bytes,
+                _ => (target, looked) = (buf.len() + piece_bytes, whole.saturating_sub(1)),
             }
         }
     };
     if !buf.is_empty() || line_delimited.is_none() {
-        let _ = tx.send(Decompressed::Piece(buf));
+        let _ = tx.send(Cut::Piece(buf));
     }
     if let Some(damage) = damage {
-        let _ = tx.send(Decompressed::Damaged(damage));
+        let _ = tx.send(Cut::Stopped(damage));
     }
 }
 
@@ -470,18 +532,25 @@ fn split_between_events(bytes: &[u8], n: usize) -> Vec<(usize, usize)> {
 }
 
 /// The start of the first line after `from` that may start a piece (see
-/// [`split_between_events`]).
+/// [`split_between_events`]): a whole object, right after a line (blank lines aside) that is one
+/// too. A damaged line that ends in `}` is not one, so a piece never ends on it: read whole, its
+/// damage is found where it reads on into the next line, and so it is in pieces.
 fn next_event_line(bytes: &[u8], from: usize) -> Option<usize> {
+    let is_object = |line: &[u8]| {
+        line.first() == Some(&b'{')
+            && line.last() == Some(&b'}')
+            && serde_json::from_slice::<IgnoredAny>(line).is_ok()
+    };
     let mut at = from + memchr::memchr(b'\n', &bytes[from..])? + 1;
     while at < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
         let line = super::ndjson::trim(&bytes[at..end]);
         let before = bytes[..at].iter().rposition(|b| !is_json_ws(*b));
-        if line.first() == Some(&b'{')
-            && line.last() == Some(&b'}')
-            && before.is_none_or(|i| bytes[i] == b'}')
-            && serde_json::from_slice::<IgnoredAny>(line).is_ok()
-        {
+        let line_before = before.map(|i| {
+            let start = memchr::memrchr(b'\n', &bytes[..i]).map_or(0, |n| n + 1);
+            super::ndjson::trim(&bytes[start..=i])
+        });
+        if is_object(line) && line_before.is_none_or(is_object) {
             return Some(at);
         }
         at = end + 1;

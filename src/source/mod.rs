@@ -32,7 +32,7 @@ pub fn load_files(args: &[String], mut on_batch: impl FnMut(&str, Batch)) -> Vec
             }
         };
         for path in paths {
-            let name = path.display().to_string();
+            let name = dump::display_name(&path);
             problems.extend(dump::read_path_in_batches(
                 &path,
                 FIRST_BATCH,

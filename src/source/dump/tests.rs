@@ -729,7 +729,7 @@ fn pieces_never_cut_a_value_written_over_several_lines() {
 /// its problems.
 fn read_gzip_streamed(gz: &[u8], piece_bytes: usize) -> (Read, Vec<DumpProblem>) {
     let mut batches = Vec::new();
-    let problems = read_gzip_in_batches("t.gz", gz, 2000, piece_bytes, &mut |b| batches.push(b));
+    let problems = read_stream_in_batches("t.gz", gz, 2000, piece_bytes, &mut |b| batches.push(b));
     (Read::of(batches, Vec::new()), problems)
 }
 
@@ -813,6 +813,117 @@ fn a_gzip_file_read_while_it_decompresses_gives_what_reading_it_whole_gives() {
     assert_eq!(problems[0].message, "the file is empty: it holds no events");
     // Small pieces are many.
     let mut batches = 0;
-    read_gzip_in_batches("t.gz", &files[0].1, 2000, 8 << 10, &mut |_| batches += 1);
+    read_stream_in_batches("t.gz", &files[0].1[..], 2000, 8 << 10, &mut |_| {
+        batches += 1
+    });
     assert!(batches > 50, "{batches} batches");
+}
+
+/// Bytes that come a few at a time, as from a pipe, and then fail if told to.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    fail: bool,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.bytes.is_empty() && self.fail {
+            return Err(std::io::Error::other("the pipe broke"));
+        }
+        let n = out.len().min(self.bytes.len()).min(1000);
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
+    let mut lines = generated_lines(2000, 11);
+    lines[300] = "{\"id\": broken".to_string();
+    let envelope: serde_json::Value = serde_json::from_str(PAGE2).unwrap();
+    lines.insert(900, serde_json::to_string_pretty(&envelope).unwrap());
+    let ndjson = lines.join("\n").into_bytes();
+    let whole = |bytes: &[u8]| {
+        let mut batches = Vec::new();
+        let file = DumpFile {
+            path: "<stdin>".into(),
+            blob: Arc::new(Blob::Owned(bytes.to_vec())),
+            problem: None,
+        };
+        let problems = super::read(file, 2000, false, &mut |b| batches.push(b));
+        (Read::of(batches, Vec::new()), problems)
+    };
+    let piped = |bytes: &[u8], fail: bool, piece_bytes: usize| {
+        let mut batches = Vec::new();
+        let pipe = Trickle { bytes, fail };
+        let problems =
+            read_stream_in_batches("<stdin>", pipe, 2000, piece_bytes, &mut |b| batches.push(b));
+        (Read::of(batches, Vec::new()), problems)
+    };
+    for bytes in [&ndjson[..], PAGE1.as_bytes(), b"", b"x"] {
+        let (one, one_problems) = whole(bytes);
+        for piece_bytes in [700, 64 << 10] {
+            let (streamed, problems) = piped(bytes, false, piece_bytes);
+            assert_eq!(problems, one_problems, "pieces of {piece_bytes}");
+            assert_eq!(streamed.events, one.events, "pieces of {piece_bytes}");
+        }
+    }
+    // A gzip'd dump through the pipe is decompressed, whatever size its reads come in.
+    let (streamed, problems) = piped(&gzip(&ndjson), false, 700);
+    assert_eq!((streamed.events, problems), {
+        let (one, p) = whole(&ndjson);
+        (one.events, p)
+    });
+    // A pipe that breaks keeps what came before, and says so first.
+    let cut = ndjson.len() / 2;
+    let (streamed, problems) = piped(&ndjson[..cut], true, 700);
+    let (before, _) = whole(&ndjson[..cut]);
+    assert_eq!(streamed.events, before.events);
+    assert!(streamed.events.len() > 500);
+    assert_eq!(
+        problems[0].message,
+        format!("reading stopped (the pipe broke); the {cut} bytes read before it were read")
+    );
+}
+
+#[test]
+fn no_piece_ends_on_a_damaged_line_that_ends_like_an_event() {
+    // Read whole, the damage is found where the parser reads on into the next line.
+    let mut lines = generated_lines(60, 12);
+    lines[30] = "{\"id\":\"a\",\"p\":{\"q\":1}".to_string();
+    let bytes = lines.join("\n").into_bytes();
+    let blob = Arc::new(Blob::Owned(bytes.clone()));
+    let one = read_on_one_thread(&blob);
+    assert_eq!(one.errors.len(), 1, "{:?}", one.errors);
+    let (whole, whole_problems) = {
+        let mut batches = Vec::new();
+        let file = DumpFile {
+            path: "t".into(),
+            blob: Arc::clone(&blob),
+            problem: None,
+        };
+        let problems = super::read(file, 2000, false, &mut |b| batches.push(b));
+        (Read::of(batches, Vec::new()), problems)
+    };
+    // Every piece size from a line to a tenth of the file: some cut would fall right after it.
+    let damaged_end = lines[..31].iter().map(|l| l.len() + 1).sum::<usize>();
+    for piece_bytes in (200..bytes.len() / 10).step_by(97) {
+        let many = read_in_pieces(&blob, 3, piece_bytes);
+        assert_eq!(many.errors, one.errors, "mapped, pieces of {piece_bytes}");
+        assert_eq!(many.events, one.events, "mapped, pieces of {piece_bytes}");
+        let mut batches = Vec::new();
+        let problems =
+            read_stream_in_batches("t", &bytes[..], 2000, piece_bytes, &mut |b| batches.push(b));
+        let streamed = Read::of(batches, Vec::new());
+        assert_eq!(
+            problems, whole_problems,
+            "streamed, pieces of {piece_bytes}"
+        );
+        assert_eq!(
+            streamed.events, whole.events,
+            "streamed, pieces of {piece_bytes}"
+        );
+    }
+    assert!(damaged_end > 200 && damaged_end < bytes.len());
 }
