@@ -616,3 +616,31 @@ fn a_trace_log_times_each_frames_update_and_drawing() {
     // Grouping every event takes some time: at least one frame has more than nothing in it.
     assert!(frames.iter().any(|&(u, d)| u > 0.0 && d > 0.0), "{log}");
 }
+
+#[test]
+fn a_gzip_dump_piped_in_opens_with_every_event_and_answers_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.ndjson.gz");
+    std::fs::copy(&demo, dir.path().join("demo.ndjson.gz")).unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    // Stdin is the pipe; the keys come from the terminal.
+    tmux.type_text(&format!(
+        "cat demo.ndjson.gz | {} -; echo \"explorer exited with $?\"",
+        binary()
+    ));
+    tmux.keys(&["Enter"]);
+    let every = demo_count(&Filter::default());
+    let screen = tmux.wait_for_text(&format!("{every} shown / {every} loaded │ idle"));
+    assert!(screen.contains("FILE  -"), "{screen}");
+    assert!(!screen.contains('⚠'), "no problem: {screen}");
+    tmux.keys(&["3"]);
+    let joins = demo_count(&Filter {
+        types: vec![EventType::Join],
+        ..Filter::default()
+    });
+    tmux.wait_for_text(&format!("{joins} shown / {every} loaded"));
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux);
+}
