@@ -644,3 +644,24 @@ fn a_gzip_dump_piped_in_opens_with_every_event_and_answers_keys() {
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux);
 }
+
+#[test]
+fn a_dump_asked_of_stdin_when_stdin_is_the_terminal_is_refused_before_the_screen_is_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    // Reading the terminal as the dump would eat the keys, `q` among them.
+    tmux.type_text(&format!("{} -; echo \"explorer exited with $?\"", binary()));
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_text("explorer exited with 2");
+    assert!(
+        screen.contains("callscope: `-` reads a dump from standard input, which is this terminal"),
+        "{screen}"
+    );
+    assert_eq!(
+        tmux.pane("#{alternate_on}"),
+        "0",
+        "the screen was never taken"
+    );
+}

@@ -69,9 +69,17 @@ pub fn run(
     } else {
         None
     };
-    if !std::io::stdout().is_terminal()
-        || !std::io::stdin().is_terminal() && !source.files.iter().any(|f| f == "-")
-    {
+    let reads_stdin = !live && !source.demo && source.files.iter().any(|f| f == "-");
+    if reads_stdin && std::io::stdin().is_terminal() {
+        // The loader would read the keys typed as if they were the dump, and the explorer
+        // would never see them.
+        eprintln!(
+            "callscope: `-` reads a dump from standard input, which is this terminal: pipe one \
+             in (`zcat dump.gz | callscope -`) or name its file"
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() && !reads_stdin {
         eprintln!("callscope: the explorer needs a terminal; use `callscope list` to print events");
         return ExitCode::from(EXIT_USAGE);
     }
