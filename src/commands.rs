@@ -188,6 +188,10 @@ fn line_delimited(source: &SourceArgs) -> Option<Vec<std::sync::Arc<crate::store
     let mut blobs = Vec::new();
     for arg in &source.files {
         for path in source::dump::expand(arg).ok()? {
+            // Nor does a pipe named by its path (`<(zcat dump.gz)`, /dev/stdin).
+            if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+                return None;
+            }
             match source::dump::open(&path) {
                 Ok(file)
                     if file.problem.is_none()

@@ -135,7 +135,7 @@ fn a_dash_reads_stdin_plain_or_gzipped() {
 
 #[cfg(unix)]
 #[test]
-fn a_pipe_named_by_path_is_read_whole() {
+fn a_gzip_pipe_named_by_path_gives_its_events() {
     let quirks = fixture_bytes("quirks.ndjson");
     callscope()
         .args(["list", "/dev/stdin", "--format", "ndjson"])
@@ -144,6 +144,31 @@ fn a_pipe_named_by_path_is_read_whole() {
         .success()
         .stderr("")
         .stdout(String::from_utf8(quirks).unwrap());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_pipe_named_by_path_that_holds_no_lines_of_events_is_read_once() {
+    // The fast path for line-delimited dumps must not read a pipe before the full path does.
+    for page in [
+        fixture_bytes("page1.json"),
+        gzip(&fixture_bytes("page1.json")),
+    ] {
+        let by_dash = callscope()
+            .args(["list", "-", "--format", "ndjson"])
+            .write_stdin(page.clone())
+            .assert()
+            .success();
+        let by_path = callscope()
+            .args(["list", "/dev/stdin", "--format", "ndjson"])
+            .write_stdin(page)
+            .assert()
+            .success()
+            .stderr("");
+        let events = by_path.get_output().stdout.clone();
+        assert_eq!(ids(&events), [P2, S2]);
+        assert_eq!(events, by_dash.get_output().stdout);
+    }
 }
 
 #[test]

@@ -664,4 +664,15 @@ fn a_dump_asked_of_stdin_when_stdin_is_the_terminal_is_refused_before_the_screen
         "0",
         "the screen was never taken"
     );
+    // The terminal named by a path.
+    tmux.type_text(&format!(
+        "{} /dev/stdin; echo \"path refused with $?\"",
+        binary()
+    ));
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_text("path refused with 2");
+    assert!(
+        screen.contains("callscope: /dev/stdin is this terminal, not a dump"),
+        "{screen}"
+    );
 }

@@ -241,8 +241,18 @@ fn gzip_damage(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem
 }
 
 fn read_failure(name: &str, e: &std::io::Error, read: u64) -> DumpProblem {
-    let msg = format!("reading stopped ({e}); the {read} bytes read before it were read");
+    let msg = format!("reading stopped after {read} bytes ({e}); the events before it were kept");
     problem(name, None, msg)
+}
+
+/// What stopped a gzip'd stream: its data, or the reading of it (a pipe that fails).
+fn gzip_stopped(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem {
+    use std::io::ErrorKind::{InvalidData, InvalidInput, UnexpectedEof};
+    if matches!(e.kind(), InvalidData | InvalidInput | UnexpectedEof) {
+        gzip_damage(name, e, decompressed)
+    } else {
+        read_failure(name, e, decompressed)
+    }
 }
 
 /// What the reading thread of [`read_stream_in_batches`] hands over.
@@ -274,14 +284,14 @@ fn read_stream_in_batches(
             Ok(0) => break,
             Ok(_) => head.push(byte[0]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return vec![problem(name, None, io_message(&e))],
+            Err(e) => return vec![read_failure(name, &e, head.len() as u64)],
         }
     }
     let gzip = is_gzip(&head);
     let bytes = std::io::Cursor::new(head).chain(reader);
     if gzip {
         let decoder = flate2::read::MultiGzDecoder::new(bytes);
-        read_pieces_as_they_come(name, decoder, gzip_damage, size, piece_bytes, on_batch)
+        read_pieces_as_they_come(name, decoder, gzip_stopped, size, piece_bytes, on_batch)
     } else {
         read_pieces_as_they_come(name, bytes, read_failure, size, piece_bytes, on_batch)
     }
@@ -358,8 +368,8 @@ fn cut_in_pieces(
     let mut buf: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     let mut read = 0u64;
-    // Whether the file can be cut into pieces, once its first bytes tell.
-    let mut line_delimited = None;
+    // Whether the file can be cut into pieces: told by its first line, once that is whole.
+    let mut first_line = FirstLine::default();
     debug_assert!(piece_bytes > 0);
     // How long the bytes must be before a cut is looked for, and where the last look ended (a
     // look goes on from there, rather than over the same lines again).
@@ -377,11 +387,17 @@ fn cut_in_pieces(
         }
         // As many pieces as the bytes so far hold.
         while buf.len() >= target {
-            let cuttable =
-                *line_delimited.get_or_insert_with(|| super::ndjson::looks_line_delimited(&buf));
-            if !cuttable {
-                target = usize::MAX;
-                break;
+            match first_line.line_delimited(&buf) {
+                Some(true) => {}
+                Some(false) => {
+                    target = usize::MAX;
+                    break;
+                }
+                // The first line goes on in the next bytes.
+                None => {
+                    target = buf.len() + 1;
+                    break;
+                }
             }
             // Only whole lines are looked at: the last one may go on in the next bytes.
             let whole = memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1);
@@ -400,11 +416,43 @@ fn cut_in_pieces(
             }
         }
     };
-    if !buf.is_empty() || line_delimited.is_none() {
+    if !buf.is_empty() || first_line.said.is_none() {
         let _ = tx.send(Cut::Piece(buf));
     }
     if let Some(damage) = damage {
         let _ = tx.send(Cut::Stopped(damage));
+    }
+}
+
+/// Whether a file that comes a little at a time is line-delimited, said once its first line
+/// (blank lines aside) has come whole. Each look reads only the bytes that came since the last.
+#[derive(Default)]
+struct FirstLine {
+    /// Where the first byte that is not blank is, once it has come.
+    starts: Option<usize>,
+    /// How many bytes were looked at.
+    looked: usize,
+    said: Option<bool>,
+}
+
+impl FirstLine {
+    fn line_delimited(&mut self, bytes: &[u8]) -> Option<bool> {
+        if self.said.is_none() {
+            if self.starts.is_none() {
+                let new = &bytes[self.looked..];
+                self.starts = new
+                    .iter()
+                    .position(|b| !is_json_ws(*b))
+                    .map(|i| self.looked + i);
+            }
+            if let Some(starts) = self.starts
+                && memchr::memchr(b'\n', &bytes[starts.max(self.looked)..]).is_some()
+            {
+                self.said = Some(super::ndjson::looks_line_delimited(bytes));
+            }
+            self.looked = bytes.len();
+        }
+        self.said
     }
 }
 

@@ -70,12 +70,22 @@ pub fn run(
         None
     };
     let reads_stdin = !live && !source.demo && source.files.iter().any(|f| f == "-");
+    // The loader would read the keys typed as if they were the dump, and the explorer would
+    // never see them.
     if reads_stdin && std::io::stdin().is_terminal() {
-        // The loader would read the keys typed as if they were the dump, and the explorer
-        // would never see them.
         eprintln!(
             "callscope: `-` reads a dump from standard input, which is this terminal: pipe one \
              in (`zcat dump.gz | callscope -`) or name its file"
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if !live
+        && !source.demo
+        && let Some(tty) = source.files.iter().find(|f| is_a_terminal(f))
+    {
+        eprintln!(
+            "callscope: {tty} is this terminal, not a dump: pipe one in (`zcat dump.gz | \
+             callscope -`) or name its file"
         );
         return ExitCode::from(EXIT_USAGE);
     }
@@ -166,6 +176,22 @@ pub fn run(
             }
         }
     })
+}
+
+/// Whether a file named on the command line is a terminal (`/dev/stdin`, `/dev/tty`). Only
+/// character devices are opened to ask: opening a named pipe would wait for its writer.
+fn is_a_terminal(path: &str) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+            && std::fs::File::open(path).is_ok_and(|f| f.is_terminal())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
 }
 
 /// The key bindings and the theme the settings ask for, or every problem with them, each

@@ -819,18 +819,39 @@ fn a_gzip_file_read_while_it_decompresses_gives_what_reading_it_whole_gives() {
     assert!(batches > 50, "{batches} batches");
 }
 
-/// Bytes that come a few at a time, as from a pipe, and then fail if told to.
+/// Bytes that come `step` at a time, as from a pipe, each read first interrupted by a signal
+/// when told to, and then fail when told to.
 struct Trickle<'a> {
     bytes: &'a [u8],
+    step: usize,
+    interrupt: bool,
+    interrupted: bool,
     fail: bool,
+}
+
+impl<'a> Trickle<'a> {
+    fn new(bytes: &'a [u8], fail: bool) -> Trickle<'a> {
+        Trickle {
+            bytes,
+            step: 1000,
+            interrupt: false,
+            interrupted: false,
+            fail,
+        }
+    }
 }
 
 impl std::io::Read for Trickle<'_> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.interrupt && !self.interrupted {
+            self.interrupted = true;
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        self.interrupted = false;
         if self.bytes.is_empty() && self.fail {
             return Err(std::io::Error::other("the pipe broke"));
         }
-        let n = out.len().min(self.bytes.len()).min(1000);
+        let n = out.len().min(self.bytes.len()).min(self.step);
         out[..n].copy_from_slice(&self.bytes[..n]);
         self.bytes = &self.bytes[n..];
         Ok(n)
@@ -854,12 +875,14 @@ fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
         let problems = super::read(file, 2000, false, &mut |b| batches.push(b));
         (Read::of(batches, Vec::new()), problems)
     };
-    let piped = |bytes: &[u8], fail: bool, piece_bytes: usize| {
+    let read_pipe = |pipe: Trickle, piece_bytes: usize| {
         let mut batches = Vec::new();
-        let pipe = Trickle { bytes, fail };
         let problems =
             read_stream_in_batches("<stdin>", pipe, 2000, piece_bytes, &mut |b| batches.push(b));
         (Read::of(batches, Vec::new()), problems)
+    };
+    let piped = |bytes: &[u8], fail: bool, piece_bytes: usize| {
+        read_pipe(Trickle::new(bytes, fail), piece_bytes)
     };
     for bytes in [&ndjson[..], PAGE1.as_bytes(), b"", b"x"] {
         let (one, one_problems) = whole(bytes);
@@ -868,7 +891,18 @@ fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
             assert_eq!(problems, one_problems, "pieces of {piece_bytes}");
             assert_eq!(streamed.events, one.events, "pieces of {piece_bytes}");
         }
+        // A byte at a time, each read interrupted once first.
+        let pipe = Trickle {
+            step: 1,
+            interrupt: true,
+            ..Trickle::new(bytes, false)
+        };
+        let (streamed, problems) = read_pipe(pipe, 700);
+        assert_eq!((streamed.events, problems), (one.events, one_problems));
     }
+    // Small pieces are many.
+    let (streamed, _) = piped(&ndjson, false, 700);
+    assert!(streamed.batches > 100, "{} batches", streamed.batches);
     // A gzip'd dump through the pipe is decompressed, whatever size its reads come in.
     let (streamed, problems) = piped(&gzip(&ndjson), false, 700);
     assert_eq!((streamed.events, problems), {
@@ -883,7 +917,23 @@ fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
     assert!(streamed.events.len() > 500);
     assert_eq!(
         problems[0].message,
-        format!("reading stopped (the pipe broke); the {cut} bytes read before it were read")
+        format!(
+            "reading stopped after {cut} bytes (the pipe broke); the events before it were kept"
+        )
+    );
+    // A pipe that fails at once.
+    let (streamed, problems) = piped(b"", true, 700);
+    assert!(streamed.events.is_empty());
+    assert_eq!(
+        problems[0].message,
+        "reading stopped after 0 bytes (the pipe broke); the events before it were kept"
+    );
+    // A gzip'd stream whose pipe fails is not said to be damaged gzip.
+    let gz = gzip(&ndjson);
+    let (_, problems) = piped(&gz[..gz.len() / 2], true, 700);
+    assert!(
+        problems[0].message.starts_with("reading stopped after "),
+        "{problems:?}"
     );
 }
 
@@ -925,5 +975,10 @@ fn no_piece_ends_on_a_damaged_line_that_ends_like_an_event() {
             "streamed, pieces of {piece_bytes}"
         );
     }
-    assert!(damaged_end > 200 && damaged_end < bytes.len());
+    // A cut right after the damaged line was open to the rule that only asked for a `}` before
+    // the line: it ends in one, and the line after it is a whole event.
+    let damaged_start = damaged_end - lines[30].len() - 1;
+    assert_eq!(bytes[damaged_end - 2], b'}');
+    assert!(serde_json::from_str::<serde_json::Value>(&lines[31]).is_ok());
+    assert!(next_event_line(&bytes, damaged_start).is_some_and(|cut| cut > damaged_end));
 }
