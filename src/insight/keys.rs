@@ -113,7 +113,7 @@ impl GroupValue {
         parts_of(store, key, self, Sym::NONE)
     }
 
-    /// One line naming the value for people, as [`Group::label`].
+    /// One line naming the value for people, as [`Group::label`](super::Group::label).
     pub fn label(&self, store: &Store, key: GroupKey) -> String {
         label_of(key, &self.parts(store, key))
     }

@@ -15,6 +15,8 @@ use serde_json::value::RawValue;
 
 use crate::store::{Batch, BatchBuilder, Blob};
 
+use stream::read_stream_in_batches;
+
 /// Extensions of the files read from a folder.
 pub const FOLDER_EXTENSIONS: &[&str] = &["json", "ndjson", "jsonl", "gz"];
 
@@ -147,7 +149,7 @@ pub fn open(path: &Path) -> Result<DumpFile, DumpProblem> {
 
 /// Reads every event of one file (or stdin for `-`), handing them over in batches as
 /// [`read_file_in_batches`] does. A gzip'd file, stdin or a pipe is read as it comes (see
-/// [`read_stream_in_batches`]), so that its first events show before the rest has arrived.
+/// `stream::read_stream_in_batches`), so that its first events show before the rest has arrived.
 pub fn read_path_in_batches(
     path: &Path,
     size: usize,
@@ -238,222 +240,6 @@ fn gzip_damage(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem
         "the gzip data is damaged or cut short ({e}); the {decompressed} bytes decompressed before it were read"
     );
     problem(name, None, msg)
-}
-
-fn read_failure(name: &str, e: &std::io::Error, read: u64) -> DumpProblem {
-    let msg = format!("reading stopped after {read} bytes ({e}); the events before it were kept");
-    problem(name, None, msg)
-}
-
-/// What stopped a gzip'd stream: its data, or the reading of it (a pipe that fails).
-fn gzip_stopped(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem {
-    use std::io::ErrorKind::{InvalidData, InvalidInput, UnexpectedEof};
-    if matches!(e.kind(), InvalidData | InvalidInput | UnexpectedEof) {
-        gzip_damage(name, e, decompressed)
-    } else {
-        read_failure(name, e, decompressed)
-    }
-}
-
-/// What the reading thread of [`read_stream_in_batches`] hands over.
-enum Cut {
-    /// The next piece of the file, cut between events (or the whole file, when it is not
-    /// line-delimited).
-    Piece(Vec<u8>),
-    /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
-    Stopped(DumpProblem),
-}
-
-/// Reads a dump as its bytes come (stdin, a pipe, or a gzip'd file decompressing, told apart by
-/// its first two bytes): a thread cuts the bytes into pieces of about `piece_bytes`, where
-/// [`split_between_events`] would cut them, while this one reads each piece as it comes, as
-/// [`read_pieces`] reads a mapped file's. Problems keep their lines and columns in the whole
-/// file. As with [`read_pieces`], each piece is read on its own: damage that stops the reading of
-/// one (a value cut short, binary data) does not stop the next.
-fn read_stream_in_batches(
-    name: &str,
-    mut reader: impl Read + Send,
-    size: usize,
-    piece_bytes: usize,
-    on_batch: &mut dyn FnMut(Batch),
-) -> Vec<DumpProblem> {
-    let mut head = Vec::new();
-    while head.len() < 2 {
-        let mut byte = [0u8];
-        match reader.read(&mut byte) {
-            Ok(0) => break,
-            Ok(_) => head.push(byte[0]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return vec![read_failure(name, &e, head.len() as u64)],
-        }
-    }
-    let gzip = is_gzip(&head);
-    let bytes = std::io::Cursor::new(head).chain(reader);
-    if gzip {
-        let decoder = flate2::read::MultiGzDecoder::new(bytes);
-        read_pieces_as_they_come(name, decoder, gzip_stopped, size, piece_bytes, on_batch)
-    } else {
-        read_pieces_as_they_come(name, bytes, read_failure, size, piece_bytes, on_batch)
-    }
-}
-
-/// [`read_stream_in_batches`] once the bytes are known to be gzip or not; `failed` names what
-/// stopped the reader.
-fn read_pieces_as_they_come(
-    name: &str,
-    reader: impl Read + Send,
-    failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
-    size: usize,
-    piece_bytes: usize,
-    on_batch: &mut dyn FnMut(Batch),
-) -> Vec<DumpProblem> {
-    // One piece waits while the next is decompressed: at most three in memory besides the store's.
-    let (tx, rx) = std::sync::mpsc::sync_channel(1);
-    std::thread::scope(|scope| {
-        scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, &tx));
-        let mut damage = None;
-        let mut errors = Vec::new();
-        let mut total_errors = 0;
-        // Lines before the piece being read, and whether every byte so far is blank.
-        let (mut lines, mut blank, mut first) = (0, true, true);
-        for message in rx {
-            let piece = match message {
-                Cut::Piece(piece) => piece,
-                Cut::Stopped(p) => {
-                    damage = Some(p);
-                    continue;
-                }
-            };
-            let blob = Arc::new(Blob::Owned(piece));
-            let bytes: &[u8] = &blob;
-            let text = if first {
-                bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes)
-            } else {
-                bytes
-            };
-            blank &= text.iter().all(u8::is_ascii_whitespace);
-            // The first batch of the file is small, so that the first screen shows at once.
-            let found = scan_blob(
-                &blob,
-                if first { size } else { LARGE_BATCH },
-                false,
-                on_batch,
-            );
-            for e in found {
-                if errors.len() < MAX_PROBLEMS_PER_FILE {
-                    let (line, col) = line_col(bytes, e.offset);
-                    errors.push(((lines + line, col), e.message));
-                }
-                total_errors += 1;
-            }
-            lines += memchr::memchr_iter(b'\n', bytes).count();
-            first = false;
-        }
-        let mut problems: Vec<DumpProblem> = damage.into_iter().collect();
-        report(name, errors, total_errors, blank, &mut problems);
-        problems
-    })
-}
-
-/// Reads every byte, handing them over in pieces cut between events; a file that is not
-/// line-delimited goes over whole. Stops at the first failure to read (damage, for gzip), after
-/// handing over what came before it.
-fn cut_in_pieces(
-    name: &str,
-    mut reader: impl Read,
-    failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
-    piece_bytes: usize,
-    tx: &std::sync::mpsc::SyncSender<Cut>,
-) {
-    let mut buf: Vec<u8> = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    let mut read = 0u64;
-    // Whether the file can be cut into pieces: told by its first line, once that is whole.
-    let mut first_line = FirstLine::default();
-    debug_assert!(piece_bytes > 0);
-    // How long the bytes must be before a cut is looked for, and where the last look ended (a
-    // look goes on from there, rather than over the same lines again).
-    let mut target = piece_bytes;
-    let mut looked = 0;
-    let damage = loop {
-        match reader.read(&mut chunk) {
-            Ok(0) => break None,
-            Ok(n) => {
-                buf.extend_from_slice(&chunk[..n]);
-                read += n as u64;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => break Some(failed(name, &e, read)),
-        }
-        // As many pieces as the bytes so far hold.
-        while buf.len() >= target {
-            match first_line.line_delimited(&buf) {
-                Some(true) => {}
-                Some(false) => {
-                    target = usize::MAX;
-                    break;
-                }
-                // The first line goes on in the next bytes.
-                None => {
-                    target = buf.len() + 1;
-                    break;
-                }
-            }
-            // Only whole lines are looked at: the last one may go on in the next bytes.
-            let whole = memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1);
-            let from = piece_bytes.max(looked).min(whole.saturating_sub(1));
-            match next_event_line(&buf[..whole], from) {
-                Some(cut) if cut > 0 => {
-                    let rest = buf.split_off(cut);
-                    let piece = std::mem::replace(&mut buf, rest);
-                    if tx.send(Cut::Piece(piece)).is_err() {
-                        return;
-                    }
-                    (target, looked) = (piece_bytes, 0);
-                }
-                // No place to cut yet: read on, and look again a piece further.
-                _ => (target, looked) = (buf.len() + piece_bytes, whole.saturating_sub(1)),
-            }
-        }
-    };
-    if !buf.is_empty() || first_line.said.is_none() {
-        let _ = tx.send(Cut::Piece(buf));
-    }
-    if let Some(damage) = damage {
-        let _ = tx.send(Cut::Stopped(damage));
-    }
-}
-
-/// Whether a file that comes a little at a time is line-delimited, said once its first line
-/// (blank lines aside) has come whole. Each look reads only the bytes that came since the last.
-#[derive(Default)]
-struct FirstLine {
-    /// Where the first byte that is not blank is, once it has come.
-    starts: Option<usize>,
-    /// How many bytes were looked at.
-    looked: usize,
-    said: Option<bool>,
-}
-
-impl FirstLine {
-    fn line_delimited(&mut self, bytes: &[u8]) -> Option<bool> {
-        if self.said.is_none() {
-            if self.starts.is_none() {
-                let new = &bytes[self.looked..];
-                self.starts = new
-                    .iter()
-                    .position(|b| !is_json_ws(*b))
-                    .map(|i| self.looked + i);
-            }
-            if let Some(starts) = self.starts
-                && memchr::memchr(b'\n', &bytes[starts.max(self.looked)..]).is_some()
-            {
-                self.said = Some(super::ndjson::looks_line_delimited(bytes));
-            }
-            self.looked = bytes.len();
-        }
-        self.said
-    }
 }
 
 /// Reads every event of a file into a batch. Problems are returned beside the batch: what could
@@ -1103,6 +889,8 @@ fn io_message(e: &std::io::Error) -> String {
         _ => format!("cannot read: {e}"),
     }
 }
+
+mod stream;
 
 #[cfg(test)]
 mod tests;

@@ -85,7 +85,7 @@ pub struct Progress {
 ///
 /// The fetch task does the paging: with a type in the filter, one cursor, page after page; without
 /// one, one cursor per type in parallel, merged into the order one cursor would give (see
-/// [`worker`](super::worker)). With `max`, one cursor, that stops at the page that reaches it.
+/// [`super::worker`]). With `max`, one cursor, that stops at the page that reaches it.
 pub async fn fetch_all(
     api: &Api,
     tokens: TokenSource,

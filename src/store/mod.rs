@@ -95,7 +95,7 @@ pub struct Row {
     /// The located description holds an escape.
     pub description_escaped: bool,
     /// How the located timestamp is spelled from `ts`, when it is spelled the usual way: its
-    /// number of fraction digits (see [`spelled::timestamp_digits`]). Here rather than in
+    /// number of fraction digits (see `spelled::timestamp_digits`). Here rather than in
     /// [`Located`]: it fits in what the row's alignment leaves free.
     pub ts_digits: Option<u8>,
 }
@@ -109,7 +109,7 @@ pub struct Located {
     /// spells it out again.
     pub id_uuid: [u8; 16],
     /// The pairs of characters of the description, which rule most search texts out without
-    /// reading it ([`Bigrams::ALL`] when they cannot be trusted to).
+    /// reading it (`Bigrams::ALL` when they cannot be trusted to).
     pub description_bigrams: Bigrams,
 }
 

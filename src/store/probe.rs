@@ -91,7 +91,7 @@ impl<'a> Probe<'a> {
 
     /// Reads an event's fields into `probe` (empty) as [`Probe::read`] does, and puts the place
     /// of each of its string values in `strings` (cleared first). Values that `remembered` holds
-    /// are skipped, as [`plain::read_into`] says; `seen` tells which (and is empty when the
+    /// are skipped, as `plain::read_into` says; `seen` tells which (and is empty when the
     /// event was read the thorough way).
     pub fn read_walked(
         text: &'a str,
