@@ -193,8 +193,11 @@ fn line_delimited(source: &SourceArgs) -> Option<Vec<std::sync::Arc<crate::store
                 return None;
             }
             match source::dump::open(&path) {
+                // The fast path reads lines as they are: a byte order mark before the first
+                // would be read as part of it.
                 Ok(file)
                     if file.problem.is_none()
+                        && !file.blob.starts_with(&[0xEF, 0xBB, 0xBF])
                         && source::ndjson::looks_line_delimited(&file.blob) =>
                 {
                     blobs.push(file.blob)

@@ -172,6 +172,32 @@ fn a_pipe_named_by_path_that_holds_no_lines_of_events_is_read_once() {
 }
 
 #[test]
+fn a_byte_order_mark_changes_nothing_that_list_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let quirks = fixture_bytes("quirks.ndjson");
+    let mut marked = vec![0xEF, 0xBB, 0xBF];
+    marked.extend_from_slice(&quirks);
+    let path = dir.path().join("marked.ndjson");
+    std::fs::write(&path, &marked).unwrap();
+    for filter in [&[][..], &["--type", "join"][..]] {
+        let plain = callscope()
+            .args(["list", "--format", "ndjson"])
+            .args(filter)
+            .arg(fixture("quirks.ndjson"))
+            .assert()
+            .success();
+        callscope()
+            .args(["list", "--format", "ndjson"])
+            .args(filter)
+            .arg(&path)
+            .assert()
+            .success()
+            .stderr("")
+            .stdout(plain.get_output().stdout.clone());
+    }
+}
+
+#[test]
 fn gzip_is_read_by_content_whatever_the_extension() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("incident.json");

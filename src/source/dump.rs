@@ -455,7 +455,12 @@ fn scan_lines(
     errors: &mut Vec<ScanError>,
 ) {
     let envelope_key = memchr::memmem::Finder::new(b"\"events\"");
-    let mut start = 0;
+    // A byte order mark is not part of the first line.
+    let mut start = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        3
+    } else {
+        0
+    };
     while start < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         let line_start = start;

@@ -982,3 +982,27 @@ fn no_piece_ends_on_a_damaged_line_that_ends_like_an_event() {
     assert!(serde_json::from_str::<serde_json::Value>(&lines[31]).is_ok());
     assert!(next_event_line(&bytes, damaged_start).is_some_and(|cut| cut > damaged_end));
 }
+
+#[test]
+fn a_file_that_starts_with_a_byte_order_mark_is_read_in_pieces_as_without_it() {
+    let mut lines = generated_lines(2000, 13);
+    lines[700] = "{\"id\": broken".to_string();
+    let plain = lines.join("\n").into_bytes();
+    let mut marked = vec![0xEF, 0xBB, 0xBF];
+    marked.extend_from_slice(&plain);
+    assert!(super::super::ndjson::looks_line_delimited(&marked));
+    let plain = read_on_one_thread(&Arc::new(Blob::Owned(plain)));
+    let blob = Arc::new(Blob::Owned(marked));
+    let one = read_on_one_thread(&blob);
+    let many = read_in_pieces(&blob, 3, 8 << 10);
+    assert!(many.batches > 50, "{} batches", many.batches);
+    assert_eq!(one.events, plain.events);
+    assert_eq!(many.events, one.events);
+    // The mark moves the damage three bytes on, on the same line and column.
+    let at = |r: &Read| -> Vec<(usize, usize)> {
+        r.errors.iter().map(|e| line_col(&blob, e.offset)).collect()
+    };
+    assert_eq!(one.errors.len(), 1);
+    assert_eq!(one.errors[0].offset, plain.errors[0].offset + 3);
+    assert_eq!(at(&many), at(&one));
+}
