@@ -197,7 +197,7 @@ fn line_delimited(source: &SourceArgs) -> Option<Vec<std::sync::Arc<crate::store
                 // would be read as part of it.
                 Ok(file)
                     if file.problem.is_none()
-                        && !file.blob.starts_with(&[0xEF, 0xBB, 0xBF])
+                        && !file.blob.starts_with(source::dump::BYTE_ORDER_MARK)
                         && source::ndjson::looks_line_delimited(&file.blob) =>
                 {
                     blobs.push(file.blob)

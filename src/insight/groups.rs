@@ -193,6 +193,30 @@ struct Met {
 }
 
 impl Met {
+    /// Takes in the groups a later slice met, those it met first after these, and gives the
+    /// number here of each of its groups.
+    fn join(&mut self, later: Met) -> Vec<u32> {
+        let pairs = later.values.into_iter().zip(later.sums);
+        pairs
+            .map(|(value, add)| {
+                let g = self.index.get_or_insert(value, self.sums.len() as u32);
+                if g as usize == self.sums.len() {
+                    self.values.push(value);
+                    self.sums.push(add);
+                } else {
+                    let s = &mut self.sums[g as usize];
+                    s.count += add.count;
+                    s.finals += add.finals;
+                    // The first name met, in load order, whichever slice met it.
+                    if s.display.is_none() {
+                        s.display = add.display;
+                    }
+                }
+                g
+            })
+            .collect()
+    }
+
     /// Counts a row in its group, and gives the group's number.
     fn add(&mut self, key: GroupKey, row: &Row) -> u32 {
         let value = key.value_of(row);
@@ -409,35 +433,13 @@ impl Groups {
         // The slices' groups as one list, in the order their first events were met: the first
         // slice's as they are, each later slice's new ones after them.
         let mut met = met.into_iter();
+        let mut all = met.next().expect("a slice at least");
+        let renumbered: Vec<Vec<u32>> = met.map(|later| all.join(later)).collect();
         let Met {
-            mut index,
+            index,
             mut values,
             mut sums,
-        } = met.next().expect("a slice at least");
-        let renumbered: Vec<Vec<u32>> = met
-            .map(|later| {
-                later
-                    .values
-                    .iter()
-                    .zip(&later.sums)
-                    .map(|(&value, add)| {
-                        let g = index.get_or_insert(value, sums.len() as u32);
-                        if g as usize == sums.len() {
-                            values.push(value);
-                            sums.push(*add);
-                        } else {
-                            let s = &mut sums[g as usize];
-                            s.count += add.count;
-                            s.finals += add.finals;
-                            if s.display.is_none() {
-                                s.display = add.display;
-                            }
-                        }
-                        g
-                    })
-                    .collect()
-            })
-            .collect();
+        } = all;
         drop(index);
         // Lists by group, filled in the memory of the grouping before, whose groups may have
         // been far more (by peer, then by error): let go of the memory of that many.

@@ -29,6 +29,23 @@ const PARALLEL_BYTES: usize = 32 << 20;
 /// The size of the pieces a large line-delimited file is cut into for reading on every core.
 const PIECE_BYTES: usize = 32 << 20;
 
+/// The UTF-8 byte order mark some tools write before a file's text: not part of it.
+pub(crate) const BYTE_ORDER_MARK: &[u8] = &[0xEF, 0xBB, 0xBF];
+
+/// The length of the byte order mark `bytes` start with: 0 or 3.
+pub(crate) fn mark_len(bytes: &[u8]) -> usize {
+    if bytes.starts_with(BYTE_ORDER_MARK) {
+        BYTE_ORDER_MARK.len()
+    } else {
+        0
+    }
+}
+
+/// Whether a file's bytes (or a piece's) hold nothing but blanks, a byte order mark aside.
+fn is_blank(bytes: &[u8]) -> bool {
+    bytes[mark_len(bytes)..].iter().all(u8::is_ascii_whitespace)
+}
+
 /// Builds batches that start at `size` events and grow up to [`LARGE_BATCH`].
 struct Batcher {
     builder: BatchBuilder,
@@ -131,7 +148,18 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
 
 /// Opens one file (or stdin for `-`): maps it, or decompresses it when its content is gzip.
 pub fn open(path: &Path) -> Result<DumpFile, DumpProblem> {
-    let (name, blob) = open_bytes(path)?;
+    let name = display_name(path);
+    let blob = if path == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut buf)
+            .map_err(|e| problem(&name, None, io_message(&e)))?;
+        Blob::Owned(buf)
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| problem(&name, None, io_message(&e)))?;
+        Blob::map_file(&file).map_err(|e| problem(&name, None, io_message(&e)))?
+    };
     if is_gzip(&blob) {
         let (bytes, problem) = gunzip(&blob, &name);
         return Ok(DumpFile {
@@ -201,23 +229,6 @@ fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
-/// The name of a file for people (`<stdin>` for `-`) and its bytes, as they are.
-fn open_bytes(path: &Path) -> Result<(String, Blob), DumpProblem> {
-    let name = display_name(path);
-    let blob = if path == Path::new("-") {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut buf)
-            .map_err(|e| problem(&name, None, io_message(&e)))?;
-        Blob::Owned(buf)
-    } else {
-        let file = std::fs::File::open(path).map_err(|e| problem(&name, None, io_message(&e)))?;
-        Blob::map_file(&file).map_err(|e| problem(&name, None, io_message(&e)))?
-    };
-    Ok((name, blob))
-}
-
 /// Decompresses every gzip member; a damaged or cut stream keeps what came out before the damage.
 fn gunzip(compressed: &[u8], name: &str) -> (Vec<u8>, Option<DumpProblem>) {
     let mut out = Vec::new();
@@ -277,9 +288,13 @@ fn read(
         .take(MAX_PROBLEMS_PER_FILE)
         .map(|e| (line_col(bytes, e.offset), e.message))
         .collect();
-    let text = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
-    let blank = text.iter().all(u8::is_ascii_whitespace);
-    report(&file.path, positioned, total, blank, &mut problems);
+    report(
+        &file.path,
+        positioned,
+        total,
+        is_blank(bytes),
+        &mut problems,
+    );
     problems
 }
 
@@ -456,11 +471,7 @@ fn scan_lines(
 ) {
     let envelope_key = memchr::memmem::Finder::new(b"\"events\"");
     // A byte order mark is not part of the first line.
-    let mut start = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        3
-    } else {
-        0
-    };
+    let mut start = mark_len(bytes);
     while start < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         let line_start = start;
@@ -519,11 +530,7 @@ pub fn scan(
         return;
     }
     // A UTF-8 byte order mark, as some editors write, is not JSON.
-    let mut pos = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        3
-    } else {
-        0
-    };
+    let mut pos = mark_len(bytes);
     while pos < bytes.len() {
         let rest = &bytes[pos..];
         let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<&RawValue>();
@@ -866,12 +873,7 @@ pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset];
     let line = memchr::memchr_iter(b'\n', before).count() + 1;
     // A byte order mark is not a column an editor shows.
-    let bom = if before.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        3
-    } else {
-        0
-    };
-    let line_start = memchr::memrchr(b'\n', before).map_or(bom, |i| i + 1);
+    let line_start = memchr::memrchr(b'\n', before).map_or(mark_len(before), |i| i + 1);
     let col = String::from_utf8_lossy(&before[line_start..])
         .chars()
         .count()

@@ -19,9 +19,7 @@ use crate::time::parse_rfc3339_nanos;
 /// Whether a file looks line-delimited: its first non-blank line (after a byte order mark) is one
 /// complete JSON object.
 pub fn looks_line_delimited(bytes: &[u8]) -> bool {
-    let first = bytes
-        .strip_prefix(&[0xEF, 0xBB, 0xBF])
-        .unwrap_or(bytes)
+    let first = bytes[super::dump::mark_len(bytes)..]
         .split(|&b| b == b'\n')
         .map(trim)
         .find(|l| !l.is_empty());

@@ -69,24 +69,21 @@ pub fn run(
     } else {
         None
     };
-    let reads_stdin = !live && !source.demo && source.files.iter().any(|f| f == "-");
+    let files: &[String] = if live || source.demo {
+        &[]
+    } else {
+        &source.files
+    };
+    let reads_stdin = files.iter().any(|f| f == "-");
     // The loader would read the keys typed as if they were the dump, and the explorer would
     // never see them.
-    if reads_stdin && std::io::stdin().is_terminal() {
-        eprintln!(
-            "callscope: `-` reads a dump from standard input, which is this terminal: pipe one \
-             in (`zcat dump.gz | callscope -`) or name its file"
-        );
-        return ExitCode::from(EXIT_USAGE);
-    }
-    if !live
-        && !source.demo
-        && let Some(tty) = source.files.iter().find(|f| is_a_terminal(f))
-    {
-        eprintln!(
-            "callscope: {tty} is this terminal, not a dump: pipe one in (`zcat dump.gz | \
-             callscope -`) or name its file"
-        );
+    if let Some(tty) = files.iter().find(|f| is_a_terminal(f)) {
+        let what = if tty == "-" {
+            "`-` reads a dump from standard input, which is this terminal".to_string()
+        } else {
+            format!("{tty} is this terminal, not a dump")
+        };
+        eprintln!("callscope: {what}: pipe one in (`zcat dump.gz | callscope -`) or name its file");
         return ExitCode::from(EXIT_USAGE);
     }
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() && !reads_stdin {
@@ -178,9 +175,13 @@ pub fn run(
     })
 }
 
-/// Whether a file named on the command line is a terminal (`/dev/stdin`, `/dev/tty`). Only
-/// character devices are opened to ask: opening a named pipe would wait for its writer.
+/// Whether a file named on the command line is a terminal: `-` when standard input is one, or a
+/// path such as `/dev/stdin` or `/dev/tty`. Only character devices are opened to ask: opening a
+/// named pipe would wait for its writer.
 fn is_a_terminal(path: &str) -> bool {
+    if path == "-" {
+        return std::io::stdin().is_terminal();
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

@@ -5,8 +5,8 @@ use std::io::Read;
 use std::sync::Arc;
 
 use super::{
-    DumpProblem, LARGE_BATCH, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, is_json_ws, line_col,
-    next_event_line, problem, report, scan_blob,
+    DumpProblem, LARGE_BATCH, MAX_PROBLEMS_PER_FILE, gzip_damage, is_blank, is_gzip, is_json_ws,
+    line_col, next_event_line, problem, report, scan_blob,
 };
 use crate::store::{Batch, Blob};
 
@@ -36,10 +36,11 @@ enum Cut {
 
 /// Reads a dump as its bytes come (stdin, a pipe, or a gzip'd file decompressing, told apart by
 /// its first two bytes): a thread cuts the bytes into pieces of about `piece_bytes`, where
-/// [`split_between_events`](super::split_between_events) would cut them, while this one reads each piece as it comes, as
-/// [`read_pieces`](super::read_pieces) reads a mapped file's. Problems keep their lines and columns in the whole
-/// file. As with [`read_pieces`](super::read_pieces), each piece is read on its own: damage that stops the reading of
-/// one (a value cut short, binary data) does not stop the next.
+/// [`split_between_events`](super::split_between_events) would cut them, while this one reads
+/// each piece as it comes, as [`read_pieces`](super::read_pieces) reads a mapped file's.
+/// Problems keep their lines and columns in the whole file. As with `read_pieces`, each piece is
+/// read on its own: damage that stops the reading of one (a value cut short, binary data) does
+/// not stop the next.
 pub(super) fn read_stream_in_batches(
     name: &str,
     mut reader: impl Read + Send,
@@ -96,12 +97,7 @@ fn read_pieces_as_they_come(
             };
             let blob = Arc::new(Blob::Owned(piece));
             let bytes: &[u8] = &blob;
-            let text = if first {
-                bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes)
-            } else {
-                bytes
-            };
-            blank &= text.iter().all(u8::is_ascii_whitespace);
+            blank &= is_blank(bytes);
             // The first batch of the file is small, so that the first screen shows at once.
             let found = scan_blob(
                 &blob,
