@@ -283,14 +283,9 @@ fn read(
     let errors = scan_blob(&file.blob, size, may_parallel, on_batch);
     let bytes: &[u8] = &file.blob;
     let total = errors.len();
-    let positioned = errors
-        .into_iter()
-        .take(MAX_PROBLEMS_PER_FILE)
-        .map(|e| (line_col(bytes, e.offset), e.message))
-        .collect();
     report(
         &file.path,
-        positioned,
+        positioned(bytes, errors),
         total,
         is_blank(bytes),
         &mut problems,
@@ -869,16 +864,43 @@ fn offset_of_line_col(bytes: &[u8], line: usize, column: usize) -> usize {
 
 /// The 1-based line and column (in characters) of a byte offset.
 pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
-    let offset = offset.min(bytes.len());
-    let before = &bytes[..offset];
-    let line = memchr::memchr_iter(b'\n', before).count() + 1;
-    // A byte order mark is not a column an editor shows.
-    let line_start = memchr::memrchr(b'\n', before).map_or(mark_len(before), |i| i + 1);
-    let col = String::from_utf8_lossy(&before[line_start..])
-        .chars()
-        .count()
-        + 1;
-    (line, col)
+    line_cols(bytes, [offset])[0]
+}
+
+/// [`line_col`] of each offset, in one pass over the bytes when the offsets ascend (as a scan
+/// finds its problems): the twentieth problem at the end of a large file costs no more than the
+/// first.
+fn line_cols(bytes: &[u8], offsets: impl IntoIterator<Item = usize>) -> Vec<(usize, usize)> {
+    // Line ends before `counted`.
+    let (mut counted, mut lines) = (0, 0);
+    offsets
+        .into_iter()
+        .map(|offset| {
+            let offset = offset.min(bytes.len());
+            if offset < counted {
+                (counted, lines) = (0, 0);
+            }
+            lines += memchr::memchr_iter(b'\n', &bytes[counted..offset]).count();
+            counted = offset;
+            let before = &bytes[..offset];
+            // A byte order mark is not a column an editor shows.
+            let line_start = memchr::memrchr(b'\n', before).map_or(mark_len(before), |i| i + 1);
+            let col = String::from_utf8_lossy(&before[line_start..])
+                .chars()
+                .count()
+                + 1;
+            (lines + 1, col)
+        })
+        .collect()
+}
+
+/// The first [`MAX_PROBLEMS_PER_FILE`] problems found in `bytes`, at their lines and columns.
+fn positioned(bytes: &[u8], found: Vec<ScanError>) -> Vec<((usize, usize), String)> {
+    let first = &found[..found.len().min(MAX_PROBLEMS_PER_FILE)];
+    let at = line_cols(bytes, first.iter().map(|e| e.offset));
+    at.into_iter()
+        .zip(found.into_iter().map(|e| e.message))
+        .collect()
 }
 
 fn problem(path: &str, position: Option<(usize, usize)>, message: String) -> DumpProblem {

@@ -402,6 +402,21 @@ fn a_column_counts_characters_not_bytes() {
 }
 
 #[test]
+fn offsets_positioned_together_get_the_lines_and_columns_each_gets_alone() {
+    // A mark, characters of two and three bytes, blank lines, a last line with no end.
+    let bytes = "\u{feff}añb\n\nç€d\nxy\n\n\nlast".as_bytes();
+    let alone: Vec<(usize, usize)> = (0..=bytes.len() + 2).map(|o| line_col(bytes, o)).collect();
+    assert_eq!(alone[3], (1, 1), "the mark is no column");
+    assert_eq!(alone[bytes.len()], (7, 5));
+    let ascending: Vec<usize> = (0..=bytes.len() + 2).collect();
+    assert_eq!(line_cols(bytes, ascending.iter().copied()), alone);
+    // Offsets out of order, and repeated, are positioned as well.
+    let mixed = [9, 2, 9, 20, 0, bytes.len() + 1, 5];
+    let want: Vec<(usize, usize)> = mixed.iter().map(|&o| alone[o]).collect();
+    assert_eq!(line_cols(bytes, mixed), want);
+}
+
+#[test]
 fn values_that_are_not_objects_are_reported_and_the_events_around_them_read() {
     let lines: Vec<&str> = QUIRKS.lines().collect();
     let text = format!(
