@@ -9,6 +9,7 @@
 #
 #   benches/explorer.sh target/bench/events-1000000.ndjson [RUNS]
 #   BIN=path/to/callscope benches/explorer.sh DUMP [RUNS]
+#   PIPE=1 benches/explorer.sh DUMP [RUNS]    the dump through a pipe: `cat DUMP | callscope -`
 #
 # The dump is read once before the runs, so every run starts with it in the page cache. Times are
 # from the start of the process to the poll that saw the screen, so they include up to one poll
@@ -30,6 +31,13 @@ BIN=$(realpath "$BIN")
 FILE=$(realpath "$FILE")
 SIZE=$(stat -c %s "$FILE")
 LIMIT_S=${LIMIT_S:-120} # give up on a run after this long
+if [ -n "${PIPE:-}" ]; then
+  COMMAND="exec bash -c \"exec '$BIN' - < <(cat '$FILE')\""
+  HOW="through a pipe"
+else
+  COMMAND="exec '$BIN' '$FILE'"
+  HOW="mapped"
+fi
 
 BASE=$(mktemp -u /tmp/callscope-bench.XXXXXX)
 SOCK=$BASE.0
@@ -74,8 +82,8 @@ fail() {
 
 cat "$FILE" >/dev/null
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-printf '%s: %s (%d MB, %d MiB), %s cores, load average %s\n' "$(date -u +'%Y-%m-%d %H:%M UTC')" \
-  "$FILE" "$((SIZE / 1000000))" "$((SIZE / 1048576))" "$(nproc)" "$LOAD_BEFORE"
+printf '%s: %s (%d MB, %d MiB) %s, %s cores, load average %s\n' "$(date -u +'%Y-%m-%d %H:%M UTC')" \
+  "$FILE" "$((SIZE / 1000000))" "$((SIZE / 1048576))" "$HOW" "$(nproc)" "$LOAD_BEFORE"
 
 declare -a FIRSTS FULLS ANONS PEAKS TOGGLES FLOORS ERRORS PEERS
 for run in $(seq "$RUNS"); do
@@ -86,7 +94,7 @@ for run in $(seq "$RUNS"); do
   # callscope itself (exec), so the pane's pid is callscope's.
   tmux -S "$SOCK" new-session -d -s bench -x 160 -y 45 'sleep 100000'
   t0=$(now_ms)
-  tmux -S "$SOCK" respawn-pane -k -t bench "exec '$BIN' '$FILE'"
+  tmux -S "$SOCK" respawn-pane -k -t bench "$COMMAND"
   pid=$(tmux -S "$SOCK" display -p -t bench '#{pane_pid}')
   first="" full="" peak=0 interval=0.005
   while :; do

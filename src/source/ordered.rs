@@ -3,7 +3,6 @@
 //! as on one thread).
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 
@@ -25,14 +24,28 @@ pub fn in_order<T: Send>(
     count: usize,
     threads: usize,
     work: impl Fn(usize, &mut dyn FnMut(T)) + Sync,
+    take: impl FnMut(T),
+) {
+    in_order_from(0..count, threads, |k, _, send| work(k, send), take);
+}
+
+/// [`in_order`] over the items `items` yields, numbered from 0, as they come: a worker takes the
+/// next item only when it may start it, so an item that comes from a channel waits there, not in
+/// memory, while the items before it are handed over. `work` is given each item with its number.
+pub fn in_order_from<I: Send, T: Send>(
+    items: impl Iterator<Item = I> + Send,
+    threads: usize,
+    work: impl Fn(usize, I, &mut dyn FnMut(T)) + Sync,
     mut take: impl FnMut(T),
 ) {
     enum Sent<T> {
         Value(usize, T),
         Done(usize),
     }
-    let threads = threads.clamp(1, count.max(1));
-    let next = AtomicUsize::new(0);
+    let most = items.size_hint().1.unwrap_or(usize::MAX);
+    let threads = threads.clamp(1, most.max(1));
+    // The items, and the number of the next one.
+    let source = Mutex::new((items.fuse(), 0usize));
     // The number of items handed over, or `None` once a thread has panicked.
     let handed = Mutex::new(Some(0usize));
     let moved = Condvar::new();
@@ -46,6 +59,16 @@ pub fn in_order<T: Send>(
                 Some(_) => handed = moved.wait(handed).unwrap_or_else(|e| e.into_inner()),
             }
         }
+    };
+    // The next item and its number, once it may start; `None` when there are no more or the
+    // workers are to stop. The items are taken one at a time, in their order.
+    let next = || -> Option<(usize, I)> {
+        let mut source = source.lock().unwrap_or_else(|e| e.into_inner());
+        let k = source.1;
+        may_start(k)?;
+        let item = source.0.next()?;
+        source.1 += 1;
+        Some((k, item))
     };
     /// Stops every worker when dropped during a panic of its thread.
     struct StopOnPanic<'a>(&'a Mutex<Option<usize>>, &'a Condvar);
@@ -62,16 +85,12 @@ pub fn in_order<T: Send>(
         let mut workers = Vec::with_capacity(threads);
         for _ in 0..threads {
             let tx = tx.clone();
-            let (next, work, may_start) = (&next, &work, &may_start);
+            let (next, work) = (&next, &work);
             let guard = (&handed, &moved);
             workers.push(scope.spawn(move || {
                 let _stop = StopOnPanic(guard.0, guard.1);
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= count || may_start(k).is_none() {
-                        break;
-                    }
-                    work(k, &mut |value| drop(tx.send(Sent::Value(k, value))));
+                while let Some((k, item)) = next() {
+                    work(k, item, &mut |value| drop(tx.send(Sent::Value(k, value))));
                     if tx.send(Sent::Done(k)).is_err() {
                         break;
                     }
@@ -134,6 +153,7 @@ pub fn in_order<T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     #[test]
     fn values_are_handed_over_in_item_order_whatever_order_they_are_made_in() {
@@ -214,6 +234,32 @@ mod tests {
             },
         );
         assert_eq!(got, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn items_of_an_iterator_are_taken_from_it_only_when_they_may_start() {
+        for threads in [1, 2, 3] {
+            let pulled = std::sync::atomic::AtomicUsize::new(0);
+            let items = (100..130).inspect(|_| {
+                pulled.fetch_add(1, Ordering::SeqCst);
+            });
+            let mut got = Vec::new();
+            in_order_from(
+                items,
+                threads,
+                |k, item, send| {
+                    assert_eq!(item, 100 + k, "items are numbered in the order they come");
+                    send(k);
+                },
+                |k| {
+                    // Items before k are handed over: no more than a window past them is taken.
+                    let pulled = pulled.load(Ordering::SeqCst);
+                    assert!(pulled <= k + window(threads), "{pulled} taken at item {k}");
+                    got.push(k);
+                },
+            );
+            assert_eq!(got, (0..30).collect::<Vec<_>>(), "{threads} threads");
+        }
     }
 
     /// Runs `f` on a thread of its own and gives what it panicked with, failing if it has not

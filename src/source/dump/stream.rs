@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{
     DumpProblem, LARGE_BATCH, MAX_PROBLEMS_PER_FILE, gzip_damage, is_blank, is_gzip, is_json_ws,
-    line_col, next_event_line, problem, report, scan_blob,
+    next_event_line, positioned, problem, report, scan_blob,
 };
 use crate::store::{Batch, Blob};
 
@@ -69,7 +69,8 @@ pub(super) fn read_stream_in_batches(
 }
 
 /// [`read_stream_in_batches`] once the bytes are known to be gzip or not; `failed` names what
-/// stopped the reader.
+/// stopped the reader. The pieces are read on every core as they come, and their batches handed
+/// over in file order.
 fn read_pieces_as_they_come(
     name: &str,
     reader: impl Read + Send,
@@ -78,47 +79,79 @@ fn read_pieces_as_they_come(
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    // One piece waits while the next is decompressed: at most three in memory besides the store's.
+    // One piece waits while the next is cut; the workers take theirs from it as they may start.
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     std::thread::scope(|scope| {
         scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, &tx));
         let mut damage = None;
         let mut errors = Vec::new();
         let mut total_errors = 0;
-        // Lines before the piece being read, and whether every byte so far is blank.
-        let (mut lines, mut blank, mut first) = (0, true, true);
-        for message in rx {
-            let piece = match message {
-                Cut::Piece(piece) => piece,
-                Cut::Stopped(p) => {
-                    damage = Some(p);
-                    continue;
+        // Lines before the piece being handed over, and whether every byte so far is blank.
+        let (mut lines, mut blank) = (0, true);
+        crate::source::ordered::in_order_from(
+            rx.into_iter(),
+            crate::parallel::cores(),
+            |k, message, send| match message {
+                Cut::Piece(piece) => {
+                    let blob = Arc::new(Blob::Owned(piece));
+                    // The first batch of the file is small, so that the first screen shows at once.
+                    let first = if k == 0 { size } else { LARGE_BATCH };
+                    let found = scan_blob(&blob, first, false, &mut |batch| {
+                        send(Sent::Batch(Box::new(batch)))
+                    });
+                    send(Sent::Piece(PieceRead::of(&blob, found)));
                 }
-            };
-            let blob = Arc::new(Blob::Owned(piece));
-            let bytes: &[u8] = &blob;
-            blank &= is_blank(bytes);
-            // The first batch of the file is small, so that the first screen shows at once.
-            let found = scan_blob(
-                &blob,
-                if first { size } else { LARGE_BATCH },
-                false,
-                on_batch,
-            );
-            for e in found {
-                if errors.len() < MAX_PROBLEMS_PER_FILE {
-                    let (line, col) = line_col(bytes, e.offset);
-                    errors.push(((lines + line, col), e.message));
+                Cut::Stopped(p) => send(Sent::Stopped(p)),
+            },
+            |read| match read {
+                Sent::Batch(batch) => on_batch(*batch),
+                Sent::Piece(piece) => {
+                    for ((line, col), message) in piece.errors {
+                        if errors.len() < MAX_PROBLEMS_PER_FILE {
+                            errors.push(((lines + line, col), message));
+                        }
+                    }
+                    total_errors += piece.total_errors;
+                    lines += piece.lines;
+                    blank &= piece.blank;
                 }
-                total_errors += 1;
-            }
-            lines += memchr::memchr_iter(b'\n', bytes).count();
-            first = false;
-        }
+                Sent::Stopped(p) => damage = Some(p),
+            },
+        );
         let mut problems: Vec<DumpProblem> = damage.into_iter().collect();
         report(name, errors, total_errors, blank, &mut problems);
         problems
     })
+}
+
+/// What the reading of one piece of a stream hands over, in order.
+enum Sent {
+    Batch(Box<Batch>),
+    /// Sent after the piece's batches.
+    Piece(PieceRead),
+    Stopped(DumpProblem),
+}
+
+/// What a piece held besides its events.
+struct PieceRead {
+    /// Its first problems, at their lines (from 1) and columns in the piece: no more than a file
+    /// reports.
+    errors: Vec<((usize, usize), String)>,
+    total_errors: usize,
+    /// How many line ends it holds.
+    lines: usize,
+    blank: bool,
+}
+
+impl PieceRead {
+    fn of(bytes: &[u8], found: Vec<super::ScanError>) -> PieceRead {
+        PieceRead {
+            total_errors: found.len(),
+            errors: positioned(bytes, found),
+            lines: memchr::memchr_iter(b'\n', bytes).count(),
+            blank: is_blank(bytes),
+        }
+    }
 }
 
 /// Reads every byte, handing them over in pieces cut between events; a file that is not
