@@ -188,8 +188,12 @@ fn line_delimited(source: &SourceArgs) -> Option<Vec<std::sync::Arc<crate::store
     let mut blobs = Vec::new();
     for arg in &source.files {
         for path in source::dump::expand(arg).ok()? {
-            // Nor does a pipe named by its path (`<(zcat dump.gz)`, /dev/stdin).
-            if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            // Nor does a pipe named by its path (`<(zcat dump.gz)`, /dev/stdin), nor a gzip'd
+            // dump: the fast path reads a file whole, and the full one reads it as it
+            // decompresses, keeping what does not fit in memory in a temporary file.
+            if !std::fs::metadata(&path).is_ok_and(|m| m.is_file())
+                || source::dump::is_gzip_file(&path)
+            {
                 return None;
             }
             match source::dump::open(&path) {

@@ -1,4 +1,4 @@
-//! Giving freed memory back to the operating system.
+//! Giving freed memory back to the operating system, and telling how much it can give.
 
 /// Returns the heap's free pages to the system. Loading a large dump builds and drops many
 /// buffers on several threads; the C allocator keeps what they freed for reuse, which would
@@ -29,3 +29,135 @@ pub fn give_back_large_blocks() {
 /// The size from which a block is the system's (see [`give_back_large_blocks`]).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const LARGE_BLOCK: libc::c_int = 1 << 20;
+
+/// How much memory callscope can take before it is short of it, in bytes: what the system says
+/// it can give without swapping (`MemAvailable`), or less when the control group callscope runs
+/// in (a container's) has a limit that leaves less room for anonymous memory. `None` where
+/// neither says.
+pub fn available() -> Option<u64> {
+    let system = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|meminfo| available_in(&meminfo));
+    let group = std::fs::read_to_string("/proc/self/cgroup")
+        .ok()
+        .and_then(|groups| {
+            memory_groups(&groups)
+                .filter_map(|(dir, v2)| room_in_group(&dir, v2))
+                .min()
+        });
+    match (system, group) {
+        (Some(system), Some(group)) => Some(system.min(group)),
+        (system, group) => system.or(group),
+    }
+}
+
+/// `MemAvailable` of the text of `/proc/meminfo`, in bytes.
+fn available_in(meminfo: &str) -> Option<u64> {
+    let value = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemAvailable:"))?;
+    let kib: u64 = value.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The folders of the memory control groups that `/proc/self/cgroup` names, each with whether
+/// it is of version 2 (mounted at `/sys/fs/cgroup`, or beside version 1 at its `unified`).
+fn memory_groups(groups: &str) -> impl Iterator<Item = (std::path::PathBuf, bool)> + '_ {
+    groups.lines().flat_map(|line| {
+        let mut parts = line.splitn(3, ':');
+        let (controllers, path) = (parts.nth(1).unwrap_or("-"), parts.next().unwrap_or(""));
+        let path = path.trim_start_matches('/');
+        let roots: &[&str] = if controllers.is_empty() {
+            &["/sys/fs/cgroup", "/sys/fs/cgroup/unified"]
+        } else if controllers.split(',').any(|c| c == "memory") {
+            &["/sys/fs/cgroup/memory"]
+        } else {
+            &[]
+        };
+        let v2 = controllers.is_empty();
+        roots
+            .iter()
+            .map(move |root| (std::path::Path::new(root).join(path), v2))
+    })
+}
+
+/// The room a memory control group's limit leaves for anonymous memory; `None` when it has no
+/// limit or its files cannot be read.
+fn room_in_group(dir: &std::path::Path, v2: bool) -> Option<u64> {
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+    let limit = read(if v2 {
+        "memory.max"
+    } else {
+        "memory.limit_in_bytes"
+    })?;
+    room_under(&limit, &read("memory.stat")?, v2)
+}
+
+/// The room under a control group's limit (the text of `memory.max`, or of version 1's
+/// `memory.limit_in_bytes`, lowered to the limit of its parents that version 1's `memory.stat`
+/// gives) for anonymous memory, given its `memory.stat`. The group's page cache is not counted
+/// as used: the system drops it when the group needs the room.
+fn room_under(limit: &str, stat: &str, v2: bool) -> Option<u64> {
+    let stat_value = |key: &str| -> Option<u64> {
+        stat.lines().find_map(|line| {
+            let (k, v) = line.split_once(' ')?;
+            (k == key).then(|| v.trim().parse().ok()).flatten()
+        })
+    };
+    // Version 2 writes `max` for no limit; version 1 a number near 2^63.
+    let mut limit: u64 = limit.trim().parse().ok()?;
+    if !v2 && let Some(parents) = stat_value("hierarchical_memory_limit") {
+        limit = limit.min(parents);
+    }
+    let used = stat_value(if v2 { "anon" } else { "total_rss" })?;
+    Some(limit.saturating_sub(used))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_memory_available_is_read_from_meminfo_in_bytes() {
+        let meminfo =
+            "MemTotal:       24576000 kB\nMemFree:        1000 kB\nMemAvailable:   21000000 kB\n";
+        assert_eq!(available_in(meminfo), Some(21_000_000 * 1024));
+        assert_eq!(available_in("MemTotal: 5 kB\n"), None);
+        assert_eq!(available_in("MemAvailable: lots\n"), None);
+    }
+
+    #[test]
+    fn a_control_groups_room_is_its_limit_less_its_anonymous_memory() {
+        let v2_stat = "anon 300\nfile 5000\nkernel 10\n";
+        assert_eq!(room_under("1000\n", v2_stat, true), Some(700));
+        assert_eq!(room_under("max\n", v2_stat, true), None);
+        assert_eq!(room_under("200\n", v2_stat, true), Some(0));
+        let v1_stat = "cache 5000\nrss 100\ntotal_cache 5000\ntotal_rss 400\n";
+        assert_eq!(room_under("1000\n", v1_stat, false), Some(600));
+        assert_eq!(room_under("1000\n", "cache 5\n", false), None);
+        // A parent's lower limit counts.
+        let v1_nested = "total_rss 400\nhierarchical_memory_limit 900\n";
+        assert_eq!(room_under("1000\n", v1_nested, false), Some(500));
+        let v1_unlimited = "total_rss 400\nhierarchical_memory_limit 9223372036854771712\n";
+        assert_eq!(
+            room_under("9223372036854771712\n", v1_unlimited, false),
+            Some(9223372036854771712 - 400)
+        );
+    }
+
+    #[test]
+    fn the_memory_control_groups_are_found_in_proc_self_cgroup() {
+        let hybrid = "9:name=systemd:/\n4:memory:/jobs/a1\n1:cpu:/\n0::/\n";
+        let found: Vec<(std::path::PathBuf, bool)> = memory_groups(hybrid).collect();
+        let want = [
+            ("/sys/fs/cgroup/memory/jobs/a1", false),
+            ("/sys/fs/cgroup", true),
+            ("/sys/fs/cgroup/unified", true),
+        ];
+        let want: Vec<(std::path::PathBuf, bool)> =
+            want.iter().map(|(d, v2)| (d.into(), *v2)).collect();
+        assert_eq!(found, want);
+        let v2: Vec<_> = memory_groups("0::/user.slice/s.scope\n").collect();
+        assert_eq!(v2[0], ("/sys/fs/cgroup/user.slice/s.scope".into(), true));
+    }
+}

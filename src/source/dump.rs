@@ -229,6 +229,13 @@ fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
+/// Whether the file at `path` starts as gzip data does (false when it cannot be read).
+pub fn is_gzip_file(path: &Path) -> bool {
+    let mut head = [0u8; 2];
+    std::fs::File::open(path).is_ok_and(|mut file| file.read_exact(&mut head).is_ok())
+        && is_gzip(&head)
+}
+
 /// Decompresses every gzip member; a damaged or cut stream keeps what came out before the damage.
 fn gunzip(compressed: &[u8], name: &str) -> (Vec<u8>, Option<DumpProblem>) {
     let mut out = Vec::new();

@@ -1,5 +1,6 @@
 //! Dumps read as their bytes come: stdin, pipes, and gzip'd files as they decompress. A thread
-//! cuts the bytes into pieces between events while the loader reads each piece as it comes.
+//! cuts the bytes into pieces between events while the loader reads each piece on every core as
+//! it comes. What does not fit in memory is kept in a temporary file, mapped.
 
 use std::io::Read;
 use std::sync::Arc;
@@ -28,22 +29,39 @@ fn gzip_stopped(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProble
 /// What the reading thread of [`read_stream_in_batches`] hands over.
 enum Cut {
     /// The next piece of the file, cut between events (or the whole file, when it is not
-    /// line-delimited).
-    Piece(Vec<u8>),
+    /// line-delimited), and where it starts in the file.
+    Piece { at: u64, bytes: Vec<u8> },
     /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
     Stopped(DumpProblem),
 }
 
 /// Reads a dump as its bytes come (stdin, a pipe, or a gzip'd file decompressing, told apart by
 /// its first two bytes): a thread cuts the bytes into pieces of about `piece_bytes`, where
-/// [`split_between_events`](super::split_between_events) would cut them, while this one reads
-/// each piece as it comes, as [`read_pieces`](super::read_pieces) reads a mapped file's.
+/// [`split_between_events`](super::split_between_events) would cut them, while every core reads
+/// them as they come, as [`read_pieces`](super::read_pieces) reads a mapped file's. The pieces
+/// past a quarter of the memory free are kept in a temporary file (see [`Keep`]).
 /// Problems keep their lines and columns in the whole file. As with `read_pieces`, each piece is
 /// read on its own: damage that stops the reading of one (a value cut short, binary data) does
 /// not stop the next.
 pub(super) fn read_stream_in_batches(
     name: &str,
+    reader: impl Read + Send,
+    size: usize,
+    piece_bytes: usize,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Vec<DumpProblem> {
+    // A quarter of the memory free now: the rest is left for callscope's store (about a fifth
+    // of the dump), the pieces being read, the file's pages not yet written out, and others.
+    let in_memory = crate::memory::available().map_or(u64::MAX, |bytes| bytes / 4);
+    let keep = Keep::in_a_temporary_file_beyond(in_memory);
+    read_stream_keeping(name, reader, keep, size, piece_bytes, on_batch)
+}
+
+/// [`read_stream_in_batches`], keeping the pieces as `keep` does.
+pub(super) fn read_stream_keeping(
+    name: &str,
     mut reader: impl Read + Send,
+    keep: Keep,
     size: usize,
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
@@ -62,9 +80,17 @@ pub(super) fn read_stream_in_batches(
     let bytes = std::io::Cursor::new(head).chain(reader);
     if gzip {
         let decoder = flate2::read::MultiGzDecoder::new(bytes);
-        read_pieces_as_they_come(name, decoder, gzip_stopped, size, piece_bytes, on_batch)
+        read_pieces_as_they_come(
+            name,
+            decoder,
+            gzip_stopped,
+            keep,
+            size,
+            piece_bytes,
+            on_batch,
+        )
     } else {
-        read_pieces_as_they_come(name, bytes, read_failure, size, piece_bytes, on_batch)
+        read_pieces_as_they_come(name, bytes, read_failure, keep, size, piece_bytes, on_batch)
     }
 }
 
@@ -75,6 +101,7 @@ fn read_pieces_as_they_come(
     name: &str,
     reader: impl Read + Send,
     failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
+    keep: Keep,
     size: usize,
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
@@ -92,14 +119,33 @@ fn read_pieces_as_they_come(
             rx.into_iter(),
             crate::parallel::cores(),
             |k, message, send| match message {
-                Cut::Piece(piece) => {
-                    let blob = Arc::new(Blob::Owned(piece));
+                Cut::Piece { at, bytes } => {
                     // The first batch of the file is small, so that the first screen shows at once.
                     let first = if k == 0 { size } else { LARGE_BATCH };
+                    // A piece kept in memory is handed over as it is read. One to be moved to
+                    // the file is read whole first, then moved, and its batches made to read it
+                    // there. The first piece stays in memory, for the first screen's sake.
+                    let moving = k > 0 && keep.would_move(at, bytes.len());
+                    let blob = Arc::new(Blob::Owned(bytes));
+                    let mut batches = Vec::new();
                     let found = scan_blob(&blob, first, false, &mut |batch| {
-                        send(Sent::Batch(Box::new(batch)))
+                        if moving {
+                            batches.push(batch);
+                        } else {
+                            send(Sent::Batch(Box::new(batch)));
+                        }
                     });
-                    send(Sent::Piece(PieceRead::of(&blob, found)));
+                    let piece = PieceRead::of(&blob, found);
+                    if moving && let Some(moved) = keep.move_to_file(at, &blob) {
+                        for batch in &mut batches {
+                            batch.reread_from(Arc::clone(&moved));
+                        }
+                    }
+                    drop(blob);
+                    for batch in batches {
+                        send(Sent::Batch(Box::new(batch)));
+                    }
+                    send(Sent::Piece(piece));
                 }
                 Cut::Stopped(p) => send(Sent::Stopped(p)),
             },
@@ -167,6 +213,8 @@ fn cut_in_pieces(
     let mut buf: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     let mut read = 0u64;
+    // Where the next piece starts in the file.
+    let mut at = 0u64;
     // Whether the file can be cut into pieces: told by its first line, once that is whole.
     let mut first_line = FirstLine::default();
     debug_assert!(piece_bytes > 0);
@@ -204,8 +252,10 @@ fn cut_in_pieces(
             match next_event_line(&buf[..whole], from) {
                 Some(cut) if cut > 0 => {
                     let rest = buf.split_off(cut);
-                    let piece = std::mem::replace(&mut buf, rest);
-                    if tx.send(Cut::Piece(piece)).is_err() {
+                    let bytes = std::mem::replace(&mut buf, rest);
+                    let piece = Cut::Piece { at, bytes };
+                    at += cut as u64;
+                    if tx.send(piece).is_err() {
                         return;
                     }
                     (target, looked) = (piece_bytes, 0);
@@ -216,11 +266,87 @@ fn cut_in_pieces(
         }
     };
     if !buf.is_empty() || first_line.said.is_none() {
-        let _ = tx.send(Cut::Piece(buf));
+        let _ = tx.send(Cut::Piece { at, bytes: buf });
     }
     if let Some(damage) = damage {
         let _ = tx.send(Cut::Stopped(damage));
     }
+}
+
+/// Where a stream's pieces are kept once read: in memory up to a size, then in a temporary file,
+/// unlinked as it is made, from which each piece is mapped. The pages of those are the page
+/// cache's, for the system to write out and drop, as a mapped dump's are, rather than
+/// callscope's own memory: a dump larger than the memory free can be piped in. Writing them
+/// costs time, so a dump that fits stays in memory. A piece stays in memory, too, when no such
+/// file can be made or written (no temporary folder, a full disk).
+pub(super) struct Keep {
+    /// How many of the stream's first bytes stay in memory.
+    in_memory: u64,
+    /// The file, made when the first piece goes to it; `None` in it when it cannot be made.
+    file: std::sync::OnceLock<Option<std::fs::File>>,
+    /// Set once a write or a map has failed: the pieces after it stay in memory.
+    failed: std::sync::atomic::AtomicBool,
+}
+
+impl Keep {
+    /// Past the first `in_memory` bytes, in a temporary file in `TMPDIR` (else `/tmp`), when one
+    /// can be made.
+    pub(super) fn in_a_temporary_file_beyond(in_memory: u64) -> Keep {
+        Keep {
+            in_memory,
+            file: std::sync::OnceLock::new(),
+            failed: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Past the first `in_memory` bytes, in `file`, or in memory when there is none.
+    #[cfg(test)]
+    pub(super) fn in_file_beyond(file: Option<std::fs::File>, in_memory: u64) -> Keep {
+        let keep = Keep::in_a_temporary_file_beyond(in_memory);
+        let _ = keep.file.set(file);
+        keep
+    }
+
+    /// Whether the `len` bytes that start `at` bytes into the stream are to go to the file.
+    fn would_move(&self, at: u64, len: usize) -> bool {
+        len > 0
+            && at.saturating_add(len as u64) > self.in_memory
+            && !self.failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The bytes of `blob`, which start `at` bytes into the stream, written to the file and
+    /// mapped from it; `None` when they stay where they are.
+    fn move_to_file(&self, at: u64, blob: &Blob) -> Option<Arc<Blob>> {
+        let file = self.file.get_or_init(|| tempfile::tempfile().ok()).as_ref();
+        match file.map(|file| spill(file, at, blob)) {
+            Some(Ok(map)) => Some(Arc::new(Blob::Mapped(map))),
+            _ => {
+                self.failed
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                None
+            }
+        }
+    }
+}
+
+/// Writes `bytes` into `file`, `at` bytes in, and maps them.
+#[cfg(unix)]
+fn spill(file: &std::fs::File, at: u64, bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)?;
+    // SAFETY: the file was made for this stream and unlinked at once, so nothing else can reach
+    // it; each piece is written once, where no other piece is, so the bytes mapped stay as
+    // written while the map lives.
+    unsafe {
+        memmap2::MmapOptions::new()
+            .offset(at)
+            .len(bytes.len())
+            .map(file)
+    }
+}
+
+#[cfg(not(unix))]
+fn spill(_: &std::fs::File, _: u64, _: &[u8]) -> std::io::Result<memmap2::Mmap> {
+    Err(std::io::ErrorKind::Unsupported.into())
 }
 
 /// Whether a file that comes a little at a time is line-delimited, said once its first line

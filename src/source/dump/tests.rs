@@ -874,6 +874,63 @@ impl std::io::Read for Trickle<'_> {
 }
 
 #[test]
+fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_the_same_events() {
+    let mut lines = generated_lines(600, 13);
+    lines[250] = "{\"id\": broken".to_string();
+    let bytes = lines.join("\n").into_bytes();
+    let (whole, whole_problems) = {
+        let mut batches = Vec::new();
+        let file = DumpFile {
+            path: "t".into(),
+            blob: Arc::new(Blob::Owned(bytes.clone())),
+            problem: None,
+        };
+        let problems = super::read(file, 2000, false, &mut |b| batches.push(b));
+        (Read::of(batches, Vec::new()), problems)
+    };
+    let kept = |keep: stream::Keep| {
+        let mut batches = Vec::new();
+        let problems = stream::read_stream_keeping("t", &bytes[..], keep, 50, 8 << 10, &mut |b| {
+            batches.push(b)
+        });
+        let mapped: Vec<bool> = batches
+            .iter()
+            .map(|b| matches!(b.blob(), Blob::Mapped(_)))
+            .collect();
+        (Read::of(batches, Vec::new()), problems, mapped)
+    };
+    let file = tempfile::tempfile().unwrap();
+    // A file that cannot be written to, as on a full disk: every piece stays in memory.
+    let unwritable = std::fs::File::open(tempfile::NamedTempFile::new().unwrap().path()).unwrap();
+    let half = bytes.len() as u64 / 2;
+    let mut firsts_in_memory = Vec::new();
+    for (keep, in_file) in [
+        (stream::Keep::in_file_beyond(Some(file), 0), true),
+        (stream::Keep::in_a_temporary_file_beyond(half), true),
+        (stream::Keep::in_a_temporary_file_beyond(u64::MAX), false),
+        (stream::Keep::in_file_beyond(Some(unwritable), 0), false),
+        (stream::Keep::in_file_beyond(None, 0), false),
+    ] {
+        let (streamed, problems, mapped) = kept(keep);
+        assert!(mapped.len() > 5, "{} batches", mapped.len());
+        // The first piece, and those within the bytes kept in memory, stay in memory; with a
+        // file, every later one is read from it.
+        let in_memory = mapped.iter().take_while(|&&m| !m).count();
+        assert!(in_memory >= 1, "{mapped:?}");
+        assert!(mapped[in_memory..].iter().all(|&m| m), "{mapped:?}");
+        assert_eq!(in_memory < mapped.len(), in_file, "{mapped:?}");
+        firsts_in_memory.push(in_memory);
+        assert_eq!(problems, whole_problems, "in a file: {in_file}");
+        assert_eq!(streamed.events, whole.events, "in a file: {in_file}");
+    }
+    // Half the bytes in memory keeps more batches there than none.
+    assert!(
+        firsts_in_memory[1] > firsts_in_memory[0],
+        "{firsts_in_memory:?}"
+    );
+}
+
+#[test]
 fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
     let mut lines = generated_lines(2000, 11);
     lines[300] = "{\"id\": broken".to_string();
