@@ -71,24 +71,40 @@ pub fn agent_value<'a>(pairs: &'a [AgentPair], key: &str) -> Option<&'a str> {
 /// with the `,` they were split at.
 pub fn agent_string_value<'a>(s: &'a str, key: &str) -> Option<&'a str> {
     let b = s.as_bytes();
-    let mut value_at = None;
-    let mut start = 0;
+    let (value_at, mut end) = first_piece_with_key(s, key)?;
+    while end < b.len() {
+        let start = end + 1;
+        end = memchr::memchr(b',', &b[start..]).map_or(b.len(), |i| start + i);
+        // `,` and `:` are ASCII: both ends are character boundaries.
+        if let Some(colon) = memchr::memchr(b':', &b[start..end])
+            && is_key(&s[start..start + colon])
+        {
+            return Some(&s[value_at..start - 1]);
+        }
+    }
+    Some(&s[value_at..])
+}
+
+/// Where the value of the first piece of `s` whose key is `key` starts, and where that piece
+/// ends. Such a piece holds the first `key` written in it, so only the pieces where `key` is
+/// written are looked at (`env` stands near the end of a long string).
+fn first_piece_with_key(s: &str, key: &str) -> Option<(usize, usize)> {
+    if key.is_empty() {
+        return None;
+    }
+    let b = s.as_bytes();
+    let finder = memchr::memmem::Finder::new(key.as_bytes());
+    let mut from = 0;
     loop {
-        let end = memchr::memchr(b',', &b[start..]).map_or(b.len(), |i| start + i);
-        if let Some(colon) = memchr::memchr(b':', &b[start..end]) {
-            // `,` and `:` are ASCII: both ends are character boundaries.
-            let k = &s[start..start + colon];
-            // Whether a piece starts a pair matters only once the value is found (it ends the
-            // value) and for the key looked for itself.
-            match value_at {
-                Some(v) if is_key(k) => return Some(&s[v..start - 1]),
-                None if is_the_key(k, key) => value_at = Some(start + colon + 1),
-                _ => {}
-            }
+        let at = from + finder.find(&b[from..])?;
+        let start = memchr::memrchr(b',', &b[..at]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b',', &b[at..]).map_or(b.len(), |i| at + i);
+        if let Some(colon) = memchr::memchr(b':', &b[start..end])
+            && is_the_key(&s[start..start + colon], key)
+        {
+            return Some((start + colon + 1, end));
         }
-        if end == b.len() {
-            return value_at.map(|v| &s[v..]);
-        }
-        start = end + 1;
+        // Nowhere else in this piece can its key be.
+        from = end.max(at + 1);
     }
 }
