@@ -42,7 +42,8 @@ pub fn available() -> Option<u64> {
         .ok()
         .and_then(|groups| {
             memory_groups(&groups)
-                .filter_map(|(dir, v2)| room_in_group(&dir, v2))
+                .iter()
+                .filter_map(|(dir, v2)| room_in_group(dir, *v2))
                 .min()
         });
     match (system, group) {
@@ -62,23 +63,54 @@ fn available_in(meminfo: &str) -> Option<u64> {
 
 /// The folders of the memory control groups that `/proc/self/cgroup` names, each with whether
 /// it is of version 2 (mounted at `/sys/fs/cgroup`, or beside version 1 at its `unified`).
-fn memory_groups(groups: &str) -> impl Iterator<Item = (std::path::PathBuf, bool)> + '_ {
-    groups.lines().flat_map(|line| {
+/// Inside a container the group's own folder is often the mount itself (the path is the
+/// host's): where the folder named is not there, the mount's is taken. The limits of version
+/// 2's parent groups apply too, so their folders come after it; version 1's `memory.stat`
+/// gives its parents' limit itself.
+fn memory_groups(groups: &str) -> Vec<(std::path::PathBuf, bool)> {
+    memory_groups_in(
+        groups,
+        &["/sys/fs/cgroup", "/sys/fs/cgroup/unified"],
+        "/sys/fs/cgroup/memory",
+    )
+}
+
+/// [`memory_groups`], with version 2 mounted at one of `v2_mounts` and version 1's memory
+/// controller at `v1_mount`.
+fn memory_groups_in(
+    groups: &str,
+    v2_mounts: &[&str],
+    v1_mount: &str,
+) -> Vec<(std::path::PathBuf, bool)> {
+    let mut found = Vec::new();
+    for line in groups.lines() {
         let mut parts = line.splitn(3, ':');
         let (controllers, path) = (parts.nth(1).unwrap_or("-"), parts.next().unwrap_or(""));
-        let path = path.trim_start_matches('/');
-        let roots: &[&str] = if controllers.is_empty() {
-            &["/sys/fs/cgroup", "/sys/fs/cgroup/unified"]
+        let v2 = controllers.is_empty();
+        let roots: &[&str] = if v2 {
+            v2_mounts
         } else if controllers.split(',').any(|c| c == "memory") {
-            &["/sys/fs/cgroup/memory"]
+            std::slice::from_ref(&v1_mount)
         } else {
             &[]
         };
-        let v2 = controllers.is_empty();
-        roots
-            .iter()
-            .map(move |root| (std::path::Path::new(root).join(path), v2))
-    })
+        for root in roots.iter().map(std::path::Path::new) {
+            let named = root.join(path.trim_start_matches('/'));
+            let own = if named.is_dir() {
+                named
+            } else {
+                root.to_path_buf()
+            };
+            let parents = if v2 { own.ancestors().count() } else { 1 };
+            found.extend(
+                own.ancestors()
+                    .take(parents)
+                    .take_while(|dir| dir.starts_with(root))
+                    .map(|dir| (dir.to_path_buf(), v2)),
+            );
+        }
+    }
+    found
 }
 
 /// The room a memory control group's limit leaves for anonymous memory; `None` when it has no
@@ -147,17 +179,27 @@ mod tests {
 
     #[test]
     fn the_memory_control_groups_are_found_in_proc_self_cgroup() {
-        let hybrid = "9:name=systemd:/\n4:memory:/jobs/a1\n1:cpu:/\n0::/\n";
-        let found: Vec<(std::path::PathBuf, bool)> = memory_groups(hybrid).collect();
-        let want = [
-            ("/sys/fs/cgroup/memory/jobs/a1", false),
-            ("/sys/fs/cgroup", true),
-            ("/sys/fs/cgroup/unified", true),
+        let mounts = tempfile::tempdir().unwrap();
+        let (v2, v1) = (mounts.path().join("v2"), mounts.path().join("v1"));
+        std::fs::create_dir_all(v2.join("user.slice/s.scope")).unwrap();
+        std::fs::create_dir_all(v1.join("jobs/a1")).unwrap();
+        let found = |groups: &str| -> Vec<(std::path::PathBuf, bool)> {
+            memory_groups_in(groups, &[v2.to_str().unwrap()], v1.to_str().unwrap())
+        };
+        // Version 1's own group; version 2's with its parents, up to the mount.
+        let hybrid = "9:name=systemd:/\n4:memory:/jobs/a1\n1:cpu:/\n0::/user.slice/s.scope\n";
+        let want = vec![
+            (v1.join("jobs/a1"), false),
+            (v2.join("user.slice/s.scope"), true),
+            (v2.join("user.slice"), true),
+            (v2.clone(), true),
         ];
-        let want: Vec<(std::path::PathBuf, bool)> =
-            want.iter().map(|(d, v2)| (d.into(), *v2)).collect();
-        assert_eq!(found, want);
-        let v2: Vec<_> = memory_groups("0::/user.slice/s.scope\n").collect();
-        assert_eq!(v2[0], ("/sys/fs/cgroup/user.slice/s.scope".into(), true));
+        assert_eq!(found(hybrid), want);
+        // A group whose folder is not there (a container's view of the host's path) is the
+        // mount's.
+        let elsewhere = "4:memory:/docker/0123\n0::/kubepods/pod1/c2\n";
+        assert_eq!(found(elsewhere), [(v1.clone(), false), (v2.clone(), true)]);
+        // No memory controller named: none.
+        assert_eq!(found("3:cpu,cpuacct:/x\n"), []);
     }
 }

@@ -874,9 +874,9 @@ pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     line_cols(bytes, [offset])[0]
 }
 
-/// [`line_col`] of each offset, in one pass over the bytes when the offsets ascend (as a scan
-/// finds its problems): the twentieth problem at the end of a large file costs no more than the
-/// first.
+/// [`line_col`] of each offset, counting line ends in one pass over the bytes when the offsets
+/// ascend (as a scan finds its problems), rather than from the start for each. A column is
+/// still counted back from its offset to the start of its line.
 fn line_cols(bytes: &[u8], offsets: impl IntoIterator<Item = usize>) -> Vec<(usize, usize)> {
     // Line ends before `counted`.
     let (mut counted, mut lines) = (0, 0);

@@ -32,6 +32,8 @@ pub fn in_order<T: Send>(
 /// [`in_order`] over the items `items` yields, numbered from 0, as they come: a worker takes the
 /// next item only when it may start it, so an item that comes from a channel waits there, not in
 /// memory, while the items before it are handed over. `work` is given each item with its number.
+/// A worker waiting for the next item (a channel's next message) is stopped by a panic only once
+/// that item has come.
 pub fn in_order_from<I: Send, T: Send>(
     items: impl Iterator<Item = I> + Send,
     threads: usize,

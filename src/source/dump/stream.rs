@@ -29,8 +29,8 @@ fn gzip_stopped(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProble
 /// What the reading thread of [`read_stream_in_batches`] hands over.
 enum Cut {
     /// The next piece of the file, cut between events (or the whole file, when it is not
-    /// line-delimited), and where it starts in the file.
-    Piece { at: u64, bytes: Vec<u8> },
+    /// line-delimited: then not `cut`), and where it starts in the file.
+    Piece { at: u64, bytes: Vec<u8>, cut: bool },
     /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
     Stopped(DumpProblem),
 }
@@ -50,9 +50,12 @@ pub(super) fn read_stream_in_batches(
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    // A quarter of the memory free now: the rest is left for callscope's store (about a fifth
-    // of the dump), the pieces being read, the file's pages not yet written out, and others.
-    let in_memory = crate::memory::available().map_or(u64::MAX, |bytes| bytes / 4);
+    // A quarter of the memory free now, less the pieces being read (one per core, one waiting
+    // its turn, one in the channel): the rest is left for callscope's store (about a fifth of
+    // the dump), the file's pages not yet written out, and others.
+    let reading = (crate::parallel::cores() as u64 + 2) * piece_bytes as u64;
+    let in_memory =
+        crate::memory::available().map_or(u64::MAX, |bytes| (bytes / 4).saturating_sub(reading));
     let keep = Keep::in_a_temporary_file_beyond(in_memory);
     read_stream_keeping(name, reader, keep, size, piece_bytes, on_batch)
 }
@@ -119,13 +122,14 @@ fn read_pieces_as_they_come(
             rx.into_iter(),
             crate::parallel::cores(),
             |k, message, send| match message {
-                Cut::Piece { at, bytes } => {
+                Cut::Piece { at, bytes, cut } => {
                     // The first batch of the file is small, so that the first screen shows at once.
                     let first = if k == 0 { size } else { LARGE_BATCH };
                     // A piece kept in memory is handed over as it is read. One to be moved to
                     // the file is read whole first, then moved, and its batches made to read it
-                    // there. The first piece stays in memory, for the first screen's sake.
-                    let moving = k > 0 && keep.would_move(at, bytes.len());
+                    // there. The first piece of a file cut into pieces stays in memory, for the
+                    // first screen's sake; a file that is not is shown once it is all read.
+                    let moving = (k > 0 || !cut) && keep.would_move(at, bytes.len());
                     let blob = Arc::new(Blob::Owned(bytes));
                     let mut batches = Vec::new();
                     let found = scan_blob(&blob, first, false, &mut |batch| {
@@ -253,7 +257,11 @@ fn cut_in_pieces(
                 Some(cut) if cut > 0 => {
                     let rest = buf.split_off(cut);
                     let bytes = std::mem::replace(&mut buf, rest);
-                    let piece = Cut::Piece { at, bytes };
+                    let piece = Cut::Piece {
+                        at,
+                        bytes,
+                        cut: true,
+                    };
                     at += cut as u64;
                     if tx.send(piece).is_err() {
                         return;
@@ -266,7 +274,13 @@ fn cut_in_pieces(
         }
     };
     if !buf.is_empty() || first_line.said.is_none() {
-        let _ = tx.send(Cut::Piece { at, bytes: buf });
+        // The last piece of a line-delimited file, or the whole of one that is not.
+        let cut = first_line.said == Some(true);
+        let _ = tx.send(Cut::Piece {
+            at,
+            bytes: buf,
+            cut,
+        });
     }
     if let Some(damage) = damage {
         let _ = tx.send(Cut::Stopped(damage));
@@ -278,7 +292,8 @@ fn cut_in_pieces(
 /// cache's, for the system to write out and drop, as a mapped dump's are, rather than
 /// callscope's own memory: a dump larger than the memory free can be piped in. Writing them
 /// costs time, so a dump that fits stays in memory. A piece stays in memory, too, when no such
-/// file can be made or written (no temporary folder, a full disk).
+/// file can be made or written (no temporary folder, a full disk), and when the temporary
+/// folder is itself in memory (a tmpfs), where the file would only add the time.
 pub(super) struct Keep {
     /// How many of the stream's first bytes stay in memory.
     in_memory: u64,
@@ -317,25 +332,50 @@ impl Keep {
     /// The bytes of `blob`, which start `at` bytes into the stream, written to the file and
     /// mapped from it; `None` when they stay where they are.
     fn move_to_file(&self, at: u64, blob: &Blob) -> Option<Arc<Blob>> {
-        let file = self.file.get_or_init(|| tempfile::tempfile().ok()).as_ref();
-        match file.map(|file| spill(file, at, blob)) {
-            Some(Ok(map)) => Some(Arc::new(Blob::Mapped(map))),
-            _ => {
-                self.failed
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
-                None
-            }
+        let file = self.file.get_or_init(temporary_file_on_disk).as_ref();
+        let failed = match file.map(|file| spill(file, at, blob)) {
+            Some(Ok(map)) => return Some(Arc::new(Blob::Mapped(map))),
+            Some(Err(e)) => e.to_string(),
+            None => "no temporary file on a disk could be made".to_string(),
+        };
+        if !self.failed.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            tracing::warn!(
+                error = failed,
+                "the rest of a piped or gzip'd dump is held in memory, not in a temporary file"
+            );
+        }
+        None
+    }
+}
+
+/// A new temporary file, unlinked, in `TMPDIR`; `None` when none can be made, or when it would
+/// be held in memory (a tmpfs).
+fn temporary_file_on_disk() -> Option<std::fs::File> {
+    let file = tempfile::tempfile().ok()?;
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::fd::AsRawFd;
+        let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
+        // SAFETY: fstatfs writes a `statfs` into the place given, for an open descriptor.
+        let known = unsafe { libc::fstatfs(file.as_raw_fd(), fs.as_mut_ptr()) } == 0;
+        // SAFETY: fstatfs returned 0, so it wrote the whole `statfs`.
+        if known && unsafe { fs.assume_init() }.f_type == libc::TMPFS_MAGIC {
+            return None;
         }
     }
+    Some(file)
 }
 
 /// Writes `bytes` into `file`, `at` bytes in, and maps them.
 #[cfg(unix)]
 fn spill(file: &std::fs::File, at: u64, bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
     std::os::unix::fs::FileExt::write_all_at(file, bytes, at)?;
-    // SAFETY: the file was made for this stream and unlinked at once, so nothing else can reach
-    // it; each piece is written once, where no other piece is, so the bytes mapped stay as
-    // written while the map lives.
+    // SAFETY: the file was made for this stream and unlinked at once: no other program opens
+    // it by name, and callscope never truncates it. Each piece is written once, before it is
+    // mapped, at bytes no other piece has; the map starts on the page that holds its first
+    // byte, which may hold the end of the piece before, still being written by another thread,
+    // but the slice the map gives is this piece's bytes only. The map stays valid once the
+    // file is closed.
     unsafe {
         memmap2::MmapOptions::new()
             .offset(at)

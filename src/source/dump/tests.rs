@@ -899,14 +899,15 @@ fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_th
             .collect();
         (Read::of(batches, Vec::new()), problems, mapped)
     };
-    let file = tempfile::tempfile().unwrap();
+    // Files on a disk (the temporary folder may be a tmpfs, which is not used).
+    let on_disk = || tempfile::tempfile_in(env!("CARGO_MANIFEST_DIR")).unwrap();
     // A file that cannot be written to, as on a full disk: every piece stays in memory.
     let unwritable = std::fs::File::open(tempfile::NamedTempFile::new().unwrap().path()).unwrap();
     let half = bytes.len() as u64 / 2;
     let mut firsts_in_memory = Vec::new();
     for (keep, in_file) in [
-        (stream::Keep::in_file_beyond(Some(file), 0), true),
-        (stream::Keep::in_a_temporary_file_beyond(half), true),
+        (stream::Keep::in_file_beyond(Some(on_disk()), 0), true),
+        (stream::Keep::in_file_beyond(Some(on_disk()), half), true),
         (stream::Keep::in_a_temporary_file_beyond(u64::MAX), false),
         (stream::Keep::in_file_beyond(Some(unwritable), 0), false),
         (stream::Keep::in_file_beyond(None, 0), false),
@@ -928,6 +929,20 @@ fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_th
         firsts_in_memory[1] > firsts_in_memory[0],
         "{firsts_in_memory:?}"
     );
+    // A file that is not line-delimited comes as one piece, shown once it is all read: it goes
+    // to the file too.
+    let envelope = PAGE1.as_bytes();
+    let keep = stream::Keep::in_file_beyond(Some(on_disk()), 0);
+    let mut batches = Vec::new();
+    let problems =
+        stream::read_stream_keeping("t", envelope, keep, 50, 8 << 10, &mut |b| batches.push(b));
+    assert_eq!(problems, []);
+    assert_eq!(batches.len(), 1);
+    assert!(matches!(batches[0].blob(), Blob::Mapped(_)));
+    let streamed = Read::of(batches, Vec::new());
+    let whole = read_on_one_thread(&Arc::new(Blob::Owned(envelope.to_vec())));
+    assert_eq!(streamed.events, whole.events);
+    assert!(!whole.events.is_empty());
 }
 
 #[test]
