@@ -64,9 +64,9 @@ fn available_in(meminfo: &str) -> Option<u64> {
 /// The folders of the memory control groups that `/proc/self/cgroup` names, each with whether
 /// it is of version 2 (mounted at `/sys/fs/cgroup`, or beside version 1 at its `unified`).
 /// Inside a container the group's own folder is often the mount itself (the path is the
-/// host's): where the folder named is not there, the mount's is taken. The limits of version
-/// 2's parent groups apply too, so their folders come after it; version 1's `memory.stat`
-/// gives its parents' limit itself.
+/// host's): where the folder named is not there, the mount's is taken. The limits of the
+/// parent groups apply too, with what their other children use: their folders come after it,
+/// up to the mount.
 fn memory_groups(groups: &str) -> Vec<(std::path::PathBuf, bool)> {
     memory_groups_in(
         groups,
@@ -101,10 +101,8 @@ fn memory_groups_in(
             } else {
                 root.to_path_buf()
             };
-            let parents = if v2 { own.ancestors().count() } else { 1 };
             found.extend(
                 own.ancestors()
-                    .take(parents)
                     .take_while(|dir| dir.starts_with(root))
                     .map(|dir| (dir.to_path_buf(), v2)),
             );
@@ -127,8 +125,9 @@ fn room_in_group(dir: &std::path::Path, v2: bool) -> Option<u64> {
 
 /// The room under a control group's limit (the text of `memory.max`, or of version 1's
 /// `memory.limit_in_bytes`, lowered to the limit of its parents that version 1's `memory.stat`
-/// gives) for anonymous memory, given its `memory.stat`. The group's page cache is not counted
-/// as used: the system drops it when the group needs the room.
+/// gives, for when their folders cannot be seen) for anonymous memory, given its `memory.stat`,
+/// whose counts take in the groups under it. The group's page cache is not counted as used: the
+/// system drops it when the group needs the room.
 fn room_under(limit: &str, stat: &str, v2: bool) -> Option<u64> {
     let stat_value = |key: &str| -> Option<u64> {
         stat.lines().find_map(|line| {
@@ -186,10 +185,12 @@ mod tests {
         let found = |groups: &str| -> Vec<(std::path::PathBuf, bool)> {
             memory_groups_in(groups, &[v2.to_str().unwrap()], v1.to_str().unwrap())
         };
-        // Version 1's own group; version 2's with its parents, up to the mount.
+        // Each group with its parents, up to the mount.
         let hybrid = "9:name=systemd:/\n4:memory:/jobs/a1\n1:cpu:/\n0::/user.slice/s.scope\n";
         let want = vec![
             (v1.join("jobs/a1"), false),
+            (v1.join("jobs"), false),
+            (v1.clone(), false),
             (v2.join("user.slice/s.scope"), true),
             (v2.join("user.slice"), true),
             (v2.clone(), true),

@@ -40,13 +40,6 @@ impl Batch {
         &self.blob
     }
 
-    /// Makes the batch read its events from `blob`, which holds the same bytes as the one they
-    /// were read from (moved elsewhere: from memory to a mapped file).
-    pub fn reread_from(&mut self, blob: Arc<Blob>) {
-        debug_assert!(blob[..] == self.blob[..], "not the same bytes");
-        self.blob = blob;
-    }
-
     /// A batch of JSON objects given one by one (redacted events, a test's events), kept in one
     /// owned buffer, one object per line. Fails on the first that cannot be read.
     pub fn of_objects<T: AsRef<[u8]>>(

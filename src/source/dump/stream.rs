@@ -28,8 +28,9 @@ fn gzip_stopped(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProble
 
 /// What the reading thread of [`read_stream_in_batches`] hands over.
 enum Cut {
-    /// The next piece of the file, cut between events (or the whole file, when it is not
-    /// line-delimited: then not `cut`), and where it starts in the file.
+    /// The next piece of the file, cut between events, and where it starts in the file. Not
+    /// `cut` when it is the whole file, which is not line-delimited or ended before its first
+    /// line did.
     Piece { at: u64, bytes: Vec<u8>, cut: bool },
     /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
     Stopped(DumpProblem),
@@ -51,9 +52,9 @@ pub(super) fn read_stream_in_batches(
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
     // A quarter of the memory free now, less the pieces being read (one per core, one waiting
-    // its turn, one in the channel): the rest is left for callscope's store (about a fifth of
-    // the dump), the file's pages not yet written out, and others.
-    let reading = (crate::parallel::cores() as u64 + 2) * piece_bytes as u64;
+    // its turn, one in the channel, one being filled): the rest is left for callscope's store
+    // (about a fifth of the dump), the file's pages not yet written out, and others.
+    let reading = (crate::parallel::cores() as u64 + 3) * piece_bytes as u64;
     let in_memory =
         crate::memory::available().map_or(u64::MAX, |bytes| (bytes / 4).saturating_sub(reading));
     let keep = Keep::in_a_temporary_file_beyond(in_memory);
@@ -125,31 +126,20 @@ fn read_pieces_as_they_come(
                 Cut::Piece { at, bytes, cut } => {
                     // The first batch of the file is small, so that the first screen shows at once.
                     let first = if k == 0 { size } else { LARGE_BATCH };
-                    // A piece kept in memory is handed over as it is read. One to be moved to
-                    // the file is read whole first, then moved, and its batches made to read it
-                    // there. The first piece of a file cut into pieces stays in memory, for the
-                    // first screen's sake; a file that is not is shown once it is all read.
-                    let moving = (k > 0 || !cut) && keep.would_move(at, bytes.len());
-                    let blob = Arc::new(Blob::Owned(bytes));
-                    let mut batches = Vec::new();
+                    // A piece to be kept in the file goes there first, and is read from it. The
+                    // first piece of a file cut into pieces stays in memory, for the first
+                    // screen's sake.
+                    let blob = if (k > 0 || !cut) && keep.would_move(at, bytes.len()) {
+                        keep.move_to_file(at, &bytes).unwrap_or(Blob::Owned(bytes))
+                    } else {
+                        Blob::Owned(bytes)
+                    };
+                    let blob = Arc::new(blob);
+                    blob.prepare(0, blob.len());
                     let found = scan_blob(&blob, first, false, &mut |batch| {
-                        if moving {
-                            batches.push(batch);
-                        } else {
-                            send(Sent::Batch(Box::new(batch)));
-                        }
+                        send(Sent::Batch(Box::new(batch)))
                     });
-                    let piece = PieceRead::of(&blob, found);
-                    if moving && let Some(moved) = keep.move_to_file(at, &blob) {
-                        for batch in &mut batches {
-                            batch.reread_from(Arc::clone(&moved));
-                        }
-                    }
-                    drop(blob);
-                    for batch in batches {
-                        send(Sent::Batch(Box::new(batch)));
-                    }
-                    send(Sent::Piece(piece));
+                    send(Sent::Piece(PieceRead::of(&blob, found)));
                 }
                 Cut::Stopped(p) => send(Sent::Stopped(p)),
             },
@@ -297,8 +287,9 @@ fn cut_in_pieces(
 pub(super) struct Keep {
     /// How many of the stream's first bytes stay in memory.
     in_memory: u64,
-    /// The file, made when the first piece goes to it; `None` in it when it cannot be made.
-    file: std::sync::OnceLock<Option<std::fs::File>>,
+    /// The file, made when the first piece goes to it; why there is none, when it cannot be
+    /// made.
+    file: std::sync::OnceLock<Result<std::fs::File, String>>,
     /// Set once a write or a map has failed: the pieces after it stay in memory.
     failed: std::sync::atomic::AtomicBool,
 }
@@ -318,7 +309,7 @@ impl Keep {
     #[cfg(test)]
     pub(super) fn in_file_beyond(file: Option<std::fs::File>, in_memory: u64) -> Keep {
         let keep = Keep::in_a_temporary_file_beyond(in_memory);
-        let _ = keep.file.set(file);
+        let _ = keep.file.set(file.ok_or_else(|| "no file".to_string()));
         keep
     }
 
@@ -329,14 +320,15 @@ impl Keep {
             && !self.failed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// The bytes of `blob`, which start `at` bytes into the stream, written to the file and
-    /// mapped from it; `None` when they stay where they are.
-    fn move_to_file(&self, at: u64, blob: &Blob) -> Option<Arc<Blob>> {
-        let file = self.file.get_or_init(temporary_file_on_disk).as_ref();
-        let failed = match file.map(|file| spill(file, at, blob)) {
-            Some(Ok(map)) => return Some(Arc::new(Blob::Mapped(map))),
-            Some(Err(e)) => e.to_string(),
-            None => "no temporary file on a disk could be made".to_string(),
+    /// `bytes`, which start `at` bytes into the stream, written to the file and mapped from
+    /// it; `None` when they are to stay where they are.
+    fn move_to_file(&self, at: u64, bytes: &[u8]) -> Option<Blob> {
+        let failed = match self.file.get_or_init(temporary_file_on_disk) {
+            Ok(file) => match spill(file, at, bytes) {
+                Ok(map) => return Some(Blob::Mapped(map)),
+                Err(e) => e.to_string(),
+            },
+            Err(why) => why.clone(),
         };
         if !self.failed.swap(true, std::sync::atomic::Ordering::Relaxed) {
             tracing::warn!(
@@ -350,8 +342,14 @@ impl Keep {
 
 /// A new temporary file, unlinked, in `TMPDIR`; `None` when none can be made, or when it would
 /// be held in memory (a tmpfs).
-fn temporary_file_on_disk() -> Option<std::fs::File> {
-    let file = tempfile::tempfile().ok()?;
+fn temporary_file_on_disk() -> Result<std::fs::File, String> {
+    let folder = std::env::temp_dir();
+    let file = tempfile::tempfile().map_err(|e| {
+        format!(
+            "no temporary file could be made in {}: {e}",
+            folder.display()
+        )
+    })?;
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         use std::os::fd::AsRawFd;
@@ -360,10 +358,10 @@ fn temporary_file_on_disk() -> Option<std::fs::File> {
         let known = unsafe { libc::fstatfs(file.as_raw_fd(), fs.as_mut_ptr()) } == 0;
         // SAFETY: fstatfs returned 0, so it wrote the whole `statfs`.
         if known && unsafe { fs.assume_init() }.f_type == libc::TMPFS_MAGIC {
-            return None;
+            return Err(format!("{} is a tmpfs, held in memory", folder.display()));
         }
     }
-    Some(file)
+    Ok(file)
 }
 
 /// Writes `bytes` into `file`, `at` bytes in, and maps them.
