@@ -751,10 +751,20 @@ fn read_gzip_streamed(gz: &[u8], piece_bytes: usize) -> (Read, Vec<DumpProblem>)
 /// What reading the same file decompressed whole, on one thread, gives.
 fn read_gzip_whole(gz: &[u8]) -> (Read, Vec<DumpProblem>) {
     let (bytes, problem) = gunzip(gz, "t.gz");
+    read_whole("t.gz", Arc::new(Blob::Owned(bytes)), problem)
+}
+
+/// What reading the bytes of a file named `path`, whole, on one thread, gives, with its
+/// problems (`problem` first, as opening it found).
+fn read_whole(
+    path: &str,
+    blob: Arc<Blob>,
+    problem: Option<DumpProblem>,
+) -> (Read, Vec<DumpProblem>) {
     let mut batches = Vec::new();
     let file = DumpFile {
-        path: "t.gz".into(),
-        blob: Arc::new(Blob::Owned(bytes)),
+        path: path.into(),
+        blob,
         problem,
     };
     let problems = super::read(file, 2000, false, &mut |b| batches.push(b));
@@ -878,16 +888,7 @@ fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_th
     let mut lines = generated_lines(600, 13);
     lines[250] = "{\"id\": broken".to_string();
     let bytes = lines.join("\n").into_bytes();
-    let (whole, whole_problems) = {
-        let mut batches = Vec::new();
-        let file = DumpFile {
-            path: "t".into(),
-            blob: Arc::new(Blob::Owned(bytes.clone())),
-            problem: None,
-        };
-        let problems = super::read(file, 2000, false, &mut |b| batches.push(b));
-        (Read::of(batches, Vec::new()), problems)
-    };
+    let (whole, whole_problems) = read_whole("t", Arc::new(Blob::Owned(bytes.clone())), None);
     let kept = |keep: stream::Keep| {
         let mut batches = Vec::new();
         let problems = stream::read_stream_keeping("t", &bytes[..], keep, 50, 8 << 10, &mut |b| {
@@ -952,16 +953,7 @@ fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
     let envelope: serde_json::Value = serde_json::from_str(PAGE2).unwrap();
     lines.insert(900, serde_json::to_string_pretty(&envelope).unwrap());
     let ndjson = lines.join("\n").into_bytes();
-    let whole = |bytes: &[u8]| {
-        let mut batches = Vec::new();
-        let file = DumpFile {
-            path: "<stdin>".into(),
-            blob: Arc::new(Blob::Owned(bytes.to_vec())),
-            problem: None,
-        };
-        let problems = super::read(file, 2000, false, &mut |b| batches.push(b));
-        (Read::of(batches, Vec::new()), problems)
-    };
+    let whole = |bytes: &[u8]| read_whole("<stdin>", Arc::new(Blob::Owned(bytes.to_vec())), None);
     let read_pipe = |pipe: Trickle, piece_bytes: usize| {
         let mut batches = Vec::new();
         let problems =
@@ -1033,16 +1025,7 @@ fn no_piece_ends_on_a_damaged_line_that_ends_like_an_event() {
     let blob = Arc::new(Blob::Owned(bytes.clone()));
     let one = read_on_one_thread(&blob);
     assert_eq!(one.errors.len(), 1, "{:?}", one.errors);
-    let (whole, whole_problems) = {
-        let mut batches = Vec::new();
-        let file = DumpFile {
-            path: "t".into(),
-            blob: Arc::clone(&blob),
-            problem: None,
-        };
-        let problems = super::read(file, 2000, false, &mut |b| batches.push(b));
-        (Read::of(batches, Vec::new()), problems)
-    };
+    let (whole, whole_problems) = read_whole("t", Arc::clone(&blob), None);
     // Every piece size from a line to a tenth of the file: some cut would fall right after it.
     let damaged_end = lines[..31].iter().map(|l| l.len() + 1).sum::<usize>();
     for piece_bytes in (200..bytes.len() / 10).step_by(97) {
