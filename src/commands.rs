@@ -361,7 +361,8 @@ fn write_out(
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
         None => {
             let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
+            let mut out =
+                std::io::BufWriter::with_capacity(crate::output::OUTPUT_BUFFER, stdout.lock());
             match write(&mut out) {
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 other => other.map_err(|e| format!("cannot write to stdout: {e}")),
@@ -395,7 +396,7 @@ fn write_list(args: &ListArgs, store: &Store, mut rows: Vec<u32>) -> Result<(), 
 
 fn demo_data(args: DemoDataArgs) -> ExitCode {
     let stdout = std::io::stdout();
-    let out = std::io::BufWriter::new(stdout.lock());
+    let out = std::io::BufWriter::with_capacity(crate::output::OUTPUT_BUFFER, stdout.lock());
     match crate::generator::write_ndjson(out, args.events, args.seed) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

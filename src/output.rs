@@ -271,6 +271,10 @@ pub fn cut(s: &str, max: usize) -> String {
     out
 }
 
+/// The buffer a command's output is written through: large, so that a large output is written
+/// in few calls to the system (each costs far more on a file than on /dev/null).
+pub const OUTPUT_BUFFER: usize = 1 << 20;
+
 /// Writes a file atomically: a temporary file in the same folder, flushed to disk, then renamed
 /// over the target. A failure leaves any existing file untouched.
 pub fn write_atomically(
@@ -286,7 +290,7 @@ pub fn write_atomically(
         .suffix(".tmp")
         .tempfile_in(dir)?;
     {
-        let mut buf = io::BufWriter::new(tmp.as_file_mut());
+        let mut buf = io::BufWriter::with_capacity(OUTPUT_BUFFER, tmp.as_file_mut());
         write(&mut buf)?;
         buf.flush()?;
     }
