@@ -151,14 +151,20 @@ impl Tmux {
         self.type_text(&format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m"));
     }
 
-    /// Starts the explorer from the shell with these arguments and waits until the demo is
-    /// loaded.
-    fn start_demo(&self, prefix: &str, args: &str) {
+    /// Starts callscope from the shell with these arguments, after `prefix` (variables, or a
+    /// pipe into it); the shell then says `explorer exited with N`.
+    fn launch(&self, prefix: &str, args: &str) {
         self.type_text(&format!(
-            "{prefix}{} --demo {args}; echo \"explorer exited with $?\"",
+            "{prefix}{} {args}; echo \"explorer exited with $?\"",
             binary()
         ));
         self.keys(&["Enter"]);
+    }
+
+    /// Starts the explorer from the shell with these arguments and waits until the demo is
+    /// loaded.
+    fn start_demo(&self, prefix: &str, args: &str) {
+        self.launch(prefix, &format!("--demo {args}"));
         self.wait_for(
             |s| s.contains("loaded │ idle") && s.contains("events 1/"),
             "the demo loaded",
@@ -260,11 +266,7 @@ fn the_demo_explorer_answers_keys_and_restores_the_terminal_on_quit() {
     let Some(tmux) = Tmux::start(dir.path()) else {
         return;
     };
-    tmux.type_text(&format!(
-        "{} --demo; echo \"explorer exited with $?\"",
-        binary()
-    ));
-    tmux.keys(&["Enter"]);
+    tmux.launch("", "--demo");
 
     let all = demo_count(&Filter::default());
     let screen = tmux.wait_for(
@@ -344,11 +346,7 @@ fn ctrl_c_quits_from_a_filter_input_and_restores_the_terminal() {
     let Some(tmux) = Tmux::start(dir.path()) else {
         return;
     };
-    tmux.type_text(&format!(
-        "{} --demo; echo \"explorer exited with $?\"",
-        binary()
-    ));
-    tmux.keys(&["Enter"]);
+    tmux.launch("", "--demo");
     tmux.wait_for_text("loaded │ idle");
     tmux.keys(&["f"]);
     tmux.wait_for_text("Enter apply");
@@ -374,11 +372,7 @@ fn a_damaged_file_opens_with_its_readable_events_and_the_problem_in_the_header()
     let Some(tmux) = Tmux::start(dir.path()) else {
         return;
     };
-    tmux.type_text(&format!(
-        "{} damaged.ndjson; echo \"explorer exited with $?\"",
-        binary()
-    ));
-    tmux.keys(&["Enter"]);
+    tmux.launch("", "damaged.ndjson");
     let screen = tmux.wait_for_text("2 shown / 2 loaded │ idle");
     assert!(screen.contains("FILE  damaged.ndjson"), "{screen}");
     let problem = screen
@@ -626,11 +620,7 @@ fn a_gzip_dump_piped_in_opens_with_every_event_and_answers_keys() {
         return;
     };
     // Stdin is the pipe; the keys come from the terminal.
-    tmux.type_text(&format!(
-        "cat demo.ndjson.gz | {} -; echo \"explorer exited with $?\"",
-        binary()
-    ));
-    tmux.keys(&["Enter"]);
+    tmux.launch("cat demo.ndjson.gz | ", "-");
     let every = demo_count(&Filter::default());
     let screen = tmux.wait_for_text(&format!("{every} shown / {every} loaded │ idle"));
     assert!(screen.contains("FILE  -"), "{screen}");
@@ -652,8 +642,7 @@ fn a_dump_asked_of_stdin_when_stdin_is_the_terminal_is_refused_before_the_screen
         return;
     };
     // Reading the terminal as the dump would eat the keys, `q` among them.
-    tmux.type_text(&format!("{} -; echo \"explorer exited with $?\"", binary()));
-    tmux.keys(&["Enter"]);
+    tmux.launch("", "-");
     let screen = tmux.wait_for_text("explorer exited with 2");
     assert!(
         screen.contains("callscope: `-` reads a dump from standard input, which is this terminal"),

@@ -1,10 +1,10 @@
 //! The shown events grouped by a key (error, SDK, OS, device, role, room, domain, env, peer).
 
+use std::sync::{Mutex, PoisonError};
+
 use super::keys::{Index, compare_values, label_of, parts_of, rank};
 use super::{GroupValue, Part, parts_for};
 use crate::cli::{GroupKey, GroupSort};
-use std::sync::{Mutex, PoisonError};
-
 use crate::parallel::{each, map_into, slice_len};
 use crate::store::{NO_TIME, Row, Store, Sym, TERMINAL_TRUE};
 
