@@ -8,23 +8,35 @@
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Bigrams([u64; 4]);
 
+/// The multiplier of the pairs' hash: odd, so that for one first byte every second byte
+/// lands on its own bit.
+const MUL: u16 = 0x9E37;
+
+/// The bit of the pair `a`, `b` (each read with its 0x20 bit set): the top eight bits of a
+/// sixteen-bit multiplicative hash of the two.
+#[inline]
+fn bit_of(a: u8, b: u8) -> usize {
+    let pair = u16::from_le_bytes([a | 0x20, b | 0x20]);
+    usize::from(pair.wrapping_mul(MUL) >> 8)
+}
+
 impl Bigrams {
     /// Holds every pair: rules nothing out.
     pub const ALL: Bigrams = Bigrams([u64::MAX; 4]);
 
     pub fn of(text: &[u8]) -> Bigrams {
-        // One byte per bit, each only ever set: no pair waits for the one before it.
+        // One byte per bit, each only ever set to 0xFF: no pair waits for the one before it.
         let mut seen = [0u8; 256];
-        for pair in text.windows(2) {
-            let pair = u32::from(u16::from_le_bytes([pair[0], pair[1]]) | 0x2020);
-            // The top eight bits of a multiplicative hash of the two bytes, case folded.
-            seen[(pair.wrapping_mul(0x9E37_79B1) >> 24) as usize] = 1;
+        let done = sixteen_pairs_at_a_time(text, &mut seen);
+        for pair in text[done..].windows(2) {
+            seen[bit_of(pair[0], pair[1])] = 0xFF;
         }
         // Eight flags of one byte each into eight bits: the multiplication moves flag `j` to
         // bit `56 + j`, and no two of them collide on the way.
         let mut bits = [0u64; 4];
         for (k, flags) in seen.chunks_exact(8).enumerate() {
-            let x = u64::from_le_bytes(flags.try_into().expect("eight bytes"));
+            let x =
+                u64::from_le_bytes(flags.try_into().expect("eight bytes")) & 0x0101_0101_0101_0101;
             bits[k / 8] |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * (k % 8));
         }
         Bigrams(bits)
@@ -34,6 +46,44 @@ impl Bigrams {
     pub fn holds(&self, other: &Bigrams) -> bool {
         self.0.iter().zip(&other.0).all(|(a, b)| a & b == *b)
     }
+}
+
+/// Sets the flags of the pairs that start in the first sixteen bytes, then the next sixteen,
+/// while seventeen bytes are left; returns where the pairs left to the caller start.
+#[cfg(target_arch = "x86_64")]
+fn sixteen_pairs_at_a_time(text: &[u8], seen: &mut [u8; 256]) -> usize {
+    use std::arch::x86_64::{
+        _mm_loadu_si128, _mm_mullo_epi16, _mm_or_si128, _mm_packus_epi16, _mm_set1_epi8,
+        _mm_set1_epi16, _mm_srli_epi16, _mm_storeu_si128, _mm_unpackhi_epi8, _mm_unpacklo_epi8,
+    };
+    let mut bits = [0u8; 16];
+    let mut i = 0;
+    while i + 17 <= text.len() {
+        // SAFETY: SSE2 is part of every x86_64 processor; the loads read `i..i + 16` and
+        // `i + 1..i + 17`, both within `text`, and the store writes the sixteen bytes of `bits`
+        // (unaligned loads and stores have no other requirement).
+        unsafe {
+            let case = _mm_set1_epi8(0x20);
+            let first = _mm_or_si128(_mm_loadu_si128(text.as_ptr().add(i).cast()), case);
+            let second = _mm_or_si128(_mm_loadu_si128(text.as_ptr().add(i + 1).cast()), case);
+            // Each pair as the sixteen-bit number `bit_of` hashes, eight at a time.
+            let mul = _mm_set1_epi16(MUL as i16);
+            let low = _mm_mullo_epi16(_mm_unpacklo_epi8(first, second), mul);
+            let high = _mm_mullo_epi16(_mm_unpackhi_epi8(first, second), mul);
+            let hashed = _mm_packus_epi16(_mm_srli_epi16(low, 8), _mm_srli_epi16(high, 8));
+            _mm_storeu_si128(bits.as_mut_ptr().cast(), hashed);
+        }
+        for &bit in &bits {
+            seen[usize::from(bit)] = 0xFF;
+        }
+        i += 16;
+    }
+    i
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn sixteen_pairs_at_a_time(_: &[u8], _: &mut [u8; 256]) -> usize {
+    0
 }
 
 #[cfg(test)]
@@ -60,6 +110,35 @@ mod tests {
         for at in 0..20 {
             let text = format!("{}AB", " ".repeat(at));
             assert!(Bigrams::of(text.as_bytes()).holds(&one), "{at}");
+        }
+    }
+
+    #[test]
+    fn every_pair_sets_its_own_bit_however_long_the_text() {
+        // Lengths around the sixteen pairs read at a time, every byte value, both cases.
+        let bytes: Vec<u8> = (0..=255u8)
+            .chain(b"Hello, ICE \xc3\xa9".iter().copied())
+            .collect();
+        for len in 0..80 {
+            for start in [0, 3, 17, 200] {
+                let text: Vec<u8> = bytes
+                    .iter()
+                    .cycle()
+                    .skip(start)
+                    .take(len)
+                    .copied()
+                    .collect();
+                let mut expected = [0u64; 4];
+                for pair in text.windows(2) {
+                    let bit = bit_of(pair[0], pair[1]);
+                    expected[bit / 64] |= 1 << (bit % 64);
+                }
+                assert_eq!(
+                    Bigrams::of(&text),
+                    Bigrams(expected),
+                    "{len} bytes from {start}"
+                );
+            }
         }
     }
 
