@@ -57,7 +57,6 @@ fn loaded_model(events: usize) -> Model {
     let file = DumpFile {
         path: format!("events-{events}.ndjson"),
         blob: Arc::new(Blob::Owned(ndjson)),
-        problem: None,
     };
     let source = SourceLabel::Files {
         count: 1,

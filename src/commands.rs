@@ -191,23 +191,15 @@ fn line_delimited(source: &SourceArgs) -> Option<Vec<std::sync::Arc<crate::store
             // Nor does a pipe named by its path (`<(zcat dump.gz)`, /dev/stdin), nor a gzip'd
             // dump: the fast path reads a file whole, and the full one reads it as it
             // decompresses, keeping what does not fit in memory in a temporary file.
-            if !std::fs::metadata(&path).is_ok_and(|m| m.is_file())
-                || source::dump::is_gzip_file(&path)
+            let blob = source::dump::map_plain_file(&path)?;
+            // The fast path reads lines as they are: a byte order mark before the first would
+            // be read as part of it.
+            if blob.starts_with(source::dump::BYTE_ORDER_MARK)
+                || !source::ndjson::looks_line_delimited(&blob)
             {
                 return None;
             }
-            match source::dump::open(&path) {
-                // The fast path reads lines as they are: a byte order mark before the first
-                // would be read as part of it.
-                Ok(file)
-                    if file.problem.is_none()
-                        && !file.blob.starts_with(source::dump::BYTE_ORDER_MARK)
-                        && source::ndjson::looks_line_delimited(&file.blob) =>
-                {
-                    blobs.push(file.blob)
-                }
-                _ => return None,
-            }
+            blobs.push(std::sync::Arc::new(blob));
         }
     }
     Some(blobs)

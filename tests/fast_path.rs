@@ -214,9 +214,8 @@ fn the_fast_path_equals_the_full_path_on_other_field_orders_escapes_and_duplicat
     let blobs = [&a, &b]
         .iter()
         .map(|p| {
-            callscope::source::dump::open(std::path::Path::new(p))
-                .unwrap()
-                .blob
+            let blob = callscope::source::dump::map_plain_file(std::path::Path::new(p));
+            std::sync::Arc::new(blob.expect("a plain file"))
         })
         .collect();
     assert!(callscope::source::ndjson::select(blobs, &Filter::default()).is_ok());

@@ -22,7 +22,6 @@ pub fn load() -> Batch {
     let (batch, problems) = dump::read_file(DumpFile {
         path: DEMO_NAME.into(),
         blob: Arc::new(Blob::Owned(bytes)),
-        problem: None,
     });
     debug_assert!(problems.is_empty(), "{problems:?}");
     batch

@@ -6,7 +6,6 @@
 //! it), and the problem is reported with the file's path and line:column.
 
 use std::fmt;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -109,8 +108,6 @@ impl std::error::Error for DumpProblem {}
 pub struct DumpFile {
     pub path: String,
     pub blob: Arc<Blob>,
-    /// A problem found before scanning (a damaged gzip stream): what was decompressed is kept.
-    pub problem: Option<DumpProblem>,
 }
 
 /// Expands a command-line source argument into files: `-` is stdin, a folder is every file with
@@ -146,35 +143,6 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
     Ok(files)
 }
 
-/// Opens one file (or stdin for `-`): maps it, or decompresses it when its content is gzip.
-pub fn open(path: &Path) -> Result<DumpFile, DumpProblem> {
-    let name = display_name(path);
-    let blob = if path == Path::new("-") {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut buf)
-            .map_err(|e| problem(&name, None, io_message(&e)))?;
-        Blob::Owned(buf)
-    } else {
-        let file = std::fs::File::open(path).map_err(|e| problem(&name, None, io_message(&e)))?;
-        Blob::map_file(&file).map_err(|e| problem(&name, None, io_message(&e)))?
-    };
-    if is_gzip(&blob) {
-        let (bytes, problem) = gunzip(&blob, &name);
-        return Ok(DumpFile {
-            path: name,
-            blob: Arc::new(Blob::Owned(bytes)),
-            problem,
-        });
-    }
-    Ok(DumpFile {
-        path: name,
-        blob: Arc::new(blob),
-        problem: None,
-    })
-}
-
 /// Reads every event of one file (or stdin for `-`), handing them over in batches as
 /// [`read_file_in_batches`] does. A gzip'd file, stdin or a pipe is read as it comes (see
 /// `stream::read_stream_in_batches`), so that its first events show before the rest has arrived.
@@ -207,7 +175,6 @@ pub fn read_path_in_batches(
             DumpFile {
                 path: name,
                 blob: Arc::new(blob),
-                problem: None,
             },
             size,
             on_batch,
@@ -229,28 +196,15 @@ fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
-/// Whether the file at `path` starts as gzip data does (false when it cannot be read).
-pub fn is_gzip_file(path: &Path) -> bool {
-    let mut head = [0u8; 2];
-    std::fs::File::open(path).is_ok_and(|mut file| file.read_exact(&mut head).is_ok())
-        && is_gzip(&head)
-}
-
-/// Decompresses every gzip member; a damaged or cut stream keeps what came out before the damage.
-fn gunzip(compressed: &[u8], name: &str) -> (Vec<u8>, Option<DumpProblem>) {
-    let mut out = Vec::new();
-    let mut decoder = flate2::read::MultiGzDecoder::new(compressed);
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        match decoder.read(&mut chunk) {
-            Ok(0) => return (out, None),
-            Ok(n) => out.extend_from_slice(&chunk[..n]),
-            Err(e) => {
-                let damaged = gzip_damage(name, &e, out.len() as u64);
-                return (out, Some(damaged));
-            }
-        }
+/// A regular file's bytes, mapped, when they are not gzip data: what reading a file whole
+/// without decompressing it needs (`None` for a pipe, a folder, a file that cannot be opened).
+pub fn map_plain_file(path: &Path) -> Option<Blob> {
+    let file = std::fs::File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
     }
+    let blob = Blob::map_file(&file).ok()?;
+    (!is_gzip(&blob)).then_some(blob)
 }
 
 fn gzip_damage(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem {
@@ -286,7 +240,7 @@ fn read(
     may_parallel: bool,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    let mut problems: Vec<DumpProblem> = file.problem.into_iter().collect();
+    let mut problems = Vec::new();
     let errors = scan_blob(&file.blob, size, may_parallel, on_batch);
     let bytes: &[u8] = &file.blob;
     let total = errors.len();
