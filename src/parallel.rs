@@ -60,8 +60,8 @@ pub fn in_slices<T: Sync, R: Send>(
 /// Maps every item of `items` into `out`, which is emptied first and ends as long as `items`,
 /// in order: each of at most `parts` slices (see [`slice_len`]) on a thread of its own (one, on
 /// this thread, when `parts` is below 2), with a state of its own that `start` makes from the
-/// slice's number (0 for the first) and `map` may change. The states come back in the slices'
-/// order.
+/// slice's number (0 for the first) and `map` may change. `start` is called on this thread, for
+/// each slice in order, before any is mapped. The states come back in the slices' order.
 ///
 /// Each slice writes straight into its own part of `out`'s memory, so that a list reused from
 /// one scan to the next is neither cleared nor copied.
@@ -69,22 +69,22 @@ pub fn map_into<T: Sync, U: Send, S: Send>(
     items: &[T],
     out: &mut Vec<U>,
     parts: usize,
-    start: impl Fn(usize) -> S + Sync,
+    mut start: impl FnMut(usize) -> S,
     map: impl Fn(&mut S, &T) -> U + Sync,
 ) -> Vec<S> {
     out.clear();
     out.reserve(items.len());
     let len = items.len();
     let step = slice_len(len, parts);
-    let (start, map) = (&start, &map);
+    let map = &map;
     let spare = &mut out.spare_capacity_mut()[..len];
     let works: Vec<_> = items
         .chunks(step)
         .zip(spare.chunks_mut(step))
         .enumerate()
         .map(|(k, (from, to))| {
+            let mut state = start(k);
             move || {
-                let mut state = start(k);
                 for (slot, item) in to.iter_mut().zip(from) {
                     slot.write(map(&mut state, item));
                 }
@@ -172,11 +172,15 @@ mod tests {
             for parts in [0, 1, 2, 3, 8, 200] {
                 // Reused memory, longer and shorter than the items.
                 let mut out = vec![u64::MAX; (len * 3) % 11];
+                let mut started = Vec::new();
                 let states = map_into(
                     &items,
                     &mut out,
                     parts,
-                    |k| (k, usize::MAX, 0usize),
+                    |k| {
+                        started.push((k, std::thread::current().id()));
+                        (k, usize::MAX, 0usize)
+                    },
                     |(_, first, seen), &i| {
                         *first = (*first).min(i);
                         *seen += 1;
@@ -193,6 +197,11 @@ mod tests {
                     .map(|(k, r)| (k, if r.is_empty() { usize::MAX } else { r.start }, r.len()))
                     .collect();
                 assert_eq!(states, slices, "{len} in {parts}");
+                // Every state was made here, in the slices' order.
+                let here = std::thread::current().id();
+                let made: Vec<(usize, std::thread::ThreadId)> =
+                    (0..slices.len()).map(|k| (k, here)).collect();
+                assert_eq!(started, made, "{len} in {parts}");
             }
         }
     }

@@ -1,7 +1,5 @@
 //! The shown events grouped by a key (error, SDK, OS, device, role, room, domain, env, peer).
 
-use std::sync::{Mutex, PoisonError};
-
 use super::keys::{Index, compare_values, label_of, parts_of, rank};
 use super::{GroupValue, Part, parts_for};
 use crate::cli::{GroupKey, GroupSort};
@@ -395,21 +393,17 @@ impl Groups {
         let mut seen = reused(old.seen, shown.len());
         // The first slice's lists become the lists of all groups: they take the memory of the
         // grouping before (there are at most as many groups as shown events).
-        let lists = Mutex::new(Some((
+        let mut lists = Some((
             reused(old.values, shown.len()),
             reused(old.sums, shown.len()),
-        )));
+        ));
         let met = map_into(
             shown,
             &mut seen,
             parts,
             |slice| {
                 let (values, sums) = match slice {
-                    0 => lists
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .take()
-                        .unwrap_or_default(),
+                    0 => lists.take().unwrap_or_default(),
                     _ => Default::default(),
                 };
                 Met {
