@@ -8,16 +8,15 @@
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Bigrams([u64; 4]);
 
-/// The multiplier of the pairs' hash: odd, so that for one first byte every second byte
-/// lands on its own bit.
-const MUL: u16 = 0x9E37;
+/// The multiplier of the pairs' hash.
+const MUL: u32 = 0x9E37_79B1;
 
 /// The bit of the pair `a`, `b` (each read with its 0x20 bit set): the top eight bits of a
-/// sixteen-bit multiplicative hash of the two.
+/// 32-bit multiplicative hash of the two.
 #[inline]
 fn bit_of(a: u8, b: u8) -> usize {
-    let pair = u16::from_le_bytes([a | 0x20, b | 0x20]);
-    usize::from(pair.wrapping_mul(MUL) >> 8)
+    let pair = u32::from(u16::from_le_bytes([a | 0x20, b | 0x20]));
+    (pair.wrapping_mul(MUL) >> 24) as usize
 }
 
 impl Bigrams {
@@ -53,8 +52,18 @@ impl Bigrams {
 #[cfg(target_arch = "x86_64")]
 fn sixteen_pairs_at_a_time(text: &[u8], seen: &mut [u8; 256]) -> usize {
     use std::arch::x86_64::{
-        _mm_loadu_si128, _mm_mullo_epi16, _mm_or_si128, _mm_packus_epi16, _mm_set1_epi8,
-        _mm_set1_epi16, _mm_srli_epi16, _mm_storeu_si128, _mm_unpackhi_epi8, _mm_unpacklo_epi8,
+        __m128i, _mm_add_epi16, _mm_loadu_si128, _mm_mulhi_epu16, _mm_mullo_epi16, _mm_or_si128,
+        _mm_packus_epi16, _mm_set1_epi8, _mm_set1_epi16, _mm_srli_epi16, _mm_storeu_si128,
+        _mm_unpackhi_epi8, _mm_unpacklo_epi8,
+    };
+    // `bit_of`'s hash of eight pairs, each in sixteen bits: for a pair `p` below 2^16, bits 16
+    // to 31 of `p * MUL` (mod 2^32) are the high half of `p` times MUL's low half, plus `p`
+    // times MUL's high half, mod 2^16; the hash is the top eight of them.
+    // SAFETY: SSE2 is part of every x86_64 processor, and these touch no memory.
+    let bits_16 = |pairs: __m128i| unsafe {
+        let high = _mm_mullo_epi16(pairs, _mm_set1_epi16((MUL >> 16) as u16 as i16));
+        let low = _mm_mulhi_epu16(pairs, _mm_set1_epi16(MUL as u16 as i16));
+        _mm_srli_epi16(_mm_add_epi16(high, low), 8)
     };
     let mut bits = [0u8; 16];
     let mut i = 0;
@@ -67,10 +76,9 @@ fn sixteen_pairs_at_a_time(text: &[u8], seen: &mut [u8; 256]) -> usize {
             let first = _mm_or_si128(_mm_loadu_si128(text.as_ptr().add(i).cast()), case);
             let second = _mm_or_si128(_mm_loadu_si128(text.as_ptr().add(i + 1).cast()), case);
             // Each pair as the sixteen-bit number `bit_of` hashes, eight at a time.
-            let mul = _mm_set1_epi16(MUL as i16);
-            let low = _mm_mullo_epi16(_mm_unpacklo_epi8(first, second), mul);
-            let high = _mm_mullo_epi16(_mm_unpackhi_epi8(first, second), mul);
-            let hashed = _mm_packus_epi16(_mm_srli_epi16(low, 8), _mm_srli_epi16(high, 8));
+            let low = bits_16(_mm_unpacklo_epi8(first, second));
+            let high = bits_16(_mm_unpackhi_epi8(first, second));
+            let hashed = _mm_packus_epi16(low, high);
             _mm_storeu_si128(bits.as_mut_ptr().cast(), hashed);
         }
         for &bit in &bits {
