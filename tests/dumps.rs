@@ -171,6 +171,36 @@ fn a_pipe_named_by_path_that_holds_no_lines_of_events_is_read_once() {
     }
 }
 
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_opened_once_and_read_to_its_end() {
+    // Opening a named pipe to see what it is, then again to read it, would let its writer
+    // write to the first opening and go, leaving the second waiting for a writer forever.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("events.ndjson");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let quirks = fixture_bytes("quirks.ndjson");
+    let writer = {
+        let (fifo, quirks) = (fifo.clone(), quirks.clone());
+        // Opening a pipe to write waits for its reader.
+        std::thread::spawn(move || std::fs::write(fifo, quirks))
+    };
+    callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(&fifo)
+        // A reader left waiting is a failure, not a hung test.
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .stderr("")
+        .stdout(String::from_utf8(quirks).unwrap());
+    writer.join().unwrap().unwrap();
+}
+
 #[test]
 fn a_byte_order_mark_changes_nothing_that_list_prints() {
     let dir = tempfile::tempdir().unwrap();

@@ -198,7 +198,12 @@ fn is_gzip(bytes: &[u8]) -> bool {
 
 /// A regular file's bytes, mapped, when they are not gzip data: what reading a file whole
 /// without decompressing it needs (`None` for a pipe, a folder, a file that cannot be opened).
+/// Anything but a regular file is refused before it is opened: opening a named pipe, then
+/// closing it, could leave its writer with no reader.
 pub fn map_plain_file(path: &Path) -> Option<Blob> {
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
     let file = std::fs::File::open(path).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;

@@ -24,18 +24,17 @@ impl Bigrams {
     pub const ALL: Bigrams = Bigrams([u64::MAX; 4]);
 
     pub fn of(text: &[u8]) -> Bigrams {
-        // One byte per bit, each only ever set to 0xFF: no pair waits for the one before it.
+        // One byte per bit, each only ever set to 1: no pair waits for the one before it.
         let mut seen = [0u8; 256];
         let done = sixteen_pairs_at_a_time(text, &mut seen);
         for pair in text[done..].windows(2) {
-            seen[bit_of(pair[0], pair[1])] = 0xFF;
+            seen[bit_of(pair[0], pair[1])] = 1;
         }
         // Eight flags of one byte each into eight bits: the multiplication moves flag `j` to
         // bit `56 + j`, and no two of them collide on the way.
         let mut bits = [0u64; 4];
         for (k, flags) in seen.chunks_exact(8).enumerate() {
-            let x =
-                u64::from_le_bytes(flags.try_into().expect("eight bytes")) & 0x0101_0101_0101_0101;
+            let x = u64::from_le_bytes(flags.try_into().expect("eight bytes"));
             bits[k / 8] |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * (k % 8));
         }
         Bigrams(bits)
@@ -57,8 +56,8 @@ fn sixteen_pairs_at_a_time(text: &[u8], seen: &mut [u8; 256]) -> usize {
         _mm_unpackhi_epi8, _mm_unpacklo_epi8,
     };
     // `bit_of`'s hash of eight pairs, each in sixteen bits: for a pair `p` below 2^16, bits 16
-    // to 31 of `p * MUL` (mod 2^32) are the high half of `p` times MUL's low half, plus `p`
-    // times MUL's high half, mod 2^16; the hash is the top eight of them.
+    // to 31 of `p * MUL` (mod 2^32) are the high sixteen bits of `p` times MUL's low half, plus
+    // the low sixteen bits of `p` times MUL's high half; the hash is the top eight of them.
     // SAFETY: SSE2 is part of every x86_64 processor, and these touch no memory.
     let bits_16 = |pairs: __m128i| unsafe {
         let high = _mm_mullo_epi16(pairs, _mm_set1_epi16((MUL >> 16) as u16 as i16));
@@ -82,7 +81,7 @@ fn sixteen_pairs_at_a_time(text: &[u8], seen: &mut [u8; 256]) -> usize {
             _mm_storeu_si128(bits.as_mut_ptr().cast(), hashed);
         }
         for &bit in &bits {
-            seen[usize::from(bit)] = 0xFF;
+            seen[usize::from(bit)] = 1;
         }
         i += 16;
     }

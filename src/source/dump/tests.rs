@@ -761,11 +761,17 @@ fn read_gzip_whole(gz: &[u8]) -> (Read, Vec<DumpProblem>) {
 fn gunzip(compressed: &[u8], name: &str) -> (Vec<u8>, Option<DumpProblem>) {
     let mut out = Vec::new();
     let mut decoder = flate2::read::MultiGzDecoder::new(compressed);
-    match std::io::Read::read_to_end(&mut decoder, &mut out) {
-        Ok(_) => (out, None),
-        Err(e) => {
-            let damaged = gzip_damage(name, &e, out.len() as u64);
-            (out, Some(damaged))
+    // Read as the stream is, 64 KiB at a time: what a failing read would have given is lost
+    // the same way.
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        match std::io::Read::read(&mut decoder, &mut chunk) {
+            Ok(0) => return (out, None),
+            Ok(n) => out.extend_from_slice(&chunk[..n]),
+            Err(e) => {
+                let damaged = gzip_damage(name, &e, out.len() as u64);
+                return (out, Some(damaged));
+            }
         }
     }
 }
