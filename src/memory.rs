@@ -46,10 +46,7 @@ pub fn available() -> Option<u64> {
                 .filter_map(|(dir, v2)| room_in_group(dir, *v2))
                 .min()
         });
-    match (system, group) {
-        (Some(system), Some(group)) => Some(system.min(group)),
-        (system, group) => system.or(group),
-    }
+    [system, group].into_iter().flatten().min()
 }
 
 /// `MemAvailable` of the text of `/proc/meminfo`, in bytes.

@@ -205,6 +205,8 @@ pub fn map_plain_file(path: &Path) -> Option<Blob> {
         return None;
     }
     let file = std::fs::File::open(path).ok()?;
+    // Again on what was opened: the path may name something else by now, and `map_file` would
+    // read a pipe whole.
     if !file.metadata().ok()?.is_file() {
         return None;
     }

@@ -23,10 +23,10 @@
 //!   exception, and it would be gone a moment later anyway.) Without equality (a type not seen
 //!   yet, or a service that gives no totals) the untyped cursor pages to the end, so nothing is
 //!   ever lost: at worst the wall time is that of one cursor.
-//! - The pages are merged by time ([`Merge`](super::merge::Merge)) so that the events are reported in the order one
-//!   cursor would have given them, without duplicates. Should the pages show that the service
-//!   does not order by time, no merge can give its order: the typed cursors are dropped and the
-//!   untyped cursor loads the rest alone (again, nothing is lost).
+//! - The pages are merged by time ([`Merge`](super::merge::Merge)) so that the events are
+//!   reported in the order one cursor would have given them, without duplicates. Should the
+//!   pages show that the service does not order by time, no merge can give its order: the typed
+//!   cursors are dropped and the untyped cursor loads the rest alone (again, nothing is lost).
 //! - A cursor that fails for good is reported once the others are done; what they loaded stays,
 //!   and "load everything" again retries it from where it stopped. If the untyped cursor reaches
 //!   its end, it alone has covered the query, and a typed cursor's failure no longer matters.

@@ -321,7 +321,8 @@ impl Keep {
     }
 
     /// `bytes`, which start `at` bytes into the stream, written to the file and mapped from
-    /// it; `None` when they are to stay where they are.
+    /// it; `None` when there is no file or the write or the map fails (logged once), and they
+    /// stay in memory, as every later piece does.
     fn move_to_file(&self, at: u64, bytes: &[u8]) -> Option<Blob> {
         let failed = match self.file.get_or_init(temporary_file_on_disk) {
             Ok(file) => match spill(file, at, bytes) {
@@ -340,8 +341,8 @@ impl Keep {
     }
 }
 
-/// A new temporary file, unlinked, in `TMPDIR`; `None` when none can be made, or when it would
-/// be held in memory (a tmpfs).
+/// A new temporary file, unlinked, in `TMPDIR`; why there is none when none can be made, or
+/// when it would be held in memory (a tmpfs).
 fn temporary_file_on_disk() -> Result<std::fs::File, String> {
     let folder = std::env::temp_dir();
     let file = tempfile::tempfile().map_err(|e| {
