@@ -41,6 +41,21 @@ impl Interner {
         b.map_or(Ok(Sym::NONE), |b| self.intern_bytes(b))
     }
 
+    /// The symbol here of each string of `other`, `Sym::NONE`'s included (its symbols map
+    /// through the answer's indices), each interned now if it is new.
+    pub fn intern_all(&mut self, other: &Interner) -> Vec<Sym> {
+        let mut syms = Vec::with_capacity(other.len());
+        syms.push(Sym::NONE);
+        // `other` interned only whole `str`s.
+        syms.extend(
+            self.strings
+                .intern_all_from(&other.strings, 1)
+                .into_iter()
+                .map(Sym),
+        );
+        syms
+    }
+
     pub fn lookup(&self, s: &str) -> Option<Sym> {
         self.strings.find(s.as_bytes()).map(Sym)
     }

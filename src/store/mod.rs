@@ -329,14 +329,7 @@ impl Store {
         let blob = self.blobs.len() as u32;
         self.reserve_for(&batch);
         self.blobs.push(batch.blob);
-        let remap: Vec<Sym> = std::iter::once(Sym::NONE)
-            .chain(
-                batch
-                    .strings
-                    .strings_from(1)
-                    .map(|s| self.strings.intern(s)),
-            )
-            .collect();
+        let remap = self.strings.intern_all(&batch.strings);
         let map = |s: Sym| remap[s.0 as usize];
         let mut scratch = Vec::new();
         let set_remap: Vec<u32> = batch

@@ -1,11 +1,10 @@
 //! Distinct slices, each stored once: kept end to end in one buffer, numbered in the order they
-//! were first seen, and found by a table that holds their numbers and 32 bits of their hashes. No
-//! allocation per slice, and a few bytes of overhead each: the strings of a store and the sets of
-//! them both number in the hundreds of thousands.
+//! were first seen, and found by a table that holds their numbers, 32 bits of their hashes and
+//! where they stand. No allocation per slice, and a few bytes of overhead each: the strings of a
+//! store and the sets of them both number in the hundreds of thousands.
 
 use std::hash::{BuildHasher, Hash};
 
-use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 
 /// What a slice is made of.
@@ -52,32 +51,148 @@ pub struct Slices<T> {
     items: Vec<T>,
     /// Where each slice ends in `items` (slice `n` starts where `n - 1` ends).
     ends: Vec<usize>,
-    /// The slices' numbers, each with the hash of its items (see [`Hashed`]): growing the table
-    /// then moves entries without reading a slice, and a lookup compares the items of a slice
-    /// only when the whole hash matches.
-    table: HashTable<(u32, Hashed)>,
+    table: Table,
 }
 
 /// 32 bits of the hash of a slice's items. The table's hash is spread out from these alone, so
 /// it can be made again from what the table holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Hashed(u32);
 
 const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Hashed {
     fn of<T: Item>(s: &[T]) -> Hashed {
-        // Mixed once more, for the low bits of these 32 (which pick the bucket) to depend on many
-        // bits of the hash: bit `32 + j` of the product depends on the hash's bits up to
-        // `32 + j`, which FxHasher's final rotation fills with its best mixed bits.
+        // Mixed once more, for the low bits of these 32 to depend on many bits of the hash: bit
+        // `32 + j` of the product depends on the hash's bits up to `32 + j`, which FxHasher's
+        // final rotation fills with its best mixed bits.
         Hashed((FxBuildHasher.hash_one(s).wrapping_mul(SPREAD) >> 32) as u32)
     }
+}
 
-    /// The hash the table places an entry by: its low bits pick the bucket, and its top seven
-    /// bits are the tag compared first.
-    fn spread(self) -> u64 {
-        u64::from(self.0).wrapping_mul(SPREAD)
+/// Finds a slice's number by its items: open addressing with linear probing, each slot holding
+/// a slice's number, its hash and where its items stand. A lookup reads the slots from the one
+/// the hash picks (a cache line holds four) and, where the whole hash matches, the items: nothing
+/// else. Growing moves slots without reading a slice.
+#[derive(Debug, Default)]
+struct Table {
+    /// A power of two of them, or none before the first slice.
+    slots: Vec<Slot>,
+    /// How many slots hold a slice.
+    len: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(16))]
+struct Slot {
+    hash: Hashed,
+    /// The slice's number; 0 in an empty slot (slice 0, the empty slice, is never in the table).
+    n: u32,
+    /// Where the slice's items start, shifted left by [`LEN_BITS`], and its length, or
+    /// [`LONG`] for a length of that or more (read from `ends` then).
+    at: u64,
+}
+
+const LEN_BITS: u32 = 24;
+const LONG: u64 = (1 << LEN_BITS) - 1;
+
+impl Slot {
+    fn new(hash: Hashed, n: u32, start: usize, len: usize) -> Slot {
+        let start = u64::try_from(start)
+            .ok()
+            .filter(|&s| s < 1 << (64 - LEN_BITS))
+            .expect("fewer than 2^40 items of distinct slices");
+        Slot {
+            hash,
+            n,
+            at: start << LEN_BITS | (len as u64).min(LONG),
+        }
     }
+
+    fn start(self) -> usize {
+        (self.at >> LEN_BITS) as usize
+    }
+
+    /// The slice's items.
+    fn of<'s, T>(self, items: &'s [T], ends: &[usize]) -> &'s [T] {
+        let start = self.start();
+        let end = match self.at & LONG {
+            LONG => ends[self.n as usize],
+            len => start + len as usize,
+        };
+        &items[start..end]
+    }
+}
+
+impl Table {
+    /// The slot a hash looks from: the top bits of its spread, for a table of `slots` slots.
+    fn home(hash: Hashed, slots: usize) -> usize {
+        let spread = u64::from(hash.0).wrapping_mul(SPREAD);
+        (spread >> (64 - slots.trailing_zeros())) as usize
+    }
+
+    /// The number of the slice `is` holds true for among those whose hash is `hash`, or the
+    /// empty slot where it would go. The table must have a slot.
+    fn probe(&self, hash: Hashed, is: impl Fn(Slot) -> bool) -> Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = Table::home(hash, self.slots.len());
+        loop {
+            let slot = self.slots[i];
+            if slot.n == 0 {
+                return Err(i);
+            }
+            if slot.hash == hash && is(slot) {
+                return Ok(slot.n);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Makes room for `more` slices without growing again, keeping at most five slots in eight
+    /// full (the longer runs of a fuller table cost more than the memory saved).
+    #[inline]
+    fn reserve(&mut self, more: usize) {
+        let needed = self.len + more;
+        if needed * 8 > self.slots.len() * 5 {
+            self.grow(needed);
+        }
+    }
+
+    /// Moves every slot into a table with room for `needed` slices.
+    #[cold]
+    fn grow(&mut self, needed: usize) {
+        let size = (needed * 8 / 5 + 1).next_power_of_two().max(16);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        let mask = size - 1;
+        for slot in old.into_iter().filter(|s| s.n != 0) {
+            let mut i = Table::home(slot.hash, size);
+            while self.slots[i].n != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = slot;
+        }
+    }
+
+    /// Asks for the slot `hash` looks from to be brought into the cache.
+    fn prefetch_home(&self, hash: Hashed) {
+        if !self.slots.is_empty() {
+            prefetch(&self.slots[Table::home(hash, self.slots.len())]);
+        }
+    }
+}
+
+/// Asks for the cache line holding `value` to be read ahead of its use.
+#[inline]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault; the pointer is a
+    // reference's.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 /// Slice 0 is the empty slice.
@@ -86,7 +201,7 @@ impl<T> Default for Slices<T> {
         Slices {
             items: Vec::new(),
             ends: vec![0],
-            table: HashTable::new(),
+            table: Table::default(),
         }
     }
 }
@@ -114,31 +229,73 @@ impl<T: Item> Slices<T> {
         check: impl FnOnce(&[T]) -> Result<(), E>,
     ) -> Result<u32, E> {
         let h = Hashed::of(s);
-        if let Some(n) = self.find_hashed(s, h) {
-            return Ok(n);
-        }
+        self.table.reserve(1);
+        let empty = match self.probe(s, h) {
+            Ok(n) => return Ok(n),
+            Err(empty) => empty,
+        };
         check(s)?;
-        let n = u32::try_from(self.ends.len()).expect("fewer than 2^32 distinct slices");
-        self.items.extend_from_slice(s);
-        self.ends.push(self.items.len());
-        self.table
-            .insert_unique(h.spread(), (n, h), |&(_, h)| h.spread());
-        Ok(n)
+        Ok(self.add(s, h, empty))
+    }
+
+    /// The numbers of every slice of `other` from number `from` on, each given now if it is
+    /// new. Several slices are looked up at once, so that waiting for the memory of one table
+    /// slot overlaps with waiting for others: a store's table is too large for the cache.
+    pub fn intern_all_from(&mut self, other: &Slices<T>, from: usize) -> Vec<u32> {
+        /// How many slices ahead the slot a slice looks from is asked for, and how many ahead
+        /// the items of the slice found there.
+        const SLOT_AHEAD: usize = 16;
+        const ITEMS_AHEAD: usize = 8;
+        let from = from.max(1);
+        let slices: Vec<&[T]> = other.from(from).collect();
+        let hashes: Vec<Hashed> = slices.iter().map(|s| Hashed::of(s)).collect();
+        self.table.reserve(slices.len());
+        let mut numbers = Vec::with_capacity(slices.len());
+        for (i, (s, &h)) in slices.iter().zip(&hashes).enumerate() {
+            if let Some(&ahead) = hashes.get(i + SLOT_AHEAD) {
+                self.table.prefetch_home(ahead);
+            }
+            if let Some(&ahead) = hashes.get(i + ITEMS_AHEAD) {
+                let slot = self.table.slots[Table::home(ahead, self.table.slots.len())];
+                if slot.n != 0
+                    && slot.hash == ahead
+                    && let Some(item) = self.items.get(slot.start())
+                {
+                    prefetch(item);
+                }
+            }
+            numbers.push(match self.probe(s, h) {
+                Ok(n) => n,
+                Err(empty) => self.add(s, h, empty),
+            });
+        }
+        numbers
     }
 
     /// The number of `s`, if it has one.
     pub fn find(&self, s: &[T]) -> Option<u32> {
-        self.find_hashed(s, Hashed::of(s))
+        if self.table.slots.is_empty() {
+            return None;
+        }
+        self.probe(s, Hashed::of(s)).ok()
     }
 
-    /// The number of `s`, whose hash is `h`, if it has one: the items are compared only when
-    /// the whole hash matches.
-    fn find_hashed(&self, s: &[T], h: Hashed) -> Option<u32> {
-        self.table
-            .find(h.spread(), |&(n, hn)| {
-                hn == h && T::same(slice_of(&self.items, &self.ends, n), s)
-            })
-            .map(|&(n, _)| n)
+    /// The number of `s`, whose hash is `h`, or the empty slot where it would go; the items are
+    /// compared only when the whole hash matches.
+    fn probe(&self, s: &[T], h: Hashed) -> Result<u32, usize> {
+        let (items, ends) = (&self.items, &self.ends);
+        self.table.probe(h, |slot| T::same(slot.of(items, ends), s))
+    }
+
+    /// Numbers `s`, whose hash is `h`, in the empty slot `empty` (room was made for it).
+    fn add(&mut self, s: &[T], h: Hashed, empty: usize) -> u32 {
+        let n = u32::try_from(self.ends.len()).expect("fewer than 2^32 distinct slices");
+        let start = self.items.len();
+        self.items.extend_from_slice(s);
+        self.ends.push(self.items.len());
+        self.table.slots[empty] = Slot::new(h, n, start, s.len());
+        self.table.len += 1;
+        n
     }
 
     /// Slice `n`; empty for a number never given.
@@ -210,6 +367,60 @@ mod tests {
                 assert!(!u8::same(a, &b), "{n} {k}");
             }
         }
+    }
+
+    #[test]
+    fn interning_all_of_another_gives_the_numbers_one_by_one_would() {
+        let words = |range: std::ops::Range<u32>| -> Vec<String> {
+            range
+                .map(|n| format!("word-{}", n * 7919 % 10_007))
+                .collect()
+        };
+        // A table that already holds some of them, and grows while taking the rest.
+        let mut all: Slices<u8> = Slices::default();
+        let mut one_by_one: Slices<u8> = Slices::default();
+        for w in words(0..300) {
+            all.intern(w.as_bytes());
+            one_by_one.intern(w.as_bytes());
+        }
+        let mut other: Slices<u8> = Slices::default();
+        let mut theirs = words(200..5_000);
+        theirs.push(String::new());
+        theirs.push("x".repeat(100));
+        for w in &theirs {
+            other.intern(w.as_bytes());
+        }
+        let numbers = all.intern_all_from(&other, 1);
+        let expected: Vec<u32> = theirs
+            .iter()
+            .map(|w| one_by_one.intern(w.as_bytes()))
+            .collect();
+        assert_eq!(numbers, expected);
+        assert_eq!(all.len(), one_by_one.len());
+        for (w, n) in theirs.iter().zip(&numbers) {
+            assert_eq!(all.get(*n), w.as_bytes());
+            assert_eq!(all.find(w.as_bytes()), Some(*n));
+        }
+        // From a later number on: only those.
+        assert_eq!(all.intern_all_from(&other, 4_000), &expected[3_999..]);
+        assert_eq!(all.len(), one_by_one.len());
+    }
+
+    #[test]
+    fn a_slice_too_long_for_its_slot_is_found_and_read_back_whole() {
+        let long = vec![b'a'; LONG as usize + 5];
+        let mut just_under = long.clone();
+        just_under.truncate(LONG as usize - 1);
+        let mut s: Slices<u8> = Slices::default();
+        let a = s.intern(b"before");
+        let l = s.intern(&long);
+        let u = s.intern(&just_under);
+        let b = s.intern(b"after");
+        assert_eq!(s.get(l), &long[..]);
+        assert_eq!(s.get(u), &just_under[..]);
+        assert_eq!((s.find(&long), s.find(&just_under)), (Some(l), Some(u)));
+        assert_eq!((s.get(a), s.get(b)), (&b"before"[..], &b"after"[..]));
+        assert_eq!(s.find(&long[..long.len() - 1]), None);
     }
 
     #[test]
