@@ -70,8 +70,21 @@ pub fn agent_value<'a>(pairs: &'a [AgentPair], key: &str) -> Option<&'a str> {
 /// `,` before the next piece that starts a pair, since the pieces in between are glued back
 /// with the `,` they were split at.
 pub fn agent_string_value<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+    value_of_key(s, key, &memchr::memmem::Finder::new(key.as_bytes()))
+}
+
+/// The agent string's `env`, as [`agent_string_value`] finds it: the searcher for the key is
+/// built once, not once per string (a store decodes each distinct agent string).
+pub fn agent_string_env(s: &str) -> Option<&str> {
+    static ENV: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"env"));
+    value_of_key(s, "env", &ENV)
+}
+
+/// The value of `key` in `s`, `finder` finding `key`.
+fn value_of_key<'a>(s: &'a str, key: &str, finder: &memchr::memmem::Finder) -> Option<&'a str> {
     let b = s.as_bytes();
-    let (value_at, mut end) = first_piece_with_key(s, key)?;
+    let (value_at, mut end) = first_piece_with_key(s, key, finder)?;
     while end < b.len() {
         let start = end + 1;
         end = memchr::memchr(b',', &b[start..]).map_or(b.len(), |i| start + i);
@@ -88,12 +101,15 @@ pub fn agent_string_value<'a>(s: &'a str, key: &str) -> Option<&'a str> {
 /// Where the value of the first piece of `s` whose key is `key` starts, and where that piece
 /// ends. Such a piece holds the first `key` written in it, so only the pieces where `key` is
 /// written are looked at (`env` stands near the end of a long string).
-fn first_piece_with_key(s: &str, key: &str) -> Option<(usize, usize)> {
+fn first_piece_with_key(
+    s: &str,
+    key: &str,
+    finder: &memchr::memmem::Finder,
+) -> Option<(usize, usize)> {
     if key.is_empty() {
         return None;
     }
     let b = s.as_bytes();
-    let finder = memchr::memmem::Finder::new(key.as_bytes());
     let mut from = 0;
     loop {
         let at = from + finder.find(&b[from..])?;

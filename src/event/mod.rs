@@ -8,7 +8,9 @@ mod agent;
 pub mod codes;
 mod kind;
 
-pub use agent::{AgentPair, agent_string_value, agent_value, decode_agent_string};
+pub use agent::{
+    AgentPair, agent_string_env, agent_string_value, agent_value, decode_agent_string,
+};
 pub use kind::EventType;
 
 use serde_json::{Map, Value};

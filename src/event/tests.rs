@@ -407,6 +407,11 @@ fn a_value_read_straight_from_an_agent_string_is_the_decoded_pairs_value() {
     strings.push("\u{a0}:1,env\u{a0}:2,x:3".into());
     for s in &strings {
         let pairs = decode_agent_string(s);
+        assert_eq!(
+            agent_string_env(s),
+            agent_value(&pairs, "env"),
+            "env in {s:?}"
+        );
         for key in ["env", "e", "x", "en", "model"] {
             assert_eq!(
                 agent_string_value(s, key),

@@ -13,7 +13,7 @@ use super::{
     Blob, IdKey, Interner, Located, NO_TIME, Row, Span, Sym, SymSets, TERMINAL_ABSENT,
     TERMINAL_FALSE, TERMINAL_TRUE, parse_uuid,
 };
-use crate::event::agent_string_value;
+use crate::event::agent_string_env;
 use crate::time::parse_rfc3339_nanos_bytes;
 
 /// Rows read from one blob, with their own string table, ready to be merged into a [`Store`]
@@ -556,7 +556,7 @@ fn env_of(strings: &mut Interner, known: &mut FxHashMap<Sym, Sym>, agent_string:
     if let Some(&env) = known.get(&agent_string) {
         return env;
     }
-    let env = agent_string_value(strings.get(agent_string), "env").map(str::to_owned);
+    let env = agent_string_env(strings.get(agent_string)).map(str::to_owned);
     let env = strings.intern_opt(env.as_deref());
     known.insert(agent_string, env);
     env
