@@ -83,6 +83,11 @@ pub fn agent_string_env(s: &str) -> Option<&str> {
 
 /// The value of `key` in `s`, `finder` finding `key`.
 fn value_of_key<'a>(s: &'a str, key: &str, finder: &memchr::memmem::Finder) -> Option<&'a str> {
+    debug_assert_eq!(
+        finder.needle(),
+        key.as_bytes(),
+        "a searcher for another key"
+    );
     let b = s.as_bytes();
     let (value_at, mut end) = first_piece_with_key(s, key, finder)?;
     while end < b.len() {

@@ -41,12 +41,13 @@ impl Interner {
         b.map_or(Ok(Sym::NONE), |b| self.intern_bytes(b))
     }
 
-    /// The symbol here of each string of `other`, `Sym::NONE`'s included (its symbols map
-    /// through the answer's indices), each interned now if it is new.
+    /// The symbol here of each string of `other`, each interned now if it is new: the answer's
+    /// item `s.0` is the symbol here of `other`'s `s` (`Sym::NONE` for `Sym::NONE`).
     pub fn intern_all(&mut self, other: &Interner) -> Vec<Sym> {
         let mut syms = Vec::with_capacity(other.len());
         syms.push(Sym::NONE);
-        // `other` interned only whole `str`s.
+        // `other` interned only whole `str`s: the strings taken unchecked from it keep `get`'s
+        // reading of every slice as UTF-8 sound.
         syms.extend(
             self.strings
                 .intern_all_from(&other.strings, 1)
@@ -110,6 +111,25 @@ mod tests {
         assert_eq!(i.get(Sym::NONE), "");
         let all: Vec<&str> = i.strings_from(1).collect();
         assert_eq!(all, ["room", "", "peer", "佐藤", "roo"]);
+    }
+
+    #[test]
+    fn interning_all_of_another_maps_each_of_its_symbols_to_this_ones() {
+        let mut mine = Interner::default();
+        let room = mine.intern("room");
+        let mut other = Interner::default();
+        let theirs: Vec<Sym> = ["peer", "room", "佐藤"]
+            .iter()
+            .map(|w| other.intern(w))
+            .collect();
+        let map = mine.intern_all(&other);
+        assert_eq!(map.len(), other.len());
+        assert_eq!(map[Sym::NONE.0 as usize], Sym::NONE);
+        assert_eq!(map[theirs[1].0 as usize], room);
+        for s in theirs {
+            assert_eq!(mine.get(map[s.0 as usize]), other.get(s));
+        }
+        assert_eq!(mine.len(), 4);
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod blob;
 mod ids;
 mod intern;
 mod plain;
+mod prefetch;
 pub mod probe;
 mod remembered;
 #[cfg(test)]

@@ -280,21 +280,12 @@ thread_local! {
     static SPELLER: std::cell::RefCell<Speller> = std::cell::RefCell::default();
 }
 
-/// Asks the processor to bring `bytes[at]` into its cache, without waiting for it.
+/// Asks the processor to bring `bytes[at]` into its cache, when there is such a byte.
 #[inline]
 fn prefetch(bytes: &[u8], at: usize) {
-    #[cfg(target_arch = "x86_64")]
     if let Some(b) = bytes.get(at) {
-        // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot fault,
-        // and the address is within a live slice anyway.
-        unsafe {
-            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                (b as *const u8).cast::<i8>(),
-            )
-        }
+        super::prefetch::prefetch(b);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (bytes, at);
 }
 
 /// `f` of each item, computed on every core for long slices.

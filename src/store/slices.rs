@@ -1,11 +1,15 @@
 //! Distinct slices, each stored once: kept end to end in one buffer, numbered in the order they
 //! were first seen, and found by a table that holds their numbers, 32 bits of their hashes and
-//! where they stand. No allocation per slice, and a few bytes of overhead each: the strings of a
-//! store and the sets of them both number in the hundreds of thousands.
+//! where they stand. No allocation per slice: the strings of a store and the sets of them both
+//! number in the hundreds of thousands. Each costs the eight bytes of its end, and about 26 to 51
+//! bytes of table (a 16-byte slot, with the table kept between five sixteenths and five eighths
+//! full).
 
 use std::hash::{BuildHasher, Hash};
 
 use rustc_hash::FxBuildHasher;
+
+use super::prefetch::prefetch;
 
 /// What a slice is made of.
 pub trait Item: Copy + Eq + Hash {
@@ -63,17 +67,20 @@ const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Hashed {
     fn of<T: Item>(s: &[T]) -> Hashed {
-        // Mixed once more, for the low bits of these 32 to depend on many bits of the hash: bit
+        // Mixed once more, for each of these 32 bits to depend on many bits of the hash: bit
         // `32 + j` of the product depends on the hash's bits up to `32 + j`, which FxHasher's
-        // final rotation fills with its best mixed bits.
+        // final rotation fills with its best mixed bits. (The table picks a slot by the top bits
+        // of these, spread once more: see `Table::home`.)
         Hashed((FxBuildHasher.hash_one(s).wrapping_mul(SPREAD) >> 32) as u32)
     }
 }
 
 /// Finds a slice's number by its items: open addressing with linear probing, each slot holding
 /// a slice's number, its hash and where its items stand. A lookup reads the slots from the one
-/// the hash picks (a cache line holds four) and, where the whole hash matches, the items: nothing
-/// else. Growing moves slots without reading a slice.
+/// the hash picks (a cache line holds four) and, where the whole hash matches, the items (and,
+/// for a slice of [`LONG`] items or more, its end). Growing moves slots without reading a slice.
+/// Nothing is ever removed, and the table is never more than five eighths full: a lookup always
+/// ends, at its slice or at an empty slot.
 #[derive(Debug, Default)]
 struct Table {
     /// A power of two of them, or none before the first slice.
@@ -88,8 +95,8 @@ struct Slot {
     hash: Hashed,
     /// The slice's number; 0 in an empty slot (slice 0, the empty slice, is never in the table).
     n: u32,
-    /// Where the slice's items start, shifted left by [`LEN_BITS`], and its length, or
-    /// [`LONG`] for a length of that or more (read from `ends` then).
+    /// `start << LEN_BITS | min(len, LONG)`: where the slice's items start, and how many they
+    /// are; [`LONG`] says that the slice ends where `ends[n]` says.
     at: u64,
 }
 
@@ -131,11 +138,16 @@ impl Table {
         (spread >> (64 - slots.trailing_zeros())) as usize
     }
 
-    /// The number of the slice `is` holds true for among those whose hash is `hash`, or the
-    /// empty slot where it would go. The table must have a slot.
+    /// Walks from `hash`'s home slot: `Ok(n)` at the first slot with this hash for which `is`
+    /// holds, `Err(i)` at the first empty slot (where that slice would go). The table must have
+    /// a slot; it has an empty one, being never more than five eighths full.
     fn probe(&self, hash: Hashed, is: impl Fn(Slot) -> bool) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
         let mut i = Table::home(hash, self.slots.len());
+        debug_assert!(
+            self.len * 8 <= self.slots.len() * 5,
+            "a table too full to probe"
+        );
         loop {
             let slot = self.slots[i];
             if slot.n == 0 {
@@ -181,20 +193,6 @@ impl Table {
     }
 }
 
-/// Asks for the cache line holding `value` to be read ahead of its use.
-#[inline]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing the program sees and cannot fault; the pointer is a
-    // reference's.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
-
 /// Slice 0 is the empty slice.
 impl<T> Default for Slices<T> {
     fn default() -> Self {
@@ -238,9 +236,11 @@ impl<T: Item> Slices<T> {
         Ok(self.add(s, h, empty))
     }
 
-    /// The numbers of every slice of `other` from number `from` on, each given now if it is
-    /// new. Several slices are looked up at once, so that waiting for the memory of one table
-    /// slot overlaps with waiting for others: a store's table is too large for the cache.
+    /// The numbers of every slice of `other` from number `from` on (slice 0, the empty slice,
+    /// is never looked up: `from` 0 is taken as 1), each given now if it is new. They are looked
+    /// up one after the other, but the memory each lookup reads is asked for several slices
+    /// ahead, so that waiting for one overlaps with waiting for others: a store's table is too
+    /// large for the cache.
     pub fn intern_all_from(&mut self, other: &Slices<T>, from: usize) -> Vec<u32> {
         /// How many slices ahead the slot a slice looks from is asked for, and how many ahead
         /// the items of the slice found there.
@@ -249,9 +249,12 @@ impl<T: Item> Slices<T> {
         let from = from.max(1);
         let slices: Vec<&[T]> = other.from(from).collect();
         let hashes: Vec<Hashed> = slices.iter().map(|s| Hashed::of(s)).collect();
-        self.table.reserve(slices.len());
         let mut numbers = Vec::with_capacity(slices.len());
         for (i, (s, &h)) in slices.iter().zip(&hashes).enumerate() {
+            // Room for one more at a time: most of a batch's strings are often known already,
+            // and room for all of them could double the table for nothing. (Growing only loses
+            // what was asked for ahead.)
+            self.table.reserve(1);
             if let Some(&ahead) = hashes.get(i + SLOT_AHEAD) {
                 self.table.prefetch_home(ahead);
             }
@@ -293,6 +296,7 @@ impl<T: Item> Slices<T> {
         let start = self.items.len();
         self.items.extend_from_slice(s);
         self.ends.push(self.items.len());
+        debug_assert_eq!(self.table.slots[empty].n, 0, "a slot taken twice");
         self.table.slots[empty] = Slot::new(h, n, start, s.len());
         self.table.len += 1;
         n
@@ -376,7 +380,7 @@ mod tests {
                 .map(|n| format!("word-{}", n * 7919 % 10_007))
                 .collect()
         };
-        // A table that already holds some of them, and grows while taking the rest.
+        // A table that already holds some of them, and grows to take the rest.
         let mut all: Slices<u8> = Slices::default();
         let mut one_by_one: Slices<u8> = Slices::default();
         for w in words(0..300) {
@@ -408,19 +412,86 @@ mod tests {
 
     #[test]
     fn a_slice_too_long_for_its_slot_is_found_and_read_back_whole() {
-        let long = vec![b'a'; LONG as usize + 5];
-        let mut just_under = long.clone();
-        just_under.truncate(LONG as usize - 1);
+        let of_length = |n: u64| vec![b'a'; n as usize];
+        let lengths = [LONG + 5, LONG, LONG - 1];
         let mut s: Slices<u8> = Slices::default();
         let a = s.intern(b"before");
-        let l = s.intern(&long);
-        let u = s.intern(&just_under);
+        let numbers = lengths.map(|n| s.intern(&of_length(n)));
         let b = s.intern(b"after");
-        assert_eq!(s.get(l), &long[..]);
-        assert_eq!(s.get(u), &just_under[..]);
-        assert_eq!((s.find(&long), s.find(&just_under)), (Some(l), Some(u)));
+        for (n, k) in lengths.iter().zip(numbers) {
+            assert_eq!(s.get(k), &of_length(*n)[..]);
+            assert_eq!(s.find(&of_length(*n)), Some(k));
+        }
         assert_eq!((s.get(a), s.get(b)), (&b"before"[..], &b"after"[..]));
-        assert_eq!(s.find(&long[..long.len() - 1]), None);
+        assert_eq!(s.find(&of_length(LONG + 4)), None);
+    }
+
+    /// Items whose hash is the same whatever they hold: slices of one length all look from
+    /// the same slot.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Colliding(u16);
+
+    impl Hash for Colliding {
+        fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+    }
+
+    impl Item for Colliding {}
+
+    #[test]
+    fn slices_of_the_same_hash_are_told_apart_by_their_items() {
+        // 3,000 slices make a table of 8,192 slots. Of one length, they all look from one
+        // slot; a length whose slot is among the last 3,000 makes their run wrap past the end.
+        let length = (1..64)
+            .find(|&len| {
+                let home = Table::home(Hashed::of(&vec![Colliding(0); len]), 8_192);
+                home + 3_000 > 8_192
+            })
+            .expect("a length whose slot is near the end");
+        let slice = |n: u16| {
+            let mut items = vec![Colliding(0); length];
+            items[0] = Colliding(n);
+            items[length - 1] = Colliding(n / 3);
+            items
+        };
+        let mut s: Slices<Colliding> = Slices::default();
+        let numbers: Vec<u32> = (0..3_000).map(|n| s.intern(&slice(n))).collect();
+        assert_eq!(s.table.slots.len(), 8_192);
+        for (n, k) in (0..3_000).zip(&numbers) {
+            assert_eq!(s.get(*k), slice(n));
+            assert_eq!(s.find(&slice(n)), Some(*k));
+            assert_eq!(s.intern(&slice(n)), *k);
+        }
+        assert_eq!(s.find(&slice(3_000)), None);
+        assert_eq!(s.len(), 3_001);
+        // Merged into a table that holds some of them, each keeps its own number there.
+        let mut other: Slices<Colliding> = Slices::default();
+        for n in (1_000..4_000).rev() {
+            other.intern(&slice(n));
+        }
+        let merged = s.intern_all_from(&other, 1);
+        for (n, k) in (1_000..4_000).rev().zip(&merged) {
+            assert_eq!(s.get(*k), slice(n));
+            if n < 3_000 {
+                assert_eq!(*k, numbers[n as usize]);
+            }
+        }
+        assert_eq!(s.len(), 4_001);
+    }
+
+    #[test]
+    fn interning_all_of_an_empty_one_or_into_an_empty_one() {
+        let empty: Slices<u8> = Slices::default();
+        let mut s: Slices<u8> = Slices::default();
+        assert!(s.intern_all_from(&empty, 1).is_empty());
+        assert!(s.intern_all_from(&empty, 0).is_empty());
+        let mut other: Slices<u8> = Slices::default();
+        for w in ["a", "", "b"] {
+            other.intern(w.as_bytes());
+        }
+        assert_eq!(s.intern_all_from(&other, 0), [1, 2, 3]);
+        assert_eq!(s.intern_all_from(&other, 1), [1, 2, 3]);
+        assert_eq!(s.find(b""), Some(2));
+        assert_eq!(s.len(), 4);
     }
 
     #[test]
