@@ -13,6 +13,7 @@ MODE is one of:
           build number of its own appended to each agent's sdk_version (50 values) and string
           (1,000 values), so that agents rarely repeat; every room id replaced by another, longer
           one; each error_description twice as long.
+  varied  as mixed, with the keys in the generator's order: what of mixed's cost is the order.
 The rewrite is deterministic (seeded), so that two runs give the same file.
 """
 import json
@@ -22,7 +23,7 @@ import sys
 
 def main():
     mode = sys.argv[1] if len(sys.argv) == 2 else ""
-    if mode not in ("spaces", "sorted", "mixed"):
+    if mode not in ("spaces", "sorted", "mixed", "varied"):
         sys.exit(__doc__)
     rng = random.Random(7)
     rooms = {}
@@ -33,6 +34,8 @@ def main():
         return rooms[r]
 
     def shuffled(obj):
+        if mode == "varied":
+            return obj
         items = list(obj.items())
         rng.shuffle(items)
         return dict(items)
