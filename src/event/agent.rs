@@ -65,23 +65,27 @@ pub fn agent_value<'a>(pairs: &'a [AgentPair], key: &str) -> Option<&'a str> {
         .map(|p| p.value.as_str())
 }
 
-/// The value of `key` (not empty) in an agent string, as [`agent_value`] finds it among the
-/// pairs [`decode_agent_string`] makes, without making them: a value runs from its `:` up to the
-/// `,` before the next piece that starts a pair, since the pieces in between are glued back
-/// with the `,` they were split at.
-pub fn agent_string_value<'a>(s: &'a str, key: &str) -> Option<&'a str> {
-    value_of_key(s, key, &memchr::memmem::Finder::new(key.as_bytes()))
-}
-
-/// The agent string's `env`, as [`agent_string_value`] finds it: the searcher for the key is
-/// built once, not once per string (a store decodes each distinct agent string).
+/// The agent string's `env`, as [`agent_value`] finds it among the pairs
+/// [`decode_agent_string`] makes, without making them: its value runs from its `:` up to the
+/// `,` before the next piece that starts a pair. The searcher for the key is built once, not
+/// once per string: a store decodes each distinct agent string.
 pub fn agent_string_env(s: &str) -> Option<&str> {
     static ENV: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"env"));
     value_of_key(s, "env", &ENV)
 }
 
-/// The value of `key` in `s`, `finder` finding `key`.
+/// [`agent_string_env`] for any key (not empty): the tests read other keys, which the reading
+/// of `env` must get right too.
+#[cfg(test)]
+pub fn agent_string_value<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+    value_of_key(s, key, &memchr::memmem::Finder::new(key.as_bytes()))
+}
+
+/// The value of `key` (not empty) in the agent string `s`, `finder` finding `key`, as
+/// [`agent_value`] finds it among the pairs [`decode_agent_string`] makes: a value runs from its
+/// `:` up to the `,` before the next piece that starts a pair, since the pieces in between are
+/// glued back with the `,` they were split at.
 fn value_of_key<'a>(s: &'a str, key: &str, finder: &memchr::memmem::Finder) -> Option<&'a str> {
     debug_assert_eq!(
         finder.needle(),

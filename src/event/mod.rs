@@ -8,9 +8,9 @@ mod agent;
 pub mod codes;
 mod kind;
 
-pub use agent::{
-    AgentPair, agent_string_env, agent_string_value, agent_value, decode_agent_string,
-};
+#[cfg(test)]
+use agent::agent_string_value;
+pub use agent::{AgentPair, agent_string_env, agent_value, decode_agent_string};
 pub use kind::EventType;
 
 use serde_json::{Map, Value};

@@ -214,9 +214,8 @@ fn slice_of<'s, T>(items: &'s [T], ends: &[usize], n: u32) -> &'s [T] {
 impl<T: Item> Slices<T> {
     /// The number of `s`, given now if it is new.
     pub fn intern(&mut self, s: &[T]) -> u32 {
-        match self.intern_checked(s, |_| Ok::<(), std::convert::Infallible>(())) {
-            Ok(n) => n,
-        }
+        let Ok(n) = self.intern_checked(s, |_| Ok::<(), std::convert::Infallible>(()));
+        n
     }
 
     /// The number of `s`, given now if it is new and `check` accepts it (a slice already
@@ -226,14 +225,24 @@ impl<T: Item> Slices<T> {
         s: &[T],
         check: impl FnOnce(&[T]) -> Result<(), E>,
     ) -> Result<u32, E> {
-        let h = Hashed::of(s);
+        self.intern_hashed(s, Hashed::of(s), check)
+    }
+
+    /// [`Slices::intern_checked`] of `s`, whose hash is `h`.
+    fn intern_hashed<E>(
+        &mut self,
+        s: &[T],
+        h: Hashed,
+        check: impl FnOnce(&[T]) -> Result<(), E>,
+    ) -> Result<u32, E> {
         self.table.reserve(1);
-        let empty = match self.probe(s, h) {
-            Ok(n) => return Ok(n),
-            Err(empty) => empty,
-        };
-        check(s)?;
-        Ok(self.add(s, h, empty))
+        match self.probe(s, h) {
+            Ok(n) => Ok(n),
+            Err(empty) => {
+                check(s)?;
+                Ok(self.add(s, h, empty))
+            }
+        }
     }
 
     /// The numbers of every slice of `other` from number `from` on (slice 0, the empty slice,
@@ -251,9 +260,10 @@ impl<T: Item> Slices<T> {
         let hashes: Vec<Hashed> = slices.iter().map(|s| Hashed::of(s)).collect();
         let mut numbers = Vec::with_capacity(slices.len());
         for (i, (s, &h)) in slices.iter().zip(&hashes).enumerate() {
-            // Room for one more at a time: most of a batch's strings are often known already,
-            // and room for all of them could double the table for nothing. (Growing only loses
-            // what was asked for ahead.)
+            // Room for one more at a time, as `intern_hashed` makes it (and before the table's
+            // slots are read below): most of a batch's strings are often known already, and
+            // room for all of them could double the table for nothing. (Growing only loses what
+            // was asked for ahead.)
             self.table.reserve(1);
             if let Some(&ahead) = hashes.get(i + SLOT_AHEAD) {
                 self.table.prefetch_home(ahead);
@@ -267,10 +277,9 @@ impl<T: Item> Slices<T> {
                     prefetch(item);
                 }
             }
-            numbers.push(match self.probe(s, h) {
-                Ok(n) => n,
-                Err(empty) => self.add(s, h, empty),
-            });
+            let no_check = |_: &[T]| Ok::<(), std::convert::Infallible>(());
+            let Ok(n) = self.intern_hashed(s, h, no_check);
+            numbers.push(n);
         }
         numbers
     }
