@@ -7,6 +7,7 @@ use super::probe::Probe;
 use super::remembered::{Agent, Met, Remembered, Seen};
 use super::search::is_time_char;
 use super::slices::Slices;
+use super::spares::Spares;
 use super::spelled::timestamp_digits;
 use super::walk::{Place, StrAt};
 use super::{
@@ -67,6 +68,55 @@ impl Batch {
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
+
+    /// Keeps the buffers of the batch (merged: its rows moved out, its ids taken) for the next
+    /// builder, which will write to memory the process holds already.
+    pub(super) fn give_back(self) {
+        MERGED.give(self.emptied());
+    }
+
+    fn emptied(self) -> Merged {
+        let Batch {
+            blob: _,
+            mut rows,
+            mut ids,
+            mut strings,
+            mut sets,
+            #[cfg(test)]
+                remembered: _,
+        } = self;
+        rows.clear();
+        ids.clear();
+        strings.clear();
+        sets.clear();
+        Merged {
+            rows,
+            ids,
+            strings,
+            sets,
+        }
+    }
+}
+
+/// What merged batches held, and what finished builders remembered, emptied: the next
+/// builders fill them (see [`super::spares`]).
+static MERGED: Spares<Merged> = Spares::new();
+static TABLES: Spares<Tables> = Spares::new();
+
+/// The buffers of a batch that travel to the store.
+#[derive(Default)]
+struct Merged {
+    rows: Vec<(Row, Located)>,
+    ids: Vec<IdKey>,
+    strings: Interner,
+    sets: SymSets,
+}
+
+/// Drops the buffers kept for the next batches: once a load is over they would only hold
+/// memory.
+pub fn forget_spares() {
+    MERGED.forget();
+    TABLES.forget();
 }
 
 /// How many bytes of texts of others a builder remembers. Where agents or other values vary
@@ -118,12 +168,27 @@ struct Tables {
 }
 
 impl BatchBuilder {
+    /// A builder that fills the buffers of a batch already merged and of a builder already
+    /// finished, when some are kept (see the `spares` module).
     pub fn new(blob: Arc<Blob>) -> BatchBuilder {
+        BatchBuilder::on(
+            blob,
+            MERGED.take().unwrap_or_default(),
+            TABLES.take().unwrap_or_default(),
+        )
+    }
+
+    /// A builder that fills `merged` and `tables`, which must be empty.
+    fn on(blob: Arc<Blob>, merged: Merged, tables: Tables) -> BatchBuilder {
         BatchBuilder {
             blob,
-            rows: Vec::new(),
-            ids: Vec::new(),
-            tables: Tables::default(),
+            rows: merged.rows,
+            ids: merged.ids,
+            tables: Tables {
+                strings: merged.strings,
+                sets: merged.sets,
+                ..tables
+            },
             indexed: true,
             walked: Vec::new(),
             seen: Seen::default(),
@@ -203,8 +268,16 @@ impl BatchBuilder {
         Ok(())
     }
 
+    /// The batch, and this builder's own tables kept for the next one.
     pub fn finish(self) -> Batch {
-        Batch {
+        let (batch, tables) = self.split();
+        TABLES.give(tables);
+        batch
+    }
+
+    /// The batch, and this builder's own tables emptied.
+    fn split(mut self) -> (Batch, Tables) {
+        let batch = Batch {
             blob: self.blob,
             rows: self.rows,
             ids: self.ids,
@@ -213,13 +286,51 @@ impl BatchBuilder {
                 self.tables.remembered.agents.len(),
                 self.tables.remembered.values.len(),
             ),
-            strings: self.tables.strings,
-            sets: self.tables.sets,
-        }
+            strings: std::mem::take(&mut self.tables.strings),
+            sets: std::mem::take(&mut self.tables.sets),
+        };
+        self.tables.clear();
+        (batch, self.tables)
+    }
+
+    /// A builder of a batch of `blob` on the buffers of this one's batch, as if it had been
+    /// merged, and on this one's tables.
+    #[cfg(test)]
+    pub(super) fn then(self, blob: Arc<Blob>) -> BatchBuilder {
+        let (batch, tables) = self.split();
+        BatchBuilder::on(blob, batch.emptied(), tables)
+    }
+
+    /// A builder on buffers of its own, whatever was given back.
+    #[cfg(test)]
+    pub(super) fn afresh(blob: Arc<Blob>) -> BatchBuilder {
+        BatchBuilder::on(blob, Merged::default(), Tables::default())
     }
 }
 
 impl Tables {
+    /// Forgets what was read, keeping the memory (each part names the batch's strings).
+    fn clear(&mut self) {
+        let Tables {
+            strings,
+            sets,
+            env_of_agent,
+            remembered,
+            others_text,
+            others,
+            texts_of_others,
+            set_of_text,
+        } = self;
+        strings.clear();
+        sets.clear();
+        env_of_agent.clear();
+        remembered.clear();
+        others_text.clear();
+        others.clear();
+        texts_of_others.clear();
+        set_of_text.clear();
+    }
+
     /// The row of an event, whose agent is remembered agent `agent` when given.
     fn row_of(&mut self, p: &Probe, agent: Option<u32>) -> Result<Row, std::str::Utf8Error> {
         let s = &mut self.strings;

@@ -11,9 +11,9 @@ pub(super) struct IdIndex {
 }
 
 impl IdIndex {
-    /// Records a batch's ids, in order; for each, whether it is new (not loaded before, nor
-    /// earlier in the batch). An event without an id is always new.
-    pub(super) fn insert_all(&mut self, ids: Vec<IdKey>) -> Vec<bool> {
+    /// Records a batch's ids, in order, and empties `ids`; for each, whether it is new (not
+    /// loaded before, nor earlier in the batch). An event without an id is always new.
+    pub(super) fn insert_all(&mut self, ids: &mut Vec<IdKey>) -> Vec<bool> {
         let mut fresh = vec![true; ids.len()];
         // By hash, so that the table is walked in order rather than at random; an id's first
         // copy in the batch comes first among its copies.
@@ -30,7 +30,7 @@ impl IdIndex {
         for (h, i, u) in uuids {
             fresh[i as usize] = self.uuids.insert(h, u);
         }
-        for (i, id) in ids.into_iter().enumerate() {
+        for (i, id) in ids.drain(..).enumerate() {
             if let IdKey::Text(t) = id {
                 fresh[i] = self.texts.insert(t);
             }
@@ -136,7 +136,7 @@ mod tests {
     #[test]
     fn the_first_copy_of_an_id_is_new_and_later_ones_are_not() {
         let mut ids = IdIndex::default();
-        let fresh = ids.insert_all(vec![
+        let fresh = ids.insert_all(&mut vec![
             uuid(7),
             IdKey::Text("x".into()),
             uuid(7),
@@ -148,7 +148,12 @@ mod tests {
         ]);
         assert_eq!(fresh, [true, true, false, true, true, true, false, false]);
         // Against what was loaded before.
-        let fresh = ids.insert_all(vec![uuid(8), uuid(7), IdKey::Text("x".into()), uuid(0)]);
+        let fresh = ids.insert_all(&mut vec![
+            uuid(8),
+            uuid(7),
+            IdKey::Text("x".into()),
+            uuid(0),
+        ]);
         assert_eq!(fresh, [true, false, false, false]);
     }
 
@@ -158,15 +163,26 @@ mod tests {
         // Ids that differ in few bits, as sequential ones would.
         let batch = |from: u128| (from..from + 25_000).map(uuid).collect::<Vec<_>>();
         for k in 0..4 {
-            assert!(ids.insert_all(batch(k * 25_000)).into_iter().all(|f| f));
+            assert!(
+                ids.insert_all(&mut batch(k * 25_000))
+                    .into_iter()
+                    .all(|f| f)
+            );
         }
         for k in 0..4 {
-            assert!(ids.insert_all(batch(k * 25_000)).into_iter().all(|f| !f));
+            assert!(
+                ids.insert_all(&mut batch(k * 25_000))
+                    .into_iter()
+                    .all(|f| !f)
+            );
         }
         assert_eq!(ids.uuids.len, 100_000 - 1);
         assert!(ids.uuids.has_zero);
         assert_eq!(
-            ids.insert_all(batch(99_999)).iter().filter(|&&f| f).count(),
+            ids.insert_all(&mut batch(99_999))
+                .iter()
+                .filter(|&&f| f)
+                .count(),
             24_999
         );
     }

@@ -22,6 +22,12 @@ pub struct Interner {
 }
 
 impl Interner {
+    /// Forgets every string, keeping the memory for the next ones: symbols are given from 1
+    /// again.
+    pub fn clear(&mut self) {
+        self.strings.clear();
+    }
+
     pub fn intern(&mut self, s: &str) -> Sym {
         Sym(self.strings.intern(s.as_bytes()))
     }

@@ -16,11 +16,12 @@ pub(crate) mod scale;
 mod search;
 mod sets;
 mod slices;
+mod spares;
 mod spelled;
 mod uuid;
 mod walk;
 
-pub use batch::{Batch, BatchBuilder};
+pub use batch::{Batch, BatchBuilder, forget_spares};
 use bigrams::Bigrams;
 pub use blob::Blob;
 pub use intern::{Interner, Sym};
@@ -325,11 +326,11 @@ impl Store {
     }
 
     /// Appends a batch's new events, dropping those whose id is already loaded.
-    pub fn merge(&mut self, batch: Batch) -> Merged {
+    pub fn merge(&mut self, mut batch: Batch) -> Merged {
         let first = self.rows.len();
         let blob = self.blobs.len() as u32;
         self.reserve_for(&batch);
-        self.blobs.push(batch.blob);
+        self.blobs.push(Arc::clone(&batch.blob));
         let remap = self.strings.intern_all(&batch.strings);
         let map = |s: Sym| remap[s.0 as usize];
         let mut scratch = Vec::new();
@@ -345,8 +346,8 @@ impl Store {
             })
             .collect();
         let mut duplicates = 0;
-        let fresh = self.ids.insert_all(batch.ids);
-        for ((mut row, located), fresh) in batch.rows.into_iter().zip(fresh) {
+        let fresh = self.ids.insert_all(&mut batch.ids);
+        for ((mut row, located), fresh) in batch.rows.drain(..).zip(fresh) {
             if !fresh {
                 duplicates += 1;
                 continue;
@@ -365,6 +366,7 @@ impl Store {
             self.rows.push(row);
         }
         self.duplicates += duplicates;
+        batch.give_back();
         Merged {
             first,
             added: self.rows.len() - first,

@@ -57,6 +57,15 @@ fn hash(b: &[u8]) -> u64 {
 }
 
 impl<T> Memo<T> {
+    /// Forgets every value and the trial, keeping the memory for the next ones.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.list.clear();
+        self.looked = 0;
+        self.found = 0;
+        self.off = false;
+    }
+
     /// The value remembered that `rest` starts with: its number and length. `None` once the
     /// memo is off, even for a value remembered before.
     pub fn find(&self, rest: &[u8]) -> Option<(u32, usize)> {
@@ -141,6 +150,14 @@ pub struct Remembered {
     /// Objects and arrays under a key of `data` that no row field holds: their string values,
     /// for the text search.
     pub values: Memo<Vec<Sym>>,
+}
+
+impl Remembered {
+    /// Forgets every value (they name the strings of a batch), keeping the memory.
+    pub fn clear(&mut self) {
+        self.agents.clear();
+        self.values.clear();
+    }
 }
 
 /// A value the plain reader met where remembered values are looked for.

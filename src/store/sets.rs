@@ -11,6 +11,11 @@ pub struct SymSets {
 }
 
 impl SymSets {
+    /// Forgets every set, keeping the memory for the next ones.
+    pub fn clear(&mut self) {
+        self.sets.clear();
+    }
+
     /// The number of the set of `syms`, which must be sorted and without repeats; 0 for none.
     pub fn intern(&mut self, syms: &[Sym]) -> u32 {
         if syms.is_empty() {

@@ -204,6 +204,16 @@ impl<T> Default for Slices<T> {
     }
 }
 
+impl<T> Slices<T> {
+    /// Forgets every slice but the empty one, keeping the memory for the next ones.
+    pub fn clear(&mut self) {
+        self.items.clear();
+        self.ends.truncate(1);
+        self.table.slots.fill(Slot::default());
+        self.table.len = 0;
+    }
+}
+
 /// Slice `n` of a buffer and its ends.
 fn slice_of<'s, T>(items: &'s [T], ends: &[usize], n: u32) -> &'s [T] {
     let n = n as usize;
@@ -523,5 +533,24 @@ mod tests {
             assert_eq!(sets.find(&set(n)), Some(*k));
         }
         assert_eq!(sets.len(), 20_001);
+    }
+
+    #[test]
+    fn cleared_slices_number_anew_from_one_and_find_none_of_the_old() {
+        let mut s: Slices<u8> = Slices::default();
+        for n in 0..5_000 {
+            s.intern(n.to_string().as_bytes());
+        }
+        s.clear();
+        assert_eq!(s.len(), 1);
+        assert_eq!(s.get(0), b"");
+        assert_eq!(s.find(b"17"), None);
+        assert_eq!(s.intern(b"new"), 1);
+        assert_eq!(s.intern(b"17"), 2);
+        assert_eq!(s.intern(b"new"), 1);
+        assert_eq!(
+            (s.get(1), s.get(2), s.get(3)),
+            (&b"new"[..], &b"17"[..], &b""[..])
+        );
     }
 }

@@ -9,8 +9,15 @@ const HOSTILE: &str = include_str!("../../tests/fixtures/hostile.ndjson");
 /// A batch of the JSON objects in `text`, one per line (blank lines skipped), read from one
 /// owned blob as a dump would be.
 fn batch(text: &str) -> Batch {
-    let blob = Arc::new(Blob::Owned(text.as_bytes().to_vec()));
-    let mut builder = BatchBuilder::new(blob);
+    filled(BatchBuilder::new(blob_of(text)), text).finish()
+}
+
+fn blob_of(text: &str) -> Arc<Blob> {
+    Arc::new(Blob::Owned(text.as_bytes().to_vec()))
+}
+
+/// `builder`, whose blob holds `text`, with the JSON objects in `text` pushed, one per line.
+fn filled(mut builder: BatchBuilder, text: &str) -> BatchBuilder {
     let mut start = 0;
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_end();
@@ -19,7 +26,7 @@ fn batch(text: &str) -> Batch {
         }
         start += line.len();
     }
-    builder.finish()
+    builder
 }
 
 /// An event line with the given id, description and room.
@@ -777,4 +784,45 @@ fn events_whose_values_never_repeat_are_searched_as_exactly_as_those_that_do() {
     ]
     .map(String::from);
     assert_search_is_exact(&store, &needles);
+}
+
+/// Generated events, then the quirky, hostile and tricky ones.
+fn generated_and_odd(events: usize, seed: u64) -> Vec<String> {
+    let mut generated = Vec::new();
+    crate::generator::write_ndjson(&mut generated, events, seed).unwrap();
+    let mut lines: Vec<String> = String::from_utf8(generated)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines.extend(QUIRKS.lines().chain(HOSTILE.lines()).map(str::to_string));
+    lines.extend(tricky_events());
+    lines
+}
+
+#[test]
+fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
+    // The earlier batch leaves strings, sets, rows, ids, remembered agents and values, decoded
+    // agent strings and texts of others in the buffers; the later one shares some of them.
+    let earlier = generated_and_odd(400, 5).join("\n") + "\n";
+    let lines = generated_and_odd(300, 6);
+    let later = lines.join("\n") + "\n";
+    let used = filled(BatchBuilder::afresh(blob_of(&earlier)), &earlier);
+    let reused = filled(used.then(blob_of(&later)), &later).finish();
+    let fresh = filled(BatchBuilder::afresh(blob_of(&later)), &later).finish();
+    assert!(fresh.remembered.0 > 0 && fresh.remembered.1 > 0);
+    assert_eq!(reused.remembered, fresh.remembered);
+    assert_eq!(format!("{:?}", reused.rows), format!("{:?}", fresh.rows));
+    assert_eq!(reused.ids, fresh.ids);
+    let strings = |b: &Batch| {
+        (0..b.strings.len() as u32)
+            .map(|n| b.strings.get(Sym(n)).to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strings(&reused), strings(&fresh));
+    let sets = |b: &Batch| b.sets.sets_from(0).map(<[Sym]>::to_vec).collect::<Vec<_>>();
+    assert_eq!(sets(&reused), sets(&fresh));
+    let mut store = Store::new();
+    store.merge(reused);
+    assert_search_is_exact(&store, &needles_of(&lines));
 }
