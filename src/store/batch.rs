@@ -4,12 +4,12 @@ use rustc_hash::FxHashMap;
 
 use super::bigrams::Bigrams;
 use super::probe::Probe;
-use super::remembered::{Agent, Met, Remembered, Seen};
+use super::remembered::{Agent, Met, Remembered, Seen, Trial};
 use super::search::is_time_char;
 use super::slices::Slices;
 use super::spares::Spares;
 use super::spelled::timestamp_digits;
-use super::walk::{Place, StrAt};
+use super::walk::{Field, StrAt};
 use super::{
     Blob, IdKey, Interner, Located, NO_TIME, Row, Span, Sym, SymSets, TERMINAL_ABSENT,
     TERMINAL_FALSE, TERMINAL_TRUE, parse_uuid,
@@ -150,7 +150,6 @@ struct Uses {
 }
 
 /// What a builder's rows refer to, and what it remembers to read the next event faster.
-#[derive(Default)]
 struct Tables {
     strings: Interner,
     sets: SymSets,
@@ -165,6 +164,10 @@ struct Tables {
     /// Each distinct text of others seen, and the set of others of each (text `n`'s at `n - 1`).
     texts_of_others: Slices<u8>,
     set_of_text: Vec<u32>,
+    /// Whether texts repeat. Where keys come in a new order in each event, they seldom do, and
+    /// looking them up and keeping them took a tenth of a load's time (they crowd the
+    /// processor's cache): the trial turns that off early in each batch.
+    texts_trial: Trial,
 }
 
 impl BatchBuilder {
@@ -308,6 +311,28 @@ impl BatchBuilder {
     }
 }
 
+/// Texts of others are judged on the first this many events of a batch (see [`Trial`]). Where
+/// they repeat, a quarter or more of the first thousand are found, against one or two in a
+/// hundred where keys come in a new order each time; the first few hundred find next to none
+/// whatever the dump, as every text is new then.
+const TEXTS_TRIAL: u32 = 1024;
+
+impl Default for Tables {
+    fn default() -> Self {
+        Tables {
+            strings: Interner::default(),
+            sets: SymSets::default(),
+            env_of_agent: FxHashMap::default(),
+            remembered: Remembered::default(),
+            others_text: Vec::new(),
+            others: Vec::new(),
+            texts_of_others: Slices::default(),
+            set_of_text: Vec::new(),
+            texts_trial: Trial::new(TEXTS_TRIAL),
+        }
+    }
+}
+
 impl Tables {
     /// Forgets what was read, keeping the memory (each part names the batch's strings).
     fn clear(&mut self) {
@@ -320,6 +345,7 @@ impl Tables {
             others,
             texts_of_others,
             set_of_text,
+            texts_trial,
         } = self;
         strings.clear();
         sets.clear();
@@ -329,6 +355,7 @@ impl Tables {
         others.clear();
         texts_of_others.clear();
         set_of_text.clear();
+        texts_trial.clear();
     }
 
     /// The row of an event, whose agent is remembered agent `agent` when given.
@@ -450,16 +477,14 @@ impl Tables {
             // has its own (see `index_strings`).
             let others = interned_within(s, raw, strings, span, |at| {
                 !matches!(
-                    at.place(raw),
-                    Place::Agent(
-                        b"sdk"
-                            | b"sdk_version"
-                            | b"device_model"
-                            | b"os"
-                            | b"os_version"
-                            | b"domain"
-                            | b"string"
-                    )
+                    at.field,
+                    Field::Sdk
+                        | Field::SdkVersion
+                        | Field::DeviceModel
+                        | Field::Os
+                        | Field::OsVersion
+                        | Field::AgentDomain
+                        | Field::AgentString
                 )
             })?;
             let mut field = |f: Option<&[u8]>| s.intern_bytes_opt(f).ok();
@@ -503,7 +528,6 @@ impl Tables {
             if uses.read.iter().any(|span| span.contains(&a)) {
                 continue;
             }
-            let place = s.place(raw);
             let inner = &raw[a + 1..z - 1];
             // Located in place: searched by reading the quoted string itself.
             let locate = |slot: &mut Span| -> bool {
@@ -518,21 +542,21 @@ impl Tables {
                     None => false,
                 }
             };
-            let held: Option<&[u8]> = match place {
-                Place::Top(b"id") if locate(&mut row.id_at) => {
+            let held: Option<&[u8]> = match s.field {
+                Field::Id if locate(&mut row.id_at) => {
                     let uuid = parse_uuid(inner);
                     row.id_is_uuid = uuid.is_some();
                     located.id_uuid = uuid.unwrap_or(0).to_le_bytes();
                     continue;
                 }
-                Place::Top(b"timestamp") if locate(&mut row.ts_at) => {
+                Field::Timestamp if locate(&mut row.ts_at) => {
                     row.ts_is_plain = inner.iter().all(|&b| is_time_char(b));
                     row.ts_digits = (row.ts != NO_TIME)
                         .then(|| timestamp_digits(inner, row.ts))
                         .flatten();
                     continue;
                 }
-                Place::Data(b"error_description") if locate(&mut row.description_at) => {
+                Field::ErrorDescription if locate(&mut row.description_at) => {
                     row.description_escaped = escaped;
                     located.description_bigrams = if escaped {
                         match serde_json::from_slice::<String>(&raw[a..z]) {
@@ -544,31 +568,24 @@ impl Tables {
                     };
                     continue;
                 }
-                Place::Top(b"type") => p.kind.get(),
-                Place::Data(key) => data.and_then(|d| match key {
-                    b"user_id" => d.user_id.get(),
-                    b"user_name" => d.user_name.get(),
-                    b"peer_id" => d.peer_id.get(),
-                    b"room_id" => d.room_id.get(),
-                    b"room_name" => d.room_name.get(),
-                    b"session_id" => d.session_id.get(),
-                    b"role" => d.role.get(),
-                    b"error_name" => d.error_name.get(),
-                    b"error_message" => d.error_message.get(),
-                    b"action" => d.action.get(),
-                    b"domain" => domain,
-                    _ => None,
-                }),
-                Place::Agent(key) => agent.and_then(|ag| match key {
-                    b"sdk" => ag.sdk.get(),
-                    b"sdk_version" => ag.sdk_version.get(),
-                    b"device_model" => ag.device_model.get(),
-                    b"os" => ag.os.get(),
-                    b"os_version" => ag.os_version.get(),
-                    b"string" => ag.string.get(),
-                    b"domain" => domain,
-                    _ => None,
-                }),
+                Field::Type => p.kind.get(),
+                Field::UserId => data.and_then(|d| d.user_id.get()),
+                Field::UserName => data.and_then(|d| d.user_name.get()),
+                Field::PeerId => data.and_then(|d| d.peer_id.get()),
+                Field::RoomId => data.and_then(|d| d.room_id.get()),
+                Field::RoomName => data.and_then(|d| d.room_name.get()),
+                Field::SessionId => data.and_then(|d| d.session_id.get()),
+                Field::Role => data.and_then(|d| d.role.get()),
+                Field::ErrorName => data.and_then(|d| d.error_name.get()),
+                Field::ErrorMessage => data.and_then(|d| d.error_message.get()),
+                Field::Action => data.and_then(|d| d.action.get()),
+                Field::Domain | Field::AgentDomain => domain,
+                Field::Sdk => agent.and_then(|a| a.sdk.get()),
+                Field::SdkVersion => agent.and_then(|a| a.sdk_version.get()),
+                Field::DeviceModel => agent.and_then(|a| a.device_model.get()),
+                Field::Os => agent.and_then(|a| a.os.get()),
+                Field::OsVersion => agent.and_then(|a| a.os_version.get()),
+                Field::AgentString => agent.and_then(|a| a.string.get()),
                 _ => None,
             };
             let unescaped;
@@ -617,7 +634,14 @@ impl Tables {
                 text.push(0xFF);
             }
         }
-        row.others = match self.texts_of_others.find(&text) {
+        let known = if self.texts_trial.is_off() {
+            None
+        } else {
+            let known = self.texts_of_others.find(&text);
+            self.texts_trial.note(known.is_some());
+            known
+        };
+        row.others = match known {
             // Texts are numbered from 1 (0 is the empty slice, never found).
             Some(n) => self.set_of_text[n as usize - 1],
             None => {
@@ -648,7 +672,9 @@ impl Tables {
                 let set = self.sets.intern(&others);
                 if !all_text {
                     row.search_raw = true;
-                } else if self.texts_of_others.parts().0.len() < MAX_TEXTS_OF_OTHERS {
+                } else if !self.texts_trial.is_off()
+                    && self.texts_of_others.parts().0.len() < MAX_TEXTS_OF_OTHERS
+                {
                     // Only a new text comes here: it is numbered one past the last.
                     let n = self.texts_of_others.intern(&text) as usize;
                     debug_assert_eq!(n, self.set_of_text.len() + 1);

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 use super::probe::{AgentProbe, DataProbe, LBool, LInt, LStr, Probe};
 use super::remembered::{Memo, Met, PREFIX, Remembered, Seen};
-use super::walk::{Level, StrAt};
+use super::walk::{Field, StrAt};
 
 /// Nesting deeper than this is left to the thorough reader (serde's limit is 128).
 const MAX_DEPTH: u32 = 100;
@@ -106,46 +106,47 @@ impl<'a> Reader<'a, '_> {
     /// The top-level object, `{` next.
     fn event(&mut self, p: &mut Probe<'a>) -> Option<()> {
         let mut data_seen = false;
-        self.members(|r, key, at| match key {
-            b"id" => set(&mut p.id, r.plain_string(Level::Root, at)?),
-            b"timestamp" => set(&mut p.timestamp, r.plain_string(Level::Root, at)?),
-            b"type" => set(&mut p.kind, r.plain_string(Level::Root, at)?),
-            b"data" => {
+        self.members(|r, key| match Field::of_root(key) {
+            Field::Id => set(&mut p.id, r.plain_string(Field::Id)?),
+            Field::Timestamp => set(&mut p.timestamp, r.plain_string(Field::Timestamp)?),
+            Field::Type => set(&mut p.kind, r.plain_string(Field::Type)?),
+            Field::Data => {
                 if std::mem::replace(&mut data_seen, true) || r.peek()? != b'{' {
                     return None;
                 }
                 r.data(p.data.0.insert(DataProbe::default()))
             }
-            _ => r.value(Level::Root, at),
+            _ => r.value(Field::Other),
         })
     }
 
     fn data(&mut self, d: &mut DataProbe<'a>) -> Option<()> {
         let mut seen = 0u32;
-        self.members(|r, key, at| {
-            let field = match key {
-                b"user_id" => &mut d.user_id,
-                b"user_name" => &mut d.user_name,
-                b"peer_id" => &mut d.peer_id,
-                b"room_id" => &mut d.room_id,
-                b"room_name" => &mut d.room_name,
-                b"session_id" => &mut d.session_id,
-                b"role" => &mut d.role,
-                b"error_name" => &mut d.error_name,
-                b"error_message" => &mut d.error_message,
-                b"action" => &mut d.action,
-                b"domain" => &mut d.domain,
-                b"error_code" => {
+        self.members(|r, key| {
+            let field = Field::of_data(key);
+            let slot = match field {
+                Field::UserId => &mut d.user_id,
+                Field::UserName => &mut d.user_name,
+                Field::PeerId => &mut d.peer_id,
+                Field::RoomId => &mut d.room_id,
+                Field::RoomName => &mut d.room_name,
+                Field::SessionId => &mut d.session_id,
+                Field::Role => &mut d.role,
+                Field::ErrorName => &mut d.error_name,
+                Field::ErrorMessage => &mut d.error_message,
+                Field::Action => &mut d.action,
+                Field::Domain => &mut d.domain,
+                Field::ErrorCode => {
                     first(&mut seen, 0)?;
                     d.error_code = LInt(Some(r.integer()?));
                     return Some(());
                 }
-                b"is_terminal" => {
+                Field::IsTerminal => {
                     first(&mut seen, 1)?;
                     d.is_terminal = LBool(r.boolean()?);
                     return Some(());
                 }
-                b"agent" => {
+                Field::Agent => {
                     first(&mut seen, 2)?;
                     if r.peek()? != b'{' {
                         return None;
@@ -160,25 +161,26 @@ impl<'a> Reader<'a, '_> {
                     r.met(|seen| seen.agent = Some(read));
                     return Some(());
                 }
-                _ => return r.data_value(at),
+                _ => return r.data_value(field),
             };
-            set(field, r.plain_string(Level::Data, at)?)
+            set(slot, r.plain_string(field)?)
         })
     }
 
     fn agent(&mut self, a: &mut AgentProbe<'a>) -> Option<()> {
-        self.members(|r, key, at| {
-            let field = match key {
-                b"sdk" => &mut a.sdk,
-                b"sdk_version" => &mut a.sdk_version,
-                b"device_model" => &mut a.device_model,
-                b"os" => &mut a.os,
-                b"os_version" => &mut a.os_version,
-                b"domain" => &mut a.domain,
-                b"string" => &mut a.string,
-                _ => return r.value(Level::Agent, at),
+        self.members(|r, key| {
+            let field = Field::of_agent(key);
+            let slot = match field {
+                Field::Sdk => &mut a.sdk,
+                Field::SdkVersion => &mut a.sdk_version,
+                Field::DeviceModel => &mut a.device_model,
+                Field::Os => &mut a.os,
+                Field::OsVersion => &mut a.os_version,
+                Field::AgentDomain => &mut a.domain,
+                Field::AgentString => &mut a.string,
+                _ => return r.value(Field::Other),
             };
-            set(field, r.plain_string(Level::Agent, at)?)
+            set(slot, r.plain_string(field)?)
         })
     }
 
@@ -199,16 +201,16 @@ impl<'a> Reader<'a, '_> {
 
     /// The value of a key of `data` that no field holds: an object or an array long enough to
     /// be remembered is looked for among the remembered values first.
-    fn data_value(&mut self, key: (u32, u32)) -> Option<()> {
+    fn data_value(&mut self, field: Field) -> Option<()> {
         if self.remembered.is_none() || !matches!(self.peek()?, b'{' | b'[') {
-            return self.value(Level::Data, key);
+            return self.value(field);
         }
         if let Some(k) = self.skip_known(|m| &m.values) {
             self.met(|seen| seen.values.push(Met::Known(k)));
             return Some(());
         }
         let start = self.i;
-        self.value(Level::Data, key)?;
+        self.value(field)?;
         if self.i - start >= PREFIX {
             let read = Met::Read(start..self.i);
             self.met(|seen| seen.values.push(read));
@@ -216,12 +218,9 @@ impl<'a> Reader<'a, '_> {
         Some(())
     }
 
-    /// Reads the object that opens at the cursor, calling `member(reader, key, key_at)` with the
-    /// cursor on each member's value (which it must read).
-    fn members(
-        &mut self,
-        mut member: impl FnMut(&mut Self, &'a [u8], (u32, u32)) -> Option<()>,
-    ) -> Option<()> {
+    /// Reads the object that opens at the cursor, calling `member(reader, key)` with the cursor
+    /// on each member's value (which it must read).
+    fn members(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return None;
@@ -246,7 +245,7 @@ impl<'a> Reader<'a, '_> {
             let key = &self.b[start + 1..end - 1];
             self.expect(b':')?;
             self.ws();
-            member(self, key, ((start + 1) as u32, (end - 1) as u32))?;
+            member(self, key)?;
             self.ws();
             match self.peek()? {
                 b',' => self.i += 1,
@@ -260,9 +259,9 @@ impl<'a> Reader<'a, '_> {
         }
     }
 
-    /// A known string field's value, noted as standing at `level` under `key`; `None` unless it
-    /// is a string that is text (an escape may not leave half a surrogate pair).
-    fn plain_string(&mut self, level: Level, key: (u32, u32)) -> Option<Cow<'a, [u8]>> {
+    /// A known string field's value, noted as standing at `field`; `None` unless it is a string
+    /// that is text (an escape may not leave half a surrogate pair).
+    fn plain_string(&mut self, field: Field) -> Option<Cow<'a, [u8]>> {
         if self.peek()? != b'"' {
             return None;
         }
@@ -274,32 +273,32 @@ impl<'a> Reader<'a, '_> {
         } else {
             Cow::Borrowed(&self.b[start + 1..end - 1])
         };
-        self.note(level, key, start, end, escaped);
+        self.note(field, start, end, escaped);
         Some(value)
     }
 
-    fn note(&mut self, level: Level, key: (u32, u32), start: usize, end: usize, escaped: bool) {
+    fn note(&mut self, field: Field, start: usize, end: usize, escaped: bool) {
         let Some(strings) = self.strings.as_deref_mut() else {
             return;
         };
         strings.push(StrAt {
-            level,
-            key,
+            field,
             start: start as u32,
             end: end as u32,
             escaped,
         });
     }
 
-    /// Any JSON value at the cursor; a string is noted as standing at `level` under `key`.
-    fn value(&mut self, level: Level, key: (u32, u32)) -> Option<()> {
+    /// Any JSON value at the cursor; a string is noted as standing at `field`, and the values
+    /// within an object or array as standing elsewhere.
+    fn value(&mut self, field: Field) -> Option<()> {
         match self.peek()? {
             b'"' => {
                 let (start, end, escaped) = self.string()?;
-                self.note(level, key, start, end, escaped);
+                self.note(field, start, end, escaped);
                 Some(())
             }
-            b'{' => self.members(|r, _, at| r.value(Level::Other, at)),
+            b'{' => self.members(|r, _| r.value(Field::Other)),
             b'[' => self.array(),
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
@@ -318,7 +317,7 @@ impl<'a> Reader<'a, '_> {
         if self.peek()? != b']' {
             loop {
                 self.ws();
-                self.value(Level::Other, (0, 0))?;
+                self.value(Field::Other)?;
                 self.ws();
                 match self.peek()? {
                     b',' => self.i += 1,

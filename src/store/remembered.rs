@@ -27,17 +27,59 @@ const MAX: usize = 4096;
 /// A memo is judged on the first this many values looked for (see [`Memo::note`]).
 const TRIAL: u32 = 512;
 
+/// Whether looking values up pays, judged on the first of them looked for: when fewer than one
+/// in eight was found, values of this kind vary from event to event, and looking for them and
+/// remembering them would only cost time (and fill the cache with what is never read again).
+#[derive(Debug)]
+pub struct Trial {
+    /// How many values it is judged on.
+    over: u32,
+    /// Values looked for, and how many of them were found, until the trial is over.
+    looked: u32,
+    found: u32,
+    off: bool,
+}
+
+impl Trial {
+    pub const fn new(over: u32) -> Trial {
+        Trial {
+            over,
+            looked: 0,
+            found: 0,
+            off: false,
+        }
+    }
+
+    /// Notes whether a value looked for was found; at the end of the trial, turns itself off
+    /// when fewer than one in eight was.
+    pub fn note(&mut self, found: bool) {
+        if self.looked >= self.over {
+            return;
+        }
+        self.looked += 1;
+        self.found += u32::from(found);
+        if self.looked == self.over && self.found * 8 < self.over {
+            self.off = true;
+        }
+    }
+
+    /// Given up: values are no longer looked for nor remembered.
+    pub fn is_off(&self) -> bool {
+        self.off
+    }
+
+    /// Starts the trial again.
+    pub fn clear(&mut self) {
+        *self = Trial::new(self.over);
+    }
+}
+
 /// Distinct values of one kind, each with what was found in it.
 #[derive(Debug)]
 pub struct Memo<T> {
     table: HashTable<u32>,
     list: Vec<(Box<[u8]>, T)>,
-    /// Values looked for, and how many of them were found, until the trial is over.
-    looked: u32,
-    found: u32,
-    /// Given up: values of this kind vary from event to event, and looking for them and
-    /// remembering them would only cost time.
-    off: bool,
+    trial: Trial,
 }
 
 impl<T> Default for Memo<T> {
@@ -45,9 +87,7 @@ impl<T> Default for Memo<T> {
         Memo {
             table: HashTable::new(),
             list: Vec::new(),
-            looked: 0,
-            found: 0,
-            off: false,
+            trial: Trial::new(TRIAL),
         }
     }
 }
@@ -61,15 +101,13 @@ impl<T> Memo<T> {
     pub fn clear(&mut self) {
         self.table.clear();
         self.list.clear();
-        self.looked = 0;
-        self.found = 0;
-        self.off = false;
+        self.trial.clear();
     }
 
     /// The value remembered that `rest` starts with: its number and length. `None` once the
     /// memo is off, even for a value remembered before.
     pub fn find(&self, rest: &[u8]) -> Option<(u32, usize)> {
-        if self.off || self.list.is_empty() || rest.len() < PREFIX {
+        if self.trial.is_off() || self.list.is_empty() || rest.len() < PREFIX {
             return None;
         }
         let list = &self.list;
@@ -82,7 +120,7 @@ impl<T> Memo<T> {
     /// remembered when it finds `None`); its number, that of an equal value remembered before,
     /// or `None` (always, once the memo is off).
     pub fn insert(&mut self, bytes: &[u8], found: impl FnOnce() -> Option<T>) -> Option<u32> {
-        if self.off || bytes.len() < PREFIX {
+        if self.trial.is_off() || bytes.len() < PREFIX {
             return None;
         }
         let h = hash(bytes);
@@ -103,17 +141,10 @@ impl<T> Memo<T> {
     }
 
     /// Notes whether a value looked for was found. A memo that finds fewer than one value in
-    /// eight of the first [`TRIAL`] looked for turns itself off: from then on it finds and
-    /// remembers nothing, and each value is read in full.
+    /// eight of the first [`TRIAL`] looked for turns itself off (see [`Trial`]): from then on
+    /// it finds and remembers nothing, and each value is read in full.
     pub fn note(&mut self, found: bool) {
-        if self.looked >= TRIAL {
-            return;
-        }
-        self.looked += 1;
-        self.found += u32::from(found);
-        if self.looked == TRIAL && self.found * 8 < TRIAL {
-            self.off = true;
-        }
+        self.trial.note(found);
     }
 
     pub fn get(&self, k: u32) -> &T {
@@ -246,6 +277,22 @@ mod tests {
         assert_eq!(given_up.find(a.as_bytes()), None);
         assert_eq!(given_up.insert(b.as_bytes(), || Some(2)), None);
         assert_eq!(given_up.len(), 1);
+    }
+
+    #[test]
+    fn a_trial_given_up_starts_again_when_cleared() {
+        let mut trial = Trial::new(16);
+        for n in 0..16 {
+            assert!(!trial.is_off());
+            trial.note(n == 0);
+        }
+        assert!(trial.is_off());
+        trial.clear();
+        assert!(!trial.is_off());
+        for n in 0..16 {
+            trial.note(n % 8 == 0);
+        }
+        assert!(!trial.is_off());
     }
 
     #[test]

@@ -737,8 +737,9 @@ fn a_row_and_what_the_search_knows_beside_it_stay_small() {
 #[test]
 fn events_whose_values_never_repeat_are_searched_as_exactly_as_those_that_do() {
     // Each event's other values are its own, 5 MB of them in all: more than a builder
-    // remembers texts of (`MAX_TEXTS_OF_OTHERS`); every tenth event repeats the values of one
-    // read long before (of event `n / 100 * 10`, itself no repeat).
+    // remembers texts of (`MAX_TEXTS_OF_OTHERS`), and so few repeat that it soon stops looking
+    // them up (`TEXTS_TRIAL`); every tenth event repeats the values of one read long before (of
+    // event `n / 100 * 10`, itself no repeat).
     let others = |n: usize| {
         format!(
             r#""note":"unique note {n:06} {}","agent":{{"sdk":"web","string":"sdk:web,build:{n},env:qa"}}"#,
@@ -825,4 +826,41 @@ fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
     let mut store = Store::new();
     store.merge(reused);
     assert_search_is_exact(&store, &needles_of(&lines));
+}
+
+/// `json` written again with the members of each object turned `turns` places (keys in another
+/// order, values as they were).
+fn turned(json: &serde_json::Value, turns: usize) -> String {
+    match json {
+        serde_json::Value::Object(map) => {
+            let mut members: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}:{}", serde_json::to_string(k).unwrap(), turned(v, turns)))
+                .collect();
+            let n = members.len().max(1);
+            members.rotate_left(turns % n);
+            format!("{{{}}}", members.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+#[test]
+fn events_whose_keys_come_in_a_new_order_each_time_read_as_exactly() {
+    // Past the trial of the texts of others, whose order follows the keys'.
+    let mut generated = Vec::new();
+    crate::generator::write_ndjson(&mut generated, 1_200, 12).unwrap();
+    let lines: Vec<String> = String::from_utf8(generated)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(n, line)| turned(&serde_json::from_str(line).unwrap(), n * 7 + n / 3))
+        .collect();
+    assert_ne!(lines[0][..20], lines[1][..20]);
+    let mut store = Store::new();
+    store.merge(batch(&(lines.join("\n") + "\n")));
+    assert_rows_hold_what_the_events_say(&store, &lines);
+    let needles: Vec<String> = needles_of(&lines).into_iter().step_by(40).collect();
+    assert!(needles.len() > 50, "{} needles", needles.len());
+    assert_search_is_exact(&store, &needles);
 }

@@ -1,16 +1,6 @@
 //! Walks the string values of an event's JSON, telling where each stands, for indexing the text
 //! search at load time.
 
-/// Where a string value stands: the key it is the value of, when that key is a field of the
-/// event, of its `data` or of its `data.agent`; `Other` for anything deeper or in an array.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place<'a> {
-    Top(&'a [u8]),
-    Data(&'a [u8]),
-    Agent(&'a [u8]),
-    Other,
-}
-
 /// The object a string value stands in: the event, its `data`, its `data.agent`, or anything
 /// else (an array, a deeper object).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,29 +11,107 @@ pub enum Level {
     Other,
 }
 
+/// Where a value stands, by the key it is the value of: a field the store knows, of the event,
+/// of its `data` or of its `data.agent`, or `Other` (any other key, anything deeper or in an
+/// array, and a key written with an escape).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Id,
+    Timestamp,
+    Type,
+    Data,
+    UserId,
+    UserName,
+    PeerId,
+    RoomId,
+    RoomName,
+    SessionId,
+    Role,
+    ErrorCode,
+    ErrorName,
+    ErrorMessage,
+    ErrorDescription,
+    IsTerminal,
+    Action,
+    Domain,
+    Agent,
+    Sdk,
+    SdkVersion,
+    DeviceModel,
+    Os,
+    OsVersion,
+    AgentDomain,
+    AgentString,
+    Other,
+}
+
+impl Field {
+    /// The field of the key `key` (as written, between its quotes) of an object at `level`.
+    pub fn of(level: Level, key: &[u8]) -> Field {
+        match level {
+            Level::Root => Field::of_root(key),
+            Level::Data => Field::of_data(key),
+            Level::Agent => Field::of_agent(key),
+            Level::Other => Field::Other,
+        }
+    }
+
+    /// The field of a key of the event.
+    pub fn of_root(key: &[u8]) -> Field {
+        match key {
+            b"id" => Field::Id,
+            b"timestamp" => Field::Timestamp,
+            b"type" => Field::Type,
+            b"data" => Field::Data,
+            _ => Field::Other,
+        }
+    }
+
+    /// The field of a key of the event's `data`.
+    pub fn of_data(key: &[u8]) -> Field {
+        match key {
+            b"user_id" => Field::UserId,
+            b"user_name" => Field::UserName,
+            b"peer_id" => Field::PeerId,
+            b"room_id" => Field::RoomId,
+            b"room_name" => Field::RoomName,
+            b"session_id" => Field::SessionId,
+            b"role" => Field::Role,
+            b"error_code" => Field::ErrorCode,
+            b"error_name" => Field::ErrorName,
+            b"error_message" => Field::ErrorMessage,
+            b"error_description" => Field::ErrorDescription,
+            b"is_terminal" => Field::IsTerminal,
+            b"action" => Field::Action,
+            b"domain" => Field::Domain,
+            b"agent" => Field::Agent,
+            _ => Field::Other,
+        }
+    }
+
+    /// The field of a key of the event's `data.agent`.
+    pub fn of_agent(key: &[u8]) -> Field {
+        match key {
+            b"sdk" => Field::Sdk,
+            b"sdk_version" => Field::SdkVersion,
+            b"device_model" => Field::DeviceModel,
+            b"os" => Field::Os,
+            b"os_version" => Field::OsVersion,
+            b"domain" => Field::AgentDomain,
+            b"string" => Field::AgentString,
+            _ => Field::Other,
+        }
+    }
+}
+
 /// One string value (not key) of an event's JSON: `raw[start..end]` is the string with its
-/// quotes, `key` the bytes of the key it is the value of (between its quotes, as written) when
-/// it stands in an object, and `escaped` whether it holds an escape.
+/// quotes, `field` where it stands, and `escaped` whether it holds an escape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StrAt {
-    pub level: Level,
-    pub key: (u32, u32),
+    pub field: Field,
     pub start: u32,
     pub end: u32,
     pub escaped: bool,
-}
-
-impl StrAt {
-    /// Where the value stands in `raw`, the event it was read from.
-    pub fn place<'r>(&self, raw: &'r [u8]) -> Place<'r> {
-        let key = &raw[self.key.0 as usize..self.key.1 as usize];
-        match self.level {
-            Level::Root => Place::Top(key),
-            Level::Data => Place::Data(key),
-            Level::Agent => Place::Agent(key),
-            Level::Other => Place::Other,
-        }
-    }
 }
 
 struct Frame {
@@ -111,9 +179,9 @@ pub fn for_each_string(raw: &[u8], mut f: impl FnMut(StrAt)) {
                     if top.object.is_some() && top.expecting_key {
                         top.key = (i + 1, end.saturating_sub(1).max(i + 1));
                     } else {
+                        let level = top.object.unwrap_or(Level::Other);
                         f(StrAt {
-                            level: top.object.unwrap_or(Level::Other),
-                            key: (top.key.0 as u32, top.key.1 as u32),
+                            field: Field::of(level, &raw[top.key.0..top.key.1]),
                             start: i as u32,
                             end: end as u32,
                             escaped,
@@ -169,31 +237,28 @@ mod tests {
         strings
             .iter()
             .map(|s| {
-                let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-                let p = match s.place(json.as_bytes()) {
-                    Place::Top(k) => format!("top.{}", text(k)),
-                    Place::Data(k) => format!("data.{}", text(k)),
-                    Place::Agent(k) => format!("agent.{}", text(k)),
-                    Place::Other => "other".to_string(),
-                };
-                (p, json[s.start as usize..s.end as usize].to_string())
+                let value = json[s.start as usize..s.end as usize].to_string();
+                (format!("{:?}", s.field), value)
             })
             .collect()
     }
 
     #[test]
     fn tells_the_field_of_each_value_and_skips_keys() {
-        let json = r#"{"id":"i","data":{"room_id":"r","n":1,"agent":{"os":"x","deep":{"os":"y"}},"list":["a",{"k":"b"}],"after":"c"},"type":"t"}"#;
+        let json = r#"{"id":"i","data":{"room_id":"r","n":1,"agent":{"os":"x","domain":"ad","deep":{"os":"y"}},"list":["a",{"k":"b"}],"after":"c","domain":"dd"},"type":"t","os":"z"}"#;
         let got = places(json);
         let want = [
-            ("top.id", r#""i""#),
-            ("data.room_id", r#""r""#),
-            ("agent.os", r#""x""#),
-            ("other", r#""y""#),
-            ("other", r#""a""#),
-            ("other", r#""b""#),
-            ("data.after", r#""c""#),
-            ("top.type", r#""t""#),
+            ("Id", r#""i""#),
+            ("RoomId", r#""r""#),
+            ("Os", r#""x""#),
+            ("AgentDomain", r#""ad""#),
+            ("Other", r#""y""#),
+            ("Other", r#""a""#),
+            ("Other", r#""b""#),
+            ("Other", r#""c""#),
+            ("Domain", r#""dd""#),
+            ("Type", r#""t""#),
+            ("Other", r#""z""#),
         ];
         let want: Vec<(String, String)> = want
             .iter()
@@ -206,14 +271,14 @@ mod tests {
     fn quotes_braces_and_escapes_inside_strings_are_text() {
         let json = r#"{"data":{"m":"a \"}\" {[","room_id":"r\\"},"x":"\u0041"}"#;
         let got = places(json);
-        assert_eq!(got[0], ("data.m".into(), r#""a \"}\" {[""#.into()));
-        assert_eq!(got[1], ("data.room_id".into(), r#""r\\""#.into()));
-        assert_eq!(got[2], ("top.x".into(), r#""\u0041""#.into()));
+        assert_eq!(got[0], ("Other".into(), r#""a \"}\" {[""#.into()));
+        assert_eq!(got[1], ("RoomId".into(), r#""r\\""#.into()));
+        assert_eq!(got[2], ("Other".into(), r#""\u0041""#.into()));
     }
 
     #[test]
     fn an_escaped_key_is_no_known_field() {
         let got = places(r#"{"d\u0061ta":{"room_id":"r"}}"#);
-        assert_eq!(got, [("other".to_string(), r#""r""#.to_string())]);
+        assert_eq!(got, [("Other".to_string(), r#""r""#.to_string())]);
     }
 }
