@@ -520,9 +520,7 @@ impl Tables {
         let mut text = std::mem::take(&mut self.others_text);
         text.clear();
         let data = p.data.0.as_ref();
-        let agent = data.and_then(|d| d.agent.0.as_ref());
-        // The row's domain is the data's, else the agent's.
-        let domain = data.and_then(|d| d.domain.get().or(agent.and_then(|a| a.domain.get())));
+        let held_of = held_by_field(p);
         for s in strings {
             let (a, z, escaped) = (s.start as usize, s.end as usize, s.escaped);
             if uses.read.iter().any(|span| span.contains(&a)) {
@@ -542,7 +540,7 @@ impl Tables {
                     None => false,
                 }
             };
-            let held: Option<&[u8]> = match s.field {
+            match s.field {
                 Field::Id if locate(&mut row.id_at) => {
                     let uuid = parse_uuid(inner);
                     row.id_is_uuid = uuid.is_some();
@@ -568,26 +566,9 @@ impl Tables {
                     };
                     continue;
                 }
-                Field::Type => p.kind.get(),
-                Field::UserId => data.and_then(|d| d.user_id.get()),
-                Field::UserName => data.and_then(|d| d.user_name.get()),
-                Field::PeerId => data.and_then(|d| d.peer_id.get()),
-                Field::RoomId => data.and_then(|d| d.room_id.get()),
-                Field::RoomName => data.and_then(|d| d.room_name.get()),
-                Field::SessionId => data.and_then(|d| d.session_id.get()),
-                Field::Role => data.and_then(|d| d.role.get()),
-                Field::ErrorName => data.and_then(|d| d.error_name.get()),
-                Field::ErrorMessage => data.and_then(|d| d.error_message.get()),
-                Field::Action => data.and_then(|d| d.action.get()),
-                Field::Domain | Field::AgentDomain => domain,
-                Field::Sdk => agent.and_then(|a| a.sdk.get()),
-                Field::SdkVersion => agent.and_then(|a| a.sdk_version.get()),
-                Field::DeviceModel => agent.and_then(|a| a.device_model.get()),
-                Field::Os => agent.and_then(|a| a.os.get()),
-                Field::OsVersion => agent.and_then(|a| a.os_version.get()),
-                Field::AgentString => agent.and_then(|a| a.string.get()),
-                _ => None,
-            };
+                _ => {}
+            }
+            let held = held_of[s.field as usize];
             let unescaped;
             let value: &[u8] = if escaped {
                 match serde_json::from_slice::<String>(&raw[a..z]) {
@@ -686,6 +667,50 @@ impl Tables {
         };
         self.others_text = text;
     }
+}
+
+/// The value a row field holds, for each field that is one (`None` for the others): a value
+/// read there needs no place among the event's other values. Looked up by field rather than
+/// matched, as keys may come in any order and a branch per value would be mispredicted.
+fn held_by_field<'p>(p: &'p Probe) -> [Option<&'p [u8]>; Field::COUNT] {
+    let mut held = [None; Field::COUNT];
+    held[Field::Type as usize] = p.kind.get();
+    let Some(d) = p.data.0.as_ref() else {
+        return held;
+    };
+    let agent = d.agent.0.as_ref();
+    // The row's domain is the data's, else the agent's.
+    let domain = d.domain.get().or(agent.and_then(|a| a.domain.get()));
+    for (field, value) in [
+        (Field::UserId, d.user_id.get()),
+        (Field::UserName, d.user_name.get()),
+        (Field::PeerId, d.peer_id.get()),
+        (Field::RoomId, d.room_id.get()),
+        (Field::RoomName, d.room_name.get()),
+        (Field::SessionId, d.session_id.get()),
+        (Field::Role, d.role.get()),
+        (Field::ErrorName, d.error_name.get()),
+        (Field::ErrorMessage, d.error_message.get()),
+        (Field::Action, d.action.get()),
+        (Field::Domain, domain),
+    ] {
+        held[field as usize] = value;
+    }
+    let Some(a) = agent else {
+        return held;
+    };
+    for (field, value) in [
+        (Field::AgentDomain, domain),
+        (Field::Sdk, a.sdk.get()),
+        (Field::SdkVersion, a.sdk_version.get()),
+        (Field::DeviceModel, a.device_model.get()),
+        (Field::Os, a.os.get()),
+        (Field::OsVersion, a.os_version.get()),
+        (Field::AgentString, a.string.get()),
+    ] {
+        held[field as usize] = value;
+    }
+    held
 }
 
 /// The `env` an agent string names, decoded once per distinct string.

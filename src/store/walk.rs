@@ -15,6 +15,7 @@ pub enum Level {
 /// of its `data` or of its `data.agent`, or `Other` (any other key, anything deeper or in an
 /// array, and a key written with an escape).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Field {
     Id,
     Timestamp,
@@ -46,6 +47,9 @@ pub enum Field {
 }
 
 impl Field {
+    /// How many there are, `Other` the last.
+    pub const COUNT: usize = Field::Other as usize + 1;
+
     /// The field of the key `key` (as written, between its quotes) of an object at `level`.
     pub fn of(level: Level, key: &[u8]) -> Field {
         match level {
