@@ -153,7 +153,6 @@ pub fn load_offline(source: &SourceArgs) -> (Store, Vec<DumpProblem>) {
     let problems = source::load_files(&source.files, |_, batch| {
         store.merge(batch);
     });
-    crate::store::forget_spares();
     (store, problems)
 }
 

@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 
 use crate::filter::Filter;
 use crate::store::probe::{DataProbe, LStr, Probe};
-use crate::store::{BatchBuilder, Blob, Needle, Store};
+use crate::store::{BatchBuilder, Blob, Needle, Reading, Store};
 use crate::time::parse_rfc3339_nanos;
 
 /// Whether a file looks line-delimited: its first non-blank line (after a byte order mark) is one
@@ -220,6 +220,7 @@ pub fn select(
 ) -> Result<(Store, Vec<u32>), NotLineDelimited> {
     let threads = crate::parallel::cores();
     let kept = candidates(&blobs, filter, threads)?;
+    let _reading = Reading::start();
     let mut store = Store::new();
     let mut result = Ok(());
     for (blob, candidates) in blobs.iter().zip(kept) {

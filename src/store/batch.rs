@@ -18,7 +18,7 @@ use crate::event::agent_string_env;
 use crate::time::parse_rfc3339_nanos_bytes;
 
 /// Rows read from one blob, with their own string table, ready to be merged into a [`Store`]
-/// (built off the UI thread; merging only remaps symbols).
+/// (built off the UI thread; merging remaps symbols and copies the rows).
 ///
 /// [`Store`]: super::Store
 #[derive(Debug)]
@@ -29,9 +29,12 @@ pub struct Batch {
     pub(super) ids: Vec<IdKey>,
     pub(super) strings: Interner,
     pub(super) sets: SymSets,
-    /// How many agents and nested values were remembered while reading it.
+    /// How many agents and nested values were remembered while reading it, and whether its
+    /// texts of others were still looked up at the end (see [`Tables::texts_trial`]).
     #[cfg(test)]
     pub(super) remembered: (usize, usize),
+    #[cfg(test)]
+    pub(super) texts_looked_up: bool,
 }
 
 impl Batch {
@@ -70,26 +73,25 @@ impl Batch {
     }
 
     /// Keeps the buffers of the batch (merged: its rows moved out, its ids taken) for the next
-    /// builder, which will write to memory the process holds already.
+    /// builder, which will write to memory the process holds already, while a dump is read.
+    /// They are emptied by that builder, off the thread that merges.
     pub(super) fn give_back(self) {
-        MERGED.give(self.emptied());
+        SPARE_BATCHES.give(self.into_buffers());
     }
 
-    fn emptied(self) -> Merged {
+    fn into_buffers(self) -> Buffers {
         let Batch {
             blob: _,
-            mut rows,
-            mut ids,
-            mut strings,
-            mut sets,
+            rows,
+            ids,
+            strings,
+            sets,
             #[cfg(test)]
                 remembered: _,
+            #[cfg(test)]
+                texts_looked_up: _,
         } = self;
-        rows.clear();
-        ids.clear();
-        strings.clear();
-        sets.clear();
-        Merged {
+        Buffers {
             rows,
             ids,
             strings,
@@ -98,25 +100,55 @@ impl Batch {
     }
 }
 
-/// What merged batches held, and what finished builders remembered, emptied: the next
-/// builders fill them (see [`super::spares`]).
-static MERGED: Spares<Merged> = Spares::new();
-static TABLES: Spares<Tables> = Spares::new();
+/// What merged batches held, and what finished builders remembered: the next builders fill
+/// them (see [`super::spares`]).
+static SPARE_BATCHES: Spares<Buffers> = Spares::new();
+static SPARE_TABLES: Spares<Tables> = Spares::new();
 
 /// The buffers of a batch that travel to the store.
 #[derive(Default)]
-struct Merged {
+struct Buffers {
     rows: Vec<(Row, Located)>,
     ids: Vec<IdKey>,
     strings: Interner,
     sets: SymSets,
 }
 
-/// Drops the buffers kept for the next batches: once a load is over they would only hold
-/// memory.
-pub fn forget_spares() {
-    MERGED.forget();
-    TABLES.forget();
+impl Buffers {
+    fn clear(&mut self) {
+        let Buffers {
+            rows,
+            ids,
+            strings,
+            sets,
+        } = self;
+        rows.clear();
+        ids.clear();
+        strings.clear();
+        sets.clear();
+    }
+}
+
+/// Held while a dump is read: merged batches give their buffers to the next builders only
+/// while one is, and when the last read ends the buffers kept are dropped. A batch built once
+/// (a redacted copy of the store, a page of a live source) gives its buffers back to the
+/// system as before.
+#[must_use = "spares are kept only while the guard lives"]
+pub struct Reading(());
+
+impl Reading {
+    pub fn start() -> Reading {
+        SPARE_BATCHES.read_starts();
+        SPARE_TABLES.read_starts();
+        Reading(())
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        SPARE_BATCHES.read_ends();
+        SPARE_TABLES.read_ends();
+    }
 }
 
 /// How many bytes of texts of others a builder remembers. Where agents or other values vary
@@ -172,17 +204,19 @@ struct Tables {
 
 impl BatchBuilder {
     /// A builder that fills the buffers of a batch already merged and of a builder already
-    /// finished, when some are kept (see the `spares` module).
+    /// finished, when some are kept (see [`Reading`]).
     pub fn new(blob: Arc<Blob>) -> BatchBuilder {
         BatchBuilder::on(
             blob,
-            MERGED.take().unwrap_or_default(),
-            TABLES.take().unwrap_or_default(),
+            SPARE_BATCHES.take().unwrap_or_default(),
+            SPARE_TABLES.take().unwrap_or_default(),
         )
     }
 
-    /// A builder that fills `merged` and `tables`, which must be empty.
-    fn on(blob: Arc<Blob>, merged: Merged, tables: Tables) -> BatchBuilder {
+    /// A builder that fills `merged` (emptied here) and `tables` (which must be empty).
+    fn on(blob: Arc<Blob>, mut merged: Buffers, tables: Tables) -> BatchBuilder {
+        merged.clear();
+        debug_assert!(tables.is_clear(), "a builder's tables kept full");
         BatchBuilder {
             blob,
             rows: merged.rows,
@@ -274,7 +308,7 @@ impl BatchBuilder {
     /// The batch, and this builder's own tables kept for the next one.
     pub fn finish(self) -> Batch {
         let (batch, tables) = self.split();
-        TABLES.give(tables);
+        SPARE_TABLES.give(tables);
         batch
     }
 
@@ -289,6 +323,8 @@ impl BatchBuilder {
                 self.tables.remembered.agents.len(),
                 self.tables.remembered.values.len(),
             ),
+            #[cfg(test)]
+            texts_looked_up: !self.tables.texts_trial.is_off(),
             strings: std::mem::take(&mut self.tables.strings),
             sets: std::mem::take(&mut self.tables.sets),
         };
@@ -301,13 +337,13 @@ impl BatchBuilder {
     #[cfg(test)]
     pub(super) fn then(self, blob: Arc<Blob>) -> BatchBuilder {
         let (batch, tables) = self.split();
-        BatchBuilder::on(blob, batch.emptied(), tables)
+        BatchBuilder::on(blob, batch.into_buffers(), tables)
     }
 
     /// A builder on buffers of its own, whatever was given back.
     #[cfg(test)]
     pub(super) fn afresh(blob: Arc<Blob>) -> BatchBuilder {
-        BatchBuilder::on(blob, Merged::default(), Tables::default())
+        BatchBuilder::on(blob, Buffers::default(), Tables::default())
     }
 }
 
@@ -334,6 +370,17 @@ impl Default for Tables {
 }
 
 impl Tables {
+    /// Whether nothing of a batch is left in them (checked in debug builds).
+    fn is_clear(&self) -> bool {
+        self.strings.len() == 1
+            && self.sets.len() == 1
+            && self.env_of_agent.is_empty()
+            && self.remembered.is_empty()
+            && self.texts_of_others.len() == 1
+            && self.set_of_text.is_empty()
+            && self.texts_trial.is_untried()
+    }
+
     /// Forgets what was read, keeping the memory (each part names the batch's strings).
     fn clear(&mut self) {
         let Tables {
@@ -475,18 +522,7 @@ impl Tables {
         remembered.agents.insert(&raw[span.clone()], || {
             // All but the fields a row holds, and the domain, which the row holds unless `data`
             // has its own (see `index_strings`).
-            let others = interned_within(s, raw, strings, span, |at| {
-                !matches!(
-                    at.field,
-                    Field::Sdk
-                        | Field::SdkVersion
-                        | Field::DeviceModel
-                        | Field::Os
-                        | Field::OsVersion
-                        | Field::AgentDomain
-                        | Field::AgentString
-                )
-            })?;
+            let others = interned_within(s, raw, strings, span, |at| !at.field.is_agent_field())?;
             let mut field = |f: Option<&[u8]>| s.intern_bytes_opt(f).ok();
             let agent_string = field(a.string.get())?;
             Some(Agent {

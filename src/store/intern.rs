@@ -24,7 +24,7 @@ pub struct Interner {
 impl Interner {
     /// Forgets every string, keeping the memory for the next ones: symbols are given from 1
     /// again.
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.strings.clear();
     }
 

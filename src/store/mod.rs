@@ -21,7 +21,7 @@ mod spelled;
 mod uuid;
 mod walk;
 
-pub use batch::{Batch, BatchBuilder, forget_spares};
+pub use batch::{Batch, BatchBuilder, Reading};
 use bigrams::Bigrams;
 pub use blob::Blob;
 pub use intern::{Interner, Sym};

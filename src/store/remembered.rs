@@ -68,6 +68,11 @@ impl Trial {
         self.off
     }
 
+    /// Whether nothing was looked for yet.
+    pub fn is_untried(&self) -> bool {
+        self.looked == 0
+    }
+
     /// Starts the trial again.
     pub fn clear(&mut self) {
         *self = Trial::new(self.over);
@@ -184,6 +189,15 @@ pub struct Remembered {
 }
 
 impl Remembered {
+    /// Whether no value is remembered and no trial begun.
+    pub fn is_empty(&self) -> bool {
+        [&self.agents.trial, &self.values.trial]
+            .iter()
+            .all(|t| t.is_untried())
+            && self.agents.list.is_empty()
+            && self.values.list.is_empty()
+    }
+
     /// Forgets every value (they name the strings of a batch), keeping the memory.
     pub fn clear(&mut self) {
         self.agents.clear();

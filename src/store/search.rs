@@ -108,8 +108,8 @@ impl Needle {
             return false;
         }
         let mut found = false;
-        super::walk::for_each_string(raw, |s| {
-            if !found && self.matches_quoted(&raw[s.start as usize..s.end as usize], s.escaped) {
+        super::walk::for_each_string(raw, |_, _, start, end, escaped| {
+            if !found && self.matches_quoted(&raw[start..end], escaped) {
                 found = true;
             }
         });

@@ -12,7 +12,7 @@ pub struct SymSets {
 
 impl SymSets {
     /// Forgets every set, keeping the memory for the next ones.
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.sets.clear();
     }
 

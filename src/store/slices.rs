@@ -541,8 +541,9 @@ mod tests {
         for n in 0..5_000 {
             s.intern(n.to_string().as_bytes());
         }
+        let slots = s.table.slots.len();
         s.clear();
-        assert_eq!(s.len(), 1);
+        assert_eq!((s.len(), s.table.len), (1, 0));
         assert_eq!(s.get(0), b"");
         assert_eq!(s.find(b"17"), None);
         assert_eq!(s.intern(b"new"), 1);
@@ -552,5 +553,10 @@ mod tests {
             (s.get(1), s.get(2), s.get(3)),
             (&b"new"[..], &b"17"[..], &b""[..])
         );
+        // As many again fit in the table as before, without it growing.
+        for n in 0..4_998 {
+            s.intern(format!("again {n}").as_bytes());
+        }
+        assert_eq!(s.table.slots.len(), slots);
     }
 }

@@ -413,12 +413,7 @@ fn assert_search_is_exact(store: &Store, needles: &[String]) {
 
 #[test]
 fn the_indexed_search_finds_exactly_what_reading_each_event_finds() {
-    let mut generated = Vec::new();
-    crate::generator::write_ndjson(&mut generated, 150, 9).unwrap();
-    let generated = String::from_utf8(generated).unwrap();
-    let mut lines: Vec<String> = generated.lines().map(str::to_string).collect();
-    lines.extend(QUIRKS.lines().chain(HOSTILE.lines()).map(str::to_string));
-    lines.extend(tricky_events());
+    let lines = generated_and_odd(150, 9);
     let mut store = Store::new();
     // Two batches: the second's strings and sets are remapped into the store's.
     let (a, b) = lines.split_at(lines.len() / 2);
@@ -474,10 +469,7 @@ fn events_whose_agents_differ_only_in_their_string_share_their_other_values() {
 
 #[test]
 fn the_rows_of_a_peer_are_every_row_with_its_peer_in_load_order() {
-    let mut text = Vec::new();
-    crate::generator::write_ndjson(&mut text, 600, 4).unwrap();
-    let text = String::from_utf8(text).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
+    let lines = generated_lines(600, 4);
     let mut store = Store::new();
     // Two batches, the second repeating some events of the first (dropped as duplicates).
     store.merge(batch(&(lines[..400].join("\n") + "\n")));
@@ -515,13 +507,7 @@ fn an_unindexed_store_still_searches_exactly_by_reading_each_event() {
     assert_search_is_exact(&store, &needles_of(&lines));
     // Indexed events after unindexed ones, and unindexed ones again: each row is searched
     // with what is known beside it, or by reading it.
-    let mut generated = Vec::new();
-    crate::generator::write_ndjson(&mut generated, 60, 4).unwrap();
-    let generated: Vec<String> = String::from_utf8(generated)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let generated = generated_lines(60, 4);
     let (a, b) = generated.split_at(30);
     store.merge(batch(&a.join("\n")));
     store.merge(unindexed(b));
@@ -787,32 +773,77 @@ fn events_whose_values_never_repeat_are_searched_as_exactly_as_those_that_do() {
     assert_search_is_exact(&store, &needles);
 }
 
-/// Generated events, then the quirky, hostile and tricky ones.
-fn generated_and_odd(events: usize, seed: u64) -> Vec<String> {
+/// The lines of a generated dump.
+fn generated_lines(events: usize, seed: u64) -> Vec<String> {
     let mut generated = Vec::new();
     crate::generator::write_ndjson(&mut generated, events, seed).unwrap();
-    let mut lines: Vec<String> = String::from_utf8(generated)
+    String::from_utf8(generated)
         .unwrap()
         .lines()
         .map(str::to_string)
-        .collect();
+        .collect()
+}
+
+/// Generated events, then the quirky, hostile and tricky ones.
+fn generated_and_odd(events: usize, seed: u64) -> Vec<String> {
+    let mut lines = generated_lines(events, seed);
     lines.extend(QUIRKS.lines().chain(HOSTILE.lines()).map(str::to_string));
     lines.extend(tricky_events());
     lines
 }
 
+/// `json` written again with the members of each object shuffled by `seed` (keys in another
+/// order, values as they were).
+fn shuffled(json: &serde_json::Value, seed: &mut u64) -> String {
+    match json {
+        serde_json::Value::Object(map) => {
+            let mut members: Vec<String> = map
+                .iter()
+                .map(|(k, v)| {
+                    format!(
+                        "{}:{}",
+                        serde_json::to_string(k).unwrap(),
+                        shuffled(v, seed)
+                    )
+                })
+                .collect();
+            for i in (1..members.len()).rev() {
+                // xorshift64
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                members.swap(i, (*seed % (i as u64 + 1)) as usize);
+            }
+            format!("{{{}}}", members.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Generated events with the keys of each object in a new order in every event.
+fn turned_lines(events: usize, seed: u64) -> Vec<String> {
+    generated_lines(events, seed)
+        .iter()
+        .enumerate()
+        .map(|(n, line)| shuffled(&serde_json::from_str(line).unwrap(), &mut (n as u64 + 1)))
+        .collect()
+}
+
 #[test]
 fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
     // The earlier batch leaves strings, sets, rows, ids, remembered agents and values, decoded
-    // agent strings and texts of others in the buffers; the later one shares some of them.
-    let earlier = generated_and_odd(400, 5).join("\n") + "\n";
+    // agent strings and texts of others in the buffers, and every trial given up (its keys come
+    // in a new order in each event); the later one shares some of its strings.
+    let earlier = turned_lines(1_500, 5).join("\n") + "\n";
+    let used = filled(BatchBuilder::afresh(blob_of(&earlier)), &earlier);
     let lines = generated_and_odd(300, 6);
     let later = lines.join("\n") + "\n";
-    let used = filled(BatchBuilder::afresh(blob_of(&earlier)), &earlier);
     let reused = filled(used.then(blob_of(&later)), &later).finish();
     let fresh = filled(BatchBuilder::afresh(blob_of(&later)), &later).finish();
     assert!(fresh.remembered.0 > 0 && fresh.remembered.1 > 0);
+    assert!(fresh.texts_looked_up);
     assert_eq!(reused.remembered, fresh.remembered);
+    assert_eq!(reused.texts_looked_up, fresh.texts_looked_up);
     assert_eq!(format!("{:?}", reused.rows), format!("{:?}", fresh.rows));
     assert_eq!(reused.ids, fresh.ids);
     let strings = |b: &Batch| {
@@ -828,39 +859,78 @@ fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
     assert_search_is_exact(&store, &needles_of(&lines));
 }
 
-/// `json` written again with the members of each object turned `turns` places (keys in another
-/// order, values as they were).
-fn turned(json: &serde_json::Value, turns: usize) -> String {
-    match json {
-        serde_json::Value::Object(map) => {
-            let mut members: Vec<String> = map
-                .iter()
-                .map(|(k, v)| format!("{}:{}", serde_json::to_string(k).unwrap(), turned(v, turns)))
-                .collect();
-            let n = members.len().max(1);
-            members.rotate_left(turns % n);
-            format!("{{{}}}", members.join(","))
-        }
-        other => other.to_string(),
-    }
+#[test]
+fn the_earlier_batch_of_the_test_above_gives_up_its_trials() {
+    let earlier = turned_lines(1_500, 5).join("\n") + "\n";
+    let b = batch(&earlier);
+    assert!(!b.texts_looked_up);
+    // Agents and nested values all differ: the memos remembered those of their trial (512
+    // looked for), then gave up, rather than one for each of the 1,500 events.
+    assert!(
+        b.remembered.0 <= 512 && b.remembered.1 <= 512,
+        "{:?}",
+        b.remembered
+    );
 }
 
 #[test]
 fn events_whose_keys_come_in_a_new_order_each_time_read_as_exactly() {
-    // Past the trial of the texts of others, whose order follows the keys'.
-    let mut generated = Vec::new();
-    crate::generator::write_ndjson(&mut generated, 1_200, 12).unwrap();
-    let lines: Vec<String> = String::from_utf8(generated)
-        .unwrap()
-        .lines()
-        .enumerate()
-        .map(|(n, line)| turned(&serde_json::from_str(line).unwrap(), n * 7 + n / 3))
-        .collect();
+    let lines = turned_lines(1_200, 12);
     assert_ne!(lines[0][..20], lines[1][..20]);
+    let turned = batch(&(lines.join("\n") + "\n"));
+    // Their texts of other values seldom repeat: no longer looked up. Those of the same events
+    // with their keys in one order still are.
+    assert!(!turned.texts_looked_up);
+    assert!(batch(&(generated_lines(1_200, 12).join("\n") + "\n")).texts_looked_up);
     let mut store = Store::new();
-    store.merge(batch(&(lines.join("\n") + "\n")));
+    store.merge(turned);
     assert_rows_hold_what_the_events_say(&store, &lines);
     let needles: Vec<String> = needles_of(&lines).into_iter().step_by(40).collect();
     assert!(needles.len() > 50, "{} needles", needles.len());
     assert_search_is_exact(&store, &needles);
+}
+
+#[test]
+fn the_other_values_of_an_event_are_those_no_row_field_holds() {
+    // Every field a row holds, each with a value of its own, and values at other keys of each
+    // level, deeper, and in arrays. The agent's domain is an other value when `data` has one.
+    let event = r#"{"id":"v-id","timestamp":"2024-11-18T10:00:00Z","type":"v-type","version":"o-version","data":{"user_id":"v-user-id","user_name":"v-user-name","peer_id":"v-peer-id","room_id":"v-room-id","room_name":"v-room-name","session_id":"v-session-id","role":"v-role","error_code":7,"error_name":"v-error-name","error_message":"v-error-message","error_description":"v-description","is_terminal":true,"action":"v-action","domain":"v-domain","account_id":"o-account","tracks":[{"label":"o-label"},"o-loose"],"agent":{"sdk":"v-sdk","sdk_version":"v-sdk-version","device_model":"v-device-model","os":"v-os","os_version":"v-os-version","domain":"o-agent-domain","string":"v-string","framework":"o-framework"}}}"#;
+    // Each read the plain way and the thorough way (a duplicated key at the end sends it there).
+    let thorough = event.replacen(
+        r#""type":"v-type""#,
+        r#""type":"v-type","type":"v-type""#,
+        1,
+    );
+    assert!(plain::read(&thorough, None).is_none());
+    for line in [event.to_string(), thorough] {
+        let mut store = Store::new();
+        store.merge(batch(&line));
+        let row = store.row(0);
+        let mut others: Vec<&str> = store
+            .sets
+            .get(row.others)
+            .iter()
+            .map(|&s| store.str(s))
+            .collect();
+        others.sort_unstable();
+        assert_eq!(
+            others,
+            [
+                "o-account",
+                "o-agent-domain",
+                "o-framework",
+                "o-label",
+                "o-loose",
+                "o-version"
+            ],
+            "{line}"
+        );
+        let held: Vec<&str> = (row.value_syms().into_iter())
+            .chain([row.kind])
+            .map(|s| store.str(s))
+            .collect();
+        assert_eq!(held.len(), 18);
+        assert!(held.iter().all(|s| s.starts_with("v-")), "{held:?}");
+        assert!(!row.search_raw);
+    }
 }

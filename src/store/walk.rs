@@ -50,6 +50,20 @@ impl Field {
     /// How many there are, `Other` the last.
     pub const COUNT: usize = Field::Other as usize + 1;
 
+    /// Whether this is a field of `data.agent` that a row holds.
+    pub fn is_agent_field(self) -> bool {
+        matches!(
+            self,
+            Field::Sdk
+                | Field::SdkVersion
+                | Field::DeviceModel
+                | Field::Os
+                | Field::OsVersion
+                | Field::AgentDomain
+                | Field::AgentString
+        )
+    }
+
     /// The field of the key `key` (as written, between its quotes) of an object at `level`.
     pub fn of(level: Level, key: &[u8]) -> Field {
         match level {
@@ -130,11 +144,21 @@ struct Frame {
 /// written with an escape is compared as written, so its value reads as a place of no known
 /// field.
 pub fn strings_of(raw: &[u8], out: &mut Vec<StrAt>) {
-    for_each_string(raw, |s| out.push(s));
+    for_each_string(raw, |level, key, start, end, escaped| {
+        out.push(StrAt {
+            field: Field::of(level, key),
+            start: start as u32,
+            end: end as u32,
+            escaped,
+        });
+    });
 }
 
-/// Calls `f` with each string value (not key) of the valid JSON document `raw`, in order.
-pub fn for_each_string(raw: &[u8], mut f: impl FnMut(StrAt)) {
+/// Calls `f(level, key, start, end, escaped)` with each string value (not key) of the valid
+/// JSON document `raw`, in order: the object it stands in, the key it is the value of (as
+/// written; empty in an array), where its quotes are in `raw` (`start..end`), and whether it
+/// holds an escape.
+pub fn for_each_string(raw: &[u8], mut f: impl FnMut(Level, &[u8], usize, usize, bool)) {
     let mut stack: Vec<Frame> = Vec::with_capacity(8);
     let mut i = 0;
     while i < raw.len() {
@@ -184,12 +208,7 @@ pub fn for_each_string(raw: &[u8], mut f: impl FnMut(StrAt)) {
                         top.key = (i + 1, end.saturating_sub(1).max(i + 1));
                     } else {
                         let level = top.object.unwrap_or(Level::Other);
-                        f(StrAt {
-                            field: Field::of(level, &raw[top.key.0..top.key.1]),
-                            start: i as u32,
-                            end: end as u32,
-                            escaped,
-                        });
+                        f(level, &raw[top.key.0..top.key.1], i, end, escaped);
                     }
                 }
                 i = end;

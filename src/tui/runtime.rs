@@ -96,10 +96,7 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
                             .map_err(|e| format!("the terminal could not be written to: {e}"));
                         follow_up.extend(update(model, Action::Copied(result)));
                     }
-                    Effect::ReleaseMemory => {
-                        crate::store::forget_spares();
-                        crate::memory::release_freed();
-                    }
+                    Effect::ReleaseMemory => crate::memory::release_freed(),
                 }
             }
             effects = follow_up;

@@ -32,8 +32,7 @@ pub enum Effect {
     },
     /// Hand `text` to the terminal's clipboard; `what` says what it is, for the confirmation.
     Copy { text: String, what: String },
-    /// Loading is over: drop the buffers kept for the next batches, and give the memory freed
-    /// back to the system.
+    /// Loading is over: give the memory freed back to the system.
     ReleaseMemory,
 }
 
@@ -83,8 +82,8 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
         Action::LoadFinished { problems } => {
             model.problems.extend(problems);
             model.load = LoadState::Idle;
-            // What the batches' own tables held, kept for the next batch while loading (giving it
-            // back after each batch only made the next one fault it in again).
+            // What the batches' own tables held, kept by the allocator for the next batch while
+            // loading (trimming it after each batch only made the next one fault it in again).
             vec![Effect::ReleaseMemory]
         }
         Action::Live(report) => live_report(model, report),
