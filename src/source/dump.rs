@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::store::{Batch, BatchBuilder, Blob, Reading};
+use crate::store::{Batch, BatchBuilder, Blob};
 
 use stream::read_stream_in_batches;
 
@@ -151,7 +151,6 @@ pub fn read_path_in_batches(
     size: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    let _reading = Reading::start();
     let name = display_name(path);
     if path == Path::new("-") {
         return read_stream_in_batches(&name, std::io::stdin(), size, PIECE_BYTES, on_batch);
@@ -239,7 +238,6 @@ pub fn read_file_in_batches(
     size: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    let _reading = Reading::start();
     read(file, size, true, on_batch)
 }
 

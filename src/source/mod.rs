@@ -22,6 +22,8 @@ const FIRST_BATCH: usize = 2_000;
 /// each file's batch to `on_batch` as soon as it is read. Returns the problems met; a file that
 /// cannot be opened is a problem and the others are still read.
 pub fn load_files(args: &[String], mut on_batch: impl FnMut(&str, Batch)) -> Vec<DumpProblem> {
+    // One read for all the files, so that the next file's batches fill the spares of the last.
+    let _reading = crate::store::Reading::start();
     let mut problems = Vec::new();
     for arg in args {
         let paths = match dump::expand(arg) {

@@ -220,7 +220,7 @@ pub fn select(
 ) -> Result<(Store, Vec<u32>), NotLineDelimited> {
     let threads = crate::parallel::cores();
     let kept = candidates(&blobs, filter, threads)?;
-    let _reading = Reading::start();
+    let reading = Reading::start();
     let mut store = Store::new();
     let mut result = Ok(());
     for (blob, candidates) in blobs.iter().zip(kept) {
@@ -249,6 +249,7 @@ pub fn select(
             },
         );
     }
+    drop(reading);
     result?;
     // The store holds candidates only; the filter decides.
     let rows = store.filter(filter);

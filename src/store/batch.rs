@@ -35,6 +35,11 @@ pub struct Batch {
     pub(super) remembered: (usize, usize),
     #[cfg(test)]
     pub(super) texts_looked_up: bool,
+    /// Whether the memos of agents and of nested values had given up (see [`Memo::note`]).
+    ///
+    /// [`Memo::note`]: super::remembered::Memo::note
+    #[cfg(test)]
+    pub(super) memos_off: (bool, bool),
 }
 
 impl Batch {
@@ -74,7 +79,7 @@ impl Batch {
 
     /// Keeps the buffers of the batch (merged: its rows moved out, its ids taken) for the next
     /// builder, which will write to memory the process holds already, while a dump is read.
-    /// They are emptied by that builder, off the thread that merges.
+    /// They are emptied by the builder that takes them (most often on a reading thread).
     pub(super) fn give_back(self) {
         SPARE_BATCHES.give(self.into_buffers());
     }
@@ -90,6 +95,8 @@ impl Batch {
                 remembered: _,
             #[cfg(test)]
                 texts_looked_up: _,
+            #[cfg(test)]
+                memos_off: _,
         } = self;
         Buffers {
             rows,
@@ -142,6 +149,12 @@ impl Reading {
         SPARE_TABLES.read_starts();
         Reading(())
     }
+}
+
+/// How many reads are under way.
+#[cfg(test)]
+pub(crate) fn reads_under_way() -> usize {
+    SPARE_BATCHES.reads()
 }
 
 impl Drop for Reading {
@@ -325,6 +338,11 @@ impl BatchBuilder {
             ),
             #[cfg(test)]
             texts_looked_up: !self.tables.texts_trial.is_off(),
+            #[cfg(test)]
+            memos_off: (
+                self.tables.remembered.agents.is_off(),
+                self.tables.remembered.values.is_off(),
+            ),
             strings: std::mem::take(&mut self.tables.strings),
             sets: std::mem::take(&mut self.tables.sets),
         };

@@ -21,6 +21,8 @@ mod spelled;
 mod uuid;
 mod walk;
 
+#[cfg(test)]
+pub(crate) use batch::reads_under_way;
 pub use batch::{Batch, BatchBuilder, Reading};
 use bigrams::Bigrams;
 pub use blob::Blob;

@@ -152,6 +152,12 @@ impl<T> Memo<T> {
         self.trial.note(found);
     }
 
+    /// Whether the memo gave up (see [`Memo::note`]).
+    #[cfg(test)]
+    pub fn is_off(&self) -> bool {
+        self.trial.is_off()
+    }
+
     pub fn get(&self, k: u32) -> &T {
         &self.list[k as usize].1
     }

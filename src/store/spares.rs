@@ -1,4 +1,4 @@
-//! Buffers of batches already merged, emptied for the next batches to fill. A large dump is read
+//! Buffers of batches already merged, for the next batches to empty and fill. A large dump is read
 //! as some forty batches, each with tables of megabytes: built afresh, every one of them would
 //! make the system find and clear new pages, and take back the old ones, about a tenth of the
 //! processor time of a load. A spare keeps its memory, so the next batch writes to pages the
@@ -15,7 +15,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 /// afresh.
 const KEPT: usize = 2;
 
-/// Emptied values of one kind, at most [`KEPT`] of them, kept while a read is under way.
+/// Values of one kind, at most [`KEPT`] of them, kept while a read is under way.
 pub(super) struct Spares<T>(Mutex<Kept<T>>);
 
 struct Kept<T> {
@@ -43,7 +43,10 @@ impl<T> Spares<T> {
         let mut kept = self.lock();
         if kept.reads > 0 && kept.spares.len() < KEPT {
             kept.spares.push(spare);
+            return;
         }
+        drop(kept);
+        drop(spare);
     }
 
     pub(super) fn read_starts(&self) {
@@ -62,6 +65,12 @@ impl<T> Spares<T> {
             }
         };
         drop(dropped);
+    }
+
+    /// How many reads are under way.
+    #[cfg(test)]
+    pub(super) fn reads(&self) -> usize {
+        self.lock().reads
     }
 
     /// A thread that panicked while holding the lock left the list whole (each step above

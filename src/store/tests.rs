@@ -832,8 +832,8 @@ fn turned_lines(events: usize, seed: u64) -> Vec<String> {
 #[test]
 fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
     // The earlier batch leaves strings, sets, rows, ids, remembered agents and values, decoded
-    // agent strings and texts of others in the buffers, and every trial given up (its keys come
-    // in a new order in each event); the later one shares some of its strings.
+    // agent strings and texts of others in the buffers, and the trials of texts and agents given
+    // up (its keys come in a new order in each event); the later one shares some of its strings.
     let earlier = turned_lines(1_500, 5).join("\n") + "\n";
     let used = filled(BatchBuilder::afresh(blob_of(&earlier)), &earlier);
     let lines = generated_and_odd(300, 6);
@@ -860,17 +860,16 @@ fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
 }
 
 #[test]
-fn the_earlier_batch_of_the_test_above_gives_up_its_trials() {
+fn the_earlier_batch_of_the_reuse_test_gives_up_its_trials() {
     let earlier = turned_lines(1_500, 5).join("\n") + "\n";
     let b = batch(&earlier);
+    // Texts of other values and agents, their keys in a new order each time, seldom repeat:
+    // both trials gave up, and the memo of agents keeps those of its trial (512 looked for),
+    // not one for each of the 1,500 events. Nested values of a few keys take one of a few
+    // orders, and still repeat often enough to be remembered.
     assert!(!b.texts_looked_up);
-    // Agents and nested values all differ: the memos remembered those of their trial (512
-    // looked for), then gave up, rather than one for each of the 1,500 events.
-    assert!(
-        b.remembered.0 <= 512 && b.remembered.1 <= 512,
-        "{:?}",
-        b.remembered
-    );
+    assert!(b.memos_off.0);
+    assert!(b.remembered.0 <= 512, "{:?}", b.remembered);
 }
 
 #[test]
@@ -894,13 +893,14 @@ fn events_whose_keys_come_in_a_new_order_each_time_read_as_exactly() {
 fn the_other_values_of_an_event_are_those_no_row_field_holds() {
     // Every field a row holds, each with a value of its own, and values at other keys of each
     // level, deeper, and in arrays. The agent's domain is an other value when `data` has one.
-    let event = r#"{"id":"v-id","timestamp":"2024-11-18T10:00:00Z","type":"v-type","version":"o-version","data":{"user_id":"v-user-id","user_name":"v-user-name","peer_id":"v-peer-id","room_id":"v-room-id","room_name":"v-room-name","session_id":"v-session-id","role":"v-role","error_code":7,"error_name":"v-error-name","error_message":"v-error-message","error_description":"v-description","is_terminal":true,"action":"v-action","domain":"v-domain","account_id":"o-account","tracks":[{"label":"o-label"},"o-loose"],"agent":{"sdk":"v-sdk","sdk_version":"v-sdk-version","device_model":"v-device-model","os":"v-os","os_version":"v-os-version","domain":"o-agent-domain","string":"v-string","framework":"o-framework"}}}"#;
+    let event = r#"{"id":"v-id","timestamp":"2024-11-18T10:00:00Z","type":"v-type","version":"o-version","data":{"user_id":"v-user-id","user_name":"v-user-name","peer_id":"v-peer-id","room_id":"v-room-id","room_name":"v-room-name","session_id":"v-session-id","role":"v-role","error_code":7,"error_name":"v-error-name","error_message":"v-error-message","error_description":"v-description","is_terminal":true,"action":"v-action","domain":"v-domain","account_id":"o-account","tracks":[{"label":"o-label","kind":"o-video","note":"o-long enough to be remembered"},"o-loose"],"agent":{"sdk":"v-sdk","sdk_version":"v-sdk-version","device_model":"v-device-model","os":"v-os","os_version":"v-os-version","domain":"o-agent-domain","string":"v-string","framework":"o-framework"}}}"#;
     // Each read the plain way and the thorough way (a duplicated key at the end sends it there).
     let thorough = event.replacen(
         r#""type":"v-type""#,
         r#""type":"v-type","type":"v-type""#,
         1,
     );
+    assert!(plain::read(event, None).is_some());
     assert!(plain::read(&thorough, None).is_none());
     for line in [event.to_string(), thorough] {
         let mut store = Store::new();
@@ -920,8 +920,10 @@ fn the_other_values_of_an_event_are_those_no_row_field_holds() {
                 "o-agent-domain",
                 "o-framework",
                 "o-label",
+                "o-long enough to be remembered",
                 "o-loose",
-                "o-version"
+                "o-version",
+                "o-video",
             ],
             "{line}"
         );

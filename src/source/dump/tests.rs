@@ -1098,3 +1098,23 @@ fn a_file_that_starts_with_a_byte_order_mark_is_read_in_pieces_as_without_it() {
     assert_eq!(one.errors[0].offset, plain.errors[0].offset + 3);
     assert_eq!(at(&many), at(&one));
 }
+
+#[test]
+fn every_batch_of_a_load_of_several_files_comes_while_spares_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = events_of(PAGE1)
+        .into_iter()
+        .chain(events_of(PAGE2))
+        .collect();
+    for (k, half) in lines.chunks(lines.len().div_ceil(2)).enumerate() {
+        std::fs::write(dir.path().join(format!("{k}.ndjson")), half.join("\n")).unwrap();
+    }
+    let mut reads = Vec::new();
+    let args = [dir.path().to_string_lossy().into_owned()];
+    let problems = crate::source::load_files(&args, |_, _| {
+        reads.push(crate::store::reads_under_way());
+    });
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(reads.len() >= 2);
+    assert!(reads.iter().all(|&r| r > 0), "{reads:?}");
+}
