@@ -67,3 +67,15 @@ pub fn write_ndjson<W: Write>(out: W, events: usize, seed: u64) -> io::Result<()
     }
     out.flush()
 }
+
+/// The lines of [`write_ndjson`]'s dump, for tests.
+#[cfg(test)]
+pub(crate) fn ndjson_lines(events: usize, seed: u64) -> Vec<String> {
+    let mut generated = Vec::new();
+    write_ndjson(&mut generated, events, seed).expect("writing to memory");
+    String::from_utf8(generated)
+        .expect("generated events are UTF-8")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}

@@ -1,6 +1,7 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::generator::ndjson_lines as generated_lines;
 use crate::time::parse_rfc3339_nanos;
 
 const QUIRKS: &str = include_str!("../../tests/fixtures/quirks.ndjson");
@@ -771,17 +772,6 @@ fn events_whose_values_never_repeat_are_searched_as_exactly_as_those_that_do() {
     ]
     .map(String::from);
     assert_search_is_exact(&store, &needles);
-}
-
-/// The lines of a generated dump.
-fn generated_lines(events: usize, seed: u64) -> Vec<String> {
-    let mut generated = Vec::new();
-    crate::generator::write_ndjson(&mut generated, events, seed).unwrap();
-    String::from_utf8(generated)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
 }
 
 /// Generated events, then the quirky, hostile and tricky ones.

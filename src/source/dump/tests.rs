@@ -1,6 +1,7 @@
 use std::io::Write;
 
 use super::*;
+use crate::generator::ndjson_lines as generated_lines;
 use crate::store::Store;
 
 const PUBLISH: &str = include_str!("../../../tests/fixtures/publish.json");
@@ -630,17 +631,6 @@ fn damaged_input_never_crashes_and_every_span_read_is_an_object_inside_the_file(
             assert!(line_col(&bytes, e.offset).0 <= lines);
         }
     }
-}
-
-/// Generated events, one per line.
-fn generated_lines(events: usize, seed: u64) -> Vec<String> {
-    let mut generated = Vec::new();
-    crate::generator::write_ndjson(&mut generated, events, seed).unwrap();
-    String::from_utf8(generated)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
 }
 
 /// What reading a line-delimited blob gave: how many batches, the first one's size, the events
