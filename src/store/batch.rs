@@ -29,10 +29,11 @@ pub struct Batch {
     pub(super) ids: Vec<IdKey>,
     pub(super) strings: Interner,
     pub(super) sets: SymSets,
-    /// How many agents and nested values were remembered while reading it, and whether its
-    /// texts of others were still looked up at the end (see [`Tables::texts_trial`]).
+    /// How many agents and nested values were remembered while reading it.
     #[cfg(test)]
     pub(super) remembered: (usize, usize),
+    /// Whether its texts of others were still looked up at the end (see
+    /// [`Tables::texts_trial`]).
     #[cfg(test)]
     pub(super) texts_looked_up: bool,
     /// Whether the memos of agents and of nested values had given up (see [`Memo::note`]).

@@ -152,6 +152,11 @@ impl<T> Memo<T> {
         self.trial.note(found);
     }
 
+    /// Whether nothing is remembered and the trial is not begun.
+    fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.trial.is_untried()
+    }
+
     /// Whether the memo gave up (see [`Memo::note`]).
     #[cfg(test)]
     pub fn is_off(&self) -> bool {
@@ -197,11 +202,7 @@ pub struct Remembered {
 impl Remembered {
     /// Whether no value is remembered and no trial begun.
     pub fn is_empty(&self) -> bool {
-        [&self.agents.trial, &self.values.trial]
-            .iter()
-            .all(|t| t.is_untried())
-            && self.agents.list.is_empty()
-            && self.values.list.is_empty()
+        self.agents.is_empty() && self.values.is_empty()
     }
 
     /// Forgets every value (they name the strings of a batch), keeping the memory.

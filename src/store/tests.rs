@@ -811,7 +811,7 @@ fn shuffled(json: &serde_json::Value, seed: &mut u64) -> String {
 }
 
 /// Generated events with the keys of each object in a new order in every event.
-fn turned_lines(events: usize, seed: u64) -> Vec<String> {
+fn shuffled_lines(events: usize, seed: u64) -> Vec<String> {
     generated_lines(events, seed)
         .iter()
         .enumerate()
@@ -824,7 +824,7 @@ fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
     // The earlier batch leaves strings, sets, rows, ids, remembered agents and values, decoded
     // agent strings and texts of others in the buffers, and the trials of texts and agents given
     // up (its keys come in a new order in each event); the later one shares some of its strings.
-    let earlier = turned_lines(1_500, 5).join("\n") + "\n";
+    let earlier = shuffled_lines(1_500, 5).join("\n") + "\n";
     let used = filled(BatchBuilder::afresh(blob_of(&earlier)), &earlier);
     let lines = generated_and_odd(300, 6);
     let later = lines.join("\n") + "\n";
@@ -851,7 +851,7 @@ fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
 
 #[test]
 fn the_earlier_batch_of_the_reuse_test_gives_up_its_trials() {
-    let earlier = turned_lines(1_500, 5).join("\n") + "\n";
+    let earlier = shuffled_lines(1_500, 5).join("\n") + "\n";
     let b = batch(&earlier);
     // Texts of other values and agents, their keys in a new order each time, seldom repeat:
     // both trials gave up, and the memo of agents keeps those of its trial (512 looked for),
@@ -864,15 +864,15 @@ fn the_earlier_batch_of_the_reuse_test_gives_up_its_trials() {
 
 #[test]
 fn events_whose_keys_come_in_a_new_order_each_time_read_as_exactly() {
-    let lines = turned_lines(1_200, 12);
+    let lines = shuffled_lines(1_200, 12);
     assert_ne!(lines[0][..20], lines[1][..20]);
-    let turned = batch(&(lines.join("\n") + "\n"));
+    let shuffled = batch(&(lines.join("\n") + "\n"));
     // Their texts of other values seldom repeat: no longer looked up. Those of the same events
     // with their keys in one order still are.
-    assert!(!turned.texts_looked_up);
+    assert!(!shuffled.texts_looked_up);
     assert!(batch(&(generated_lines(1_200, 12).join("\n") + "\n")).texts_looked_up);
     let mut store = Store::new();
-    store.merge(turned);
+    store.merge(shuffled);
     assert_rows_hold_what_the_events_say(&store, &lines);
     let needles: Vec<String> = needles_of(&lines).into_iter().step_by(40).collect();
     assert!(needles.len() > 50, "{} needles", needles.len());
