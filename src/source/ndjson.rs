@@ -6,10 +6,11 @@
 //! since an escape could spell a value differently. Every line's top-level `id` is still read, so
 //! that de-duplication (the first copy of an id wins) stays exactly that of the full path.
 
+use std::hash::BuildHasher;
 use std::sync::{Arc, LazyLock};
 
+use hashbrown::hash_table::{Entry, HashTable};
 use memchr::memmem::Finder;
-use rustc_hash::FxHashMap;
 
 use crate::filter::Filter;
 use crate::store::probe::{DataProbe, LStr, Probe};
@@ -203,6 +204,8 @@ struct LineInfo<'a> {
     /// The bytes of its top-level id, which has no escape: two ids are the same string exactly
     /// when their bytes are equal.
     id: &'a [u8],
+    /// [`id_hash`] of the id.
+    hash: u64,
     candidate: bool,
 }
 
@@ -418,57 +421,88 @@ fn candidates(
 }
 
 /// The candidate lines that are the first line of their id in input order, as (blob, start,
-/// end), in input order. Only the candidates' ids are hashed; the other lines are looked up in
-/// that table in parallel, each lowering the first position of its id.
+/// end), in input order. Only the candidates' ids are kept in a table, cut into one part per
+/// thread by their hashes, each part filled by a thread of its own; the other lines are looked
+/// up in those tables in parallel, each lowering the first position of its id.
 fn first_copies(parts: &[(usize, Vec<LineInfo>)], threads: usize) -> Vec<(usize, usize, usize)> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let mut base = Vec::with_capacity(parts.len());
     let mut total = 0;
+    let mut candidates = 0;
     for (_, lines) in parts {
         base.push(total);
         total += lines.len();
+        candidates += lines.iter().filter(|line| line.candidate).count();
     }
-    let mut first: FxHashMap<&[u8], AtomicUsize> = FxHashMap::default();
-    for ((_, lines), &at) in parts.iter().zip(&base) {
-        for (j, line) in lines.iter().enumerate() {
-            if line.candidate {
-                first
-                    .entry(line.id)
-                    .or_insert_with(|| AtomicUsize::new(at + j));
-            }
-        }
-    }
-    if first.is_empty() {
+    if candidates == 0 {
         return Vec::new();
     }
-    let indexed: Vec<(usize, &[LineInfo])> = base
+    let shards = threads.max(1);
+    // The high half of the hash picks the part; a table places an id by the low bits.
+    let shard_of = |hash: u64| (hash >> 32) as usize % shards;
+    let shard_numbers: Vec<usize> = (0..shards).collect();
+    // Each id's first position among the candidates, by shard.
+    let first: Vec<HashTable<(&[u8], AtomicUsize)>> = parallel(&shard_numbers, |&k| {
+        let mut table: HashTable<(&[u8], AtomicUsize)> =
+            HashTable::with_capacity(candidates / shards + candidates / 8 + 16);
+        for ((_, lines), &at) in parts.iter().zip(&base) {
+            for (j, line) in lines.iter().enumerate() {
+                if line.candidate
+                    && shard_of(line.hash) == k
+                    && let Entry::Vacant(slot) =
+                        table.entry(line.hash, |e| e.0 == line.id, |e| id_hash(e.0))
+                {
+                    slot.insert((line.id, AtomicUsize::new(at + j)));
+                }
+            }
+        }
+        table
+    });
+    let position = |line: &LineInfo| {
+        first[shard_of(line.hash)]
+            .find(line.hash, |e| e.0 == line.id)
+            .map(|e| &e.1)
+    };
+    let indexed: Vec<(usize, usize, &[LineInfo])> = base
         .iter()
         .zip(parts)
-        .map(|(&at, (_, lines))| (at, lines.as_slice()))
+        .map(|(&at, (b, lines))| (*b, at, lines.as_slice()))
         .collect();
-    let groups: Vec<&[(usize, &[LineInfo])]> = indexed
+    let groups: Vec<&[(usize, usize, &[LineInfo])]> = indexed
         .chunks(indexed.len().div_ceil(threads).max(1))
         .collect();
     parallel(&groups, |group| {
-        for &(at, lines) in *group {
+        for &(_, at, lines) in *group {
             for (j, line) in lines.iter().enumerate() {
                 if !line.candidate
-                    && let Some(pos) = first.get(line.id)
+                    && let Some(pos) = position(line)
                 {
                     pos.fetch_min(at + j, Ordering::Relaxed);
                 }
             }
         }
     });
-    let mut kept = Vec::with_capacity(first.len());
-    for ((b, lines), &at) in parts.iter().zip(&base) {
-        for (j, line) in lines.iter().enumerate() {
-            if line.candidate && first[line.id].load(Ordering::Relaxed) == at + j {
-                kept.push((*b, line.start, line.end));
+    // Every lowering is done (the threads have ended): each candidate is kept when it is still
+    // the first of its id.
+    let kept = parallel(&groups, |group| {
+        let mut kept = Vec::new();
+        for &(b, at, lines) in *group {
+            for (j, line) in lines.iter().enumerate() {
+                if line.candidate
+                    && position(line).is_some_and(|p| p.load(Ordering::Relaxed) == at + j)
+                {
+                    kept.push((b, line.start, line.end));
+                }
             }
         }
-    }
-    kept
+        kept
+    });
+    kept.concat()
+}
+
+/// The hash of an id, as the first pass takes it and [`first_copies`] looks it up.
+fn id_hash(id: &[u8]) -> u64 {
+    rustc_hash::FxBuildHasher.hash_one(id)
 }
 
 /// Runs `f` on each item, each on a thread of its own but the first, which runs on this one;
@@ -532,6 +566,7 @@ fn read_lines<'a>(
             start: a,
             end: a + line.len(),
             id,
+            hash: id_hash(id),
             candidate: pre.is_empty() || pre.may_match(line),
         });
     }
