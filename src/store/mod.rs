@@ -5,6 +5,7 @@
 mod batch;
 mod bigrams;
 mod blob;
+mod caseless;
 mod ids;
 mod intern;
 mod plain;

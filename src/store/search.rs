@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::bigrams::Bigrams;
+use super::caseless::Caseless;
 use super::spelled::{Speller, TIMESTAMP_MAX, uuid_text};
 use super::{Interner, Located, Row, Store, SymSets};
 
@@ -29,9 +30,9 @@ pub struct Needle {
     caseless: bool,
     /// For an ASCII text: finds it in lowercased bytes.
     lower_finder: Option<memchr::memmem::Finder<'static>>,
-    /// For an ASCII text: a vectorised, ASCII-case-insensitive finder that refuses most events
-    /// without walking their JSON.
-    finder: Option<aho_corasick::AhoCorasick>,
+    /// For an ASCII text of two bytes or more: a vectorised, ASCII-case-insensitive finder
+    /// that refuses most events without walking their JSON.
+    finder: Option<Caseless>,
 }
 
 impl PartialEq for Needle {
@@ -45,14 +46,7 @@ impl Eq for Needle {}
 impl Needle {
     pub fn new(text: &str) -> Needle {
         let ascii = text.is_ascii();
-        let finder = (ascii && !text.is_empty())
-            .then(|| {
-                aho_corasick::AhoCorasick::builder()
-                    .ascii_case_insensitive(true)
-                    .build([text])
-                    .ok()
-            })
-            .flatten();
+        let finder = Caseless::new(text);
         let lower = text.to_lowercase();
         Needle {
             id_like: lower
@@ -92,7 +86,7 @@ impl Needle {
             return true;
         }
         let found = match &self.finder {
-            Some(f) => f.is_match(raw),
+            Some(f) => f.is_in(raw),
             None => contains_ascii_ci(raw, self.lower.as_bytes()),
         };
         found || memchr::memchr3(b'\\', 0xC4, 0xE2, raw).is_some()
