@@ -214,6 +214,9 @@ struct Tables {
     /// looking them up and keeping them took a tenth of a load's time (they crowd the
     /// processor's cache): the trial turns that off early in each batch.
     texts_trial: Trial,
+    /// Whether long values (see [`LONG_VALUE`]) repeat: where each is new (a stack trace, a
+    /// session description), interning them would keep a copy of most of the dump.
+    long_trial: Trial,
 }
 
 impl BatchBuilder {
@@ -372,6 +375,13 @@ impl BatchBuilder {
 /// whatever the dump, as every text is new then.
 const TEXTS_TRIAL: u32 = 1024;
 
+/// An other value this long or longer is interned only where long values repeat (see
+/// [`Tables::keeps_long_value`]).
+const LONG_VALUE: usize = 256;
+
+/// Long values are judged on the first this many of a batch (see [`Trial`]).
+pub(super) const LONG_TRIAL: u32 = 256;
+
 impl Default for Tables {
     fn default() -> Self {
         Tables {
@@ -384,6 +394,7 @@ impl Default for Tables {
             texts_of_others: Slices::default(),
             set_of_text: Vec::new(),
             texts_trial: Trial::new(TEXTS_TRIAL),
+            long_trial: Trial::new(LONG_TRIAL),
         }
     }
 }
@@ -398,6 +409,7 @@ impl Tables {
             && self.texts_of_others.len() == 1
             && self.set_of_text.is_empty()
             && self.texts_trial.is_untried()
+            && self.long_trial.is_untried()
     }
 
     /// Forgets what was read, keeping the memory (each part names the batch's strings).
@@ -412,6 +424,7 @@ impl Tables {
             texts_of_others,
             set_of_text,
             texts_trial,
+            long_trial,
         } = self;
         strings.clear();
         sets.clear();
@@ -422,6 +435,7 @@ impl Tables {
         texts_of_others.clear();
         set_of_text.clear();
         texts_trial.clear();
+        long_trial.clear();
     }
 
     /// The row of an event, whose agent is remembered agent `agent` when given.
@@ -558,6 +572,20 @@ impl Tables {
         })
     }
 
+    /// Whether the long value `value` (an other value of [`LONG_VALUE`] bytes or more) is
+    /// interned: while the batch's trial of long values lasts, and after it where they were
+    /// found interned already often enough. Where they were not, the event's row sends the
+    /// search to its JSON in the dump instead (`Row::search_raw`), which keeps the store a
+    /// fraction of the dump's size when long values are each new.
+    fn keeps_long_value(&mut self, value: &[u8]) -> bool {
+        if self.long_trial.is_off() {
+            return false;
+        }
+        self.long_trial
+            .note(self.strings.find_bytes(value).is_some());
+        true
+    }
+
     /// Makes sure the text search can find every string value of the event without reading
     /// its JSON: a value is either the one a row field holds for its place, one of the three
     /// varied values the row locates in place, or interned into the row's set of others. The
@@ -645,6 +673,11 @@ impl Tables {
                     || h == value
             });
             if is_held {
+                continue;
+            }
+            if value.len() >= LONG_VALUE && !self.keeps_long_value(value) {
+                // Left in the dump: the search reads this event's JSON.
+                row.search_raw = true;
                 continue;
             }
             text.extend_from_slice(value);
@@ -791,8 +824,8 @@ fn description_bigrams(text: &[u8]) -> Bigrams {
 }
 
 /// The strings of `strings` (in the order of the text `raw`) that stand within `span` and that
-/// `keep` keeps, interned, sorted and without repeats; `None` when one holds an escape (a
-/// remembered value holds none).
+/// `keep` keeps, interned, sorted and without repeats; `None` when one holds an escape or one
+/// kept is long (a remembered value holds neither).
 fn interned_within(
     interner: &mut Interner,
     raw: &[u8],
@@ -809,6 +842,10 @@ fn interned_within(
         }
         if keep(at) {
             let inner = &raw[at.start as usize + 1..at.end as usize - 1];
+            // A long value is the event's own to keep or not (see `Tables::keeps_long_value`).
+            if inner.len() >= LONG_VALUE {
+                return None;
+            }
             syms.push(interner.intern_bytes(inner).ok()?);
         }
     }

@@ -64,7 +64,12 @@ impl Interner {
     }
 
     pub fn lookup(&self, s: &str) -> Option<Sym> {
-        self.strings.find(s.as_bytes()).map(Sym)
+        self.find_bytes(s.as_bytes())
+    }
+
+    /// The symbol of a string given as bytes, if it has one.
+    pub fn find_bytes(&self, b: &[u8]) -> Option<Sym> {
+        self.strings.find(b).map(Sym)
     }
 
     /// The string of a symbol; "" for `Sym::NONE` (and for a number it never gave).

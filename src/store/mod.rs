@@ -91,7 +91,8 @@ pub struct Row {
     pub ts_at: Span,
     pub description_at: Span,
     /// The text search must read the event's whole JSON: it holds a value that could not be
-    /// indexed (an escape that is not valid text, a value too far into a long event).
+    /// indexed (an escape that is not valid text, a value too far into a long event) or that
+    /// was not worth keeping (a long value where long values do not repeat).
     pub search_raw: bool,
     /// The located id is a canonical UUID, and the timestamp is written with digits and
     /// `T:.Z+-` only: a search text with other characters cannot be in them.

@@ -1,5 +1,6 @@
 use std::sync::Arc;
 
+use super::batch::LONG_TRIAL;
 use super::*;
 use crate::generator::ndjson_lines as generated_lines;
 use crate::time::parse_rfc3339_nanos;
@@ -723,14 +724,15 @@ fn a_row_and_what_the_search_knows_beside_it_stay_small() {
 
 #[test]
 fn events_whose_values_never_repeat_are_searched_as_exactly_as_those_that_do() {
-    // Each event's other values are its own, 5 MB of them in all: more than a builder
+    // Each event's other values are its own, 3 MB of them in all: more than a builder
     // remembers texts of (`MAX_TEXTS_OF_OTHERS`), and so few repeat that it soon stops looking
     // them up (`TEXTS_TRIAL`); every tenth event repeats the values of one read long before (of
     // event `n / 100 * 10`, itself no repeat).
     let others = |n: usize| {
         format!(
             r#""note":"unique note {n:06} {}","agent":{{"sdk":"web","string":"sdk:web,build:{n},env:qa"}}"#,
-            "z".repeat(400)
+            // Shorter than `LONG_VALUE`: each is interned.
+            "z".repeat(200)
         )
     };
     let lines: Vec<String> = (0..12_000)
@@ -747,7 +749,7 @@ fn events_whose_values_never_repeat_are_searched_as_exactly_as_those_that_do() {
         })
         .collect();
     let text = lines.join("\n");
-    assert!(text.len() > 5_000_000);
+    assert!(text.len() > 3_000_000);
     let mut store = Store::new();
     store.merge(batch(&text));
     assert_eq!(store.len(), lines.len());
@@ -771,6 +773,83 @@ fn events_whose_values_never_repeat_are_searched_as_exactly_as_those_that_do() {
         "env:qa",
     ]
     .map(String::from);
+    assert_search_is_exact(&store, &needles);
+}
+
+/// The total length of the strings a store holds.
+fn interned_bytes(store: &Store) -> usize {
+    store.strings().text_from(1).0.len()
+}
+
+/// Events each holding a stack trace of 2 kB of their own, placed by `place(n, trace)`:
+/// interned, the traces would make the store nearly as large as the dump. Those of the trial
+/// are interned; after it, the events' rows send the search to the dump.
+fn assert_unrepeated_long_values_are_left_in_the_dump(place: impl Fn(usize, &str) -> String) {
+    let trace = |n: usize| format!("trace {n:05} {}", "at frame ".repeat(220));
+    let lines: Vec<String> = (0..3_000)
+        .map(|n| {
+            format!(
+                r#"{{"id":"e{n}","data":{{"room_id":"r{}",{}}}}}"#,
+                n % 7,
+                place(n, &trace(n))
+            )
+        })
+        .collect();
+    let mut store = Store::new();
+    store.merge(batch(&lines.join("\n")));
+    assert_eq!(store.len(), lines.len());
+    let raw: Vec<usize> = (0..store.len())
+        .filter(|&i| store.row(i).search_raw)
+        .collect();
+    assert_eq!(raw, (LONG_TRIAL as usize..lines.len()).collect::<Vec<_>>());
+    assert!(
+        interned_bytes(&store) < LONG_TRIAL as usize * trace(0).len() + 10_000,
+        "{} bytes interned",
+        interned_bytes(&store)
+    );
+    let needles = [
+        "trace 00001 ",
+        "TRACE 02999 AT",
+        "trace 00255",
+        "trace 00256",
+        "at frame at",
+        "r3",
+        "camera",
+        "nowhere",
+    ]
+    .map(String::from);
+    assert_search_is_exact(&store, &needles);
+}
+
+#[test]
+fn long_values_that_never_repeat_are_left_in_the_dump_and_searched_there() {
+    assert_unrepeated_long_values_are_left_in_the_dump(|_, trace| format!(r#""stack":"{trace}""#));
+}
+
+#[test]
+fn nested_long_values_that_never_repeat_are_left_in_the_dump_too() {
+    // Beside a nested value that repeats, which keeps nested values remembered: one holding
+    // a long value is not.
+    assert_unrepeated_long_values_are_left_in_the_dump(|n, trace| {
+        format!(
+            r#""devices":{{"video":"front camera","audio":"built-in microphone","n":{}}},"details":{{"stack":"{trace}","depth":12}}"#,
+            n % 2
+        )
+    });
+}
+
+#[test]
+fn long_values_that_repeat_are_interned_once() {
+    // Five long texts, each in a fifth of the events.
+    let long = |k: usize| format!("detail {k} {}", "of a repeated value ".repeat(20));
+    let lines: Vec<String> = (0..3_000)
+        .map(|n| format!(r#"{{"id":"e{n}","data":{{"detail":"{}"}}}}"#, long(n % 5)))
+        .collect();
+    let mut store = Store::new();
+    store.merge(batch(&lines.join("\n")));
+    assert!(store.rows().iter().all(|r| !r.search_raw));
+    assert!(interned_bytes(&store) < 5 * long(0).len() + 1_000);
+    let needles = ["detail 3 of", "DETAIL 4", "value of a"].map(String::from);
     assert_search_is_exact(&store, &needles);
 }
 
