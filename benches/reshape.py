@@ -14,6 +14,8 @@ MODE is one of:
           (1,000 values), so that agents rarely repeat; every room id replaced by another, longer
           one; each error_description twice as long.
   varied  as mixed, with the keys in the generator's order: what of mixed's cost is the order.
+  traces  a stack trace of its own in each event's data (3,000 letters, digits and " ./:_"),
+          written first, in the generator's JSON otherwise: long values that never repeat.
 The rewrite is deterministic (seeded), so that two runs give the same file.
 """
 import json
@@ -23,7 +25,7 @@ import sys
 
 def main():
     mode = sys.argv[1] if len(sys.argv) == 2 else ""
-    if mode not in ("spaces", "sorted", "mixed", "varied"):
+    if mode not in ("spaces", "sorted", "mixed", "varied", "traces"):
         sys.exit(__doc__)
     rng = random.Random(7)
     rooms = {}
@@ -40,10 +42,17 @@ def main():
         rng.shuffle(items)
         return dict(items)
 
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ./:_"
     out = sys.stdout
     for line in sys.stdin:
         e = json.loads(line)
-        if mode == "spaces":
+        if mode == "traces":
+            d = e.get("data")
+            if isinstance(d, dict):
+                trace = "".join(rng.choice(alphabet) for _ in range(3000))
+                e["data"] = {"stack_trace": trace, **d}
+            out.write(json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n")
+        elif mode == "spaces":
             out.write(json.dumps(e) + "\n")
         elif mode == "sorted":
             out.write(json.dumps(e, sort_keys=True, separators=(",", ":")) + "\n")
