@@ -375,8 +375,8 @@ impl BatchBuilder {
 /// whatever the dump, as every text is new then.
 const TEXTS_TRIAL: u32 = 1024;
 
-/// An other value this long or longer is interned only where long values repeat (see
-/// [`Tables::keeps_long_value`]).
+/// An other value or a message this long or longer is interned only where long values repeat
+/// (see [`Tables::keeps_long_value`]).
 const LONG_VALUE: usize = 256;
 
 /// Long values are judged on the first this many of a batch (see [`Trial`]).
@@ -440,6 +440,14 @@ impl Tables {
 
     /// The row of an event, whose agent is remembered agent `agent` when given.
     fn row_of(&mut self, p: &Probe, agent: Option<u32>) -> Result<Row, std::str::Utf8Error> {
+        // Only the search reads the message from the row: a long one is kept as a long other
+        // value would be (see `index_strings`).
+        let message = p
+            .data
+            .0
+            .as_ref()
+            .and_then(|d| d.error_message.get())
+            .filter(|m| m.len() < LONG_VALUE || self.keeps_long_value(m));
         let s = &mut self.strings;
         let mut row = Row {
             ts: p
@@ -468,7 +476,7 @@ impl Tables {
         row.user_name = s.intern_bytes_opt(d.user_name.get())?;
         row.role = s.intern_bytes_opt(d.role.get())?;
         row.error_name = s.intern_bytes_opt(d.error_name.get())?;
-        row.error_message = s.intern_bytes_opt(d.error_message.get())?;
+        row.error_message = s.intern_bytes_opt(message)?;
         row.action = s.intern_bytes_opt(d.action.get())?;
         if let Some(a) = agent.map(|k| self.remembered.agents.get(k)) {
             row.sdk = a.sdk;
@@ -572,11 +580,11 @@ impl Tables {
         })
     }
 
-    /// Whether the long value `value` (an other value of [`LONG_VALUE`] bytes or more) is
-    /// interned: while the batch's trial of long values lasts, and after it where they were
-    /// found interned already often enough. Where they were not, the event's row sends the
-    /// search to its JSON in the dump instead (`Row::search_raw`), which keeps the store a
-    /// fraction of the dump's size when long values are each new.
+    /// Whether the long value `value` (an other value or a message of [`LONG_VALUE`] bytes or
+    /// more) is interned: while the batch's trial of long values lasts, and after it where
+    /// they were found interned already often enough. Where they were not, the event's row
+    /// sends the search to its JSON in the dump instead (`Row::search_raw`), which keeps the
+    /// store a fraction of the dump's size when long values are each new.
     fn keeps_long_value(&mut self, value: &[u8]) -> bool {
         if self.long_trial.is_off() {
             return false;
@@ -603,7 +611,11 @@ impl Tables {
         let mut text = std::mem::take(&mut self.others_text);
         text.clear();
         let data = p.data.0.as_ref();
-        let held_of = held_by_field(p);
+        let mut held_of = held_by_field(p);
+        if row.error_message.is_none() {
+            // Too long to keep (see `row_of`): an other value, left in the dump.
+            held_of[Field::ErrorMessage as usize] = None;
+        }
         for s in strings {
             let (a, z, escaped) = (s.start as usize, s.end as usize, s.escaped);
             if uses.read.iter().any(|span| span.contains(&a)) {

@@ -1,8 +1,8 @@
 //! Finds an ASCII text in bytes, the case of ASCII letters ignored, without lowercasing the bytes:
 //! two of the text's bytes, chosen to be rare, are compared with sixteen places of the bytes at a
 //! time, or thirty-two where the processor has AVX2 (a letter with its 0x20 bit set, as both its
-//! cases have it), and only where both match is the whole text compared. This is the packed pair prefilter of `memchr::memmem`, made blind to
-//! case.
+//! cases have it), and only where both match is the whole text compared. This is the packed
+//! pair prefilter of `memchr::memmem`, made blind to case.
 
 use memchr::arch::all::packedpair::Pair;
 

@@ -72,6 +72,8 @@ pub struct Row {
     pub user_name: Sym,
     pub role: Sym,
     pub error_name: Sym,
+    /// `Sym::NONE` for a long message where long values do not repeat: only the search reads
+    /// it, and reads that event's JSON instead (`search_raw`).
     pub error_message: Sym,
     pub action: Sym,
     pub domain: Sym,

@@ -827,6 +827,14 @@ fn long_values_that_never_repeat_are_left_in_the_dump_and_searched_there() {
 }
 
 #[test]
+fn long_messages_that_never_repeat_are_left_in_the_dump_too() {
+    // Only the search reads a row's message.
+    assert_unrepeated_long_values_are_left_in_the_dump(|_, trace| {
+        format!(r#""error_message":"{trace}""#)
+    });
+}
+
+#[test]
 fn nested_long_values_that_never_repeat_are_left_in_the_dump_too() {
     // Beside a nested value that repeats, which keeps nested values remembered: one holding
     // a long value is not.
