@@ -41,6 +41,9 @@ pub struct Batch {
     /// [`Memo::note`]: super::remembered::Memo::note
     #[cfg(test)]
     pub(super) memos_off: (bool, bool),
+    /// Whether new long values were still interned at the end (see [`Tables::long_trial`]).
+    #[cfg(test)]
+    pub(super) long_values_kept: bool,
 }
 
 impl Batch {
@@ -98,6 +101,8 @@ impl Batch {
                 texts_looked_up: _,
             #[cfg(test)]
                 memos_off: _,
+            #[cfg(test)]
+                long_values_kept: _,
         } = self;
         Buffers {
             rows,
@@ -347,6 +352,8 @@ impl BatchBuilder {
                 self.tables.remembered.agents.is_off(),
                 self.tables.remembered.values.is_off(),
             ),
+            #[cfg(test)]
+            long_values_kept: !self.tables.long_trial.is_off(),
             strings: std::mem::take(&mut self.tables.strings),
             sets: std::mem::take(&mut self.tables.sets),
         };
@@ -442,12 +449,15 @@ impl Tables {
     fn row_of(&mut self, p: &Probe, agent: Option<u32>) -> Result<Row, std::str::Utf8Error> {
         // Only the search reads the message from the row: a long one is kept as a long other
         // value would be (see `index_strings`).
-        let message = p
-            .data
-            .0
-            .as_ref()
-            .and_then(|d| d.error_message.get())
-            .filter(|m| m.len() < LONG_VALUE || self.keeps_long_value(m));
+        let message = match p.data.0.as_ref().and_then(|d| d.error_message.get()) {
+            Some(m) if m.len() >= LONG_VALUE && !self.keeps_long_value(m) => {
+                // Refused as it would be if kept: whether an event is read cannot depend on
+                // where it falls in a batch.
+                std::str::from_utf8(m)?;
+                None
+            }
+            m => m,
+        };
         let s = &mut self.strings;
         let mut row = Row {
             ts: p
@@ -582,15 +592,17 @@ impl Tables {
 
     /// Whether the long value `value` (an other value or a message of [`LONG_VALUE`] bytes or
     /// more) is interned: while the batch's trial of long values lasts, and after it where
-    /// they were found interned already often enough. Where they were not, the event's row
-    /// sends the search to its JSON in the dump instead (`Row::search_raw`), which keeps the
-    /// store a fraction of the dump's size when long values are each new.
+    /// they were found interned already often enough (or where this one is). Where they were
+    /// not, the event's row sends the search to its JSON in the dump instead
+    /// (`Row::search_raw`), which keeps the store a fraction of the dump's size when long values
+    /// are each new.
     fn keeps_long_value(&mut self, value: &[u8]) -> bool {
+        let known = self.strings.find_bytes(value).is_some();
         if self.long_trial.is_off() {
-            return false;
+            // One interned already costs nothing more.
+            return known;
         }
-        self.long_trial
-            .note(self.strings.find_bytes(value).is_some());
+        self.long_trial.note(known);
         true
     }
 

@@ -20,9 +20,11 @@ pub struct Caseless {
 }
 
 impl Caseless {
-    /// A finder of `text`; `None` unless it is ASCII and at least two bytes long.
+    /// A finder of `text`; `None` unless it is ASCII and at least two bytes long, and on
+    /// processors other than x86_64 (where the caller's finder, `memchr`'s, is vectorised and
+    /// this one would not be).
     pub fn new(text: &str) -> Option<Caseless> {
-        if !text.is_ascii() {
+        if !text.is_ascii() || !cfg!(target_arch = "x86_64") {
             return None;
         }
         let lower: Box<[u8]> = text.bytes().map(|b| b.to_ascii_lowercase()).collect();
@@ -70,6 +72,7 @@ impl Caseless {
         // The bytes loaded, `start + a..start + a + 32` and the same from `start + b`, end
         // within `hay`: `a` and `b` are places in the text, which ends by `last + len`.
         while start + 32 <= last + 1 {
+            debug_assert!(start + a.max(b) + 32 <= hay.len());
             // SAFETY: the loads are within `hay` (above; an unaligned load has no other
             // requirement), and the caller vouches for AVX2.
             let mut places = unsafe {
@@ -92,6 +95,7 @@ impl Caseless {
     }
 
     /// Whether the text starts at `start` or after in `hay`: sixteen places at a time, then one.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     fn is_in_from(&self, hay: &[u8], mut start: usize) -> bool {
         let Some(last) = hay.len().checked_sub(self.lower.len()) else {
             return false;
@@ -218,6 +222,51 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn long_texts_are_found_in_long_haystacks_as_plainly() {
+        // Haystacks of many thirty-two-byte steps, texts longer than a step, the text planted
+        // in a random case at random places, and bytes of the text's own in the filler.
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut answers = [0; 2];
+        for text in [
+            "Upstream connect timeout after 4014 ms",
+            "aa",
+            "a-a-a-a-a-a-a-a-a-a-a-a-a-a-a-a-a-a-a",
+            &"x0".repeat(150),
+        ] {
+            let finder = Caseless::new(text).unwrap();
+            let alphabet: Vec<u8> = text.bytes().chain(*b"-0aAzZ@` ").collect();
+            for _ in 0..400 {
+                let len = next(400);
+                let mut hay: Vec<u8> = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+                if len >= text.len() && next(2) == 0 {
+                    let at = next(len - text.len() + 1);
+                    for (k, b) in text.bytes().enumerate() {
+                        hay[at + k] = if next(2) == 0 {
+                            b.to_ascii_uppercase()
+                        } else {
+                            b
+                        };
+                    }
+                    if next(2) == 0 {
+                        hay[at + next(text.len())] ^= 0x01;
+                    }
+                }
+                let answer = plainly(&hay, text);
+                assert_eq!(found(&finder, &hay), answer, "{text} in {hay:?}");
+                answers[usize::from(answer)] += 1;
+            }
+        }
+        // Both answers, often.
+        assert!(answers.iter().all(|&n| n > 300), "{answers:?}");
     }
 
     #[test]

@@ -847,6 +847,59 @@ fn nested_long_values_that_never_repeat_are_left_in_the_dump_too() {
 }
 
 #[test]
+fn a_long_value_interned_during_the_trial_is_found_after_it() {
+    let trace = |n: usize| format!("trace {n:05} {}", "at frame ".repeat(40));
+    let mut lines: Vec<String> = (0..400)
+        .map(|n| format!(r#"{{"id":"e{n}","data":{{"stack":"{}"}}}}"#, trace(n)))
+        .collect();
+    // After the trial: the trace of event 5 again, then a new one.
+    lines.push(format!(
+        r#"{{"id":"again","data":{{"stack":"{}"}}}}"#,
+        trace(5)
+    ));
+    lines.push(format!(
+        r#"{{"id":"new","data":{{"stack":"{}"}}}}"#,
+        trace(9_999)
+    ));
+    let mut store = Store::new();
+    store.merge(batch(&lines.join("\n")));
+    let raw = |i: usize| store.row(i).search_raw;
+    assert!(raw(399) && !raw(400) && raw(401));
+    assert_search_is_exact(&store, &["trace 00005 ".to_string()]);
+}
+
+#[test]
+fn a_long_message_that_is_no_text_is_refused_wherever_it_falls_in_a_batch() {
+    // Half a surrogate pair: no text, as the store refuses it in any value a row holds.
+    let bad = format!(
+        r#"{{"id":"bad","data":{{"error_message":"{}\ud800"}}}}"#,
+        "m".repeat(300)
+    );
+    let trace = |n: usize| format!("trace {n:05} {}", "at frame ".repeat(40));
+    for before in [0, 300] {
+        let mut lines: Vec<String> = (0..before)
+            .map(|n| format!(r#"{{"id":"e{n}","data":{{"stack":"{}"}}}}"#, trace(n)))
+            .collect();
+        lines.push(bad.clone());
+        let text = lines.join("\n");
+        let mut builder = BatchBuilder::new(blob_of(&text));
+        let mut start = 0;
+        let mut refused = Vec::new();
+        for line in &lines {
+            if builder.push(start, start + line.len()).is_err() {
+                refused.push(start);
+            }
+            start += line.len() + 1;
+        }
+        assert_eq!(
+            refused,
+            [start - bad.len() - 1],
+            "after {before} long values"
+        );
+    }
+}
+
+#[test]
 fn long_values_that_repeat_are_interned_once() {
     // Five long texts, each in a fifth of the events.
     let long = |k: usize| format!("detail {k} {}", "of a repeated value ".repeat(20));
@@ -911,9 +964,9 @@ fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
     // The earlier batch leaves strings, sets, rows, ids, remembered agents and values, decoded
     // agent strings and texts of others in the buffers, and the trials of texts and agents given
     // up (its keys come in a new order in each event); the later one shares some of its strings.
-    let earlier = shuffled_lines(1_500, 5).join("\n") + "\n";
+    let earlier = with_long_values(shuffled_lines(1_500, 5)).join("\n") + "\n";
     let used = filled(BatchBuilder::afresh(blob_of(&earlier)), &earlier);
-    let lines = generated_and_odd(300, 6);
+    let lines = with_long_values(generated_and_odd(300, 6));
     let later = lines.join("\n") + "\n";
     let reused = filled(used.then(blob_of(&later)), &later).finish();
     let fresh = filled(BatchBuilder::afresh(blob_of(&later)), &later).finish();
@@ -936,10 +989,25 @@ fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
     assert_search_is_exact(&store, &needles_of(&lines));
 }
 
+/// `lines`, then as many events again, but no more than 300, each with a long value of its
+/// own: enough to end a batch's trial of long values.
+fn with_long_values(mut lines: Vec<String>) -> Vec<String> {
+    let len = lines.len();
+    lines.extend((0..len.min(300)).map(|k| {
+        format!(
+            r#"{{"id":"long-{k}-{len}","data":{{"stack":"trace {k} of {len} {}"}}}}"#,
+            "at frame ".repeat(40)
+        )
+    }));
+    lines
+}
+
 #[test]
 fn the_earlier_batch_of_the_reuse_test_gives_up_its_trials() {
-    let earlier = shuffled_lines(1_500, 5).join("\n") + "\n";
+    let earlier = with_long_values(shuffled_lines(1_500, 5)).join("\n") + "\n";
     let b = batch(&earlier);
+    // Its long values never repeat.
+    assert!(!b.long_values_kept);
     // Texts of other values and agents, their keys in a new order each time, seldom repeat:
     // both trials gave up, and the memo of agents keeps those of its trial (512 looked for),
     // not one for each of the 1,500 events. Nested values of a few keys take one of a few
