@@ -77,19 +77,15 @@ impl Caseless {
             debug_assert!(start + a.max(b) + 32 <= hay.len());
             // SAFETY: the loads are within `hay` (above; an unaligned load has no other
             // requirement), and the caller vouches for AVX2.
-            let mut places = unsafe {
+            let places = unsafe {
                 let x = _mm256_loadu_si256(hay.as_ptr().add(start + a).cast());
                 let y = _mm256_loadu_si256(hay.as_ptr().add(start + b).cast());
                 let x = _mm256_cmpeq_epi8(_mm256_or_si256(x, fold[0]), bytes[0]);
                 let y = _mm256_cmpeq_epi8(_mm256_or_si256(y, fold[1]), bytes[1]);
                 _mm256_movemask_epi8(_mm256_and_si256(x, y)) as u32
             };
-            while places != 0 {
-                let at = start + places.trailing_zeros() as usize;
-                if self.is_at(hay, at) {
-                    return true;
-                }
-                places &= places - 1;
+            if self.is_at_any(hay, start, places) {
+                return true;
             }
             start += 32;
         }
@@ -104,17 +100,25 @@ impl Caseless {
         };
         #[cfg(target_arch = "x86_64")]
         while start + 16 <= last + 1 {
-            let mut places = self.candidates_16(hay, start);
-            while places != 0 {
-                let at = start + places.trailing_zeros() as usize;
-                if self.is_at(hay, at) {
-                    return true;
-                }
-                places &= places - 1;
+            if self.is_at_any(hay, start, self.candidates_16(hay, start)) {
+                return true;
             }
             start += 16;
         }
         (start..=last).any(|at| self.is_at(hay, at))
+    }
+
+    /// Whether the text stands at `start + k` in `hay` for a bit `k` set in `places`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn is_at_any(&self, hay: &[u8], start: usize, mut places: u32) -> bool {
+        while places != 0 {
+            if self.is_at(hay, start + places.trailing_zeros() as usize) {
+                return true;
+            }
+            places &= places - 1;
+        }
+        false
     }
 
     /// Whether the text stands at `at` in `hay` (which holds its length from there).
