@@ -29,21 +29,25 @@ pub struct Batch {
     pub(super) ids: Vec<IdKey>,
     pub(super) strings: Interner,
     pub(super) sets: SymSets,
-    /// How many agents and nested values were remembered while reading it.
+    /// What its builder's memos and trials came to.
     #[cfg(test)]
-    pub(super) remembered: (usize, usize),
-    /// Whether its texts of others were still looked up at the end (see
-    /// [`Tables::texts_trial`]).
-    #[cfg(test)]
-    pub(super) texts_looked_up: bool,
+    pub(super) trials: Trials,
+}
+
+/// What a builder's memos and trials came to, for tests to see.
+#[cfg(test)]
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Trials {
+    /// How many agents and nested values were remembered.
+    pub remembered: (usize, usize),
+    /// Whether texts of others were still looked up at the end (see [`Tables::texts_trial`]).
+    pub texts_looked_up: bool,
     /// Whether the memos of agents and of nested values had given up (see [`Memo::note`]).
     ///
     /// [`Memo::note`]: super::remembered::Memo::note
-    #[cfg(test)]
-    pub(super) memos_off: (bool, bool),
+    pub memos_off: (bool, bool),
     /// Whether new long values were still interned at the end (see [`Tables::long_trial`]).
-    #[cfg(test)]
-    pub(super) long_values_kept: bool,
+    pub long_values_kept: bool,
 }
 
 impl Batch {
@@ -96,13 +100,7 @@ impl Batch {
             strings,
             sets,
             #[cfg(test)]
-                remembered: _,
-            #[cfg(test)]
-                texts_looked_up: _,
-            #[cfg(test)]
-                memos_off: _,
-            #[cfg(test)]
-                long_values_kept: _,
+                trials: _,
         } = self;
         Buffers {
             rows,
@@ -341,19 +339,18 @@ impl BatchBuilder {
             rows: self.rows,
             ids: self.ids,
             #[cfg(test)]
-            remembered: (
-                self.tables.remembered.agents.len(),
-                self.tables.remembered.values.len(),
-            ),
-            #[cfg(test)]
-            texts_looked_up: !self.tables.texts_trial.is_off(),
-            #[cfg(test)]
-            memos_off: (
-                self.tables.remembered.agents.is_off(),
-                self.tables.remembered.values.is_off(),
-            ),
-            #[cfg(test)]
-            long_values_kept: !self.tables.long_trial.is_off(),
+            trials: Trials {
+                remembered: (
+                    self.tables.remembered.agents.len(),
+                    self.tables.remembered.values.len(),
+                ),
+                texts_looked_up: !self.tables.texts_trial.is_off(),
+                memos_off: (
+                    self.tables.remembered.agents.is_off(),
+                    self.tables.remembered.values.is_off(),
+                ),
+                long_values_kept: !self.tables.long_trial.is_off(),
+            },
             strings: std::mem::take(&mut self.tables.strings),
             sets: std::mem::take(&mut self.tables.sets),
         };
@@ -623,11 +620,7 @@ impl Tables {
         let mut text = std::mem::take(&mut self.others_text);
         text.clear();
         let data = p.data.0.as_ref();
-        let mut held_of = held_by_field(p);
-        if row.error_message.is_none() {
-            // Too long to keep (see `row_of`): an other value, left in the dump.
-            held_of[Field::ErrorMessage as usize] = None;
-        }
+        let held_of = held_by_field(p, row);
         for s in strings {
             let (a, z, escaped) = (s.start as usize, s.end as usize, s.escaped);
             if uses.read.iter().any(|span| span.contains(&a)) {
@@ -781,10 +774,12 @@ impl Tables {
     }
 }
 
-/// The value a row field holds, for each field that is one (`None` for the others): a value
-/// read there needs no place among the event's other values. Looked up by field rather than
-/// matched, as keys may come in any order and a branch per value would be mispredicted.
-fn held_by_field<'p>(p: &'p Probe) -> [Option<&'p [u8]>; Field::COUNT] {
+/// The value the row field of event `p` holds, for each field that is one (`None` for the
+/// others): a value read there needs no place among the event's other values. The row may have
+/// left out a long message (see `Tables::row_of`): it is an other value then. Looked up by
+/// field rather than matched, as keys may come in any order and a branch per value would be
+/// mispredicted.
+fn held_by_field<'p>(p: &'p Probe, row: &Row) -> [Option<&'p [u8]>; Field::COUNT] {
     let mut held = [None; Field::COUNT];
     held[Field::Type as usize] = p.kind.get();
     let Some(d) = p.data.0.as_ref() else {
@@ -802,7 +797,12 @@ fn held_by_field<'p>(p: &'p Probe) -> [Option<&'p [u8]>; Field::COUNT] {
         (Field::SessionId, d.session_id.get()),
         (Field::Role, d.role.get()),
         (Field::ErrorName, d.error_name.get()),
-        (Field::ErrorMessage, d.error_message.get()),
+        (
+            Field::ErrorMessage,
+            d.error_message
+                .get()
+                .filter(|_| !row.error_message.is_none()),
+        ),
         (Field::Action, d.action.get()),
         (Field::Domain, domain),
     ] {

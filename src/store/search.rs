@@ -85,11 +85,7 @@ impl Needle {
         if self.lower.is_empty() || !self.ascii {
             return true;
         }
-        let found = match &self.finder {
-            Some(f) => f.is_in(raw),
-            None => contains_ascii_ci(raw, self.lower.as_bytes()),
-        };
-        found || memchr::memchr3(b'\\', 0xC4, 0xE2, raw).is_some()
+        self.contains_ascii_ci(raw) || memchr::memchr3(b'\\', 0xC4, 0xE2, raw).is_some()
     }
 
     /// Whether any string value of the JSON document `raw` matches. `raw` must be valid JSON
@@ -377,7 +373,8 @@ impl Needle {
     }
 
     /// Whether the bytes hold the (ASCII) text in any case: short strings are lowercased into
-    /// a buffer and searched with a vectorised finder.
+    /// a buffer and searched with a vectorised finder, longer ones (an event, a description)
+    /// searched in place by the caseless finder.
     fn contains_ascii_ci(&self, hay: &[u8]) -> bool {
         const SHORT: usize = 512;
         thread_local! {
@@ -391,7 +388,10 @@ impl Needle {
                 buf.extend(hay.iter().map(u8::to_ascii_lowercase));
                 finder.find(buf).is_some()
             }),
-            _ => contains_ascii_ci(hay, self.lower.as_bytes()),
+            _ => match &self.finder {
+                Some(finder) => finder.is_in(hay),
+                None => contains_ascii_ci(hay, self.lower.as_bytes()),
+            },
         }
     }
 }

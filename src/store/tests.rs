@@ -635,7 +635,7 @@ fn events_sharing_an_agent_or_a_nested_value_read_as_if_each_had_its_own() {
     let mut store = Store::new();
     let first = batch(&a.join("\n"));
     // Remembered: four agents, and the nested values but the short and the escaped ones.
-    assert_eq!(first.remembered, (4, 3));
+    assert_eq!(first.trials.remembered, (4, 3));
     store.merge(first);
     store.merge(batch(&b.join("\n")));
     assert_rows_hold_what_the_events_say(&store, &lines);
@@ -687,7 +687,7 @@ fn agents_that_never_repeat_are_read_in_full_each_time_and_as_exactly() {
         })
         .collect();
     let batch = batch(&lines.join("\n"));
-    let (agents, values) = batch.remembered;
+    let (agents, values) = batch.trials.remembered;
     assert!(agents > 0 && agents < 600, "{agents} agents remembered");
     assert!(values > 0 && values < 600, "{values} values remembered");
     let mut store = Store::new();
@@ -970,10 +970,10 @@ fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
     let later = lines.join("\n") + "\n";
     let reused = filled(used.then(blob_of(&later)), &later).finish();
     let fresh = filled(BatchBuilder::afresh(blob_of(&later)), &later).finish();
-    assert!(fresh.remembered.0 > 0 && fresh.remembered.1 > 0);
-    assert!(fresh.texts_looked_up);
-    assert_eq!(reused.remembered, fresh.remembered);
-    assert_eq!(reused.texts_looked_up, fresh.texts_looked_up);
+    assert!(fresh.trials.remembered.0 > 0 && fresh.trials.remembered.1 > 0);
+    assert!(fresh.trials.texts_looked_up);
+    assert_eq!(reused.trials.remembered, fresh.trials.remembered);
+    assert_eq!(reused.trials.texts_looked_up, fresh.trials.texts_looked_up);
     assert_eq!(format!("{:?}", reused.rows), format!("{:?}", fresh.rows));
     assert_eq!(reused.ids, fresh.ids);
     let strings = |b: &Batch| {
@@ -1007,14 +1007,14 @@ fn the_earlier_batch_of_the_reuse_test_gives_up_its_trials() {
     let earlier = with_long_values(shuffled_lines(1_500, 5)).join("\n") + "\n";
     let b = batch(&earlier);
     // Its long values never repeat.
-    assert!(!b.long_values_kept);
+    assert!(!b.trials.long_values_kept);
     // Texts of other values and agents, their keys in a new order each time, seldom repeat:
     // both trials gave up, and the memo of agents keeps those of its trial (512 looked for),
     // not one for each of the 1,500 events. Nested values of a few keys take one of a few
     // orders, and still repeat often enough to be remembered.
-    assert!(!b.texts_looked_up);
-    assert!(b.memos_off.0);
-    assert!(b.remembered.0 <= 512, "{:?}", b.remembered);
+    assert!(!b.trials.texts_looked_up);
+    assert!(b.trials.memos_off.0);
+    assert!(b.trials.remembered.0 <= 512, "{:?}", b.trials.remembered);
 }
 
 #[test]
@@ -1024,8 +1024,12 @@ fn events_whose_keys_come_in_a_new_order_each_time_read_as_exactly() {
     let shuffled = batch(&(lines.join("\n") + "\n"));
     // Their texts of other values seldom repeat: no longer looked up. Those of the same events
     // with their keys in one order still are.
-    assert!(!shuffled.texts_looked_up);
-    assert!(batch(&(generated_lines(1_200, 12).join("\n") + "\n")).texts_looked_up);
+    assert!(!shuffled.trials.texts_looked_up);
+    assert!(
+        batch(&(generated_lines(1_200, 12).join("\n") + "\n"))
+            .trials
+            .texts_looked_up
+    );
     let mut store = Store::new();
     store.merge(shuffled);
     assert_rows_hold_what_the_events_say(&store, &lines);
