@@ -266,15 +266,40 @@ pub struct ServeArgs {
     /// Serve the bundled demo dataset.
     #[arg(long, conflicts_with = "files", help_heading = "Source")]
     pub demo: bool,
+    /// Serve what the live API at --base-url holds: every event that matches the filters,
+    /// fetched once before serving starts.
+    #[arg(long, conflicts_with_all = ["files", "demo"], help_heading = "Source")]
+    pub live: bool,
+    /// The live API's base URL.
+    #[arg(long, env = "CALLSCOPE_BASE_URL", default_value = DEFAULT_BASE_URL, value_name = "URL", help_heading = "Source")]
+    pub base_url: String,
+    /// With --live: read the API's management token from the first line of this file (else
+    /// HMS_MANAGEMENT_TOKEN, else a token minted from HMS_ACCESS_KEY and HMS_SECRET).
+    #[arg(long, value_name = "FILE", help_heading = "Source")]
+    pub live_token_file: Option<PathBuf>,
+    /// With --live: allow sending the API's token over plain http to a host that is not this
+    /// machine.
+    #[arg(long, help_heading = "Source")]
+    pub insecure: bool,
+    /// With --live: events per API page (1..100).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100), value_name = "N", help_heading = "Source")]
+    pub page_size: u32,
+    #[command(flatten)]
+    pub filters: FilterArgs,
     /// Address to listen on (port 0 picks a free port).
-    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+    #[arg(
+        long,
+        default_value = "127.0.0.1:8080",
+        value_name = "ADDR",
+        help_heading = "Server"
+    )]
     pub addr: String,
     /// The bearer token clients must send: the first line of this file (else
     /// CALLSCOPE_SERVE_TOKEN, else a random one printed on stderr).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Server")]
     pub token_file: Option<PathBuf>,
     /// Serve the events with IP addresses, user names and user ids replaced by pseudonyms.
-    #[arg(long)]
+    #[arg(long, help_heading = "Server")]
     pub redact: bool,
     /// Wait this many milliseconds before answering each request, as a distant server would (for
     /// timing clients; not part of the API).
@@ -283,12 +308,17 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
-    /// The dumps or demo to load, in the shape the loaders take.
+    /// The dumps, demo or live API to load, in the shape the loaders take.
     pub fn source(&self) -> SourceArgs {
         SourceArgs {
             files: self.files.clone(),
             demo: self.demo,
-            ..SourceArgs::default()
+            live: self.live,
+            base_url: self.base_url.clone(),
+            token_file: self.live_token_file.clone(),
+            insecure: self.insecure,
+            page_size: self.page_size,
+            token_env: Default::default(),
         }
     }
 }

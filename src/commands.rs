@@ -266,13 +266,15 @@ fn list(args: ListArgs) -> ExitCode {
     }
 }
 
-enum LiveError {
+/// Why a live load stopped: a usage error (no token, a refused URL) before any request, or a
+/// runtime failure, with the events that arrived before it.
+pub(crate) enum LiveError {
     Usage(String),
     Runtime(Box<Store>, String),
 }
 
 /// Pages through the live query, with a progress line on stderr when stderr is a terminal.
-fn load_live(
+pub(crate) fn load_live(
     source: &SourceArgs,
     filter: &crate::filter::Filter,
     max: Option<usize>,

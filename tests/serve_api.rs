@@ -642,6 +642,160 @@ fn list_live_over_serve_demo_prints_what_list_demo_prints_loading_the_types_side
     }
 }
 
+/// `callscope serve --live ARGS` over the API `upstream` serves, with the API's token in the
+/// environment and serve's own token `TOKEN`.
+fn serve_live(upstream: &Server, args: &[&str]) -> Server {
+    let mut cmd = Command::new(BIN);
+    cmd.args(["serve", "--live", "--base-url", &upstream.url])
+        .args(["--addr", "127.0.0.1:0"])
+        .args(args)
+        .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+        .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
+        .stderr(Stdio::piped());
+    Server::spawn(cmd)
+}
+
+#[tokio::test]
+async fn serve_live_serves_what_the_api_holds_and_filters_narrow_it() {
+    let upstream = serve_demo();
+    let client = reqwest::Client::new();
+
+    let whole = serve_live(&upstream, &[]);
+    let (served, total) = page_through(&client, &whole, &[], 100).await;
+    let expected: Vec<&str> = demo().iter().map(|(line, _)| line.as_str()).collect();
+    assert_eq!(total, expected.len());
+    assert_eq!(served, expected, "every event, in order, byte for byte");
+
+    // The type goes to the API; --terminal and --search are applied to what arrives. Only the
+    // matches are served, and queried further as any others.
+    let flags = ["--type", "join", "--terminal", "--search", "sfu"];
+    let narrowed = serve_live(&upstream, &flags);
+    let mut list_args = vec!["--demo"];
+    list_args.extend(flags);
+    let expected = list_ndjson(&list_args);
+    assert!(expected.len() > 10, "the filters keep some events");
+    assert!(expected.len() < demo().len() / 10, "and leave most out");
+    let (served, total) = page_through(&client, &narrowed, &[], 7).await;
+    assert_eq!(total, expected.len());
+    assert_eq!(served, expected);
+    let (_, some) = demo()
+        .iter()
+        .find(|(line, _)| *line == expected[0])
+        .unwrap();
+    let room = some["data"]["room_id"].as_str().unwrap();
+    let (in_room, _) = page_through(&client, &narrowed, &[("room_id", room)], 100).await;
+    let expected_in_room: Vec<String> = expected
+        .iter()
+        .filter(|line| line.contains(room))
+        .cloned()
+        .collect();
+    assert!(!in_room.is_empty());
+    assert_eq!(in_room, expected_in_room);
+}
+
+#[tokio::test]
+async fn serve_narrows_a_dump_or_the_demo_with_the_filters_too() {
+    let client = reqwest::Client::new();
+    let flags = ["--type", "disconnected", "--search", "0.11.4"];
+    let mut args = vec!["--demo", "--addr", "127.0.0.1:0"];
+    args.extend(flags);
+    let server = serve(&args, Some(TOKEN));
+    let mut list_args = vec!["--demo"];
+    list_args.extend(flags);
+    let expected = list_ndjson(&list_args);
+    assert!(!expected.is_empty() && expected.len() < demo().len() / 4);
+    let (served, total) = page_through(&client, &server, &[], 100).await;
+    assert_eq!(total, expected.len());
+    assert_eq!(served, expected);
+}
+
+/// The output of `cmd` run to its end. A serve that started serving instead of refusing would
+/// never end: past a minute it is killed, and the test fails.
+fn finished(mut cmd: Command) -> std::process::Output {
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").arg(pid.to_string()).status();
+            panic!("still running after a minute: {cmd:?}");
+        }
+    }
+}
+
+#[test]
+fn serve_live_serves_nothing_when_the_api_fails_or_no_token_is_known() {
+    let upstream = serve_demo();
+    let run = |token: Option<&str>, args: &[&str]| {
+        let mut cmd = Command::new(BIN);
+        cmd.args([
+            "serve",
+            "--base-url",
+            &upstream.url,
+            "--addr",
+            "127.0.0.1:0",
+        ])
+        .args(args)
+        .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
+        .stdin(Stdio::null());
+        for name in common::CLEARED {
+            cmd.env_remove(name);
+        }
+        if let Some(t) = token {
+            cmd.env("HMS_MANAGEMENT_TOKEN", t);
+        }
+        let out = finished(cmd);
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+
+    // A token the API refuses: a runtime failure, said with the API's status; nothing listens.
+    let refused = "tok-refused-4c1d";
+    let (code, stdout, stderr) = run(Some(refused), &["--live"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("not serving") && stderr.contains("401"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("--live-token-file") && !stderr.contains(" --token-file"),
+        "the hint names serve's flag for the API's token: {stderr}"
+    );
+    assert!(!stderr.contains(refused), "the token never shows: {stderr}");
+
+    // No token anywhere: a usage error that says where one is read from.
+    let (code, stdout, stderr) = run(None, &["--live"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("no token") && stderr.contains("--live-token-file"),
+        "{stderr}"
+    );
+
+    // The API's token file, or a filter that cannot be read, without a server started.
+    for args in [
+        &["--demo", "--live-token-file", "token"][..],
+        &["--demo", "--insecure"][..],
+        &["--live", "--demo"][..],
+        &["--demo", "--since", "yesterday"][..],
+    ] {
+        let (code, stdout, stderr) = run(Some(TOKEN), args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert_eq!(stdout, "", "{args:?}");
+        assert!(stderr.contains(&args[1][2..]), "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn serve_delay_ms_holds_each_answer_back() {
     let server = serve(

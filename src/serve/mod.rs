@@ -1,9 +1,10 @@
-//! `callscope serve`: the loaded events (a dump or the demo) over the service's HTTP API, so that
-//! any client of the API (callscope itself, curl, scripts) can query a replayed incident.
+//! `callscope serve`: the loaded events (a dump, the demo, or what the live API holds, fetched
+//! once) over the service's HTTP API, so that any client of the API (callscope itself, curl,
+//! scripts) can query a replayed incident. Filters narrow what is served.
 //!
-//! Exit statuses: 2 for a usage error (no source, a bad `--addr`, an unreadable token file) or
-//! unreadable input; 1 when the address cannot be bound or the server fails; 0 after a clean
-//! shutdown on Ctrl-C or SIGTERM.
+//! Exit statuses: 2 for a usage error (no source, a bad `--addr` or filter, an unreadable token
+//! file, no token for the live API) or unreadable input; 1 when the live API fails, the address
+//! cannot be bound or the server fails; 0 after a clean shutdown on Ctrl-C or SIGTERM.
 
 mod api;
 mod cursor;
@@ -20,17 +21,27 @@ use std::sync::Arc;
 use axum::serve::ListenerExt;
 
 use crate::cli::ServeArgs;
-use crate::commands::{EXIT_RUNTIME, EXIT_USAGE, load_offline};
-use crate::store::Store;
+use crate::commands::{EXIT_RUNTIME, EXIT_USAGE, LiveError, load_live, load_offline};
+use crate::filter::Filter;
+use crate::store::{Batch, Store};
 
 /// The environment variable read for the token when no `--token-file` is given.
 pub const TOKEN_ENV: &str = "CALLSCOPE_SERVE_TOKEN";
 
 pub fn run(args: ServeArgs) -> ExitCode {
     let source = &args.source();
-    if !source.demo && source.files.is_empty() {
-        return usage("name a source to serve: FILE... or --demo (see callscope serve --help)");
+    if !source.demo && !source.live && source.files.is_empty() {
+        return usage(
+            "name a source to serve: FILE..., --demo or --live (see callscope serve --help)",
+        );
     }
+    if !source.live && (args.live_token_file.is_some() || args.insecure) {
+        return usage("--live-token-file and --insecure are for the live API: add --live");
+    }
+    let filter = match args.filters.to_filter() {
+        Ok(f) => f,
+        Err(e) => return usage(&e),
+    };
     let addr = match parse_addr(&args.addr) {
         Ok(addr) => addr,
         Err(e) => return usage(&e),
@@ -40,24 +51,37 @@ pub fn run(args: ServeArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return usage(&e),
     };
-    let (store, problems) = load_offline(source);
-    if !problems.is_empty() {
-        for p in &problems {
-            eprintln!("callscope: {p}");
-        }
-        return usage(&format!(
-            "not serving: {} problem(s) in the input; fix or leave out the file(s) named above",
-            problems.len()
-        ));
-    }
-    let store = if args.redact {
-        let all: Vec<u32> = (0..store.len() as u32).collect();
-        match crate::redact::redacted_store(&store, &all) {
-            Ok(redacted) => redacted,
-            Err(e) => return failure(&e),
+    let store = if source.live {
+        // Here the API's token file is --live-token-file (--token-file is serve's own).
+        let named = |e: String| e.replace("--token-file", "--live-token-file");
+        match load_live(source, &filter, None) {
+            Ok(store) => store,
+            Err(LiveError::Usage(e)) => return usage(&named(e)),
+            // Serving part of what the API holds would answer queries wrongly.
+            Err(LiveError::Runtime(store, e)) => {
+                return failure(&format!(
+                    "not serving: {}; {} event(s) had arrived before it",
+                    named(e),
+                    store.len()
+                ));
+            }
         }
     } else {
+        let (store, problems) = load_offline(source);
+        if !problems.is_empty() {
+            for p in &problems {
+                eprintln!("callscope: {p}");
+            }
+            return usage(&format!(
+                "not serving: {} problem(s) in the input; fix or leave out the file(s) named above",
+                problems.len()
+            ));
+        }
         store
+    };
+    let store = match served(store, &filter, args.redact) {
+        Ok(store) => store,
+        Err(e) => return failure(&e),
     };
     tracing::info!(events = store.len(), redact = args.redact, "serving");
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -69,6 +93,23 @@ pub fn run(args: ServeArgs) -> ExitCode {
     };
     let delay = std::time::Duration::from_millis(args.delay_ms);
     runtime.block_on(serve(addr, token, store, delay))
+}
+
+/// The events to serve: those of `store` that match `filter`, redacted when asked, in the order
+/// they were loaded.
+fn served(store: Store, filter: &Filter, redact: bool) -> Result<Store, String> {
+    let rows = store.filter(filter);
+    if redact {
+        return crate::redact::redacted_store(&store, &rows);
+    }
+    if rows.len() == store.len() {
+        return Ok(store);
+    }
+    let batch = Batch::of_objects(rows.iter().map(|&i| store.raw(i as usize)))
+        .map_err(|e| format!("cannot read an event again: {e}"))?;
+    let mut only = Store::new();
+    only.merge(batch);
+    Ok(only)
 }
 
 fn usage(message: &str) -> ExitCode {

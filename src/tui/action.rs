@@ -67,7 +67,7 @@ pub enum Command {
     ToggleFacets,
     /// Show or hide the timeline above the list (and move the keyboard to it).
     ToggleTimeline,
-    /// Go back to the filter in force before the last group was opened.
+    /// Go back to the filter in force before the last group or time range was applied.
     PopFilter,
     /// In the groups view: group by the next key.
     NextGroupKey,

@@ -231,7 +231,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('p')], command: Command::ShowStory, help: "the selected peer's story: its retry chains", hint: Some("peer story") },
     Binding { modes: &[List, Detail, Groups], keys: &[Char('F')], command: Command::ToggleFacets, help: "facets: top SDKs, OSes, devices, roles...", hint: None },
     Binding { modes: &[List, Detail, Timeline], keys: &[Char('T')], command: Command::ToggleTimeline, help: "timeline of the shown events; pick a range", hint: Some("timeline") },
-    Binding { modes: BROWSE, keys: &[Code(KeyCode::Backspace)], command: Command::PopFilter, help: "back to the filter before the last group opened", hint: None },
+    Binding { modes: BROWSE, keys: &[Code(KeyCode::Backspace)], command: Command::PopFilter, help: "back to the filter before the last group or range", hint: None },
     Binding { modes: BROWSE, keys: &[Char('W')], command: Command::ToggleFollow, help: "live: follow new events (re-run the query)", hint: None },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the selected group", hint: Some("its events") },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::Tab), Char('b')], command: Command::NextGroupKey, help: "group by the next key", hint: Some("key") },
