@@ -355,9 +355,17 @@ fn write_out(
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
         None => {
             let stdout = std::io::stdout();
-            let mut out =
+            // On a terminal, text from the data must not drive it, whatever the format; a pipe
+            // or a file gets the bytes as they are.
+            let on_terminal = stdout.is_terminal();
+            let out =
                 std::io::BufWriter::with_capacity(crate::output::OUTPUT_BUFFER, stdout.lock());
-            match write(&mut out) {
+            let mut out: Box<dyn Write> = if on_terminal {
+                Box::new(crate::sanitize::ForTerminal::new(out))
+            } else {
+                Box::new(out)
+            };
+            match write(&mut out).and_then(|()| out.flush()) {
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 other => other.map_err(|e| format!("cannot write to stdout: {e}")),
             }

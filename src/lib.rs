@@ -15,6 +15,7 @@ pub mod redact;
 pub mod sanitize;
 pub mod serve;
 pub mod source;
+pub mod stop;
 pub mod store;
 pub mod story;
 pub mod time;

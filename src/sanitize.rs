@@ -4,6 +4,7 @@
 //! able to move the cursor, change colours, set the window title, ring the bell, or reorder text.
 
 use std::borrow::Cow;
+use std::io::{self, Write};
 
 /// Returns the string with every control character made visible and inert:
 /// C0 controls (ESC, BEL, CR, LF, TAB, backspace...) and DEL become their Unicode "control
@@ -43,9 +44,100 @@ fn is_invisible_format(c: char) -> bool {
     matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
 }
 
+/// A writer for a terminal: each line it is given goes out through [`for_terminal`], so that
+/// whatever `list` prints on a terminal (a CSV cell, an event's raw JSON with a C1 control in a
+/// string) cannot drive it. Lines are held until their end, so that a character split between two
+/// writes is read whole; `flush` writes out what is complete.
+pub struct ForTerminal<W: Write> {
+    inner: W,
+    line: Vec<u8>,
+}
+
+impl<W: Write> ForTerminal<W> {
+    pub fn new(inner: W) -> ForTerminal<W> {
+        ForTerminal {
+            inner,
+            line: Vec::new(),
+        }
+    }
+
+    /// Writes out the first `n` bytes held, made safe.
+    fn emit(&mut self, n: usize) -> io::Result<()> {
+        let text = String::from_utf8_lossy(&self.line[..n]);
+        self.inner.write_all(for_terminal(&text).as_bytes())?;
+        self.line.drain(..n);
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for ForTerminal<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while let Some(i) = memchr::memchr(b'\n', rest) {
+            self.line.extend_from_slice(&rest[..i]);
+            self.emit(self.line.len())?;
+            self.inner.write_all(b"\n")?;
+            rest = &rest[i + 1..];
+        }
+        self.line.extend_from_slice(rest);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        // All but a character whose last bytes are still to come.
+        let complete = match std::str::from_utf8(&self.line) {
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            _ => self.line.len(),
+        };
+        self.emit(complete)?;
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for ForTerminal<W> {
+    fn drop(&mut self) {
+        // A last line without its end; nothing can be reported from here.
+        let _ = self.emit(self.line.len());
+        let _ = self.inner.flush();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn through_terminal(writes: &[&[u8]]) -> String {
+        let mut out = Vec::new();
+        {
+            let mut w = ForTerminal::new(&mut out);
+            for bytes in writes {
+                w.write_all(bytes).unwrap();
+            }
+            w.flush().unwrap();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn what_is_written_for_a_terminal_cannot_drive_it_whatever_the_writes() {
+        let evil = "a,\"\u{1b}]0;PWNED\u{7}\u{1b}[2J x\u{9b}31m\u{202e}y\"\r\nnext\n";
+        let safe = "a,\"␛]0;PWNED␇␛[2J x\u{fffd}31m\u{fffd}y\"␍\nnext\n";
+        assert_eq!(through_terminal(&[evil.as_bytes()]), safe);
+        // Cut anywhere, even inside a character of two or three bytes: the same text.
+        let bytes = evil.as_bytes();
+        for cut in 0..=bytes.len() {
+            assert_eq!(
+                through_terminal(&[&bytes[..cut], &bytes[cut..]]),
+                safe,
+                "cut at {cut}"
+            );
+        }
+        // Plain text passes as it is, and a last line without its end is written too.
+        assert_eq!(
+            through_terminal(&[b"plain, text\nlast"]),
+            "plain, text\nlast"
+        );
+    }
 
     #[test]
     fn plain_text_is_borrowed_unchanged() {

@@ -665,3 +665,77 @@ fn a_dump_asked_of_stdin_when_stdin_is_the_terminal_is_refused_before_the_screen
         "{screen}"
     );
 }
+
+#[test]
+fn sigterm_or_sighup_stops_the_explorer_and_restores_the_terminal() {
+    for signal in ["TERM", "HUP"] {
+        let dir = tempfile::tempdir().unwrap();
+        let Some(tmux) = Tmux::start(dir.path()) else {
+            return;
+        };
+        // The explorer's own pid, written by the shell that becomes it.
+        tmux.type_text(&format!(
+            "sh -c 'echo $$ > explorer.pid; exec {} --demo'; echo \"explorer exited with $?\"",
+            binary()
+        ));
+        tmux.keys(&["Enter"]);
+        tmux.wait_for_text("loaded │ idle");
+        let pid = std::fs::read_to_string(dir.path().join("explorer.pid")).unwrap();
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), pid.trim()])
+            .status()
+            .unwrap();
+        assert!(sent.success(), "kill -{signal} {pid}");
+        assert_terminal_restored(&tmux);
+    }
+}
+
+#[test]
+fn list_on_a_terminal_shows_control_characters_that_a_file_gets_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    // A message that, obeyed, would set the window's title, clear the screen and start a C1
+    // control sequence; and a user name reversed by a bidirectional override.
+    let event = serde_json::json!({
+        "id": "ev-1",
+        "type": "client.join.failed",
+        "timestamp": "2026-11-18T10:00:00Z",
+        "data": {
+            "error_message": "\u{1b}]0;PWNED\u{7}\u{1b}[2J hidden \u{9b}31m",
+            "user_name": "\u{202e}nimda",
+            "room_id": "r1"
+        }
+    });
+    std::fs::write(dir.path().join("evil.ndjson"), format!("{event}\n")).unwrap();
+    for format in ["csv", "ndjson", "table"] {
+        tmux.type_text(&format!(
+            "echo before-{format}; {} list evil.ndjson --format {format}; echo \"{format} exited with $?\"",
+            binary()
+        ));
+        tmux.keys(&["Enter"]);
+        let screen = tmux.wait_for_text(&format!("{format} exited with 0"));
+        assert!(
+            screen.contains(&format!("before-{format}")),
+            "{format}: the screen was not cleared:\n{screen}"
+        );
+        assert_ne!(tmux.pane("#{pane_title}"), "PWNED", "{format}");
+        // NDJSON writes the escape as JSON does (\u001b); the other two show it.
+        if format != "ndjson" {
+            assert!(
+                screen.contains("␛]0;PWNED␇␛[2J hidden"),
+                "{format}:\n{screen}"
+            );
+        }
+    }
+    // Into a pipe or a file, the bytes are the data's.
+    let out = Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["list", "--format", "csv"])
+        .arg(dir.path().join("evil.ndjson"))
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(csv.contains("\u{1b}]0;PWNED\u{7}"), "{csv:?}");
+    assert!(csv.contains("\u{202e}nimda"), "{csv:?}");
+}

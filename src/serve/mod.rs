@@ -4,7 +4,7 @@
 //!
 //! Exit statuses: 2 for a usage error (no source, a bad `--addr` or filter, an unreadable token
 //! file, no token for the live API) or unreadable input; 1 when the live API fails, the address
-//! cannot be bound or the server fails; 0 after a clean shutdown on Ctrl-C or SIGTERM.
+//! cannot be bound or the server fails; 0 after a clean shutdown on Ctrl-C, SIGTERM or SIGHUP.
 
 mod api;
 mod cursor;
@@ -217,7 +217,7 @@ async fn serve(
     if token.generated {
         eprintln!("token: {}", token.value);
     }
-    let shutdown = shutdown_signal();
+    let shutdown = crate::stop::requested();
     let api = Arc::new(api::Api::new(store, &token.value, cursor::Mac::random()).with_delay(delay));
     drop(token);
     {
@@ -258,38 +258,6 @@ async fn log_request(
         "served"
     );
     response
-}
-
-/// Resolves on Ctrl-C or SIGTERM. The handlers are installed when this is called, not when the
-/// future is first polled: a signal sent right after the listening line must already be caught.
-/// A signal that cannot be listened for never fires, rather than stopping the server at once.
-fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let interrupt = signal(SignalKind::interrupt()).ok();
-        let terminate = signal(SignalKind::terminate()).ok();
-        async move {
-            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
-                match s {
-                    Some(mut s) => {
-                        s.recv().await;
-                    }
-                    None => std::future::pending::<()>().await,
-                }
-            };
-            tokio::select! {
-                () = wait(interrupt) => {}
-                () = wait(terminate) => {}
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    }
 }
 
 #[cfg(test)]

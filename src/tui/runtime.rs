@@ -36,6 +36,9 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
         worker,
     } = channels;
     let mut input = EventStream::new();
+    // SIGTERM, SIGHUP or a SIGINT from outside: stop as on `q`, and the terminal is given back.
+    let stop = crate::stop::requested();
+    tokio::pin!(stop);
     terminal.draw(|f| view(model, f))?;
     // Follow mode's next run of the query, armed while follow mode is on and idle.
     let mut next_follow: Option<tokio::time::Instant> = None;
@@ -63,6 +66,7 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
                 next_follow = None;
                 Some(Action::FollowTick)
             }
+            () = &mut stop => return Ok(()),
         };
         let Some(action) = action else { continue };
         let started = std::time::Instant::now();
