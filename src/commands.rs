@@ -70,7 +70,19 @@ fn run_with(mut cli: Cli, explicit: Explicit) -> ExitCode {
             match crate::config::report(&args.settings, &log) {
                 Ok(text) => {
                     print!("{text}");
-                    ExitCode::SUCCESS
+                    // What the explorer would refuse to start with: keys and the theme.
+                    let problems = crate::config::settings_in_force(&args.settings)
+                        .map_err(|e| vec![e.to_string()])
+                        .and_then(|s| crate::tui::keys_and_theme(&s, false).map(drop));
+                    match problems {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(problems) => {
+                            for p in problems {
+                                eprintln!("callscope: {p}");
+                            }
+                            ExitCode::from(EXIT_USAGE)
+                        }
+                    }
                 }
                 Err(e) => usage_error(&e.to_string()),
             }

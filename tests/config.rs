@@ -226,7 +226,7 @@ theme = "light"
 type = "join"
 terminal = true
 [profiles.prod.keys]
-quit = "x"
+quit = "Q"
 "#,
     );
     let run = |profile: Option<&str>| {
@@ -255,7 +255,7 @@ quit = "x"
         "{prod}"
     );
     assert!(prod.contains("theme       light"), "{prod}");
-    assert!(prod.contains("quit = x"), "{prod}");
+    assert!(prod.contains("quit = Q"), "{prod}");
     let token_path = config_dir.join("prod.token");
     assert!(
         prod.contains(&format!("{} (exists", token_path.display())),
@@ -409,4 +409,35 @@ fn a_named_config_that_is_missing_is_an_error() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("does not exist"));
+}
+
+#[test]
+fn config_reports_a_theme_or_a_key_the_explorer_would_refuse_and_exits_2() {
+    for (text, says) in [
+        ("theme = \"neon\"\n", "theme = \"neon\": no such theme"),
+        ("[keys]\ndown = \"zz\"\n", "\"zz\" is not a key"),
+        (
+            "default_profile = \"p\"\n[profiles.p]\ntheme = \"neon\"\n",
+            "no such theme",
+        ),
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        let path = write_config(home.path(), text);
+        let out = callscope(home.path()).arg("config").output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert!(stderr.contains(says), "{text}: {stderr}");
+        assert!(stderr.contains(path.to_str().unwrap()), "{text}: {stderr}");
+        // The settings are still shown, to see what was read.
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.contains("config file"), "{stdout}");
+    }
+    // A good one: exit 0, nothing on stderr.
+    let home = tempfile::tempdir().unwrap();
+    write_config(home.path(), "theme = \"dark\"\n[keys]\ndown = \"J\"\n");
+    callscope(home.path())
+        .arg("config")
+        .assert()
+        .success()
+        .stderr("");
 }
