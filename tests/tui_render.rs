@@ -673,6 +673,36 @@ fn the_groups_view_shows_the_storm_on_top_with_its_facets() {
 }
 
 #[test]
+fn a_narrow_groups_view_gives_up_columns_before_the_groups_names() {
+    // Two errors of one type are told apart by their whole names (a short screen shows the
+    // first of them only).
+    let names = [
+        "disconnected 1003 WebSocketConnectionLost",
+        "disconnected 1006 AbnormalClose",
+    ];
+    for (width, height, shown) in [(140, 40, 2), (80, 24, 2), (60, 15, 1)] {
+        let mut m = demo(Filter::default(), (width, height));
+        run(&mut m, Command::ShowGroups);
+        let text = screen_text(draw(&m).backend().buffer());
+        for name in &names[..shown] {
+            assert!(text.contains(name), "{width}x{height}: {name}\n{text}");
+        }
+        assert!(text.contains("COUNT") && text.contains("FINAL"), "{text}");
+        // The sparkline is the first to go, the peers and rooms reached the last.
+        assert!(!text.contains("OVER TIME"), "{width}x{height}\n{text}");
+        if width >= 140 {
+            assert!(text.contains("PEERS") && text.contains("ROOMS"), "{text}");
+        }
+    }
+    let mut m = demo(Filter::default(), (200, 40));
+    run(&mut m, Command::ShowGroups);
+    let text = screen_text(draw(&m).backend().buffer());
+    for title in ["FINAL%", "PEERS", "ROOMS", "FIRST", "LAST", "OVER TIME"] {
+        assert!(text.contains(title), "a wide screen shows {title}:\n{text}");
+    }
+}
+
+#[test]
 fn a_peers_story_shows_its_chain_and_how_it_ended() {
     let room = Filter {
         peer: Some(callscope::generator::PRIYA_PEER_ID.into()),

@@ -5,6 +5,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+use unicode_width::UnicodeWidthStr;
 
 use super::layout::{STORY_FIRST_ROW, TABLE_FIRST_ROW};
 use crate::cli::GroupSort;
@@ -46,27 +47,34 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
         return;
     }
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
-    let spark = 16usize;
     let end = (g.offset + height).min(g.groups.len());
+    let labels: Vec<String> = (g.offset..end)
+        .map(|k| for_terminal(&g.groups.group(k).label(&model.store, g.key)).into_owned())
+        .collect();
+    let longest = labels.iter().map(|l| l.width()).max().unwrap_or(0);
+    let shown = GroupColumn::fitting(area.width, longest);
+    let spark = GroupColumn::Sparkline.width() as usize;
     let rows: Vec<Row> = (g.offset..end)
-        .map(|k| {
+        .zip(labels)
+        .map(|(k, label)| {
             let group = g.groups.group(k);
-            let label = for_terminal(&group.label(&model.store, g.key)).into_owned();
-            let share = format!("{:.0}%", group.final_share() * 100.0);
-            let row = Row::new(vec![
-                Cell::from(label),
-                Cell::from(group.count.to_string()),
-                Cell::from(Span::styled(
+            let mut cells = vec![Cell::from(label)];
+            cells.extend(shown.iter().map(|column| match column {
+                GroupColumn::Count => Cell::from(group.count.to_string()),
+                GroupColumn::Final => Cell::from(Span::styled(
                     group.finals.to_string(),
                     model.theme.terminal(Some(group.finals > 0)),
                 )),
-                Cell::from(share),
-                Cell::from(group.peers.to_string()),
-                Cell::from(group.rooms.to_string()),
-                Cell::from(short_time(group.first_seen)),
-                Cell::from(short_time(group.last_seen)),
-                Cell::from(sparkline_text(&g.groups.sparkline(k, spark))),
-            ]);
+                GroupColumn::FinalShare => {
+                    Cell::from(format!("{:.0}%", group.final_share() * 100.0))
+                }
+                GroupColumn::Peers => Cell::from(group.peers.to_string()),
+                GroupColumn::Rooms => Cell::from(group.rooms.to_string()),
+                GroupColumn::First => Cell::from(short_time(group.first_seen)),
+                GroupColumn::Last => Cell::from(short_time(group.last_seen)),
+                GroupColumn::Sparkline => Cell::from(sparkline_text(&g.groups.sparkline(k, spark))),
+            }));
+            let row = Row::new(cells);
             if k == g.selected {
                 row.style(model.theme.selected_row())
             } else {
@@ -74,30 +82,96 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
             }
         })
         .collect();
-    let header = Row::new([
-        "GROUP",
-        "COUNT",
-        "FINAL",
-        "FINAL%",
-        "PEERS",
-        "ROOMS",
-        "FIRST",
-        "LAST",
-        "OVER TIME",
-    ])
-    .style(model.theme.heading());
-    let widths = [
-        Constraint::Fill(1),
-        Constraint::Length(7),
-        Constraint::Length(6),
-        Constraint::Length(6),
-        Constraint::Length(6),
-        Constraint::Length(6),
-        Constraint::Length(8),
-        Constraint::Length(8),
-        Constraint::Length(spark as u16),
-    ];
+    let header = Row::new(std::iter::once("GROUP").chain(shown.iter().map(|c| c.title())))
+        .style(model.theme.heading());
+    let widths = std::iter::once(Constraint::Fill(1))
+        .chain(shown.iter().map(|c| Constraint::Length(c.width())));
     frame.render_widget(Table::new(rows, widths).header(header).block(block), area);
+}
+
+/// The columns of the groups table after the group's name, in the order they are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GroupColumn {
+    Count,
+    Final,
+    FinalShare,
+    Peers,
+    Rooms,
+    First,
+    Last,
+    Sparkline,
+}
+
+/// The group's name is given at least this many columns (or its whole length, when shorter)
+/// before any column gives way to it: below that, groups that differ only past the cut (two
+/// errors of one type, two peers of one name) look the same.
+const GROUP_NAME_ROOM: u16 = 44;
+
+impl GroupColumn {
+    const ALL: [GroupColumn; 8] = [
+        GroupColumn::Count,
+        GroupColumn::Final,
+        GroupColumn::FinalShare,
+        GroupColumn::Peers,
+        GroupColumn::Rooms,
+        GroupColumn::First,
+        GroupColumn::Last,
+        GroupColumn::Sparkline,
+    ];
+
+    /// The order in which columns give way to the group's name on a narrow screen: the
+    /// sparkline first; how many peers and rooms an error reaches last; the count and the
+    /// finals never.
+    const GIVING_WAY: [GroupColumn; 6] = [
+        GroupColumn::Sparkline,
+        GroupColumn::First,
+        GroupColumn::FinalShare,
+        GroupColumn::Last,
+        GroupColumn::Rooms,
+        GroupColumn::Peers,
+    ];
+
+    fn title(self) -> &'static str {
+        match self {
+            GroupColumn::Count => "COUNT",
+            GroupColumn::Final => "FINAL",
+            GroupColumn::FinalShare => "FINAL%",
+            GroupColumn::Peers => "PEERS",
+            GroupColumn::Rooms => "ROOMS",
+            GroupColumn::First => "FIRST",
+            GroupColumn::Last => "LAST",
+            GroupColumn::Sparkline => "OVER TIME",
+        }
+    }
+
+    fn width(self) -> u16 {
+        match self {
+            GroupColumn::Count => 7,
+            GroupColumn::First | GroupColumn::Last => 8,
+            GroupColumn::Sparkline => 16,
+            _ => 6,
+        }
+    }
+
+    /// The columns drawn in a table `width` wide whose longest name on screen is `longest`:
+    /// all of them when the name fits, else without those that give way first, until it does
+    /// (or until only the count and the finals are left).
+    fn fitting(width: u16, longest: usize) -> Vec<GroupColumn> {
+        let wanted = (longest.min(usize::from(GROUP_NAME_ROOM))) as u16;
+        let mut shown = GroupColumn::ALL.to_vec();
+        // Each column takes its width and one column of space before it.
+        let room = |shown: &[GroupColumn]| {
+            let taken: u16 = shown.iter().map(|c| c.width() + 1).sum();
+            width.saturating_sub(taken)
+        };
+        for column in GroupColumn::GIVING_WAY {
+            if room(&shown) >= wanted {
+                break;
+            }
+            shown.retain(|&c| c != column);
+        }
+        shown
+    }
 }
 
 /// A peer's story, in the list's place: each chain's summary, then its events.
