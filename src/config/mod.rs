@@ -504,12 +504,22 @@ impl Explicit {
     }
 }
 
+/// A path that starts with `~/` (or is `~`), from the home folder; any other as it is.
+pub fn expand_home(path: &Path) -> PathBuf {
+    expand_home_in(path, etcetera::home_dir().ok().as_deref())
+}
+
+fn expand_home_in(path: &Path, home: Option<&Path>) -> PathBuf {
+    match (path.strip_prefix("~"), home) {
+        (Ok(rest), Some(home)) => home.join(rest),
+        _ => path.to_path_buf(),
+    }
+}
+
 /// Expands `~/` and reads a relative path from the config file's folder.
 fn resolve_path(path: &Path, folder: Option<&Path>) -> PathBuf {
-    if let Ok(rest) = path.strip_prefix("~")
-        && let Ok(home) = etcetera::home_dir()
-    {
-        return home.join(rest);
+    if path.starts_with("~") {
+        return expand_home(path);
     }
     match folder {
         Some(folder) if path.is_relative() => folder.join(path),

@@ -174,3 +174,17 @@ fn each_binding_remembers_the_table_it_was_written_in() {
     let settings = config.settings(config.select(Some("b")).unwrap());
     assert_eq!(settings.key_origins["down"], "keys");
 }
+
+#[test]
+fn a_path_from_home_is_expanded_and_others_are_kept() {
+    let home = Path::new("/home/on-call");
+    let expand = |p: &str| expand_home_in(Path::new(p), Some(home));
+    assert_eq!(expand("~/x.json"), home.join("x.json"));
+    assert_eq!(expand("~"), home.to_path_buf());
+    assert_eq!(expand("~/a/b.ndjson"), home.join("a/b.ndjson"));
+    for kept in ["x.json", "/tmp/~/x.json", "~other/x.json", "./~/x.json"] {
+        assert_eq!(expand(kept), Path::new(kept), "{kept}");
+    }
+    // With no home folder known, `~` is a name like any other.
+    assert_eq!(expand_home_in(Path::new("~/x"), None), Path::new("~/x"));
+}

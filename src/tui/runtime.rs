@@ -122,7 +122,13 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
 /// Carries out a save: the shown or loaded events, as an envelope (or NDJSON for a `.ndjson` or
 /// `.jsonl` path), written atomically.
 fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
-    let target = std::path::Path::new(path);
+    let target = &crate::config::expand_home(std::path::Path::new(path));
+    if target.is_dir() {
+        return Action::Saved(Err(format!(
+            "{path} is a folder: name a file in it, such as {}/events.json",
+            path.trim_end_matches('/')
+        )));
+    }
     if !replace && target.exists() {
         return Action::SaveNeedsConfirm {
             path: path.to_string(),
@@ -146,9 +152,7 @@ fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
     let redacted = if model.redact { " (redacted)" } else { "" };
     Action::Saved(match result {
         Ok(()) => Ok(format!("saved {} events to {path}{redacted}", rows.len())),
-        Err(e) => Err(format!(
-            "{path}: {e}; nothing was lost, the events are still loaded"
-        )),
+        Err(e) => Err(format!("{path}: {e}; the events are still loaded")),
     })
 }
 
@@ -232,5 +236,21 @@ mod tests {
         assert!(!redacted.contains("Priya Raman"));
         assert!(redacted.contains("user-0001"));
         assert_eq!(redacted.lines().count(), m.store.len());
+    }
+
+    #[test]
+    fn a_folder_is_refused_before_any_question_and_loses_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = demo();
+        let folder = dir.path().to_str().unwrap().to_string();
+        for replace in [false, true] {
+            match save(&m, &folder, SaveWhat::Shown, replace) {
+                Action::Saved(Err(message)) => {
+                    assert!(message.contains("is a folder"), "{message}");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

@@ -100,7 +100,8 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
         Action::Saved(result) => {
             model.status = Some(match result {
                 Ok(message) => message,
-                Err(why) => format!("save failed: {why}"),
+                // The reassurance first: a long path or reason is cut at the screen's edge.
+                Err(why) => format!("not saved, nothing lost: {why}"),
             });
             model.save = None;
             Vec::new()

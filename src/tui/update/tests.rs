@@ -1414,6 +1414,19 @@ fn a_failed_copy_is_reported_in_the_status_line() {
 }
 
 #[test]
+fn a_failed_save_says_first_that_nothing_was_lost() {
+    let mut m = demo(80, 24);
+    update(
+        &mut m,
+        Action::Saved(Err("out.json: No space left on device (os error 28)".into())),
+    );
+    assert_eq!(
+        m.status.as_deref(),
+        Some("not saved, nothing lost: out.json: No space left on device (os error 28)")
+    );
+}
+
+#[test]
 fn the_replace_question_names_the_keys_in_force() {
     let mut m = demo(80, 24);
     m.keymap = crate::tui::keymap::Keymap::with_overrides(
