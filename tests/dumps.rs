@@ -588,3 +588,40 @@ fn random_bytes_on_stdin_never_crash_list() {
         );
     }
 }
+
+#[test]
+fn the_explorer_names_a_path_that_is_not_there_before_taking_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.ndjson");
+    std::fs::write(&good, "{\"id\":\"a\",\"type\":\"client.join.failed\"}\n").unwrap();
+    let missing = dir.path().join("incdent.json");
+    let empty = dir.path().join("empty-folder");
+    std::fs::create_dir(&empty).unwrap();
+    for (args, says) in [
+        (
+            vec![missing.clone()],
+            "incdent.json: no such file or folder",
+        ),
+        (
+            vec![good.clone(), missing.clone()],
+            "incdent.json: no such file",
+        ),
+        (
+            vec![empty.clone()],
+            "holds no .json, .ndjson, .jsonl or .gz file",
+        ),
+    ] {
+        callscope()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(says));
+    }
+    // A path that is there gets as far as asking for a terminal (this test has none).
+    callscope()
+        .arg(&good)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("needs a terminal"));
+}

@@ -86,6 +86,14 @@ pub fn run(
         eprintln!("callscope: {what}: pipe one in (`zcat dump.gz | callscope -`) or name its file");
         return ExitCode::from(EXIT_USAGE);
     }
+    // A path that is not there (a typo at 3 a.m.) is said before the screen is taken, as `list`
+    // says it, rather than opening on nothing; a damaged dump still opens, its problems shown.
+    for arg in files.iter().filter(|f| *f != "-") {
+        if let Err(problem) = crate::source::dump::expand(arg) {
+            eprintln!("callscope: {problem}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() && !reads_stdin {
         eprintln!("callscope: the explorer needs a terminal; use `callscope list` to print events");
         return ExitCode::from(EXIT_USAGE);
