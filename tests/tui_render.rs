@@ -453,6 +453,32 @@ fn the_header_marks_the_selected_types_and_strikes_out_the_others() {
 }
 
 #[test]
+fn the_five_types_all_on_say_that_the_other_families_are_hidden() {
+    let mut m = demo(Filter::default(), (140, 40));
+    let line = |m: &Model| {
+        screen_text(draw(m).backend().buffer())
+            .lines()
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    assert!(!line(&m).contains("others hidden"), "{}", line(&m));
+    for k in 0..5 {
+        run(&mut m, Command::ToggleType(k));
+    }
+    let all_five = line(&m);
+    assert!(all_five.contains("others hidden"), "{all_five}");
+    // And the counts agree: the demo's track and recording events are not shown.
+    let others = m.store.len() - m.shown.len();
+    assert!(others > 0);
+    for k in 0..5 {
+        run(&mut m, Command::ToggleType(k));
+    }
+    assert!(!line(&m).contains("others hidden"), "{}", line(&m));
+    assert_eq!(m.shown.len(), m.store.len());
+}
+
+#[test]
 fn the_end_of_the_detail_pane_shows_the_last_line_at_the_bottom_of_the_pane() {
     for size in [(140, 40), (80, 24)] {
         let mut m = demo(Filter::default(), size);

@@ -328,11 +328,11 @@ fn the_demo_explorer_answers_keys_and_restores_the_terminal_on_quit() {
     );
 
     tmux.keys(&["?"]);
-    let screen = tmux.wait_for_text("show/hide join failures");
+    let screen = tmux.wait_for_text("only join failures, or add/remove them");
     assert!(screen.contains("quit"), "{screen}");
     tmux.keys(&["Escape"]);
     tmux.wait_for(
-        |s| !s.contains("show/hide join failures"),
+        |s| !s.contains("only join failures, or add/remove them"),
         "the help to close",
     );
 
