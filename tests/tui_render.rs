@@ -757,6 +757,33 @@ fn the_timeline_strip_draws_the_storm_as_the_tallest_column() {
     insta::assert_snapshot!("timeline_140x40", t.backend());
 }
 
+#[test]
+fn a_timeline_bucket_of_days_names_the_day_it_ends_on() {
+    let event = |id: &str, ts: &str| json!({"id": id, "type": "client.join.failed", "timestamp": ts, "data": {"room_id": "r"}});
+    let events = [
+        event("a", "2026-01-01T10:00:00Z"),
+        event("b", "2026-06-01T10:00:00Z"),
+        event("c", "2026-11-18T10:00:00Z"),
+    ];
+    let mut m = loaded(
+        SourceLabel::Demo,
+        Filter::default(),
+        (80, 24),
+        vec![batch(&events)],
+    );
+    run(&mut m, Command::ToggleTimeline);
+    run(&mut m, Command::Top);
+    let text = screen_text(draw(&m).backend().buffer());
+    let line = text
+        .lines()
+        .find(|l| l.contains(" to ") && l.contains("events"))
+        .unwrap_or_else(|| panic!("no bucket line:\n{text}"));
+    // Both ends carry their date: the bucket spans several days.
+    let (start, end) = line.trim().split_once(" to ").unwrap();
+    assert!(start.starts_with("20") && end.starts_with("20"), "{line}");
+    assert_ne!(start[..10], end[..10], "{line}");
+}
+
 /// The model with the config's `[keys]` applied, as the explorer starts with them.
 fn with_keys(mut m: Model, keys: &[(&str, &[&str])]) -> Model {
     let keys = keys

@@ -68,8 +68,12 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::Click { column, row } => click(model, column, row),
         Action::Resize { width, height } => {
+            let changed = (model.width, model.height) != (width, height);
             model.width = width;
             model.height = height;
+            if changed {
+                views::refit_timeline(model);
+            }
             keep_selection_visible(model);
             clamp_detail_scroll(model);
             Vec::new()

@@ -1127,6 +1127,32 @@ fn a_range_picked_on_the_timeline_becomes_since_and_until() {
 }
 
 #[test]
+fn the_timeline_is_counted_again_for_a_new_width() {
+    let mut m = demo(40, 15);
+    run(&mut m, Command::ToggleTimeline);
+    let narrow = m.timeline.as_ref().unwrap().timeline.buckets.len();
+    update(
+        &mut m,
+        Action::Resize {
+            width: 140,
+            height: 40,
+        },
+    );
+    let wide = m.timeline.as_ref().unwrap().timeline.buckets.len();
+    assert!(
+        wide > narrow * 2,
+        "{narrow} buckets at 40 columns, {wide} at 140"
+    );
+    // The same as opening it at that size.
+    let mut fresh = demo(140, 40);
+    run(&mut fresh, Command::ToggleTimeline);
+    assert_eq!(
+        wide,
+        fresh.timeline.as_ref().unwrap().timeline.buckets.len()
+    );
+}
+
+#[test]
 fn follow_mode_needs_a_live_source() {
     let mut m = demo(140, 40);
     run(&mut m, Command::ToggleFollow);

@@ -436,6 +436,12 @@ pub fn refresh(model: &mut Model) {
         g.groups = Groups::recompute(old, &model.store, &model.shown, g.key, g.sort);
         g.selected = g.selected.min(g.groups.len().saturating_sub(1));
     }
+    refit_timeline(model);
+}
+
+/// Counts the open timeline again for the strip's width: after the shown events changed, or the
+/// terminal's size (a column per bucket, so a wider strip has shorter buckets).
+pub fn refit_timeline(model: &mut Model) {
     if model.timeline.is_some() {
         let a = areas_of(model);
         // Two columns of the strip are its border.

@@ -18,6 +18,8 @@ use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{FacetPanel, Model, StoryLine};
 
+const DAY_NS: i64 = 86_400 * 1_000_000_000;
+
 fn short_time(ns: Option<i64>) -> String {
     ns.map(clock).unwrap_or_else(|| "-".into())
 }
@@ -368,7 +370,12 @@ pub fn draw_timeline(model: &Model, frame: &mut Frame, area: Rect) {
         (Some(b), Some((since, until))) => format!(
             " {} to {}: {} events, {} final{}",
             crate::time::format_short(since),
-            clock(until),
+            // The end's date too when it is another day's.
+            if since.div_euclid(DAY_NS) == until.div_euclid(DAY_NS) {
+                clock(until)
+            } else {
+                crate::time::format_short(until)
+            },
             if lo == hi {
                 b.total()
             } else {
