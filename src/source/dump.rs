@@ -55,7 +55,7 @@ struct Batcher {
 impl Batcher {
     fn new(blob: Arc<Blob>, size: usize) -> Batcher {
         Batcher {
-            builder: BatchBuilder::new(blob),
+            builder: BatchBuilder::new(blob).events_only(),
             limit: size,
             size,
         }
@@ -71,7 +71,8 @@ impl Batcher {
         if self.builder.len() >= self.limit {
             self.limit = self.limit.saturating_mul(4).min(self.size.max(LARGE_BATCH));
             let blob = Arc::clone(self.builder.blob());
-            on_full(std::mem::replace(&mut self.builder, BatchBuilder::new(blob)).finish());
+            let next = BatchBuilder::new(blob).events_only();
+            on_full(std::mem::replace(&mut self.builder, next).finish());
         }
         Ok(())
     }

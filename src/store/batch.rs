@@ -181,6 +181,8 @@ pub struct BatchBuilder {
     tables: Tables,
     /// Whether the text search is indexed (see [`BatchBuilder::unindexed`]).
     indexed: bool,
+    /// Whether an object that is not an event is refused (see [`BatchBuilder::events_only`]).
+    events_only: bool,
     /// Reused for each event's string values.
     walked: Vec<StrAt>,
     /// Reused for each event's remembered values.
@@ -247,6 +249,7 @@ impl BatchBuilder {
                 ..tables
             },
             indexed: true,
+            events_only: false,
             walked: Vec::new(),
             seen: Seen::default(),
             uses: Uses::default(),
@@ -257,6 +260,14 @@ impl BatchBuilder {
     /// is filtered once by a filter without a search, indexing would only cost time.
     pub fn unindexed(mut self) -> BatchBuilder {
         self.indexed = false;
+        self
+    }
+
+    /// A builder that refuses an object with no id, type, timestamp or data, as a dump's
+    /// reader wants: such an object in a file is something else (a saved error answer), and
+    /// showing it as an event would make one up. The service's pages are read as they come.
+    pub fn events_only(mut self) -> BatchBuilder {
+        self.events_only = true;
         self
     }
 
@@ -294,6 +305,11 @@ impl BatchBuilder {
             &mut self.seen,
             &mut probe,
         )?;
+        if self.events_only && !probe.names_an_event() {
+            return Err(serde::de::Error::custom(
+                "not an event: the object has no id, type, timestamp or data",
+            ));
+        }
         self.tables
             .remember(raw, &probe, &self.walked, &self.seen, &mut self.uses);
         let mut row = self

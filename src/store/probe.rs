@@ -173,6 +173,15 @@ impl<'a> Probe<'a> {
 }
 
 impl Probe<'_> {
+    /// Whether the object is an event at all: it has an id, a type, a timestamp or data. An
+    /// object with none of them (a saved error answer, `{"code":401,"message":"..."}`) is not.
+    pub fn names_an_event(&self) -> bool {
+        self.id.0.is_some()
+            || self.kind.0.is_some()
+            || self.timestamp.0.is_some()
+            || self.data.0.is_some()
+    }
+
     /// Whether every string the store keeps of this event is UTF-8, as `BatchBuilder::push`
     /// requires. Only an escaped string can fail when the event's bytes are UTF-8: `\ud800`
     /// alone decodes to bytes that are not.

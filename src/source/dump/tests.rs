@@ -167,8 +167,52 @@ fn several_values_in_a_row_are_all_read() {
 fn an_object_with_events_and_a_type_is_an_event() {
     let text = r#"{"id":"ev","type":"recording.success","events":[{"id":"inner"}]}"#;
     assert_eq!(read(text.as_bytes()).0, ["ev"]);
+    // Neither an envelope (its events are no array) nor an event (no id, type, timestamp or
+    // data): a problem, not an event made up.
     let not_an_array = r#"{"limit":0,"total":0,"next":"","events":{"id":"inner"}}"#;
-    assert_eq!(read(not_an_array.as_bytes()).0, ["?"]);
+    let (ids, problems) = read(not_an_array.as_bytes());
+    assert!(ids.is_empty(), "{ids:?}");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].message.contains("not an event"), "{problems:?}");
+}
+
+#[test]
+fn an_object_with_no_id_type_timestamp_or_data_is_a_problem_not_an_event() {
+    for text in [
+        "{\"code\":401,\"message\":\"Unauthorized\"}",
+        "{}",
+        "[{\"foo\":1},{\"id\":\"kept\"}]",
+        "{\"foo\":1}\n{\"id\":\"kept\"}\n",
+    ] {
+        let (ids, problems) = read(text.as_bytes());
+        assert_eq!(problems.len(), 1, "{text}: {problems:?}");
+        assert!(
+            problems[0].message.contains("not an event"),
+            "{text}: {problems:?}"
+        );
+        assert_eq!(
+            problems[0].position,
+            Some((1, if text.starts_with('[') { 2 } else { 1 })),
+            "{text}"
+        );
+        let expected: Vec<String> = if text.contains("kept") {
+            vec!["kept".into()]
+        } else {
+            vec![]
+        };
+        assert_eq!(ids, expected, "{text}");
+    }
+    // Any one of the four makes an event, whatever else is missing.
+    for text in [
+        r#"{"id":"a"}"#,
+        r#"{"type":"client.join.failed"}"#,
+        r#"{"timestamp":"2026-11-18T10:00:00Z"}"#,
+        r#"{"data":{"room_id":"r"}}"#,
+    ] {
+        let (ids, problems) = read(text.as_bytes());
+        assert!(problems.is_empty(), "{text}: {problems:?}");
+        assert_eq!(ids.len(), 1, "{text}");
+    }
 }
 
 #[test]
