@@ -401,11 +401,26 @@ fn write_list(args: &ListArgs, store: &Store, mut rows: Vec<u32>) -> Result<(), 
     let groups = args
         .group_by
         .map(|key| crate::insight::Groups::compute(store, &rows, key, args.sort));
+    // A table for people fits the terminal it is printed on, rather than wrapping there.
+    let columns = (format == Format::Table && args.output.is_none())
+        .then(terminal_columns)
+        .flatten();
     let write = |out: &mut dyn Write| match &groups {
-        Some(groups) => crate::insight::write_groups(store, groups, format, out),
-        None => crate::output::write_events(store, &rows, format, out),
+        Some(groups) => crate::insight::write_groups_within(store, groups, format, columns, out),
+        None => crate::output::write_events_within(store, &rows, format, columns, out),
     };
     write_out(args, write)
+}
+
+/// The width of the terminal that stdout is, if it is one.
+fn terminal_columns() -> Option<usize> {
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    crossterm::terminal::size()
+        .ok()
+        .map(|(columns, _)| usize::from(columns))
+        .filter(|&c| c > 0)
 }
 
 fn demo_data(args: DemoDataArgs) -> ExitCode {

@@ -38,13 +38,24 @@ pub fn write_events(
     format: Format,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    write_events_within(store, rows, format, None, out)
+}
+
+/// [`write_events`], with the table fitted into `columns` when given (a terminal's width).
+pub fn write_events_within(
+    store: &Store,
+    rows: &[u32],
+    format: Format,
+    columns: Option<usize>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     match format {
         Format::Ndjson | Format::Json => {
             let raws = rows.iter().map(|&i| store.raw(i as usize));
             return write_raw_events(raws, rows.len(), format == Format::Json, out);
         }
         Format::Csv => write_csv(store, rows, out)?,
-        Format::Table => write_table(store, rows, out)?,
+        Format::Table => write_table(store, rows, columns, out)?,
     }
     out.flush()
 }
@@ -210,7 +221,15 @@ pub fn status_word(terminal: Option<bool>) -> &'static str {
     }
 }
 
-fn write_table(store: &Store, rows: &[u32], out: &mut dyn Write) -> io::Result<()> {
+/// The columns of the events table that narrow first when it does not fit: the texts.
+const TABLE_NARROWING: &[usize] = &[3, 5, 6, 7, 8];
+
+fn write_table(
+    store: &Store,
+    rows: &[u32],
+    columns: Option<usize>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|&i| {
@@ -227,13 +246,20 @@ fn write_table(store: &Store, rows: &[u32], out: &mut dyn Write) -> io::Result<(
             *w = (*w).max(display_width(c));
         }
     }
+    let kept = match columns {
+        // The OS, then the SDK, go when narrowing the texts is not enough.
+        Some(total) => fit_table(&mut widths, TABLE_GAP, total, &[], TABLE_NARROWING, &[8, 7]),
+        None => vec![true; widths.len()],
+    };
     let line = |cells: Vec<&str>| {
         let mut s = String::new();
         for (k, (c, w)) in cells.iter().zip(&widths).enumerate() {
-            s.push_str(c);
-            if k + 1 < widths.len() {
-                s.push_str(&" ".repeat(w.saturating_sub(display_width(c)) + 2));
+            if !kept[k] {
+                continue;
             }
+            let c = cut(c, *w);
+            s.push_str(&c);
+            s.push_str(&" ".repeat(w.saturating_sub(display_width(&c)) + TABLE_GAP));
         }
         s.trim_end().to_string()
     };
@@ -246,6 +272,56 @@ fn write_table(store: &Store, rows: &[u32], out: &mut dyn Write) -> io::Result<(
         writeln!(out, "{}", line(row.iter().map(String::as_str).collect()))?;
     }
     Ok(())
+}
+
+/// The spaces between two columns of a table for people.
+pub const TABLE_GAP: usize = 2;
+
+/// A column is not narrowed below this many cells (its text then ends in `…`).
+const NARROWEST: usize = 8;
+
+/// Fits a table's columns, `widths` wide with `gap` spaces between two, into `total` columns (a
+/// terminal's width). While it is too wide: the columns of `drop_first` are left out, in that
+/// order; then the widest of `narrowing` loses a cell at a time, down to [`NARROWEST`]; then the
+/// columns of `drop_last` are left out. Returns which columns are kept; `widths` holds the
+/// narrowed widths. A table that still does not fit keeps what is left, and the terminal wraps it.
+pub fn fit_table(
+    widths: &mut [usize],
+    gap: usize,
+    total: usize,
+    drop_first: &[usize],
+    narrowing: &[usize],
+    drop_last: &[usize],
+) -> Vec<bool> {
+    let mut kept = vec![true; widths.len()];
+    let taken = |widths: &[usize], kept: &[bool]| -> usize {
+        let shown: Vec<usize> = (0..widths.len()).filter(|&k| kept[k]).collect();
+        shown.iter().map(|&k| widths[k]).sum::<usize>() + gap * shown.len().saturating_sub(1)
+    };
+    for &k in drop_first {
+        if taken(widths, &kept) <= total {
+            return kept;
+        }
+        kept[k] = false;
+    }
+    while taken(widths, &kept) > total {
+        let widest = narrowing
+            .iter()
+            .copied()
+            .filter(|&k| kept[k] && widths[k] > NARROWEST)
+            .max_by_key(|&k| widths[k]);
+        match widest {
+            Some(k) => widths[k] -= 1,
+            None => break,
+        }
+    }
+    for &k in drop_last {
+        if taken(widths, &kept) <= total {
+            break;
+        }
+        kept[k] = false;
+    }
+    kept
 }
 
 fn display_width(s: &str) -> usize {
@@ -308,4 +384,74 @@ pub fn write_atomically(
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use unicode_width::UnicodeWidthStr;
+
+    use super::*;
+
+    #[test]
+    fn a_table_is_narrowed_widest_text_first_and_never_below_its_narrowest() {
+        let base = [23, 12, 6, 24, 7, 20, 24, 18, 16];
+        let mut widths = base;
+        let kept = fit_table(&mut widths, 2, 140, &[], TABLE_NARROWING, &[]);
+        assert!(kept.iter().all(|&k| k));
+        assert_eq!(widths.iter().sum::<usize>() + 2 * 8, 140);
+        for k in 0..base.len() {
+            if !TABLE_NARROWING.contains(&k) {
+                assert_eq!(widths[k], base[k], "column {k} is not a text");
+            }
+        }
+        // The widest went first: ERROR and ROOM (24) end as narrow as USER (20) or narrower.
+        assert!(widths[3] <= 20 && widths[6] <= 20, "{widths:?}");
+        // Too narrow to fit: every text at its narrowest, nothing dropped.
+        let mut widths = base;
+        let kept = fit_table(&mut widths, 2, 40, &[], TABLE_NARROWING, &[]);
+        assert!(kept.iter().all(|&k| k));
+        for &k in TABLE_NARROWING {
+            assert_eq!(widths[k], NARROWEST);
+        }
+        // Dropping goes in the order given, and stops once it fits: first, before any narrowing;
+        // last, after it.
+        let mut widths = [10, 10, 10, 10];
+        let kept = fit_table(&mut widths, 1, 32, &[3, 1], &[0], &[]);
+        assert_eq!(
+            (kept, widths),
+            (vec![true, true, true, false], [10, 10, 10, 10])
+        );
+        let mut widths = [10, 10, 10, 10];
+        let kept = fit_table(&mut widths, 1, 30, &[], &[0, 1], &[3, 2]);
+        assert_eq!(
+            (kept, widths),
+            (vec![true, true, true, false], [8, 8, 10, 10])
+        );
+    }
+
+    #[test]
+    fn the_events_table_fits_a_narrow_terminal() {
+        let mut s = Store::new();
+        s.merge(crate::source::demo::load());
+        let rows: Vec<u32> = (0..200).collect();
+        for columns in [None, Some(150), Some(120), Some(100)] {
+            let mut out = Vec::new();
+            write_events_within(&s, &rows, Format::Table, columns, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert_eq!(text.lines().count(), 201);
+            let widest = text.lines().map(|l| l.width()).max().unwrap();
+            match columns {
+                None => assert!(widest > 150, "{widest}"),
+                Some(c) => assert!(widest <= c, "{c}: {widest}"),
+            }
+            // The OS goes only where narrowing the texts was not enough.
+            let header = text.lines().next().unwrap();
+            assert_eq!(header.ends_with("OS"), columns != Some(100), "{header}");
+            // Times are never cut.
+            assert!(
+                text.lines().nth(1).unwrap().starts_with("2026-11-18 "),
+                "{text}"
+            );
+        }
+    }
 }

@@ -739,3 +739,35 @@ fn list_on_a_terminal_shows_control_characters_that_a_file_gets_as_they_are() {
     assert!(csv.contains("\u{1b}]0;PWNED\u{7}"), "{csv:?}");
     assert!(csv.contains("\u{202e}nimda"), "{csv:?}");
 }
+
+#[test]
+fn list_tables_fit_the_terminal_they_are_printed_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    for (what, args) in [
+        ("events", "--max 20"),
+        ("groups", "--group-by error"),
+        ("peers", "--group-by peer --max 200"),
+    ] {
+        tmux.type_text(&format!(
+            "{} list --demo --format table {args}; echo \"{what} exited with $?\"",
+            binary()
+        ));
+        tmux.keys(&["Enter"]);
+        tmux.wait_for_text(&format!("{what} exited with 0"));
+        // Lines the terminal wrapped are joined again: none may be wider than the pane.
+        let joined = tmux.ok(&["capture-pane", "-p", "-J", "-t", "main"]);
+        let widest = joined
+            .lines()
+            .filter(|l| !l.contains("exited with") && !l.contains(" list --demo"))
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap();
+        assert!(
+            widest <= usize::from(WIDTH),
+            "{what}: a line of {widest} columns:\n{joined}"
+        );
+    }
+}

@@ -23,7 +23,7 @@ pub use chains::{
 pub use facets::{FACET_KEYS, Facet, facets};
 pub use groups::{Group, Groups};
 pub use keys::{GroupValue, Part};
-pub use report::{sparkline_text, write_groups};
+pub use report::{sparkline_text, write_groups, write_groups_within};
 pub use timeline::{BUCKET_STEPS, Bucket, Timeline, step_label};
 
 use crate::event::EventType;

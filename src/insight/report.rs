@@ -30,6 +30,17 @@ pub fn write_groups(
     format: Format,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    write_groups_within(store, groups, format, None, out)
+}
+
+/// [`write_groups`], with the table fitted into `columns` when given (a terminal's width).
+pub fn write_groups_within(
+    store: &Store,
+    groups: &Groups,
+    format: Format,
+    columns: Option<usize>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let Some(key) = groups.key else {
         return Ok(());
     };
@@ -78,7 +89,7 @@ pub fn write_groups(
             }
             w.flush()?;
         }
-        Format::Table => write_table(store, groups, key, out)?,
+        Format::Table => write_table(store, groups, key, columns, out)?,
     }
     out.flush()
 }
@@ -140,6 +151,7 @@ fn write_table(
     store: &Store,
     groups: &Groups,
     key: GroupKey,
+    columns_in: Option<usize>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let columns = key_columns(key);
@@ -191,18 +203,36 @@ fn write_table(
             *w = (*w).max(width(c));
         }
     }
+    // On a narrow terminal the activity goes first, then the first seen, then the final
+    // share (the count and the finals say it); then the key's own columns narrow.
+    let n = columns.len();
+    let kept = match columns_in {
+        Some(total) => crate::output::fit_table(
+            &mut widths,
+            crate::output::TABLE_GAP,
+            total,
+            &[n + 7, n + 5, n + 2],
+            &(0..n).collect::<Vec<_>>(),
+            &[],
+        ),
+        None => vec![true; widths.len()],
+    };
     let line = |cells: &[&str]| {
         let mut s = String::new();
         for (k, c) in cells.iter().enumerate() {
-            let pad = " ".repeat(widths[k].saturating_sub(width(c)));
+            if !kept[k] {
+                continue;
+            }
+            let c = cut(c, widths[k]);
+            let pad = " ".repeat(widths[k].saturating_sub(width(&c)));
             if right[k] {
                 s.push_str(&pad);
-                s.push_str(c);
+                s.push_str(&c);
             } else {
-                s.push_str(c);
+                s.push_str(&c);
                 s.push_str(&pad);
             }
-            s.push_str("  ");
+            s.push_str(&" ".repeat(crate::output::TABLE_GAP));
         }
         s.trim_end().to_string()
     };
@@ -239,12 +269,58 @@ mod tests {
     use super::*;
     use crate::cli::GroupSort;
     use crate::insight::testing::{all, ev, store};
+    use unicode_width::UnicodeWidthStr;
 
     fn render(s: &Store, key: GroupKey, format: Format) -> String {
         let g = Groups::compute(s, &all(s), key, GroupSort::Count);
         let mut out = Vec::new();
         write_groups(s, &g, format, &mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_table_on_a_narrow_terminal_leaves_out_the_activity_then_the_first_seen_then_narrows() {
+        let mut s = crate::store::Store::new();
+        s.merge(crate::source::demo::load());
+        let g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Count);
+        let table = |columns: Option<usize>| {
+            let mut out = Vec::new();
+            write_groups_within(&s, &g, Format::Table, columns, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let wide = table(None);
+        let widest = wide.lines().map(|l| l.width()).max().unwrap();
+        assert!(widest > 140, "{widest}");
+        assert!(wide.contains("ACTIVITY") && wide.contains("FIRST SEEN"));
+        assert_eq!(
+            table(Some(widest)),
+            wide,
+            "a table that fits is left as it is"
+        );
+        for (columns, activity, first_seen, share) in [
+            (140, false, true, true),
+            (120, false, false, true),
+            (80, false, false, false),
+        ] {
+            let fitted = table(Some(columns));
+            assert!(
+                fitted.lines().all(|l| l.width() <= columns),
+                "{columns}:\n{fitted}"
+            );
+            let header = fitted.lines().next().unwrap();
+            assert_eq!(header.contains("ACTIVITY"), activity, "{header}");
+            assert_eq!(header.contains("FIRST SEEN"), first_seen, "{header}");
+            assert_eq!(header.contains("FINAL %"), share, "{header}");
+            assert!(
+                header.contains("LAST SEEN") && header.contains("COUNT"),
+                "{header}"
+            );
+            assert_eq!(fitted.lines().count(), wide.lines().count());
+        }
+        // Narrowed names end in an ellipsis; the counts are whole.
+        let narrow = table(Some(80));
+        assert!(narrow.contains('…'), "{narrow}");
+        assert!(narrow.lines().nth(1).unwrap().contains(" 482 "), "{narrow}");
     }
 
     fn sample() -> Store {
