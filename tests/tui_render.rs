@@ -758,6 +758,23 @@ fn the_timeline_strip_draws_the_storm_as_the_tallest_column() {
 }
 
 #[test]
+fn the_timeline_draws_its_bars_on_an_80_by_24_terminal() {
+    for (width, height) in [(80, 24), (100, 20)] {
+        let mut m = demo(Filter::default(), (width, height));
+        run(&mut m, Command::ToggleTimeline);
+        let text = screen_text(draw(&m).backend().buffer());
+        assert!(text.contains("timeline ·"), "{text}");
+        assert!(
+            text.chars().any(|c| ('▁'..='█').contains(&c)),
+            "{width}x{height}: no bar drawn:\n{text}"
+        );
+        // The list keeps rows of its own.
+        let areas = callscope::tui::view::layout::areas_with(width, height, true);
+        assert!(areas.list.height >= 3, "{areas:?}");
+    }
+}
+
+#[test]
 fn a_timeline_bucket_of_days_names_the_day_it_ends_on() {
     let event = |id: &str, ts: &str| json!({"id": id, "type": "client.join.failed", "timestamp": ts, "data": {"room_id": "r"}});
     let events = [

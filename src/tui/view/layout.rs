@@ -28,6 +28,10 @@ pub const STORY_FIRST_ROW: u16 = 1;
 /// Lines of the timeline strip: a border, the bars, the axis and the cursor's bucket.
 pub const TIMELINE_HEIGHT: u16 = 7;
 
+/// The fewest lines of a strip that still draws its bars: two borders, one line of bars, the
+/// axis and the cursor's bucket.
+pub const TIMELINE_MIN_HEIGHT: u16 = 5;
+
 /// The areas for the model's terminal size and open views.
 pub fn areas_of(model: &crate::tui::model::Model) -> Areas {
     areas_with(model.width, model.height, model.timeline.is_some())
@@ -60,8 +64,12 @@ pub fn areas_with(width: u16, height: u16, timeline: bool) -> Areas {
         .direction(direction)
         .constraints(constraints)
         .areas(body);
+    // Half the list's height, but at least the strip's smallest that draws bars (its borders,
+    // a line of bars, the axis and the cursor's line), while three lines are left to the list.
     let strip = if timeline {
-        TIMELINE_HEIGHT.min(list.height / 2)
+        (list.height / 2)
+            .clamp(TIMELINE_MIN_HEIGHT, TIMELINE_HEIGHT)
+            .min(list.height.saturating_sub(3))
     } else {
         0
     };
