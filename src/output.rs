@@ -278,13 +278,14 @@ fn write_table(
 pub const TABLE_GAP: usize = 2;
 
 /// A column is not narrowed below this many cells (its text then ends in `…`).
-const NARROWEST: usize = 8;
+pub const NARROWEST: usize = 8;
 
 /// Fits a table's columns, `widths` wide with `gap` spaces between two, into `total` columns (a
 /// terminal's width). While it is too wide: the columns of `drop_first` are left out, in that
 /// order; then the widest of `narrowing` loses a cell at a time, down to [`NARROWEST`]; then the
-/// columns of `drop_last` are left out. Returns which columns are kept; `widths` holds the
-/// narrowed widths. A table that still does not fit keeps what is left, and the terminal wraps it.
+/// columns of `drop_last` are left out, the room each leaves going back to the narrowed ones.
+/// Returns which columns are kept; `widths` holds the narrowed widths. A table that still does
+/// not fit keeps what is left, and the terminal wraps it.
 pub fn fit_table(
     widths: &mut [usize],
     gap: usize,
@@ -294,6 +295,7 @@ pub fn fit_table(
     drop_last: &[usize],
 ) -> Vec<bool> {
     let mut kept = vec![true; widths.len()];
+    let wanted = widths.to_vec();
     let taken = |widths: &[usize], kept: &[bool]| -> usize {
         let shown: Vec<usize> = (0..widths.len()).filter(|&k| kept[k]).collect();
         shown.iter().map(|&k| widths[k]).sum::<usize>() + gap * shown.len().saturating_sub(1)
@@ -317,9 +319,21 @@ pub fn fit_table(
     }
     for &k in drop_last {
         if taken(widths, &kept) <= total {
-            break;
+            return kept;
         }
         kept[k] = false;
+        // What the column left is given back to the narrowed ones, the most cut first.
+        while taken(widths, &kept) < total {
+            let most_cut = narrowing
+                .iter()
+                .copied()
+                .filter(|&n| kept[n] && widths[n] < wanted[n])
+                .max_by_key(|&n| wanted[n] - widths[n]);
+            match most_cut {
+                Some(n) => widths[n] += 1,
+                None => break,
+            }
+        }
     }
     kept
 }
@@ -423,9 +437,11 @@ mod tests {
         );
         let mut widths = [10, 10, 10, 10];
         let kept = fit_table(&mut widths, 1, 30, &[], &[0, 1], &[3, 2]);
+        // Narrowed to 8 and 8 (39 wide), then the last column dropped (28): the two cells it
+        // leaves go back to the narrowed columns.
         assert_eq!(
             (kept, widths),
-            (vec![true, true, true, false], [8, 8, 10, 10])
+            (vec![true, true, true, false], [9, 9, 10, 10])
         );
     }
 
@@ -444,9 +460,13 @@ mod tests {
                 None => assert!(widest > 150, "{widest}"),
                 Some(c) => assert!(widest <= c, "{c}: {widest}"),
             }
-            // The OS goes only where narrowing the texts was not enough.
+            // The OS goes only where narrowing the texts was not enough, and the room it leaves
+            // goes back to them: the table is then as wide as the terminal.
             let header = text.lines().next().unwrap();
             assert_eq!(header.ends_with("OS"), columns != Some(100), "{header}");
+            if columns == Some(100) {
+                assert_eq!(widest, 100, "{text}");
+            }
             // Times are never cut.
             assert!(
                 text.lines().nth(1).unwrap().starts_with("2026-11-18 "),

@@ -132,6 +132,17 @@ mod tests {
                 "cut at {cut}"
             );
         }
+        // A flush between the two bytes of a character writes what is whole, and holds the rest.
+        let mut out = Vec::new();
+        {
+            let mut w = ForTerminal::new(&mut out);
+            let e = "é".as_bytes();
+            w.write_all(&[b'a', e[0]]).unwrap();
+            w.flush().unwrap();
+            w.write_all(&[e[1], b'\n']).unwrap();
+            w.flush().unwrap();
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), "aé\n");
         // Plain text passes as it is, and a last line without its end is written too.
         assert_eq!(
             through_terminal(&[b"plain, text\nlast"]),

@@ -918,3 +918,31 @@ fn usage_errors_exit_2_and_a_taken_port_exits_1() {
     assert_eq!(stdout, "");
     assert!(!stderr.contains(TOKEN));
 }
+
+/// `nohup callscope serve` must outlive the session it was started from: SIGHUP, ignored by
+/// nohup, is not taken as a request to stop.
+#[cfg(unix)]
+#[tokio::test]
+async fn serve_under_nohup_outlives_a_hangup_and_stops_on_sigterm() {
+    let mut cmd = Command::new("nohup");
+    cmd.args([BIN, "serve", "--demo", "--addr", "127.0.0.1:0"])
+        .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
+        .stderr(Stdio::null());
+    let mut server = Server::spawn(cmd);
+    let pid = server.child.id().to_string();
+    let signal = |name: &str| {
+        let sent = Command::new("kill").args([name, &pid]).status().unwrap();
+        assert!(sent.success(), "kill {name}");
+    };
+    signal("-HUP");
+    let client = reqwest::Client::new();
+    // Still answering after the hangup (a request queued behind its handling, if any).
+    assert_eq!(
+        events(&client, &server, &[("limit", "1")]).await.status,
+        200
+    );
+    assert!(server.child.try_wait().unwrap().is_none(), "still running");
+    signal("-TERM");
+    let exit = server.child.wait().unwrap();
+    assert!(exit.success(), "{exit:?}");
+}

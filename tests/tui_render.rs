@@ -468,6 +468,15 @@ fn the_five_types_all_on_say_that_the_other_families_are_hidden() {
     }
     let all_five = line(&m);
     assert!(all_five.contains("others hidden"), "{all_five}");
+    // After the status, which an 80-column screen still shows.
+    assert!(
+        all_five.find("status") < all_five.find("others hidden"),
+        "{all_five}"
+    );
+    let mut narrow = demo(Filter::default(), (80, 24));
+    run(&mut narrow, Command::ToggleType(2));
+    run(&mut narrow, Command::CycleTerminal);
+    assert!(line(&narrow).contains("status final"), "{}", line(&narrow));
     // And the counts agree: the demo's track and recording events are not shown.
     let others = m.store.len() - m.shown.len();
     assert!(others > 0);
@@ -726,6 +735,54 @@ fn a_narrow_groups_view_gives_up_columns_before_the_groups_names() {
     for title in ["FINAL%", "PEERS", "ROOMS", "FIRST", "LAST", "OVER TIME"] {
         assert!(text.contains(title), "a wide screen shows {title}:\n{text}");
     }
+}
+
+#[test]
+fn the_groups_views_columns_stay_put_while_it_scrolls() {
+    // Errors with short names, many events each, then errors with long names, fewer: scrolled
+    // to, the long names must not reshape the table.
+    let mut events = Vec::new();
+    for k in 0..120 {
+        let name = if k < 60 {
+            format!("E{k}")
+        } else {
+            format!("AVeryLongErrorNameThatKeepsGoing{k}")
+        };
+        for n in 0..(200 - k) {
+            events.push(json!({
+                "id": format!("e{k}-{n}"),
+                "type": "client.join.failed",
+                "timestamp": "2026-11-18T10:00:00Z",
+                "data": {"error_code": 1000 + k, "error_name": name, "room_id": "r"}
+            }));
+        }
+    }
+    let mut m = loaded(
+        SourceLabel::Demo,
+        Filter::default(),
+        (140, 40),
+        vec![batch(&events)],
+    );
+    run(&mut m, Command::ShowGroups);
+    let header = |m: &Model| {
+        screen_text(draw(m).backend().buffer())
+            .lines()
+            .find(|l| l.starts_with("GROUP"))
+            .unwrap()
+            // The facets pane beside it follows the selected group.
+            .split('│')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let top = header(&m);
+    assert!(top.contains("COUNT"), "{top}");
+    for _ in 0..8 {
+        run(&mut m, Command::PageDown);
+        assert_eq!(header(&m), top);
+    }
+    run(&mut m, Command::Bottom);
+    assert_eq!(header(&m), top);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //!
 //! Exit statuses: 2 for a usage error (no source, a bad `--addr` or filter, an unreadable token
 //! file, no token for the live API) or unreadable input; 1 when the live API fails, the address
-//! cannot be bound or the server fails; 0 after a clean shutdown on Ctrl-C, SIGTERM or SIGHUP.
+//! cannot be bound or the server fails; 0 after a clean shutdown on Ctrl-C or SIGTERM.
 
 mod api;
 mod cursor;
@@ -217,7 +217,7 @@ async fn serve(
     if token.generated {
         eprintln!("token: {}", token.value);
     }
-    let shutdown = crate::stop::requested();
+    let shutdown = crate::stop::requested(false);
     let api = Arc::new(api::Api::new(store, &token.value, cursor::Mac::random()).with_delay(delay));
     drop(token);
     {

@@ -307,7 +307,7 @@ impl BatchBuilder {
         )?;
         if self.events_only && !probe.names_an_event() {
             return Err(serde::de::Error::custom(
-                "not an event: the object has no id, type, timestamp or data",
+                "not an event: the object has no id, type or timestamp string, and no data object",
             ));
         }
         self.tables

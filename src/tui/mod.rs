@@ -159,6 +159,7 @@ pub fn run(
                 None
             }
         };
+        let stop = Box::pin(crate::stop::requested(true));
         let mut terminal = match terminal::enter() {
             Ok(t) => t,
             Err(e) => {
@@ -170,6 +171,7 @@ pub fn run(
         let channels = runtime::Channels {
             actions: rx,
             worker,
+            stop,
         };
         let result = runtime::run(&mut terminal, &mut model, channels).await;
         drop(guard);

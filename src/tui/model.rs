@@ -98,6 +98,44 @@ pub struct GroupsView {
     pub selected: usize,
     pub offset: usize,
     pub groups: Groups,
+    /// The widest name among the first groups, in cells: the table's columns are fitted to it
+    /// once per grouping, so that they stay put while the list scrolls.
+    pub name_width: usize,
+}
+
+impl GroupsView {
+    /// How many of the first groups the name width is measured on (a grouping by peer has
+    /// hundreds of thousands).
+    const MEASURED: usize = 2_000;
+
+    pub fn new(
+        store: &crate::store::Store,
+        groups: Groups,
+        key: GroupKey,
+        sort: GroupSort,
+    ) -> Self {
+        let mut view = GroupsView {
+            key,
+            sort,
+            selected: 0,
+            offset: 0,
+            groups,
+            name_width: 0,
+        };
+        view.measure(store);
+        view
+    }
+
+    /// Measures the names again, after the groups were counted again.
+    pub fn measure(&mut self, store: &crate::store::Store) {
+        use unicode_width::UnicodeWidthStr;
+        self.name_width = (0..self.groups.len().min(Self::MEASURED))
+            .map(|k| {
+                crate::sanitize::for_terminal(&self.groups.group(k).label(store, self.key)).width()
+            })
+            .max()
+            .unwrap_or(0);
+    }
 }
 
 /// A peer's story: its events folded into chains, as lines to scroll through.

@@ -28,17 +28,18 @@ pub struct Channels {
     pub actions: mpsc::UnboundedReceiver<Action>,
     /// The live fetch task, when the source is live.
     pub worker: Option<mpsc::UnboundedSender<worker::Command>>,
+    /// SIGTERM, SIGHUP or a SIGINT from outside: stop as on `q`. Listened for before the
+    /// terminal is taken, so that no such signal can leave it raw.
+    pub stop: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
 }
 
 pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> std::io::Result<()> {
     let Channels {
         actions: mut rx,
         worker,
+        mut stop,
     } = channels;
     let mut input = EventStream::new();
-    // SIGTERM, SIGHUP or a SIGINT from outside: stop as on `q`, and the terminal is given back.
-    let stop = crate::stop::requested();
-    tokio::pin!(stop);
     terminal.draw(|f| view(model, f))?;
     // Follow mode's next run of the query, armed while follow mode is on and idle.
     let mut next_follow: Option<tokio::time::Instant> = None;

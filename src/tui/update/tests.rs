@@ -1153,6 +1153,46 @@ fn the_timeline_is_counted_again_for_a_new_width() {
 }
 
 #[test]
+fn a_range_marked_on_the_timeline_keeps_its_times_through_a_resize() {
+    let mut m = demo(40, 15);
+    run(&mut m, Command::ToggleTimeline);
+    run(&mut m, Command::Top);
+    for _ in 0..10 {
+        run(&mut m, Command::Right);
+    }
+    run(&mut m, Command::MarkStart);
+    for _ in 0..5 {
+        run(&mut m, Command::Right);
+    }
+    let at = |m: &Model| {
+        let tl = m.timeline.as_ref().unwrap();
+        let start = |k: usize| tl.timeline.buckets[k].start;
+        (
+            start(tl.anchor.unwrap()),
+            start(tl.cursor),
+            tl.timeline.step,
+        )
+    };
+    let (anchor, cursor, step) = at(&m);
+    update(
+        &mut m,
+        Action::Resize {
+            width: 200,
+            height: 50,
+        },
+    );
+    // Shorter buckets now: each end is in the bucket that holds the time it was on.
+    let (anchor_after, cursor_after, step_after) = at(&m);
+    assert!(step_after < step, "{step} {step_after}");
+    for (before, after) in [(anchor, anchor_after), (cursor, cursor_after)] {
+        assert!(
+            after <= before && before < after + step_after,
+            "{before} {after}"
+        );
+    }
+}
+
+#[test]
 fn follow_mode_needs_a_live_source() {
     let mut m = demo(140, 40);
     run(&mut m, Command::ToggleFollow);

@@ -258,13 +258,7 @@ fn visible_offset(selected: usize, offset: usize, height: usize) -> usize {
 fn open_groups(model: &mut Model, key: GroupKey, sort: GroupSort) {
     let old = model.groups.take().map(|g| g.groups).unwrap_or_default();
     let groups = Groups::recompute(old, &model.store, &model.shown, key, sort);
-    model.groups = Some(GroupsView {
-        key,
-        sort,
-        selected: 0,
-        offset: 0,
-        groups,
-    });
+    model.groups = Some(GroupsView::new(&model.store, groups, key, sort));
     model.mode = Mode::Groups;
 }
 
@@ -434,6 +428,7 @@ pub fn refresh(model: &mut Model) {
     if let Some(g) = &mut model.groups {
         let old = std::mem::take(&mut g.groups);
         g.groups = Groups::recompute(old, &model.store, &model.shown, g.key, g.sort);
+        g.measure(&model.store);
         g.selected = g.selected.min(g.groups.len().saturating_sub(1));
     }
     refit_timeline(model);
@@ -447,10 +442,18 @@ pub fn refit_timeline(model: &mut Model) {
         // Two columns of the strip are its border.
         let buckets = a.timeline.width.saturating_sub(2).max(1) as usize;
         if let Some(tl) = &mut model.timeline {
+            // The cursor and the mark stay on the times they were on, in the new buckets.
+            let start = |k: usize| tl.timeline.buckets.get(k).map(|b| b.start);
+            let (cursor_at, anchor_at) = (start(tl.cursor), tl.anchor.and_then(start));
             tl.timeline = Timeline::compute(&model.store, &model.shown, buckets);
             let last = tl.timeline.buckets.len().saturating_sub(1);
-            tl.cursor = tl.cursor.min(last);
-            tl.anchor = tl.anchor.map(|a| a.min(last));
+            let at = |ts: Option<i64>, k: usize| {
+                ts.and_then(|ts| tl.timeline.bucket_at(ts))
+                    .unwrap_or(k)
+                    .min(last)
+            };
+            tl.cursor = at(cursor_at, tl.cursor);
+            tl.anchor = tl.anchor.map(|a| at(anchor_at, a));
         }
     }
 }

@@ -103,12 +103,6 @@ fn types_line(model: &Model) -> Line<'static> {
         ));
         spans.push(Span::raw("  "));
     }
-    // With a type chosen, the families no key names (track, recording...) are left out: said,
-    // since the five keys all lit look the same as no type chosen.
-    if !model.filter.types.is_empty() {
-        spans.push(Span::styled("others hidden", model.theme.type_off()));
-        spans.push(Span::raw("  "));
-    }
     spans.push(Span::styled("│ status ", model.theme.label()));
     let (word, style) = match model.filter.terminal {
         None => ("all", ratatui::style::Style::new()),
@@ -137,6 +131,12 @@ fn types_line(model: &Model) -> Line<'static> {
     if !extra.is_empty() {
         spans.push(Span::styled(" │ ", model.theme.label()));
         spans.push(Span::raw(for_terminal(&extra.join(" ")).into_owned()));
+    }
+    // With a type chosen, the families no key names (track, recording...) are left out: said,
+    // since the five keys all lit look the same as no type chosen. Last, so that on a narrow
+    // screen the status and the filters come first.
+    if !model.filter.types.is_empty() {
+        spans.push(Span::styled(" │ others hidden", model.theme.type_off()));
     }
     Line::from(spans)
 }

@@ -5,7 +5,6 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
-use unicode_width::UnicodeWidthStr;
 
 use super::layout::{STORY_FIRST_ROW, TABLE_FIRST_ROW};
 use crate::cli::GroupSort;
@@ -53,8 +52,7 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
     let labels: Vec<String> = (g.offset..end)
         .map(|k| for_terminal(&g.groups.group(k).label(&model.store, g.key)).into_owned())
         .collect();
-    let longest = labels.iter().map(|l| l.width()).max().unwrap_or(0);
-    let shown = GroupColumn::fitting(area.width, longest);
+    let shown = GroupColumn::fitting(area.width, g.name_width);
     let spark = GroupColumn::Sparkline.width() as usize;
     let rows: Vec<Row> = (g.offset..end)
         .zip(labels)
