@@ -642,14 +642,17 @@ fn list_live_over_serve_demo_prints_what_list_demo_prints_loading_the_types_side
     }
 }
 
-/// `callscope serve --live ARGS` over the API `upstream` serves, with the API's token in the
-/// environment and serve's own token `TOKEN`.
+/// The token of the API that `serve --live` reads in these tests (serve's own is `TOKEN`).
+const UPSTREAM_TOKEN: &str = "upstream-token-3e8a";
+
+/// `callscope serve --live ARGS` over the API `upstream` serves (whose token is
+/// `UPSTREAM_TOKEN`), with the API's token in the environment and serve's own token `TOKEN`.
 fn serve_live(upstream: &Server, args: &[&str]) -> Server {
     let mut cmd = Command::new(BIN);
     cmd.args(["serve", "--live", "--base-url", &upstream.url])
         .args(["--addr", "127.0.0.1:0"])
         .args(args)
-        .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+        .env("HMS_MANAGEMENT_TOKEN", UPSTREAM_TOKEN)
         .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
         .stderr(Stdio::piped());
     Server::spawn(cmd)
@@ -657,7 +660,7 @@ fn serve_live(upstream: &Server, args: &[&str]) -> Server {
 
 #[tokio::test]
 async fn serve_live_serves_what_the_api_holds_and_filters_narrow_it() {
-    let upstream = serve_demo();
+    let upstream = serve(&["--demo", "--addr", "127.0.0.1:0"], Some(UPSTREAM_TOKEN));
     let client = reqwest::Client::new();
 
     let whole = serve_live(&upstream, &[]);
@@ -772,6 +775,13 @@ fn serve_live_serves_nothing_when_the_api_fails_or_no_token_is_known() {
         "the hint names serve's flag for the API's token: {stderr}"
     );
     assert!(!stderr.contains(refused), "the token never shows: {stderr}");
+
+    // The API's own token as the one serve hands to its clients: refused, and not shown.
+    let (code, stdout, stderr) = run(Some(TOKEN), &["--live"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(stderr.contains("a token of its own"), "{stderr}");
+    assert!(!stderr.contains(TOKEN), "{stderr}");
 
     // No token anywhere: a usage error that says where one is read from.
     let (code, stdout, stderr) = run(None, &["--live"]);

@@ -23,6 +23,7 @@ use axum::serve::ListenerExt;
 use crate::cli::ServeArgs;
 use crate::commands::{EXIT_RUNTIME, EXIT_USAGE, LiveError, load_live, load_offline};
 use crate::filter::Filter;
+use crate::source::token::TokenSource;
 use crate::store::{Batch, Store};
 
 /// The environment variable read for the token when no `--token-file` is given.
@@ -54,6 +55,19 @@ pub fn run(args: ServeArgs) -> ExitCode {
     let store = if source.live {
         // Here the API's token file is --live-token-file (--token-file is serve's own).
         let named = |e: String| e.replace("--token-file", "--live-token-file");
+        // Whoever may query serve is given its token: it must not be the API's secret.
+        if let Ok(Some(api)) = crate::source::live::discover(source) {
+            let secret = match &api {
+                TokenSource::Fixed { token, .. } => token.expose(),
+                TokenSource::Minted { secret, .. } => secret.expose(),
+            };
+            if secret == token.value {
+                return usage(
+                    "serve's token (the one its clients send) is the API's own secret: give serve \
+                     a token of its own (--token-file, CALLSCOPE_SERVE_TOKEN, or none for a random one)",
+                );
+            }
+        }
         match load_live(source, &filter, None) {
             Ok(store) => store,
             Err(LiveError::Usage(e)) => return usage(&named(e)),
