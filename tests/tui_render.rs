@@ -738,6 +738,38 @@ fn a_narrow_groups_view_gives_up_columns_before_the_groups_names() {
 }
 
 #[test]
+fn with_a_room_filter_the_list_shows_the_sdk_in_the_rooms_place() {
+    let list_header = |m: &Model| {
+        screen_text(draw(m).backend().buffer())
+            .lines()
+            .find(|l| l.starts_with("TIME"))
+            .unwrap()
+            .split('│')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let all = demo(Filter::default(), (140, 40));
+    let header = list_header(&all);
+    assert!(
+        header.contains("ROOM") && !header.contains("SDK"),
+        "{header}"
+    );
+    let room = Filter {
+        room: Some(STORM_ROOM_ID.into()),
+        ..Filter::default()
+    };
+    let one_room = demo(room, (140, 40));
+    let header = list_header(&one_room);
+    assert!(
+        !header.contains("ROOM") && header.contains("SDK"),
+        "{header}"
+    );
+    let text = screen_text(draw(&one_room).backend().buffer());
+    assert!(text.contains("web 0.1"), "the rows hold the SDK:\n{text}");
+}
+
+#[test]
 fn the_groups_views_columns_stay_put_while_it_scrolls() {
     // Errors with short names, many events each, then errors with long names, fewer: scrolled
     // to, the long names must not reshape the table.

@@ -26,16 +26,26 @@ const COLUMNS: [(&str, u16, bool); 9] = [
     ("OS", 14, true),
 ];
 
-/// How many columns fit in `width` cells.
-fn columns_that_fit(width: u16) -> usize {
+/// Where the room's column is in [`COLUMNS`].
+const ROOM: usize = 5;
+
+/// The columns drawn in `width` cells, by their place in [`COLUMNS`]: those that fit, the
+/// optional ones going first from the end. With a room filter the room's column is left out
+/// (the header names the room), which leaves its width to the SDK and the OS.
+fn columns_shown(width: u16, one_room: bool) -> Vec<usize> {
     let mut used = 0u16;
+    let mut shown = Vec::new();
     for (k, (_, w, optional)) in COLUMNS.iter().enumerate() {
+        if one_room && k == ROOM {
+            continue;
+        }
         used += w + 1;
         if *optional && used > width {
-            return k;
+            break;
         }
+        shown.push(k);
     }
-    COLUMNS.len()
+    shown
 }
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
@@ -73,9 +83,10 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let start = model.selection.offset.min(model.shown.len());
     let end = (start + height).min(model.shown.len());
+    let shown = columns_shown(area.width, model.filter.room.is_some());
     let rows: Vec<Row> = (start..end)
         .map(|k| {
-            let row = event_row(model, model.shown[k] as usize, columns_that_fit(area.width));
+            let row = event_row(model, model.shown[k] as usize, &shown);
             if k == model.selection.selected {
                 row.style(model.theme.selected_row())
             } else {
@@ -83,11 +94,10 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             }
         })
         .collect();
-    let n = columns_that_fit(area.width);
-    let header = Row::new(COLUMNS[..n].iter().map(|(h, _, _)| *h)).style(model.theme.heading());
-    let mut widths: Vec<Constraint> = COLUMNS[..n]
+    let header = Row::new(shown.iter().map(|&k| COLUMNS[k].0)).style(model.theme.heading());
+    let mut widths: Vec<Constraint> = shown
         .iter()
-        .map(|(_, w, _)| Constraint::Length(*w))
+        .map(|&k| Constraint::Length(COLUMNS[k].1))
         .collect();
     if let Some(last) = widths.last_mut() {
         *last = Constraint::Fill(1);
@@ -99,7 +109,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     frame.render_widget(table, area);
 }
 
-fn event_row(model: &Model, i: usize, columns: usize) -> Row<'static> {
+fn event_row(model: &Model, i: usize, shown: &[usize]) -> Row<'static> {
     let store = &model.store;
     let row = store.row(i);
     let s = |sym| for_terminal(store.str(sym)).into_owned();
@@ -121,7 +131,7 @@ fn event_row(model: &Model, i: usize, columns: usize) -> Row<'static> {
         s(row.room_name)
     };
     let join = |a: String, b: String| if b.is_empty() { a } else { format!("{a} {b}") };
-    let mut cells = vec![
+    let cells = vec![
         if is_new {
             Cell::from(Span::styled(time, model.theme.new_event()))
         } else {
@@ -142,6 +152,10 @@ fn event_row(model: &Model, i: usize, columns: usize) -> Row<'static> {
         Cell::from(join(s(row.sdk), s(row.sdk_version))),
         Cell::from(join(s(row.os), s(row.os_version))),
     ];
-    cells.truncate(columns);
+    let cells = cells
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| shown.contains(k))
+        .map(|(_, cell)| cell);
     Row::new(cells)
 }
