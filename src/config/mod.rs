@@ -516,10 +516,13 @@ fn expand_home_in(path: &Path, home: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Expands `~/` and reads a relative path from the config file's folder.
+/// Expands `~/` and reads a relative path from the config file's folder (`~/` too, when no home
+/// folder is known).
 fn resolve_path(path: &Path, folder: Option<&Path>) -> PathBuf {
-    if path.starts_with("~") {
-        return expand_home(path);
+    if path.starts_with("~")
+        && let Ok(home) = etcetera::home_dir()
+    {
+        return expand_home_in(path, Some(&home));
     }
     match folder {
         Some(folder) if path.is_relative() => folder.join(path),
