@@ -318,7 +318,10 @@ impl ServeArgs {
             token_file: self.live_token_file.clone(),
             insecure: self.insecure,
             page_size: self.page_size,
-            token_env: Default::default(),
+            token_env: crate::source::live::TokenEnv {
+                file_flag: "--live-token-file",
+                ..Default::default()
+            },
         }
     }
 }

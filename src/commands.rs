@@ -68,14 +68,11 @@ fn run_with(mut cli: Cli, explicit: Explicit) -> ExitCode {
                 None => format!("off (--log-file FILE, or {}=debug)", crate::logging::ENV),
             };
             match crate::config::report(&args.settings, &log) {
-                Ok(text) => {
+                Ok((text, settings)) => {
                     print!("{text}");
                     // What the explorer would refuse to start with: keys and the theme.
-                    let problems = crate::config::settings_in_force(&args.settings)
-                        .map_err(|e| vec![e.to_string()])
-                        .and_then(|s| crate::tui::keys_and_theme(&s, false).map(drop));
-                    match problems {
-                        Ok(()) => ExitCode::SUCCESS,
+                    match crate::tui::keys_and_theme(&settings, false) {
+                        Ok(_) => ExitCode::SUCCESS,
                         Err(problems) => {
                             for p in problems {
                                 eprintln!("callscope: {p}");
@@ -280,25 +277,37 @@ fn list(args: ListArgs) -> ExitCode {
 
 /// Why a live load stopped: a usage error (no token, a refused URL) before any request, or a
 /// runtime failure, with the events that arrived before it.
-pub(crate) enum LiveError {
+enum LiveError {
     Usage(String),
     Runtime(Box<Store>, String),
 }
 
 /// Pages through the live query, with a progress line on stderr when stderr is a terminal.
-pub(crate) fn load_live(
+fn load_live(
     source: &SourceArgs,
     filter: &crate::filter::Filter,
     max: Option<usize>,
 ) -> Result<Store, LiveError> {
     let (api, tokens) = crate::source::live::connect(source).map_err(LiveError::Usage)?;
+    fetch_live(source, &api, tokens, filter, max).map_err(|(store, e)| LiveError::Runtime(store, e))
+}
+
+/// [`load_live`] with the client and token source `connect` gave; on a failure, the events
+/// that arrived before it and what went wrong, in the names of `source`'s token options.
+pub(crate) fn fetch_live(
+    source: &SourceArgs,
+    api: &crate::source::api::Api,
+    tokens: crate::source::token::TokenSource,
+    filter: &crate::filter::Filter,
+    max: Option<usize>,
+) -> Result<Store, (Box<Store>, String)> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| LiveError::Runtime(Box::default(), format!("cannot start: {e}")))?;
+        .map_err(|e| (Box::default(), format!("cannot start: {e}")))?;
     let show = std::io::stderr().is_terminal();
     let result = runtime.block_on(crate::source::live::fetch_all(
-        &api,
+        api,
         tokens,
         filter,
         max,
@@ -327,7 +336,7 @@ pub(crate) fn load_live(
     if show {
         eprint!("\r\x1b[2K");
     }
-    result.map_err(|(store, e)| LiveError::Runtime(Box::new(store), e))
+    result.map_err(|(store, e)| (Box::new(store), source.token_env.rename(&e)))
 }
 
 /// The format `list` writes in: the one asked for, else a table on a terminal and NDJSON

@@ -221,8 +221,18 @@ pub fn status_word(terminal: Option<bool>) -> &'static str {
     }
 }
 
-/// The columns of the events table that narrow first when it does not fit: the texts.
-const TABLE_NARROWING: &[usize] = &[3, 5, 6, 7, 8];
+/// The place of the column headed `title` in [`TABLE_COLUMNS`].
+fn table_column(title: &str) -> usize {
+    TABLE_COLUMNS
+        .iter()
+        .position(|(h, _)| *h == title)
+        .expect("a column of the events table")
+}
+
+/// The columns of the events table that narrow when it does not fit: the texts.
+fn table_narrowing() -> [usize; 5] {
+    ["ERROR", "USER", "ROOM", "SDK", "OS"].map(table_column)
+}
 
 fn write_table(
     store: &Store,
@@ -248,7 +258,14 @@ fn write_table(
     }
     let kept = match columns {
         // The OS, then the SDK, go when narrowing the texts is not enough.
-        Some(total) => fit_table(&mut widths, TABLE_GAP, total, &[], TABLE_NARROWING, &[8, 7]),
+        Some(total) => fit_table(
+            &mut widths,
+            TABLE_GAP,
+            total,
+            &[],
+            &table_narrowing(),
+            &[table_column("OS"), table_column("SDK")],
+        ),
         None => vec![true; widths.len()],
     };
     let line = |cells: Vec<&str>| {
@@ -410,11 +427,12 @@ mod tests {
     fn a_table_is_narrowed_widest_text_first_and_never_below_its_narrowest() {
         let base = [23, 12, 6, 24, 7, 20, 24, 18, 16];
         let mut widths = base;
-        let kept = fit_table(&mut widths, 2, 140, &[], TABLE_NARROWING, &[]);
+        let narrowing = table_narrowing();
+        let kept = fit_table(&mut widths, 2, 140, &[], &narrowing, &[]);
         assert!(kept.iter().all(|&k| k));
         assert_eq!(widths.iter().sum::<usize>() + 2 * 8, 140);
         for k in 0..base.len() {
-            if !TABLE_NARROWING.contains(&k) {
+            if !narrowing.contains(&k) {
                 assert_eq!(widths[k], base[k], "column {k} is not a text");
             }
         }
@@ -422,9 +440,9 @@ mod tests {
         assert!(widths[3] <= 20 && widths[6] <= 20, "{widths:?}");
         // Too narrow to fit: every text at its narrowest, nothing dropped.
         let mut widths = base;
-        let kept = fit_table(&mut widths, 2, 40, &[], TABLE_NARROWING, &[]);
+        let kept = fit_table(&mut widths, 2, 40, &[], &narrowing, &[]);
         assert!(kept.iter().all(|&k| k));
-        for &k in TABLE_NARROWING {
+        for k in narrowing {
             assert_eq!(widths[k], NARROWEST);
         }
         // Dropping goes in the order given, and stops once it fits: first, before any narrowing;

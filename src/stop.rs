@@ -44,9 +44,9 @@ pub fn requested(hangup: bool) -> impl std::future::Future<Output = ()> + Send +
 /// Whether SIGHUP is set to be ignored, as `nohup` sets it.
 #[cfg(unix)]
 fn hangup_ignored() -> bool {
+    // SAFETY: `sigaction` is a plain C struct, for which all zeroes is a valid value; with no
+    // new action, sigaction only reads the current one into it.
     let mut current: libc::sigaction = unsafe { std::mem::zeroed() };
-    // SAFETY: with no new action, sigaction only reads the current one into `current`, a
-    // properly sized struct this function owns.
     let read = unsafe { libc::sigaction(libc::SIGHUP, std::ptr::null(), &mut current) };
     read == 0 && current.sa_sigaction == libc::SIG_IGN
 }

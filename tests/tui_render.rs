@@ -737,18 +737,20 @@ fn a_narrow_groups_view_gives_up_columns_before_the_groups_names() {
     }
 }
 
+/// The line of the screen that starts with `start` (a table's column titles), up to the pane
+/// beside the table.
+fn left_of_pane(m: &Model, start: &str) -> String {
+    let text = screen_text(draw(m).backend().buffer());
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(start))
+        .unwrap_or_else(|| panic!("no line starts with {start:?}:\n{text}"));
+    line.split('│').next().unwrap_or_default().to_string()
+}
+
 #[test]
 fn with_a_room_filter_the_list_shows_the_sdk_in_the_rooms_place() {
-    let list_header = |m: &Model| {
-        screen_text(draw(m).backend().buffer())
-            .lines()
-            .find(|l| l.starts_with("TIME"))
-            .unwrap()
-            .split('│')
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    let list_header = |m: &Model| left_of_pane(m, "TIME");
     let all = demo(Filter::default(), (140, 40));
     let header = list_header(&all);
     assert!(
@@ -796,17 +798,8 @@ fn the_groups_views_columns_stay_put_while_it_scrolls() {
         vec![batch(&events)],
     );
     run(&mut m, Command::ShowGroups);
-    let header = |m: &Model| {
-        screen_text(draw(m).backend().buffer())
-            .lines()
-            .find(|l| l.starts_with("GROUP"))
-            .unwrap()
-            // The facets pane beside it follows the selected group.
-            .split('│')
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    // The facets pane beside it follows the selected group.
+    let header = |m: &Model| left_of_pane(m, "GROUP");
     let top = header(&m);
     assert!(top.contains("COUNT"), "{top}");
     for _ in 0..8 {

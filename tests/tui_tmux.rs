@@ -721,6 +721,12 @@ fn list_on_a_terminal_shows_control_characters_that_a_file_gets_as_they_are() {
             "{format}: the screen was not cleared:\n{screen}"
         );
         assert_ne!(tmux.pane("#{pane_title}"), "PWNED", "{format}");
+        // The bidirectional override reaches the terminal in no format, NDJSON's raw JSON
+        // included (JSON escapes the C0 controls, not this).
+        assert!(
+            screen.contains("\u{fffd}nimda") && !screen.contains('\u{202e}'),
+            "{format}:\n{screen}"
+        );
         // NDJSON writes the escape as JSON does (\u001b); the other two show it.
         if format != "ndjson" {
             assert!(

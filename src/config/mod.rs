@@ -599,13 +599,6 @@ fn merge_text(mine: &mut Option<String>, theirs: Option<&String>) {
     }
 }
 
-/// The settings of the selected profile (keys, theme, redaction), as the explorer would take them.
-pub fn settings_in_force(args: &SettingsArgs) -> Result<Settings, ConfigError> {
-    let config = Config::load(args)?;
-    let selected = config.select(args.profile.as_deref())?;
-    Ok(config.settings(selected))
-}
-
 /// Reads the config and applies the selected profile to the command's source and filters.
 pub fn configure(
     args: &SettingsArgs,

@@ -3,11 +3,12 @@
 use crate::cli::{FilterArgs, SettingsArgs, SourceArgs};
 use crate::source::live::TokenEnv;
 
-use super::{Config, ConfigError, Explicit, Filters};
+use super::{Config, ConfigError, Explicit, Filters, Settings};
 
 /// `callscope config`: where the file is and what is in force, with no secret in it: token
 /// files are named, never read; variables are named and said to be set or not, never shown.
-pub fn report(args: &SettingsArgs, log: &str) -> Result<String, ConfigError> {
+/// The settings reported come with the text, for the caller to check as the explorer would.
+pub fn report(args: &SettingsArgs, log: &str) -> Result<(String, Settings), ConfigError> {
     let config = Config::load(args)?;
     let selected = config.select(args.profile.as_deref())?;
     let mut source = SourceArgs {
@@ -133,7 +134,7 @@ pub fn report(args: &SettingsArgs, log: &str) -> Result<String, ConfigError> {
             crate::sanitize::for_terminal(&value)
         ));
     }
-    Ok(out)
+    Ok((out, settings))
 }
 
 /// A URL with any password in it masked: `https://user:***@host/`.
@@ -160,6 +161,7 @@ fn token_report(source: &SourceArgs) -> String {
         token,
         access_key,
         secret,
+        ..
     } = &source.token_env;
     let set = |name: &str| {
         if std::env::var_os(name).is_some_and(|v| !v.is_empty()) {

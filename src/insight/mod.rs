@@ -24,7 +24,7 @@ pub use facets::{FACET_KEYS, Facet, facets};
 pub use groups::{Group, Groups};
 pub use keys::{GroupValue, Part};
 pub use report::{sparkline_text, write_groups, write_groups_within};
-pub use timeline::{BUCKET_STEPS, Bucket, Timeline, step_label};
+pub use timeline::{BUCKET_STEPS, Bucket, DAY, Timeline, step_label};
 
 use crate::event::EventType;
 use crate::store::{Store, Sym};

@@ -211,7 +211,12 @@ fn write_table(
             &mut widths,
             crate::output::TABLE_GAP,
             total,
-            &[n + 7, n + 5, n + 2],
+            &["ACTIVITY", "FIRST SEEN (UTC)", "FINAL %"].map(|title| {
+                n + COUNT_HEADERS
+                    .iter()
+                    .position(|h| *h == title)
+                    .expect("a count column")
+            }),
             &(0..n).collect::<Vec<_>>(),
             &[],
         ),

@@ -5,7 +5,8 @@ use crate::parallel::in_slices;
 use crate::store::{NO_TIME, Store, TERMINAL_TRUE};
 
 const S: i64 = 1_000_000_000;
-const DAY: i64 = 86_400 * S;
+/// A day, in nanoseconds.
+pub const DAY: i64 = 86_400 * S;
 
 /// The bucket sizes to choose from, smallest first; past a day, whole days.
 pub const BUCKET_STEPS: [i64; 13] = [

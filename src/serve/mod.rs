@@ -21,7 +21,7 @@ use std::sync::Arc;
 use axum::serve::ListenerExt;
 
 use crate::cli::ServeArgs;
-use crate::commands::{EXIT_RUNTIME, EXIT_USAGE, LiveError, load_live, load_offline};
+use crate::commands::{EXIT_RUNTIME, EXIT_USAGE, fetch_live, load_offline};
 use crate::filter::Filter;
 use crate::source::token::TokenSource;
 use crate::store::{Batch, Store};
@@ -53,29 +53,27 @@ pub fn run(args: ServeArgs) -> ExitCode {
         Err(e) => return usage(&e),
     };
     let store = if source.live {
-        // Here the API's token file is --live-token-file (--token-file is serve's own).
-        let named = |e: String| e.replace("--token-file", "--live-token-file");
+        let (api, tokens) = match crate::source::live::connect(source) {
+            Ok(connected) => connected,
+            Err(e) => return usage(&e),
+        };
         // Whoever may query serve is given its token: it must not be the API's secret.
-        if let Ok(Some(api)) = crate::source::live::discover(source) {
-            let secret = match &api {
-                TokenSource::Fixed { token, .. } => token.expose(),
-                TokenSource::Minted { secret, .. } => secret.expose(),
-            };
-            if secret == token.value {
-                return usage(
-                    "serve's token (the one its clients send) is the API's own secret: give serve \
-                     a token of its own (--token-file, CALLSCOPE_SERVE_TOKEN, or none for a random one)",
-                );
-            }
+        let secret = match &tokens {
+            TokenSource::Fixed { token, .. } => token.expose(),
+            TokenSource::Minted { secret, .. } => secret.expose(),
+        };
+        if secret == token.value {
+            return usage(
+                "serve's token (the one its clients send) is the API's own secret: give serve a \
+                 token of its own (--token-file, CALLSCOPE_SERVE_TOKEN, or none for a random one)",
+            );
         }
-        match load_live(source, &filter, None) {
+        match fetch_live(source, &api, tokens, &filter, None) {
             Ok(store) => store,
-            Err(LiveError::Usage(e)) => return usage(&named(e)),
             // Serving part of what the API holds would answer queries wrongly.
-            Err(LiveError::Runtime(store, e)) => {
+            Err((store, e)) => {
                 return failure(&format!(
-                    "not serving: {}; {} event(s) had arrived before it",
-                    named(e),
+                    "not serving: {e}; {} event(s) had arrived before it",
                     store.len()
                 ));
             }

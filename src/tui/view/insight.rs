@@ -17,8 +17,6 @@ use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{FacetPanel, Model, StoryLine};
 
-const DAY_NS: i64 = 86_400 * 1_000_000_000;
-
 fn short_time(ns: Option<i64>) -> String {
     ns.map(clock).unwrap_or_else(|| "-".into())
 }
@@ -49,15 +47,12 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
     }
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let end = (g.offset + height).min(g.groups.len());
-    let labels: Vec<String> = (g.offset..end)
-        .map(|k| for_terminal(&g.groups.group(k).label(&model.store, g.key)).into_owned())
-        .collect();
     let shown = GroupColumn::fitting(area.width, g.name_width);
     let spark = GroupColumn::Sparkline.width() as usize;
     let rows: Vec<Row> = (g.offset..end)
-        .zip(labels)
-        .map(|(k, label)| {
+        .map(|k| {
             let group = g.groups.group(k);
+            let label = for_terminal(&group.label(&model.store, g.key)).into_owned();
             let mut cells = vec![Cell::from(label)];
             cells.extend(shown.iter().map(|column| match column {
                 GroupColumn::Count => Cell::from(group.count.to_string()),
@@ -369,7 +364,7 @@ pub fn draw_timeline(model: &Model, frame: &mut Frame, area: Rect) {
             " {} to {}: {} events, {} final{}",
             crate::time::format_short(since),
             // The end's date too when it is another day's.
-            if since.div_euclid(DAY_NS) == until.div_euclid(DAY_NS) {
+            if since.div_euclid(insight::DAY) == until.div_euclid(insight::DAY) {
                 clock(until)
             } else {
                 crate::time::format_short(until)
