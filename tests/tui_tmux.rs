@@ -236,8 +236,9 @@ fn demo_count(filter: &Filter) -> String {
 }
 
 /// After the explorer quits, the shell is back on its normal screen with the terminal as it was.
-fn assert_terminal_restored(tmux: &Tmux) {
-    let screen = tmux.wait_for_text("explorer exited with 0");
+/// The explorer exited with `status` and left the terminal as it found it.
+fn assert_terminal_restored(tmux: &Tmux, status: u8) {
+    let screen = tmux.wait_for_text(&format!("explorer exited with {status}"));
     assert!(screen.contains(PROMPT), "{screen}");
     assert_eq!(
         tmux.pane("#{alternate_on}"),
@@ -337,7 +338,7 @@ fn the_demo_explorer_answers_keys_and_restores_the_terminal_on_quit() {
     );
 
     tmux.keys(&["q"]);
-    assert_terminal_restored(&tmux);
+    assert_terminal_restored(&tmux, 0);
 }
 
 #[test]
@@ -352,7 +353,7 @@ fn ctrl_c_quits_from_a_filter_input_and_restores_the_terminal() {
     tmux.wait_for_text("Enter apply");
     tmux.type_text("q");
     tmux.keys(&["C-c"]);
-    assert_terminal_restored(&tmux);
+    assert_terminal_restored(&tmux, 0);
 }
 
 #[test]
@@ -391,7 +392,7 @@ fn a_damaged_file_opens_with_its_readable_events_and_the_problem_in_the_header()
     );
     assert_eq!(list_rows(&screen).len(), 2, "{screen}");
     tmux.keys(&["q"]);
-    assert_terminal_restored(&tmux);
+    assert_terminal_restored(&tmux, 0);
 }
 
 /// The SGR parameters that set a colour: 30-38 and 90-97 (foreground), 40-48 and 100-107
@@ -462,7 +463,7 @@ fn no_color_draws_without_any_colour_sequence_while_the_default_draws_in_colour(
     tmux.keys(&["Escape"]);
     tmux.wait_for(|s| !s.contains("groups by error"), "the groups to close");
     tmux.keys(&["q"]);
-    assert_terminal_restored(&tmux);
+    assert_terminal_restored(&tmux, 0);
 }
 
 /// The demo's first event as it is copied: its JSON on one line.
@@ -493,7 +494,7 @@ fn y_puts_the_selected_events_json_on_tmuxs_buffer_and_shift_y_its_id() {
     tmux.wait_for_text(&format!("copied the event id {id} to the clipboard"));
     tmux.wait_for_buffer(&id);
     tmux.keys(&["q"]);
-    assert_terminal_restored(&tmux);
+    assert_terminal_restored(&tmux, 0);
 }
 
 #[test]
@@ -512,7 +513,7 @@ fn a_click_selects_a_row_and_another_focuses_the_detail_pane() {
     tmux.keys(&["Escape"]);
     tmux.wait_for_text("Enter/Tab detail");
     tmux.keys(&["q"]);
-    assert_terminal_restored(&tmux);
+    assert_terminal_restored(&tmux, 0);
 }
 
 #[test]
@@ -543,7 +544,7 @@ fn keys_remapped_in_the_config_work_and_show_in_the_hints_and_the_help() {
     tmux.keys(&["q", "j"]);
     tmux.wait_for_text("events 2/");
     tmux.keys(&["Q"]);
-    assert_terminal_restored(&tmux);
+    assert_terminal_restored(&tmux, 0);
 }
 
 #[test]
@@ -632,7 +633,7 @@ fn a_gzip_dump_piped_in_opens_with_every_event_and_answers_keys() {
     });
     tmux.wait_for_text(&format!("{joins} shown / {every} loaded"));
     tmux.keys(&["q"]);
-    assert_terminal_restored(&tmux);
+    assert_terminal_restored(&tmux, 0);
 }
 
 #[test]
@@ -667,8 +668,9 @@ fn a_dump_asked_of_stdin_when_stdin_is_the_terminal_is_refused_before_the_screen
 }
 
 #[test]
-fn sigterm_or_sighup_stops_the_explorer_and_restores_the_terminal() {
-    for signal in ["TERM", "HUP"] {
+fn sigterm_or_sighup_stops_the_explorer_restores_the_terminal_and_says_which_signal() {
+    // The shell's status for a process killed by the signal: 128 and its number.
+    for (signal, status) in [("TERM", 143), ("HUP", 129), ("INT", 130)] {
         let dir = tempfile::tempdir().unwrap();
         let Some(tmux) = Tmux::start(dir.path()) else {
             return;
@@ -686,7 +688,7 @@ fn sigterm_or_sighup_stops_the_explorer_and_restores_the_terminal() {
             .status()
             .unwrap();
         assert!(sent.success(), "kill -{signal} {pid}");
-        assert_terminal_restored(&tmux);
+        assert_terminal_restored(&tmux, status);
     }
 }
 

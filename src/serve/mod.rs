@@ -229,7 +229,11 @@ async fn serve(
     if token.generated {
         eprintln!("token: {}", token.value);
     }
-    let shutdown = crate::stop::requested(false);
+    // A server asked to stop shuts down cleanly, and says so with status 0, as servers do.
+    let signal = crate::stop::requested(false);
+    let shutdown = async move {
+        signal.await;
+    };
     let api = Arc::new(api::Api::new(store, &token.value, cursor::Mac::random()).with_delay(delay));
     drop(token);
     {

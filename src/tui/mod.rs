@@ -176,7 +176,8 @@ pub fn run(
         let result = runtime::run(&mut terminal, &mut model, channels).await;
         drop(guard);
         match result {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(runtime::Ended::Quit) => ExitCode::SUCCESS,
+            Ok(runtime::Ended::Signal(signal)) => ExitCode::from(crate::stop::exit_status(signal)),
             Err(e) => {
                 eprintln!("callscope: terminal error: {e}");
                 ExitCode::from(EXIT_RUNTIME)

@@ -28,12 +28,25 @@ pub struct Channels {
     pub actions: mpsc::UnboundedReceiver<Action>,
     /// The live fetch task, when the source is live.
     pub worker: Option<mpsc::UnboundedSender<worker::Command>>,
-    /// SIGTERM, SIGHUP or a SIGINT from outside: stop as on `q`. Listened for before the
-    /// terminal is taken, so that no such signal can leave it raw.
-    pub stop: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
+    /// SIGTERM, SIGHUP or a SIGINT from outside, resolving to its number: stop as on `q`.
+    /// Listened for before the terminal is taken, so that no such signal can leave it raw.
+    pub stop: std::pin::Pin<Box<dyn std::future::Future<Output = i32> + Send>>,
 }
 
-pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> std::io::Result<()> {
+/// How the explorer's loop ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit, or the terminal's input ended.
+    Quit,
+    /// This signal asked it to stop.
+    Signal(i32),
+}
+
+pub async fn run(
+    terminal: &mut Tui,
+    model: &mut Model,
+    channels: Channels,
+) -> std::io::Result<Ended> {
     let Channels {
         actions: mut rx,
         worker,
@@ -60,14 +73,14 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
             ev = input.next() => match ev {
                 Some(Ok(ev)) => translate(model, ev),
                 Some(Err(e)) => return Err(e),
-                None => return Ok(()),
+                None => return Ok(Ended::Quit),
             },
             Some(action) = rx.recv() => Some(action),
             () = follow_due => {
                 next_follow = None;
                 Some(Action::FollowTick)
             }
-            () = &mut stop => return Ok(()),
+            signal = &mut stop => return Ok(Ended::Signal(signal)),
         };
         let Some(action) = action else { continue };
         let started = std::time::Instant::now();
@@ -82,7 +95,7 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
             let mut follow_up = Vec::new();
             for effect in effects {
                 match effect {
-                    Effect::Quit => return Ok(()),
+                    Effect::Quit => return Ok(Ended::Quit),
                     Effect::Worker(command) => {
                         if let Some(worker) = &worker {
                             let _ = worker.send(command);
@@ -107,7 +120,7 @@ pub async fn run(terminal: &mut Tui, model: &mut Model, channels: Channels) -> s
             effects = follow_up;
         }
         if model.quit {
-            return Ok(());
+            return Ok(Ended::Quit);
         }
         let updated = started.elapsed();
         terminal.draw(|f| view(model, f))?;
