@@ -6,7 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
-use super::layout::{STORY_FIRST_ROW, TABLE_FIRST_ROW};
+use super::layout::{STORY_FIRST_ROW, TABLE_FIRST_ROW, TIMELINE_MIN_HEIGHT};
 use crate::cli::GroupSort;
 use crate::event::EventType;
 use crate::insight::{self, FACET_KEYS, clock, slot_type, sparkline_text};
@@ -280,6 +280,15 @@ pub fn draw_facets(model: &Model, frame: &mut Frame, area: Rect, panel: &FacetPa
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
+/// `n` events, in words: "1 event", "2 events".
+fn events(n: u64) -> String {
+    if n == 1 {
+        "1 event".to_string()
+    } else {
+        format!("{n} events")
+    }
+}
+
 /// The timeline strip: one column per bucket, its height the bucket's count, its colour the
 /// type most counted in it; a red mark under buckets holding final errors.
 pub fn draw_timeline(model: &Model, frame: &mut Frame, area: Rect) {
@@ -294,15 +303,23 @@ pub fn draw_timeline(model: &Model, frame: &mut Frame, area: Rect) {
         })
         .title({
             let key = |c| model.keymap.key(Mode::Timeline, c);
-            format!(
-                " timeline · {} per column · {}/{} move, {}: mark, {}: show the range · {}: hide ",
-                tl.timeline.step_label(),
-                key(Command::Left),
-                key(Command::Right),
-                key(Command::MarkStart),
-                key(Command::Apply),
-                key(Command::ToggleTimeline),
-            )
+            // Too few lines for the bars: said where it shows, rather than an empty strip.
+            if area.height < TIMELINE_MIN_HEIGHT {
+                format!(
+                    " timeline · too few lines to draw: make the terminal taller · {}: hide ",
+                    key(Command::ToggleTimeline),
+                )
+            } else {
+                format!(
+                    " timeline · {} per column · {}/{} move, {}: mark, {}: show the range · {}: hide ",
+                    tl.timeline.step_label(),
+                    key(Command::Left),
+                    key(Command::Right),
+                    key(Command::MarkStart),
+                    key(Command::Apply),
+                    key(Command::ToggleTimeline),
+                )
+            }
         });
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -360,31 +377,34 @@ pub fn draw_timeline(model: &Model, frame: &mut Frame, area: Rect) {
     }
     let cursor = tl.timeline.buckets.get(tl.cursor);
     let info = match (cursor, tl.timeline.range(lo, hi)) {
-        (Some(b), Some((since, until))) => format!(
-            " {} to {}: {} events, {} final{}",
-            crate::time::format_short(since),
-            // The end's date too when it is another day's.
-            if since.div_euclid(insight::DAY) == until.div_euclid(insight::DAY) {
-                clock(until)
+        (Some(b), Some((since, until))) => {
+            let (total, finals): (u64, u64) = if lo == hi {
+                (b.total().into(), b.finals.into())
             } else {
-                crate::time::format_short(until)
-            },
-            if lo == hi {
-                b.total()
-            } else {
-                tl.timeline.buckets[lo..=hi].iter().map(|b| b.total()).sum()
-            },
-            if lo == hi {
-                b.finals
-            } else {
-                tl.timeline.buckets[lo..=hi].iter().map(|b| b.finals).sum()
-            },
-            if tl.timeline.untimed > 0 {
-                format!(" · {} events without a time", tl.timeline.untimed)
-            } else {
-                String::new()
-            }
-        ),
+                let buckets = &tl.timeline.buckets[lo..=hi];
+                (
+                    buckets.iter().map(|b| u64::from(b.total())).sum(),
+                    buckets.iter().map(|b| u64::from(b.finals)).sum(),
+                )
+            };
+            format!(
+                " {} to {}: {}, {} final{}",
+                crate::time::format_short(since),
+                // The end's date too when it is another day's.
+                if since.div_euclid(insight::DAY) == until.div_euclid(insight::DAY) {
+                    clock(until)
+                } else {
+                    crate::time::format_short(until)
+                },
+                events(total),
+                finals,
+                if tl.timeline.untimed > 0 {
+                    format!(" · {} without a time", events(tl.timeline.untimed as u64))
+                } else {
+                    String::new()
+                }
+            )
+        }
         _ => String::new(),
     };
     frame.render_widget(

@@ -49,30 +49,51 @@ pub fn areas_with(width: u16, height: u16, timeline: bool) -> Areas {
         Constraint::Length(1),
     ])
     .areas(area);
-    let (direction, constraints) = if width >= SIDE_BY_SIDE_MIN_WIDTH {
-        (
-            Direction::Horizontal,
-            [Constraint::Percentage(62), Constraint::Percentage(38)],
-        )
-    } else {
-        (
-            Direction::Vertical,
-            [Constraint::Percentage(50), Constraint::Percentage(50)],
-        )
+    let side_by_side = width >= SIDE_BY_SIDE_MIN_WIDTH;
+    let split = |body: Rect| -> [Rect; 2] {
+        let (direction, constraints) = if side_by_side {
+            (
+                Direction::Horizontal,
+                [Constraint::Percentage(62), Constraint::Percentage(38)],
+            )
+        } else {
+            (
+                Direction::Vertical,
+                [Constraint::Percentage(50), Constraint::Percentage(50)],
+            )
+        };
+        Layout::default()
+            .direction(direction)
+            .constraints(constraints)
+            .areas(body)
     };
-    let [list, detail] = Layout::default()
-        .direction(direction)
-        .constraints(constraints)
-        .areas(body);
+    let [list, detail] = split(body);
     // Half the list's height, but at least the strip's smallest that draws bars (its borders,
     // a line of bars, the axis and the cursor's line), while three lines are left to the list.
-    let strip = if timeline {
+    let strip_of = |list: Rect| {
         (list.height / 2)
             .clamp(TIMELINE_MIN_HEIGHT, TIMELINE_HEIGHT)
             .min(list.height.saturating_sub(3))
-    } else {
-        0
     };
+    if timeline && !side_by_side && strip_of(list) < TIMELINE_MIN_HEIGHT {
+        // A short terminal with the detail below the list: the strip is taken from both, the
+        // list keeping three lines where it can (its border, its titles and the selected row)
+        // and the detail what is left.
+        let strip = TIMELINE_MIN_HEIGHT.min(body.height);
+        let [timeline, rest] =
+            Layout::vertical([Constraint::Length(strip), Constraint::Min(0)]).areas(body);
+        let list_height = rest.height.div_ceil(2).max(rest.height.min(3));
+        let [list, detail] =
+            Layout::vertical([Constraint::Length(list_height), Constraint::Min(0)]).areas(rest);
+        return Areas {
+            header,
+            timeline,
+            list,
+            detail,
+            footer,
+        };
+    }
+    let strip = if timeline { strip_of(list) } else { 0 };
     let [timeline, list] =
         Layout::vertical([Constraint::Length(strip), Constraint::Min(0)]).areas(list);
     Areas {
