@@ -10,6 +10,12 @@ use crate::time::{now_nanos, parse_time_bound};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.100ms.live";
 
+/// The environment variable that names the API's base URL when `--base-url` is not given.
+pub const BASE_URL_ENV: &str = "CALLSCOPE_BASE_URL";
+
+/// Events per API page when `--page-size` is not given: the most the API sends.
+pub const DEFAULT_PAGE_SIZE: u32 = 100;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "callscope",
@@ -95,7 +101,7 @@ pub struct SourceArgs {
     #[arg(long, conflicts_with = "files")]
     pub live: bool,
     /// The API's base URL.
-    #[arg(long, env = "CALLSCOPE_BASE_URL", default_value = DEFAULT_BASE_URL, value_name = "URL")]
+    #[arg(long, env = BASE_URL_ENV, default_value = DEFAULT_BASE_URL, value_name = "URL")]
     pub base_url: String,
     /// Read the management token from the first line of this file (else HMS_MANAGEMENT_TOKEN, else
     /// a token minted from HMS_ACCESS_KEY and HMS_SECRET).
@@ -105,7 +111,7 @@ pub struct SourceArgs {
     #[arg(long)]
     pub insecure: bool,
     /// Events per API page (1..100).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100), value_name = "N")]
+    #[arg(long, default_value_t = DEFAULT_PAGE_SIZE, value_parser = clap::value_parser!(u32).range(1..=100), value_name = "N")]
     pub page_size: u32,
     /// The environment variables the token is read from (a profile may rename them).
     #[arg(skip)]
@@ -270,9 +276,10 @@ pub struct ServeArgs {
     /// fetched once before serving starts.
     #[arg(long, conflicts_with_all = ["files", "demo"], help_heading = "Source")]
     pub live: bool,
-    /// The live API's base URL.
-    #[arg(long, env = "CALLSCOPE_BASE_URL", default_value = DEFAULT_BASE_URL, value_name = "URL", help_heading = "Source")]
-    pub base_url: String,
+    /// With --live: the live API's base URL (else CALLSCOPE_BASE_URL, else
+    /// https://api.100ms.live). Clients reach serve at --addr.
+    #[arg(long, value_name = "URL", help_heading = "Source")]
+    pub base_url: Option<String>,
     /// With --live: read the API's management token from the first line of this file (else
     /// HMS_MANAGEMENT_TOKEN, else a token minted from HMS_ACCESS_KEY and HMS_SECRET).
     #[arg(long, value_name = "FILE", help_heading = "Source")]
@@ -281,9 +288,9 @@ pub struct ServeArgs {
     /// machine.
     #[arg(long, help_heading = "Source")]
     pub insecure: bool,
-    /// With --live: events per API page (1..100).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100), value_name = "N", help_heading = "Source")]
-    pub page_size: u32,
+    /// With --live: events per API page (1..100; 100 when not given).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100), value_name = "N", help_heading = "Source")]
+    pub page_size: Option<u32>,
     #[command(flatten)]
     pub filters: FilterArgs,
     /// Address to listen on (port 0 picks a free port).
@@ -314,10 +321,14 @@ impl ServeArgs {
             files: self.files.clone(),
             demo: self.demo,
             live: self.live,
-            base_url: self.base_url.clone(),
+            base_url: self
+                .base_url
+                .clone()
+                .or_else(|| std::env::var(BASE_URL_ENV).ok())
+                .unwrap_or_else(|| DEFAULT_BASE_URL.to_string()),
             token_file: self.live_token_file.clone(),
             insecure: self.insecure,
-            page_size: self.page_size,
+            page_size: self.page_size.unwrap_or(DEFAULT_PAGE_SIZE),
             token_env: crate::source::live::TokenEnv {
                 file_flag: "--live-token-file",
                 ..Default::default()

@@ -737,19 +737,16 @@ fn serve_live_serves_nothing_when_the_api_fails_or_no_token_is_known() {
     let upstream = serve_demo();
     let run = |token: Option<&str>, args: &[&str]| {
         let mut cmd = Command::new(BIN);
-        cmd.args([
-            "serve",
-            "--base-url",
-            &upstream.url,
-            "--addr",
-            "127.0.0.1:0",
-        ])
-        .args(args)
-        .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
-        .stdin(Stdio::null());
+        cmd.args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
+            .stdin(Stdio::null());
         for name in common::CLEARED {
             cmd.env_remove(name);
         }
+        // The API's address as a shell profile would give it; a source other than --live
+        // takes no notice of it.
+        cmd.env("CALLSCOPE_BASE_URL", &upstream.url);
         if let Some(t) = token {
             cmd.env("HMS_MANAGEMENT_TOKEN", t);
         }
@@ -792,10 +789,13 @@ fn serve_live_serves_nothing_when_the_api_fails_or_no_token_is_known() {
         "{stderr}"
     );
 
-    // The API's token file, or a filter that cannot be read, without a server started.
+    // An option of the live API without --live, or a filter that cannot be read, without a
+    // server started.
     for args in [
         &["--demo", "--live-token-file", "token"][..],
         &["--demo", "--insecure"][..],
+        &["--demo", "--base-url", "http://127.0.0.1:9"][..],
+        &["--demo", "--page-size", "10"][..],
         &["--live", "--demo"][..],
         &["--demo", "--since", "yesterday"][..],
     ] {
@@ -803,6 +803,9 @@ fn serve_live_serves_nothing_when_the_api_fails_or_no_token_is_known() {
         assert_eq!(code, Some(2), "{args:?}: {stderr}");
         assert_eq!(stdout, "", "{args:?}");
         assert!(stderr.contains(&args[1][2..]), "{args:?}: {stderr}");
+        if args[1] != "--base-url" {
+            assert!(!stderr.contains("--base-url"), "{args:?}: {stderr}");
+        }
     }
 }
 

@@ -36,8 +36,18 @@ pub fn run(args: ServeArgs) -> ExitCode {
             "name a source to serve: FILE..., --demo or --live (see callscope serve --help)",
         );
     }
-    if !source.live && (args.live_token_file.is_some() || args.insecure) {
-        return usage("--live-token-file and --insecure are for the live API: add --live");
+    if !source.live {
+        let live_only = [
+            ("--base-url", args.base_url.is_some()),
+            ("--live-token-file", args.live_token_file.is_some()),
+            ("--insecure", args.insecure),
+            ("--page-size", args.page_size.is_some()),
+        ];
+        if let Some((flag, _)) = live_only.iter().find(|(_, given)| *given) {
+            return usage(&format!(
+                "{flag} is for reading the live API: add --live (serve listens on --addr)"
+            ));
+        }
     }
     let filter = match args.filters.to_filter() {
         Ok(f) => f,
