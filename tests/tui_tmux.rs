@@ -12,6 +12,8 @@ use callscope::filter::Filter;
 use callscope::store::Store;
 use callscope::tui::view::header::thousands;
 
+mod common;
+
 const WIDTH: u16 = 120;
 const HEIGHT: u16 = 40;
 /// The shell's prompt (capture-pane drops the space that follows it at the end of a line).
@@ -235,8 +237,8 @@ fn demo_count(filter: &Filter) -> String {
     thousands(store.filter(filter).len())
 }
 
-/// After the explorer quits, the shell is back on its normal screen with the terminal as it was.
-/// The explorer exited with `status` and left the terminal as it found it.
+/// After the explorer quits with `status`, the shell is back on its normal screen with the
+/// terminal as it was.
 fn assert_terminal_restored(tmux: &Tmux, status: u8) {
     let screen = tmux.wait_for_text(&format!("explorer exited with {status}"));
     assert!(screen.contains(PROMPT), "{screen}");
@@ -778,4 +780,50 @@ fn list_tables_fit_the_terminal_they_are_printed_on() {
             "{what}: a line of {widest} columns:\n{joined}"
         );
     }
+}
+
+#[test]
+fn a_live_explorer_refused_by_the_api_says_why_in_full_with_the_profiles_token_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_callscope"));
+    serve
+        .args(["serve", "--demo", "--addr", "127.0.0.1:0"])
+        .env("CALLSCOPE_SERVE_TOKEN", "tok-good-9f2e")
+        .stderr(std::process::Stdio::null());
+    let upstream = common::Server::spawn(serve);
+    // A profile that reads the token from a variable of its own.
+    std::fs::write(
+        dir.path().join("prod.toml"),
+        format!(
+            "[profiles.prod]\nbase_url = \"{}\"\nlive = true\ntoken_env = \"PROD_TOKEN\"\n",
+            upstream.url
+        ),
+    )
+    .unwrap();
+    tmux.launch(
+        "PROD_TOKEN=tok-wrong-41c7 ",
+        "--config prod.toml --profile prod",
+    );
+    let screen = tmux.wait_for_text("tries again");
+    // The reason, whole (the header has room for its start only), naming the variable the
+    // profile reads and never the token.
+    let body: String = screen
+        .lines()
+        .skip(4)
+        .map(|l| l.split('│').next().unwrap_or("").trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        body.contains("no events loaded: HTTP 401")
+            && body.contains("check the token: PROD_TOKEN")
+            && body.contains("R tries again"),
+        "{screen}"
+    );
+    assert!(!screen.contains("HMS_MANAGEMENT_TOKEN"), "{screen}");
+    assert!(!screen.contains("tok-wrong-41c7"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
 }

@@ -122,6 +122,26 @@ pub enum Report {
     },
 }
 
+impl Report {
+    /// The report with its messages saying the token's names in use (see [`TokenEnv::rename`]):
+    /// a profile may read the token from variables of its own.
+    ///
+    /// [`TokenEnv::rename`]: crate::source::live::TokenEnv::rename
+    pub fn renamed(self, names: &crate::source::live::TokenEnv) -> Report {
+        match self {
+            Report::Retrying { query, mut retry } => {
+                retry.reason = names.rename(&retry.reason);
+                Report::Retrying { query, retry }
+            }
+            Report::Failed { query, message } => Report::Failed {
+                query,
+                message: names.rename(&message),
+            },
+            other => other,
+        }
+    }
+}
+
 /// Backoff before attempt `attempt` (2 for the first retry): 1 s, 2 s, 4 s... capped, times a
 /// random factor in [0.5, 1] so that many clients do not retry in step; a server's
 /// `Retry-After` wins.

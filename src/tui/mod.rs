@@ -134,9 +134,10 @@ pub fn run(
                 let (reports_tx, mut reports_rx) = mpsc::unbounded_channel();
                 let worker = crate::source::worker::spawn(api, tokens, reports_tx);
                 let forward = tx.clone();
+                let names = source.token_env.clone();
                 tokio::spawn(async move {
                     while let Some(report) = reports_rx.recv().await {
-                        if forward.send(Action::Live(report)).is_err() {
+                        if forward.send(Action::Live(report.renamed(&names))).is_err() {
                             break;
                         }
                     }

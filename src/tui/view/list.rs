@@ -1,7 +1,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 
 use super::layout::TABLE_FIRST_ROW;
 use crate::event::EventType;
@@ -10,7 +10,7 @@ use crate::sanitize::for_terminal;
 use crate::store::NO_TIME;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
-use crate::tui::model::{LoadState, Model};
+use crate::tui::model::{Fetch, LoadState, Model};
 
 /// The list's columns: header, width, and whether the column may be dropped on a narrow screen
 /// (the last ones go first).
@@ -70,14 +70,27 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         let text = if model.load == LoadState::Loading {
             "loading…".to_string()
         } else if model.store.is_empty() {
-            "no events loaded".to_string()
+            match model.live.as_ref().map(|l| &l.fetch) {
+                // The header has room for the start of the reason only: here it is whole.
+                Some(Fetch::Failed(reason)) => format!(
+                    "no events loaded: {} ({} tries again)",
+                    for_terminal(reason),
+                    model.keymap.key(Mode::List, Command::Rerun)
+                ),
+                _ => "no events loaded".to_string(),
+            }
         } else {
             format!(
                 "no event matches the filters ({} clears them)",
                 model.keymap.key(Mode::List, Command::ClearFilters)
             )
         };
-        frame.render_widget(Paragraph::new(format!(" {text}")).block(block), area);
+        frame.render_widget(
+            Paragraph::new(format!(" {text}"))
+                .wrap(Wrap { trim: false })
+                .block(block),
+            area,
+        );
         return;
     }
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
