@@ -959,3 +959,34 @@ async fn serve_under_nohup_outlives_a_hangup_and_stops_on_sigterm() {
     let exit = server.child.wait().unwrap();
     assert!(exit.success(), "{exit:?}");
 }
+
+#[test]
+fn list_live_max_counts_events_that_match_not_events_fetched() {
+    let server = serve_demo();
+    let dir = tempfile::tempdir().unwrap();
+    let token = dir.path().join("token");
+    std::fs::write(&token, TOKEN).unwrap();
+    let token = token.to_str().unwrap();
+    // Filters the API does not apply (a search, final errors only), with pages smaller than
+    // the maximum: several pages are needed to find N matches.
+    for filters in [
+        &["--search", "Galaxy A14"][..],
+        &["--terminal"][..],
+        &["--type", "join", "--search", "sfu"][..],
+    ] {
+        for max in ["3", "50"] {
+            let mut live = vec!["--live", "--base-url", &server.url, "--token-file", token];
+            live.extend_from_slice(&["--page-size", "10", "--max", max]);
+            live.extend_from_slice(filters);
+            let mut demo = vec!["--demo", "--max", max];
+            demo.extend_from_slice(filters);
+            let expected = list_ndjson(&demo);
+            assert_eq!(
+                expected.len(),
+                max.parse::<usize>().unwrap(),
+                "{filters:?}: the demo holds enough matches"
+            );
+            assert_eq!(list_ndjson(&live), expected, "{filters:?} --max {max}");
+        }
+    }
+}

@@ -91,7 +91,8 @@ pub struct Progress {
 ///
 /// The fetch task does the paging: with a type in the filter, one cursor, page after page; without
 /// one, one cursor per type in parallel, merged into the order one cursor would give (see
-/// [`super::worker`]). With `max`, one cursor, that stops at the page that reaches it.
+/// [`super::worker`]). With `max`, one cursor, that stops at the page that brings the events
+/// matching `filter` to `max`.
 pub async fn fetch_all(
     api: &Api,
     tokens: TokenSource,
@@ -151,16 +152,23 @@ pub async fn fetch_all_with(
         events: 0,
         total: None,
     };
+    let mut matched = 0;
     while let Some(report) = reports.recv().await {
         match report {
             Report::Page { page, .. } => {
+                let before = store.len();
                 store.merge(*page.batch);
                 progress.pages += 1;
                 progress.events = store.len();
                 progress.total = page.total.or(progress.total);
                 on_progress(progress);
-                if max.is_some_and(|m| store.len() >= m) {
-                    return Ok(store);
+                // The maximum counts events that match: the API applies only part of the
+                // filter (not the search, nor the final/retried choice), the rest is ours.
+                if let Some(m) = max {
+                    matched += store.matching(filter, before..store.len()).len();
+                    if matched >= m {
+                        return Ok(store);
+                    }
                 }
                 if lazy
                     && !page.next.is_empty()
