@@ -40,11 +40,6 @@ pub(crate) fn mark_len(bytes: &[u8]) -> usize {
     }
 }
 
-/// Whether a file's bytes (or a piece's) hold nothing but blanks, a byte order mark aside.
-fn is_blank(bytes: &[u8]) -> bool {
-    bytes[mark_len(bytes)..].iter().all(u8::is_ascii_whitespace)
-}
-
 /// Builds batches that start at `size` events and grow up to [`LARGE_BATCH`].
 struct Batcher {
     builder: BatchBuilder,
@@ -252,13 +247,7 @@ fn read(
     let errors = scan_blob(&file.blob, size, may_parallel, on_batch);
     let bytes: &[u8] = &file.blob;
     let total = errors.len();
-    report(
-        &file.path,
-        positioned(bytes, errors),
-        total,
-        is_blank(bytes),
-        &mut problems,
-    );
+    report(&file.path, positioned(bytes, errors), total, &mut problems);
     problems
 }
 
@@ -293,12 +282,12 @@ fn scan_blob(
 }
 
 /// Adds a file's problems, given at their lines and columns: at most [`MAX_PROBLEMS_PER_FILE`]
-/// of the `total`, and a line for the rest; and says so when the file holds nothing but blanks.
+/// of the `total`, and a line for the rest. A file that holds nothing but blanks is a dump of no
+/// events, as callscope writes one when nothing matches, not a problem.
 fn report(
     path: &str,
     positioned: Vec<((usize, usize), String)>,
     total: usize,
-    blank: bool,
     problems: &mut Vec<DumpProblem>,
 ) {
     problems.extend(
@@ -311,13 +300,6 @@ fn report(
             path,
             None,
             format!("{} more problems not shown", total - MAX_PROBLEMS_PER_FILE),
-        ));
-    }
-    if blank && problems.is_empty() {
-        problems.push(problem(
-            path,
-            None,
-            "the file is empty: it holds no events".into(),
         ));
     }
 }

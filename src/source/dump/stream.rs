@@ -6,7 +6,7 @@ use std::io::Read;
 use std::sync::Arc;
 
 use super::{
-    DumpProblem, LARGE_BATCH, MAX_PROBLEMS_PER_FILE, gzip_damage, is_blank, is_gzip, is_json_ws,
+    DumpProblem, LARGE_BATCH, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, is_json_ws,
     next_event_line, positioned, problem, report, scan_blob,
 };
 use crate::store::{Batch, Blob};
@@ -117,8 +117,8 @@ fn read_pieces_as_they_come(
         let mut damage = None;
         let mut errors = Vec::new();
         let mut total_errors = 0;
-        // Lines before the piece being handed over, and whether every byte so far is blank.
-        let (mut lines, mut blank) = (0, true);
+        // Lines before the piece being handed over.
+        let mut lines = 0;
         crate::source::ordered::in_order_from(
             rx.into_iter(),
             crate::parallel::cores(),
@@ -153,13 +153,12 @@ fn read_pieces_as_they_come(
                     }
                     total_errors += piece.total_errors;
                     lines += piece.lines;
-                    blank &= piece.blank;
                 }
                 Sent::Stopped(p) => damage = Some(p),
             },
         );
         let mut problems: Vec<DumpProblem> = damage.into_iter().collect();
-        report(name, errors, total_errors, blank, &mut problems);
+        report(name, errors, total_errors, &mut problems);
         problems
     })
 }
@@ -180,7 +179,6 @@ struct PieceRead {
     total_errors: usize,
     /// How many line ends it holds.
     lines: usize,
-    blank: bool,
 }
 
 impl PieceRead {
@@ -189,7 +187,6 @@ impl PieceRead {
             total_errors: found.len(),
             errors: positioned(bytes, found),
             lines: memchr::memchr_iter(b'\n', bytes).count(),
-            blank: is_blank(bytes),
         }
     }
 }
