@@ -172,6 +172,7 @@ impl FilterArgs {
         let now = now_nanos();
         let bound = |flag: &str, v: &Option<String>| -> Result<Option<TimeBound>, String> {
             v.as_ref()
+                .filter(|text| !text.is_empty())
                 .map(|text| {
                     parse_time_bound(text, now)
                         .map(|nanos| TimeBound {
@@ -184,10 +185,12 @@ impl FilterArgs {
         };
         Ok(Filter {
             types,
-            room: self.room.clone(),
-            session: self.session.clone(),
-            peer: self.peer.clone(),
-            user: self.user.clone(),
+            // An empty value is no filter, as it is where it clears a profile's: never a
+            // filter on an empty id, which a script's unset variable would make silently.
+            room: self.room.clone().filter(|s| !s.is_empty()),
+            session: self.session.clone().filter(|s| !s.is_empty()),
+            peer: self.peer.clone().filter(|s| !s.is_empty()),
+            user: self.user.clone().filter(|s| !s.is_empty()),
             terminal: if self.terminal {
                 Some(true)
             } else if self.retried {

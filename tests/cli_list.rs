@@ -843,3 +843,24 @@ fn demo_data_is_deterministic_and_reopens_to_the_same_events() {
         301
     );
 }
+
+#[test]
+fn an_empty_filter_value_is_no_filter_as_it_is_where_it_clears_a_profiles() {
+    let all = common::list_ndjson(["--demo"]);
+    assert_eq!(all.len(), 2400);
+    for flag in [
+        "--room",
+        "--session",
+        "--peer",
+        "--user",
+        "--search",
+        "--since",
+        "--until",
+    ] {
+        assert_eq!(
+            common::list_ndjson(["--demo", flag, ""]),
+            all,
+            "{flag} \"\" keeps every event"
+        );
+    }
+}
