@@ -358,6 +358,14 @@ impl Keymap {
                     Err(e) => problems.push(format!("{}: {e}", place(action))),
                 }
             }
+            // Ctrl-C always quits, whatever quit is bound to: the way out a person reaches for
+            // first must not depend on a config they may not remember writing.
+            if command == Command::Quit
+                && !keys.is_empty()
+                && !keys.iter().any(|(k, _)| *k == Key::Ctrl('c'))
+            {
+                keys.push((Key::Ctrl('c'), "ctrl-c".to_string()));
+            }
             if !keys.is_empty() {
                 parsed.push((command, keys));
             }

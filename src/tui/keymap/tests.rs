@@ -146,7 +146,7 @@ fn keys_are_read_as_the_config_writes_them() {
 }
 
 #[test]
-fn an_override_replaces_the_actions_keys_in_every_mode_where_it_is_bound() {
+fn an_override_replaces_the_actions_keys_in_every_mode_where_it_is_bound_but_ctrl_c_still_quits() {
     let keys = keymap(&[("quit", &["z"])]);
     for mode in [
         Mode::List,
@@ -162,7 +162,12 @@ fn an_override_replaces_the_actions_keys_in_every_mode_where_it_is_bound() {
             "{mode:?}"
         );
         assert_eq!(keys.command_for(mode, &ch('q')), None, "{mode:?}");
-        assert_eq!(keys.command_for(mode, &ctrl('c')), None, "{mode:?}");
+        // Ctrl-C quits whatever quit is bound to.
+        assert_eq!(
+            keys.command_for(mode, &ctrl('c')),
+            Some(Command::Quit),
+            "{mode:?}"
+        );
     }
     // The other actions keep their keys.
     assert_eq!(keys.command_for(Mode::List, &ch('j')), Some(Command::Down));
@@ -185,7 +190,11 @@ fn a_plain_character_stays_text_in_the_inputs_so_their_quit_keeps_a_usable_key()
             Some(Command::Quit),
             "{mode:?}"
         );
-        assert_eq!(keys.command_for(mode, &ctrl('c')), None, "{mode:?}");
+        assert_eq!(
+            keys.command_for(mode, &ctrl('c')),
+            Some(Command::Quit),
+            "{mode:?}"
+        );
     }
     assert_eq!(keys.command_for(Mode::List, &ch('z')), Some(Command::Quit));
 }
