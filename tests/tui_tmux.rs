@@ -530,7 +530,7 @@ fn keys_remapped_in_the_config_work_and_show_in_the_hints_and_the_help() {
         return;
     };
     tmux.start_demo("", "--config keys.toml");
-    let screen = tmux.wait_for_text("H help  Q/Ctrl-Q quit");
+    let screen = tmux.wait_for_text("H help  Q/Ctrl-Q/Ctrl-C quit");
     assert!(screen.contains("F5 groups"), "{screen}");
     tmux.keys(&["F5"]);
     tmux.wait_for_text("groups by error");
@@ -538,7 +538,7 @@ fn keys_remapped_in_the_config_work_and_show_in_the_hints_and_the_help() {
     tmux.wait_for(|s| !s.contains("groups by error"), "the list again");
     tmux.keys(&["H"]);
     let help = tmux.wait_for_text("this help");
-    assert!(help.contains("Q/Ctrl-Q              quit"), "{help}");
+    assert!(help.contains("Q/Ctrl-Q/Ctrl-C       quit"), "{help}");
     assert!(help.contains("H closes"), "{help}");
     tmux.keys(&["H"]);
     tmux.wait_for(|s| !s.contains("this help"), "the help to close");
