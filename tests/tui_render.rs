@@ -113,7 +113,7 @@ fn column_of(buffer: &Buffer, y: u16, needle: &str) -> Option<u16> {
 /// The row holding the list's column titles.
 fn list_header_row(buffer: &Buffer) -> u16 {
     (0..buffer.area.height)
-        .find(|&y| row_text(buffer, y).contains("TIME         TYPE"))
+        .find(|&y| row_text(buffer, y).contains("TIME (UTC)   TYPE"))
         .expect("the list shows its column titles")
 }
 
@@ -1115,4 +1115,36 @@ fn the_help_mentions_the_mouse_and_the_copy_keys() {
         "{help}"
     );
     assert_eq!(m.mode, Mode::List);
+}
+
+#[test]
+fn a_wide_list_shows_names_whole_and_a_cut_one_ends_in_an_ellipsis() {
+    let wide = screen_text(draw(&demo(Filter::default(), (260, 30))).backend().buffer());
+    for whole in [
+        "interview-panel-frontend",
+        "08:01:02.258 connect    2003 EndpointUnreachable        final   67f97dc36b603936ef44a6e4 ",
+    ] {
+        assert!(wide.contains(whole), "{whole}:\n{wide}");
+    }
+    // On a 140-column screen the room is cut, and says so.
+    let narrow = screen_text(draw(&demo(Filter::default(), (140, 40))).backend().buffer());
+    assert!(!narrow.contains("interview-panel-frontend"), "{narrow}");
+    assert!(narrow.contains("interview-pan… "), "{narrow}");
+}
+
+#[test]
+fn events_of_several_days_show_their_day_in_the_time_column() {
+    let event = |id: &str, ts: &str| json!({"id": id, "type": "client.join.failed", "timestamp": ts, "data": {"room_id": "r"}});
+    let m = loaded(
+        SourceLabel::Demo,
+        Filter::default(),
+        (140, 20),
+        vec![batch(&[
+            event("a", "2026-11-18T00:01:00Z"),
+            event("b", "2026-11-20T00:01:00Z"),
+        ])],
+    );
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("11-18 00:01:00.000"), "{text}");
+    assert!(text.contains("11-20 00:01:00.000"), "{text}");
 }

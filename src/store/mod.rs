@@ -236,6 +236,8 @@ pub struct Store {
     ids: IdIndex,
     peers: PeerIndex,
     duplicates: usize,
+    /// The earliest and the latest time of the events that have one.
+    times: Option<(i64, i64)>,
     /// The text search's last answers for each string and set, extended as the store grows.
     search: std::sync::Mutex<Option<SearchBits>>,
 }
@@ -260,6 +262,12 @@ impl Store {
 
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
+    }
+
+    /// The earliest and the latest time (nanoseconds since the epoch) of the events that have
+    /// one; `None` when none has.
+    pub fn time_range(&self) -> Option<(i64, i64)> {
+        self.times
     }
 
     /// How many events were dropped because an event with the same id was already loaded.
@@ -363,6 +371,12 @@ impl Store {
             row.others = set_remap[row.others as usize];
             for sym in row.syms_mut() {
                 *sym = map(*sym);
+            }
+            if row.ts != NO_TIME {
+                self.times = Some(match self.times {
+                    Some((a, z)) => (a.min(row.ts), z.max(row.ts)),
+                    None => (row.ts, row.ts),
+                });
             }
             self.peers.push(row.peer_id, self.rows.len() as u32);
             if !row.search_raw {

@@ -1,49 +1,138 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::text::{Line, Span};
+use ratatui::text::Span;
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 
 use super::layout::TABLE_FIRST_ROW;
 use crate::event::EventType;
-use crate::output::status_word;
+use crate::output::{cut, status_word};
 use crate::sanitize::for_terminal;
 use crate::store::NO_TIME;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Fetch, LoadState, Model};
 
-/// The list's columns: header, width, and whether the column may be dropped on a narrow screen
-/// (the last ones go first).
-const COLUMNS: [(&str, u16, bool); 9] = [
-    ("TIME", 12, false),
-    ("TYPE", 10, false),
-    ("CODE", 4, false),
-    ("ERROR", 20, false),
-    ("STATUS", 7, false),
-    ("ROOM", 14, true),
-    ("USER", 12, true),
-    ("SDK", 14, true),
-    ("OS", 14, true),
+/// One of the list's columns.
+struct Column {
+    title: &'static str,
+    /// The width it needs to be shown at all.
+    width: u16,
+    /// The width its texts may take when the terminal has room: wider ones are cut with `…`.
+    widest: u16,
+    /// Whether it may be left out on a narrow screen (the last ones go first).
+    optional: bool,
+}
+
+const fn column(title: &'static str, width: u16, widest: u16, optional: bool) -> Column {
+    Column {
+        title,
+        width,
+        widest,
+        optional,
+    }
+}
+
+/// The list's columns, in order. The time is as wide as its text (see [`TimeText`]).
+const COLUMNS: [Column; 9] = [
+    column("TIME (UTC)", 12, 12, false),
+    column("TYPE", 10, 10, false),
+    column("CODE", 4, 4, false),
+    column("ERROR", 20, 26, false),
+    column("STATUS", 7, 7, false),
+    column("ROOM", 14, 36, true),
+    column("USER", 12, 24, true),
+    column("SDK", 14, 24, true),
+    column("OS", 14, 20, true),
 ];
 
-/// Where the room's column is in [`COLUMNS`].
+/// Where the time's and the room's columns are in [`COLUMNS`].
+const TIME: usize = 0;
 const ROOM: usize = 5;
 
-/// The columns drawn in `width` cells, by their place in [`COLUMNS`]: those that fit, the
-/// optional ones going first from the end. With a room filter the room's column is left out
-/// (the header names the room), which leaves its width to the SDK and the OS.
-fn columns_shown(width: u16, one_room: bool) -> Vec<usize> {
+/// The order in which columns take the room a wide terminal has left, up to their widest: the
+/// error's name first (the longest known are 23 letters), then the room's.
+const WIDENING: [usize; 5] = [3, ROOM, 6, 7, 8];
+
+/// How much of an event's time the list shows: the clock alone while every loaded event is of
+/// one day, the day too when they span several, the year too when they span years (a row's
+/// time then never reads the same as another day's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TimeText {
+    Clock,
+    Day,
+    Year,
+}
+
+impl TimeText {
+    fn of(range: Option<(i64, i64)>) -> TimeText {
+        let Some((a, z)) = range else {
+            return TimeText::Clock;
+        };
+        let (first, last) = (crate::time::format_short(a), crate::time::format_short(z));
+        if first[..10] == last[..10] {
+            TimeText::Clock
+        } else if first[..4] == last[..4] {
+            TimeText::Day
+        } else {
+            TimeText::Year
+        }
+    }
+
+    /// Where the shown part starts in `time::format_short`'s text (`2026-11-18 08:01:02.258`).
+    fn skip(self) -> usize {
+        match self {
+            TimeText::Clock => 11,
+            TimeText::Day => 5,
+            TimeText::Year => 0,
+        }
+    }
+
+    fn width(self) -> u16 {
+        23 - self.skip() as u16
+    }
+}
+
+/// The columns drawn in `width` cells, by their place in [`COLUMNS`], with the width each is
+/// drawn at: those that fit, the optional ones going first from the end; then the room left is
+/// given to the text columns up to their widest (see [`WIDENING`]), and what still remains to
+/// the last. With a room filter the room's column is left out (the header names the room), which
+/// leaves its width to the SDK and the OS.
+fn columns_shown(width: u16, one_room: bool, time: TimeText) -> Vec<(usize, u16)> {
+    let natural = |k: usize| {
+        if k == TIME {
+            time.width()
+        } else {
+            COLUMNS[k].width
+        }
+    };
     let mut used = 0u16;
-    let mut shown = Vec::new();
-    for (k, (_, w, optional)) in COLUMNS.iter().enumerate() {
+    let mut shown: Vec<(usize, u16)> = Vec::new();
+    for (k, c) in COLUMNS.iter().enumerate() {
         if one_room && k == ROOM {
             continue;
         }
-        used += w + 1;
-        if *optional && used > width {
+        let w = natural(k);
+        if shown.is_empty() {
+            used = w;
+            shown.push((k, w));
+            continue;
+        }
+        if c.optional && used + w + 1 > width {
             break;
         }
-        shown.push(k);
+        used += w + 1;
+        shown.push((k, w));
+    }
+    let mut spare = width.saturating_sub(used);
+    for k in WIDENING {
+        if let Some((_, w)) = shown.iter_mut().find(|(j, _)| *j == k) {
+            let more = spare.min(COLUMNS[k].widest.saturating_sub(*w));
+            *w += more;
+            spare -= more;
+        }
+    }
+    if let Some((_, w)) = shown.last_mut() {
+        *w += spare;
     }
     shown
 }
@@ -96,10 +185,11 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let start = model.selection.offset.min(model.shown.len());
     let end = (start + height).min(model.shown.len());
-    let shown = columns_shown(area.width, model.filter.room.is_some());
+    let time = TimeText::of(model.store.time_range());
+    let shown = columns_shown(area.width, model.filter.room.is_some(), time);
     let rows: Vec<Row> = (start..end)
         .map(|k| {
-            let row = event_row(model, model.shown[k] as usize, &shown);
+            let row = event_row(model, model.shown[k] as usize, &shown, time);
             if k == model.selection.selected {
                 row.style(model.theme.selected_row())
             } else {
@@ -107,14 +197,9 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             }
         })
         .collect();
-    let header = Row::new(shown.iter().map(|&k| COLUMNS[k].0)).style(model.theme.heading());
-    let mut widths: Vec<Constraint> = shown
-        .iter()
-        .map(|&k| Constraint::Length(COLUMNS[k].1))
-        .collect();
-    if let Some(last) = widths.last_mut() {
-        *last = Constraint::Fill(1);
-    }
+    let header = Row::new(shown.iter().map(|&(k, w)| cut(COLUMNS[k].title, w.into())))
+        .style(model.theme.heading());
+    let widths: Vec<Constraint> = shown.iter().map(|&(_, w)| Constraint::Length(w)).collect();
     let table = Table::new(rows, widths)
         .header(header)
         .column_spacing(1)
@@ -122,7 +207,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     frame.render_widget(table, area);
 }
 
-fn event_row(model: &Model, i: usize, shown: &[usize]) -> Row<'static> {
+fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText) -> Row<'static> {
     let store = &model.store;
     let row = store.row(i);
     let s = |sym| for_terminal(store.str(sym)).into_owned();
@@ -130,7 +215,7 @@ fn event_row(model: &Model, i: usize, shown: &[usize]) -> Row<'static> {
     let time = if row.ts == NO_TIME {
         "-".to_string()
     } else {
-        crate::time::format_short(row.ts)[11..].to_string()
+        crate::time::format_short(row.ts)[time.skip()..].to_string()
     };
     // Events a follow-mode refresh brought are marked new.
     let is_new = model
@@ -144,31 +229,96 @@ fn event_row(model: &Model, i: usize, shown: &[usize]) -> Row<'static> {
         s(row.room_name)
     };
     let join = |a: String, b: String| if b.is_empty() { a } else { format!("{a} {b}") };
-    let cells = vec![
-        if is_new {
-            Cell::from(Span::styled(time, model.theme.new_event()))
-        } else {
-            Cell::from(time)
-        },
-        Cell::from(Span::styled(
-            for_terminal(kind.short()).into_owned(),
-            model.theme.event_type(&kind),
-        )),
-        Cell::from(row.error_code().map(|c| c.to_string()).unwrap_or_default()),
-        Cell::from(s(row.error_name)),
-        Cell::from(Line::from(Span::styled(
-            status_word(row.is_terminal()),
-            model.theme.terminal(row.is_terminal()),
-        ))),
-        Cell::from(room),
-        Cell::from(s(row.user_name)),
-        Cell::from(join(s(row.sdk), s(row.sdk_version))),
-        Cell::from(join(s(row.os), s(row.os_version))),
+    // Each text in its column's width, a cut one ending in `…`.
+    let styles = [
+        is_new.then(|| model.theme.new_event()),
+        Some(model.theme.event_type(&kind)),
+        None,
+        None,
+        Some(model.theme.terminal(row.is_terminal())),
+        None,
+        None,
+        None,
+        None,
     ];
-    let cells = cells
-        .into_iter()
-        .enumerate()
-        .filter(|(k, _)| shown.contains(k))
-        .map(|(_, cell)| cell);
-    Row::new(cells)
+    let text = |k: usize| match k {
+        0 => time.clone(),
+        1 => for_terminal(kind.short()).into_owned(),
+        2 => row.error_code().map(|c| c.to_string()).unwrap_or_default(),
+        3 => s(row.error_name),
+        4 => status_word(row.is_terminal()).to_string(),
+        5 => room.clone(),
+        6 => s(row.user_name),
+        7 => join(s(row.sdk), s(row.sdk_version)),
+        _ => join(s(row.os), s(row.os_version)),
+    };
+    Row::new(shown.iter().map(|&(k, w)| {
+        let text = cut(&text(k), w.into());
+        match styles[k] {
+            Some(style) => Cell::from(Span::styled(text, style)),
+            None => Cell::from(text),
+        }
+    }))
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn total(shown: &[(usize, u16)]) -> u16 {
+        shown.iter().map(|&(_, w)| w).sum::<u16>() + shown.len() as u16 - 1
+    }
+
+    #[test]
+    fn columns_fill_the_width_the_error_first_then_the_other_texts_up_to_their_widest() {
+        // The list's side of a 140-column screen: the error's name takes what is left.
+        let shown = columns_shown(87, false, TimeText::Clock);
+        assert_eq!(
+            shown.iter().map(|&(k, _)| k).collect::<Vec<_>>(),
+            [0, 1, 2, 3, 4, 5, 6]
+        );
+        assert_eq!(shown[3], (3, 22));
+        assert_eq!(shown[5], (ROOM, 14));
+        assert_eq!(total(&shown), 87);
+        // Wide: every column at its widest, the last taking the rest.
+        let shown = columns_shown(260, false, TimeText::Clock);
+        assert_eq!(shown.len(), COLUMNS.len());
+        for &(k, w) in &shown[..8] {
+            assert_eq!(w, COLUMNS[k].widest, "{}", COLUMNS[k].title);
+        }
+        assert_eq!(total(&shown), 260);
+        // A day in the time takes its room from the others.
+        let dated = columns_shown(87, false, TimeText::Day);
+        assert_eq!(dated[0], (TIME, 18));
+        assert!(dated.iter().all(|&(k, _)| k != 6), "{dated:?}");
+        assert_eq!(total(&dated), 87);
+        // With a room filter, no room column.
+        assert!(
+            columns_shown(87, true, TimeText::Clock)
+                .iter()
+                .all(|&(k, _)| k != ROOM)
+        );
+    }
+
+    #[test]
+    fn the_time_shows_the_day_when_events_span_days_and_the_year_when_they_span_years() {
+        let at = |t: &str| crate::time::parse_rfc3339_nanos(t).unwrap();
+        let day = |a: &str, z: &str| TimeText::of(Some((at(a), at(z))));
+        assert_eq!(TimeText::of(None), TimeText::Clock);
+        assert_eq!(
+            day("2026-11-18T00:00:00Z", "2026-11-18T23:59:59Z"),
+            TimeText::Clock
+        );
+        assert_eq!(
+            day("2026-11-17T23:59:00Z", "2026-11-18T00:01:00Z"),
+            TimeText::Day
+        );
+        assert_eq!(
+            day("2025-12-31T23:59:00Z", "2026-01-01T00:01:00Z"),
+            TimeText::Year
+        );
+        for t in [TimeText::Clock, TimeText::Day, TimeText::Year] {
+            let text = &crate::time::format_short(at("2026-11-18T08:01:02.258Z"))[t.skip()..];
+            assert_eq!(text.len(), usize::from(t.width()), "{text}");
+        }
+    }
 }
