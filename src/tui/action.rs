@@ -199,6 +199,9 @@ impl Command {
 #[derive(Debug)]
 pub enum Action {
     Command(Command),
+    /// A key of the list's pressed in the timeline, which has no use for it: the list takes
+    /// the keyboard back (the strip stays open) and runs it.
+    ListCommand(Command),
     /// A key typed into the focused filter input.
     Input(crossterm::event::Event),
     /// The mouse wheel turned over a cell of the screen (`down` is toward the end).

@@ -187,6 +187,12 @@ pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
                 None if matches!(model.mode, Mode::Editing | Mode::SavePath) => {
                     Some(Action::Input(TermEvent::Key(key)))
                 }
+                // The timeline takes few keys; the list's others (filters, search, types...)
+                // are not swallowed there.
+                None if model.mode == Mode::Timeline => model
+                    .keymap
+                    .command_for(Mode::List, &key)
+                    .map(Action::ListCommand),
                 None => None,
             }
         }
@@ -250,6 +256,39 @@ mod tests {
         assert!(!redacted.contains("Priya Raman"));
         assert!(redacted.contains("user-0001"));
         assert_eq!(redacted.lines().count(), m.store.len());
+    }
+
+    /// Presses a character key as the terminal reports it.
+    fn press(model: &mut Model, c: char) {
+        let key = crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Char(c),
+            crossterm::event::KeyModifiers::NONE,
+        );
+        if let Some(action) = translate(model, TermEvent::Key(key)) {
+            update(model, action);
+        }
+    }
+
+    #[test]
+    fn a_key_of_the_lists_pressed_in_the_timeline_goes_to_the_list_and_the_strip_stays() {
+        let mut m = demo();
+        press(&mut m, 'T');
+        assert_eq!(m.mode, Mode::Timeline);
+        // A type key: the list runs it and has the keyboard again.
+        press(&mut m, '3');
+        assert_eq!(m.filter.types, [crate::event::EventType::Join]);
+        assert_eq!(m.mode, Mode::List);
+        assert!(m.timeline.is_some(), "the strip stays open");
+        // The filter inputs, from the timeline: what is typed next goes into them.
+        press(&mut m, 'T');
+        assert_eq!(m.mode, Mode::Timeline);
+        press(&mut m, 'f');
+        assert_eq!(m.mode, Mode::Editing);
+        // The timeline's own keys stay its own.
+        let mut m = demo();
+        press(&mut m, 'T');
+        press(&mut m, 'l');
+        assert_eq!(m.mode, Mode::Timeline);
     }
 
     #[test]

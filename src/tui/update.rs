@@ -39,6 +39,10 @@ pub enum Effect {
 pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
     let effects = match action {
         Action::Command(c) => command(model, c),
+        Action::ListCommand(c) => {
+            model.mode = Mode::List;
+            command(model, c)
+        }
         Action::Input(ev) => {
             use tui_input::backend::crossterm::EventHandler;
             let input = match (model.mode, &mut model.editor, &mut model.save) {
