@@ -9,7 +9,9 @@
 //!
 //! IPv4 addresses become addresses of the benchmarking range 198.18.0.0/15 (198.18.x.y for a
 //! public address, 198.19.x.y for a private, loopback or link-local one, so that a host candidate
-//! still reads as one); IPv6 addresses become 2001:db8:1::n or 2001:db8:2::n likewise. User names
+//! still reads as one); IPv6 addresses become 2001:db8:1::n or 2001:db8:2::n likewise. A version
+//! that reads like an address (`"os_version":"10.0.1.2"`, or `os_version:10.0.1.2` in an agent
+//! string) is a version, and stays. User names
 //! become `user-0001`..., user ids `uid-0001`..., wherever they appear as whole words (a name inside
 //! an error description included), whatever their case.
 
@@ -246,6 +248,8 @@ impl Redactor {
         let mut out = Vec::with_capacity(raw.len() + 16);
         let mut copied = 0;
         let mut i = 0;
+        // The last key read, with its quotes.
+        let mut key = 0..0;
         while i < raw.len() {
             if raw[i] != b'"' {
                 i += 1;
@@ -257,8 +261,10 @@ impl Redactor {
                 after += 1;
             }
             let is_key = raw.get(after) == Some(&b':');
-            if !is_key
-                && let Some(value) = decode(&raw[i..end])
+            if is_key {
+                key = i..end;
+            } else if let Some(value) = decode(&raw[i..end])
+                && !is_version(&raw[key.clone()], &value)
                 && let Cow::Owned(new) = self.text(&value)
             {
                 out.extend_from_slice(&raw[copied..i]);
@@ -271,6 +277,27 @@ impl Redactor {
         out.extend_from_slice(&raw[copied..]);
         out
     }
+}
+
+/// Whether a string value is a version under a key that says so (`sdk_version`, `os_version`,
+/// `version`...): `10.0.1.2` there is no address, and redacting it would change what the
+/// output groups by. A value with anything but letters, digits and `.-+_` is redacted as any.
+fn is_version(quoted_key: &[u8], value: &str) -> bool {
+    let key = quoted_key.strip_suffix(b"\"").unwrap_or(quoted_key);
+    key.len() >= 7
+        && key[key.len() - 7..].eq_ignore_ascii_case(b"version")
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+' | b'_'))
+}
+
+/// Whether the text before `at` names a version, as an agent string does
+/// (`os_version:10.0.1.2`): what follows is a version, not an address.
+fn after_version_key(s: &[u8], at: usize) -> bool {
+    let before = &s[..at];
+    [b"version:", b"version="].iter().any(|key| {
+        before.len() >= key.len() && before[before.len() - key.len()..].eq_ignore_ascii_case(*key)
+    })
 }
 
 /// The regex that finds identities, or None when there is none to find (or too many to compile,
@@ -466,7 +493,8 @@ fn is_word_byte(b: u8) -> bool {
 
 /// The IPv4 and IPv6 addresses in a text, as (start, end, address), in order. An address stands
 /// on its own: not glued to letters or digits (`10.0.0.5:61213`, `[2001:db8::1]:443` and
-/// `fe80::1%eth0` are found; `v1.2.3.4x` is not).
+/// `fe80::1%eth0` are found; `v1.2.3.4x` is not), and not right after `version:` or `version=`
+/// (an agent string's `os_version:10.0.1.2`).
 pub fn find_addresses(s: &str) -> Vec<(usize, usize, IpAddr)> {
     let b = s.as_bytes();
     let mut found = Vec::new();
@@ -485,6 +513,7 @@ pub fn find_addresses(s: &str) -> Vec<(usize, usize, IpAddr)> {
             continue;
         }
         match address_at(&s[i..j]) {
+            Some((len, _)) if after_version_key(b, i) => i += len,
             Some((len, ip)) => {
                 found.push((i, i + len, ip));
                 i += len;

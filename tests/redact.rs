@@ -376,3 +376,26 @@ fn serve_redact_serves_what_list_redact_writes() {
     assert_clean("serve --redact", &served, &secrets);
     assert_eq!(served, list(&files, &["--redact", "--format", "ndjson"]));
 }
+
+#[test]
+fn versions_that_read_like_addresses_are_left_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("versions.ndjson");
+    let event = r#"{"id":"v-1","timestamp":"2026-03-02T10:00:00Z","type":"client.join.failed","data":{"user_name":"Ana","os_version":"10.0.1.2","error_message":"from 10.0.1.2","agent":{"os":"Windows","os_version":"10.0.1.2","string":"os:Windows,os_version:10.0.1.2,ip:10.0.1.2"}}}"#;
+    std::fs::write(&path, format!("{event}\n")).unwrap();
+    let out = list_ndjson([path.to_str().unwrap(), "--redact"]);
+    let redacted: Value = serde_json::from_str(&out[0]).unwrap();
+    let data = &redacted["data"];
+    // Under a key that names a version, and after `version:` in the agent string: kept.
+    assert_eq!(data["os_version"], "10.0.1.2");
+    assert_eq!(data["agent"]["os_version"], "10.0.1.2");
+    let string = data["agent"]["string"].as_str().unwrap();
+    assert!(
+        string.starts_with("os:Windows,os_version:10.0.1.2,ip:"),
+        "{string}"
+    );
+    // Anywhere else the same text is an address, and is redacted.
+    assert!(!string.ends_with("ip:10.0.1.2"), "{string}");
+    assert!(!data["error_message"].as_str().unwrap().contains("10.0.1.2"));
+    assert_ne!(data["user_name"], "Ana");
+}
