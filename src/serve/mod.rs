@@ -155,17 +155,8 @@ pub struct Token {
 /// The token: the first line of `--token-file`, else the environment's, else a random one.
 pub fn resolve_token(file: Option<&Path>, env: Option<String>) -> Result<Token, String> {
     if let Some(path) = file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
-        let value = text.lines().next().unwrap_or("").trim();
-        if value.is_empty() {
-            return Err(format!(
-                "the token file {} has no token on its first line",
-                path.display()
-            ));
-        }
         return Ok(Token {
-            value: value.to_string(),
+            value: crate::source::token::read_token_file(path)?,
             generated: false,
         });
     }

@@ -87,14 +87,8 @@ impl TokenSource {
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Option<TokenSource>, String> {
         if let Some(path) = token_file {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
-            let first = text.lines().next().unwrap_or("").trim();
-            if first.is_empty() {
-                return Err(format!("the token file {} is empty", path.display()));
-            }
             return Ok(Some(TokenSource::Fixed {
-                token: Token(first.to_string()),
+                token: Token(read_token_file(path)?),
                 origin: "--token-file",
             }));
         }
@@ -199,6 +193,21 @@ pub fn check_transport(base_url: &str, insecure: bool) -> Result<(), String> {
         }
         other => Err(format!("--base-url must be http or https, not {other}")),
     }
+}
+
+/// The token a token file holds: its first line, blanks around it left out. A file that cannot
+/// be read, or whose first line is blank, is an error that names the file (never its text).
+pub fn read_token_file(path: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
+    let first = text.lines().next().unwrap_or("").trim();
+    if first.is_empty() {
+        return Err(format!(
+            "the token file {} has no token on its first line",
+            path.display()
+        ));
+    }
+    Ok(first.to_string())
 }
 
 #[cfg(test)]
