@@ -1148,3 +1148,26 @@ fn events_of_several_days_show_their_day_in_the_time_column() {
     assert!(text.contains("11-18 00:01:00.000"), "{text}");
     assert!(text.contains("11-20 00:01:00.000"), "{text}");
 }
+
+#[test]
+fn a_live_load_that_stops_after_some_pages_says_why_on_a_line_of_its_own() {
+    let mut m = demo(Filter::default(), (80, 24));
+    m.live = Some(callscope::tui::model::Live::new(
+        "http://127.0.0.1:1".into(),
+    ));
+    let query = m.live.as_ref().unwrap().query;
+    let reason = "HTTP 503: upstream unavailable, try again later";
+    update(
+        &mut m,
+        Action::Live(callscope::source::worker::Report::Failed {
+            query,
+            message: reason.into(),
+        }),
+    );
+    let text = screen_text(draw(&m).backend().buffer());
+    let line = text.lines().nth(3).unwrap();
+    assert!(
+        line.contains(&format!("loading stopped: {reason}")),
+        "{text}"
+    );
+}

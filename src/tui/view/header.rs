@@ -247,8 +247,8 @@ fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
     }
 }
 
-/// The fourth line: the save prompt while one is open, else the last message, else the first
-/// load problem.
+/// The fourth line: the save prompt while one is open, else the last message, else why a live
+/// load failed, else the first load problem.
 fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
     if let (Mode::SavePath, Some(prompt)) = (model.mode, &model.save) {
         let count = match prompt.what {
@@ -274,6 +274,18 @@ fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
     }
     if let Some(status) = &model.status {
         return Line::styled(format!(" {}", for_terminal(status)), model.theme.title());
+    }
+    // A live load that failed: its reason on a line of its own, where the first line has room
+    // for its start only.
+    if let Some(Fetch::Failed(message)) = model.live.as_ref().map(|l| &l.fetch) {
+        return Line::styled(
+            format!(
+                " ⚠ loading stopped: {} ({} runs the query again)",
+                for_terminal(message),
+                model.keymap.key(Mode::List, Command::Rerun)
+            ),
+            model.theme.problem(),
+        );
     }
     problems_line(model)
 }
