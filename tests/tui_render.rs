@@ -489,14 +489,19 @@ fn the_five_types_all_on_say_that_the_other_families_are_hidden() {
 
 #[test]
 fn the_end_of_the_detail_pane_shows_the_last_line_at_the_bottom_of_the_pane() {
-    for size in [(140, 40), (80, 24)] {
+    // On a short terminal with the timeline open, the strip takes lines from the pane too.
+    for (size, timeline) in [((140, 40), false), ((80, 24), false), ((80, 19), true)] {
         let mut m = demo(Filter::default(), size);
+        if timeline {
+            run(&mut m, Command::ToggleTimeline);
+            run(&mut m, Command::Cancel);
+        }
         run(&mut m, Command::Down);
         run(&mut m, Command::FocusDetail);
         run(&mut m, Command::Bottom);
         let t = draw(&m);
         let buffer = t.backend().buffer();
-        let pane = callscope::tui::view::layout::areas(size.0, size.1).detail;
+        let pane = callscope::tui::view::layout::areas_of(&m).detail;
         let last = pane.bottom() - 1;
         let x = pane.x + 1;
         let row: String = row_cells(buffer, last)[x as usize..pane.right() as usize].concat();

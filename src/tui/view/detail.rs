@@ -6,7 +6,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use serde_json::Value;
 use unicode_width::UnicodeWidthChar;
 
-use super::layout::areas;
+use super::layout::areas_of;
 use super::theme::Theme;
 use crate::event::{Event, codes, value_text};
 use crate::sanitize::for_terminal;
@@ -38,7 +38,7 @@ fn block(model: &Model) -> Block<'static> {
 
 /// The largest useful scroll of the detail pane: the one that shows its last row at the bottom.
 pub fn max_scroll(model: &Model) -> u16 {
-    let inner = block(model).inner(areas(model.width, model.height).detail);
+    let inner = block(model).inner(areas_of(model).detail);
     last_top_row(rows(model, inner.width).len(), inner.height)
 }
 
