@@ -40,7 +40,7 @@ const COLUMNS: [Column; 9] = [
     column("ERROR", 20, 26, false),
     column("STATUS", 7, 7, false),
     column("ROOM", 14, 36, true),
-    column("USER", 12, 24, true),
+    column("USER", 12, 20, true),
     column("SDK", 14, 24, true),
     column("OS", 14, 20, true),
 ];
@@ -50,12 +50,18 @@ const TIME: usize = 0;
 const ROOM: usize = 5;
 
 /// The order in which columns take the room a wide terminal has left, up to their widest: the
-/// error's name first (the longest known are 23 letters), then the room's.
-const WIDENING: [usize; 5] = [3, ROOM, 6, 7, 8];
+/// user and the room first (the detail pane beside the list holds everything else about the
+/// event, and the error's 20 columns hold all but the longest names).
+const WIDENING: [usize; 5] = [6, ROOM, 3, 7, 8];
 
-/// How much of an event's time the list shows: the clock alone while every loaded event is of
-/// one day, the day too when they span several, the year too when they span years (a row's
-/// time then never reads the same as another day's).
+/// The narrowest the error's name gets on a terminal too narrow for the columns that are always
+/// shown.
+const NARROWEST_ERROR: u16 = 8;
+
+/// How much of an event's time the list shows: the clock to the millisecond while every loaded
+/// event is of one day; the day and the clock to the second when they span several, the year
+/// too when they span years (a row's time then never reads the same as another day's, and the
+/// detail pane has the rest).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum TimeText {
     Clock,
@@ -78,17 +84,17 @@ impl TimeText {
         }
     }
 
-    /// Where the shown part starts in `time::format_short`'s text (`2026-11-18 08:01:02.258`).
-    fn skip(self) -> usize {
+    /// The part shown of `time::format_short`'s text (`2026-11-18 08:01:02.258`).
+    fn part(self) -> std::ops::Range<usize> {
         match self {
-            TimeText::Clock => 11,
-            TimeText::Day => 5,
-            TimeText::Year => 0,
+            TimeText::Clock => 11..23,
+            TimeText::Day => 5..19,
+            TimeText::Year => 0..19,
         }
     }
 
     fn width(self) -> u16 {
-        23 - self.skip() as u16
+        self.part().len() as u16
     }
 }
 
@@ -122,6 +128,15 @@ fn columns_shown(width: u16, one_room: bool, time: TimeText) -> Vec<(usize, u16)
         }
         used += w + 1;
         shown.push((k, w));
+    }
+    // Too narrow for the columns always shown: the error's name gives way, down to its
+    // narrowest (below that, the table squeezes them all).
+    if used > width
+        && let Some((_, w)) = shown.iter_mut().find(|(k, _)| *k == 3)
+    {
+        let less = (used - width).min(*w - NARROWEST_ERROR);
+        *w -= less;
+        used -= less;
     }
     let mut spare = width.saturating_sub(used);
     for k in WIDENING {
@@ -215,7 +230,7 @@ fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText) ->
     let time = if row.ts == NO_TIME {
         "-".to_string()
     } else {
-        crate::time::format_short(row.ts)[time.skip()..].to_string()
+        crate::time::format_short(row.ts)[time.part()].to_string()
     };
     // Events a follow-mode refresh brought are marked new.
     let is_new = model
@@ -269,15 +284,17 @@ mod tests {
     }
 
     #[test]
-    fn columns_fill_the_width_the_error_first_then_the_other_texts_up_to_their_widest() {
-        // The list's side of a 140-column screen: the error's name takes what is left.
+    fn columns_fill_the_width_the_user_and_room_first_then_the_other_texts_up_to_their_widest() {
+        // The list's side of a 140-column screen: the user takes what is left.
         let shown = columns_shown(87, false, TimeText::Clock);
         assert_eq!(
             shown.iter().map(|&(k, _)| k).collect::<Vec<_>>(),
             [0, 1, 2, 3, 4, 5, 6]
         );
-        assert_eq!(shown[3], (3, 22));
         assert_eq!(shown[5], (ROOM, 14));
+        assert_eq!(shown[6], (6, 14));
+        // An 80-column list has no room for the user: the room takes what is left.
+        assert_eq!(columns_shown(80, false, TimeText::Clock)[5], (ROOM, 22));
         assert_eq!(total(&shown), 87);
         // Wide: every column at its widest, the last taking the rest.
         let shown = columns_shown(260, false, TimeText::Clock);
@@ -286,11 +303,21 @@ mod tests {
             assert_eq!(w, COLUMNS[k].widest, "{}", COLUMNS[k].title);
         }
         assert_eq!(total(&shown), 260);
-        // A day in the time takes its room from the others.
+        // A day in the time takes two columns more: the room and the user stay.
         let dated = columns_shown(87, false, TimeText::Day);
-        assert_eq!(dated[0], (TIME, 18));
-        assert!(dated.iter().all(|&(k, _)| k != 6), "{dated:?}");
+        assert_eq!(dated[0], (TIME, 14));
+        assert_eq!(dated[5], (ROOM, 14));
+        assert_eq!(dated[6], (6, 12));
         assert_eq!(total(&dated), 87);
+        // And a year: the room stays on an 80-column list.
+        let yearly = columns_shown(80, false, TimeText::Year);
+        assert_eq!(yearly[0], (TIME, 19));
+        assert!(yearly.iter().any(|&(k, _)| k == ROOM), "{yearly:?}");
+        // Narrower than the columns always shown: the error gives way.
+        let narrow = columns_shown(50, false, TimeText::Clock);
+        assert_eq!(narrow.len(), 5);
+        assert_eq!(narrow[3], (3, 13));
+        assert_eq!(total(&narrow), 50);
         // With a room filter, no room column.
         assert!(
             columns_shown(87, true, TimeText::Clock)
@@ -316,9 +343,11 @@ mod tests {
             day("2025-12-31T23:59:00Z", "2026-01-01T00:01:00Z"),
             TimeText::Year
         );
-        for t in [TimeText::Clock, TimeText::Day, TimeText::Year] {
-            let text = &crate::time::format_short(at("2026-11-18T08:01:02.258Z"))[t.skip()..];
-            assert_eq!(text.len(), usize::from(t.width()), "{text}");
-        }
+        let shown = |t: TimeText| {
+            crate::time::format_short(at("2026-11-18T08:01:02.258Z"))[t.part()].to_string()
+        };
+        assert_eq!(shown(TimeText::Clock), "08:01:02.258");
+        assert_eq!(shown(TimeText::Day), "11-18 08:01:02");
+        assert_eq!(shown(TimeText::Year), "2026-11-18 08:01:02");
     }
 }
