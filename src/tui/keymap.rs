@@ -410,6 +410,19 @@ impl Keymap {
         for (a, b, key, modes) in clashes {
             let modes: Vec<&str> = modes.iter().map(|m| m.describe()).collect();
             let modes = modes.join(", ");
+            // Ctrl-C is quit's whatever the config says: no rebinding of quit frees it.
+            if key == Key::Ctrl('c') && (a == Command::Quit || b == Command::Quit) {
+                let other = if a == Command::Quit { b } else { a };
+                let problem = format!(
+                    "{}: ctrl-c always quits; bind {} to another key",
+                    place(other.name()),
+                    other.name()
+                );
+                if !problems.contains(&problem) {
+                    problems.push(problem);
+                }
+                continue;
+            }
             problems.push(match (overridden(a), overridden(b)) {
                 (true, true) => format!(
                     "{} and {}: both bind {} in {modes}",

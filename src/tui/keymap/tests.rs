@@ -242,6 +242,21 @@ fn a_key_taken_by_another_action_is_reported_with_the_config_key_and_the_modes()
 }
 
 #[test]
+fn ctrl_c_for_another_action_is_refused_with_quit_rebound_or_not() {
+    for overrides in [
+        &[("copy_json", &["ctrl-c"][..])][..],
+        &[("copy_json", &["ctrl-c"][..]), ("quit", &["Q"][..])][..],
+    ] {
+        let problems = problems(overrides);
+        assert_eq!(problems.len(), 1, "{problems:#?}");
+        assert_eq!(
+            problems[0],
+            "[keys] copy_json: ctrl-c always quits; bind copy_json to another key"
+        );
+    }
+}
+
+#[test]
 fn two_overrides_on_one_key_are_reported_together() {
     let problems = problems(&[("top", &["z"]), ("bottom", &["z"])]);
     assert_eq!(problems.len(), 1, "{problems:#?}");
