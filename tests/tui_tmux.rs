@@ -807,7 +807,7 @@ fn a_live_explorer_refused_by_the_api_says_why_in_full_with_the_profiles_token_v
         "PROD_TOKEN=tok-wrong-41c7 ",
         "--config prod.toml --profile prod",
     );
-    let screen = tmux.wait_for_text("tries again");
+    let screen = tmux.wait_for_text("the query again)");
     // The reason, whole (the header has room for its start only), naming the variable the
     // profile reads and never the token.
     let body: String = screen
@@ -819,7 +819,7 @@ fn a_live_explorer_refused_by_the_api_says_why_in_full_with_the_profiles_token_v
     assert!(
         body.contains("no events loaded: HTTP 401")
             && body.contains("check the token: PROD_TOKEN")
-            && body.contains("R tries again"),
+            && body.contains("R runs the query again"),
         "{screen}"
     );
     assert!(!screen.contains("HMS_MANAGEMENT_TOKEN"), "{screen}");

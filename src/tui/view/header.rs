@@ -275,9 +275,11 @@ fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
     if let Some(status) = &model.status {
         return Line::styled(format!(" {}", for_terminal(status)), model.theme.title());
     }
-    // A live load that failed: its reason on a line of its own, where the first line has room
-    // for its start only.
-    if let Some(Fetch::Failed(message)) = model.live.as_ref().map(|l| &l.fetch) {
+    // A live load that failed after some events came: its reason on a line of its own, where
+    // the first line has room for its start only (with none loaded, the list says it whole).
+    if let Some(Fetch::Failed(message)) = model.live.as_ref().map(|l| &l.fetch)
+        && !model.store.is_empty()
+    {
         return Line::styled(
             format!(
                 " ⚠ loading stopped: {} ({} runs the query again)",

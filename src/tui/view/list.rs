@@ -177,7 +177,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             match model.live.as_ref().map(|l| &l.fetch) {
                 // The header has room for the start of the reason only: here it is whole.
                 Some(Fetch::Failed(reason)) => format!(
-                    "no events loaded: {} ({} tries again)",
+                    "no events loaded: {} ({} runs the query again)",
                     for_terminal(reason),
                     model.keymap.key(Mode::List, Command::Rerun)
                 ),
