@@ -172,7 +172,6 @@ impl FilterArgs {
         let now = now_nanos();
         let bound = |flag: &str, v: &Option<String>| -> Result<Option<TimeBound>, String> {
             v.as_ref()
-                .filter(|text| !text.is_empty())
                 .map(|text| {
                     parse_time_bound(text, now)
                         .map(|nanos| TimeBound {
@@ -183,14 +182,22 @@ impl FilterArgs {
                 })
                 .transpose()
         };
+        // An empty id left here cleared no profile's filter: it is most likely a script's unset
+        // variable, and neither reading of it (no event, every event) is what was meant.
+        let id = |flag: &str, v: &Option<String>| -> Result<Option<String>, String> {
+            match v.as_deref() {
+                Some("") => Err(format!(
+                    "--{flag} is empty: give an id, or leave --{flag} out for every {flag}"
+                )),
+                _ => Ok(v.clone()),
+            }
+        };
         Ok(Filter {
             types,
-            // An empty value is no filter, as it is where it clears a profile's: never a
-            // filter on an empty id, which a script's unset variable would make silently.
-            room: self.room.clone().filter(|s| !s.is_empty()),
-            session: self.session.clone().filter(|s| !s.is_empty()),
-            peer: self.peer.clone().filter(|s| !s.is_empty()),
-            user: self.user.clone().filter(|s| !s.is_empty()),
+            room: id("room", &self.room)?,
+            session: id("session", &self.session)?,
+            peer: id("peer", &self.peer)?,
+            user: id("user", &self.user)?,
             terminal: if self.terminal {
                 Some(true)
             } else if self.retried {

@@ -845,22 +845,18 @@ fn demo_data_is_deterministic_and_reopens_to_the_same_events() {
 }
 
 #[test]
-fn an_empty_filter_value_is_no_filter_as_it_is_where_it_clears_a_profiles() {
-    let all = common::list_ndjson(["--demo"]);
-    assert_eq!(all.len(), 2400);
-    for flag in [
-        "--room",
-        "--session",
-        "--peer",
-        "--user",
-        "--search",
-        "--since",
-        "--until",
-    ] {
-        assert_eq!(
-            common::list_ndjson(["--demo", flag, ""]),
-            all,
-            "{flag} \"\" keeps every event"
-        );
+fn an_empty_id_that_clears_no_profiles_filter_is_refused_rather_than_guessed() {
+    // A script's `--room "$ROOM"` with the variable unset: neither no event nor every event.
+    for flag in ["--room", "--session", "--peer", "--user"] {
+        callscope()
+            .args(["list", "--demo", flag, ""])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "{flag} is empty: give an id, or leave {flag} out"
+            )));
     }
+    // An empty search looks for nothing in particular: every event.
+    assert_eq!(common::list_ndjson(["--demo", "--search", ""]).len(), 2400);
 }

@@ -441,3 +441,30 @@ fn config_reports_a_theme_or_a_key_the_explorer_would_refuse_and_exits_2() {
         .success()
         .stderr("");
 }
+
+#[test]
+fn an_empty_id_clears_the_profiles_filter() {
+    let home = tempfile::tempdir().unwrap();
+    write_config(
+        home.path(),
+        "[profiles.one_room.filters]\nroom = \"6a1f3e2d9c8b7a6f5e4d3c2b\"\n",
+    );
+    let count = |args: &[&str]| {
+        stdout_of(
+            callscope(home.path())
+                .args([
+                    "list",
+                    "--demo",
+                    "--profile",
+                    "one_room",
+                    "--format",
+                    "ndjson",
+                ])
+                .args(args),
+        )
+        .lines()
+        .count()
+    };
+    assert_eq!(count(&[]), 0, "the profile's room, which the demo has not");
+    assert_eq!(count(&["--room", ""]), 2400, "every room");
+}
