@@ -291,13 +291,18 @@ fn is_version(quoted_key: &[u8], value: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+' | b'_'))
 }
 
-/// Whether the text before `at` names a version, as an agent string does
-/// (`os_version:10.0.1.2`): what follows is a version, not an address.
+/// Whether the text before `at` is a version's key in an agent string's `key:value` list
+/// (`...,os_version:10.0.1.2`): what follows is a version, not an address. Only a whole key of
+/// the list counts (lowercase letters and `_`, from the list's start or a comma, ending in
+/// `_version:`), so that "version: 10.0.0.5" in a message is redacted as any address.
 fn after_version_key(s: &[u8], at: usize) -> bool {
     let before = &s[..at];
-    [b"version:", b"version="].iter().any(|key| {
-        before.len() >= key.len() && before[before.len() - key.len()..].eq_ignore_ascii_case(*key)
-    })
+    let Some(key) = before.strip_suffix(b"_version:") else {
+        return false;
+    };
+    let start = key.iter().rposition(|&b| b == b',').map_or(0, |i| i + 1);
+    let key = &key[start..];
+    !key.is_empty() && key.iter().all(|&b| b.is_ascii_lowercase() || b == b'_')
 }
 
 /// The regex that finds identities, or None when there is none to find (or too many to compile,
@@ -493,8 +498,8 @@ fn is_word_byte(b: u8) -> bool {
 
 /// The IPv4 and IPv6 addresses in a text, as (start, end, address), in order. An address stands
 /// on its own: not glued to letters or digits (`10.0.0.5:61213`, `[2001:db8::1]:443` and
-/// `fe80::1%eth0` are found; `v1.2.3.4x` is not), and not right after `version:` or `version=`
-/// (an agent string's `os_version:10.0.1.2`).
+/// `fe80::1%eth0` are found; `v1.2.3.4x` is not), and not as the value of a version in an agent
+/// string (`os_version:10.0.1.2`).
 pub fn find_addresses(s: &str) -> Vec<(usize, usize, IpAddr)> {
     let b = s.as_bytes();
     let mut found = Vec::new();

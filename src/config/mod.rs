@@ -499,7 +499,7 @@ impl Explicit {
     pub fn guess(source: &SourceArgs) -> Explicit {
         Explicit {
             base_url: source.base_url != crate::cli::DEFAULT_BASE_URL,
-            page_size: source.page_size != 100,
+            page_size: source.page_size != crate::cli::DEFAULT_PAGE_SIZE,
         }
     }
 }
