@@ -865,7 +865,7 @@ fn the_timeline_draws_its_bars_on_an_80_by_24_terminal_and_shorter_ones() {
 
 #[test]
 fn a_timeline_with_too_few_lines_to_draw_says_so() {
-    for size in [(80, 9), (140, 11)] {
+    for size in [(80, 9), (140, 11), (140, 8), (140, 6)] {
         let mut m = demo(Filter::default(), size);
         run(&mut m, Command::ToggleTimeline);
         let text = screen_text(draw(&m).backend().buffer());

@@ -93,7 +93,13 @@ pub fn areas_with(width: u16, height: u16, timeline: bool) -> Areas {
             footer,
         };
     }
-    let strip = if timeline { strip_of(list) } else { 0 };
+    // At least the strip's title, which says when there are too few lines to draw: the
+    // timeline has the keyboard, and must not be invisible.
+    let strip = if timeline {
+        strip_of(list).max(list.height.min(1))
+    } else {
+        0
+    };
     let [timeline, list] =
         Layout::vertical([Constraint::Length(strip), Constraint::Min(0)]).areas(list);
     Areas {
