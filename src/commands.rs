@@ -222,6 +222,13 @@ fn list(args: ListArgs) -> ExitCode {
     if !args.source.demo && !args.source.live && args.source.files.is_empty() {
         return usage_error("name a source: FILE..., --demo or --live (see callscope list --help)");
     }
+    // A path that is not there, or a folder with no dump, stops list before anything is read or
+    // written: `--output` must not be replaced by the events of the other files, or by none.
+    for arg in args.source.files.iter().filter(|f| *f != "-") {
+        if let Err(problem) = source::dump::expand(arg) {
+            return usage_error(&problem.to_string());
+        }
+    }
     let (store, problems, rows) = if args.source.live {
         match load_live(&args.source, &filter, args.max) {
             Ok(store) => {

@@ -254,18 +254,16 @@ fn a_missing_file_exits_2_and_names_the_path() {
             "{}: no such file",
             missing.display()
         )));
-    let out = callscope()
+    // Beside a readable file, it still stops list before it starts: a typo is not a dump
+    // that holds nothing.
+    callscope()
         .args(["list", "--format", "ndjson"])
         .arg(fixture("subscribe.json"))
         .arg(&missing)
         .assert()
         .code(2)
+        .stdout("")
         .stderr(predicate::str::contains(missing.to_str().unwrap()));
-    assert_eq!(
-        ids(&out.get_output().stdout),
-        [S1],
-        "the readable file is still listed"
-    );
 }
 
 #[test]
@@ -628,4 +626,37 @@ fn the_explorer_names_a_path_that_is_not_there_before_taking_the_terminal() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("needs a terminal"));
+}
+
+#[test]
+fn a_missing_path_stops_list_before_its_output_file_is_touched() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("keep.ndjson");
+    std::fs::write(&keep, "precious\n").unwrap();
+    let good = dir.path().join("good.ndjson");
+    callscope()
+        .args(["list", "--demo", "--max", "3", "-o"])
+        .arg(&good)
+        .assert()
+        .success();
+    let empty_folder = dir.path().join("none");
+    std::fs::create_dir(&empty_folder).unwrap();
+    for missing in [dir.path().join("typo.ndjson"), empty_folder] {
+        // Alone, or beside a dump that reads: nothing is written either way.
+        for with_good in [false, true] {
+            let mut cmd = callscope();
+            cmd.arg("list");
+            if with_good {
+                cmd.arg(&good);
+            }
+            cmd.arg(&missing)
+                .arg("-o")
+                .arg(&keep)
+                .assert()
+                .code(2)
+                .stdout("")
+                .stderr(predicate::str::contains(missing.display().to_string()));
+            assert_eq!(std::fs::read_to_string(&keep).unwrap(), "precious\n");
+        }
+    }
 }
