@@ -38,6 +38,14 @@ pub struct Live {
     pub pages: usize,
     pub fetch: Fetch,
     pub loading_all: bool,
+    /// Whether the query is a follow mode refresh, which fetches again what is loaded.
+    pub refresh: bool,
+    /// Whether every page of the query was loaded once: only then are the events a refresh
+    /// adds new ones, rather than old ones never loaded.
+    pub complete: bool,
+    /// Events that follow mode's refreshes fetched again, already loaded: the store counts
+    /// them among the duplicates it dropped, which they are not.
+    pub refetched: usize,
 }
 
 impl Live {
@@ -50,6 +58,9 @@ impl Live {
             pages: 0,
             fetch: Fetch::Idle,
             loading_all: false,
+            refresh: false,
+            complete: false,
+            refetched: 0,
         }
     }
 
@@ -192,7 +203,7 @@ pub struct Follow {
     pub every: std::time::Duration,
     /// Failed refreshes in a row: each doubles the wait, up to a few minutes.
     pub failures: u32,
-    /// Events that arrived since follow mode started.
+    /// Events that arrived since follow mode started (once the query was loaded whole).
     pub new_events: usize,
     /// Store indices from here on arrived with a refresh ("new").
     pub new_from: Option<usize>,

@@ -274,7 +274,7 @@ fn start_editing(model: &mut Model, focus: usize) {
 
 /// Merges a batch of events (a file's, a page's) and shows those that match; returns how many
 /// were new to the store.
-fn append(model: &mut Model, batch: crate::store::Batch) -> usize {
+fn append(model: &mut Model, batch: crate::store::Batch) -> crate::store::Merged {
     let merged = model.store.merge(batch);
     let new = model
         .store
@@ -284,7 +284,7 @@ fn append(model: &mut Model, batch: crate::store::Batch) -> usize {
     model.after = None;
     keep_selection_visible(model);
     views::refresh(model);
-    merged.added
+    merged
 }
 
 /// Changes the filter. For a live source, a change of what the API filters (types and ids) starts a
@@ -310,6 +310,9 @@ pub fn new_query(model: &mut Model) -> Vec<Effect> {
     live.pages = 0;
     live.fetch = Fetch::Fetching { page: 1 };
     live.loading_all = false;
+    live.refresh = false;
+    live.complete = false;
+    live.refetched = 0;
     let id = live.query;
     model.store = Store::new();
     model.shown.clear();
@@ -393,9 +396,13 @@ fn live_report(model: &mut Model, report: Report) -> Vec<Effect> {
             live.total = page.total.or(live.total);
             live.next = Some(page.next);
             live.fetch = Fetch::Idle;
-            let added = append(model, *page.batch);
+            let refresh = live.refresh;
+            let merged = append(model, *page.batch);
+            if refresh && let Some(live) = model.live.as_mut() {
+                live.refetched += merged.duplicates;
+            }
             if model.follow.as_ref().is_some_and(|f| f.refreshing) {
-                return views::follow_page(model, added);
+                return views::follow_page(model, merged.added);
             }
             if model.live.as_ref().is_some_and(|l| !l.loading_all) {
                 return fetch_more_if_near_end(model);
@@ -403,6 +410,7 @@ fn live_report(model: &mut Model, report: Report) -> Vec<Effect> {
         }
         Report::Finished { .. } => {
             live.fetch = Fetch::Done;
+            live.complete = true;
             live.loading_all = false;
             views::follow_end(model, false);
         }

@@ -1204,7 +1204,9 @@ fn follow_mode_needs_a_live_source() {
 fn a_follow_tick_runs_the_query_again_keeping_what_is_loaded_and_counts_new_events() {
     let mut m = loaded(&ten());
     m.live = Some(crate::tui::model::Live::new("http://127.0.0.1:1".into()));
+    // Every page of the query loaded.
     m.live.as_mut().unwrap().fetch = Fetch::Done;
+    m.live.as_mut().unwrap().complete = true;
     run(&mut m, Command::ToggleFollow);
     assert!(m.follow.is_some());
     let before = m.store.len();
@@ -1233,15 +1235,34 @@ fn a_follow_tick_runs_the_query_again_keeping_what_is_loaded_and_counts_new_even
     update(&mut m, Action::Live(Report::Page { query: id, page }));
     assert_eq!(m.follow.as_ref().unwrap().new_events, 1);
     assert_eq!(m.store.len(), before + 1);
-    // A page with nothing new ends the refresh.
+    // A page with nothing new does not end the refresh: the service promises no order, and
+    // a later page may hold new events.
     let page = crate::source::api::Page {
         batch: Box::new(batch(&events)),
         next: "n2".into(),
         total: None,
     };
     let effects = update(&mut m, Action::Live(Report::Page { query: id, page }));
-    assert_eq!(effects, vec![Effect::Worker(worker::Command::Stop { id })]);
-    assert!(!m.follow.as_ref().unwrap().refreshing);
+    assert_eq!(effects, vec![]);
+    assert!(m.follow.as_ref().unwrap().refreshing);
+    let mut later = ten();
+    later.truncate(2);
+    later.push(event(98, "client.join.failed", "r9", false));
+    let page = crate::source::api::Page {
+        batch: Box::new(batch(&later)),
+        next: String::new(),
+        total: None,
+    };
+    update(&mut m, Action::Live(Report::Page { query: id, page }));
+    update(&mut m, Action::Live(Report::Finished { query: id }));
+    let follow = m.follow.as_ref().unwrap();
+    assert!(!follow.refreshing);
+    assert_eq!(follow.new_events, 2);
+    assert_eq!(m.live.as_ref().unwrap().fetch, Fetch::Done);
+    // What the refresh fetched again is no duplicate of the data.
+    let live = m.live.as_ref().unwrap();
+    assert_eq!(m.store.duplicates(), live.refetched);
+    assert_eq!(live.refetched, 1 + 2 + 2);
 }
 
 fn click(m: &mut Model, column: u16, row: u16) -> Vec<Effect> {
@@ -1536,4 +1557,46 @@ fn the_facets_follow_the_selected_group_and_close_with_the_view() {
         m.facet_panel.as_ref().unwrap().facets[0].total as usize,
         m.shown.len()
     );
+}
+
+#[test]
+fn a_refresh_of_a_query_not_yet_loaded_whole_counts_nothing_new_then_the_next_does() {
+    let mut m = loaded(&ten());
+    m.live = Some(crate::tui::model::Live::new("http://127.0.0.1:1".into()));
+    // One page of several loaded: what a refresh adds may be old events never loaded.
+    m.live.as_mut().unwrap().next = Some("more".into());
+    run(&mut m, Command::ToggleFollow);
+    let page_of = |events: &[serde_json::Value]| crate::source::api::Page {
+        batch: Box::new(batch(events)),
+        next: String::new(),
+        total: None,
+    };
+    update(&mut m, Action::FollowTick);
+    let id = m.live.as_ref().unwrap().query;
+    let old = vec![event(50, "client.join.failed", "r1", false)];
+    update(
+        &mut m,
+        Action::Live(Report::Page {
+            query: id,
+            page: page_of(&old),
+        }),
+    );
+    update(&mut m, Action::Live(Report::Finished { query: id }));
+    let follow = m.follow.as_ref().unwrap();
+    assert_eq!((follow.new_events, follow.new_from), (0, None));
+    assert_eq!(m.store.len(), 11, "the refresh completed what is loaded");
+    // Loaded whole now: the next refresh's additions are new.
+    update(&mut m, Action::FollowTick);
+    let id = m.live.as_ref().unwrap().query;
+    let fresh = vec![event(51, "client.join.failed", "r1", false)];
+    update(
+        &mut m,
+        Action::Live(Report::Page {
+            query: id,
+            page: page_of(&fresh),
+        }),
+    );
+    update(&mut m, Action::Live(Report::Finished { query: id }));
+    let follow = m.follow.as_ref().unwrap();
+    assert_eq!((follow.new_events, follow.new_from), (1, Some(11)));
 }

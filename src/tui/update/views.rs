@@ -376,7 +376,9 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     }
     follow.refreshing = true;
-    if follow.new_from.is_none() {
+    // Until the query was loaded whole once, a refresh also brings old events never loaded:
+    // it completes what is loaded, and marks and counts nothing.
+    if live.complete && follow.new_from.is_none() {
         follow.new_from = Some(model.store.len());
     }
     live.query += 1;
@@ -384,6 +386,7 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
     live.pages = 0;
     live.fetch = Fetch::Fetching { page: 1 };
     live.loading_all = true;
+    live.refresh = true;
     let id = live.query;
     vec![
         Effect::Worker(worker::Command::Query {
@@ -394,22 +397,20 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
     ]
 }
 
-/// After a refresh's page: count what is new; a page with nothing new ends the refresh.
+/// After a refresh's page: count what is new. The refresh runs to the query's end: the service
+/// promises no order, so new events may be on any page, and a page of known ones proves nothing
+/// (with one cursor per type, it may be the one type that had nothing new).
 pub fn follow_page(model: &mut Model, added: usize) -> Vec<Effect> {
-    let (Some(follow), Some(live)) = (model.follow.as_mut(), model.live.as_mut()) else {
+    let Some(follow) = model.follow.as_mut() else {
         return Vec::new();
     };
     if !follow.refreshing {
         return Vec::new();
     }
-    follow.new_events += added;
-    follow.failures = 0;
-    if added == 0 {
-        follow.refreshing = false;
-        live.loading_all = false;
-        live.fetch = Fetch::Idle;
-        return vec![Effect::Worker(worker::Command::Stop { id: live.query })];
+    if follow.new_from.is_some() {
+        follow.new_events += added;
     }
+    follow.failures = 0;
     Vec::new()
 }
 

@@ -37,11 +37,11 @@ fn title_line(model: &Model) -> Line<'static> {
     if let Some(total) = model.live.as_ref().and_then(|l| l.total) {
         counts.push_str(&format!(" / {} total", thousands(total as usize)));
     }
-    if model.store.duplicates() > 0 {
-        counts.push_str(&format!(
-            " ({} duplicates dropped)",
-            thousands(model.store.duplicates())
-        ));
+    // Follow mode's refreshes fetch what is loaded again: those are no duplicates of the data.
+    let refetched = model.live.as_ref().map_or(0, |l| l.refetched);
+    let duplicates = model.store.duplicates().saturating_sub(refetched);
+    if duplicates > 0 {
+        counts.push_str(&format!(" ({} duplicates dropped)", thousands(duplicates)));
     }
     let state = match (&model.live, &model.load) {
         (Some(live), _) => live_state(model, live),
