@@ -815,13 +815,17 @@ fn the_groups_views_columns_stay_put_while_it_scrolls() {
     assert_eq!(header(&m), top);
 }
 
-#[test]
-fn a_peers_story_shows_its_chain_and_how_it_ended() {
-    let room = Filter {
+/// The filter on Priya Raman, the demo's peer whose publishing gives up.
+fn peer_priya() -> Filter {
+    Filter {
         peer: Some(callscope::generator::PRIYA_PEER_ID.into()),
         ..Filter::default()
-    };
-    let mut m = demo(room, (140, 40));
+    }
+}
+
+#[test]
+fn a_peers_story_shows_its_chain_and_how_it_ended() {
+    let mut m = demo(peer_priya(), (140, 40));
     run(&mut m, Command::ShowStory);
     let t = draw(&m);
     let text = screen_text(t.backend().buffer());
@@ -832,6 +836,21 @@ fn a_peers_story_shows_its_chain_and_how_it_ended() {
         assert!(!text.contains(word), "the story claims {word}: {text}");
     }
     insta::assert_snapshot!("story_priya_140x40", t.backend());
+    // On a narrower screen the end of each line goes, never whether the attempt was final.
+    let mut m = demo(peer_priya(), (100, 40));
+    run(&mut m, Command::ShowStory);
+    let text = screen_text(draw(&m).backend().buffer());
+    let attempts: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("   2026-") && l.contains(" publish "))
+        .collect();
+    assert!(!attempts.is_empty(), "{text}");
+    for line in attempts {
+        assert!(
+            line.contains(" retried ") || line.contains(" final "),
+            "{line}"
+        );
+    }
 }
 
 #[test]

@@ -72,14 +72,12 @@ impl EventType {
     }
 
     /// The list's type column: at most ten characters.
-    pub fn short(&self) -> &str {
+    pub fn short(&self) -> std::borrow::Cow<'_, str> {
         match self {
-            EventType::Disconnected => "disconnect",
-            EventType::Other(name) => name
-                .char_indices()
-                .nth(10)
-                .map_or(name, |(i, _)| &name[..i]),
-            known => known.alias(),
+            EventType::Disconnected => "disconnect".into(),
+            // A name cut to fit says so: `track.add.` would read as a whole name.
+            EventType::Other(name) => crate::output::cut(name, 10).into(),
+            known => known.alias().into(),
         }
     }
 

@@ -335,24 +335,29 @@ fn type_names_round_trip() {
 }
 
 #[test]
-fn short_type_names_are_at_most_ten_characters() {
+fn short_type_names_fit_ten_columns_and_a_cut_one_says_so() {
+    use unicode_width::UnicodeWidthStr;
     for t in EventType::KNOWN {
-        assert!(t.short().chars().count() <= 10, "{}", t.short());
+        assert!(t.short().width() <= 10, "{}", t.short());
     }
     assert_eq!(EventType::Disconnected.short(), "disconnect");
     assert_eq!(
         EventType::Other("recording.success".into()).short(),
-        "recording."
+        "recording…"
     );
     assert_eq!(EventType::Other("track.add".into()).short(), "track.add");
     assert_eq!(
-        EventType::Other("événement.créé".into()).short(),
-        "événement."
+        EventType::Other("track.add.success".into()).short(),
+        "track.add…"
     );
     assert_eq!(
-        EventType::Other("通話.参加.失敗.通知.記録.x".into()).short(),
-        "通話.参加.失敗.通"
+        EventType::Other("événement.créé".into()).short(),
+        "événement…"
     );
+    // Wide characters take two columns each.
+    let wide = EventType::Other("通話.参加.失敗.通知.記録.x".into());
+    assert_eq!(wide.short(), "通話.参加…");
+    assert!(wide.short().width() <= 10);
 }
 
 #[test]

@@ -215,21 +215,23 @@ pub fn draw_story(model: &Model, frame: &mut Frame, area: Rect) {
                     } else {
                         crate::time::format_short(row.ts)
                     };
+                    // The status before the error's name: on a narrow pane the end of the
+                    // line is what goes, and which attempt was final must not.
                     Line::from(vec![
                         Span::raw(format!("   {time}  ")),
                         Span::styled(
                             format!("{:<10} ", kind.short()),
                             model.theme.event_type(&kind),
                         ),
+                        Span::styled(
+                            format!("{:<7} ", status_word(row.is_terminal())),
+                            model.theme.terminal(row.is_terminal()),
+                        ),
                         Span::raw(format!(
-                            "{:<5} {:<22} ",
+                            "{:<5} {}",
                             row.error_code().map(|c| c.to_string()).unwrap_or_default(),
                             cut(&for_terminal(store.str(row.error_name)), 22)
                         )),
-                        Span::styled(
-                            status_word(row.is_terminal()),
-                            model.theme.terminal(row.is_terminal()),
-                        ),
                     ])
                 }
             };

@@ -258,7 +258,7 @@ fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText) ->
     ];
     let text = |k: usize| match k {
         0 => time.clone(),
-        1 => for_terminal(kind.short()).into_owned(),
+        1 => for_terminal(&kind.short()).into_owned(),
         2 => row.error_code().map(|c| c.to_string()).unwrap_or_default(),
         3 => s(row.error_name),
         4 => status_word(row.is_terminal()).to_string(),
