@@ -1195,3 +1195,39 @@ fn a_live_load_that_stops_after_some_pages_says_why_on_a_line_of_its_own() {
         "{text}"
     );
 }
+
+#[test]
+fn groups_of_events_over_several_days_show_the_day_of_first_and_last_seen() {
+    let event = |id: &str, ts: &str| json!({"id": id, "type": "client.join.failed", "timestamp": ts, "data": {"room_id": "r", "error_code": 500, "error_name": "ServerErrors"}});
+    let mut m = loaded(
+        SourceLabel::Demo,
+        Filter::default(),
+        (140, 20),
+        vec![batch(&[
+            event("a", "2026-11-16T08:33:08Z"),
+            event("b", "2026-11-20T13:53:56Z"),
+        ])],
+    );
+    run(&mut m, Command::ShowGroups);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("11-16 08:33") && text.contains("11-20 13:53"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_group_name_cut_to_its_column_ends_in_an_ellipsis() {
+    let mut m = demo(Filter::default(), (100, 30));
+    run(&mut m, Command::ShowGroups);
+    // Grouped by peer: names followed by their ids, longer than the column.
+    while !screen_text(draw(&m).backend().buffer()).contains("groups by peer") {
+        run(&mut m, Command::NextGroupKey);
+    }
+    let text = screen_text(draw(&m).backend().buffer());
+    let cut = text
+        .lines()
+        .filter(|l| l.contains('(') && l.contains('…'))
+        .count();
+    assert!(cut > 0, "{text}");
+}

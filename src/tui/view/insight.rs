@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
 use super::layout::{STORY_FIRST_ROW, TABLE_FIRST_ROW, TIMELINE_MIN_HEIGHT};
+use super::list::TimeText;
 use crate::cli::GroupSort;
 use crate::event::EventType;
 use crate::insight::{self, FACET_KEYS, clock, slot_type, sparkline_text};
@@ -17,8 +18,8 @@ use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{FacetPanel, Model, StoryLine};
 
-fn short_time(ns: Option<i64>) -> String {
-    ns.map(clock).unwrap_or_else(|| "-".into())
+fn short_time(ns: Option<i64>, time: TimeText) -> String {
+    ns.map(|ns| time.seen(ns)).unwrap_or_else(|| "-".into())
 }
 
 /// The groups table, in the list's place.
@@ -47,13 +48,19 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
     }
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let end = (g.offset + height).min(g.groups.len());
-    let shown = GroupColumn::fitting(area.width, g.name_width);
-    let spark = GroupColumn::Sparkline.width() as usize;
+    // The times carry their day when the loaded events span several.
+    let time = TimeText::of(model.store.time_range());
+    let shown = GroupColumn::fitting(area.width, g.name_width, time);
+    let spark = GroupColumn::Sparkline.width(time) as usize;
+    // The name takes what the other columns leave, and a cut one says so.
+    let name_width = area
+        .width
+        .saturating_sub(shown.iter().map(|c| c.width(time) + 1).sum());
     let rows: Vec<Row> = (g.offset..end)
         .map(|k| {
             let group = g.groups.group(k);
             let label = for_terminal(&group.label(&model.store, g.key)).into_owned();
-            let mut cells = vec![Cell::from(label)];
+            let mut cells = vec![Cell::from(cut(&label, name_width.into()))];
             cells.extend(shown.iter().map(|column| match column {
                 GroupColumn::Count => Cell::from(group.count.to_string()),
                 GroupColumn::Final => Cell::from(Span::styled(
@@ -65,8 +72,8 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
                 }
                 GroupColumn::Peers => Cell::from(group.peers.to_string()),
                 GroupColumn::Rooms => Cell::from(group.rooms.to_string()),
-                GroupColumn::First => Cell::from(short_time(group.first_seen)),
-                GroupColumn::Last => Cell::from(short_time(group.last_seen)),
+                GroupColumn::First => Cell::from(short_time(group.first_seen, time)),
+                GroupColumn::Last => Cell::from(short_time(group.last_seen, time)),
                 GroupColumn::Sparkline => Cell::from(sparkline_text(&g.groups.sparkline(k, spark))),
             }));
             let row = Row::new(cells);
@@ -80,7 +87,7 @@ pub fn draw_groups(model: &Model, frame: &mut Frame, area: Rect) {
     let header = Row::new(std::iter::once("GROUP").chain(shown.iter().map(|c| c.title())))
         .style(model.theme.heading());
     let widths = std::iter::once(Constraint::Fill(1))
-        .chain(shown.iter().map(|c| Constraint::Length(c.width())));
+        .chain(shown.iter().map(|c| Constraint::Length(c.width(time))));
     frame.render_widget(Table::new(rows, widths).header(header).block(block), area);
 }
 
@@ -139,10 +146,10 @@ impl GroupColumn {
         }
     }
 
-    fn width(self) -> u16 {
+    fn width(self, time: TimeText) -> u16 {
         match self {
             GroupColumn::Count => 7,
-            GroupColumn::First | GroupColumn::Last => 8,
+            GroupColumn::First | GroupColumn::Last => time.seen_width(),
             GroupColumn::Sparkline => 16,
             _ => 6,
         }
@@ -151,12 +158,12 @@ impl GroupColumn {
     /// The columns drawn in a table `width` wide whose longest name on screen is `longest`:
     /// all of them when the name fits, else without those that give way first, until it does
     /// (or until only the count and the finals are left).
-    fn fitting(width: u16, longest: usize) -> Vec<GroupColumn> {
+    fn fitting(width: u16, longest: usize, time: TimeText) -> Vec<GroupColumn> {
         let wanted = (longest.min(usize::from(GROUP_NAME_ROOM))) as u16;
         let mut shown = GroupColumn::ALL.to_vec();
         // Each column takes its width and one column of space before it.
         let room = |shown: &[GroupColumn]| {
-            let taken: u16 = shown.iter().map(|c| c.width() + 1).sum();
+            let taken: u16 = shown.iter().map(|c| c.width(time) + 1).sum();
             width.saturating_sub(taken)
         };
         for column in GroupColumn::GIVING_WAY {

@@ -63,14 +63,14 @@ const NARROWEST_ERROR: u16 = 8;
 /// too when they span years (a row's time then never reads the same as another day's, and the
 /// detail pane has the rest).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TimeText {
+pub(super) enum TimeText {
     Clock,
     Day,
     Year,
 }
 
 impl TimeText {
-    fn of(range: Option<(i64, i64)>) -> TimeText {
+    pub(super) fn of(range: Option<(i64, i64)>) -> TimeText {
         let Some((a, z)) = range else {
             return TimeText::Clock;
         };
@@ -95,6 +95,25 @@ impl TimeText {
 
     fn width(self) -> u16 {
         self.part().len() as u16
+    }
+
+    /// A time in a column of its own beside others (the groups' first and last seen): to the
+    /// second on one day, to the minute with the day (and the year) otherwise.
+    pub(super) fn seen(self, ns: i64) -> String {
+        crate::time::format_short(ns)[self.seen_part()].to_string()
+    }
+
+    /// The width of [`TimeText::seen`]'s text.
+    pub(super) fn seen_width(self) -> u16 {
+        self.seen_part().len() as u16
+    }
+
+    fn seen_part(self) -> std::ops::Range<usize> {
+        match self {
+            TimeText::Clock => 11..19,
+            TimeText::Day => 5..16,
+            TimeText::Year => 0..16,
+        }
     }
 }
 
