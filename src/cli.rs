@@ -286,8 +286,8 @@ pub struct ServeArgs {
     /// fetched once before serving starts.
     #[arg(long, conflicts_with_all = ["files", "demo"], help_heading = "Source")]
     pub live: bool,
-    /// With --live: the live API's base URL (else CALLSCOPE_BASE_URL, else
-    /// https://api.100ms.live). Clients reach serve at --addr.
+    /// With --live: the live API's base URL (else CALLSCOPE_BASE_URL, else the hosted service,
+    /// api.100ms.live). Clients reach serve at --addr.
     #[arg(long, value_name = "URL", help_heading = "Source")]
     pub base_url: Option<String>,
     /// With --live: read the API's management token from the first line of this file (else
