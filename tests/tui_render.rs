@@ -41,6 +41,21 @@ fn loaded(source: SourceLabel, filter: Filter, size: (u16, u16), batches: Vec<Ba
     m
 }
 
+/// A join failure in room `r` at time `ts`.
+fn join_at(id: &str, ts: &str) -> Value {
+    json!({"id": id, "type": "client.join.failed", "timestamp": ts, "data": {"room_id": "r", "error_code": 500, "error_name": "ServerErrors"}})
+}
+
+/// The explorer on these events alone, at this size.
+fn of_events(size: (u16, u16), events: &[Value]) -> Model {
+    loaded(
+        SourceLabel::Demo,
+        Filter::default(),
+        size,
+        vec![batch(events)],
+    )
+}
+
 fn demo(filter: Filter, size: (u16, u16)) -> Model {
     loaded(
         SourceLabel::Demo,
@@ -897,17 +912,13 @@ fn a_timeline_with_too_few_lines_to_draw_says_so() {
 
 #[test]
 fn a_timeline_bucket_of_days_names_the_day_it_ends_on() {
-    let event = |id: &str, ts: &str| json!({"id": id, "type": "client.join.failed", "timestamp": ts, "data": {"room_id": "r"}});
-    let events = [
-        event("a", "2026-01-01T10:00:00Z"),
-        event("b", "2026-06-01T10:00:00Z"),
-        event("c", "2026-11-18T10:00:00Z"),
-    ];
-    let mut m = loaded(
-        SourceLabel::Demo,
-        Filter::default(),
+    let mut m = of_events(
         (80, 24),
-        vec![batch(&events)],
+        &[
+            join_at("a", "2026-01-01T10:00:00Z"),
+            join_at("b", "2026-06-01T10:00:00Z"),
+            join_at("c", "2026-11-18T10:00:00Z"),
+        ],
     );
     run(&mut m, Command::ToggleTimeline);
     run(&mut m, Command::Top);
@@ -1158,15 +1169,12 @@ fn a_wide_list_shows_names_whole_and_a_cut_one_ends_in_an_ellipsis() {
 
 #[test]
 fn events_of_several_days_show_their_day_in_the_time_column() {
-    let event = |id: &str, ts: &str| json!({"id": id, "type": "client.join.failed", "timestamp": ts, "data": {"room_id": "r"}});
-    let m = loaded(
-        SourceLabel::Demo,
-        Filter::default(),
+    let m = of_events(
         (140, 20),
-        vec![batch(&[
-            event("a", "2026-11-18T00:01:00Z"),
-            event("b", "2026-11-20T00:01:00Z"),
-        ])],
+        &[
+            join_at("a", "2026-11-18T00:01:00Z"),
+            join_at("b", "2026-11-20T00:01:00Z"),
+        ],
     );
     let text = screen_text(draw(&m).backend().buffer());
     assert!(text.contains("11-18 00:01:00 "), "{text}");
@@ -1198,15 +1206,12 @@ fn a_live_load_that_stops_after_some_pages_says_why_on_a_line_of_its_own() {
 
 #[test]
 fn groups_of_events_over_several_days_show_the_day_of_first_and_last_seen() {
-    let event = |id: &str, ts: &str| json!({"id": id, "type": "client.join.failed", "timestamp": ts, "data": {"room_id": "r", "error_code": 500, "error_name": "ServerErrors"}});
-    let mut m = loaded(
-        SourceLabel::Demo,
-        Filter::default(),
+    let mut m = of_events(
         (140, 20),
-        vec![batch(&[
-            event("a", "2026-11-16T08:33:08Z"),
-            event("b", "2026-11-20T13:53:56Z"),
-        ])],
+        &[
+            join_at("a", "2026-11-16T08:33:08Z"),
+            join_at("b", "2026-11-20T13:53:56Z"),
+        ],
     );
     run(&mut m, Command::ShowGroups);
     let text = screen_text(draw(&m).backend().buffer());

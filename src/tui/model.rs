@@ -64,6 +64,14 @@ impl Live {
         }
     }
 
+    /// Why the load failed, while it stands failed.
+    pub fn failure(&self) -> Option<&str> {
+        match &self.fetch {
+            Fetch::Failed(message) => Some(message),
+            _ => None,
+        }
+    }
+
     /// Whether a further page exists and nothing is in flight or failed.
     pub fn can_fetch_more(&self) -> bool {
         self.fetch == Fetch::Idle && self.next.as_deref().is_some_and(|n| !n.is_empty())

@@ -1559,6 +1559,19 @@ fn the_facets_follow_the_selected_group_and_close_with_the_view() {
     );
 }
 
+/// One follow mode refresh that brings `events` in one page, to the query's end.
+fn refresh_with(m: &mut Model, events: &[serde_json::Value]) {
+    update(m, Action::FollowTick);
+    let query = m.live.as_ref().unwrap().query;
+    let page = crate::source::api::Page {
+        batch: Box::new(batch(events)),
+        next: String::new(),
+        total: None,
+    };
+    update(m, Action::Live(Report::Page { query, page }));
+    update(m, Action::Live(Report::Finished { query }));
+}
+
 #[test]
 fn a_refresh_of_a_query_not_yet_loaded_whole_counts_nothing_new_then_the_next_does() {
     let mut m = loaded(&ten());
@@ -1566,37 +1579,12 @@ fn a_refresh_of_a_query_not_yet_loaded_whole_counts_nothing_new_then_the_next_do
     // One page of several loaded: what a refresh adds may be old events never loaded.
     m.live.as_mut().unwrap().next = Some("more".into());
     run(&mut m, Command::ToggleFollow);
-    let page_of = |events: &[serde_json::Value]| crate::source::api::Page {
-        batch: Box::new(batch(events)),
-        next: String::new(),
-        total: None,
-    };
-    update(&mut m, Action::FollowTick);
-    let id = m.live.as_ref().unwrap().query;
-    let old = vec![event(50, "client.join.failed", "r1", false)];
-    update(
-        &mut m,
-        Action::Live(Report::Page {
-            query: id,
-            page: page_of(&old),
-        }),
-    );
-    update(&mut m, Action::Live(Report::Finished { query: id }));
+    refresh_with(&mut m, &[event(50, "client.join.failed", "r1", false)]);
     let follow = m.follow.as_ref().unwrap();
     assert_eq!((follow.new_events, follow.new_from), (0, None));
     assert_eq!(m.store.len(), 11, "the refresh completed what is loaded");
     // Loaded whole now: the next refresh's additions are new.
-    update(&mut m, Action::FollowTick);
-    let id = m.live.as_ref().unwrap().query;
-    let fresh = vec![event(51, "client.join.failed", "r1", false)];
-    update(
-        &mut m,
-        Action::Live(Report::Page {
-            query: id,
-            page: page_of(&fresh),
-        }),
-    );
-    update(&mut m, Action::Live(Report::Finished { query: id }));
+    refresh_with(&mut m, &[event(51, "client.join.failed", "r1", false)]);
     let follow = m.follow.as_ref().unwrap();
     assert_eq!((follow.new_events, follow.new_from), (1, Some(11)));
 }

@@ -212,6 +212,16 @@ fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
     Line::from(spans)
 }
 
+/// A live load's failure, neutralised, with the key that runs the query again: the header's
+/// fetch state, its own line, and the empty list all say it so.
+pub fn failure_text(model: &Model, message: &str) -> String {
+    format!(
+        "{} ({} runs the query again)",
+        for_terminal(message),
+        model.keymap.key(Mode::List, Command::Rerun)
+    )
+}
+
 fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
     let key = |c| model.keymap.key(Mode::List, c);
     let all = if live.loading_all {
@@ -237,13 +247,7 @@ fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
             for_terminal(reason)
         ),
         Fetch::Done => "all pages loaded".into(),
-        Fetch::Failed(message) => {
-            format!(
-                "error: {} ({} runs the query again)",
-                for_terminal(message),
-                key(Command::Rerun)
-            )
-        }
+        Fetch::Failed(message) => format!("error: {}", failure_text(model, message)),
     }
 }
 
@@ -277,15 +281,11 @@ fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
     }
     // A live load that failed after some events came: its reason on a line of its own, where
     // the first line has room for its start only (with none loaded, the list says it whole).
-    if let Some(Fetch::Failed(message)) = model.live.as_ref().map(|l| &l.fetch)
+    if let Some(message) = model.live.as_ref().and_then(|l| l.failure())
         && !model.store.is_empty()
     {
         return Line::styled(
-            format!(
-                " ⚠ loading stopped: {} ({} runs the query again)",
-                for_terminal(message),
-                model.keymap.key(Mode::List, Command::Rerun)
-            ),
+            format!(" ⚠ loading stopped: {}", failure_text(model, message)),
             model.theme.problem(),
         );
     }

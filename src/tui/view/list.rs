@@ -10,7 +10,7 @@ use crate::sanitize::for_terminal;
 use crate::store::NO_TIME;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
-use crate::tui::model::{Fetch, LoadState, Model};
+use crate::tui::model::{LoadState, Model};
 
 /// One of the list's columns.
 struct Column {
@@ -193,14 +193,13 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         let text = if model.load == LoadState::Loading {
             "loading…".to_string()
         } else if model.store.is_empty() {
-            match model.live.as_ref().map(|l| &l.fetch) {
-                // The header has room for the start of the reason only: here it is whole.
-                Some(Fetch::Failed(reason)) => format!(
-                    "no events loaded: {} ({} runs the query again)",
-                    for_terminal(reason),
-                    model.keymap.key(Mode::List, Command::Rerun)
+            // The header has room for the start of a failure's reason only: here it is whole.
+            match model.live.as_ref().and_then(|l| l.failure()) {
+                Some(message) => format!(
+                    "no events loaded: {}",
+                    super::header::failure_text(model, message)
                 ),
-                _ => "no events loaded".to_string(),
+                None => "no events loaded".to_string(),
             }
         } else {
             format!(
@@ -246,54 +245,53 @@ fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText) ->
     let row = store.row(i);
     let s = |sym| for_terminal(store.str(sym)).into_owned();
     let kind = EventType::from_name(store.str(row.kind));
-    let time = if row.ts == NO_TIME {
-        "-".to_string()
-    } else {
-        crate::time::format_short(row.ts)[time.part()].to_string()
-    };
-    // Events a follow-mode refresh brought are marked new.
-    let is_new = model
-        .follow
-        .as_ref()
-        .and_then(|f| f.new_from)
-        .is_some_and(|from| i >= from);
-    let room = if row.room_name.is_none() {
-        s(row.room_id)
-    } else {
-        s(row.room_name)
-    };
     let join = |a: String, b: String| if b.is_empty() { a } else { format!("{a} {b}") };
-    // Each text in its column's width, a cut one ending in `…`.
-    let styles = [
-        is_new.then(|| model.theme.new_event()),
-        Some(model.theme.event_type(&kind)),
-        None,
-        None,
-        Some(model.theme.terminal(row.is_terminal())),
-        None,
-        None,
-        None,
-        None,
-    ];
-    let text = |k: usize| match k {
-        0 => time.clone(),
-        1 => for_terminal(&kind.short()).into_owned(),
-        2 => row.error_code().map(|c| c.to_string()).unwrap_or_default(),
-        3 => s(row.error_name),
-        4 => status_word(row.is_terminal()).to_string(),
-        5 => room.clone(),
-        6 => s(row.user_name),
-        7 => join(s(row.sdk), s(row.sdk_version)),
-        _ => join(s(row.os), s(row.os_version)),
+    // Column `k`'s text, and its style when it has one of its own.
+    let cell = |k: usize| match k {
+        TIME => {
+            let text = if row.ts == NO_TIME {
+                "-".to_string()
+            } else {
+                crate::time::format_short(row.ts)[time.part()].to_string()
+            };
+            // Events a follow-mode refresh brought are marked new.
+            let is_new = model
+                .follow
+                .as_ref()
+                .and_then(|f| f.new_from)
+                .is_some_and(|from| i >= from);
+            (text, is_new.then(|| model.theme.new_event()))
+        }
+        1 => (
+            for_terminal(&kind.short()).into_owned(),
+            Some(model.theme.event_type(&kind)),
+        ),
+        2 => (
+            row.error_code().map(|c| c.to_string()).unwrap_or_default(),
+            None,
+        ),
+        3 => (s(row.error_name), None),
+        4 => (
+            status_word(row.is_terminal()).to_string(),
+            Some(model.theme.terminal(row.is_terminal())),
+        ),
+        ROOM if row.room_name.is_none() => (s(row.room_id), None),
+        ROOM => (s(row.room_name), None),
+        6 => (s(row.user_name), None),
+        7 => (join(s(row.sdk), s(row.sdk_version)), None),
+        _ => (join(s(row.os), s(row.os_version)), None),
     };
+    // Each text in its column's width, a cut one ending in `…`.
     Row::new(shown.iter().map(|&(k, w)| {
-        let text = cut(&text(k), w.into());
-        match styles[k] {
+        let (text, style) = cell(k);
+        let text = cut(&text, w.into());
+        match style {
             Some(style) => Cell::from(Span::styled(text, style)),
             None => Cell::from(text),
         }
     }))
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
