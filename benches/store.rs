@@ -20,10 +20,10 @@ use criterion::{
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use callscope::cli::{GroupKey, GroupSort};
-use callscope::event::EventType;
+use callscope::event::{EventType, Field};
 use callscope::filter::Filter;
 use callscope::generator::{STORM_ROOM_ID, STORM_SFU_NODE};
+use callscope::insight::{GroupKey, GroupSort};
 use callscope::insight::{Groups, Timeline};
 use callscope::source::dump::{DumpFile, LARGE_BATCH, read_file_in_batches};
 use callscope::store::{BatchBuilder, Blob, Store};
@@ -73,12 +73,13 @@ fn loaded_model(events: usize) -> Model {
 }
 
 fn filter(types: &[EventType], room: Option<&str>, search: Option<&str>) -> Filter {
-    Filter {
+    let mut filter = Filter {
         types: types.to_vec(),
-        room: room.map(str::to_string),
         search: search.map(str::to_string),
         ..Filter::default()
-    }
+    };
+    filter.set(Field::Room, room.map(str::to_string));
+    filter
 }
 
 fn terminal() -> Terminal<TestBackend> {

@@ -2,10 +2,13 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand};
 
-use crate::event::EventType;
+use crate::event::{EventType, Field};
 use crate::filter::{Filter, TimeBound};
+use crate::insight::{GroupKey, GroupSort};
+use crate::output::Format;
 use crate::time::{now_nanos, parse_time_bound};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.100ms.live";
@@ -136,6 +139,21 @@ pub struct FilterArgs {
     /// Events of this user id.
     #[arg(long, value_name = "ID")]
     pub user: Option<String>,
+    /// Events of this SDK (the agent's sdk: web, android, ios, flutter...).
+    #[arg(long, value_name = "SDK")]
+    pub sdk: Option<String>,
+    /// Events of this SDK version (the agent's sdk_version).
+    #[arg(long, value_name = "VERSION")]
+    pub sdk_version: Option<String>,
+    /// Events of this operating system (the agent's os).
+    #[arg(long, value_name = "OS")]
+    pub os: Option<String>,
+    /// Events of this device model (the agent's device_model).
+    #[arg(long, value_name = "MODEL")]
+    pub device: Option<String>,
+    /// Events of this environment (the env of the agent's string: prod, qa...).
+    #[arg(long, value_name = "ENV")]
+    pub env: Option<String>,
     /// Only final errors (is_terminal true: the SDK made no more retries).
     #[arg(long, conflicts_with = "retried")]
     pub terminal: bool,
@@ -182,22 +200,10 @@ impl FilterArgs {
                 })
                 .transpose()
         };
-        // An empty id left here cleared no profile's filter: it is most likely a script's unset
-        // variable, and neither reading of it (no event, every event) is what was meant.
-        let id = |flag: &str, v: &Option<String>| -> Result<Option<String>, String> {
-            match v.as_deref() {
-                Some("") => Err(format!(
-                    "--{flag} is empty: give an id, or leave --{flag} out for every {flag}"
-                )),
-                _ => Ok(v.clone()),
-            }
-        };
-        Ok(Filter {
+        // An empty value left here cleared no profile's filter: it is most likely a script's
+        // unset variable, and neither reading of it (no event, every event) is what was meant.
+        let mut filter = Filter {
             types,
-            room: id("room", &self.room)?,
-            session: id("session", &self.session)?,
-            peer: id("peer", &self.peer)?,
-            user: id("user", &self.user)?,
             terminal: if self.terminal {
                 Some(true)
             } else if self.retried {
@@ -205,43 +211,48 @@ impl FilterArgs {
             } else {
                 None
             },
-            code: self.code,
             search: self.search.clone().filter(|s| !s.is_empty()),
             since: bound("since", &self.since)?,
             until: bound("until", &self.until)?,
-            group: None,
-        })
+            ..Filter::default()
+        };
+        for (field, value) in self.fields() {
+            match value.as_deref() {
+                Some("") => {
+                    let flag = field.name().replace('_', "-");
+                    let what = match field {
+                        Field::Room | Field::Session | Field::Peer | Field::User => "an id",
+                        _ => "a value",
+                    };
+                    return Err(format!(
+                        "--{flag} is empty: give {what}, or leave --{flag} out for every {}",
+                        field.name().replace('_', " ")
+                    ));
+                }
+                Some(v) => filter.set(field, Some(v.to_string())),
+                None => {}
+            }
+        }
+        if let Some(code) = self.code {
+            filter.set(Field::Code, Some(code.to_string()));
+        }
+        Ok(filter)
     }
-}
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Table,
-    Ndjson,
-    Json,
-    Csv,
-}
-
-/// What `list --group-by` and the groups view group the shown events by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]
-pub enum GroupKey {
-    Error,
-    Sdk,
-    Os,
-    Device,
-    Role,
-    Room,
-    Domain,
-    Env,
-    Peer,
-}
-
-/// The order of groups: the largest first, or the most recently seen first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum GroupSort {
-    #[default]
-    Count,
-    Last,
+    /// The flags that require a field to have a value, by the field they name.
+    pub fn fields(&self) -> [(Field, &Option<String>); 9] {
+        [
+            (Field::Room, &self.room),
+            (Field::Session, &self.session),
+            (Field::Peer, &self.peer),
+            (Field::User, &self.user),
+            (Field::Sdk, &self.sdk),
+            (Field::SdkVersion, &self.sdk_version),
+            (Field::Os, &self.os),
+            (Field::Device, &self.device),
+            (Field::Env, &self.env),
+        ]
+    }
 }
 
 #[derive(Debug, Args)]
@@ -251,7 +262,7 @@ pub struct ListArgs {
     #[command(flatten)]
     pub filters: FilterArgs,
     /// Output format (default: table on a terminal, ndjson otherwise).
-    #[arg(long, value_enum, help_heading = "Output")]
+    #[arg(long, value_parser = choice(&Format::ALL, Format::name), help_heading = "Output")]
     pub format: Option<Format>,
     /// Write to this file (atomically: a temporary file, then a rename) instead of stdout.
     #[arg(long, short = 'o', value_name = "FILE", help_heading = "Output")]
@@ -260,10 +271,10 @@ pub struct ListArgs {
     #[arg(long, value_name = "N", help_heading = "Output")]
     pub max: Option<usize>,
     /// Print groups instead of events: count, final, distinct peers and rooms, first and last seen.
-    #[arg(long, value_enum, value_name = "KEY", help_heading = "Output")]
+    #[arg(long, value_parser = choice(&GroupKey::ALL, GroupKey::name), value_name = "KEY", help_heading = "Output")]
     pub group_by: Option<GroupKey>,
     /// The order of the groups (with --group-by).
-    #[arg(long, value_enum, default_value_t = GroupSort::Count, requires = "group_by", help_heading = "Output")]
+    #[arg(long, value_parser = choice(&GroupSort::ALL, GroupSort::name), default_value = "count", requires = "group_by", help_heading = "Output")]
     pub sort: GroupSort,
     /// Replace IP addresses, user names and user ids with pseudonyms (the same value gets the same
     /// pseudonym throughout the output).
@@ -376,4 +387,18 @@ pub struct DemoDataArgs {
     /// Random seed: the same seed gives the same bytes.
     #[arg(long, default_value_t = crate::generator::DEMO_SEED, value_name = "S")]
     pub seed: u64,
+}
+
+/// A value parser for one of a domain enum's values, by their names: the names are offered in
+/// `--help` and completions, and the enum itself knows nothing of the command line.
+fn choice<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T> {
+    let names: Vec<&'static str> = all.iter().map(|&v| name(v)).collect();
+    PossibleValuesParser::new(names).map(move |chosen| {
+        *all.iter()
+            .find(|&&v| name(v) == chosen)
+            .expect("the parser offers only these names")
+    })
 }

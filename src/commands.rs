@@ -6,11 +6,10 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
 
-use crate::cli::{
-    Cli, Command, CompletionsArgs, DemoDataArgs, Format, ListArgs, ManArgs, SourceArgs,
-};
+use crate::cli::{Cli, Command, CompletionsArgs, DemoDataArgs, ListArgs, ManArgs, SourceArgs};
 use crate::config::Explicit;
 use crate::filter::Filter;
+use crate::output::Format;
 use crate::source::{self, DumpProblem};
 use crate::store::Store;
 
@@ -389,7 +388,7 @@ fn write_out(
             let out =
                 std::io::BufWriter::with_capacity(crate::output::OUTPUT_BUFFER, stdout.lock());
             let mut out: Box<dyn Write> = if on_terminal {
-                Box::new(crate::sanitize::ForTerminal::new(out))
+                Box::new(crate::text::ForTerminal::new(out))
             } else {
                 Box::new(out)
             };

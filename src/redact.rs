@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use crate::cli::Format;
+use crate::output::Format;
 use crate::store::{Batch, Store};
 
 /// Replaces what identifies people, consistently across every event it is given.

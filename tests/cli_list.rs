@@ -857,6 +857,16 @@ fn an_empty_id_that_clears_no_profiles_filter_is_refused_rather_than_guessed() {
                 "{flag} is empty: give an id, or leave {flag} out"
             )));
     }
+    for flag in ["--sdk", "--sdk-version", "--os", "--device", "--env"] {
+        callscope()
+            .args(["list", "--demo", flag, ""])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "{flag} is empty: give a value, or leave {flag} out"
+            )));
+    }
     // An empty search looks for nothing in particular: every event.
     assert_eq!(common::list_ndjson(["--demo", "--search", ""]).len(), 2400);
 }

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use callscope::event::EventType;
+use callscope::event::{EventType, Field};
 use callscope::filter::Filter;
 use callscope::source::api::Api;
 use callscope::source::live;
@@ -399,13 +399,13 @@ async fn the_request_carries_every_filter_the_token_and_the_encoded_cursor() {
     .await;
     let filter = Filter {
         types: vec![EventType::Publish, EventType::Join],
-        room: Some("room 1".into()),
-        session: Some("s1".into()),
-        peer: Some("p1".into()),
-        user: Some("u&1".into()),
         terminal: Some(true),
         ..Filter::default()
-    };
+    }
+    .with(Field::Room, "room 1")
+    .with(Field::Session, "s1")
+    .with(Field::Peer, "p1")
+    .with(Field::User, "u&1");
     let (_, _, failure) = load_all(&server, filter).await;
     assert_eq!(failure, None);
     let queries = server.queries();

@@ -1,7 +1,7 @@
 //! The explorer's screens, drawn on a test terminal of fixed size: snapshots of what a person sees,
 //! and the styled buffer where colour carries meaning.
 
-use callscope::event::EventType;
+use callscope::event::{EventType, Field};
 use callscope::filter::{Filter, TimeBound};
 use callscope::source::DumpProblem;
 use callscope::store::Batch;
@@ -137,7 +137,6 @@ fn join_storm_filter() -> Filter {
     let since = "2026-11-18T10:02:00Z";
     Filter {
         types: vec![EventType::Join],
-        room: Some(STORM_ROOM_ID.into()),
         search: Some("sfu join failed".into()),
         since: Some(TimeBound {
             text: since.into(),
@@ -145,6 +144,7 @@ fn join_storm_filter() -> Filter {
         }),
         ..Filter::default()
     }
+    .with(Field::Room, STORM_ROOM_ID)
 }
 
 /// Moves the selection down to the first retried event whose peer later got a final error.
@@ -778,9 +778,9 @@ fn with_a_room_filter_the_list_shows_the_sdk_in_the_rooms_place() {
         "{header}"
     );
     let room = Filter {
-        room: Some(STORM_ROOM_ID.into()),
         ..Filter::default()
-    };
+    }
+    .with(Field::Room, STORM_ROOM_ID);
     let one_room = demo(room, (140, 40));
     let header = list_header(&one_room);
     assert!(
@@ -832,10 +832,7 @@ fn the_groups_views_columns_stay_put_while_it_scrolls() {
 
 /// The filter on Priya Raman, the demo's peer whose publishing gives up.
 fn peer_priya() -> Filter {
-    Filter {
-        peer: Some(callscope::generator::PRIYA_PEER_ID.into()),
-        ..Filter::default()
-    }
+    Filter::default().with(Field::Peer, callscope::generator::PRIYA_PEER_ID)
 }
 
 #[test]

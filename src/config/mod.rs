@@ -91,6 +91,11 @@ pub struct Filters {
     pub session: Option<String>,
     pub peer: Option<String>,
     pub user: Option<String>,
+    pub sdk: Option<String>,
+    pub sdk_version: Option<String>,
+    pub os: Option<String>,
+    pub device: Option<String>,
+    pub env: Option<String>,
     pub terminal: Option<bool>,
     pub retried: Option<bool>,
     pub code: Option<i64>,
@@ -575,6 +580,11 @@ impl Profile {
             (&mut filters.session, &f.session),
             (&mut filters.peer, &f.peer),
             (&mut filters.user, &f.user),
+            (&mut filters.sdk, &f.sdk),
+            (&mut filters.sdk_version, &f.sdk_version),
+            (&mut filters.os, &f.os),
+            (&mut filters.device, &f.device),
+            (&mut filters.env, &f.env),
             (&mut filters.search, &f.search),
         ] {
             merge_text(mine, theirs.as_ref());

@@ -131,7 +131,7 @@ pub fn report(args: &SettingsArgs, log: &str) -> Result<(String, Settings), Conf
     for (name, value) in lines {
         out.push_str(&format!(
             "{name:<12}{}\n",
-            crate::sanitize::for_terminal(&value)
+            crate::text::for_terminal(&value)
         ));
     }
     Ok((out, settings))

@@ -76,7 +76,7 @@ impl EventType {
         match self {
             EventType::Disconnected => "disconnect".into(),
             // A name cut to fit says so: `track.add.` would read as a whole name.
-            EventType::Other(name) => crate::output::cut(name, 10).into(),
+            EventType::Other(name) => crate::text::cut(name, 10).into(),
             known => known.alias().into(),
         }
     }

@@ -6,11 +6,13 @@
 
 mod agent;
 pub mod codes;
+mod field;
 mod kind;
 
 #[cfg(test)]
 use agent::agent_string_value;
 pub use agent::{AgentPair, agent_string_env, agent_value, decode_agent_string};
+pub use field::Field;
 pub use kind::EventType;
 
 use serde_json::{Map, Value};

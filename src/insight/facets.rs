@@ -3,7 +3,7 @@
 
 use super::keys::Index;
 use super::{GroupValue, parts_for};
-use crate::cli::GroupKey;
+use crate::insight::GroupKey;
 use crate::parallel::in_slices;
 use crate::store::Store;
 

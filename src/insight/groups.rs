@@ -2,7 +2,7 @@
 
 use super::keys::{Index, compare_values, label_of, parts_of, rank};
 use super::{GroupValue, Part, parts_for};
-use crate::cli::{GroupKey, GroupSort};
+use crate::insight::{GroupKey, GroupSort};
 use crate::parallel::{each, map_into, slice_len};
 use crate::store::{NO_TIME, Row, Store, Sym, TERMINAL_TRUE};
 

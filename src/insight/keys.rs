@@ -4,9 +4,43 @@ use std::cmp::Ordering;
 
 use rustc_hash::FxHashMap;
 
-use crate::cli::GroupKey;
-use crate::event::EventType;
+use crate::event::{EventType, Field};
+use crate::filter::Condition;
 use crate::store::{Row, Store, Sym};
+
+/// What `list --group-by` and the groups view group the shown events by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GroupKey {
+    Error,
+    Sdk,
+    Os,
+    Device,
+    Role,
+    Room,
+    Domain,
+    Env,
+    Peer,
+}
+
+/// The order of groups: the largest first, or the most recently seen first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GroupSort {
+    #[default]
+    Count,
+    Last,
+}
+
+impl GroupSort {
+    pub const ALL: [GroupSort; 2] = [GroupSort::Count, GroupSort::Last];
+
+    /// The name on the command line (`--sort last`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupSort::Count => "count",
+            GroupSort::Last => "last",
+        }
+    }
+}
 
 impl GroupKey {
     pub const ALL: [GroupKey; 9] = [
@@ -50,6 +84,41 @@ impl GroupKey {
             GroupKey::Env => &["env"],
             GroupKey::Peer => &["peer_id", "user_name"],
         }
+    }
+
+    /// The fields of a group's value: the first, and the second (an error's name, a version).
+    pub fn value_fields(self) -> (Field, Option<Field>) {
+        match self {
+            GroupKey::Error => (Field::Type, Some(Field::ErrorName)),
+            GroupKey::Sdk => (Field::Sdk, Some(Field::SdkVersion)),
+            GroupKey::Os => (Field::Os, Some(Field::OsVersion)),
+            GroupKey::Device => (Field::Device, None),
+            GroupKey::Role => (Field::Role, None),
+            GroupKey::Room => (Field::Room, None),
+            GroupKey::Domain => (Field::Domain, None),
+            GroupKey::Env => (Field::Env, None),
+            GroupKey::Peer => (Field::Peer, None),
+        }
+    }
+
+    /// The conditions that keep exactly the events of a group, as strings, so that they outlive
+    /// the store the group was counted in (a new live query makes a new store).
+    pub fn conditions(self, store: &Store, value: &GroupValue) -> Vec<Condition> {
+        let text = |s: Sym| (!s.is_none()).then(|| store.str(s).to_string());
+        let is = |field, value| Condition {
+            field,
+            value,
+            negate: false,
+        };
+        let (first, second) = self.value_fields();
+        let mut conditions = vec![is(first, text(value.first))];
+        if let Some(second) = second {
+            conditions.push(is(second, text(value.second)));
+        }
+        if self == GroupKey::Error {
+            conditions.push(is(Field::Code, value.code.map(|c| c.to_string())));
+        }
+        conditions
     }
 
     /// The value of a row under this key.

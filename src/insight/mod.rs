@@ -5,6 +5,7 @@
 //! Inputs are a `&Store` and the indices of the shown events (`&[u32]`, in load order), except for
 //! a peer's story, which reads every loaded event of that peer whatever the filter.
 
+mod after;
 mod chains;
 mod facets;
 mod groups;
@@ -17,12 +18,13 @@ mod scale;
 #[cfg(test)]
 mod testing;
 
+pub use after::After;
 pub use chains::{
     CHAIN_GAP, Chain, ChainAt, Ending, Outside, Story, chain_at, clock, duration_words, story,
 };
 pub use facets::{FACET_KEYS, Facet, facets};
 pub use groups::{Group, Groups};
-pub use keys::{GroupValue, Part};
+pub use keys::{GroupKey, GroupSort, GroupValue, Part};
 pub use report::{sparkline_text, write_groups, write_groups_within};
 pub use timeline::{BUCKET_STEPS, Bucket, DAY, Timeline, step_label};
 

@@ -5,11 +5,12 @@ use std::io::{self, Write};
 use serde_json::{Map, Value};
 
 use super::{Group, Groups, Part};
-use crate::cli::{Format, GroupKey};
 use crate::event::EventType;
-use crate::output::cut;
-use crate::sanitize::for_terminal;
+use crate::insight::GroupKey;
+use crate::output::Format;
 use crate::store::Store;
+use crate::text::cut;
+use crate::text::for_terminal;
 
 /// Buckets of the table's activity column.
 const TABLE_SPARK: usize = 16;
@@ -207,9 +208,9 @@ fn write_table(
     // share (the count and the finals say it); then the key's own columns narrow.
     let n = columns.len();
     let kept = match columns_in {
-        Some(total) => crate::output::fit_table(
+        Some(total) => crate::text::fit_table(
             &mut widths,
-            crate::output::TABLE_GAP,
+            crate::text::TABLE_GAP,
             total,
             &["ACTIVITY", "FIRST SEEN (UTC)", "FINAL %"].map(|title| {
                 n + COUNT_HEADERS
@@ -237,7 +238,7 @@ fn write_table(
                 s.push_str(&c);
                 s.push_str(&pad);
             }
-            s.push_str(&" ".repeat(crate::output::TABLE_GAP));
+            s.push_str(&" ".repeat(crate::text::TABLE_GAP));
         }
         s.trim_end().to_string()
     };
@@ -272,7 +273,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::cli::GroupSort;
+    use crate::insight::GroupSort;
     use crate::insight::testing::{all, ev, store};
     use unicode_width::UnicodeWidthStr;
 

@@ -1,8 +1,8 @@
 //! How the insight computations scale: a million generated events, timed.
 
-use crate::cli::{GroupKey, GroupSort};
 use crate::insight::Groups;
 use crate::insight::testing::all;
+use crate::insight::{GroupKey, GroupSort};
 
 /// `cargo test --release --lib insight::scale -- --ignored --nocapture`
 #[test]

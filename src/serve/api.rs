@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use super::cursor::{self, Mac, Position};
-use crate::event::EventType;
+use crate::event::{EventType, Field};
 use crate::filter::Filter;
 use crate::store::Store;
 
@@ -175,16 +175,8 @@ impl Request {
         let mut filter = Filter::default();
         let mut limit = None;
         let mut start = None;
+        let mut ids_given: Vec<&str> = Vec::new();
         for (name, value) in pairs {
-            let once = |slot: &Option<String>| {
-                if slot.is_some() {
-                    Err(Problem::bad_request(format!(
-                        "{name} may be given only once"
-                    )))
-                } else {
-                    Ok(())
-                }
-            };
             match name.as_str() {
                 "type" => {
                     if value.is_empty() {
@@ -196,15 +188,20 @@ impl Request {
                     }
                 }
                 "room_id" | "session_id" | "peer_id" | "user_id" => {
-                    let slot = match name.as_str() {
-                        "room_id" => &mut filter.room,
-                        "session_id" => &mut filter.session,
-                        "peer_id" => &mut filter.peer,
-                        _ => &mut filter.user,
+                    let field = match name.as_str() {
+                        "room_id" => Field::Room,
+                        "session_id" => Field::Session,
+                        "peer_id" => Field::Peer,
+                        _ => Field::User,
                     };
-                    once(slot)?;
+                    if ids_given.contains(&name.as_str()) {
+                        return Err(Problem::bad_request(format!(
+                            "{name} may be given only once"
+                        )));
+                    }
+                    ids_given.push(name);
                     if !value.is_empty() {
-                        *slot = Some(value.clone());
+                        filter.set(field, Some(value.clone()));
                     }
                 }
                 "limit" => {
@@ -247,7 +244,15 @@ fn parse_limit(text: &str) -> Option<usize> {
 /// parameter order or with a repeated type has the same key.
 fn query_key(filter: &Filter) -> String {
     let types: Vec<&str> = filter.types.iter().map(EventType::name).collect();
-    serde_json::json!([types, filter.room, filter.session, filter.peer, filter.user]).to_string()
+    let id = |field| filter.wanted(field);
+    serde_json::json!([
+        types,
+        id(Field::Room),
+        id(Field::Session),
+        id(Field::Peer),
+        id(Field::User)
+    ])
+    .to_string()
 }
 
 /// An error response: a status and a JSON `{"message": ...}`.

@@ -3,9 +3,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::event::Field;
 use crate::filter::Filter;
-use crate::sanitize::for_terminal;
 use crate::store::{Batch, BatchBuilder, Blob};
+use crate::text::for_terminal;
 
 use super::dump;
 use super::merge::Entry;
@@ -153,7 +154,7 @@ impl Api {
 
     /// The query parameters of one request.
     pub fn params(&self, filter: &Filter, start: Option<&str>) -> Vec<(&'static str, String)> {
-        let mut params = filter.api_params();
+        let mut params = api_params(filter);
         params.push(("limit", self.page_size.to_string()));
         if let Some(start) = start.filter(|s| !s.is_empty()) {
             params.push(("start", start.to_string()));
@@ -250,7 +251,7 @@ fn server_message(body: &[u8], token: &Token) -> String {
     };
     let text = text.replace(token.expose(), "<redacted>");
     let text = for_terminal(text.trim()).into_owned();
-    crate::output::cut(&text, 300)
+    crate::text::cut(&text, 300)
 }
 
 /// Reads a 200 body: an envelope whose events go into a batch. Anything else is a bad page, so
@@ -309,4 +310,20 @@ pub fn parse_fetched(body: Vec<u8>) -> Result<Fetched, FetchError> {
         next,
         total,
     })
+}
+
+/// The parts of a filter the API takes as query parameters: the types (`type` repeated) and the
+/// wanted room, session, peer and user. The rest of the filter is applied to what arrives.
+pub fn api_params(filter: &Filter) -> Vec<(&'static str, String)> {
+    let mut params: Vec<(&'static str, String)> = filter
+        .types
+        .iter()
+        .map(|t| ("type", t.name().to_string()))
+        .collect();
+    for field in [Field::Room, Field::Session, Field::Peer, Field::User] {
+        if let Some(v) = filter.wanted(field) {
+            params.push((field.json_name(), v.to_string()));
+        }
+    }
+    params
 }

@@ -12,8 +12,9 @@ use std::sync::{Arc, LazyLock};
 use hashbrown::hash_table::{Entry, HashTable};
 use memchr::memmem::Finder;
 
-use crate::filter::Filter;
-use crate::store::probe::{DataProbe, LStr, Probe};
+use crate::event::{Field, agent_string_env};
+use crate::filter::{Filter, Plan, Record, Want};
+use crate::store::probe::{AgentProbe, LStr, Probe};
 use crate::store::{BatchBuilder, Blob, Needle, Reading, Store};
 use crate::time::parse_rfc3339_nanos;
 
@@ -61,34 +62,43 @@ struct Prefilter {
 }
 
 impl Prefilter {
-    fn new(filter: &Filter) -> Prefilter {
-        let literal = |s: &str| {
-            let quoted = serde_json::to_string(s).unwrap_or_default();
+    fn new(plan: &Plan<&[u8]>) -> Prefilter {
+        let literal = |s: &[u8]| {
+            let quoted = serde_json::to_string(&String::from_utf8_lossy(s)).unwrap_or_default();
             Finder::new(quoted.as_bytes()).into_owned()
         };
-        let decoded = |s: &str| Finder::new(format!("\"{s}\"").as_bytes()).into_owned();
-        let ids = [&filter.room, &filter.session, &filter.peer, &filter.user];
-        let values: Vec<&str> = filter
-            .types
+        let decoded = |s: &[u8]| {
+            let mut quoted = Vec::with_capacity(s.len() + 2);
+            quoted.push(b'"');
+            quoted.extend_from_slice(s);
+            quoted.push(b'"');
+            Finder::new(&quoted).into_owned()
+        };
+        let types: &[&[u8]] = plan.types().unwrap_or_default();
+        // The values a matching event holds as whole JSON strings: the wanted ones of every
+        // field but the env, which stands within the agent's string. (A type no reader holds
+        // is left out of the plan's types, and makes no line a candidate.)
+        let wanted: Vec<&[u8]> = plan
+            .conditions()
             .iter()
-            .map(|t| t.name())
-            .chain(ids.into_iter().flatten().map(String::as_str))
+            .filter(|c| !c.negate && c.field != Field::Env)
+            .filter_map(|c| match c.want {
+                Want::Text(v) => Some(v),
+                _ => None,
+            })
             .collect();
-        let plain = values.iter().all(|v| {
-            !v.chars()
+        let plain = types.iter().chain(&wanted).all(|v| {
+            !String::from_utf8_lossy(v)
+                .chars()
                 .any(|c| matches!(c, '"' | '\\' | '/') || c.is_control())
         });
         Prefilter {
-            any_of: filter.types.iter().map(|t| literal(t.name())).collect(),
-            all_of: ids.into_iter().flatten().map(|v| literal(v)).collect(),
+            any_of: types.iter().map(|t| literal(t)).collect(),
+            all_of: wanted.iter().map(|v| literal(v)).collect(),
             escape: Finder::new(if plain { &b"\\u"[..] } else { &b"\\"[..] }).into_owned(),
-            search: filter
-                .search
-                .as_deref()
-                .filter(|s| !s.is_empty())
-                .map(Needle::new),
-            any_of_decoded: filter.types.iter().map(|t| decoded(t.name())).collect(),
-            all_of_decoded: ids.into_iter().flatten().map(|v| decoded(v)).collect(),
+            search: plan.search().map(Needle::new),
+            any_of_decoded: types.iter().map(|t| decoded(t)).collect(),
+            all_of_decoded: wanted.iter().map(|v| decoded(v)).collect(),
         }
     }
 
@@ -286,10 +296,9 @@ impl Spans {
 }
 
 /// What [`select`] selects, read straight off each candidate's fields instead of through a store:
-/// the same events, with none of the interning a store does. The filter's group (a view's
-/// choice, never a command line's) cannot be read this way and sends the caller to [`select`].
+/// the same events, with none of the interning a store does.
 pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, NotLineDelimited> {
-    let direct = Direct::new(filter).ok_or(NotLineDelimited)?;
+    let direct = Direct::new(filter);
     let threads = crate::parallel::cores();
     let kept = candidates(&blobs, filter, threads)?;
     let mut spans = Vec::new();
@@ -313,45 +322,82 @@ pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, Not
     Ok(Spans { blobs, spans })
 }
 
-/// Reads one of the id fields a filter names (room, session, peer, user) off an event's data.
-type IdField = for<'a, 'b> fn(&'b DataProbe<'a>) -> &'b LStr<'a>;
+/// An event read off a line's probe, as the plan reads it: the same fields, read the same way,
+/// as the row a store would make of the same probe.
+struct Line<'p, 'a> {
+    probe: &'p Probe<'a>,
+    raw: &'p [u8],
+    search: Option<&'p Needle>,
+}
 
-/// The filter applied to an event's probe, deciding exactly as `Store::matching`
-/// decides on the row a store would make of the same probe.
+impl<'p, 'a> Record for Line<'p, 'a> {
+    type Text = &'p [u8];
+
+    fn text(&self, field: Field) -> Option<&'p [u8]> {
+        if field == Field::Type {
+            return self.probe.kind.get();
+        }
+        let data = self.probe.data.0.as_ref()?;
+        let agent: Option<&'p AgentProbe<'a>> = data.agent.0.as_ref();
+        let from_agent = |f: fn(&'p AgentProbe<'a>) -> &'p LStr<'a>| agent.and_then(|a| f(a).get());
+        match field {
+            Field::Type => None,
+            Field::Code => None,
+            Field::Room => data.room_id.get(),
+            Field::Session => data.session_id.get(),
+            Field::Peer => data.peer_id.get(),
+            Field::User => data.user_id.get(),
+            Field::ErrorName => data.error_name.get(),
+            Field::Action => data.action.get(),
+            Field::RoomName => data.room_name.get(),
+            Field::UserName => data.user_name.get(),
+            Field::Role => data.role.get(),
+            // The data's own domain, else the agent's.
+            Field::Domain => data.domain.get().or_else(|| from_agent(|a| &a.domain)),
+            Field::Sdk => from_agent(|a| &a.sdk),
+            Field::SdkVersion => from_agent(|a| &a.sdk_version),
+            Field::Os => from_agent(|a| &a.os),
+            Field::OsVersion => from_agent(|a| &a.os_version),
+            Field::Device => from_agent(|a| &a.device_model),
+            Field::Env => {
+                let string = std::str::from_utf8(from_agent(|a| &a.string)?).ok()?;
+                agent_string_env(string).map(str::as_bytes)
+            }
+        }
+    }
+
+    fn number(&self, field: Field) -> Option<i64> {
+        match field {
+            Field::Code => self.probe.data.0.as_ref()?.error_code.0,
+            _ => None,
+        }
+    }
+
+    fn terminal(&self) -> Option<bool> {
+        self.probe.data.0.as_ref()?.is_terminal.0
+    }
+
+    fn time(&self) -> Option<i64> {
+        self.probe.timestamp.as_str().and_then(parse_rfc3339_nanos)
+    }
+
+    fn has_search_text(&self) -> Option<bool> {
+        Some(self.search.is_none_or(|n| n.matches_json(self.raw)))
+    }
+}
+
+/// The filter applied to an event's probe, deciding exactly as `Store::matching` decides on the
+/// row a store would make of the same probe: both evaluate the filter's [`Plan`].
 struct Direct<'f> {
-    types: Vec<&'f [u8]>,
-    ids: [(Option<&'f [u8]>, IdField); 4],
-    terminal: Option<bool>,
-    code: Option<i64>,
-    since: Option<i64>,
-    until: Option<i64>,
+    plan: Plan<&'f [u8]>,
     search: Option<Needle>,
 }
 
 impl<'f> Direct<'f> {
-    fn new(filter: &'f Filter) -> Option<Direct<'f>> {
-        if filter.group.is_some() {
-            return None;
-        }
-        let text = |s: &'f Option<String>| s.as_deref().map(str::as_bytes);
-        Some(Direct {
-            types: filter.types.iter().map(|t| t.name().as_bytes()).collect(),
-            ids: [
-                (text(&filter.room), |d| &d.room_id),
-                (text(&filter.session), |d| &d.session_id),
-                (text(&filter.peer), |d| &d.peer_id),
-                (text(&filter.user), |d| &d.user_id),
-            ],
-            terminal: filter.terminal,
-            code: filter.code,
-            since: filter.since.as_ref().map(|b| b.nanos),
-            until: filter.until.as_ref().map(|b| b.nanos),
-            search: filter
-                .search
-                .as_deref()
-                .map(Needle::new)
-                .filter(|n| !n.is_empty()),
-        })
+    fn new(filter: &'f Filter) -> Direct<'f> {
+        let plan = Plan::new(filter, |s| Some(s.as_bytes()));
+        let search = plan.search().map(Needle::new).filter(|n| !n.is_empty());
+        Direct { plan, search }
     }
 
     /// Whether the event matches; an error for an event the store would refuse (the full path
@@ -365,34 +411,12 @@ impl<'f> Direct<'f> {
         if !probe.strings_are_utf8() || probe.id.get() != top_level_id(raw) {
             return Err(NotLineDelimited);
         }
-        if !self.types.is_empty() && !self.types.iter().any(|t| probe.kind.get() == Some(*t)) {
-            return Ok(false);
-        }
-        let data = probe.data.0.as_ref();
-        for (want, field) in &self.ids {
-            if let Some(want) = want
-                && data.and_then(|d| field(d).get()) != Some(*want)
-            {
-                return Ok(false);
-            }
-        }
-        if let Some(t) = self.terminal
-            && data.and_then(|d| d.is_terminal.0) != Some(t)
-        {
-            return Ok(false);
-        }
-        if self.code.is_some() && data.and_then(|d| d.error_code.0) != self.code {
-            return Ok(false);
-        }
-        if self.since.is_some() || self.until.is_some() {
-            let Some(ts) = probe.timestamp.as_str().and_then(parse_rfc3339_nanos) else {
-                return Ok(false);
-            };
-            if self.since.is_some_and(|s| ts < s) || self.until.is_some_and(|u| ts > u) {
-                return Ok(false);
-            }
-        }
-        Ok(self.search.as_ref().is_none_or(|n| n.matches_json(raw)))
+        let line = Line {
+            probe: &probe,
+            raw,
+            search: self.search.as_ref(),
+        };
+        Ok(self.plan.matches(&line).unwrap_or(false))
     }
 }
 
@@ -403,7 +427,7 @@ fn candidates(
     filter: &Filter,
     threads: usize,
 ) -> Result<Vec<Vec<(usize, usize)>>, NotLineDelimited> {
-    let pre = Prefilter::new(filter);
+    let pre = Prefilter::new(&Plan::new(filter, |s| Some(s.as_bytes())));
     // Every line of every blob, in input order: one part per slice of a blob.
     let mut parts: Vec<(usize, Vec<LineInfo>)> = Vec::new();
     for (b, blob) in blobs.iter().enumerate() {
@@ -868,6 +892,10 @@ fn skip_value(b: &[u8], start: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
+    fn prefilter(filter: &Filter) -> Prefilter {
+        Prefilter::new(&Plan::new(filter, |s| Some(s.as_bytes())))
+    }
+
     #[test]
     fn reads_the_top_level_id_wherever_it_stands() {
         assert_eq!(
@@ -955,10 +983,10 @@ mod tests {
         let filters = [
             Filter::default(),
             Filter {
-                room: Some("r".into()),
                 search: Some("b".into()),
                 ..Filter::default()
-            },
+            }
+            .with(Field::Room, "r"),
         ];
         let mut damaged: Vec<Vec<u8>> = (1..event.len())
             .map(|cut| event.as_bytes()[..cut].to_vec())
@@ -1026,7 +1054,7 @@ mod tests {
 
     #[test]
     fn a_search_text_is_looked_for_in_the_bytes_in_any_case() {
-        let pre = Prefilter::new(&Filter {
+        let pre = prefilter(&Filter {
             search: Some("Timeout".into()),
             ..Filter::default()
         });
@@ -1046,10 +1074,10 @@ mod tests {
     #[test]
     fn a_line_with_an_escape_may_match_when_its_strings_read_as_the_value() {
         let f = Filter {
-            room: Some("r1".into()),
             ..Filter::default()
-        };
-        let pre = Prefilter::new(&f);
+        }
+        .with(Field::Room, "r1");
+        let pre = prefilter(&f);
         assert!(!pre.may_match(br#"{"data":{"room_id":"r2"}}"#));
         assert!(pre.may_match(br#"{"data":{"room_id":"r1"}}"#));
         assert!(pre.may_match(br#"{"data":{"room_id":"\u0072\u0031"}}"#));
@@ -1058,23 +1086,29 @@ mod tests {
         assert!(!pre.may_match(br#"{"data":{"room_id":"r2","user_name":"Zo\u00eb"}}"#));
         assert!(!pre.may_match(br#"{"data":{"room_id":"r2","m":"say \"hi\""}}"#));
         assert!(!pre.may_match(br#"{"data":{"room_id":"r2","m":"\ud83d \\u0022r1\\u0022"}}"#));
-        let slash = Prefilter::new(&Filter {
-            room: Some("a/b".into()),
-            ..Filter::default()
-        });
+        let slash = prefilter(
+            &Filter {
+                ..Filter::default()
+            }
+            .with(Field::Room, "a/b"),
+        );
         assert!(slash.may_match(br#"{"data":{"room_id":"a\/b"}}"#));
         assert!(!slash.may_match(br#"{"data":{"room_id":"a\\/b"}}"#));
-        let quote = Prefilter::new(&Filter {
-            room: Some("a\"b".into()),
-            ..Filter::default()
-        });
+        let quote = prefilter(
+            &Filter {
+                ..Filter::default()
+            }
+            .with(Field::Room, "a\"b"),
+        );
         assert!(quote.may_match(br#"{"data":{"room_id":"a\"b"}}"#));
         assert!(quote.may_match(br#"{"data":{"room_id":"a\u0022b"}}"#));
-        let emoji = Prefilter::new(&Filter {
-            room: Some("\u{1F600}x".into()),
-            types: vec![crate::event::EventType::Join],
-            ..Filter::default()
-        });
+        let emoji = prefilter(
+            &Filter {
+                types: vec![crate::event::EventType::Join],
+                ..Filter::default()
+            }
+            .with(Field::Room, "\u{1F600}x"),
+        );
         assert!(emoji.may_match(
             br#"{"type":"client.join.\u0066ailed","data":{"room_id":"\ud83d\ude00x"}}"#
         ));

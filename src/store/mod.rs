@@ -11,6 +11,7 @@ mod intern;
 mod plain;
 mod prefetch;
 pub mod probe;
+mod query;
 mod remembered;
 #[cfg(test)]
 pub(crate) mod scale;
@@ -28,6 +29,7 @@ pub use batch::{Batch, BatchBuilder, Reading};
 use bigrams::Bigrams;
 pub use blob::Blob;
 pub use intern::{Interner, Sym};
+pub use query::Query;
 pub use search::{Needle, SearchBits};
 pub use sets::SymSets;
 use uuid::parse_uuid;
@@ -422,7 +424,7 @@ impl Store {
             // Every event, without reading one: what a store shows while it loads unfiltered.
             return range.map(|i| i as u32).collect();
         }
-        let compiled = filter.compile(self);
+        let compiled = Query::new(self, filter);
         let scan = |r: std::ops::Range<usize>| -> Vec<u32> {
             // First what the rows answer, then the descriptions left to read: each is fetched
             // a few ahead, as they are scattered over the dump.
@@ -557,3 +559,6 @@ impl Row {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod filter_tests;

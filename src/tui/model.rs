@@ -4,12 +4,13 @@ use tui_input::Input;
 
 use super::keymap::{Keymap, Mode};
 use super::view::theme::Theme;
-use crate::cli::{GroupKey, GroupSort};
+use crate::event::Field;
 use crate::filter::Filter;
+use crate::insight::After;
+use crate::insight::{GroupKey, GroupSort};
 use crate::insight::{Groups, Story, Timeline};
 use crate::source::DumpProblem;
 use crate::store::Store;
-use crate::story::After;
 
 /// Where the events come from, as the header says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,7 +151,7 @@ impl GroupsView {
         use unicode_width::UnicodeWidthStr;
         self.name_width = (0..self.groups.len().min(Self::MEASURED))
             .map(|k| {
-                crate::sanitize::for_terminal(&self.groups.group(k).label(store, self.key)).width()
+                crate::text::for_terminal(&self.groups.group(k).label(store, self.key)).width()
             })
             .max()
             .unwrap_or(0);
@@ -240,6 +241,8 @@ impl Follow {
 /// The filter inputs, in the order Tab visits them.
 pub const FIELDS: [&str; 5] = ["room", "session", "peer", "user", "search"];
 pub const SEARCH_FIELD: usize = 4;
+/// The fields of the inputs before the search's.
+pub const ID_FIELDS: [Field; 4] = [Field::Room, Field::Session, Field::Peer, Field::User];
 
 /// The filter bar while it is being edited.
 #[derive(Debug, Clone)]
@@ -250,14 +253,14 @@ pub struct FilterEditor {
 
 impl FilterEditor {
     pub fn from_filter(f: &Filter, focus: usize) -> FilterEditor {
-        let input = |v: &Option<String>| Input::new(v.clone().unwrap_or_default());
+        let input = |v: Option<&str>| Input::new(v.unwrap_or_default().to_string());
         FilterEditor {
             inputs: [
-                input(&f.room),
-                input(&f.session),
-                input(&f.peer),
-                input(&f.user),
-                input(&f.search),
+                input(f.wanted(Field::Room)),
+                input(f.wanted(Field::Session)),
+                input(f.wanted(Field::Peer)),
+                input(f.wanted(Field::User)),
+                input(f.search.as_deref()),
             ],
             focus,
         }
@@ -269,14 +272,14 @@ impl FilterEditor {
             let s = self.inputs[i].value().trim();
             (!s.is_empty()).then(|| s.to_string())
         };
-        Filter {
-            room: v(0),
-            session: v(1),
-            peer: v(2),
-            user: v(3),
-            search: v(4),
+        let mut filter = Filter {
+            search: v(SEARCH_FIELD),
             ..f.clone()
+        };
+        for (k, field) in ID_FIELDS.into_iter().enumerate() {
+            filter.set(field, v(k));
         }
+        filter
     }
 }
 

@@ -16,7 +16,7 @@ use super::model::SaveWhat;
 use super::terminal::Tui;
 use super::update::{Effect, update};
 use super::view::view;
-use crate::cli::Format;
+use crate::output::Format;
 use crate::output::write_atomically;
 use crate::source::worker;
 

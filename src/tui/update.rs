@@ -12,9 +12,9 @@ use super::view::help;
 use super::view::layout::{Areas, TABLE_FIRST_ROW, areas_of};
 use crate::event::EventType;
 use crate::filter::Filter;
+use crate::insight::After;
 use crate::source::worker::{self, Report};
 use crate::store::Store;
-use crate::story::After;
 
 /// What the runtime must do after an update.
 #[allow(clippy::large_enum_variant)] // a handful per key press: boxing buys nothing
@@ -290,7 +290,8 @@ fn append(model: &mut Model, batch: crate::store::Batch) -> crate::store::Merged
 /// Changes the filter. For a live source, a change of what the API filters (types and ids) starts a
 /// new query; the rest is applied to what is loaded.
 pub fn set_filter(model: &mut Model, filter: Filter) -> Vec<Effect> {
-    let new_query_needed = model.live.is_some() && filter.api_params() != model.filter.api_params();
+    let new_query_needed = model.live.is_some()
+        && crate::source::api::api_params(&filter) != crate::source::api::api_params(&model.filter);
     model.filter = filter;
     if new_query_needed {
         return new_query(model);
@@ -424,7 +425,7 @@ fn live_report(model: &mut Model, report: Report) -> Vec<Effect> {
 }
 
 fn start_save(model: &mut Model, what: SaveWhat) {
-    let room = model.filter.room.as_deref().unwrap_or("events");
+    let room = model.filter.room().unwrap_or("events");
     let room: String = room
         .chars()
         .map(|c| {

@@ -4,6 +4,7 @@ use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
 use super::*;
+use crate::event::Field;
 use crate::filter::Filter;
 use crate::source::DumpProblem;
 use crate::store::{Batch, BatchBuilder, Blob};
@@ -211,9 +212,9 @@ fn an_event_loaded_twice_is_shown_once() {
 #[test]
 fn a_filter_on_a_room_not_loaded_yet_shows_its_events_when_they_arrive() {
     let filter = Filter {
-        room: Some("room-late".into()),
         ..Filter::default()
-    };
+    }
+    .with(Field::Room, "room-late");
     let mut m = Model::new(SourceLabel::Demo, filter, 140, 40);
     update(&mut m, Action::BatchLoaded(batch(&ten())));
     assert!(m.shown.is_empty());
@@ -351,7 +352,7 @@ fn typed_room_and_search_apply_as_filters() {
     run(&mut m, Command::Apply);
     assert_eq!(m.mode, Mode::List);
     assert!(m.editor.is_none());
-    assert_eq!(m.filter.room.as_deref(), Some("room-b"));
+    assert_eq!(m.filter.room(), Some("room-b"));
     assert_eq!(m.filter.search.as_deref(), Some("MESSAGE 7"));
     assert_eq!(shown_numbers(&m), [7]);
 }
@@ -367,16 +368,16 @@ fn session_peer_and_user_inputs_apply_as_their_filters() {
     run(&mut m, Command::NextField);
     type_text(&mut m, "user-4");
     run(&mut m, Command::Apply);
-    assert_eq!(m.filter.session.as_deref(), Some("session-room-a"));
-    assert_eq!(m.filter.peer.as_deref(), Some("peer-4"));
-    assert_eq!(m.filter.user.as_deref(), Some("user-4"));
+    assert_eq!(m.filter.wanted(Field::Session), Some("session-room-a"));
+    assert_eq!(m.filter.wanted(Field::Peer), Some("peer-4"));
+    assert_eq!(m.filter.wanted(Field::User), Some("user-4"));
     assert_eq!(shown_numbers(&m), [4]);
 }
 
 #[test]
 fn the_inputs_start_with_the_current_filters_and_an_emptied_input_clears_its_filter() {
     let mut m = loaded(&ten());
-    m.filter.room = Some("room-a".into());
+    m.filter.set(Field::Room, Some("room-a".into()));
     m.filter.search = Some("message".into());
     refilter(&mut m);
     run(&mut m, Command::EditFilters);
@@ -386,7 +387,7 @@ fn the_inputs_start_with_the_current_filters_and_an_emptied_input_clears_its_fil
     press(&mut m, KeyCode::Char('u'), KeyModifiers::CONTROL);
     assert_eq!(m.editor.as_ref().unwrap().inputs[0].value(), "");
     run(&mut m, Command::Apply);
-    assert_eq!(m.filter.room, None);
+    assert_eq!(m.filter.room(), None);
     assert_eq!(m.filter.search.as_deref(), Some("message"));
     assert_eq!(m.shown.len(), 10);
 }
@@ -430,8 +431,8 @@ fn an_input_trims_spaces_and_blank_means_no_filter() {
     run(&mut m, Command::NextField);
     type_text(&mut m, "   ");
     run(&mut m, Command::Apply);
-    assert_eq!(m.filter.room.as_deref(), Some("room-a"));
-    assert_eq!(m.filter.session, None);
+    assert_eq!(m.filter.room(), Some("room-a"));
+    assert_eq!(m.filter.wanted(Field::Session), None);
 }
 
 #[test]
@@ -469,8 +470,8 @@ fn clear_filters_shows_every_event_again() {
     let mut m = loaded(&ten());
     run(&mut m, Command::ToggleType(0));
     run(&mut m, Command::CycleTerminal);
-    m.filter.room = Some("room-b".into());
-    m.filter.code = Some(4005);
+    m.filter.set(Field::Room, Some("room-b".into()));
+    m.filter.set(Field::Code, Some("4005".into()));
     refilter(&mut m);
     assert_eq!(shown_numbers(&m), [3]);
     run(&mut m, Command::ClearFilters);
@@ -951,7 +952,7 @@ fn enter_on_a_group_shows_its_events_and_backspace_restores_the_filter_before() 
     run(&mut m, Command::Apply);
     assert_eq!(m.mode, Mode::List);
     assert_eq!(m.shown.len(), top.count as usize);
-    let key = crate::cli::GroupKey::Error;
+    let key = crate::insight::GroupKey::Error;
     assert!(
         m.shown
             .iter()
@@ -959,7 +960,7 @@ fn enter_on_a_group_shows_its_events_and_backspace_restores_the_filter_before() 
     );
     run(&mut m, Command::PopFilter);
     assert_eq!(m.shown.len(), m.store.len());
-    assert!(m.filter.group.is_none());
+    assert!(m.filter.conditions.is_empty());
 }
 
 #[test]
@@ -968,7 +969,7 @@ fn the_groups_key_and_order_can_be_switched() {
     run(&mut m, Command::ShowGroups);
     run(&mut m, Command::NextGroupKey);
     let g = m.groups.as_ref().unwrap();
-    assert_eq!(g.key, crate::cli::GroupKey::Sdk);
+    assert_eq!(g.key, crate::insight::GroupKey::Sdk);
     let counts: Vec<u32> = g.groups.iter().map(|g| g.count).collect();
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "sorted by count");
     run(&mut m, Command::ToggleGroupSort);
@@ -990,7 +991,10 @@ fn the_selected_group_stays_selected_when_the_order_changes() {
     run(&mut m, Command::ShowGroups);
     // Group by peer: many groups, ordered differently by count and by last seen.
     run(&mut m, Command::PrevGroupKey);
-    assert_eq!(m.groups.as_ref().unwrap().key, crate::cli::GroupKey::Peer);
+    assert_eq!(
+        m.groups.as_ref().unwrap().key,
+        crate::insight::GroupKey::Peer
+    );
     // Mid-screen: a row that scrolling alone would not keep the selection on.
     for _ in 0..50 {
         run(&mut m, Command::Down);
@@ -1036,7 +1040,7 @@ fn the_selected_group_stays_selected_when_the_order_changes() {
 
 #[test]
 fn a_group_moved_near_the_end_by_a_new_order_leaves_no_empty_rows_below_it() {
-    use crate::cli::{GroupKey, GroupSort};
+    use crate::insight::{GroupKey, GroupSort};
     let mut m = demo(140, 40);
     run(&mut m, Command::ShowGroups);
     run(&mut m, Command::PrevGroupKey);

@@ -2,9 +2,9 @@
 //! stack and follow mode.
 
 use super::{Effect, keep_selection_visible, list_height, set_filter};
-use crate::cli::{GroupKey, GroupSort};
-use crate::filter::{GroupFilter, TimeBound};
+use crate::filter::TimeBound;
 use crate::insight::{self, Groups, Timeline};
+use crate::insight::{GroupKey, GroupSort};
 use crate::source::worker;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
@@ -272,7 +272,9 @@ fn open_group(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     let mut filter = model.filter.clone();
-    filter.group = Some(GroupFilter::of(&model.store, g.key, &group.value));
+    for condition in g.key.conditions(&model.store, &group.value) {
+        filter.require(condition);
+    }
     model.filter_stack.push(model.filter.clone());
     set_filter(model, filter)
 }

@@ -9,8 +9,8 @@ use unicode_width::UnicodeWidthChar;
 use super::layout::areas_of;
 use super::theme::Theme;
 use crate::event::{Event, codes, value_text};
-use crate::sanitize::for_terminal;
-use crate::story::After;
+use crate::insight::After;
+use crate::text::for_terminal;
 use crate::tui::keymap::Mode;
 use crate::tui::model::Model;
 

@@ -5,10 +5,12 @@ use ratatui::widgets::Paragraph;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::event::EventType;
-use crate::sanitize::for_terminal;
+use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
-use crate::tui::model::{FIELDS, Fetch, LoadState, Model, SaveWhat, SourceLabel};
+use crate::tui::model::{
+    FIELDS, Fetch, ID_FIELDS as INPUT_FIELDS, LoadState, Model, SaveWhat, SourceLabel,
+};
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let lines = vec![
@@ -110,21 +112,23 @@ fn types_line(model: &Model) -> Line<'static> {
         Some(false) => ("retried only", model.theme.terminal(Some(false))),
     };
     spans.push(Span::styled(word, style));
-    let mut extra = Vec::new();
-    if let Some(c) = model.filter.code {
-        extra.push(format!("code={c}"));
-    }
+    let mut extra: Vec<String> = model
+        .filter
+        .conditions
+        .iter()
+        // The wanted room, session, peer and user have inputs of their own.
+        .filter(|c| c.negate || !INPUT_FIELDS.contains(&c.field))
+        .map(|c| c.describe())
+        .collect();
     if let Some(t) = &model.filter.since {
         extra.push(format!("since={}", t.text));
     }
     if let Some(t) = &model.filter.until {
         extra.push(format!("until={}", t.text));
     }
-    if let Some(g) = &model.filter.group {
+    if !model.filter_stack.is_empty() {
         extra.push(format!(
-            "{}={} ({}: back)",
-            g.key.name(),
-            g.label,
+            "({}: back)",
             model.keymap.key(Mode::List, Command::PopFilter)
         ));
     }
@@ -145,11 +149,11 @@ fn types_line(model: &Model) -> Line<'static> {
 /// cursor.
 fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
     let current = [
-        &model.filter.room,
-        &model.filter.session,
-        &model.filter.peer,
-        &model.filter.user,
-        &model.filter.search,
+        model.filter.wanted(INPUT_FIELDS[0]),
+        model.filter.wanted(INPUT_FIELDS[1]),
+        model.filter.wanted(INPUT_FIELDS[2]),
+        model.filter.wanted(INPUT_FIELDS[3]),
+        model.filter.search.as_deref(),
     ];
     let mut spans = vec![Span::raw(" ")];
     let mut x = area.x + 1;
@@ -183,14 +187,13 @@ fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
             }
             None => (
                 current[k]
-                    .as_deref()
                     .map(|s| for_terminal(s).into_owned())
                     .unwrap_or_default(),
                 false,
                 0,
             ),
         };
-        let text = crate::output::cut(&text, width.max(1));
+        let text = crate::text::cut(&text, width.max(1));
         // Padded to the input's width in columns, so that the next input starts where `x` says.
         let padded = format!("{text}{}", " ".repeat(width.saturating_sub(text.width())));
         spans.push(Span::styled(label.clone(), model.theme.label()));

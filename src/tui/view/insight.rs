@@ -8,12 +8,13 @@ use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
 use super::layout::{STORY_FIRST_ROW, TABLE_FIRST_ROW, TIMELINE_MIN_HEIGHT};
 use super::list::TimeText;
-use crate::cli::GroupSort;
 use crate::event::EventType;
+use crate::insight::GroupSort;
 use crate::insight::{self, FACET_KEYS, clock, slot_type, sparkline_text};
-use crate::output::{cut, status_word};
-use crate::sanitize::for_terminal;
+use crate::output::status_word;
 use crate::store::NO_TIME;
+use crate::text::cut;
+use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{FacetPanel, Model, StoryLine};

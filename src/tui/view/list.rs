@@ -5,9 +5,10 @@ use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 
 use super::layout::TABLE_FIRST_ROW;
 use crate::event::EventType;
-use crate::output::{cut, status_word};
-use crate::sanitize::for_terminal;
+use crate::output::status_word;
 use crate::store::NO_TIME;
+use crate::text::cut;
+use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{LoadState, Model};
@@ -219,7 +220,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let start = model.selection.offset.min(model.shown.len());
     let end = (start + height).min(model.shown.len());
     let time = TimeText::of(model.store.time_range());
-    let shown = columns_shown(area.width, model.filter.room.is_some(), time);
+    let shown = columns_shown(area.width, model.filter.room().is_some(), time);
     let rows: Vec<Row> = (start..end)
         .map(|k| {
             let row = event_row(model, model.shown[k] as usize, &shown, time);

@@ -2,7 +2,7 @@
 //! chains are those of a peer's story ([`crate::insight::story`]); the API reports failures only,
 //! never successes, and the words here claim no more than that.
 
-use crate::insight::{Ending, Outside, chain_at};
+use super::{Ending, Outside, chain_at};
 use crate::store::Store;
 
 /// The event's chain, as far as the loaded events show it.

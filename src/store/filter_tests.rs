@@ -1,5 +1,9 @@
+//! The filter over the store's rows (see `query.rs`), on the fixtures.
+
 use super::*;
-use crate::store::Batch;
+use crate::event::{EventType, Field};
+use crate::filter::{Condition, Filter, TimeBound};
+use crate::insight::GroupKey;
 use crate::time::parse_rfc3339_nanos;
 
 /// Every fixture, loaded as `callscope list tests/fixtures` would.
@@ -76,7 +80,6 @@ fn an_empty_filter_matches_every_event_once() {
         sorted(vec![P1, S1, J1, D1, C1, P2, S2, J2, T1, Q1, Q2, H1])
     );
     assert_eq!(f.describe(), "none");
-    assert!(f.api_params().is_empty());
 }
 
 #[test]
@@ -116,13 +119,16 @@ fn a_type_absent_from_the_store_matches_nothing_even_beside_others_absent() {
 fn the_id_filters_match_exact_ids() {
     let store = store();
     let f = |room: Option<&str>, session: Option<&str>, peer: Option<&str>, user: Option<&str>| {
-        Filter {
-            room: room.map(String::from),
-            session: session.map(String::from),
-            peer: peer.map(String::from),
-            user: user.map(String::from),
-            ..Filter::default()
+        let mut filter = Filter::default();
+        for (field, value) in [
+            (Field::Room, room),
+            (Field::Session, session),
+            (Field::Peer, peer),
+            (Field::User, user),
+        ] {
+            filter.set(field, value.map(String::from));
         }
+        filter
     };
     assert_eq!(
         ids(&store, &f(Some(WEEKLY), None, None, None)),
@@ -199,16 +205,45 @@ fn terminal_and_retried_split_the_events_that_say_which_they_are() {
 #[test]
 fn the_code_filter_matches_error_code() {
     let store = store();
-    let code = |c| Filter {
-        code: Some(c),
-        ..Filter::default()
-    };
+    let code = |c: i64| Filter::default().with(Field::Code, c.to_string());
     assert_eq!(ids(&store, &code(500)), sorted(vec![J1, J2, Q2]));
     assert_eq!(ids(&store, &code(2003)), sorted(vec![C1]));
     assert_eq!(ids(&store, &code(1003)), sorted(vec![D1]));
     assert_eq!(ids(&store, &code(4006)).len(), 6);
     assert!(ids(&store, &code(0)).is_empty());
     assert!(ids(&store, &code(-4006)).is_empty());
+    // Digits that are no number match nothing, and hide nothing.
+    assert!(ids(&store, &Filter::default().with(Field::Code, "4OO6")).is_empty());
+    let mut hide = Filter::default();
+    hide.add(Condition::not(Field::Code, Some("4OO6".into())));
+    assert_eq!(ids(&store, &hide).len(), 12);
+}
+
+#[test]
+fn a_negated_condition_hides_exactly_what_the_condition_keeps() {
+    let store = store();
+    for (field, value) in [
+        (Field::Room, Some(WEEKLY)),
+        (Field::Code, Some("4006")),
+        (Field::Session, None),
+        (Field::Type, Some("client.join.failed")),
+        (Field::UserName, Some("Priya Raman")),
+    ] {
+        let keep = Filter::default();
+        let mut keep = keep;
+        keep.require(Condition {
+            field,
+            value: value.map(String::from),
+            negate: false,
+        });
+        let mut hide = Filter::default();
+        hide.add(Condition::not(field, value.map(String::from)));
+        let kept = ids(&store, &keep);
+        let hidden = ids(&store, &hide);
+        assert!(!kept.is_empty(), "{field} {value:?}");
+        assert_eq!(kept.len() + hidden.len(), 12, "{field} {value:?}");
+        assert!(kept.iter().all(|k| !hidden.contains(k)));
+    }
 }
 
 #[test]
@@ -312,13 +347,13 @@ fn filters_combine_with_and() {
     let store = store();
     let f = Filter {
         types: types(&["join", "publish"]),
-        room: Some(MATH.to_string()),
         terminal: Some(false),
         ..Filter::default()
-    };
+    }
+    .with(Field::Room, MATH);
     assert_eq!(ids(&store, &f), sorted(vec![P2, J2]));
     let f = Filter {
-        code: Some(4006),
+        conditions: vec![Condition::is(Field::Code, "4006")],
         search: Some("weekly".into()),
         terminal: Some(true),
         since: bound("2024-11-18T10:00:00Z"),
@@ -328,9 +363,9 @@ fn filters_combine_with_and() {
     assert_eq!(ids(&store, &f), sorted(vec![P1]));
     let f = Filter {
         types: types(&["connect"]),
-        code: Some(500),
         ..Filter::default()
-    };
+    }
+    .with(Field::Code, "500");
     assert!(ids(&store, &f).is_empty());
 }
 
@@ -357,52 +392,6 @@ fn matching_a_range_keeps_load_order_and_bounds() {
 }
 
 #[test]
-fn toggling_types_adds_removes_and_empties_to_every_type() {
-    let mut f = Filter::default();
-    assert!(f.has_type(&EventType::Join));
-    f.toggle_type(EventType::Connect);
-    f.toggle_type(EventType::Publish);
-    assert_eq!(f.types, [EventType::Publish, EventType::Connect]);
-    assert!(f.has_type(&EventType::Connect) && !f.has_type(&EventType::Join));
-    f.toggle_type(EventType::Connect);
-    f.toggle_type(EventType::Publish);
-    assert!(f.types.is_empty());
-    assert!(f.has_type(&EventType::Join));
-}
-
-#[test]
-fn api_params_and_description_name_every_part() {
-    let f = Filter {
-        types: types(&["publish", "join"]),
-        room: Some("r1".into()),
-        session: Some("s1".into()),
-        peer: Some("p1".into()),
-        user: Some("u1".into()),
-        terminal: Some(true),
-        code: Some(500),
-        search: Some("ice".into()),
-        since: bound("2024-11-18T10:00:00Z"),
-        until: None,
-        group: None,
-    };
-    assert_eq!(
-        f.api_params(),
-        [
-            ("type", "client.publish.failed".to_string()),
-            ("type", "client.join.failed".to_string()),
-            ("room_id", "r1".to_string()),
-            ("session_id", "s1".to_string()),
-            ("peer_id", "p1".to_string()),
-            ("user_id", "u1".to_string()),
-        ]
-    );
-    assert_eq!(
-        f.describe(),
-        "type=publish,join  room=r1  session=s1  peer=p1  user=u1  final only  code=500  search=\"ice\"  since=2024-11-18T10:00:00Z"
-    );
-}
-
-#[test]
 fn a_group_filter_keeps_only_the_events_of_that_group_even_in_another_store() {
     let demo = || {
         let mut store = Store::new();
@@ -411,20 +400,32 @@ fn a_group_filter_keeps_only_the_events_of_that_group_even_in_another_store() {
     };
     let store = demo();
     let all = store.filter(&Filter::default());
-    let groups =
-        crate::insight::Groups::compute(&store, &all, GroupKey::Sdk, crate::cli::GroupSort::Count);
+    let groups = crate::insight::Groups::compute(
+        &store,
+        &all,
+        GroupKey::Sdk,
+        crate::insight::GroupSort::Count,
+    );
     let top = groups.group(0);
-    let f = Filter {
-        group: Some(crate::filter::GroupFilter::of(
-            &store,
-            GroupKey::Sdk,
-            &top.value,
-        )),
-        ..Filter::default()
-    };
+    let mut f = Filter::default();
+    for condition in GroupKey::Sdk.conditions(&store, &top.value) {
+        f.require(condition);
+    }
     assert_eq!(store.filter(&f).len(), top.count as usize);
     // The same filter, resolved against a store loaded again, selects the same events.
     let again = demo();
     assert_eq!(again.filter(&f), store.filter(&f));
     assert!(f.describe().starts_with("sdk="), "{}", f.describe());
+    // Every key's groups, turned into filters, select each group's events.
+    for key in GroupKey::ALL {
+        let groups =
+            crate::insight::Groups::compute(&store, &all, key, crate::insight::GroupSort::Count);
+        for g in groups.iter().take(40) {
+            let mut f = Filter::default();
+            for condition in key.conditions(&store, &g.value) {
+                f.require(condition);
+            }
+            assert_eq!(store.filter(&f).len(), g.count as usize, "{key:?} {f:?}");
+        }
+    }
 }

@@ -1,0 +1,249 @@
+//! The filter as data: which events to show, with one meaning for every source. For the live API
+//! the types and the wanted room, session, peer and user travel as query parameters; all of it is
+//! also applied to what is loaded, through the one predicate of [`Plan`].
+
+mod plan;
+
+pub use plan::{Cond, Plan, Record, Want};
+
+use crate::event::{EventType, Field};
+
+/// A time bound as the user wrote it, and what it resolved to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeBound {
+    pub text: String,
+    pub nanos: i64,
+}
+
+/// One field's value that an event must have, or, negated, must not have.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Condition {
+    pub field: Field,
+    /// The value as text (a number's digits for `error_code`); `None` stands for an event
+    /// without the field.
+    pub value: Option<String>,
+    /// Keep the events that do not have the value (hide those that do).
+    pub negate: bool,
+}
+
+impl Condition {
+    /// The field must have `value`.
+    pub fn is(field: Field, value: impl Into<String>) -> Condition {
+        Condition {
+            field,
+            value: Some(value.into()),
+            negate: false,
+        }
+    }
+
+    /// The field must not have `value` (`None`: must be present).
+    pub fn not(field: Field, value: Option<String>) -> Condition {
+        Condition {
+            field,
+            value,
+            negate: true,
+        }
+    }
+
+    /// `room=R`, `sdk!=web`, `role=(none)`.
+    pub fn describe(&self) -> String {
+        let value = self.value.as_deref().unwrap_or("(none)");
+        let op = if self.negate { "!=" } else { "=" };
+        format!("{}{op}{value}", self.field.name())
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Any of these types; empty means every type.
+    pub types: Vec<EventType>,
+    /// Every one of these holds, in [`Condition`]'s order (by field, then value), each once.
+    pub conditions: Vec<Condition>,
+    /// `Some(true)`: only final errors (`--terminal`); `Some(false)`: only retried ones (`--retried`).
+    pub terminal: Option<bool>,
+    pub search: Option<String>,
+    pub since: Option<TimeBound>,
+    pub until: Option<TimeBound>,
+}
+
+impl Filter {
+    pub fn is_empty(&self) -> bool {
+        *self == Filter::default()
+    }
+
+    /// The filter with `field` required to be `value` (see [`Filter::set`]).
+    pub fn with(mut self, field: Field, value: impl Into<String>) -> Filter {
+        self.set(field, Some(value.into()));
+        self
+    }
+
+    /// Requires `field` to be `value`, in place of any value required of it before; `None`
+    /// removes the requirement. Values hidden stay hidden.
+    pub fn set(&mut self, field: Field, value: Option<String>) {
+        self.conditions.retain(|c| c.field != field || c.negate);
+        if let Some(value) = value {
+            self.add(Condition::is(field, value));
+        }
+    }
+
+    /// Adds a condition that a field has a value (or none), in place of the value required of
+    /// it before.
+    pub fn require(&mut self, condition: Condition) {
+        self.conditions
+            .retain(|c| c.field != condition.field || c.negate);
+        self.add(condition);
+    }
+
+    /// Adds a condition where it belongs in the order, unless it is there already.
+    pub fn add(&mut self, condition: Condition) {
+        if let Err(at) = self.conditions.binary_search(&condition) {
+            self.conditions.insert(at, condition);
+        }
+    }
+
+    /// The value `field` is required to have, when one is (not a hidden one).
+    pub fn wanted(&self, field: Field) -> Option<&str> {
+        self.conditions
+            .iter()
+            .find(|c| c.field == field && !c.negate)
+            .and_then(|c| c.value.as_deref())
+    }
+
+    /// The required room id (`--room`).
+    pub fn room(&self) -> Option<&str> {
+        self.wanted(Field::Room)
+    }
+
+    /// The required error code (`--code`).
+    pub fn code(&self) -> Option<i64> {
+        self.wanted(Field::Code).and_then(|c| c.parse().ok())
+    }
+
+    /// Whether the type is selected (an empty selection selects every type).
+    pub fn has_type(&self, t: &EventType) -> bool {
+        self.types.is_empty() || self.types.contains(t)
+    }
+
+    /// Turns one type on or off. Turning off the last selected type selects every type again
+    /// rather than showing nothing.
+    pub fn toggle_type(&mut self, t: EventType) {
+        if let Some(pos) = self.types.iter().position(|x| *x == t) {
+            self.types.remove(pos);
+        } else {
+            self.types.push(t);
+            self.types.sort();
+        }
+    }
+
+    /// A short description for headers and messages, e.g. `type=join  room=65af…  final only`.
+    pub fn describe(&self) -> String {
+        let Filter {
+            types,
+            conditions,
+            terminal,
+            search,
+            since,
+            until,
+        } = self;
+        let mut parts: Vec<String> = Vec::new();
+        if !types.is_empty() {
+            let names: Vec<&str> = types.iter().map(|t| t.alias()).collect();
+            parts.push(format!("type={}", names.join(",")));
+        }
+        parts.extend(conditions.iter().map(Condition::describe));
+        match terminal {
+            Some(true) => parts.push("final only".into()),
+            Some(false) => parts.push("retried only".into()),
+            None => {}
+        }
+        if let Some(s) = search {
+            parts.push(format!("search=\"{s}\""));
+        }
+        if let Some(t) = since {
+            parts.push(format!("since={}", t.text));
+        }
+        if let Some(t) = until {
+            parts.push(format!("until={}", t.text));
+        }
+        if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join("  ")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setting_a_field_replaces_its_wanted_value_and_keeps_what_is_hidden() {
+        let mut f = Filter::default().with(Field::Sdk, "web");
+        f.add(Condition::not(Field::Sdk, Some("flutter".into())));
+        f.set(Field::Sdk, Some("android".into()));
+        assert_eq!(f.wanted(Field::Sdk), Some("android"));
+        assert_eq!(
+            f.conditions,
+            vec![
+                Condition::is(Field::Sdk, "android"),
+                Condition::not(Field::Sdk, Some("flutter".into())),
+            ]
+        );
+        f.set(Field::Sdk, None);
+        assert_eq!(f.wanted(Field::Sdk), None);
+        assert_eq!(f.conditions.len(), 1);
+        // Added twice, kept once.
+        f.add(Condition::not(Field::Sdk, Some("flutter".into())));
+        assert_eq!(f.conditions.len(), 1);
+    }
+
+    #[test]
+    fn conditions_keep_one_order_whatever_order_they_are_added_in() {
+        let a = Filter::default()
+            .with(Field::Os, "ios")
+            .with(Field::Room, "r")
+            .with(Field::Code, "4006");
+        let b = Filter::default()
+            .with(Field::Code, "4006")
+            .with(Field::Os, "ios")
+            .with(Field::Room, "r");
+        assert_eq!(a, b);
+        assert_eq!(a.describe(), "room=r  code=4006  os=ios");
+        assert_eq!(a.code(), Some(4006));
+        assert_eq!(a.room(), Some("r"));
+    }
+
+    #[test]
+    fn a_description_names_every_part() {
+        let mut f = Filter {
+            types: vec![EventType::Publish, EventType::Join],
+            terminal: Some(false),
+            search: Some("x".into()),
+            since: Some(TimeBound {
+                text: "2h".into(),
+                nanos: 0,
+            }),
+            ..Filter::default()
+        };
+        f.add(Condition::not(Field::Role, None));
+        assert_eq!(
+            f.describe(),
+            "type=publish,join  role!=(none)  retried only  search=\"x\"  since=2h"
+        );
+        assert_eq!(Filter::default().describe(), "none");
+    }
+
+    #[test]
+    fn toggling_types_adds_removes_and_empties_to_every_type() {
+        let mut f = Filter::default();
+        f.toggle_type(EventType::Join);
+        f.toggle_type(EventType::Publish);
+        assert_eq!(f.types, vec![EventType::Publish, EventType::Join]);
+        assert!(!f.has_type(&EventType::Connect));
+        f.toggle_type(EventType::Join);
+        f.toggle_type(EventType::Publish);
+        assert!(f.types.is_empty());
+        assert!(f.has_type(&EventType::Connect));
+    }
+}

@@ -1,0 +1,7 @@
+//! Text for people: what a string from the data may do to a terminal, and how much room it takes.
+
+mod sanitize;
+mod width;
+
+pub use sanitize::{ForTerminal, for_terminal};
+pub use width::{NARROWEST, TABLE_GAP, cut, display_width, fit_table};
