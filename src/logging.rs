@@ -36,10 +36,7 @@ const HTTP_STACK: &[&str] = &[
 /// Where the log goes when only `CALLSCOPE_LOG` is set: `$XDG_STATE_HOME/callscope/callscope.log`
 /// (`~/.local/state/...`), else the cache folder.
 pub fn default_path() -> Option<PathBuf> {
-    use etcetera::BaseStrategy;
-    let dirs = etcetera::choose_base_strategy().ok()?;
-    let folder = dirs.state_dir().unwrap_or_else(|| dirs.cache_dir());
-    Some(folder.join(crate::config::APP_DIR).join(FILE_NAME))
+    Some(crate::folders::state()?.join(FILE_NAME))
 }
 
 /// The filter for a `CALLSCOPE_LOG` value: a bare level applies to callscope (others log

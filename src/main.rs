@@ -1,5 +1,5 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    callscope::commands::main()
+    callscope::cli::main()
 }

@@ -5,10 +5,9 @@
 
 use std::io::Write;
 
-use callscope::cli::SourceArgs;
-use callscope::commands::{load_offline, select_offline, select_offline_spans};
 use callscope::event::{EventType, Field};
 use callscope::filter::{Filter, TimeBound};
+use callscope::source::Source;
 use callscope::store::Store;
 use serde_json::{Map, Value};
 
@@ -160,15 +159,12 @@ fn filters() -> Vec<Filter> {
 }
 
 fn assert_same(files: Vec<String>) {
-    let source = SourceArgs {
-        files,
-        ..SourceArgs::default()
-    };
-    let (plain_store, problems) = load_offline(&source);
+    let source = Source::Files(files);
+    let (plain_store, problems) = source.load_offline();
     assert!(problems.is_empty(), "{problems:?}");
     for filter in filters() {
         let plain = selected(&plain_store, &plain_store.filter(&filter));
-        let (store, problems, rows) = select_offline(&source, &filter);
+        let (store, problems, rows) = source.select_offline(&filter);
         assert!(problems.is_empty());
         let fast = selected(&store, &rows);
         assert_eq!(
@@ -184,7 +180,7 @@ fn assert_same(files: Vec<String>) {
         );
         // The selection without a store, for the formats that copy each event's JSON (none when
         // a file is not line-delimited).
-        let Some(spans) = select_offline_spans(&source, &filter) else {
+        let Some(spans) = source.select_offline_spans(&filter) else {
             continue;
         };
         let copied: Vec<Vec<u8>> = spans.raws().map(<[u8]>::to_vec).collect();
@@ -219,11 +215,8 @@ fn the_fast_path_equals_the_full_path_on_other_field_orders_escapes_and_duplicat
         })
         .collect();
     assert!(callscope::source::ndjson::select(blobs, &Filter::default()).is_ok());
-    let source = SourceArgs {
-        files: vec![a.clone(), b.clone()],
-        ..SourceArgs::default()
-    };
-    assert!(select_offline_spans(&source, &Filter::default()).is_some());
+    let source = Source::Files(vec![a.clone(), b.clone()]);
+    assert!(source.select_offline_spans(&Filter::default()).is_some());
     assert_same(vec![a, b]);
 }
 
@@ -370,27 +363,24 @@ proptest::proptest! {
         let (dir, source, pool) = &*PROPERTY_DUMP;
         let _ = dir;
         let filter = filter_of(pool, &picks, types, terminal, text);
-        let (plain_store, _) = load_offline(source);
+        let (plain_store, _) = source.load_offline();
         let plain = selected(&plain_store, &plain_store.filter(&filter));
-        let (store, problems, rows) = select_offline(source, &filter);
+        let (store, problems, rows) = source.select_offline(&filter);
         proptest::prop_assert!(problems.is_empty());
         proptest::prop_assert!(selected(&store, &rows) == plain, "store path: {}", filter.describe());
-        let spans = select_offline_spans(source, &filter).expect("the dump is line-delimited");
+        let spans = source.select_offline_spans(&filter).expect("the dump is line-delimited");
         let copied: Vec<Vec<u8>> = spans.raws().map(<[u8]>::to_vec).collect();
         proptest::prop_assert!(copied == plain, "span path: {}", filter.describe());
     }
 }
 
 /// The dump the property runs on: generated events in the other shapes, written once.
-static PROPERTY_DUMP: std::sync::LazyLock<(tempfile::TempDir, SourceArgs, Pool)> =
+static PROPERTY_DUMP: std::sync::LazyLock<(tempfile::TempDir, Source, Pool)> =
     std::sync::LazyLock::new(|| {
         let dir = tempfile::tempdir().unwrap();
         let lines = varied(generated(1500, 21));
         let a = write(&dir, "a.ndjson", &lines);
         let pool = Pool::of(&lines);
-        let source = SourceArgs {
-            files: vec![a],
-            ..SourceArgs::default()
-        };
+        let source = Source::Files(vec![a]);
         (dir, source, pool)
     });

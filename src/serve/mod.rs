@@ -1,10 +1,6 @@
 //! `callscope serve`: the loaded events (a dump, the demo, or what the live API holds, fetched
 //! once) over the service's HTTP API, so that any client of the API (callscope itself, curl,
 //! scripts) can query a replayed incident. Filters narrow what is served.
-//!
-//! Exit statuses: 2 for a usage error (no source, a bad `--addr` or filter, an unreadable token
-//! file, no token for the live API) or unreadable input; 1 when the live API fails, the address
-//! cannot be bound or the server fails; 0 after a clean shutdown on Ctrl-C or SIGTERM.
 
 mod api;
 mod cursor;
@@ -15,111 +11,34 @@ pub use cursor::CURSOR_LIFETIME_SECS;
 use std::io::{ErrorKind, Write};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::Path;
-use std::process::ExitCode;
 use std::sync::Arc;
 
 use axum::serve::ListenerExt;
 
-use crate::cli::ServeArgs;
-use crate::commands::{EXIT_RUNTIME, EXIT_USAGE, fetch_live, load_offline};
 use crate::filter::Filter;
-use crate::source::token::TokenSource;
 use crate::store::{Batch, Store};
 
 /// The environment variable read for the token when no `--token-file` is given.
 pub const TOKEN_ENV: &str = "CALLSCOPE_SERVE_TOKEN";
 
-pub fn run(args: ServeArgs) -> ExitCode {
-    let source = &args.source();
-    if !source.demo && !source.live && source.files.is_empty() {
-        return usage(
-            "name a source to serve: FILE..., --demo or --live (see callscope serve --help)",
-        );
-    }
-    if !source.live {
-        let live_only = [
-            ("--base-url", args.base_url.is_some()),
-            ("--live-token-file", args.live_token_file.is_some()),
-            ("--insecure", args.insecure),
-            ("--page-size", args.page_size.is_some()),
-        ];
-        if let Some((flag, _)) = live_only.iter().find(|(_, given)| *given) {
-            return usage(&format!(
-                "{flag} is for reading the live API: add --live (serve listens on --addr)"
-            ));
-        }
-    }
-    let filter = match args.filters.to_filter() {
-        Ok(f) => f,
-        Err(e) => return usage(&e),
-    };
-    let addr = match parse_addr(&args.addr) {
-        Ok(addr) => addr,
-        Err(e) => return usage(&e),
-    };
-    let env_token = std::env::var(TOKEN_ENV).ok();
-    let token = match resolve_token(args.token_file.as_deref(), env_token) {
-        Ok(t) => t,
-        Err(e) => return usage(&e),
-    };
-    let store = if source.live {
-        let (api, tokens) = match crate::source::live::connect(source) {
-            Ok(connected) => connected,
-            Err(e) => return usage(&e),
-        };
-        // Whoever may query serve is given its token: it must not be the API's secret.
-        let secret = match &tokens {
-            TokenSource::Fixed { token, .. } => token.expose(),
-            TokenSource::Minted { secret, .. } => secret.expose(),
-        };
-        if secret == token.value {
-            return usage(
-                "serve's token (the one its clients send) is the API's own secret: give serve a \
-                 token of its own (--token-file, CALLSCOPE_SERVE_TOKEN, or none for a random one)",
-            );
-        }
-        match fetch_live(source, &api, tokens, &filter, None) {
-            Ok(store) => store,
-            // Serving part of what the API holds would answer queries wrongly.
-            Err((store, e)) => {
-                return failure(&format!(
-                    "not serving: {e}; {} event(s) had arrived before it",
-                    store.len()
-                ));
-            }
-        }
-    } else {
-        let (store, problems) = load_offline(source);
-        if !problems.is_empty() {
-            for p in &problems {
-                eprintln!("callscope: {p}");
-            }
-            return usage(&format!(
-                "not serving: {} problem(s) in the input; fix or leave out the file(s) named above",
-                problems.len()
-            ));
-        }
-        store
-    };
-    let store = match served(store, &filter, args.redact) {
-        Ok(store) => store,
-        Err(e) => return failure(&e),
-    };
-    tracing::info!(events = store.len(), redact = args.redact, "serving");
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+/// Serves `store` at `addr` to the clients that send `token`, until Ctrl-C or SIGTERM.
+pub fn run(
+    addr: SocketAddr,
+    token: Token,
+    store: Store,
+    delay: std::time::Duration,
+) -> Result<(), String> {
+    tracing::info!(events = store.len(), "serving");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => return failure(&format!("cannot start the server's runtime: {e}")),
-    };
-    let delay = std::time::Duration::from_millis(args.delay_ms);
+        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
     runtime.block_on(serve(addr, token, store, delay))
 }
 
 /// The events to serve: those of `store` that match `filter`, redacted when asked, in the order
 /// they were loaded.
-fn served(store: Store, filter: &Filter, redact: bool) -> Result<Store, String> {
+pub fn served(store: Store, filter: &Filter, redact: bool) -> Result<Store, String> {
     let rows = store.filter(filter);
     if redact {
         return crate::redact::redacted_store(&store, &rows);
@@ -132,16 +51,6 @@ fn served(store: Store, filter: &Filter, redact: bool) -> Result<Store, String> 
     let mut only = Store::new();
     only.merge(batch);
     Ok(only)
-}
-
-fn usage(message: &str) -> ExitCode {
-    eprintln!("callscope: {message}");
-    ExitCode::from(EXIT_USAGE)
-}
-
-fn failure(message: &str) -> ExitCode {
-    eprintln!("callscope: {message}");
-    ExitCode::from(EXIT_RUNTIME)
 }
 
 /// The token clients must send, and whether serve made it up (then it is printed, once, for the
@@ -213,15 +122,13 @@ async fn serve(
     token: Token,
     store: Store,
     delay: std::time::Duration,
-) -> ExitCode {
-    let listener = match tokio::net::TcpListener::bind(addr).await {
-        Ok(l) => l,
-        Err(e) => return failure(&bind_message(addr, &e)),
-    };
-    let local = match listener.local_addr() {
-        Ok(a) => a,
-        Err(e) => return failure(&format!("cannot read the address listened on: {e}")),
-    };
+) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| bind_message(addr, &e))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the address listened on: {e}"))?;
     if !local.ip().to_canonical().is_loopback() {
         eprintln!(
             "callscope: warning: listening on {local}, which is not a loopback address: anyone who can reach this machine can query the events with the token"
@@ -248,13 +155,10 @@ async fn serve(
         let _ = tcp.set_nodelay(true);
     });
     let router = api::router(api).layer(axum::middleware::from_fn(log_request));
-    match axum::serve(listener, router)
+    axum::serve(listener, router)
         .with_graceful_shutdown(shutdown)
         .await
-    {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => failure(&format!("the server stopped: {e}")),
-    }
+        .map_err(|e| format!("the server stopped: {e}"))
 }
 
 /// Logs each request: method, path and query, status and time taken. Headers, where the token

@@ -118,7 +118,7 @@ impl FetchError {
 }
 
 /// The HTTP client for one base URL.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct Api {
     http: reqwest::Client,
     base_url: String,

@@ -4,77 +4,70 @@
 use tokio::sync::mpsc;
 
 use super::api::Api;
-use super::token::{TokenSource, check_transport};
+use super::token::{TokenEnv, TokenSource, check_transport};
 use super::worker::{self, Command, Fanout, Report, Retry};
-use crate::cli::SourceArgs;
 use crate::filter::Filter;
 use crate::store::Store;
 
-/// Where a token is read from, by the names messages give them: the environment variables (a
-/// profile may rename them, so that the tokens of several accounts can sit side by side in one
-/// environment) and the token file's flag (`serve`'s is `--live-token-file`, its `--token-file`
-/// being the token its own clients send).
+/// The live API as a source: where it is, how its token is found, and how it is paged.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TokenEnv {
-    pub token: String,
-    pub access_key: String,
-    pub secret: String,
-    pub file_flag: &'static str,
+pub struct LiveSource {
+    pub base_url: String,
+    /// Events per page (1..100).
+    pub page_size: u32,
+    /// Whether the token may go over plain http to a host that is not this machine.
+    pub insecure: bool,
+    /// A file whose first line is the token (wins over the environment).
+    pub token_file: Option<std::path::PathBuf>,
+    /// The names the token's environment variables and file option go by.
+    pub names: TokenEnv,
 }
 
-impl Default for TokenEnv {
-    fn default() -> TokenEnv {
-        TokenEnv {
-            token: "HMS_MANAGEMENT_TOKEN".into(),
-            access_key: "HMS_ACCESS_KEY".into(),
-            secret: "HMS_SECRET".into(),
-            file_flag: "--token-file",
-        }
-    }
-}
-
-impl TokenEnv {
-    /// Says a message about the standard names in terms of the names in use (once: a renamed
-    /// message may hold a standard name within a new one).
-    pub fn rename(&self, message: &str) -> String {
+impl LiveSource {
+    /// The token source: the token file, else the token variables (by the names in use).
+    /// `Ok(None)` when none is configured.
+    pub fn discover(&self) -> Result<Option<TokenSource>, String> {
+        let names = &self.names;
         let standard = TokenEnv::default();
-        message
-            .replace(&standard.token, &self.token)
-            .replace(&standard.access_key, &self.access_key)
-            .replace(&standard.secret, &self.secret)
-            .replace(standard.file_flag, self.file_flag)
+        let found = TokenSource::discover_with(self.token_file.as_deref(), |name| {
+            let renamed = if name == standard.token {
+                &names.token
+            } else if name == standard.access_key {
+                &names.access_key
+            } else if name == standard.secret {
+                &names.secret
+            } else {
+                name
+            };
+            std::env::var(renamed).ok()
+        });
+        found.map_err(|e| names.rename(&e))
+    }
+
+    /// The API client and token source, after the transport check.
+    pub fn connect(&self) -> Result<Connection, String> {
+        let tokens = self.discover()?.ok_or_else(|| {
+            self.names.rename(
+                "no token: set HMS_MANAGEMENT_TOKEN, or HMS_ACCESS_KEY and HMS_SECRET, or pass --token-file FILE",
+            )
+        })?;
+        check_transport(&self.base_url, self.insecure)?;
+        let api = Api::new(&self.base_url, self.page_size)?;
+        Ok(Connection {
+            api,
+            tokens,
+            names: self.names.clone(),
+        })
     }
 }
 
-/// The token source of the live options: the token file, else the token variables.
-pub fn discover(source: &SourceArgs) -> Result<Option<TokenSource>, String> {
-    let names = &source.token_env;
-    let standard = TokenEnv::default();
-    let found = TokenSource::discover_with(source.token_file.as_deref(), |name| {
-        let renamed = if name == standard.token {
-            &names.token
-        } else if name == standard.access_key {
-            &names.access_key
-        } else if name == standard.secret {
-            &names.secret
-        } else {
-            name
-        };
-        std::env::var(renamed).ok()
-    });
-    found.map_err(|e| names.rename(&e))
-}
-
-/// The API client and token source for `--live`, after the transport check.
-pub fn connect(source: &SourceArgs) -> Result<(Api, TokenSource), String> {
-    let tokens = discover(source)?.ok_or_else(|| {
-        source.token_env.rename(
-            "no token: set HMS_MANAGEMENT_TOKEN, or HMS_ACCESS_KEY and HMS_SECRET, or pass --token-file FILE",
-        )
-    })?;
-    check_transport(&source.base_url, source.insecure)?;
-    let api = Api::new(&source.base_url, source.page_size)?;
-    Ok((api, tokens))
+/// A live source ready for requests: the client, where its tokens come from, and the names the
+/// token's settings go by in messages.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    pub api: Api,
+    pub tokens: TokenSource,
+    pub names: TokenEnv,
 }
 
 /// Progress of a whole-query fetch.

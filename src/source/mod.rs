@@ -1,6 +1,7 @@
-//! Where events come from: saved dumps, the bundled demo, and the live API. Every source
-//! produces [`Batch`]es that a [`Store`](crate::store::Store) merges, so nothing downstream needs
-//! to know where an event came from.
+//! Where events come from: saved dumps, the bundled demo, and the live API. The place is decided
+//! once, from the command line and the profile, as a [`Source`]; every front end takes one. Every
+//! source produces [`Batch`]es that a [`Store`] merges, so nothing downstream needs to know where
+//! an event came from.
 
 pub mod api;
 pub mod demo;
@@ -12,8 +13,95 @@ mod ordered;
 pub mod token;
 pub mod worker;
 
-use crate::store::Batch;
+use std::sync::Arc;
+
+use crate::filter::Filter;
+use crate::store::{Batch, Blob, Store};
 pub use dump::DumpProblem;
+pub use live::LiveSource;
+
+/// Where events come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The bundled demo dataset.
+    Demo,
+    /// Saved dumps: files, folders, or `-` for standard input, in the order given.
+    Files(Vec<String>),
+    /// The live API.
+    Live(LiveSource),
+}
+
+impl Source {
+    /// Whether standard input is read (`-` among the files).
+    pub fn reads_stdin(&self) -> bool {
+        matches!(self, Source::Files(files) if files.iter().any(|f| f == "-"))
+    }
+
+    /// Loads a dump or demo source into a store; the problems met are returned beside it.
+    /// The live API loads through [`live::fetch_all`] instead: it gives nothing here.
+    pub fn load_offline(&self) -> (Store, Vec<DumpProblem>) {
+        let mut store = Store::new();
+        match self {
+            Source::Demo => {
+                store.merge(demo::load());
+                (store, Vec::new())
+            }
+            Source::Files(files) => {
+                let problems = load_files(files, |_, batch| {
+                    store.merge(batch);
+                });
+                (store, problems)
+            }
+            Source::Live(_) => (store, Vec::new()),
+        }
+    }
+
+    /// Loads a dump or demo source and selects the events that match: line-delimited dumps take
+    /// the fast path (only lines that could match are parsed), everything else the full one.
+    pub fn select_offline(&self, filter: &Filter) -> (Store, Vec<DumpProblem>, Vec<u32>) {
+        if let Some(blobs) = self.line_delimited()
+            && let Ok((store, rows)) = ndjson::select(blobs, filter)
+        {
+            return (store, Vec::new(), rows);
+        }
+        let (store, problems) = self.load_offline();
+        let rows = store.filter(filter);
+        (store, problems, rows)
+    }
+
+    /// The events of a line-delimited dump that match, chosen without a store (for the formats
+    /// that copy each event's JSON); `None` when the source is not one the fast path can read.
+    pub fn select_offline_spans(&self, filter: &Filter) -> Option<ndjson::Spans> {
+        ndjson::select_spans(self.line_delimited()?, filter).ok()
+    }
+
+    /// The contents of a file source whose every file looks line-delimited and opened cleanly.
+    fn line_delimited(&self) -> Option<Vec<Arc<Blob>>> {
+        let Source::Files(files) = self else {
+            return None;
+        };
+        // stdin can be read only once: it never takes the fast path.
+        if files.is_empty() || self.reads_stdin() {
+            return None;
+        }
+        let mut blobs = Vec::new();
+        for arg in files {
+            for path in dump::expand(arg).ok()? {
+                // Nor does a pipe named by its path (`<(zcat dump.gz)`, /dev/stdin), nor a
+                // gzip'd dump: the fast path reads a file whole, and the full one reads it as it
+                // decompresses, keeping what does not fit in memory in a temporary file.
+                let blob = dump::map_plain_file(&path)?;
+                // The fast path reads lines as they are: a byte order mark before the first
+                // would be read as part of it.
+                if blob.starts_with(dump::BYTE_ORDER_MARK) || !ndjson::looks_line_delimited(&blob) {
+                    return None;
+                }
+                blobs.push(Arc::new(blob));
+            }
+        }
+        Some(blobs)
+    }
+}
 
 /// Events in the first batch of a file: enough for a first screen, small enough to be read at once.
 const FIRST_BATCH: usize = 2_000;

@@ -63,6 +63,42 @@ impl fmt::Debug for TokenSource {
     }
 }
 
+/// Where a token is read from, by the names messages give them: the environment variables (a
+/// profile may rename them, so that the tokens of several accounts can sit side by side in one
+/// environment) and the token file's flag (`serve`'s is `--live-token-file`, its `--token-file`
+/// being the token its own clients send).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenEnv {
+    pub token: String,
+    pub access_key: String,
+    pub secret: String,
+    pub file_flag: &'static str,
+}
+
+impl Default for TokenEnv {
+    fn default() -> TokenEnv {
+        TokenEnv {
+            token: "HMS_MANAGEMENT_TOKEN".into(),
+            access_key: "HMS_ACCESS_KEY".into(),
+            secret: "HMS_SECRET".into(),
+            file_flag: "--token-file",
+        }
+    }
+}
+
+impl TokenEnv {
+    /// Says a message about the standard names in terms of the names in use (once: a renamed
+    /// message may hold a standard name within a new one).
+    pub fn rename(&self, message: &str) -> String {
+        let standard = TokenEnv::default();
+        message
+            .replace(&standard.token, &self.token)
+            .replace(&standard.access_key, &self.access_key)
+            .replace(&standard.secret, &self.secret)
+            .replace(standard.file_flag, self.file_flag)
+    }
+}
+
 #[derive(Serialize)]
 struct Claims<'a> {
     access_key: &'a str,

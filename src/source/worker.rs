@@ -126,8 +126,8 @@ impl Report {
     /// The report with its messages saying the token's names in use (see [`TokenEnv::rename`]):
     /// a profile may read the token from variables of its own.
     ///
-    /// [`TokenEnv::rename`]: crate::source::live::TokenEnv::rename
-    pub fn renamed(self, names: &crate::source::live::TokenEnv) -> Report {
+    /// [`TokenEnv::rename`]: crate::source::token::TokenEnv::rename
+    pub fn renamed(self, names: &crate::source::token::TokenEnv) -> Report {
         match self {
             Report::Retrying { query, mut retry } => {
                 retry.reason = names.rename(&retry.reason);

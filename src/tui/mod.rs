@@ -9,132 +9,96 @@ pub mod terminal;
 pub mod update;
 pub mod view;
 
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::process::ExitCode;
+use std::path::PathBuf;
 
 use tokio::sync::mpsc;
 
-use crate::cli::{FilterArgs, SourceArgs};
-use crate::commands::{EXIT_RUNTIME, EXIT_USAGE};
+use crate::filter::Filter;
+use crate::source::Source;
+use crate::source::live::Connection;
 use action::Action;
 use keymap::Keymap;
 use model::{Model, SourceLabel};
 use view::theme::Theme;
 
-/// Runs the explorer. `settings` carries the config's theme name, key table and redaction choice
-/// for the views and the save to apply.
-pub fn run(
-    source: SourceArgs,
-    filters: FilterArgs,
-    settings: crate::config::Settings,
-    follow: crate::cli::FollowArgs,
-) -> ExitCode {
-    let filter = match filters.to_filter() {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("callscope: {e}");
-            return ExitCode::from(EXIT_USAGE);
-        }
+/// What the explorer is started with.
+pub struct Explorer {
+    /// Where the events come from: read off the UI thread when it is offline.
+    pub source: Source,
+    /// The live source's client, when the source is live.
+    pub live: Option<Connection>,
+    pub filter: Filter,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    /// Saved and copied events are redacted.
+    pub redact: bool,
+    /// Live: start in follow mode.
+    pub follow: bool,
+    /// Live: how often follow mode runs the query again.
+    pub follow_every: std::time::Duration,
+}
+
+/// How the explorer ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// The user quit.
+    Quit,
+    /// A signal stopped it: the status shells report for it.
+    Signal(u8),
+}
+
+/// Why the explorer stopped: the runtime or the terminal failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Error(pub String);
+
+/// Runs the explorer on the terminal until the user quits or a signal stops it. The terminal
+/// is given back as it was however it ends.
+pub fn run(explorer: Explorer) -> Result<Exit, Error> {
+    let Explorer {
+        source,
+        live,
+        filter,
+        keymap,
+        theme,
+        redact,
+        follow,
+        follow_every,
+    } = explorer;
+    let label = match &source {
+        Source::Live(live) => SourceLabel::Live {
+            url: live.base_url.clone(),
+        },
+        Source::Demo => SourceLabel::Demo,
+        Source::Files(files) => SourceLabel::Files {
+            count: files.len(),
+            first: files.first().cloned().unwrap_or_default(),
+        },
     };
-    let no_color = Theme::no_color_requested(std::env::var_os("NO_COLOR").as_deref());
-    let (keymap, theme) = match keys_and_theme(&settings, no_color) {
-        Ok(chosen) => chosen,
-        Err(problems) => {
-            for problem in problems {
-                eprintln!("callscope: {problem}");
-            }
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    // With no source named, the explorer goes live when a token is configured.
-    let live = source.live
-        || (!source.demo
-            && source.files.is_empty()
-            && crate::source::live::discover(&source)
-                .ok()
-                .flatten()
-                .is_some());
-    if follow.follow && !live {
-        eprintln!("callscope: --follow needs a live source (--live, or a configured token)");
-        return ExitCode::from(EXIT_USAGE);
-    }
-    let connection = if live {
-        match crate::source::live::connect(&source) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                eprintln!("callscope: {e}");
-                return ExitCode::from(EXIT_USAGE);
-            }
-        }
-    } else {
-        None
-    };
-    let files: &[String] = if live || source.demo {
-        &[]
-    } else {
-        &source.files
-    };
-    let reads_stdin = files.iter().any(|f| f == "-");
-    // The loader would read the keys typed as if they were the dump, and the explorer would
-    // never see them.
-    if let Some(tty) = files.iter().find(|f| is_a_terminal(f)) {
-        let what = if tty == "-" {
-            "`-` reads a dump from standard input, which is this terminal".to_string()
-        } else {
-            format!("{tty} is this terminal, not a dump")
-        };
-        eprintln!("callscope: {what}: pipe one in (`zcat dump.gz | callscope -`) or name its file");
-        return ExitCode::from(EXIT_USAGE);
-    }
-    // A path that is not there (a typo at 3 a.m.) is said before the screen is taken, as `list`
-    // says it, rather than opening on nothing; a damaged dump still opens, its problems shown.
-    for arg in files.iter().filter(|f| *f != "-") {
-        if let Err(problem) = crate::source::dump::expand(arg) {
-            eprintln!("callscope: {problem}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    }
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() && !reads_stdin {
-        eprintln!("callscope: the explorer needs a terminal; use `callscope list` to print events");
-        return ExitCode::from(EXIT_USAGE);
-    }
-    let label = if live {
-        SourceLabel::Live {
-            url: source.base_url.clone(),
-        }
-    } else if source.demo || source.files.is_empty() {
-        SourceLabel::Demo
-    } else {
-        SourceLabel::Files {
-            count: source.files.len(),
-            first: source.files[0].clone(),
-        }
-    };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("callscope: cannot start: {e}");
-            return ExitCode::from(EXIT_RUNTIME);
-        }
-    };
+        .map_err(|e| Error(format!("cannot start: {e}")))?;
     runtime.block_on(async move {
         let (tx, rx) = mpsc::unbounded_channel();
         let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
         let mut model = Model::new(label, filter, width, height);
         model.keymap = keymap;
         model.theme = theme;
-        model.redact = settings.redact;
-        tracing::debug!(?settings, theme = model.theme.name, "explorer settings");
-        let worker = match connection {
-            Some((api, tokens)) => {
+        model.redact = redact;
+        tracing::debug!(theme = model.theme.name, redact, "explorer settings");
+        let worker = match live {
+            Some(Connection { api, tokens, names }) => {
+                let url = match &source {
+                    Source::Live(live) => live.base_url.clone(),
+                    _ => api.base_url().to_string(),
+                };
                 let (reports_tx, mut reports_rx) = mpsc::unbounded_channel();
                 let worker = crate::source::worker::spawn(api, tokens, reports_tx);
                 let forward = tx.clone();
-                let names = source.token_env.clone();
                 tokio::spawn(async move {
                     while let Some(report) = reports_rx.recv().await {
                         if forward.send(Action::Live(report.renamed(&names))).is_err() {
@@ -142,9 +106,9 @@ pub fn run(
                         }
                     }
                 });
-                model.live = Some(model::Live::new(source.base_url.clone()));
-                model.follow_every = std::time::Duration::from_secs(follow.follow_interval);
-                if follow.follow {
+                model.live = Some(model::Live::new(url));
+                model.follow_every = follow_every;
+                if follow {
                     model.follow = Some(model::Follow::new(model.follow_every));
                 }
                 model.load = model::LoadState::Idle;
@@ -161,13 +125,8 @@ pub fn run(
             }
         };
         let stop = Box::pin(crate::stop::requested(true));
-        let mut terminal = match terminal::enter() {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("callscope: cannot use the terminal: {e}");
-                return ExitCode::from(EXIT_RUNTIME);
-            }
-        };
+        let mut terminal =
+            terminal::enter().map_err(|e| Error(format!("cannot use the terminal: {e}")))?;
         let guard = terminal::RestoreGuard;
         let channels = runtime::Channels {
             actions: rx,
@@ -177,12 +136,11 @@ pub fn run(
         let result = runtime::run(&mut terminal, &mut model, channels).await;
         drop(guard);
         match result {
-            Ok(runtime::Ended::Quit) => ExitCode::SUCCESS,
-            Ok(runtime::Ended::Signal(signal)) => ExitCode::from(crate::stop::exit_status(signal)),
-            Err(e) => {
-                eprintln!("callscope: terminal error: {e}");
-                ExitCode::from(EXIT_RUNTIME)
+            Ok(runtime::Ended::Quit) => Ok(Exit::Quit),
+            Ok(runtime::Ended::Signal(signal)) => {
+                Ok(Exit::Signal(crate::stop::exit_status(signal)))
             }
+            Err(e) => Err(Error(format!("terminal error: {e}"))),
         }
     })
 }
@@ -190,7 +148,7 @@ pub fn run(
 /// Whether a file named on the command line is a terminal: `-` when standard input is one, or a
 /// path such as `/dev/stdin` or `/dev/tty`. Only character devices are opened to ask: opening a
 /// named pipe would wait for its writer.
-fn is_a_terminal(path: &str) -> bool {
+pub fn is_a_terminal(path: &str) -> bool {
     if path == "-" {
         return std::io::stdin().is_terminal();
     }
@@ -209,10 +167,7 @@ fn is_a_terminal(path: &str) -> bool {
 
 /// The key bindings and the theme the settings ask for, or every problem with them, each
 /// naming the config file and the key to fix.
-pub fn keys_and_theme(
-    settings: &crate::config::Settings,
-    no_color: bool,
-) -> Result<(Keymap, Theme), Vec<String>> {
+pub fn keys_and_theme(settings: &Settings, no_color: bool) -> Result<(Keymap, Theme), Vec<String>> {
     let file = match &settings.path {
         Some(path) => format!("config file {}", path.display()),
         None => "config".to_string(),
@@ -231,16 +186,37 @@ pub fn keys_and_theme(
 }
 
 /// Reads the offline source off the UI thread, sending each file's events as soon as they are read.
-fn spawn_loader(source: SourceArgs, tx: mpsc::UnboundedSender<Action>) {
+fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>) {
     tokio::task::spawn_blocking(move || {
-        let problems = if source.demo || source.files.is_empty() {
-            let _ = tx.send(Action::BatchLoaded(crate::source::demo::load()));
-            Vec::new()
-        } else {
-            crate::source::load_files(&source.files, |_, batch| {
+        let problems = match &source {
+            Source::Files(files) => crate::source::load_files(files, |_, batch| {
                 let _ = tx.send(Action::BatchLoaded(batch));
-            })
+            }),
+            Source::Demo | Source::Live(_) => {
+                let _ = tx.send(Action::BatchLoaded(crate::source::demo::load()));
+                Vec::new()
+            }
         };
         let _ = tx.send(Action::LoadFinished { problems });
     });
+}
+
+/// What the explorer takes from the config: the theme's name, the key table and the choice to
+/// redact, as written there; the explorer checks them against its own themes and actions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// The profile in force, if any.
+    pub profile: Option<String>,
+    /// A theme name, as written.
+    pub theme: Option<String>,
+    /// Action name -> keys, as written (`"j"`, `"ctrl-c"`...); the profile's entries replace the
+    /// top-level ones of the same action.
+    pub keys: BTreeMap<String, Vec<String>>,
+    /// Whether saved events are redacted (see `crate::redact`).
+    pub redact: bool,
+    /// The table each entry of `keys` was written in (`keys`, `profiles.prod.keys`), so that a
+    /// binding the explorer refuses is named where it can be fixed.
+    pub key_origins: BTreeMap<String, String>,
+    /// The config file the settings came from, if one was read.
+    pub path: Option<PathBuf>,
 }

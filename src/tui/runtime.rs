@@ -136,7 +136,7 @@ pub async fn run(
 /// Carries out a save: the shown or loaded events, as an envelope (or NDJSON for a `.ndjson` or
 /// `.jsonl` path), written atomically.
 fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
-    let target = &crate::config::expand_home(std::path::Path::new(path));
+    let target = &crate::folders::expand_home(std::path::Path::new(path));
     if target.is_dir() {
         return Action::Saved(Err(format!(
             "{path} is a folder: name a file in it, such as {}/events.json",

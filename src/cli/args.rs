@@ -1,4 +1,5 @@
-//! The command line: a contract that scripts and tests rely on (PRODUCT.md).
+//! The command line's arguments, as clap reads them: a contract that scripts and tests rely on
+//! (PRODUCT.md).
 
 use std::path::PathBuf;
 
@@ -9,6 +10,8 @@ use crate::event::{EventType, Field};
 use crate::filter::{Filter, TimeBound};
 use crate::insight::{GroupKey, GroupSort};
 use crate::output::Format;
+use crate::source::LiveSource;
+use crate::source::token::TokenEnv;
 use crate::time::{now_nanos, parse_time_bound};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.100ms.live";
@@ -118,7 +121,20 @@ pub struct SourceArgs {
     pub page_size: u32,
     /// The environment variables the token is read from (a profile may rename them).
     #[arg(skip)]
-    pub token_env: crate::source::live::TokenEnv,
+    pub token_env: TokenEnv,
+}
+
+impl SourceArgs {
+    /// The live API the options name.
+    pub fn live(&self) -> LiveSource {
+        LiveSource {
+            base_url: self.base_url.clone(),
+            page_size: self.page_size,
+            insecure: self.insecure,
+            token_file: self.token_file.clone(),
+            names: self.token_env.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Args, Clone, Default)]
@@ -350,7 +366,7 @@ impl ServeArgs {
             token_file: self.live_token_file.clone(),
             insecure: self.insecure,
             page_size: self.page_size.unwrap_or(DEFAULT_PAGE_SIZE),
-            token_env: crate::source::live::TokenEnv {
+            token_env: TokenEnv {
                 file_flag: "--live-token-file",
                 ..Default::default()
             },

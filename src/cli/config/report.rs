@@ -1,7 +1,7 @@
 //! `callscope config`: the settings in force, every secret left out.
 
-use crate::cli::{FilterArgs, SettingsArgs, SourceArgs};
-use crate::source::live::TokenEnv;
+use super::super::{FilterArgs, SettingsArgs, SourceArgs};
+use crate::source::token::TokenEnv;
 
 use super::{Config, ConfigError, Explicit, Filters, Settings};
 

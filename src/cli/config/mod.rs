@@ -13,31 +13,13 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use toml::Spanned;
 
-use crate::cli::{FilterArgs, SettingsArgs, SourceArgs};
+use super::{FilterArgs, SettingsArgs, SourceArgs};
 use crate::event::EventType;
+use crate::folders::expand_home_in;
 
 pub const FILE_NAME: &str = "config.toml";
-pub const APP_DIR: &str = "callscope";
 
-/// What the TUI takes from the config besides the source and filters: it only carries the theme
-/// name and the key table; the explorer checks them against its own themes and actions.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Settings {
-    /// The profile in force, if any.
-    pub profile: Option<String>,
-    /// A theme name, as written.
-    pub theme: Option<String>,
-    /// Action name -> keys, as written (`"j"`, `"ctrl-c"`...); the profile's entries replace the
-    /// top-level ones of the same action.
-    pub keys: BTreeMap<String, Vec<String>>,
-    /// Whether saved events are redacted (see `crate::redact`).
-    pub redact: bool,
-    /// The table each entry of `keys` was written in (`keys`, `profiles.prod.keys`), so that a
-    /// binding the explorer refuses is named where it can be fixed.
-    pub key_origins: BTreeMap<String, String>,
-    /// The config file the settings came from, if one was read.
-    pub path: Option<PathBuf>,
-}
+pub use crate::tui::Settings;
 
 /// The file's shape.
 #[derive(Debug, Default, Deserialize)]
@@ -306,9 +288,7 @@ pub struct Selected<'a> {
 /// Where the config file is looked for when none is given: `$XDG_CONFIG_HOME/callscope/config.toml`,
 /// else `~/.config/callscope/config.toml` (on macOS too, as terminal tools do).
 pub fn default_path() -> Option<PathBuf> {
-    use etcetera::BaseStrategy;
-    let dirs = etcetera::choose_base_strategy().ok()?;
-    Some(dirs.config_dir().join(APP_DIR).join(FILE_NAME))
+    Some(crate::folders::config()?.join(FILE_NAME))
 }
 
 impl Config {
@@ -506,18 +486,6 @@ impl Explicit {
             base_url: source.base_url != crate::cli::DEFAULT_BASE_URL,
             page_size: source.page_size != crate::cli::DEFAULT_PAGE_SIZE,
         }
-    }
-}
-
-/// A path that starts with `~/` (or is `~`), from the home folder; any other as it is.
-pub fn expand_home(path: &Path) -> PathBuf {
-    expand_home_in(path, etcetera::home_dir().ok().as_deref())
-}
-
-fn expand_home_in(path: &Path, home: Option<&Path>) -> PathBuf {
-    match (path.strip_prefix("~"), home) {
-        (Ok(rest), Some(home)) => home.join(rest),
-        _ => path.to_path_buf(),
     }
 }
 

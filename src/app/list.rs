@@ -1,0 +1,165 @@
+//! `callscope list`: the matching events (or their groups) printed in a format, without the
+//! terminal UI.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use super::fetch::{Stopped, fetch};
+use super::{Ended, Failure};
+use crate::filter::Filter;
+use crate::insight::{GroupKey, GroupSort};
+use crate::output::Format;
+use crate::source::Source;
+use crate::source::ndjson::Spans;
+use crate::store::Store;
+
+/// What `list` is asked to print.
+#[derive(Debug, Clone)]
+pub struct List {
+    pub source: Source,
+    pub filter: Filter,
+    /// The format asked for; by default a table on a terminal and NDJSON anywhere else.
+    pub format: Option<Format>,
+    /// Written atomically instead of to stdout.
+    pub output: Option<PathBuf>,
+    /// At most this many events (or the groups of the first this many).
+    pub max: Option<usize>,
+    pub group_by: Option<GroupKey>,
+    pub sort: GroupSort,
+    /// Pseudonyms for IP addresses, user names and user ids.
+    pub redact: bool,
+}
+
+pub fn run(list: List) -> Result<Ended, Failure> {
+    let (store, problems, rows) = match &list.source {
+        Source::Live(live) => match fetch(live, &list.filter, list.max) {
+            Ok(store) => {
+                let rows = store.filter(&list.filter);
+                (store, Vec::new(), rows)
+            }
+            Err(Stopped::Before(failure)) => return Err(failure),
+            Err(Stopped::PartWay(store, e)) => {
+                // What arrived before the failure is still written, and the exit status says
+                // it is incomplete.
+                let rows = store.filter(&list.filter);
+                let _ = write_list(&list, &store, rows);
+                return Err(Failure::Runtime(e));
+            }
+        },
+        offline => {
+            if copies_json(&list)
+                && let Some(spans) = offline.select_offline_spans(&list.filter)
+            {
+                write_spans(&list, &spans).map_err(Failure::Runtime)?;
+                // The process ends here: unmapping the dump would only cost time.
+                std::mem::forget(spans);
+                return Ok(Ended::Done);
+            }
+            offline.select_offline(&list.filter)
+        }
+    };
+    write_list(&list, &store, rows).map_err(Failure::Runtime)?;
+    if problems.is_empty() {
+        return Ok(Ended::Done);
+    }
+    let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    lines.push(format!(
+        "{} problem(s) in the input; the {} readable event(s) were used",
+        problems.len(),
+        store.len()
+    ));
+    Err(Failure::Problems(lines))
+}
+
+/// The format `list` writes in: the one asked for, else a table on a terminal and NDJSON
+/// anywhere else.
+fn list_format(list: &List) -> Format {
+    list.format.unwrap_or_else(|| {
+        if list.output.is_none() && std::io::stdout().is_terminal() {
+            Format::Table
+        } else {
+            Format::Ndjson
+        }
+    })
+}
+
+/// Whether `list` writes each selected event's JSON as it was read, and nothing else.
+fn copies_json(list: &List) -> bool {
+    matches!(list_format(list), Format::Ndjson | Format::Json)
+        && !list.redact
+        && list.group_by.is_none()
+}
+
+fn write_spans(list: &List, spans: &Spans) -> Result<(), String> {
+    let n = list.max.map_or(spans.len(), |m| m.min(spans.len()));
+    let format = list_format(list);
+    write_out(list, |out| {
+        crate::output::write_raw_events(spans.raws().take(n), n, format == Format::Json, out)
+    })
+}
+
+/// Writes to `--output` (atomically) or to stdout, where a closed pipe is no error.
+fn write_out(
+    list: &List,
+    write: impl Fn(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
+    match &list.output {
+        Some(path) => crate::output::write_atomically(path, write)
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        None => {
+            let stdout = std::io::stdout();
+            // On a terminal, text from the data must not drive it, whatever the format; a pipe
+            // or a file gets the bytes as they are.
+            let on_terminal = stdout.is_terminal();
+            let out =
+                std::io::BufWriter::with_capacity(crate::output::OUTPUT_BUFFER, stdout.lock());
+            let mut out: Box<dyn Write> = if on_terminal {
+                Box::new(crate::text::ForTerminal::new(out))
+            } else {
+                Box::new(out)
+            };
+            match write(&mut out).and_then(|()| out.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                other => other.map_err(|e| format!("cannot write to stdout: {e}")),
+            }
+        }
+    }
+}
+
+fn write_list(list: &List, store: &Store, mut rows: Vec<u32>) -> Result<(), String> {
+    if let Some(max) = list.max {
+        rows.truncate(max);
+    }
+    let format = list_format(list);
+    // Redacting makes a store of its own: every format and grouping then reads pseudonyms.
+    let redacted;
+    let (store, rows) = if list.redact {
+        redacted = crate::redact::redacted_store(store, &rows)?;
+        (&redacted, (0..redacted.len() as u32).collect())
+    } else {
+        (store, rows)
+    };
+    let groups = list
+        .group_by
+        .map(|key| crate::insight::Groups::compute(store, &rows, key, list.sort));
+    // A table for people fits the terminal it is printed on, rather than wrapping there.
+    let columns = (format == Format::Table && list.output.is_none())
+        .then(terminal_columns)
+        .flatten();
+    let write = |out: &mut dyn Write| match &groups {
+        Some(groups) => crate::insight::write_groups_within(store, groups, format, columns, out),
+        None => crate::output::write_events_within(store, &rows, format, columns, out),
+    };
+    write_out(list, write)
+}
+
+/// The width of the terminal that stdout is, if it is one.
+fn terminal_columns() -> Option<usize> {
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    crossterm::terminal::size()
+        .ok()
+        .map(|(columns, _)| usize::from(columns))
+        .filter(|&c| c > 0)
+}

@@ -1,0 +1,77 @@
+//! `callscope serve`: the events of a source, served over the service's HTTP API.
+
+use std::path::PathBuf;
+
+use super::fetch::{Stopped, fetch};
+use super::{Ended, Failure};
+use crate::filter::Filter;
+use crate::source::Source;
+use crate::source::token::TokenSource;
+
+/// What `serve` is asked to serve, and where.
+#[derive(Debug, Clone)]
+pub struct Serve {
+    pub source: Source,
+    /// Only the events that match are served.
+    pub filter: Filter,
+    /// `HOST:PORT` to listen on.
+    pub addr: String,
+    /// The file whose first line is the token clients send (else `CALLSCOPE_SERVE_TOKEN`, else
+    /// a random one).
+    pub token_file: Option<PathBuf>,
+    pub redact: bool,
+    /// Wait this long before answering each request, as a distant server would.
+    pub delay_ms: u64,
+}
+
+pub fn run(serve: Serve) -> Result<Ended, Failure> {
+    let addr = crate::serve::parse_addr(&serve.addr).map_err(Failure::Usage)?;
+    let env_token = std::env::var(crate::serve::TOKEN_ENV).ok();
+    let token = crate::serve::resolve_token(serve.token_file.as_deref(), env_token)
+        .map_err(Failure::Usage)?;
+    let store = match &serve.source {
+        Source::Live(live) => {
+            // Whoever may query serve is given its token: it must not be the API's secret.
+            let secret = match live.discover().map_err(Failure::Usage)? {
+                Some(TokenSource::Fixed { token, .. }) => Some(token.expose().to_string()),
+                Some(TokenSource::Minted { secret, .. }) => Some(secret.expose().to_string()),
+                None => None,
+            };
+            if secret.as_deref() == Some(token.value.as_str()) {
+                return Err(Failure::usage(
+                    "serve's token (the one its clients send) is the API's own secret: give serve \
+                     a token of its own (--token-file, CALLSCOPE_SERVE_TOKEN, or none for a random one)",
+                ));
+            }
+            match fetch(live, &serve.filter, None) {
+                Ok(store) => store,
+                Err(Stopped::Before(failure)) => return Err(failure),
+                // Serving part of what the API holds would answer queries wrongly.
+                Err(Stopped::PartWay(store, e)) => {
+                    return Err(Failure::runtime(format!(
+                        "not serving: {e}; {} event(s) had arrived before it",
+                        store.len()
+                    )));
+                }
+            }
+        }
+        offline => {
+            let (store, problems) = offline.load_offline();
+            if !problems.is_empty() {
+                let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                lines.push(format!(
+                    "not serving: {} problem(s) in the input; fix or leave out the file(s) named above",
+                    problems.len()
+                ));
+                return Err(Failure::Problems(lines));
+            }
+            store
+        }
+    };
+    let store =
+        crate::serve::served(store, &serve.filter, serve.redact).map_err(Failure::Runtime)?;
+    tracing::info!(redact = serve.redact, "serving");
+    let delay = std::time::Duration::from_millis(serve.delay_ms);
+    crate::serve::run(addr, token, store, delay).map_err(Failure::Runtime)?;
+    Ok(Ended::Done)
+}

@@ -1,0 +1,167 @@
+//! The command line and the config file's profile, read into plain values: the [`Source`] the
+//! events come from, decided once here, the [`Filter`](crate::filter::Filter), and each command's
+//! options. Nothing below this module knows clap or the config file exists.
+
+mod args;
+pub mod config;
+mod docs;
+
+pub use args::*;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches};
+
+use crate::app::{Ended, Failure};
+use crate::source::Source;
+use config::Explicit;
+
+/// Parses the command line and runs it. clap's matches tell which source options were given
+/// (they win over a profile) and which hold their defaults (a profile may set those).
+pub fn main() -> ExitCode {
+    crate::memory::give_back_large_blocks();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let scope = match matches.subcommand() {
+        Some(("list", sub)) => sub,
+        _ => &matches,
+    };
+    let explicit = match &cli.command {
+        None | Some(Command::List(_)) => Explicit::of(scope),
+        _ => Explicit::default(),
+    };
+    crate::app::exit(run(cli, explicit))
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
+    let log = crate::logging::init(cli.log.log_file.as_deref()).map_err(Failure::Usage)?;
+    match cli.command {
+        Some(Command::List(args)) => list(args, explicit),
+        Some(Command::Serve(args)) => serve(args),
+        Some(Command::DemoData(args)) => crate::app::demo_data::run(args.events, args.seed),
+        Some(Command::Config(args)) => {
+            let log = match &log {
+                Some(path) => path.display().to_string(),
+                None => format!("off (--log-file FILE, or {}=debug)", crate::logging::ENV),
+            };
+            let (text, settings) =
+                config::report(&args.settings, &log).map_err(|e| Failure::usage(e.to_string()))?;
+            docs::write_stdout(text.as_bytes(), "the settings")?;
+            // What the explorer would refuse to start with: keys and the theme.
+            crate::tui::keys_and_theme(&settings, false).map_err(Failure::Problems)?;
+            Ok(Ended::Done)
+        }
+        Some(Command::Completions(args)) => docs::completions(args.shell),
+        Some(Command::Man(args)) => docs::man(args.command.as_deref()),
+        None => explore(cli, explicit),
+    }
+}
+
+fn list(mut args: ListArgs, explicit: Explicit) -> Result<Ended, Failure> {
+    let settings = config::configure(
+        &args.settings,
+        &mut args.source,
+        &mut args.filters,
+        explicit,
+    )
+    .map_err(|e| Failure::usage(e.to_string()))?;
+    let filter = args.filters.to_filter().map_err(Failure::Usage)?;
+    let source = match source_named(&args.source) {
+        Some(source) => source,
+        None => {
+            return Err(Failure::usage(
+                "name a source: FILE..., --demo or --live (see callscope list --help)",
+            ));
+        }
+    };
+    // A path that is not there, or a folder with no dump, stops list before anything is read
+    // or written: `--output` must not be replaced by the events of the other files, or by none.
+    check_paths(&source)?;
+    crate::app::list::run(crate::app::list::List {
+        source,
+        filter,
+        format: args.format,
+        output: args.output,
+        max: args.max,
+        group_by: args.group_by,
+        sort: args.sort,
+        redact: args.redact || settings.redact,
+    })
+}
+
+fn serve(args: ServeArgs) -> Result<Ended, Failure> {
+    let options = args.source();
+    let source = source_named(&options).ok_or_else(|| {
+        Failure::usage(
+            "name a source to serve: FILE..., --demo or --live (see callscope serve --help)",
+        )
+    })?;
+    if !options.live {
+        let live_only = [
+            ("--base-url", args.base_url.is_some()),
+            ("--live-token-file", args.live_token_file.is_some()),
+            ("--insecure", args.insecure),
+            ("--page-size", args.page_size.is_some()),
+        ];
+        if let Some((flag, _)) = live_only.iter().find(|(_, given)| *given) {
+            return Err(Failure::usage(format!(
+                "{flag} is for reading the live API: add --live (serve listens on --addr)"
+            )));
+        }
+    }
+    let filter = args.filters.to_filter().map_err(Failure::Usage)?;
+    crate::app::serve::run(crate::app::serve::Serve {
+        source,
+        filter,
+        addr: args.addr,
+        token_file: args.token_file,
+        redact: args.redact,
+        delay_ms: args.delay_ms,
+    })
+}
+
+fn explore(mut cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
+    let settings = config::configure(&cli.settings, &mut cli.source, &mut cli.filters, explicit)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let filter = cli.filters.to_filter().map_err(Failure::Usage)?;
+    // With no source named, the explorer goes live when a token is configured, else it opens
+    // the demo.
+    let source = source_named(&cli.source).unwrap_or_else(|| {
+        let live = cli.source.live();
+        match live.discover() {
+            Ok(Some(_)) => Source::Live(live),
+            _ => Source::Demo,
+        }
+    });
+    crate::app::explore::run(crate::app::explore::Explore {
+        source,
+        filter,
+        settings,
+        follow: cli.follow.follow,
+        follow_every: std::time::Duration::from_secs(cli.follow.follow_interval),
+    })
+}
+
+/// The source the options name, `None` when they name none.
+fn source_named(args: &SourceArgs) -> Option<Source> {
+    if args.demo {
+        Some(Source::Demo)
+    } else if args.live {
+        Some(Source::Live(args.live()))
+    } else if !args.files.is_empty() {
+        Some(Source::Files(args.files.clone()))
+    } else {
+        None
+    }
+}
+
+/// Refuses a path that is not there, or a folder with no dump in it, before anything starts.
+fn check_paths(source: &Source) -> Result<(), Failure> {
+    if let Source::Files(files) = source {
+        for arg in files.iter().filter(|f| *f != "-") {
+            crate::source::dump::expand(arg).map_err(|p| Failure::usage(p.to_string()))?;
+        }
+    }
+    Ok(())
+}
