@@ -23,8 +23,9 @@ fields the work needs (2026-11, duckdb 2.0, chdb 4.4 on chdb-core 26.9):
   paths asked; on a par with or ahead of `JSONEachRow` with a schema, which reads every key of a
   row to skip the ones it does not know, and ahead of `JSONAsString`); CHDB_READ=each switches to
   JSONEachRow with a schema. The search is `positionCaseInsensitiveUTF8` on the line. An envelope
-  is one `JSONAsString` row whose events are extracted as an array of tuples of only the needed
-  fields (2.4 times as fast as `JSONExtractArrayRaw` and an extraction from each raw element).
+  is one `JSONAsString` row (its size unlimited: 512 MiB by default) whose events are extracted
+  as an array of tuples of only the needed fields (2.4 times as fast as `JSONExtractArrayRaw` and
+  an extraction from each raw element).
 Both search the event's text, keys included (no key holds the demo's search text), and write their
 answer straight to stdout (COPY ... TO '/dev/stdout', INTO OUTFILE '/dev/stdout' APPEND), never
 holding it in Python.
@@ -194,9 +195,16 @@ def main():
 
         sql = chdb_query(work, form, path, room, text)
         # A missing value is written empty, as DuckDB and jq's @tsv write it, rather than \N.
+        settings = ["format_tsv_null_representation = ''"]
+        if form == "envelope":
+            # The envelope is one JSON value: no limit on its size (512 MiB by default), and no
+            # splitting it for parallel parsing.
+            settings += [
+                "input_format_json_max_object_size = 0",
+                "input_format_parallel_parsing = 0",
+            ]
         chdb.query(
-            f"{sql} INTO OUTFILE '/dev/stdout' APPEND FORMAT TSVRaw "
-            "SETTINGS format_tsv_null_representation = ''"
+            f"{sql} INTO OUTFILE '/dev/stdout' APPEND FORMAT TSVRaw SETTINGS {', '.join(settings)}"
         )
     else:
         sys.exit(__doc__)

@@ -440,7 +440,8 @@ table() {
   printf 'load average %s before, %s after\n\n' "$LOAD_BEFORE" "$(cut -d' ' -f1-3 /proc/loadavg)"
   local skipped=""
   [ "${#SKIPPED[@]}" -gt 0 ] && skipped=$(printf -- '- %s\\n' "${SKIPPED[@]}")
-  awk -F'\t' -v n="$n" -v forms="$FORMS" -v works="$WORKS" -v tools="${AVAILABLE[*]}" -v skipped="$skipped" '
+  awk -F'\t' -v n="$n" -v forms="$FORMS" -v works="$WORKS" -v tools="${AVAILABLE[*]}" \
+    -v skipped="$skipped" '
     function secs(ms) { return ms == "-" || ms == "err" ? ms : sprintf("%.3f", ms / 1000) }
     function mib(kb) { return kb == "-" ? "-" : sprintf("%d", kb / 1024) }
     function ratio(a, b) {
@@ -448,7 +449,8 @@ table() {
       return sprintf(a < b ? "%.2fx" : "%.1fx", a / b)
     }
     function row(c1, c2, c3, c4, c5, c6, c7, c8, c9, c10) {
-      printf "| %-8s | %-6s | %-9s | %8s | %8s | %7s | %8s | %8s | %7s | %4s |\n", c1, c2, c3, c4, c5, c6, c7, c8, c9, c10
+      printf "| %-8s | %-6s | %-9s | %8s | %8s | %7s | %8s | %8s | %7s | %4s |\n",
+        c1, c2, c3, c4, c5, c6, c7, c8, c9, c10
     }
     $1 == n {
       k = $2 SUBSEP $3 SUBSEP $4
@@ -488,11 +490,14 @@ table() {
           name = a == 1 ? "duckdb" : "chdb"; d = ms[f SUBSEP w SUBSEP name]
           if (d !~ /^[0-9]+$/) continue
           cells++
-          if (c + 0 < d + 0) ahead++; else behind = behind sprintf("\n- behind %s on %s %s: %s s, callscope %s s", name, f, w, secs(d), secs(c))
+          if (c + 0 < d + 0) ahead++
+          else behind = behind sprintf("\n- behind %s on %s %s: %s s, callscope %s s",
+                                       name, f, w, secs(d), secs(c))
         }
         if (f != "gz" && floor[f] > 0) {
           flat++
-          if (c <= 3 * floor[f]) within++; else over = over sprintf("\n- %s %s: %s the floor", f, w, ratio(c, floor[f]))
+          if (c <= 3 * floor[f]) within++
+          else over = over sprintf("\n- %s %s: %s the floor", f, w, ratio(c, floor[f]))
         }
       }
       print ""
@@ -505,7 +510,8 @@ table() {
       print "not compared. stdin: the NDJSON piped in by cat; gz: gzip -1. The anchors print ids or"
       print "counts only; jq and jaq search an event\047s whole text (tostring), DuckDB, chDB and rg its line."
       if (cells) printf "\ngoal: callscope ahead of DuckDB and chDB in %d of %d cells%s\n", ahead, cells, behind
-      if (flat) printf "\ngoal: callscope within 3x of the floor in %d of %d uncompressed cells%s\n", within, flat, over
+      if (flat) printf "\ngoal: callscope within 3x of the floor in %d of %d uncompressed cells%s\n",
+                       within, flat, over
       if (nn || skipped != "") print "\nnot timed:"
       if (skipped != "") printf "%s", skipped
       for (i = 1; i <= nn; i++) print "- " notes[i]
