@@ -220,15 +220,15 @@ fn explorer(c: &mut Criterion, model: &mut Model) {
     change(
         "type key on + frame",
         &|m| command(m, Command::ClearFilters),
-        &|m| command(m, Command::ToggleType(2)),
+        &|m| command(m, Command::ToggleJoin),
     );
     change(
         "type key off + frame",
         &|m| {
             command(m, Command::ClearFilters);
-            command(m, Command::ToggleType(2));
+            command(m, Command::ToggleJoin);
         },
-        &|m| command(m, Command::ToggleType(2)),
+        &|m| command(m, Command::ToggleJoin),
     );
     change(
         "room filter applied + frame",

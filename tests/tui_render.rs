@@ -453,7 +453,7 @@ fn type_cells_have_the_colour_of_their_type() {
 #[test]
 fn the_header_marks_the_selected_types_and_strikes_out_the_others() {
     let mut m = demo(Filter::default(), (140, 40));
-    run(&mut m, Command::ToggleType(2));
+    run(&mut m, Command::ToggleJoin);
     let t = draw(&m);
     let buffer = t.backend().buffer();
     let join = column_of(buffer, 1, "3 join").unwrap();
@@ -478,8 +478,8 @@ fn the_five_types_all_on_say_that_the_other_families_are_hidden() {
             .to_string()
     };
     assert!(!line(&m).contains("others hidden"), "{}", line(&m));
-    for k in 0..5 {
-        run(&mut m, Command::ToggleType(k));
+    for toggle in Command::TYPE_TOGGLES {
+        run(&mut m, toggle);
     }
     let all_five = line(&m);
     assert!(all_five.contains("others hidden"), "{all_five}");
@@ -489,14 +489,14 @@ fn the_five_types_all_on_say_that_the_other_families_are_hidden() {
         "{all_five}"
     );
     let mut narrow = demo(Filter::default(), (80, 24));
-    run(&mut narrow, Command::ToggleType(2));
+    run(&mut narrow, Command::ToggleJoin);
     run(&mut narrow, Command::CycleTerminal);
     assert!(line(&narrow).contains("status final"), "{}", line(&narrow));
     // And the counts agree: the demo's track and recording events are not shown.
     let others = m.store.len() - m.shown.len();
     assert!(others > 0);
-    for k in 0..5 {
-        run(&mut m, Command::ToggleType(k));
+    for toggle in Command::TYPE_TOGGLES {
+        run(&mut m, toggle);
     }
     assert!(!line(&m).contains("others hidden"), "{}", line(&m));
     assert_eq!(m.shown.len(), m.store.len());
@@ -1031,7 +1031,7 @@ fn every_screen(mut m: Model, mut each: impl FnMut(&str, &Buffer)) {
     look(&m, "help");
     run(&mut m, Command::ToggleHelp);
     run(&mut m, Command::FocusList);
-    run(&mut m, Command::ToggleType(0));
+    run(&mut m, Command::TogglePublish);
     run(&mut m, Command::CycleTerminal);
     run(&mut m, Command::EditFilters);
     look(&m, "filter editor");

@@ -185,8 +185,12 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
             }
         }
         Command::FocusList => model.mode = Mode::List,
-        Command::ToggleType(k) => {
-            if let Some(t) = EventType::KNOWN.get(k as usize) {
+        Command::TogglePublish
+        | Command::ToggleSubscribe
+        | Command::ToggleJoin
+        | Command::ToggleDisconnected
+        | Command::ToggleConnect => {
+            if let Some(t) = c.toggled_type().and_then(|k| EventType::KNOWN.get(k)) {
                 let mut f = model.filter.clone();
                 f.toggle_type(t.clone());
                 return set_filter(model, f);

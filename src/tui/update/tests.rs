@@ -227,15 +227,15 @@ fn a_filter_on_a_room_not_loaded_yet_shows_its_events_when_they_arrive() {
 #[test]
 fn toggling_a_type_shows_only_that_type_and_toggling_it_again_shows_all() {
     let mut m = loaded(&ten());
-    run(&mut m, Command::ToggleType(2));
+    run(&mut m, Command::ToggleJoin);
     assert_eq!(m.filter.types, [EventType::Join]);
     assert_eq!(shown_numbers(&m), [0, 2, 4, 6, 8]);
-    run(&mut m, Command::ToggleType(0));
+    run(&mut m, Command::TogglePublish);
     assert_eq!(m.filter.types, [EventType::Publish, EventType::Join]);
     assert_eq!(shown_numbers(&m), (0..10).collect::<Vec<_>>());
-    run(&mut m, Command::ToggleType(2));
+    run(&mut m, Command::ToggleJoin);
     assert_eq!(shown_numbers(&m), [1, 3, 5, 7, 9]);
-    run(&mut m, Command::ToggleType(0));
+    run(&mut m, Command::TogglePublish);
     assert!(m.filter.types.is_empty());
     assert_eq!(m.shown.len(), 10);
 }
@@ -244,25 +244,27 @@ fn toggling_a_type_shows_only_that_type_and_toggling_it_again_shows_all() {
 fn each_digit_toggles_its_own_type() {
     for (k, t) in EventType::KNOWN.iter().enumerate() {
         let mut m = loaded(&ten());
-        run(&mut m, Command::ToggleType(k as u8));
+        let toggle = Command::TYPE_TOGGLES[k];
+        assert_eq!(toggle.toggled_type(), Some(k));
+        run(&mut m, toggle);
         assert_eq!(m.filter.types, std::slice::from_ref(t));
     }
-    let mut m = loaded(&ten());
-    run(&mut m, Command::ToggleType(5));
-    assert!(
-        m.filter.types.is_empty(),
+    assert_eq!(
+        Command::TYPE_TOGGLES.len(),
+        EventType::KNOWN.len(),
         "there is no sixth type to toggle"
     );
+    assert_eq!(Command::Quit.toggled_type(), None);
 }
 
 #[test]
 fn toggling_a_type_keeps_the_selected_event_when_it_is_still_shown() {
     let mut m = loaded(&ten());
     select(&mut m, 6);
-    run(&mut m, Command::ToggleType(2));
+    run(&mut m, Command::ToggleJoin);
     assert_eq!(selected_number(&m), Some(6));
     assert_eq!(m.selection.selected, 3);
-    run(&mut m, Command::ToggleType(2));
+    run(&mut m, Command::ToggleJoin);
     assert_eq!(selected_number(&m), Some(6));
     assert_eq!(m.selection.selected, 6);
 }
@@ -271,16 +273,16 @@ fn toggling_a_type_keeps_the_selected_event_when_it_is_still_shown() {
 fn toggling_a_type_that_hides_the_selected_event_selects_the_next_shown_one() {
     let mut m = loaded(&ten());
     select(&mut m, 5);
-    run(&mut m, Command::ToggleType(2));
+    run(&mut m, Command::ToggleJoin);
     assert_eq!(selected_number(&m), Some(6));
     select(&mut m, 8);
-    run(&mut m, Command::ToggleType(2));
-    run(&mut m, Command::ToggleType(0));
+    run(&mut m, Command::ToggleJoin);
+    run(&mut m, Command::TogglePublish);
     assert_eq!(selected_number(&m), Some(9));
     // Nothing shown after the hidden event: the last shown one.
     let mut m = loaded(&ten());
     select(&mut m, 9);
-    run(&mut m, Command::ToggleType(2));
+    run(&mut m, Command::ToggleJoin);
     assert_eq!(selected_number(&m), Some(8));
 }
 
@@ -289,7 +291,7 @@ fn a_filter_that_hides_every_event_leaves_no_selection_and_the_list_focused() {
     let mut m = loaded(&ten());
     run(&mut m, Command::FocusDetail);
     assert_eq!(m.mode, Mode::Detail);
-    run(&mut m, Command::ToggleType(1));
+    run(&mut m, Command::ToggleSubscribe);
     assert!(m.shown.is_empty());
     assert_eq!(m.selected_event(), None);
     assert_eq!(m.after, None);
@@ -437,7 +439,7 @@ fn an_input_trims_spaces_and_blank_means_no_filter() {
 #[test]
 fn cancel_leaves_the_filters_and_the_shown_events_unchanged() {
     let mut m = loaded(&ten());
-    run(&mut m, Command::ToggleType(2));
+    run(&mut m, Command::ToggleJoin);
     select(&mut m, 4);
     let filter = m.filter.clone();
     let shown = m.shown.clone();
@@ -467,7 +469,7 @@ fn typing_outside_an_input_changes_nothing() {
 #[test]
 fn clear_filters_shows_every_event_again() {
     let mut m = loaded(&ten());
-    run(&mut m, Command::ToggleType(0));
+    run(&mut m, Command::TogglePublish);
     run(&mut m, Command::CycleTerminal);
     m.filter.room = Some("room-b".into());
     m.filter.code = Some(4005);
@@ -787,7 +789,7 @@ fn no_other_command_asks_to_quit() {
         Command::Down,
         Command::FocusDetail,
         Command::FocusList,
-        Command::ToggleType(1),
+        Command::ToggleSubscribe,
         Command::CycleTerminal,
         Command::ClearFilters,
         Command::ToggleHelp,
