@@ -1,6 +1,7 @@
 //! Everything that can change the model: what the user asked for, and what background work
 //! reported. Results of background work arrive as owned values.
 
+use super::effect::SaveWhat;
 use crate::source::DumpProblem;
 use crate::source::worker::Report;
 use crate::store::Batch;
@@ -176,9 +177,10 @@ pub enum Action {
     },
     /// A report of the live fetch task.
     Live(Report),
-    /// The file to save to exists: the user must confirm replacing it.
+    /// The file to save to exists: the user must confirm replacing it with `what`.
     SaveNeedsConfirm {
         path: String,
+        what: SaveWhat,
     },
     /// A save ended: `Ok(message)` or `Err(why)`.
     Saved(Result<String, String>),

@@ -2,8 +2,10 @@
 
 pub mod action;
 pub mod clipboard;
+pub mod effect;
 pub mod keymap;
 pub mod model;
+pub mod panels;
 pub mod runtime;
 pub mod terminal;
 pub mod update;
@@ -125,10 +127,14 @@ pub fn run(
         let (tx, rx) = mpsc::unbounded_channel();
         let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
         let mut model = Model::new(label, filter, width, height);
-        model.keymap = keymap;
-        model.theme = theme;
-        model.redact = settings.redact;
-        tracing::debug!(?settings, theme = model.theme.name, "explorer settings");
+        model.config.keymap = keymap;
+        model.config.theme = theme;
+        model.config.redact = settings.redact;
+        tracing::debug!(
+            ?settings,
+            theme = model.config.theme.name,
+            "explorer settings"
+        );
         let worker = match connection {
             Some((api, tokens)) => {
                 let (reports_tx, mut reports_rx) = mpsc::unbounded_channel();
@@ -142,12 +148,12 @@ pub fn run(
                         }
                     }
                 });
-                model.live = Some(model::Live::new(source.base_url.clone()));
-                model.follow_every = std::time::Duration::from_secs(follow.follow_interval);
+                model.session.live = Some(model::Live::new(source.base_url.clone()));
+                model.config.follow_every = std::time::Duration::from_secs(follow.follow_interval);
                 if follow.follow {
-                    model.follow = Some(model::Follow::new(model.follow_every));
+                    model.session.follow = Some(model::Follow::new(model.config.follow_every));
                 }
-                model.load = model::LoadState::Idle;
+                model.session.load = model::LoadState::Idle;
                 for effect in update::new_query(&mut model) {
                     if let update::Effect::Worker(command) = effect {
                         let _ = worker.send(command);

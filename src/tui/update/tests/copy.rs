@@ -24,7 +24,7 @@ fn y_copies_the_selected_events_json_on_one_line_and_the_status_confirms() {
 #[test]
 fn with_redaction_on_the_copied_json_holds_no_user_name_or_id() {
     let mut m = loaded(&ten());
-    m.redact = true;
+    m.config.redact = true;
     select(&mut m, 3);
     let (text, what) = copied(run(&mut m, Command::CopyJson));
     assert!(

@@ -24,8 +24,8 @@ fn the_wheel_over_the_detail_pane_scrolls_it_and_keeps_the_selection() {
                 down: true,
             },
         );
-        assert_eq!(m.detail_scroll, 6, "{w}x{h}");
-        assert_eq!(m.selection.selected, 0);
+        assert_eq!(m.panes.detail.scroll, 6, "{w}x{h}");
+        assert_eq!(m.events.selection.selected, 0);
         update(
             &mut m,
             Action::Wheel {
@@ -34,7 +34,7 @@ fn the_wheel_over_the_detail_pane_scrolls_it_and_keeps_the_selection() {
                 down: false,
             },
         );
-        assert_eq!(m.detail_scroll, 3);
+        assert_eq!(m.panes.detail.scroll, 3);
         update(
             &mut m,
             Action::Wheel {
@@ -51,7 +51,7 @@ fn the_wheel_over_the_detail_pane_scrolls_it_and_keeps_the_selection() {
                 down: false,
             },
         );
-        assert_eq!(m.detail_scroll, 0);
+        assert_eq!(m.panes.detail.scroll, 0);
     }
 }
 
@@ -67,9 +67,9 @@ fn a_new_selection_starts_the_detail_pane_at_its_top() {
             down: true,
         },
     );
-    assert_eq!(m.detail_scroll, 3);
+    assert_eq!(m.panes.detail.scroll, 3);
     run(&mut m, Command::Down);
-    assert_eq!(m.detail_scroll, 0);
+    assert_eq!(m.panes.detail.scroll, 0);
 }
 
 #[test]
@@ -77,21 +77,21 @@ fn in_the_detail_pane_the_moving_keys_scroll_it_instead_of_moving_the_selection(
     let mut m = demo(140, 40);
     run(&mut m, Command::Down);
     run(&mut m, Command::FocusDetail);
-    assert_eq!(m.mode, Mode::Detail);
+    assert_eq!(m.focus.mode(), Mode::Detail);
     run(&mut m, Command::Down);
     run(&mut m, Command::Down);
-    assert_eq!(m.detail_scroll, 2);
+    assert_eq!(m.panes.detail.scroll, 2);
     run(&mut m, Command::Up);
-    assert_eq!(m.detail_scroll, 1);
+    assert_eq!(m.panes.detail.scroll, 1);
     run(&mut m, Command::Top);
-    assert_eq!(m.detail_scroll, 0);
+    assert_eq!(m.panes.detail.scroll, 0);
     run(&mut m, Command::PageDown);
-    assert_eq!(m.detail_scroll as usize, list_height(&m));
-    assert_eq!(m.selection.selected, 1);
+    assert_eq!(m.panes.detail.scroll as usize, list_height(&m));
+    assert_eq!(m.events.selection.selected, 1);
     run(&mut m, Command::FocusList);
-    assert_eq!(m.mode, Mode::List);
+    assert_eq!(m.focus.mode(), Mode::List);
     run(&mut m, Command::Down);
-    assert_eq!(m.selection.selected, 2);
+    assert_eq!(m.events.selection.selected, 2);
 }
 
 #[test]
@@ -101,14 +101,14 @@ fn after_the_end_of_the_detail_pane_one_line_up_scrolls_up_at_once() {
         run(&mut m, Command::Down);
         run(&mut m, Command::FocusDetail);
         run(&mut m, Command::Bottom);
-        let end = m.detail_scroll;
+        let end = m.panes.detail.scroll;
         assert!(end > 0 && end < u16::MAX / 2, "{end}");
-        assert_eq!(end, max_scroll(&m));
+        assert_eq!(end, crate::tui::panels::detail::max_scroll(&m));
         run(&mut m, Command::Down);
         run(&mut m, Command::PageDown);
-        assert_eq!(m.detail_scroll, end, "scrolling stops at the end");
+        assert_eq!(m.panes.detail.scroll, end, "scrolling stops at the end");
         run(&mut m, Command::Up);
-        assert_eq!(m.detail_scroll, end - 1);
+        assert_eq!(m.panes.detail.scroll, end - 1);
         let detail = areas(w, h).detail;
         for _ in 0..100 {
             update(
@@ -120,7 +120,7 @@ fn after_the_end_of_the_detail_pane_one_line_up_scrolls_up_at_once() {
                 },
             );
         }
-        assert_eq!(m.detail_scroll, end);
+        assert_eq!(m.panes.detail.scroll, end);
         update(
             &mut m,
             Action::Wheel {
@@ -129,7 +129,7 @@ fn after_the_end_of_the_detail_pane_one_line_up_scrolls_up_at_once() {
                 down: false,
             },
         );
-        assert_eq!(m.detail_scroll, end - 3);
+        assert_eq!(m.panes.detail.scroll, end - 3);
     }
 }
 
@@ -145,7 +145,10 @@ fn shrinking_the_terminal_keeps_the_detail_scroll_within_the_pane() {
             height: 60,
         },
     );
-    assert_eq!(m.detail_scroll, max_scroll(&m));
+    assert_eq!(
+        m.panes.detail.scroll,
+        crate::tui::panels::detail::max_scroll(&m)
+    );
 }
 
 #[test]
@@ -153,11 +156,11 @@ fn a_click_on_the_detail_pane_focuses_it_and_a_click_on_the_list_focuses_the_lis
     let mut m = demo(140, 40);
     let a = areas(140, 40);
     click(&mut m, a.detail.x + 5, a.detail.y + 5);
-    assert_eq!(m.mode, Mode::Detail);
-    assert_eq!(m.selection.selected, 0, "the selection stays");
+    assert_eq!(m.focus.mode(), Mode::Detail);
+    assert_eq!(m.events.selection.selected, 0, "the selection stays");
     click(&mut m, a.list.x + 4, list_row((140, 40), 2));
-    assert_eq!(m.mode, Mode::List);
-    assert_eq!(m.selection.selected, 2);
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert_eq!(m.events.selection.selected, 2);
 }
 
 #[test]
@@ -165,7 +168,7 @@ fn a_click_on_an_empty_detail_pane_leaves_the_keyboard_on_the_list() {
     let mut m = model(140, 40);
     let detail = areas(140, 40).detail;
     click(&mut m, detail.x + 5, detail.y + 5);
-    assert_eq!(m.mode, Mode::List);
+    assert_eq!(m.focus.mode(), Mode::List);
 }
 
 #[test]
@@ -181,12 +184,12 @@ fn the_story_follows_the_selected_event() {
     };
     let chain: Vec<_> = chain.into_iter().map(same_peer).collect();
     let mut m = loaded(&chain);
-    let (i, after) = m.after.clone().unwrap();
+    let (i, after) = m.panes.detail.after.clone().unwrap();
     assert_eq!(i, 0);
     assert_eq!((after.earlier, after.later), (0, 2));
     assert!(after.final_at.is_some());
     run(&mut m, Command::Bottom);
-    let (i, after) = m.after.clone().unwrap();
+    let (i, after) = m.panes.detail.after.clone().unwrap();
     assert_eq!(i, 2);
     assert_eq!((after.earlier, after.later), (2, 0));
 }
@@ -198,9 +201,9 @@ fn a_batch_arriving_later_extends_the_story_of_the_selected_event() {
     first["data"]["peer_id"] = json!("peer-x");
     second["data"]["peer_id"] = json!("peer-x");
     let mut m = loaded(&[first]);
-    assert_eq!(m.after.as_ref().unwrap().1.later, 0);
+    assert_eq!(m.panes.detail.after.as_ref().unwrap().1.later, 0);
     update(&mut m, Action::BatchLoaded(batch(&[second])));
-    assert_eq!(m.after.as_ref().unwrap().1.later, 1);
+    assert_eq!(m.panes.detail.after.as_ref().unwrap().1.later, 1);
 }
 
 /// A track event of the same peer as `event(n, ..)`; such events report successes, not errors.
@@ -220,8 +223,12 @@ fn events_outside_the_five_error_types_are_not_counted_as_errors_of_a_chain() {
     join["data"]["peer_id"] = json!("peer-x");
     join["data"].as_object_mut().unwrap().remove("action");
     let m = loaded(&[join, track_event(2, "peer-x"), track_event(3, "peer-x")]);
-    assert_eq!(m.after.as_ref().unwrap().1.later, 0, "after the join");
-    let after = After::of(&m.store, 1);
+    assert_eq!(
+        m.panes.detail.after.as_ref().unwrap().1.later,
+        0,
+        "after the join"
+    );
+    let after = After::of(&m.events.store, 1);
     assert_eq!((after.earlier, after.later), (0, 0), "around a track event");
 }
 
@@ -233,9 +240,9 @@ fn an_error_at_the_same_time_loaded_earlier_counts_as_earlier() {
     second["data"]["peer_id"] = json!("peer-x");
     second["timestamp"] = first["timestamp"].clone();
     let mut m = loaded(&[first, second]);
-    assert_eq!(m.after.as_ref().unwrap().1.later, 1);
+    assert_eq!(m.panes.detail.after.as_ref().unwrap().1.later, 1);
     run(&mut m, Command::Down);
-    let (i, after) = m.after.clone().unwrap();
+    let (i, after) = m.panes.detail.after.clone().unwrap();
     assert_eq!(i, 1);
     assert_eq!((after.earlier, after.later), (1, 0));
 }

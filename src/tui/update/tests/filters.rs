@@ -6,16 +6,16 @@ use super::*;
 fn toggling_a_type_shows_only_that_type_and_toggling_it_again_shows_all() {
     let mut m = loaded(&ten());
     run(&mut m, Command::ToggleJoin);
-    assert_eq!(m.filter.types, [EventType::Join]);
+    assert_eq!(m.events.filter.types, [EventType::Join]);
     assert_eq!(shown_numbers(&m), [0, 2, 4, 6, 8]);
     run(&mut m, Command::TogglePublish);
-    assert_eq!(m.filter.types, [EventType::Publish, EventType::Join]);
+    assert_eq!(m.events.filter.types, [EventType::Publish, EventType::Join]);
     assert_eq!(shown_numbers(&m), (0..10).collect::<Vec<_>>());
     run(&mut m, Command::ToggleJoin);
     assert_eq!(shown_numbers(&m), [1, 3, 5, 7, 9]);
     run(&mut m, Command::TogglePublish);
-    assert!(m.filter.types.is_empty());
-    assert_eq!(m.shown.len(), 10);
+    assert!(m.events.filter.types.is_empty());
+    assert_eq!(m.events.shown.len(), 10);
 }
 
 #[test]
@@ -25,7 +25,7 @@ fn each_digit_toggles_its_own_type() {
         let toggle = Command::TYPE_TOGGLES[k];
         assert_eq!(toggle.toggled_type(), Some(k));
         run(&mut m, toggle);
-        assert_eq!(m.filter.types, std::slice::from_ref(t));
+        assert_eq!(m.events.filter.types, std::slice::from_ref(t));
     }
     assert_eq!(
         Command::TYPE_TOGGLES.len(),
@@ -41,10 +41,10 @@ fn toggling_a_type_keeps_the_selected_event_when_it_is_still_shown() {
     select(&mut m, 6);
     run(&mut m, Command::ToggleJoin);
     assert_eq!(selected_number(&m), Some(6));
-    assert_eq!(m.selection.selected, 3);
+    assert_eq!(m.events.selection.selected, 3);
     run(&mut m, Command::ToggleJoin);
     assert_eq!(selected_number(&m), Some(6));
-    assert_eq!(m.selection.selected, 6);
+    assert_eq!(m.events.selection.selected, 6);
 }
 
 #[test]
@@ -68,12 +68,12 @@ fn toggling_a_type_that_hides_the_selected_event_selects_the_next_shown_one() {
 fn a_filter_that_hides_every_event_leaves_no_selection_and_the_list_focused() {
     let mut m = loaded(&ten());
     run(&mut m, Command::FocusDetail);
-    assert_eq!(m.mode, Mode::Detail);
+    assert_eq!(m.focus.mode(), Mode::Detail);
     run(&mut m, Command::ToggleSubscribe);
-    assert!(m.shown.is_empty());
+    assert!(m.events.shown.is_empty());
     assert_eq!(m.selected_event(), None);
-    assert_eq!(m.after, None);
-    assert_eq!(m.mode, Mode::List);
+    assert_eq!(m.panes.detail.after, None);
+    assert_eq!(m.focus.mode(), Mode::List);
     for c in [
         Command::Down,
         Command::PageDown,
@@ -81,11 +81,11 @@ fn a_filter_that_hides_every_event_leaves_no_selection_and_the_list_focused() {
         Command::Top,
     ] {
         run(&mut m, c);
-        assert_eq!(m.selection, Selection::default());
+        assert_eq!(m.events.selection, Selection::default());
     }
     run(&mut m, Command::FocusDetail);
     assert_eq!(
-        m.mode,
+        m.focus.mode(),
         Mode::List,
         "there is no event to show in the detail pane"
     );
@@ -95,14 +95,14 @@ fn a_filter_that_hides_every_event_leaves_no_selection_and_the_list_focused() {
 fn t_cycles_the_retry_status_through_final_retried_and_all() {
     let mut m = loaded(&ten());
     run(&mut m, Command::CycleTerminal);
-    assert_eq!(m.filter.terminal, Some(true));
+    assert_eq!(m.events.filter.terminal, Some(true));
     assert_eq!(shown_numbers(&m), [0, 3, 6, 9]);
     run(&mut m, Command::CycleTerminal);
-    assert_eq!(m.filter.terminal, Some(false));
+    assert_eq!(m.events.filter.terminal, Some(false));
     assert_eq!(shown_numbers(&m), [1, 2, 4, 5, 7, 8]);
     run(&mut m, Command::CycleTerminal);
-    assert_eq!(m.filter.terminal, None);
-    assert_eq!(m.shown.len(), 10);
+    assert_eq!(m.events.filter.terminal, None);
+    assert_eq!(m.events.shown.len(), 10);
 }
 
 #[test]
@@ -110,12 +110,12 @@ fn clear_filters_shows_every_event_again() {
     let mut m = loaded(&ten());
     run(&mut m, Command::TogglePublish);
     run(&mut m, Command::CycleTerminal);
-    m.filter.room = Some("room-b".into());
-    m.filter.code = Some(4005);
+    m.events.filter.room = Some("room-b".into());
+    m.events.filter.code = Some(4005);
     refilter(&mut m);
     assert_eq!(shown_numbers(&m), [3]);
     run(&mut m, Command::ClearFilters);
-    assert_eq!(m.filter, Filter::default());
-    assert_eq!(m.shown.len(), 10);
+    assert_eq!(m.events.filter, Filter::default());
+    assert_eq!(m.events.shown.len(), 10);
     assert_eq!(selected_number(&m), Some(3));
 }

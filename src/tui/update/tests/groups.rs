@@ -6,20 +6,21 @@ use super::*;
 fn enter_on_a_group_shows_its_events_and_backspace_restores_the_filter_before() {
     let mut m = demo(140, 40);
     run(&mut m, Command::ShowGroups);
-    assert_eq!(m.mode, Mode::Groups);
-    let top = m.groups.as_ref().unwrap().groups.group(0);
+    assert_eq!(m.focus.mode(), Mode::Groups);
+    let top = m.focus.groups().unwrap().groups.group(0);
     run(&mut m, Command::Apply);
-    assert_eq!(m.mode, Mode::List);
-    assert_eq!(m.shown.len(), top.count as usize);
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert_eq!(m.events.shown.len(), top.count as usize);
     let key = crate::cli::GroupKey::Error;
     assert!(
-        m.shown
+        m.events
+            .shown
             .iter()
-            .all(|&i| top.value.matches(key, m.store.row(i as usize)))
+            .all(|&i| top.value.matches(key, m.events.store.row(i as usize)))
     );
     run(&mut m, Command::PopFilter);
-    assert_eq!(m.shown.len(), m.store.len());
-    assert!(m.filter.group.is_none());
+    assert_eq!(m.events.shown.len(), m.events.store.len());
+    assert!(m.events.filter.group.is_none());
 }
 
 #[test]
@@ -27,12 +28,12 @@ fn the_groups_key_and_order_can_be_switched() {
     let mut m = demo(140, 40);
     run(&mut m, Command::ShowGroups);
     run(&mut m, Command::NextGroupKey);
-    let g = m.groups.as_ref().unwrap();
+    let g = m.focus.groups().unwrap();
     assert_eq!(g.key, crate::cli::GroupKey::Sdk);
     let counts: Vec<u32> = g.groups.iter().map(|g| g.count).collect();
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "sorted by count");
     run(&mut m, Command::ToggleGroupSort);
-    let g = m.groups.as_ref().unwrap();
+    let g = m.focus.groups().unwrap();
     let last: Vec<i64> = g
         .groups
         .iter()
@@ -40,8 +41,8 @@ fn the_groups_key_and_order_can_be_switched() {
         .collect();
     assert!(last.windows(2).all(|w| w[0] >= w[1]), "sorted by last seen");
     run(&mut m, Command::Cancel);
-    assert_eq!(m.mode, Mode::List);
-    assert!(m.groups.is_none());
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert!(m.focus.groups().is_none());
 }
 
 #[test]
@@ -50,7 +51,7 @@ fn the_selected_group_stays_selected_when_the_order_changes() {
     run(&mut m, Command::ShowGroups);
     // Group by peer: many groups, ordered differently by count and by last seen.
     run(&mut m, Command::PrevGroupKey);
-    assert_eq!(m.groups.as_ref().unwrap().key, crate::cli::GroupKey::Peer);
+    assert_eq!(m.focus.groups().unwrap().key, crate::cli::GroupKey::Peer);
     // Mid-screen: a row that scrolling alone would not keep the selection on.
     for _ in 0..50 {
         run(&mut m, Command::Down);
@@ -58,15 +59,15 @@ fn the_selected_group_stays_selected_when_the_order_changes() {
     for _ in 0..10 {
         run(&mut m, Command::Up);
     }
-    let page = crate::tui::update::list_height(&m);
+    let page = list_height(&m);
     let at = |m: &Model| {
-        let g = m.groups.as_ref().unwrap();
+        let g = m.focus.groups().unwrap();
         (g.groups.group(g.selected).value, g.selected, g.offset)
     };
     let (value, first, offset) = at(&m);
     let row = first - offset;
     assert!(row > 0 && row + 1 < page, "row {row} of {page}");
-    let groups = m.groups.as_ref().unwrap().groups.len();
+    let groups = m.focus.groups().unwrap().groups.len();
     let mut places = vec![first];
     let mut rows_kept = 0;
     for round in 0..2 {
@@ -100,12 +101,16 @@ fn a_group_moved_near_the_end_by_a_new_order_leaves_no_empty_rows_below_it() {
     let mut m = demo(140, 40);
     run(&mut m, Command::ShowGroups);
     run(&mut m, Command::PrevGroupKey);
-    let page = crate::tui::update::list_height(&m);
+    let page = list_height(&m);
     // A group on the first screen by last seen that sorts among the last by count.
     run(&mut m, Command::ToggleGroupSort);
-    let by_count =
-        crate::insight::Groups::compute(&m.store, &m.shown, GroupKey::Peer, GroupSort::Count);
-    let g = m.groups.as_ref().unwrap();
+    let by_count = crate::insight::Groups::compute(
+        &m.events.store,
+        &m.events.shown,
+        GroupKey::Peer,
+        GroupSort::Count,
+    );
+    let g = m.focus.groups().unwrap();
     let len = g.groups.len();
     assert!(len > 2 * page);
     let k = (0..page)
@@ -116,7 +121,7 @@ fn a_group_moved_near_the_end_by_a_new_order_leaves_no_empty_rows_below_it() {
         run(&mut m, Command::Down);
     }
     run(&mut m, Command::ToggleGroupSort);
-    let g = m.groups.as_ref().unwrap();
+    let g = m.focus.groups().unwrap();
     assert!(g.selected >= len - page / 2);
     assert_eq!(g.offset, len - page, "the last page, full");
 }
@@ -127,13 +132,59 @@ fn a_click_on_a_group_selects_it_and_the_wheel_moves_through_the_groups() {
     run(&mut m, Command::ShowGroups);
     let list = areas(140, 40).list;
     click(&mut m, list.x + 4, list_row((140, 40), 2));
-    assert_eq!(m.groups.as_ref().unwrap().selected, 2);
-    assert_eq!(m.mode, Mode::Groups);
-    assert_eq!(m.selection.selected, 0, "the hidden list does not move");
+    assert_eq!(m.focus.groups().unwrap().selected, 2);
+    assert_eq!(m.focus.mode(), Mode::Groups);
+    assert_eq!(
+        m.events.selection.selected, 0,
+        "the hidden list does not move"
+    );
     wheel_at(&mut m, list.x + 4, list.y + 5, true);
-    assert_eq!(m.groups.as_ref().unwrap().selected, 5);
+    assert_eq!(m.focus.groups().unwrap().selected, 5);
     wheel_at(&mut m, list.x + 4, list.y + 5, false);
     wheel_at(&mut m, list.x + 4, list.y + 5, false);
-    assert_eq!(m.groups.as_ref().unwrap().selected, 0);
-    assert_eq!(m.selection.selected, 0);
+    assert_eq!(m.focus.groups().unwrap().selected, 0);
+    assert_eq!(m.events.selection.selected, 0);
+}
+
+#[test]
+fn the_groups_are_counted_again_when_events_arrive_with_the_help_over_them() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::ShowGroups);
+    run(&mut m, Command::Down);
+    run(&mut m, Command::ToggleHelp);
+    let total = |m: &Model| {
+        let g = m.focus.groups().expect("the groups beneath the help");
+        g.groups.iter().map(|g| g.count).sum::<u32>()
+    };
+    assert_eq!(total(&m), 10);
+    update(
+        &mut m,
+        Action::BatchLoaded(batch(&[event(20, JOIN, "room-a", true)])),
+    );
+    assert_eq!(total(&m), 11);
+    run(&mut m, Command::ToggleHelp);
+    assert_eq!(m.focus.mode(), Mode::Groups);
+    assert_eq!(
+        m.focus.groups().unwrap().selected,
+        1,
+        "the help gives the groups back where they were"
+    );
+}
+
+#[test]
+fn a_command_the_groups_view_has_no_use_for_changes_nothing() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    let filter = m.events.filter.clone();
+    for c in [
+        Command::ToggleJoin,
+        Command::ClearFilters,
+        Command::Left,
+        Command::NextField,
+        Command::Yes,
+    ] {
+        assert!(run(&mut m, c).is_empty(), "{c:?}");
+        assert_eq!(m.focus.mode(), Mode::Groups, "{c:?}");
+    }
+    assert_eq!(m.events.filter, filter);
 }

@@ -5,10 +5,10 @@ use super::*;
 #[test]
 fn a_new_model_is_loading_and_shows_nothing() {
     let m = model(80, 24);
-    assert_eq!(m.load, LoadState::Loading);
-    assert!(m.shown.is_empty());
+    assert_eq!(m.session.load, LoadState::Loading);
+    assert!(m.events.shown.is_empty());
     assert_eq!(m.selected_event(), None);
-    assert_eq!(m.mode, Mode::List);
+    assert_eq!(m.focus.mode(), Mode::List);
 }
 
 #[test]
@@ -16,11 +16,11 @@ fn the_demo_batch_shows_every_event_and_finishing_makes_the_loader_idle() {
     let mut m = model(140, 40);
     // Freed memory is kept for the next batch while loading...
     assert!(update(&mut m, Action::BatchLoaded(crate::source::demo::load())).is_empty());
-    assert_eq!(m.load, LoadState::Loading);
-    assert_eq!(m.store.len(), 2400);
-    assert_eq!(m.shown.len(), 2400);
+    assert_eq!(m.session.load, LoadState::Loading);
+    assert_eq!(m.events.store.len(), 2400);
+    assert_eq!(m.events.shown.len(), 2400);
     assert_eq!(m.selected_event(), Some(0));
-    assert_eq!(m.after.as_ref().map(|(i, _)| *i), Some(0));
+    assert_eq!(m.panes.detail.after.as_ref().map(|(i, _)| *i), Some(0));
     // ...and goes back to the system once loading is done.
     assert!(matches!(
         update(
@@ -32,8 +32,8 @@ fn the_demo_batch_shows_every_event_and_finishing_makes_the_loader_idle() {
         .as_slice(),
         [Effect::ReleaseMemory]
     ));
-    assert_eq!(m.load, LoadState::Idle);
-    assert!(m.problems.is_empty());
+    assert_eq!(m.session.load, LoadState::Idle);
+    assert!(m.session.problems.is_empty());
 }
 
 #[test]
@@ -47,7 +47,7 @@ fn loaded_batches_append_only_the_events_that_match_the_filter() {
     update(&mut m, Action::BatchLoaded(batch(&events[..5])));
     assert_eq!(shown_numbers(&m), [0, 2, 4]);
     update(&mut m, Action::BatchLoaded(batch(&events[5..])));
-    assert_eq!(m.store.len(), 10);
+    assert_eq!(m.events.store.len(), 10);
     assert_eq!(shown_numbers(&m), [0, 2, 4, 6, 8]);
 }
 
@@ -68,7 +68,7 @@ fn an_event_loaded_twice_is_shown_once() {
     update(&mut m, Action::BatchLoaded(batch(&events[..6])));
     update(&mut m, Action::BatchLoaded(batch(&events[4..])));
     assert_eq!(shown_numbers(&m), (0..10).collect::<Vec<_>>());
-    assert_eq!(m.store.duplicates(), 2);
+    assert_eq!(m.events.store.duplicates(), 2);
 }
 
 #[test]
@@ -79,7 +79,7 @@ fn a_filter_on_a_room_not_loaded_yet_shows_its_events_when_they_arrive() {
     };
     let mut m = Model::new(SourceLabel::Demo, filter, 140, 40);
     update(&mut m, Action::BatchLoaded(batch(&ten())));
-    assert!(m.shown.is_empty());
+    assert!(m.events.shown.is_empty());
     update(
         &mut m,
         Action::BatchLoaded(batch(&[event(20, JOIN, "room-late", true)])),
@@ -102,9 +102,9 @@ fn load_problems_are_kept_and_the_events_read_before_them_stay_shown() {
             problems: vec![problem("expected `,` or `}`")],
         },
     );
-    assert_eq!(m.load, LoadState::Idle);
-    assert_eq!(m.problems, [problem("expected `,` or `}`")]);
-    assert_eq!(m.shown.len(), 2);
+    assert_eq!(m.session.load, LoadState::Idle);
+    assert_eq!(m.session.problems, [problem("expected `,` or `}`")]);
+    assert_eq!(m.events.shown.len(), 2);
     update(
         &mut m,
         Action::LoadFinished {
@@ -112,7 +112,7 @@ fn load_problems_are_kept_and_the_events_read_before_them_stay_shown() {
         },
     );
     assert_eq!(
-        m.problems.len(),
+        m.session.problems.len(),
         2,
         "a later report adds to the earlier one"
     );
@@ -124,25 +124,25 @@ fn paging_moves_by_the_list_height_and_stops_at_both_ends() {
     let page = list_height(&m);
     assert_eq!(page, areas(140, 40).list.height as usize - 2);
     run(&mut m, Command::PageDown);
-    assert_eq!(m.selection.selected, page);
+    assert_eq!(m.events.selection.selected, page);
     run(&mut m, Command::PageDown);
-    assert_eq!(m.selection.selected, 2 * page);
+    assert_eq!(m.events.selection.selected, 2 * page);
     assert_selection_visible(&m);
     run(&mut m, Command::PageUp);
-    assert_eq!(m.selection.selected, page);
+    assert_eq!(m.events.selection.selected, page);
     run(&mut m, Command::PageUp);
     run(&mut m, Command::PageUp);
-    assert_eq!(m.selection, Selection::default());
+    assert_eq!(m.events.selection, Selection::default());
     run(&mut m, Command::Up);
-    assert_eq!(m.selection.selected, 0);
+    assert_eq!(m.events.selection.selected, 0);
     run(&mut m, Command::Bottom);
-    assert_eq!(m.selection.selected, 2399);
-    assert_eq!(m.selection.offset, 2400 - page);
+    assert_eq!(m.events.selection.selected, 2399);
+    assert_eq!(m.events.selection.offset, 2400 - page);
     run(&mut m, Command::Down);
     run(&mut m, Command::PageDown);
-    assert_eq!(m.selection.selected, 2399);
+    assert_eq!(m.events.selection.selected, 2399);
     run(&mut m, Command::Top);
-    assert_eq!(m.selection, Selection::default());
+    assert_eq!(m.events.selection, Selection::default());
 }
 
 #[test]
@@ -152,20 +152,20 @@ fn moving_the_selection_follows_it_with_the_list() {
     for _ in 0..height {
         run(&mut m, Command::Down);
     }
-    assert_eq!(m.selection.selected, height);
-    assert_eq!(m.selection.offset, 1);
+    assert_eq!(m.events.selection.selected, height);
+    assert_eq!(m.events.selection.offset, 1);
     for _ in 1..height {
         run(&mut m, Command::Up);
     }
     assert_eq!(
-        m.selection,
+        m.events.selection,
         Selection {
             selected: 1,
             offset: 1
         }
     );
     run(&mut m, Command::Up);
-    assert_eq!(m.selection, Selection::default());
+    assert_eq!(m.events.selection, Selection::default());
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn the_selection_stays_visible_when_the_terminal_shrinks_or_grows() {
     for _ in 0..5 {
         run(&mut m, Command::PageDown);
     }
-    let selected = m.selection.selected;
+    let selected = m.events.selection.selected;
     for (w, h) in [(80, 24), (80, 12), (200, 60), (60, 8), (140, 40)] {
         update(
             &mut m,
@@ -183,8 +183,8 @@ fn the_selection_stays_visible_when_the_terminal_shrinks_or_grows() {
                 height: h,
             },
         );
-        assert_eq!((m.width, m.height), (w, h));
-        assert_eq!(m.selection.selected, selected);
+        assert_eq!((m.screen.width, m.screen.height), (w, h));
+        assert_eq!(m.events.selection.selected, selected);
         assert_selection_visible(&m);
     }
     // At the end of the list, growing the terminal shows more rows above instead of empty ones.
@@ -196,7 +196,7 @@ fn the_selection_stays_visible_when_the_terminal_shrinks_or_grows() {
             height: 60,
         },
     );
-    assert_eq!(m.selection.offset, 2400 - list_height(&m));
+    assert_eq!(m.events.selection.offset, 2400 - list_height(&m));
 }
 
 #[test]
@@ -211,8 +211,8 @@ fn the_wheel_over_the_list_moves_the_selection() {
             down: true,
         },
     );
-    assert_eq!(m.selection.selected, 3);
-    assert_eq!(m.detail_scroll, 0);
+    assert_eq!(m.events.selection.selected, 3);
+    assert_eq!(m.panes.detail.scroll, 0);
     update(
         &mut m,
         Action::Wheel {
@@ -229,7 +229,7 @@ fn the_wheel_over_the_list_moves_the_selection() {
             down: false,
         },
     );
-    assert_eq!(m.selection.selected, 0);
+    assert_eq!(m.events.selection.selected, 0);
 }
 
 #[test]
@@ -252,8 +252,8 @@ fn the_wheel_over_the_header_or_the_hint_bar_does_nothing() {
             down: true,
         },
     );
-    assert_eq!(m.selection, Selection::default());
-    assert_eq!(m.detail_scroll, 0);
+    assert_eq!(m.events.selection, Selection::default());
+    assert_eq!(m.panes.detail.scroll, 0);
 }
 
 #[test]
@@ -262,12 +262,12 @@ fn a_click_on_a_list_row_selects_that_event() {
         let mut m = demo(w, h);
         let x = areas(w, h).list.x + 4;
         click(&mut m, x, list_row((w, h), 3));
-        assert_eq!(m.selection.selected, 3, "{w}x{h}");
-        assert_eq!(m.mode, Mode::List);
+        assert_eq!(m.events.selection.selected, 3, "{w}x{h}");
+        assert_eq!(m.focus.mode(), Mode::List);
         run(&mut m, Command::PageDown);
-        let offset = m.selection.offset;
+        let offset = m.events.selection.offset;
         click(&mut m, x, list_row((w, h), 1));
-        assert_eq!(m.selection.selected, offset + 1, "{w}x{h}");
+        assert_eq!(m.events.selection.selected, offset + 1, "{w}x{h}");
     }
 }
 
@@ -277,9 +277,9 @@ fn a_click_below_the_last_event_or_on_the_column_titles_keeps_the_selection() {
     run(&mut m, Command::Down);
     let list = areas(140, 40).list;
     click(&mut m, list.x + 4, list_row((140, 40), 20));
-    assert_eq!(m.selection.selected, 1);
+    assert_eq!(m.events.selection.selected, 1);
     click(&mut m, list.x + 4, list.y + 1);
-    assert_eq!(m.selection.selected, 1);
+    assert_eq!(m.events.selection.selected, 1);
 }
 
 #[test]
@@ -295,7 +295,7 @@ fn quit_returns_the_quit_effect_from_any_mode() {
             run(&mut m, c);
         }
         assert_eq!(run(&mut m, Command::Quit), [Effect::Quit]);
-        assert!(m.quit);
+        assert!(m.session.quit);
     }
 }
 
@@ -318,5 +318,5 @@ fn no_other_command_asks_to_quit() {
     ] {
         assert!(run(&mut m, c).is_empty(), "{c:?}");
     }
-    assert!(!m.quit);
+    assert!(!m.session.quit);
 }

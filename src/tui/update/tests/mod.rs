@@ -3,11 +3,19 @@ use std::sync::Arc;
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
+use super::events::refilter;
 use super::*;
+use crate::event::EventType;
 use crate::filter::Filter;
 use crate::source::DumpProblem;
+use crate::source::worker::{self, Report};
 use crate::store::{Batch, BatchBuilder, Blob};
-use crate::tui::model::{Selection, SourceLabel};
+use crate::story::After;
+use crate::tui::effect::SaveWhat;
+use crate::tui::keymap::Mode;
+use crate::tui::model::{Fetch, LoadState, Selection, SourceLabel};
+use crate::tui::panels::prompt::{FIELDS, FilterEditor, SEARCH_FIELD};
+use crate::tui::panels::story::StoryPanel;
 use crate::tui::view::layout::areas;
 
 /// A batch of these events, one per line of one buffer.
@@ -102,10 +110,11 @@ fn press(m: &mut Model, code: KeyCode, modifiers: KeyModifiers) {
 
 /// The `n` of every shown event, read back from its user id.
 fn shown_numbers(m: &Model) -> Vec<u32> {
-    m.shown
+    m.events
+        .shown
         .iter()
         .map(|&i| {
-            let user = m.store.str(m.store.row(i as usize).user_id);
+            let user = m.events.store.str(m.events.store.row(i as usize).user_id);
             user.trim_start_matches("user-").parse().unwrap()
         })
         .collect()
@@ -113,23 +122,26 @@ fn shown_numbers(m: &Model) -> Vec<u32> {
 
 fn selected_number(m: &Model) -> Option<u32> {
     let i = m.selected_event()?;
-    let user = m.store.str(m.store.row(i).user_id);
+    let user = m.events.store.str(m.events.store.row(i).user_id);
     Some(user.trim_start_matches("user-").parse().unwrap())
 }
 
 fn select(m: &mut Model, n: u32) {
     run(m, Command::Top);
     while selected_number(m) != Some(n) {
-        let before = m.selection.selected;
+        let before = m.events.selection.selected;
         run(m, Command::Down);
-        assert_ne!(before, m.selection.selected, "event {n} is not shown");
+        assert_ne!(
+            before, m.events.selection.selected,
+            "event {n} is not shown"
+        );
     }
 }
 
 fn assert_selection_visible(m: &Model) {
     // A terminal too small for any row still keeps the selection at the top of the list.
     let height = list_height(m).max(1);
-    let s = &m.selection;
+    let s = &m.events.selection;
     assert!(
         s.offset <= s.selected && s.selected < s.offset + height,
         "selected {} outside rows {}..{}",
@@ -156,6 +168,38 @@ fn copied(effects: Vec<Effect>) -> (String, String) {
     match effects.as_slice() {
         [Effect::Copy { text, what }] => (text.clone(), what.clone()),
         other => panic!("expected one copy, got {other:?}"),
+    }
+}
+
+/// The filter inputs, while they are edited.
+fn editing(m: &Model) -> Option<&FilterEditor> {
+    match &m.focus {
+        Focus::Editing(editor) => Some(editor),
+        _ => None,
+    }
+}
+
+/// The open story (beneath the help too).
+fn story_of(m: &Model) -> Option<&StoryPanel> {
+    match m.focus.beneath() {
+        Focus::Story(story) => Some(story),
+        _ => None,
+    }
+}
+
+/// The help's scroll; the help must be open.
+fn help_scroll(m: &Model) -> u16 {
+    match &m.focus {
+        Focus::Help(help) => help.scroll,
+        other => panic!("the help is not open: {other:?}"),
+    }
+}
+
+/// The mode the help goes back to; the help must be open.
+fn help_back(m: &Model) -> Mode {
+    match &m.focus {
+        Focus::Help(help) => help.back.mode(),
+        other => panic!("the help is not open: {other:?}"),
     }
 }
 

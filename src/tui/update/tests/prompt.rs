@@ -6,12 +6,12 @@ use super::*;
 fn editing_filters_starts_at_the_room_input_and_search_at_the_search_input() {
     let mut m = loaded(&ten());
     run(&mut m, Command::EditFilters);
-    assert_eq!(m.mode, Mode::Editing);
-    assert_eq!(m.editor.as_ref().unwrap().focus, 0);
+    assert_eq!(m.focus.mode(), Mode::Editing);
+    assert_eq!(editing(&m).unwrap().focus, 0);
     run(&mut m, Command::Cancel);
     run(&mut m, Command::EditSearch);
-    assert_eq!(m.mode, Mode::Editing);
-    assert_eq!(m.editor.as_ref().unwrap().focus, SEARCH_FIELD);
+    assert_eq!(m.focus.mode(), Mode::Editing);
+    assert_eq!(editing(&m).unwrap().focus, SEARCH_FIELD);
 }
 
 #[test]
@@ -23,13 +23,17 @@ fn typed_room_and_search_apply_as_filters() {
         run(&mut m, Command::NextField);
     }
     type_text(&mut m, "MESSAGE 7");
-    assert_eq!(m.filter, Filter::default(), "nothing applies before Enter");
-    assert_eq!(m.shown.len(), 10);
+    assert_eq!(
+        m.events.filter,
+        Filter::default(),
+        "nothing applies before Enter"
+    );
+    assert_eq!(m.events.shown.len(), 10);
     run(&mut m, Command::Apply);
-    assert_eq!(m.mode, Mode::List);
-    assert!(m.editor.is_none());
-    assert_eq!(m.filter.room.as_deref(), Some("room-b"));
-    assert_eq!(m.filter.search.as_deref(), Some("MESSAGE 7"));
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert!(editing(&m).is_none());
+    assert_eq!(m.events.filter.room.as_deref(), Some("room-b"));
+    assert_eq!(m.events.filter.search.as_deref(), Some("MESSAGE 7"));
     assert_eq!(shown_numbers(&m), [7]);
 }
 
@@ -44,28 +48,28 @@ fn session_peer_and_user_inputs_apply_as_their_filters() {
     run(&mut m, Command::NextField);
     type_text(&mut m, "user-4");
     run(&mut m, Command::Apply);
-    assert_eq!(m.filter.session.as_deref(), Some("session-room-a"));
-    assert_eq!(m.filter.peer.as_deref(), Some("peer-4"));
-    assert_eq!(m.filter.user.as_deref(), Some("user-4"));
+    assert_eq!(m.events.filter.session.as_deref(), Some("session-room-a"));
+    assert_eq!(m.events.filter.peer.as_deref(), Some("peer-4"));
+    assert_eq!(m.events.filter.user.as_deref(), Some("user-4"));
     assert_eq!(shown_numbers(&m), [4]);
 }
 
 #[test]
 fn the_inputs_start_with_the_current_filters_and_an_emptied_input_clears_its_filter() {
     let mut m = loaded(&ten());
-    m.filter.room = Some("room-a".into());
-    m.filter.search = Some("message".into());
+    m.events.filter.room = Some("room-a".into());
+    m.events.filter.search = Some("message".into());
     refilter(&mut m);
     run(&mut m, Command::EditFilters);
-    let editor = m.editor.as_ref().unwrap();
+    let editor = editing(&m).unwrap();
     assert_eq!(editor.inputs[0].value(), "room-a");
     assert_eq!(editor.inputs[SEARCH_FIELD].value(), "message");
     press(&mut m, KeyCode::Char('u'), KeyModifiers::CONTROL);
-    assert_eq!(m.editor.as_ref().unwrap().inputs[0].value(), "");
+    assert_eq!(editing(&m).unwrap().inputs[0].value(), "");
     run(&mut m, Command::Apply);
-    assert_eq!(m.filter.room, None);
-    assert_eq!(m.filter.search.as_deref(), Some("message"));
-    assert_eq!(m.shown.len(), 10);
+    assert_eq!(m.events.filter.room, None);
+    assert_eq!(m.events.filter.search.as_deref(), Some("message"));
+    assert_eq!(m.events.shown.len(), 10);
 }
 
 #[test]
@@ -79,10 +83,7 @@ fn backspace_and_cursor_keys_edit_the_focused_input() {
     type_text(&mut m, "s");
     press(&mut m, KeyCode::End, KeyModifiers::NONE);
     press(&mut m, KeyCode::Backspace, KeyModifiers::NONE);
-    assert_eq!(
-        m.editor.as_ref().unwrap().inputs[SEARCH_FIELD].value(),
-        "messag"
-    );
+    assert_eq!(editing(&m).unwrap().inputs[SEARCH_FIELD].value(), "messag");
 }
 
 #[test]
@@ -90,13 +91,13 @@ fn inputs_cycle_forward_and_backward() {
     let mut m = loaded(&ten());
     run(&mut m, Command::EditFilters);
     run(&mut m, Command::PrevField);
-    assert_eq!(m.editor.as_ref().unwrap().focus, FIELDS.len() - 1);
+    assert_eq!(editing(&m).unwrap().focus, FIELDS.len() - 1);
     run(&mut m, Command::NextField);
-    assert_eq!(m.editor.as_ref().unwrap().focus, 0);
+    assert_eq!(editing(&m).unwrap().focus, 0);
     run(&mut m, Command::NextField);
     type_text(&mut m, "s");
-    assert_eq!(m.editor.as_ref().unwrap().inputs[1].value(), "s");
-    assert_eq!(m.editor.as_ref().unwrap().inputs[0].value(), "");
+    assert_eq!(editing(&m).unwrap().inputs[1].value(), "s");
+    assert_eq!(editing(&m).unwrap().inputs[0].value(), "");
 }
 
 #[test]
@@ -107,8 +108,8 @@ fn an_input_trims_spaces_and_blank_means_no_filter() {
     run(&mut m, Command::NextField);
     type_text(&mut m, "   ");
     run(&mut m, Command::Apply);
-    assert_eq!(m.filter.room.as_deref(), Some("room-a"));
-    assert_eq!(m.filter.session, None);
+    assert_eq!(m.events.filter.room.as_deref(), Some("room-a"));
+    assert_eq!(m.events.filter.session, None);
 }
 
 #[test]
@@ -116,29 +117,29 @@ fn cancel_leaves_the_filters_and_the_shown_events_unchanged() {
     let mut m = loaded(&ten());
     run(&mut m, Command::ToggleJoin);
     select(&mut m, 4);
-    let filter = m.filter.clone();
-    let shown = m.shown.clone();
+    let filter = m.events.filter.clone();
+    let shown = m.events.shown.clone();
     run(&mut m, Command::EditFilters);
     type_text(&mut m, "room-b");
     run(&mut m, Command::NextField);
     type_text(&mut m, "x");
     run(&mut m, Command::Cancel);
-    assert_eq!(m.mode, Mode::List);
-    assert!(m.editor.is_none());
-    assert_eq!(m.filter, filter);
-    assert_eq!(m.shown, shown);
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert!(editing(&m).is_none());
+    assert_eq!(m.events.filter, filter);
+    assert_eq!(m.events.shown, shown);
     assert_eq!(selected_number(&m), Some(4));
     // The next edit starts from the filters, not from the cancelled text.
     run(&mut m, Command::EditFilters);
-    assert_eq!(m.editor.as_ref().unwrap().inputs[0].value(), "");
+    assert_eq!(editing(&m).unwrap().inputs[0].value(), "");
 }
 
 #[test]
 fn typing_outside_an_input_changes_nothing() {
     let mut m = loaded(&ten());
     type_text(&mut m, "room");
-    assert!(m.editor.is_none());
-    assert_eq!(m.filter, Filter::default());
+    assert!(editing(&m).is_none());
+    assert_eq!(m.events.filter, Filter::default());
 }
 
 #[test]
@@ -149,10 +150,10 @@ fn a_paste_is_typed_into_the_focused_input_without_its_control_characters() {
         &mut m,
         Action::Input(TermEvent::Paste("ICE\nDisc\tonnected\u{1b}".into())),
     );
-    let editor = m.editor.as_ref().expect("editing");
+    let editor = editing(&m).expect("editing");
     assert_eq!(editor.inputs[SEARCH_FIELD].value(), "ICEDisconnected");
     assert_eq!(
-        m.mode,
+        m.focus.mode(),
         Mode::Editing,
         "a pasted newline does not apply the filter"
     );
@@ -163,11 +164,11 @@ fn clicks_while_typing_or_in_the_help_change_nothing() {
     for setup in [Command::EditFilters, Command::ToggleHelp] {
         let mut m = demo(140, 40);
         run(&mut m, setup);
-        let mode = m.mode;
+        let mode = m.focus.mode();
         let list = areas(140, 40).list;
         click(&mut m, list.x + 4, list_row((140, 40), 3));
-        assert_eq!(m.mode, mode, "{setup:?}");
-        assert_eq!(m.selection.selected, 0, "{setup:?}");
+        assert_eq!(m.focus.mode(), mode, "{setup:?}");
+        assert_eq!(m.events.selection.selected, 0, "{setup:?}");
     }
 }
 
@@ -187,7 +188,7 @@ fn a_failed_save_says_first_that_nothing_was_lost() {
 #[test]
 fn the_replace_question_names_the_keys_in_force() {
     let mut m = demo(80, 24);
-    m.keymap = crate::tui::keymap::Keymap::with_overrides(
+    m.config.keymap = crate::tui::keymap::Keymap::with_overrides(
         &[("yes".to_string(), vec!["r".to_string()])].into(),
         &Default::default(),
     )
@@ -196,6 +197,7 @@ fn the_replace_question_names_the_keys_in_force() {
         &mut m,
         Action::SaveNeedsConfirm {
             path: "out.json".into(),
+            what: SaveWhat::Shown,
         },
     );
     assert_eq!(

@@ -6,35 +6,36 @@ use super::*;
 fn a_range_picked_on_the_timeline_becomes_since_and_until() {
     let mut m = demo(140, 40);
     run(&mut m, Command::ToggleTimeline);
-    assert_eq!(m.mode, Mode::Timeline);
-    let tl = m.timeline.as_ref().unwrap();
+    assert_eq!(m.focus.mode(), Mode::Timeline);
+    let tl = m.panes.timeline.as_ref().unwrap();
     assert!(!tl.timeline.buckets.is_empty());
     run(&mut m, Command::Top);
     run(&mut m, Command::MarkStart);
     run(&mut m, Command::Right);
     run(&mut m, Command::Right);
     let (since, until) = {
-        let tl = m.timeline.as_ref().unwrap();
+        let tl = m.panes.timeline.as_ref().unwrap();
         tl.timeline.range(tl.anchor.unwrap(), tl.cursor).unwrap()
     };
     run(&mut m, Command::Apply);
-    assert_eq!(m.filter.since.as_ref().map(|t| t.nanos), Some(since));
-    assert_eq!(m.filter.until.as_ref().map(|t| t.nanos), Some(until));
-    assert!(!m.shown.is_empty());
+    assert_eq!(m.events.filter.since.as_ref().map(|t| t.nanos), Some(since));
+    assert_eq!(m.events.filter.until.as_ref().map(|t| t.nanos), Some(until));
+    assert!(!m.events.shown.is_empty());
     assert!(
-        m.shown
+        m.events
+            .shown
             .iter()
-            .all(|&i| (since..=until).contains(&m.store.row(i as usize).ts))
+            .all(|&i| (since..=until).contains(&m.events.store.row(i as usize).ts))
     );
     run(&mut m, Command::PopFilter);
-    assert!(m.filter.since.is_none());
+    assert!(m.events.filter.since.is_none());
 }
 
 #[test]
 fn the_timeline_is_counted_again_for_a_new_width() {
     let mut m = demo(40, 15);
     run(&mut m, Command::ToggleTimeline);
-    let narrow = m.timeline.as_ref().unwrap().timeline.buckets.len();
+    let narrow = m.panes.timeline.as_ref().unwrap().timeline.buckets.len();
     update(
         &mut m,
         Action::Resize {
@@ -42,7 +43,7 @@ fn the_timeline_is_counted_again_for_a_new_width() {
             height: 40,
         },
     );
-    let wide = m.timeline.as_ref().unwrap().timeline.buckets.len();
+    let wide = m.panes.timeline.as_ref().unwrap().timeline.buckets.len();
     assert!(
         wide > narrow * 2,
         "{narrow} buckets at 40 columns, {wide} at 140"
@@ -52,7 +53,14 @@ fn the_timeline_is_counted_again_for_a_new_width() {
     run(&mut fresh, Command::ToggleTimeline);
     assert_eq!(
         wide,
-        fresh.timeline.as_ref().unwrap().timeline.buckets.len()
+        fresh
+            .panes
+            .timeline
+            .as_ref()
+            .unwrap()
+            .timeline
+            .buckets
+            .len()
     );
 }
 
@@ -69,7 +77,7 @@ fn a_range_marked_on_the_timeline_keeps_its_times_through_a_resize() {
         run(&mut m, Command::Right);
     }
     let at = |m: &Model| {
-        let tl = m.timeline.as_ref().unwrap();
+        let tl = m.panes.timeline.as_ref().unwrap();
         let start = |k: usize| tl.timeline.buckets[k].start;
         (
             start(tl.anchor.unwrap()),
@@ -101,9 +109,30 @@ fn a_click_on_the_timeline_moves_its_cursor_there_and_gives_it_the_keyboard() {
     let mut m = demo(140, 40);
     run(&mut m, Command::ToggleTimeline);
     run(&mut m, Command::Cancel);
-    assert_eq!(m.mode, Mode::List);
+    assert_eq!(m.focus.mode(), Mode::List);
     let strip = crate::tui::view::layout::areas_of(&m).timeline;
     click(&mut m, strip.x + 7, strip.y + 3);
-    assert_eq!(m.mode, Mode::Timeline);
-    assert_eq!(m.timeline.as_ref().unwrap().cursor, 7);
+    assert_eq!(m.focus.mode(), Mode::Timeline);
+    assert_eq!(m.panes.timeline.as_ref().unwrap().cursor, 7);
+}
+
+#[test]
+fn the_timeline_counts_the_events_that_arrive_while_it_is_open() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::ToggleTimeline);
+    let total = |m: &Model| {
+        let strip = m.panes.timeline.as_ref().expect("the strip is open");
+        strip
+            .timeline
+            .buckets
+            .iter()
+            .map(|b| u64::from(b.total()))
+            .sum::<u64>()
+    };
+    assert_eq!(total(&m), 10);
+    update(
+        &mut m,
+        Action::BatchLoaded(batch(&[event(20, JOIN, "room-a", true)])),
+    );
+    assert_eq!(total(&m), 11);
 }
