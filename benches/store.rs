@@ -28,8 +28,8 @@ use callscope::insight::{Groups, Timeline};
 use callscope::source::dump::{DumpFile, LARGE_BATCH, read_file_in_batches};
 use callscope::store::{BatchBuilder, Blob, Store};
 use callscope::tui::action::{Action, Command};
-use callscope::tui::keymap::Mode;
 use callscope::tui::model::{Model, SourceLabel};
+use callscope::tui::panels::Focus;
 use callscope::tui::update::update;
 use callscope::tui::view::view;
 
@@ -67,8 +67,16 @@ fn loaded_model(events: usize) -> Model {
         update(&mut model, Action::BatchLoaded(batch));
     });
     update(&mut model, Action::LoadFinished { problems });
-    assert_eq!(model.store.len(), events, "every generated event is loaded");
-    assert_eq!(model.shown.len(), events, "no filter: every event is shown");
+    assert_eq!(
+        model.events.store.len(),
+        events,
+        "every generated event is loaded"
+    );
+    assert_eq!(
+        model.events.shown.len(),
+        events,
+        "no filter: every event is shown"
+    );
     model
 }
 
@@ -110,9 +118,9 @@ fn configure(group: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>, e
 
 /// Store and insight work on the rows, with every event shown.
 fn store_work(c: &mut Criterion, model: &Model) {
-    let events = model.store.len();
-    let store = &model.store;
-    let all = &model.shown;
+    let events = model.events.store.len();
+    let store = &model.events.store;
+    let all = &model.events.shown;
     let mut group = c.benchmark_group(format!("store/{events}"));
     configure(&mut group, events);
     group.throughput(Throughput::Elements(events as u64));
@@ -185,7 +193,7 @@ fn type_into(model: &mut Model, open: Command, text: &str) {
 
 /// What the user meets in the explorer: frames, and changes followed by their frame.
 fn explorer(c: &mut Criterion, model: &mut Model) {
-    let events = model.store.len();
+    let events = model.events.store.len();
     let mut group = c.benchmark_group(format!("explorer/{events}"));
     configure(&mut group, events);
     let mut term = terminal();
@@ -221,15 +229,15 @@ fn explorer(c: &mut Criterion, model: &mut Model) {
     change(
         "type key on + frame",
         &|m| command(m, Command::ClearFilters),
-        &|m| command(m, Command::ToggleType(2)),
+        &|m| command(m, Command::ToggleJoin),
     );
     change(
         "type key off + frame",
         &|m| {
             command(m, Command::ClearFilters);
-            command(m, Command::ToggleType(2));
+            command(m, Command::ToggleJoin);
         },
-        &|m| command(m, Command::ToggleType(2)),
+        &|m| command(m, Command::ToggleJoin),
     );
     change(
         "room filter applied + frame",
@@ -267,21 +275,19 @@ fn explorer(c: &mut Criterion, model: &mut Model) {
     change(
         "key down with facets shown + frame",
         &|m| {
-            m.facets = true;
+            m.panes.facets.on = true;
             command(m, Command::Top);
         },
         &|m| command(m, Command::Down),
     );
     group.finish();
-    model.facets = false;
+    model.panes.facets.on = false;
 }
 
 /// Back to the plain list of every event.
 fn close_views(model: &mut Model) {
-    model.groups = None;
-    model.story = None;
-    model.timeline = None;
-    model.mode = Mode::List;
+    model.focus = Focus::List;
+    model.panes.timeline = None;
     command(model, Command::ClearFilters);
 }
 

@@ -126,7 +126,10 @@ fn every_module_has_a_floor() {
             .strip_prefix("pub mod ")
             .and_then(|r| r.strip_suffix(';'))
         {
-            assert!(floor(name).is_some(), "src/{name}: give it a floor in FLOORS");
+            assert!(
+                floor(name).is_some(),
+                "src/{name}: give it a floor in FLOORS"
+            );
         }
     }
 }

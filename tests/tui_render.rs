@@ -8,9 +8,10 @@ use callscope::store::Batch;
 use callscope::tui::action::{Action, Command};
 use callscope::tui::keymap::{BINDINGS, Keymap, Mode};
 use callscope::tui::model::{Model, SourceLabel};
+use callscope::tui::panels::detail;
 use callscope::tui::update::update;
 use callscope::tui::view::theme::Theme;
-use callscope::tui::view::{detail, view};
+use callscope::tui::view::view;
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -70,7 +71,7 @@ fn run(m: &mut Model, c: Command) {
 }
 
 fn draw(m: &Model) -> Terminal<TestBackend> {
-    let mut t = Terminal::new(TestBackend::new(m.width, m.height)).unwrap();
+    let mut t = Terminal::new(TestBackend::new(m.screen.width, m.screen.height)).unwrap();
     t.draw(|f| view(m, f)).unwrap();
     t
 }
@@ -78,7 +79,7 @@ fn draw(m: &Model) -> Terminal<TestBackend> {
 /// The detail pane alone, as wide as the pane is in the model's layout and exactly as tall as
 /// its content.
 fn draw_detail(m: &Model) -> Terminal<TestBackend> {
-    let width = callscope::tui::view::layout::areas(m.width, m.height)
+    let width = callscope::tui::view::layout::areas(m.screen.width, m.screen.height)
         .detail
         .width;
     let render = |height| {
@@ -151,19 +152,27 @@ fn join_storm_filter() -> Filter {
 fn select_first_retried_that_ends_final(m: &mut Model) {
     loop {
         let i = m.selected_event().expect("an event is selected");
-        let (_, after) = m.after.as_ref().expect("the selected event has its story");
-        if m.store.row(i).is_terminal() == Some(false) && after.final_at.is_some() {
+        let (_, after) = m
+            .panes
+            .detail
+            .after
+            .as_ref()
+            .expect("the selected event has its story");
+        if m.events.store.row(i).is_terminal() == Some(false) && after.final_at.is_some() {
             return;
         }
-        let before = m.selection.selected;
+        let before = m.events.selection.selected;
         run(m, Command::Down);
-        assert_ne!(before, m.selection.selected, "no retried event ends final");
+        assert_ne!(
+            before, m.events.selection.selected,
+            "no retried event ends final"
+        );
     }
 }
 
 /// The demo's first event: a connect failure without session_id, room_name, template_id or role.
 fn assert_first_demo_event_lacks_session_room_name_template_and_role(m: &Model) {
-    let event = m.store.event(0);
+    let event = m.events.store.event(0);
     assert_eq!(event.event_type(), EventType::Connect);
     for absent in ["session_id", "room_name", "template_id", "role"] {
         assert!(event.data_value(absent).is_none(), "{absent}");
@@ -194,7 +203,7 @@ fn the_list_says_it_is_loading_before_the_first_events_arrive() {
 #[test]
 fn a_join_of_the_storm_is_detailed_with_its_retry_status_who_where_and_join_fields() {
     let mut m = demo(join_storm_filter(), (140, 40));
-    assert!(m.shown.len() > 50, "the storm holds many joins");
+    assert!(m.events.shown.len() > 50, "the storm holds many joins");
     select_first_retried_that_ends_final(&mut m);
     run(&mut m, Command::FocusDetail);
     let t = draw_detail(&m);
@@ -239,7 +248,7 @@ fn an_event_of_another_family_is_shown_field_by_field() {
         ..Filter::default()
     };
     let mut m = demo(filter, (140, 40));
-    assert!(!m.shown.is_empty(), "the demo holds track events");
+    assert!(!m.events.shown.is_empty(), "the demo holds track events");
     run(&mut m, Command::FocusDetail);
     let t = draw_detail(&m);
     let text = screen_text(t.backend().buffer());
@@ -264,7 +273,7 @@ fn the_help_lists_every_binding_of_the_key_table() {
         run(&mut m, Command::Down);
         seen.push_str(&screen_text(draw(&m).backend().buffer()));
     }
-    for b in m.keymap.bindings() {
+    for b in m.config.keymap.bindings() {
         assert!(seen.contains(b.help()), "the help lacks {:?}", b.help());
         let keys = b.keys_label();
         assert!(seen.contains(&keys), "the help lacks the keys {keys:?}");
@@ -409,7 +418,7 @@ fn the_selected_row_is_reversed_and_keeps_its_status_colour() {
     let header = list_header_row(buffer);
     let x = column_of(buffer, header, "STATUS").unwrap();
     let cell = &buffer[(x, header + 1)];
-    assert_eq!(m.store.row(0).is_terminal(), Some(true));
+    assert_eq!(m.events.store.row(0).is_terminal(), Some(true));
     assert!(cell.modifier.contains(Modifier::REVERSED));
     assert_eq!(cell.fg, Color::Red);
     assert!(
@@ -453,7 +462,7 @@ fn type_cells_have_the_colour_of_their_type() {
 #[test]
 fn the_header_marks_the_selected_types_and_strikes_out_the_others() {
     let mut m = demo(Filter::default(), (140, 40));
-    run(&mut m, Command::ToggleType(2));
+    run(&mut m, Command::ToggleJoin);
     let t = draw(&m);
     let buffer = t.backend().buffer();
     let join = column_of(buffer, 1, "3 join").unwrap();
@@ -478,8 +487,8 @@ fn the_five_types_all_on_say_that_the_other_families_are_hidden() {
             .to_string()
     };
     assert!(!line(&m).contains("others hidden"), "{}", line(&m));
-    for k in 0..5 {
-        run(&mut m, Command::ToggleType(k));
+    for toggle in Command::TYPE_TOGGLES {
+        run(&mut m, toggle);
     }
     let all_five = line(&m);
     assert!(all_five.contains("others hidden"), "{all_five}");
@@ -489,17 +498,17 @@ fn the_five_types_all_on_say_that_the_other_families_are_hidden() {
         "{all_five}"
     );
     let mut narrow = demo(Filter::default(), (80, 24));
-    run(&mut narrow, Command::ToggleType(2));
+    run(&mut narrow, Command::ToggleJoin);
     run(&mut narrow, Command::CycleTerminal);
     assert!(line(&narrow).contains("status final"), "{}", line(&narrow));
     // And the counts agree: the demo's track and recording events are not shown.
-    let others = m.store.len() - m.shown.len();
+    let others = m.events.store.len() - m.events.shown.len();
     assert!(others > 0);
-    for k in 0..5 {
-        run(&mut m, Command::ToggleType(k));
+    for toggle in Command::TYPE_TOGGLES {
+        run(&mut m, toggle);
     }
     assert!(!line(&m).contains("others hidden"), "{}", line(&m));
-    assert_eq!(m.shown.len(), m.store.len());
+    assert_eq!(m.events.shown.len(), m.events.store.len());
 }
 
 #[test]
@@ -603,7 +612,7 @@ fn a_hostile_event_draws_no_control_character_anywhere() {
                 }],
             },
         );
-        assert_eq!(m.shown.len(), 2);
+        assert_eq!(m.events.shown.len(), 2);
         for step in 0..2 {
             let context = format!("{size:?}, event {step}");
             assert_no_control_character(draw(&m).backend().buffer(), &context);
@@ -936,7 +945,7 @@ fn with_keys(mut m: Model, keys: &[(&str, &[&str])]) -> Model {
         .iter()
         .map(|(a, k)| (a.to_string(), k.iter().map(|k| k.to_string()).collect()))
         .collect();
-    m.keymap = Keymap::with_overrides(&keys, &Default::default()).unwrap();
+    m.config.keymap = Keymap::with_overrides(&keys, &Default::default()).unwrap();
     m
 }
 
@@ -1028,7 +1037,7 @@ fn every_screen(mut m: Model, mut each: impl FnMut(&str, &Buffer)) {
     look(&m, "help");
     run(&mut m, Command::ToggleHelp);
     run(&mut m, Command::FocusList);
-    run(&mut m, Command::ToggleType(0));
+    run(&mut m, Command::TogglePublish);
     run(&mut m, Command::CycleTerminal);
     run(&mut m, Command::EditFilters);
     look(&m, "filter editor");
@@ -1044,8 +1053,13 @@ fn every_screen(mut m: Model, mut each: impl FnMut(&str, &Buffer)) {
     look(&m, "timeline and facets");
     update(&mut m, Action::Saved(Err("disk full".into())));
     look(&m, "status");
-    let mut problem = Model::new(SourceLabel::Demo, Filter::default(), m.width, m.height);
-    problem.theme = m.theme.clone();
+    let mut problem = Model::new(
+        SourceLabel::Demo,
+        Filter::default(),
+        m.screen.width,
+        m.screen.height,
+    );
+    problem.config.theme = m.config.theme.clone();
     update(
         &mut problem,
         Action::LoadFinished {
@@ -1062,7 +1076,7 @@ fn every_screen(mut m: Model, mut each: impl FnMut(&str, &Buffer)) {
 #[test]
 fn with_no_color_every_cell_is_drawn_in_the_terminals_own_colours() {
     let mut m = demo(Filter::default(), (140, 40));
-    m.theme = Theme::named(None, true).unwrap();
+    m.config.theme = Theme::named(None, true).unwrap();
     let mut screens = 0;
     every_screen(m, |what, buffer| {
         screens += 1;
@@ -1084,7 +1098,7 @@ fn with_no_color_every_cell_is_drawn_in_the_terminals_own_colours() {
 #[test]
 fn without_colour_final_and_the_selection_still_stand_out_by_bold_and_reverse() {
     let mut m = demo(Filter::default(), (140, 40));
-    m.theme = Theme::mono();
+    m.config.theme = Theme::mono();
     let t = draw(&m);
     let buffer = t.backend().buffer();
     let header = list_header_row(buffer);
@@ -1107,7 +1121,7 @@ fn without_colour_final_and_the_selection_still_stand_out_by_bold_and_reverse() 
 fn every_theme_draws_in_the_sixteen_named_colours_and_body_text_in_the_default_one() {
     for name in callscope::tui::view::theme::NAMES {
         let mut m = demo(Filter::default(), (140, 40));
-        m.theme = Theme::named(Some(name), false).unwrap();
+        m.config.theme = Theme::named(Some(name), false).unwrap();
         every_screen(m, |what, buffer| {
             for y in 0..buffer.area.height {
                 for x in 0..buffer.area.width {
@@ -1146,7 +1160,7 @@ fn the_help_mentions_the_mouse_and_the_copy_keys() {
         help.contains("y                     copy the event's JSON"),
         "{help}"
     );
-    assert_eq!(m.mode, Mode::List);
+    assert_eq!(m.focus.mode(), Mode::List);
 }
 
 #[test]
@@ -1181,10 +1195,10 @@ fn events_of_several_days_show_their_day_in_the_time_column() {
 #[test]
 fn a_live_load_that_stops_after_some_pages_says_why_on_a_line_of_its_own() {
     let mut m = demo(Filter::default(), (80, 24));
-    m.live = Some(callscope::tui::model::Live::new(
+    m.session.live = Some(callscope::tui::model::Live::new(
         "http://127.0.0.1:1".into(),
     ));
-    let query = m.live.as_ref().unwrap().query;
+    let query = m.session.live.as_ref().unwrap().query;
     let reason = "HTTP 503: upstream unavailable, try again later";
     update(
         &mut m,

@@ -1,12 +1,20 @@
 //! Everything that can change the model: what the user asked for, and what background work
 //! reported. Results of background work arrive as owned values.
 
+use super::effect::SaveWhat;
 use crate::source::DumpProblem;
 use crate::source::worker::Report;
 use crate::store::Batch;
 
 /// What a key (or a mouse gesture) asks for. Each variant is one line of the help screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///
+/// A command's name in the config's `[keys]` table is its variant's name in snake case, unless
+/// the variant says otherwise. These names are part of the config format: renaming a variant
+/// (or its `serialize` name) breaks the configs that use it.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::EnumString, strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Command {
     /// Leave callscope.
     Quit,
@@ -26,8 +34,16 @@ pub enum Command {
     FocusDetail,
     /// Move the keyboard focus back to the list.
     FocusList,
-    /// Turn one of the five event types on or off (1-5).
-    ToggleType(u8),
+    /// Turn publish failures on or off (1).
+    TogglePublish,
+    /// Turn subscribe failures on or off (2).
+    ToggleSubscribe,
+    /// Turn join failures on or off (3).
+    ToggleJoin,
+    /// Turn disconnections on or off (4).
+    ToggleDisconnected,
+    /// Turn connect failures on or off (5).
+    ToggleConnect,
     /// Cycle the retry-status filter: all, final only, retried only.
     CycleTerminal,
     /// Edit the search text.
@@ -37,6 +53,7 @@ pub enum Command {
     /// Clear every filter.
     ClearFilters,
     /// Show or hide the help screen.
+    #[strum(serialize = "help")]
     ToggleHelp,
     /// In a filter input: apply the filters and leave the input.
     Apply,
@@ -60,12 +77,16 @@ pub enum Command {
     /// Answer no to a question.
     No,
     /// Show the shown events grouped by error (or the chosen key).
+    #[strum(serialize = "groups")]
     ShowGroups,
     /// Show the story of the selected event's peer: its events folded into retry chains.
+    #[strum(serialize = "story")]
     ShowStory,
     /// Show or hide the facets (top SDKs, OSes, devices...) in place of the detail pane.
+    #[strum(serialize = "facets")]
     ToggleFacets,
     /// Show or hide the timeline above the list (and move the keyboard to it).
+    #[strum(serialize = "timeline")]
     ToggleTimeline,
     /// Go back to the filter in force before the last group or time range was applied.
     PopFilter,
@@ -74,14 +95,17 @@ pub enum Command {
     /// In the groups view: group by the previous key.
     PrevGroupKey,
     /// In the groups view: sort by count or by last seen.
+    #[strum(serialize = "group_sort")]
     ToggleGroupSort,
     /// In the timeline: one bucket earlier.
     Left,
     /// In the timeline: one bucket later.
     Right,
     /// In the timeline: start a range at the cursor (again: clear it).
+    #[strum(serialize = "mark")]
     MarkStart,
     /// Live: re-run the query every few seconds and mark what is new (again: stop).
+    #[strum(serialize = "follow")]
     ToggleFollow,
     /// Copy the selected event's JSON to the clipboard.
     CopyJson,
@@ -90,108 +114,33 @@ pub enum Command {
 }
 
 impl Command {
-    /// Every command, each with its own name.
-    pub const ALL: [Command; 43] = [
-        Command::Quit,
-        Command::Up,
-        Command::Down,
-        Command::PageUp,
-        Command::PageDown,
-        Command::Top,
-        Command::Bottom,
-        Command::FocusDetail,
-        Command::FocusList,
-        Command::ToggleType(0),
-        Command::ToggleType(1),
-        Command::ToggleType(2),
-        Command::ToggleType(3),
-        Command::ToggleType(4),
-        Command::CycleTerminal,
-        Command::EditSearch,
-        Command::EditFilters,
-        Command::ClearFilters,
-        Command::ToggleHelp,
-        Command::Apply,
-        Command::Cancel,
-        Command::NextField,
-        Command::PrevField,
-        Command::Rerun,
-        Command::LoadAll,
-        Command::SaveShown,
-        Command::SaveLoaded,
-        Command::Yes,
-        Command::No,
-        Command::ShowGroups,
-        Command::ShowStory,
-        Command::ToggleFacets,
-        Command::ToggleTimeline,
-        Command::PopFilter,
-        Command::NextGroupKey,
-        Command::PrevGroupKey,
-        Command::ToggleGroupSort,
-        Command::Left,
-        Command::Right,
-        Command::MarkStart,
-        Command::ToggleFollow,
-        Command::CopyJson,
-        Command::CopyId,
+    /// Every command, in the order the config's error messages list their names.
+    pub const ALL: &'static [Command] = <Command as strum::VariantArray>::VARIANTS;
+
+    /// The commands that turn each of the five event types on or off, in the order of
+    /// [`EventType::KNOWN`](crate::event::EventType::KNOWN) (and of the keys 1 to 5).
+    pub const TYPE_TOGGLES: [Command; 5] = [
+        Command::TogglePublish,
+        Command::ToggleSubscribe,
+        Command::ToggleJoin,
+        Command::ToggleDisconnected,
+        Command::ToggleConnect,
     ];
 
-    /// The name the config file's `[keys]` table knows the command by. These names are part of
-    /// the config format: renaming one breaks the configs that use it.
+    /// The name the config file's `[keys]` table knows the command by.
     pub fn name(self) -> &'static str {
-        match self {
-            Command::Quit => "quit",
-            Command::Up => "up",
-            Command::Down => "down",
-            Command::PageUp => "page_up",
-            Command::PageDown => "page_down",
-            Command::Top => "top",
-            Command::Bottom => "bottom",
-            Command::FocusDetail => "focus_detail",
-            Command::FocusList => "focus_list",
-            Command::ToggleType(0) => "toggle_publish",
-            Command::ToggleType(1) => "toggle_subscribe",
-            Command::ToggleType(2) => "toggle_join",
-            Command::ToggleType(3) => "toggle_disconnected",
-            Command::ToggleType(4) => "toggle_connect",
-            // Only 0..=4 are made (by the table); a name is still needed for the others.
-            Command::ToggleType(_) => "toggle_type",
-            Command::CycleTerminal => "cycle_terminal",
-            Command::EditSearch => "edit_search",
-            Command::EditFilters => "edit_filters",
-            Command::ClearFilters => "clear_filters",
-            Command::ToggleHelp => "help",
-            Command::Apply => "apply",
-            Command::Cancel => "cancel",
-            Command::NextField => "next_field",
-            Command::PrevField => "prev_field",
-            Command::Rerun => "rerun",
-            Command::LoadAll => "load_all",
-            Command::SaveShown => "save_shown",
-            Command::SaveLoaded => "save_loaded",
-            Command::Yes => "yes",
-            Command::No => "no",
-            Command::ShowGroups => "groups",
-            Command::ShowStory => "story",
-            Command::ToggleFacets => "facets",
-            Command::ToggleTimeline => "timeline",
-            Command::PopFilter => "pop_filter",
-            Command::NextGroupKey => "next_group_key",
-            Command::PrevGroupKey => "prev_group_key",
-            Command::ToggleGroupSort => "group_sort",
-            Command::Left => "left",
-            Command::Right => "right",
-            Command::MarkStart => "mark",
-            Command::ToggleFollow => "follow",
-            Command::CopyJson => "copy_json",
-            Command::CopyId => "copy_id",
-        }
+        self.into()
     }
 
     /// The command of a config file's action name.
     pub fn from_name(name: &str) -> Option<Command> {
-        Command::ALL.into_iter().find(|c| c.name() == name)
+        name.parse().ok()
+    }
+
+    /// Which of [`EventType::KNOWN`](crate::event::EventType::KNOWN) the command turns on or
+    /// off, if it is one of the type toggles.
+    pub fn toggled_type(self) -> Option<usize> {
+        Command::TYPE_TOGGLES.iter().position(|&c| c == self)
     }
 }
 
@@ -228,9 +177,10 @@ pub enum Action {
     },
     /// A report of the live fetch task.
     Live(Report),
-    /// The file to save to exists: the user must confirm replacing it.
+    /// The file to save to exists: the user must confirm replacing it with `what`.
     SaveNeedsConfirm {
         path: String,
+        what: SaveWhat,
     },
     /// A save ended: `Ok(message)` or `Err(why)`.
     Saved(Result<String, String>),

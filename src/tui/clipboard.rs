@@ -2,6 +2,10 @@
 //! works over SSH and inside tmux (with `set-clipboard on`), where no clipboard program can reach
 //! the user's desktop.
 
+use super::effect::Effect;
+use super::model::Model;
+use crate::store::Sym;
+
 /// The escape sequence that puts `text` on the clipboard (`c`), ended by BEL, which more
 /// terminals accept than ST.
 pub fn osc52(text: &str) -> Vec<u8> {
@@ -46,6 +50,60 @@ pub fn size(bytes: usize) -> String {
         0..1024 => format!("{bytes} bytes"),
         _ => format!("{:.1} KB", bytes as f64 / 1024.0),
     }
+}
+
+/// `y`: an event's JSON, compact (and redacted when the profile says so).
+pub fn copy_json(model: &mut Model, event: Option<usize>) -> Vec<Effect> {
+    let Some(i) = event else {
+        model.status = Some("no event is selected: nothing to copy".into());
+        return Vec::new();
+    };
+    let store = &model.events.store;
+    let raw = store.raw(i);
+    let redact = model.config.redact;
+    let json = if redact {
+        crate::redact::Redactor::for_rows(store, &[i as u32]).event(raw)
+    } else {
+        raw.to_vec()
+    };
+    let text = String::from_utf8_lossy(&compact_json(&json)).into_owned();
+    let what = format!(
+        "{} of {}JSON",
+        size(text.len()),
+        if redact { "redacted " } else { "" }
+    );
+    vec![Effect::Copy { text, what }]
+}
+
+/// `Y`: an event's id.
+pub fn copy_event_id(model: &mut Model, event: Option<usize>) -> Vec<Effect> {
+    let Some(i) = event else {
+        model.status = Some("no event is selected: nothing to copy".into());
+        return Vec::new();
+    };
+    let id = model
+        .events
+        .store
+        .event(i)
+        .id()
+        .unwrap_or_default()
+        .to_string();
+    copy_id(model, id, "event id")
+}
+
+/// `Y` in a peer's story: the peer's id.
+pub fn copy_peer_id(model: &mut Model, peer: Sym) -> Vec<Effect> {
+    let id = model.events.store.str(peer).to_string();
+    copy_id(model, id, "peer id")
+}
+
+fn copy_id(model: &mut Model, id: String, what: &str) -> Vec<Effect> {
+    if id.is_empty() {
+        model.status = Some(format!("this event has no {what}: nothing to copy"));
+        return Vec::new();
+    }
+    let what = format!("the {what} {id}");
+    vec![Effect::Copy { text: id, what }]
 }
 
 #[cfg(test)]

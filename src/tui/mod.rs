@@ -2,8 +2,10 @@
 
 pub mod action;
 pub mod clipboard;
+pub mod effect;
 pub mod keymap;
 pub mod model;
+pub mod panels;
 pub mod runtime;
 pub mod terminal;
 pub mod update;
@@ -86,10 +88,10 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         let (tx, rx) = mpsc::unbounded_channel();
         let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
         let mut model = Model::new(label, filter, width, height);
-        model.keymap = keymap;
-        model.theme = theme;
-        model.redact = redact;
-        tracing::debug!(theme = model.theme.name, redact, "explorer settings");
+        model.config.keymap = keymap;
+        model.config.theme = theme;
+        model.config.redact = redact;
+        tracing::debug!(theme = model.config.theme.name, redact, "explorer settings");
         let worker = match live {
             Some(Connection { api, tokens, names }) => {
                 let url = match &source {
@@ -106,12 +108,12 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
                         }
                     }
                 });
-                model.live = Some(model::Live::new(url));
-                model.follow_every = follow_every;
+                model.session.live = Some(model::Live::new(url));
+                model.config.follow_every = follow_every;
                 if follow {
-                    model.follow = Some(model::Follow::new(model.follow_every));
+                    model.session.follow = Some(model::Follow::new(model.config.follow_every));
                 }
-                model.load = model::LoadState::Idle;
+                model.session.load = model::LoadState::Idle;
                 for effect in update::new_query(&mut model) {
                     if let update::Effect::Worker(command) = effect {
                         let _ = worker.send(command);

@@ -1,16 +1,41 @@
-//! The explorer's state: small parts that `update` composes.
+//! The explorer's state, in a handful of parts: where the events come from, the events with the
+//! filter and the selection, where the keyboard is (with the state of the panel that has it),
+//! the panes that stay while the keyboard moves, the terminal's size, and the fixed settings.
 
-use tui_input::Input;
+mod live;
 
-use super::keymap::{Keymap, Mode};
+pub use live::{Fetch, Follow, Live};
+
+use super::keymap::Keymap;
+use super::panels::Focus;
+use super::panels::detail::DetailPane;
+use super::panels::facets::FacetsPane;
+use super::panels::timeline::TimelineStrip;
 use super::view::theme::Theme;
-use crate::event::Field;
 use crate::filter::Filter;
-use crate::insight::After;
-use crate::insight::{GroupKey, GroupSort};
-use crate::insight::{Groups, Story, Timeline};
 use crate::source::DumpProblem;
 use crate::store::Store;
+
+/// The explorer's state: changed only by `update`, drawn by `view`.
+#[derive(Debug)]
+pub struct Model {
+    /// Where the events come from, and how loading them goes.
+    pub session: Session,
+    /// The loaded events, the filter, the events it shows and the selection among them.
+    pub events: Events,
+    /// Where the keyboard is, with the state of the panel that has it.
+    pub focus: Focus,
+    /// The panes that stay on screen while the keyboard moves: the detail pane, the timeline
+    /// strip, the facets.
+    pub panes: Panes,
+    /// The terminal's size, for paging and for placing mouse events.
+    pub screen: Screen,
+    /// A one-line message for the user (a save's result), shown in the header until the next
+    /// command.
+    pub status: Option<String>,
+    /// What the config and the command line chose; fixed while the explorer runs.
+    pub config: Config,
+}
 
 /// Where the events come from, as the header says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,260 +52,52 @@ pub enum LoadState {
     Idle,
 }
 
-/// The live query's state.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Live {
-    pub url: String,
-    /// The id of the current query; reports of older queries are dropped.
-    pub query: u64,
-    /// The last page's `next`: `None` before the first page, `Some("")` at the end.
-    pub next: Option<String>,
-    pub total: Option<u64>,
-    pub pages: usize,
-    pub fetch: Fetch,
-    pub loading_all: bool,
-    /// Whether the query is a follow mode refresh, which fetches again what is loaded.
-    pub refresh: bool,
-    /// Whether every page of the query was loaded once: only then are the events a refresh
-    /// adds new ones, rather than old ones never loaded.
-    pub complete: bool,
-    /// Events that follow mode's refreshes fetched again, already loaded: the store counts
-    /// them among the duplicates it dropped, which they are not.
-    pub refetched: usize,
+/// Where the events come from, and how loading them goes.
+#[derive(Debug)]
+pub struct Session {
+    pub source: SourceLabel,
+    pub load: LoadState,
+    /// What the loaders met on the way (a damaged line, an unreadable file).
+    pub problems: Vec<DumpProblem>,
+    /// The live query, when the source is live.
+    pub live: Option<Live>,
+    /// Follow mode, while it is on.
+    pub follow: Option<Follow>,
+    /// The user asked to leave.
+    pub quit: bool,
 }
 
-impl Live {
-    pub fn new(url: String) -> Live {
-        Live {
-            url,
-            query: 0,
-            next: None,
-            total: None,
-            pages: 0,
-            fetch: Fetch::Idle,
-            loading_all: false,
-            refresh: false,
-            complete: false,
-            refetched: 0,
-        }
-    }
+/// The loaded events, the filter, the events it shows and the selection among them.
+#[derive(Debug)]
+pub struct Events {
+    pub store: Store,
+    pub filter: Filter,
+    /// Indices of the events that pass the filter, in load order.
+    pub shown: Vec<u32>,
+    pub selection: Selection,
+    /// Filters in force before each group or time range was applied, to go back to.
+    pub earlier: Vec<Filter>,
+    /// How often the store and the shown events changed, for the views derived from them.
+    pub generation: Generation,
+}
 
-    /// Why the load failed, while it stands failed.
-    pub fn failure(&self) -> Option<&str> {
-        match &self.fetch {
-            Fetch::Failed(message) => Some(message),
-            _ => None,
-        }
-    }
-
-    /// Whether a further page exists and nothing is in flight or failed.
-    pub fn can_fetch_more(&self) -> bool {
-        self.fetch == Fetch::Idle && self.next.as_deref().is_some_and(|n| !n.is_empty())
+impl Events {
+    /// The store index of the selected event, if any is shown.
+    pub fn selected(&self) -> Option<usize> {
+        self.shown.get(self.selection.selected).map(|&i| i as usize)
     }
 }
 
-/// What the live fetch is doing, as the header says it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fetch {
-    Idle,
-    Fetching {
-        page: usize,
-    },
-    Retrying {
-        attempt: u32,
-        of: u32,
-        wait_secs: u64,
-        reason: String,
-    },
-    Done,
-    Failed(String),
-}
-
-/// Which events a save writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SaveWhat {
-    Shown,
-    Loaded,
-}
-
-/// The save prompt: the path being typed, and what will be written.
-#[derive(Debug, Clone)]
-pub struct SavePrompt {
-    pub path: Input,
-    pub what: SaveWhat,
-}
-
-/// The groups view: the key, the order, the selected group, and the groups of the shown events.
-#[derive(Debug, Clone)]
-pub struct GroupsView {
-    pub key: GroupKey,
-    pub sort: GroupSort,
-    pub selected: usize,
-    pub offset: usize,
-    pub groups: Groups,
-    /// The widest name among the first groups, in cells: the table's columns are fitted to it
-    /// once per grouping, so that they stay put while the list scrolls.
-    pub name_width: usize,
-}
-
-impl GroupsView {
-    /// How many of the first groups the name width is measured on (a grouping by peer has
-    /// hundreds of thousands).
-    const MEASURED: usize = 2_000;
-
-    pub fn new(
-        store: &crate::store::Store,
-        groups: Groups,
-        key: GroupKey,
-        sort: GroupSort,
-    ) -> Self {
-        let mut view = GroupsView {
-            key,
-            sort,
-            selected: 0,
-            offset: 0,
-            groups,
-            name_width: 0,
-        };
-        view.measure(store);
-        view
-    }
-
-    /// Measures the names again, after the groups were counted again.
-    pub fn measure(&mut self, store: &crate::store::Store) {
-        use unicode_width::UnicodeWidthStr;
-        self.name_width = (0..self.groups.len().min(Self::MEASURED))
-            .map(|k| {
-                crate::text::for_terminal(&self.groups.group(k).label(store, self.key)).width()
-            })
-            .max()
-            .unwrap_or(0);
-    }
-}
-
-/// A peer's story: its events folded into chains, as lines to scroll through.
-#[derive(Debug, Clone)]
-pub struct StoryView {
-    pub story: Story,
-    pub lines: Vec<StoryLine>,
-    pub selected: usize,
-    pub offset: usize,
-    /// The mode to return to.
-    pub back_to: Mode,
-}
-
-/// One line of a story: a chain's summary, or one of its events (a store index).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StoryLine {
-    Chain(usize),
-    Event(u32),
-    /// The events that belong to no chain (other families, no time) follow this line.
-    Outside,
-}
-
-/// The timeline strip: its buckets for the shown events, a cursor and an optional range start.
-#[derive(Debug, Clone)]
-pub struct TimelineView {
-    pub timeline: Timeline,
-    pub cursor: usize,
-    pub anchor: Option<usize>,
-}
-
-/// The facets in the detail pane's place (of the selected group, or of the shown events),
-/// computed by `update` when what they count changes, so that drawing a frame does not count.
-#[derive(Debug, Clone)]
-pub struct FacetPanel {
-    pub title: String,
-    pub facets: Vec<crate::insight::Facet>,
-    /// What the facets were counted from: they are counted again when it changes.
-    pub source: FacetSource,
-}
-
-/// The inputs of a facet panel.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FacetSource {
-    /// A group: its key and order, its index in the groups view, and how many events the view
-    /// grouped under which filter.
-    Group(GroupKey, GroupSort, usize, usize, crate::filter::Filter),
-    /// The shown events: how many, out of how many loaded, under which filter.
-    Shown(usize, usize, crate::filter::Filter),
-}
-
-/// Follow mode: the query runs again every `every`, longer after failures.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Follow {
-    pub every: std::time::Duration,
-    /// Failed refreshes in a row: each doubles the wait, up to a few minutes.
-    pub failures: u32,
-    /// Events that arrived since follow mode started (once the query was loaded whole).
-    pub new_events: usize,
-    /// Store indices from here on arrived with a refresh ("new").
-    pub new_from: Option<usize>,
-    /// A refresh is running: its pages add to what is loaded instead of replacing it.
-    pub refreshing: bool,
-}
-
-impl Follow {
-    pub fn new(every: std::time::Duration) -> Follow {
-        Follow {
-            every,
-            failures: 0,
-            new_events: 0,
-            new_from: None,
-            refreshing: false,
-        }
-    }
-
-    /// The wait before the next refresh.
-    pub fn wait(&self) -> std::time::Duration {
-        let backoff = self.every.saturating_mul(1 << self.failures.min(4));
-        backoff.min(std::time::Duration::from_secs(300).max(self.every))
-    }
-}
-
-/// The filter inputs, in the order Tab visits them.
-pub const FIELDS: [&str; 5] = ["room", "session", "peer", "user", "search"];
-pub const SEARCH_FIELD: usize = 4;
-/// The fields of the inputs before the search's.
-pub const ID_FIELDS: [Field; 4] = [Field::Room, Field::Session, Field::Peer, Field::User];
-
-/// The filter bar while it is being edited.
-#[derive(Debug, Clone)]
-pub struct FilterEditor {
-    pub inputs: [Input; 5],
-    pub focus: usize,
-}
-
-impl FilterEditor {
-    pub fn from_filter(f: &Filter, focus: usize) -> FilterEditor {
-        let input = |v: Option<&str>| Input::new(v.unwrap_or_default().to_string());
-        FilterEditor {
-            inputs: [
-                input(f.wanted(Field::Room)),
-                input(f.wanted(Field::Session)),
-                input(f.wanted(Field::Peer)),
-                input(f.wanted(Field::User)),
-                input(f.search.as_deref()),
-            ],
-            focus,
-        }
-    }
-
-    /// The filter with the edited inputs applied (an empty input clears its filter).
-    pub fn apply_to(&self, f: &Filter) -> Filter {
-        let v = |i: usize| {
-            let s = self.inputs[i].value().trim();
-            (!s.is_empty()).then(|| s.to_string())
-        };
-        let mut filter = Filter {
-            search: v(SEARCH_FIELD),
-            ..f.clone()
-        };
-        for (k, field) in ID_FIELDS.into_iter().enumerate() {
-            filter.set(field, v(k));
-        }
-        filter
-    }
+/// Change counters of the events. Each view derived from them (groups, timeline, facets, the
+/// selected event's chain) remembers the counter it was computed for, and is computed again,
+/// once per update, when the counter has moved on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Generation {
+    /// Moves on when events join the store, or a new query replaces it.
+    pub store: u64,
+    /// Moves on when the shown events change: a new filter, new events that pass it, a new
+    /// store.
+    pub shown: u64,
 }
 
 /// The list's selection and scroll position.
@@ -292,104 +109,78 @@ pub struct Selection {
     pub offset: usize,
 }
 
-#[derive(Debug)]
-pub struct Model {
-    pub store: Store,
-    pub source: SourceLabel,
-    pub filter: Filter,
-    /// Indices of the events that pass the filter, in load order.
-    pub shown: Vec<u32>,
-    pub selection: Selection,
-    pub mode: Mode,
-    /// The mode to return to when the help closes.
-    pub mode_before_help: Mode,
-    pub detail_scroll: u16,
-    pub help_scroll: u16,
-    pub editor: Option<FilterEditor>,
-    pub load: LoadState,
-    pub problems: Vec<DumpProblem>,
-    /// The terminal's size, for paging and for placing mouse events.
+/// The panes that stay on screen while the keyboard moves between them.
+#[derive(Debug, Default)]
+pub struct Panes {
+    pub detail: DetailPane,
+    /// The timeline strip above the list, while it is open: it stays open when the keyboard
+    /// leaves it, and the other panels are laid out around it.
+    pub timeline: Option<TimelineStrip>,
+    pub facets: FacetsPane,
+}
+
+/// The terminal's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Screen {
     pub width: u16,
     pub height: u16,
-    /// What the loaded events say about the selected event's chain: (event index, story).
-    pub after: Option<(usize, After)>,
-    pub live: Option<Live>,
-    pub save: Option<SavePrompt>,
-    pub groups: Option<GroupsView>,
-    pub story: Option<StoryView>,
-    pub timeline: Option<TimelineView>,
-    /// The facets take the detail pane's place.
-    pub facets: bool,
-    /// What the detail pane shows while the groups view is open or `facets` is on.
-    pub facet_panel: Option<FacetPanel>,
-    /// Filters in force before each group was opened, to go back to.
-    pub filter_stack: Vec<crate::filter::Filter>,
-    pub follow: Option<Follow>,
-    /// How often follow mode runs the query again (`--follow-interval`).
-    pub follow_every: std::time::Duration,
-    /// A one-line message for the user (a save's result), shown in the header.
-    pub status: Option<String>,
-    pub quit: bool,
+}
+
+/// What the config and the command line chose.
+#[derive(Debug)]
+pub struct Config {
     /// The bindings in force: what keys do, and what the help and the hints say.
     pub keymap: Keymap,
     pub theme: Theme,
     /// Saved and copied events are redacted (`redact = true` in the profile).
     pub redact: bool,
+    /// How often follow mode runs the query again (`--follow-interval`).
+    pub follow_every: std::time::Duration,
 }
 
 impl Model {
     pub fn new(source: SourceLabel, filter: Filter, width: u16, height: u16) -> Model {
         Model {
-            store: Store::new(),
-            source,
-            filter,
-            shown: Vec::new(),
-            selection: Selection::default(),
-            mode: Mode::List,
-            mode_before_help: Mode::List,
-            detail_scroll: 0,
-            help_scroll: 0,
-            editor: None,
-            load: LoadState::Loading,
-            problems: Vec::new(),
-            width,
-            height,
-            after: None,
-            live: None,
-            save: None,
-            groups: None,
-            story: None,
-            timeline: None,
-            facets: false,
-            facet_panel: None,
-            filter_stack: Vec::new(),
-            follow: None,
-            follow_every: std::time::Duration::from_secs(30),
+            session: Session {
+                source,
+                load: LoadState::Loading,
+                problems: Vec::new(),
+                live: None,
+                follow: None,
+                quit: false,
+            },
+            events: Events {
+                store: Store::new(),
+                filter,
+                shown: Vec::new(),
+                selection: Selection::default(),
+                earlier: Vec::new(),
+                generation: Generation::default(),
+            },
+            focus: Focus::List,
+            panes: Panes::default(),
+            screen: Screen { width, height },
             status: None,
-            quit: false,
-            keymap: Keymap::default(),
-            theme: Theme::default(),
-            redact: false,
+            config: Config {
+                keymap: Keymap::default(),
+                theme: Theme::default(),
+                redact: false,
+                follow_every: std::time::Duration::from_secs(30),
+            },
         }
     }
 
     /// The store index of the selected event, if any is shown.
     pub fn selected_event(&self) -> Option<usize> {
-        self.shown.get(self.selection.selected).map(|&i| i as usize)
+        self.events.selected()
     }
 
     /// The event the detail pane shows: the story's selected event while a story is open (a
     /// chain's first event on a chain's line), else the list's.
     pub fn focused_event(&self) -> Option<usize> {
-        if let Some(story) = &self.story {
-            return match story.lines.get(story.selected) {
-                Some(StoryLine::Event(i)) => Some(*i as usize),
-                Some(StoryLine::Chain(c)) => {
-                    story.story.chains[*c].events.first().map(|&i| i as usize)
-                }
-                _ => None,
-            };
+        match self.focus.beneath() {
+            Focus::Story(story) => story.focused_event(),
+            _ => self.selected_event(),
         }
-        self.selected_event()
     }
 }

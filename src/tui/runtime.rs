@@ -10,9 +10,9 @@ use futures::StreamExt;
 use tokio::sync::mpsc;
 
 use super::action::Action;
+use super::effect::SaveWhat;
 use super::keymap::Mode;
 use super::model::Model;
-use super::model::SaveWhat;
 use super::terminal::Tui;
 use super::update::{Effect, update};
 use super::view::view;
@@ -57,7 +57,7 @@ pub async fn run(
     // Follow mode's next run of the query, armed while follow mode is on and idle.
     let mut next_follow: Option<tokio::time::Instant> = None;
     loop {
-        match &model.follow {
+        match &model.session.follow {
             Some(f) if !f.refreshing => {
                 next_follow.get_or_insert_with(|| tokio::time::Instant::now() + f.wait());
             }
@@ -119,7 +119,7 @@ pub async fn run(
             }
             effects = follow_up;
         }
-        if model.quit {
+        if model.session.quit {
             return Ok(Ended::Quit);
         }
         let updated = started.elapsed();
@@ -146,24 +146,27 @@ fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
     if !replace && target.exists() {
         return Action::SaveNeedsConfirm {
             path: path.to_string(),
+            what,
         };
     }
+    let store = &model.events.store;
     let rows: Vec<u32> = match what {
-        SaveWhat::Shown => model.shown.clone(),
-        SaveWhat::Loaded => (0..model.store.len() as u32).collect(),
+        SaveWhat::Shown => model.events.shown.clone(),
+        SaveWhat::Loaded => (0..store.len() as u32).collect(),
     };
     let format = match target.extension().and_then(|e| e.to_str()) {
         Some("ndjson" | "jsonl") => Format::Ndjson,
         _ => Format::Json,
     };
+    let redact = model.config.redact;
     let result = write_atomically(target, |out| {
-        if model.redact {
-            crate::redact::write_events(&model.store, &rows, format, out)
+        if redact {
+            crate::redact::write_events(store, &rows, format, out)
         } else {
-            crate::output::write_events(&model.store, &rows, format, out)
+            crate::output::write_events(store, &rows, format, out)
         }
     });
-    let redacted = if model.redact { " (redacted)" } else { "" };
+    let redacted = if redact { " (redacted)" } else { "" };
     Action::Saved(match result {
         Ok(()) => Ok(format!("saved {} events to {path}{redacted}", rows.len())),
         Err(e) => Err(format!("{path}: {e}; the events are still loaded")),
@@ -182,15 +185,14 @@ fn copy(terminal: &mut Tui, text: &str) -> std::io::Result<()> {
 pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
     match ev {
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => {
-            match model.keymap.command_for(model.mode, &key) {
+            let keymap = &model.config.keymap;
+            let mode = model.focus.mode();
+            match keymap.command_for(mode, &key) {
                 Some(c) => Some(Action::Command(c)),
-                None if matches!(model.mode, Mode::Editing | Mode::SavePath) => {
-                    Some(Action::Input(TermEvent::Key(key)))
-                }
+                None if mode.takes_text() => Some(Action::Input(TermEvent::Key(key))),
                 // The timeline takes few keys; the list's others (filters, search, types...)
                 // are not swallowed there.
-                None if model.mode == Mode::Timeline => model
-                    .keymap
+                None if mode == Mode::Timeline => keymap
                     .command_for(Mode::List, &key)
                     .map(Action::ListCommand),
                 None => None,
@@ -214,7 +216,7 @@ pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
             _ => None,
         },
         TermEvent::Resize(width, height) => Some(Action::Resize { width, height }),
-        TermEvent::Paste(text) if matches!(model.mode, Mode::Editing | Mode::SavePath) => {
+        TermEvent::Paste(text) if model.focus.takes_text() => {
             Some(Action::Input(TermEvent::Paste(text)))
         }
         _ => None,
@@ -245,7 +247,7 @@ mod tests {
         let mut m = demo();
         let plain = saved(&m, &dir.path().join("plain.json"));
         assert!(plain.contains("Priya Raman"));
-        m.redact = true;
+        m.config.redact = true;
         let path = dir.path().join("redacted.ndjson");
         let action = save(&m, path.to_str().unwrap(), SaveWhat::Loaded, false);
         match action {
@@ -255,7 +257,7 @@ mod tests {
         let redacted = std::fs::read_to_string(&path).unwrap();
         assert!(!redacted.contains("Priya Raman"));
         assert!(redacted.contains("user-0001"));
-        assert_eq!(redacted.lines().count(), m.store.len());
+        assert_eq!(redacted.lines().count(), m.events.store.len());
     }
 
     /// Presses a character key as the terminal reports it.
@@ -273,22 +275,22 @@ mod tests {
     fn a_key_of_the_lists_pressed_in_the_timeline_goes_to_the_list_and_the_strip_stays() {
         let mut m = demo();
         press(&mut m, 'T');
-        assert_eq!(m.mode, Mode::Timeline);
+        assert_eq!(m.focus.mode(), Mode::Timeline);
         // A type key: the list runs it and has the keyboard again.
         press(&mut m, '3');
-        assert_eq!(m.filter.types, [crate::event::EventType::Join]);
-        assert_eq!(m.mode, Mode::List);
-        assert!(m.timeline.is_some(), "the strip stays open");
+        assert_eq!(m.events.filter.types, [crate::event::EventType::Join]);
+        assert_eq!(m.focus.mode(), Mode::List);
+        assert!(m.panes.timeline.is_some(), "the strip stays open");
         // The filter inputs, from the timeline: what is typed next goes into them.
         press(&mut m, 'T');
-        assert_eq!(m.mode, Mode::Timeline);
+        assert_eq!(m.focus.mode(), Mode::Timeline);
         press(&mut m, 'f');
-        assert_eq!(m.mode, Mode::Editing);
+        assert_eq!(m.focus.mode(), Mode::Editing);
         // The timeline's own keys stay its own.
         let mut m = demo();
         press(&mut m, 'T');
         press(&mut m, 'l');
-        assert_eq!(m.mode, Mode::Timeline);
+        assert_eq!(m.focus.mode(), Mode::Timeline);
     }
 
     #[test]

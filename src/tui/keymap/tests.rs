@@ -69,7 +69,7 @@ fn digits_toggle_the_five_types() {
     for (i, c) in ['1', '2', '3', '4', '5'].into_iter().enumerate() {
         assert_eq!(
             Keymap::default().command_for(Mode::List, &ch(c)),
-            Some(Command::ToggleType(i as u8))
+            Some(Command::TYPE_TOGGLES[i])
         );
     }
 }
@@ -77,7 +77,7 @@ fn digits_toggle_the_five_types() {
 #[test]
 fn every_command_has_its_own_snake_case_name_and_a_default_binding() {
     let mut names = std::collections::HashSet::new();
-    for c in Command::ALL {
+    for &c in Command::ALL {
         let name = c.name();
         assert!(
             name.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_'),
@@ -94,8 +94,63 @@ fn every_command_has_its_own_snake_case_name_and_a_default_binding() {
             b.command
         );
     }
-    assert_eq!(Command::ToggleType(3).name(), "toggle_disconnected");
+    assert_eq!(Command::ToggleDisconnected.name(), "toggle_disconnected");
     assert_eq!(Command::from_name("Quit"), None);
+}
+
+/// The names are derived from the variants: a renamed variant must not rename what configs
+/// already write.
+#[test]
+fn the_commands_keep_the_names_configs_know_them_by() {
+    let names: Vec<&str> = Command::ALL.iter().map(|c| c.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "quit",
+            "up",
+            "down",
+            "page_up",
+            "page_down",
+            "top",
+            "bottom",
+            "focus_detail",
+            "focus_list",
+            "toggle_publish",
+            "toggle_subscribe",
+            "toggle_join",
+            "toggle_disconnected",
+            "toggle_connect",
+            "cycle_terminal",
+            "edit_search",
+            "edit_filters",
+            "clear_filters",
+            "help",
+            "apply",
+            "cancel",
+            "next_field",
+            "prev_field",
+            "rerun",
+            "load_all",
+            "save_shown",
+            "save_loaded",
+            "yes",
+            "no",
+            "groups",
+            "story",
+            "facets",
+            "timeline",
+            "pop_filter",
+            "next_group_key",
+            "prev_group_key",
+            "group_sort",
+            "left",
+            "right",
+            "mark",
+            "follow",
+            "copy_json",
+            "copy_id",
+        ]
+    );
 }
 
 #[test]

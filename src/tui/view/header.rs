@@ -1,29 +1,28 @@
 use ratatui::Frame;
-use ratatui::layout::{Position, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::event::EventType;
 use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
-use crate::tui::model::{
-    FIELDS, Fetch, ID_FIELDS as INPUT_FIELDS, LoadState, Model, SaveWhat, SourceLabel,
-};
+use crate::tui::model::{Fetch, LoadState, Model, SourceLabel};
+use crate::tui::panels::prompt::ID_FIELDS;
+use crate::tui::panels::{Focus, prompt};
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let lines = vec![
         title_line(model),
         types_line(model),
-        inputs_line(model, frame, area),
+        prompt::inputs_line(model, frame, area),
         message_line(model, frame, area),
     ];
     frame.render_widget(Paragraph::new(lines), area);
 }
 
 fn title_line(model: &Model) -> Line<'static> {
-    let source = match &model.source {
+    let source = match &model.session.source {
         SourceLabel::Demo => "DEMO  bundled demo dataset".to_string(),
         SourceLabel::Files { count: 1, first } => format!("FILE  {}", for_terminal(first)),
         SourceLabel::Files { count, first } => {
@@ -33,37 +32,37 @@ fn title_line(model: &Model) -> Line<'static> {
     };
     let mut counts = format!(
         "{} shown / {} loaded",
-        thousands(model.shown.len()),
-        thousands(model.store.len())
+        thousands(model.events.shown.len()),
+        thousands(model.events.store.len())
     );
-    if let Some(total) = model.live.as_ref().and_then(|l| l.total) {
+    if let Some(total) = model.session.live.as_ref().and_then(|l| l.total) {
         counts.push_str(&format!(" / {} total", thousands(total as usize)));
     }
     // Follow mode's refreshes fetch what is loaded again: those are no duplicates of the data.
-    let refetched = model.live.as_ref().map_or(0, |l| l.refetched);
-    let duplicates = model.store.duplicates().saturating_sub(refetched);
+    let refetched = model.session.live.as_ref().map_or(0, |l| l.refetched);
+    let duplicates = model.events.store.duplicates().saturating_sub(refetched);
     if duplicates > 0 {
         counts.push_str(&format!(" ({} duplicates dropped)", thousands(duplicates)));
     }
-    let state = match (&model.live, &model.load) {
+    let state = match (&model.session.live, &model.session.load) {
         (Some(live), _) => live_state(model, live),
         (None, LoadState::Loading) => "loading…".to_string(),
         (None, LoadState::Idle) => "idle".to_string(),
     };
     Line::from(vec![
-        Span::styled(" callscope ", model.theme.title()),
-        Span::styled("│ ", model.theme.label()),
-        Span::styled(source, model.theme.title()),
-        Span::styled(" │ ", model.theme.label()),
+        Span::styled(" callscope ", model.config.theme.title()),
+        Span::styled("│ ", model.config.theme.label()),
+        Span::styled(source, model.config.theme.title()),
+        Span::styled(" │ ", model.config.theme.label()),
         Span::raw(counts),
-        Span::styled(" │ ", model.theme.label()),
+        Span::styled(" │ ", model.config.theme.label()),
         Span::raw(state),
-        Span::styled(follow_state(model), model.theme.new_event()),
+        Span::styled(follow_state(model), model.config.theme.new_event()),
     ])
 }
 
 fn follow_state(model: &Model) -> String {
-    match &model.follow {
+    match &model.session.follow {
         None => String::new(),
         Some(f) => {
             let every = f.wait().as_secs();
@@ -81,18 +80,19 @@ fn follow_state(model: &Model) -> String {
 }
 
 fn types_line(model: &Model) -> Line<'static> {
-    let mut spans = vec![Span::styled(" types ", model.theme.label())];
+    let mut spans = vec![Span::styled(" types ", model.config.theme.label())];
     for (k, t) in EventType::KNOWN.iter().enumerate() {
-        let on = model.filter.has_type(t);
+        let on = model.events.filter.has_type(t);
         let style = if on {
-            model.theme.type_on(t)
+            model.config.theme.type_on(t)
         } else {
-            model.theme.type_off()
+            model.config.theme.type_off()
         };
         spans.push(Span::styled(format!("{} {}", k + 1, t.alias()), style));
         spans.push(Span::raw("  "));
     }
     let others: Vec<&EventType> = model
+        .events
         .filter
         .types
         .iter()
@@ -101,116 +101,50 @@ fn types_line(model: &Model) -> Line<'static> {
     for t in others {
         spans.push(Span::styled(
             for_terminal(t.name()).into_owned(),
-            model.theme.type_on(t),
+            model.config.theme.type_on(t),
         ));
         spans.push(Span::raw("  "));
     }
-    spans.push(Span::styled("│ status ", model.theme.label()));
-    let (word, style) = match model.filter.terminal {
+    spans.push(Span::styled("│ status ", model.config.theme.label()));
+    let (word, style) = match model.events.filter.terminal {
         None => ("all", ratatui::style::Style::new()),
-        Some(true) => ("final only", model.theme.terminal(Some(true))),
-        Some(false) => ("retried only", model.theme.terminal(Some(false))),
+        Some(true) => ("final only", model.config.theme.terminal(Some(true))),
+        Some(false) => ("retried only", model.config.theme.terminal(Some(false))),
     };
     spans.push(Span::styled(word, style));
     let mut extra: Vec<String> = model
+        .events
         .filter
         .conditions
         .iter()
         // The wanted room, session, peer and user have inputs of their own.
-        .filter(|c| c.negate || !INPUT_FIELDS.contains(&c.field))
+        .filter(|c| c.negate || !ID_FIELDS.contains(&c.field))
         .map(|c| c.describe())
         .collect();
-    if let Some(t) = &model.filter.since {
+    if let Some(t) = &model.events.filter.since {
         extra.push(format!("since={}", t.text));
     }
-    if let Some(t) = &model.filter.until {
+    if let Some(t) = &model.events.filter.until {
         extra.push(format!("until={}", t.text));
     }
-    if !model.filter_stack.is_empty() {
+    if !model.events.earlier.is_empty() {
         extra.push(format!(
             "({}: back)",
-            model.keymap.key(Mode::List, Command::PopFilter)
+            model.config.keymap.key(Mode::List, Command::PopFilter)
         ));
     }
     if !extra.is_empty() {
-        spans.push(Span::styled(" │ ", model.theme.label()));
+        spans.push(Span::styled(" │ ", model.config.theme.label()));
         spans.push(Span::raw(for_terminal(&extra.join(" ")).into_owned()));
     }
     // With a type chosen, the families no key names (track, recording...) are left out: said,
     // since the five keys all lit look the same as no type chosen. Last, so that on a narrow
     // screen the status and the filters come first.
-    if !model.filter.types.is_empty() {
-        spans.push(Span::styled(" │ others hidden", model.theme.type_off()));
-    }
-    Line::from(spans)
-}
-
-/// The room, session, peer, user and search inputs; while editing, the focused one carries the
-/// cursor.
-fn inputs_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
-    let current = [
-        model.filter.wanted(INPUT_FIELDS[0]),
-        model.filter.wanted(INPUT_FIELDS[1]),
-        model.filter.wanted(INPUT_FIELDS[2]),
-        model.filter.wanted(INPUT_FIELDS[3]),
-        model.filter.search.as_deref(),
-    ];
-    let mut spans = vec![Span::raw(" ")];
-    let mut x = area.x + 1;
-    // Each input gets an equal share of the line.
-    let share = (area.width.saturating_sub(1) / FIELDS.len() as u16).max(10);
-    for (k, name) in FIELDS.iter().enumerate() {
-        let label = format!("{name}:");
-        let width = share.saturating_sub(label.len() as u16 + 2) as usize;
-        let (text, focused, cursor) = match &model.editor {
-            Some(ed) => {
-                let input = &ed.inputs[k];
-                let scroll = input.visual_scroll(width.max(1));
-                let value = for_terminal(input.value()).into_owned();
-                // `scroll` counts columns, not characters: a wide character hides two.
-                let mut hidden = 0;
-                let shown: String = value
-                    .chars()
-                    .skip_while(|c| {
-                        let skip = hidden < scroll;
-                        if skip {
-                            hidden += c.width().unwrap_or(0);
-                        }
-                        skip
-                    })
-                    .collect();
-                (
-                    shown,
-                    ed.focus == k,
-                    input.visual_cursor().saturating_sub(scroll),
-                )
-            }
-            None => (
-                current[k]
-                    .map(|s| for_terminal(s).into_owned())
-                    .unwrap_or_default(),
-                false,
-                0,
-            ),
-        };
-        let text = crate::text::cut(&text, width.max(1));
-        // Padded to the input's width in columns, so that the next input starts where `x` says.
-        let padded = format!("{text}{}", " ".repeat(width.saturating_sub(text.width())));
-        spans.push(Span::styled(label.clone(), model.theme.label()));
-        let style = if focused {
-            model.theme.input_focused()
-        } else if current[k].is_some() {
-            model.theme.title()
-        } else {
-            ratatui::style::Style::new()
-        };
-        if focused {
-            let cx = x + label.len() as u16 + cursor.min(width) as u16;
-            frame.set_cursor_position(Position::new(cx, area.y + 2));
-        }
-        spans.push(Span::styled(padded, style));
-        spans.push(Span::raw("  "));
-        x += label.len() as u16 + width as u16 + 2;
+    if !model.events.filter.types.is_empty() {
+        spans.push(Span::styled(
+            " │ others hidden",
+            model.config.theme.type_off(),
+        ));
     }
     Line::from(spans)
 }
@@ -221,12 +155,12 @@ pub fn failure_text(model: &Model, message: &str) -> String {
     format!(
         "{} ({} runs the query again)",
         for_terminal(message),
-        model.keymap.key(Mode::List, Command::Rerun)
+        model.config.keymap.key(Mode::List, Command::Rerun)
     )
 }
 
 fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
-    let key = |c| model.keymap.key(Mode::List, c);
+    let key = |c| model.config.keymap.key(Mode::List, c);
     let all = if live.loading_all {
         format!(" (loading all: {} stops)", key(Command::LoadAll))
     } else {
@@ -257,55 +191,39 @@ fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
 /// The fourth line: the save prompt while one is open, else the last message, else why a live
 /// load failed, else the first load problem.
 fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
-    if let (Mode::SavePath, Some(prompt)) = (model.mode, &model.save) {
-        let count = match prompt.what {
-            SaveWhat::Shown => model.shown.len(),
-            SaveWhat::Loaded => model.store.len(),
-        };
-        let label = format!(" save {} events to: ", thousands(count));
-        let width = area.width.saturating_sub(label.chars().count() as u16 + 1) as usize;
-        let scroll = prompt.path.visual_scroll(width.max(1));
-        let value: String = for_terminal(prompt.path.value())
-            .chars()
-            .skip(scroll)
-            .collect();
-        let cursor = prompt.path.visual_cursor().saturating_sub(scroll);
-        frame.set_cursor_position(Position::new(
-            area.x + label.chars().count() as u16 + cursor as u16,
-            area.y + 3,
-        ));
-        return Line::from(vec![
-            Span::styled(label, model.theme.title()),
-            Span::styled(value, model.theme.input_focused()),
-        ]);
+    if let Focus::SavePath(save) = &model.focus {
+        return prompt::save_line(model, save, frame, area);
     }
     if let Some(status) = &model.status {
-        return Line::styled(format!(" {}", for_terminal(status)), model.theme.title());
+        return Line::styled(
+            format!(" {}", for_terminal(status)),
+            model.config.theme.title(),
+        );
     }
     // A live load that failed after some events came: its reason on a line of its own, where
     // the first line has room for its start only (with none loaded, the list says it whole).
-    if let Some(message) = model.live.as_ref().and_then(|l| l.failure())
-        && !model.store.is_empty()
+    if let Some(message) = model.session.live.as_ref().and_then(|l| l.failure())
+        && !model.events.store.is_empty()
     {
         return Line::styled(
             format!(" ⚠ loading stopped: {}", failure_text(model, message)),
-            model.theme.problem(),
+            model.config.theme.problem(),
         );
     }
     problems_line(model)
 }
 
 fn problems_line(model: &Model) -> Line<'static> {
-    match model.problems.first() {
+    match model.session.problems.first() {
         None => Line::raw(""),
         Some(first) => {
-            let more = match model.problems.len() {
+            let more = match model.session.problems.len() {
                 1 => String::new(),
                 n => format!(" (+{} more)", n - 1),
             };
             Line::styled(
                 format!(" ⚠ {}{more}", for_terminal(&first.to_string())),
-                model.theme.problem(),
+                model.config.theme.problem(),
             )
         }
     }

@@ -1,5 +1,7 @@
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
+use crate::tui::model::Model;
+
 /// Where each part of the screen goes. Computed from the terminal's size alone, so `update` (for
 /// paging and the mouse) and the view agree without the view writing anything back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,9 +34,19 @@ pub const TIMELINE_HEIGHT: u16 = 7;
 /// axis and the cursor's bucket.
 pub const TIMELINE_MIN_HEIGHT: u16 = 5;
 
-/// The areas for the model's terminal size and open views.
-pub fn areas_of(model: &crate::tui::model::Model) -> Areas {
-    areas_with(model.width, model.height, model.timeline.is_some())
+/// The areas for the model's terminal size and open panes.
+pub fn areas_of(model: &Model) -> Areas {
+    areas_with(
+        model.screen.width,
+        model.screen.height,
+        model.panes.timeline.is_some(),
+    )
+}
+
+/// Rows of events the list shows at once (the groups and a story use the list's place, with
+/// its titles' line, too).
+pub fn list_height(model: &Model) -> usize {
+    areas_of(model).list.height.saturating_sub(TABLE_FIRST_ROW) as usize
 }
 
 pub fn areas(width: u16, height: u16) -> Areas {

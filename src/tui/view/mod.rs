@@ -1,42 +1,36 @@
-//! Pure drawing: `view(&Model, &mut Frame)`.
+//! Pure drawing: `view(&Model, &mut Frame)` lays out the screen and has each panel draw its part.
 
-pub mod detail;
 pub mod header;
-pub mod help;
-pub mod insight;
 pub mod layout;
-pub mod list;
 pub mod theme;
 
 use ratatui::Frame;
 use ratatui::widgets::Paragraph;
 
-use super::keymap::Mode;
 use super::model::Model;
+use super::panels::{Focus, detail, facets, groups, help, list, story, timeline};
 
 pub fn view(model: &Model, frame: &mut Frame) {
     let area = frame.area();
-    let a = layout::areas_with(area.width, area.height, model.timeline.is_some());
+    let a = layout::areas_with(area.width, area.height, model.panes.timeline.is_some());
     header::draw(model, frame, a.header);
-    if model.timeline.is_some() {
-        insight::draw_timeline(model, frame, a.timeline);
+    if let Some(strip) = &model.panes.timeline {
+        timeline::draw(model, strip, frame, a.timeline);
     }
     // The list's place: the groups, a story, or the events.
-    if model.groups.is_some() {
-        insight::draw_groups(model, frame, a.list);
-    } else if model.story.is_some() {
-        insight::draw_story(model, frame, a.list);
-    } else {
-        list::draw(model, frame, a.list);
+    match model.focus.beneath() {
+        Focus::Groups(g) => groups::draw(model, g, frame, a.list),
+        Focus::Story(s) => story::draw(model, s, frame, a.list),
+        _ => list::draw(model, frame, a.list),
     }
     // The detail pane's place: the facets (of the selected group, or of the shown events), or
     // the focused event.
-    match &model.facet_panel {
-        Some(panel) => insight::draw_facets(model, frame, a.detail, panel),
+    match &model.panes.facets.panel {
+        Some(panel) => facets::draw(model, panel, frame, a.detail),
         None => detail::draw(model, frame, a.detail),
     }
     frame.render_widget(Paragraph::new(help::hint_line(model)), a.footer);
-    if model.mode == Mode::Help {
-        help::draw(model, frame, area);
+    if let Focus::Help(h) = &model.focus {
+        help::draw(model, h, frame, area);
     }
 }

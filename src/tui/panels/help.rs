@@ -1,13 +1,63 @@
+//! The help over the screen: every binding in force, generated from the key table, and the hint
+//! bar made from the same table.
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
-
 use unicode_width::UnicodeWidthStr;
 
+use super::{Focus, Handled};
 use crate::tui::action::Command;
 use crate::tui::keymap::{self, Mode};
-use crate::tui::model::Model;
+use crate::tui::model::{Config, Model};
+use crate::tui::update::events::fetch_more_if_near_end;
+
+/// The help's state: how far it is scrolled, and the focus it was opened from (still drawn
+/// beneath it, and where the keyboard goes back to).
+#[derive(Debug)]
+pub struct HelpPanel {
+    pub scroll: u16,
+    pub back: Box<Focus>,
+}
+
+impl HelpPanel {
+    /// The help opened over `back`, at its top.
+    pub fn over(back: Focus) -> HelpPanel {
+        HelpPanel {
+            scroll: 0,
+            back: Box::new(back),
+        }
+    }
+
+    /// Scrolls by `delta` lines, within the help's lines.
+    fn scroll_by(&mut self, delta: i64, max: u16) {
+        let scroll = (i64::from(self.scroll) + delta).clamp(0, i64::from(u16::MAX));
+        self.scroll = (scroll as u16).min(max);
+    }
+}
+
+/// A command with the help open.
+pub fn handle(mut help: HelpPanel, model: &mut Model, c: Command) -> Handled {
+    let next = match c {
+        Command::Up => {
+            help.scroll = help.scroll.saturating_sub(1);
+            Focus::Help(help)
+        }
+        Command::Down => {
+            help.scroll_by(1, max_scroll(&model.config, model.screen.height));
+            Focus::Help(help)
+        }
+        Command::ToggleHelp => *help.back,
+        _ => return Handled::Unused(Focus::Help(help)),
+    };
+    Handled::Done(next, fetch_more_if_near_end(model))
+}
+
+/// The wheel scrolls the help wherever the pointer is; `height` is the terminal's.
+pub fn wheel(help: &mut HelpPanel, config: &Config, height: u16, step: i64) {
+    help.scroll_by(step, max_scroll(config, height));
+}
 
 /// The sections of the help screen: one per mode, in this order.
 /// Each section lists the bindings of its first mode, then those of the other modes not listed yet.
@@ -25,13 +75,13 @@ const SECTIONS: [(&[Mode], &str); 7] = [
 ];
 
 /// The help screen's lines, generated from the bindings in force: every binding once.
-pub fn help_lines(model: &Model) -> Vec<Line<'static>> {
-    let theme = &model.theme;
+pub fn help_lines(config: &Config) -> Vec<Line<'static>> {
+    let theme = &config.theme;
     let mut lines = Vec::new();
     let mut listed: Vec<*const keymap::Bound> = Vec::new();
     for (modes, title) in SECTIONS {
         let mut section = Vec::new();
-        for b in modes.iter().flat_map(|m| model.keymap.bindings_for(*m)) {
+        for b in modes.iter().flat_map(|m| config.keymap.bindings_for(*m)) {
             if listed.contains(&(b as *const _)) {
                 continue;
             }
@@ -56,9 +106,9 @@ pub fn help_lines(model: &Model) -> Vec<Line<'static>> {
     lines
 }
 
-pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
-    let lines = help_lines(model);
-    let scroll = model.help_scroll.min(lines.len().saturating_sub(1) as u16);
+pub fn draw(model: &Model, help: &HelpPanel, frame: &mut Frame, area: Rect) {
+    let lines = help_lines(&model.config);
+    let scroll = help.scroll.min(lines.len().saturating_sub(1) as u16);
     let height = (lines.len() as u16 + 2).min(area.height);
     let [row] = Layout::vertical([Constraint::Length(height)])
         .flex(Flex::Center)
@@ -67,8 +117,9 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .flex(Flex::Center)
         .areas(row);
     frame.render_widget(Clear, popup);
-    let key = |c| model.keymap.key(Mode::Help, c);
+    let key = |c| model.config.keymap.key(Mode::Help, c);
     let closes: Vec<String> = model
+        .config
         .keymap
         .bindings_for(Mode::Help)
         .filter(|b| b.command() == Command::ToggleHelp)
@@ -76,7 +127,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .collect();
     let block = Block::new()
         .borders(Borders::ALL)
-        .border_style(model.theme.focused_border())
+        .border_style(model.config.theme.focused_border())
         .title(format!(
             " keys ({}/{} scroll, {} closes) ",
             key(Command::Up),
@@ -89,10 +140,11 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     );
 }
 
-/// The largest useful scroll of the help: the one that shows its last line at the bottom.
-pub fn max_scroll(model: &Model) -> u16 {
-    let lines = help_lines(model).len().min(u16::MAX as usize - 2) as u16;
-    let shown = (lines + 2).min(model.height).saturating_sub(2);
+/// The largest useful scroll of the help on a terminal `height` lines tall: the one that shows
+/// its last line at the bottom.
+pub fn max_scroll(config: &Config, height: u16) -> u16 {
+    let lines = help_lines(config).len().min(u16::MAX as usize - 2) as u16;
+    let shown = (lines + 2).min(height).saturating_sub(2);
     lines.saturating_sub(shown)
 }
 
@@ -104,8 +156,9 @@ pub fn hint_line(model: &Model) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
     // Help comes first, so that a narrow terminal still shows how to find every other key.
     let mut hinted: Vec<&keymap::Bound> = model
+        .config
         .keymap
-        .bindings_for(model.mode)
+        .bindings_for(model.focus.mode())
         .filter(|b| b.hint().is_some())
         .collect();
     hinted.sort_by_key(|b| b.command() != Command::ToggleHelp);
@@ -116,11 +169,11 @@ pub fn hint_line(model: &Model) -> Line<'static> {
             let text = format!(" {hint}  ");
             // A hint cut in half misleads: those that do not fit whole are left to the help.
             used += keys.width() + text.trim_end().width();
-            if used > model.width as usize {
+            if used > model.screen.width as usize {
                 break;
             }
             used += 2;
-            spans.push(Span::styled(keys, model.theme.key()));
+            spans.push(Span::styled(keys, model.config.theme.key()));
             spans.push(Span::raw(text));
         }
     }

@@ -1,17 +1,14 @@
-use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
-use ratatui::text::Span;
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
+//! The list's columns: which fit the width, how wide each is drawn, and how much of a time shows.
 
-use super::layout::TABLE_FIRST_ROW;
+use ratatui::text::Span;
+use ratatui::widgets::{Cell, Row};
+
 use crate::event::EventType;
 use crate::output::status_word;
 use crate::store::NO_TIME;
 use crate::text::cut;
 use crate::text::for_terminal;
-use crate::tui::action::Command;
-use crate::tui::keymap::Mode;
-use crate::tui::model::{LoadState, Model};
+use crate::tui::model::Model;
 
 /// One of the list's columns.
 struct Column {
@@ -64,14 +61,14 @@ const NARROWEST_ERROR: u16 = 8;
 /// too when they span years (a row's time then never reads the same as another day's, and the
 /// detail pane has the rest).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum TimeText {
+pub enum TimeText {
     Clock,
     Day,
     Year,
 }
 
 impl TimeText {
-    pub(super) fn of(range: Option<(i64, i64)>) -> TimeText {
+    pub fn of(range: Option<(i64, i64)>) -> TimeText {
         let Some((a, z)) = range else {
             return TimeText::Clock;
         };
@@ -100,12 +97,12 @@ impl TimeText {
 
     /// A time in a column of its own beside others (the groups' first and last seen): to the
     /// second on one day, to the minute with the day (and the year) otherwise.
-    pub(super) fn seen(self, ns: i64) -> String {
+    pub fn seen(self, ns: i64) -> String {
         crate::time::format_short(ns)[self.seen_part()].to_string()
     }
 
     /// The width of [`TimeText::seen`]'s text.
-    pub(super) fn seen_width(self) -> u16 {
+    pub fn seen_width(self) -> u16 {
         self.seen_part().len() as u16
     }
 
@@ -123,7 +120,7 @@ impl TimeText {
 /// given to the text columns up to their widest (see [`WIDENING`]), and what still remains to
 /// the last. With a room filter the room's column is left out (the header names the room), which
 /// leaves its width to the SDK and the OS.
-fn columns_shown(width: u16, one_room: bool, time: TimeText) -> Vec<(usize, u16)> {
+pub fn columns_shown(width: u16, one_room: bool, time: TimeText) -> Vec<(usize, u16)> {
     let natural = |k: usize| {
         if k == TIME {
             time.width()
@@ -172,77 +169,14 @@ fn columns_shown(width: u16, one_room: bool, time: TimeText) -> Vec<(usize, u16)
     shown
 }
 
-pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
-    let focused = model.mode == Mode::List;
-    let title = match model.selected_event() {
-        Some(_) => format!(
-            " events {}/{} ",
-            model.selection.selected + 1,
-            model.shown.len()
-        ),
-        None => " events ".to_string(),
-    };
-    let block = Block::new()
-        .borders(Borders::TOP)
-        .border_style(if focused {
-            model.theme.focused_border()
-        } else {
-            model.theme.border()
-        })
-        .title(title);
-    if model.shown.is_empty() {
-        let text = if model.load == LoadState::Loading {
-            "loading…".to_string()
-        } else if model.store.is_empty() {
-            // The header has room for the start of a failure's reason only: here it is whole.
-            match model.live.as_ref().and_then(|l| l.failure()) {
-                Some(message) => format!(
-                    "no events loaded: {}",
-                    super::header::failure_text(model, message)
-                ),
-                None => "no events loaded".to_string(),
-            }
-        } else {
-            format!(
-                "no event matches the filters ({} clears them)",
-                model.keymap.key(Mode::List, Command::ClearFilters)
-            )
-        };
-        frame.render_widget(
-            Paragraph::new(format!(" {text}"))
-                .wrap(Wrap { trim: false })
-                .block(block),
-            area,
-        );
-        return;
-    }
-    let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
-    let start = model.selection.offset.min(model.shown.len());
-    let end = (start + height).min(model.shown.len());
-    let time = TimeText::of(model.store.time_range());
-    let shown = columns_shown(area.width, model.filter.room().is_some(), time);
-    let rows: Vec<Row> = (start..end)
-        .map(|k| {
-            let row = event_row(model, model.shown[k] as usize, &shown, time);
-            if k == model.selection.selected {
-                row.style(model.theme.selected_row())
-            } else {
-                row
-            }
-        })
-        .collect();
-    let header = Row::new(shown.iter().map(|&(k, w)| cut(COLUMNS[k].title, w.into())))
-        .style(model.theme.heading());
-    let widths: Vec<Constraint> = shown.iter().map(|&(_, w)| Constraint::Length(w)).collect();
-    let table = Table::new(rows, widths)
-        .header(header)
-        .column_spacing(1)
-        .block(block);
-    frame.render_widget(table, area);
+/// Column `k`'s title.
+pub fn title(k: usize) -> &'static str {
+    COLUMNS[k].title
 }
 
-fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText) -> Row<'static> {
-    let store = &model.store;
+/// Event `i`'s row: each shown column's text in its width, a cut one ending in `…`.
+pub fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText) -> Row<'static> {
+    let store = &model.events.store;
     let row = store.row(i);
     let s = |sym| for_terminal(store.str(sym)).into_owned();
     let kind = EventType::from_name(store.str(row.kind));
@@ -257,15 +191,16 @@ fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText) ->
             };
             // Events a follow-mode refresh brought are marked new.
             let is_new = model
+                .session
                 .follow
                 .as_ref()
                 .and_then(|f| f.new_from)
                 .is_some_and(|from| i >= from);
-            (text, is_new.then(|| model.theme.new_event()))
+            (text, is_new.then(|| model.config.theme.new_event()))
         }
         1 => (
             for_terminal(&kind.short()).into_owned(),
-            Some(model.theme.event_type(&kind)),
+            Some(model.config.theme.event_type(&kind)),
         ),
         2 => (
             row.error_code().map(|c| c.to_string()).unwrap_or_default(),
@@ -274,7 +209,7 @@ fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText) ->
         3 => (s(row.error_name), None),
         4 => (
             status_word(row.is_terminal()).to_string(),
-            Some(model.theme.terminal(row.is_terminal())),
+            Some(model.config.theme.terminal(row.is_terminal())),
         ),
         ROOM if row.room_name.is_none() => (s(row.room_id), None),
         ROOM => (s(row.room_name), None),

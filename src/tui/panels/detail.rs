@@ -1,3 +1,6 @@
+//! The detail pane: the focused event in full. Its scroll stays while the keyboard is on the
+//! list, and what the loaded events say of the event's chain is computed once per change.
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -6,32 +9,125 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use serde_json::Value;
 use unicode_width::UnicodeWidthChar;
 
-use super::layout::areas_of;
-use super::theme::Theme;
+use super::{Focus, Handled, list, moves};
 use crate::event::{Event, codes, value_text};
 use crate::insight::After;
+use crate::store::Store;
 use crate::text::for_terminal;
-use crate::tui::keymap::Mode;
-use crate::tui::model::Model;
+use crate::tui::action::Command;
+use crate::tui::model::{Generation, Model};
+use crate::tui::update::events::fetch_more_if_near_end;
+use crate::tui::view::layout::{areas_of, list_height};
+use crate::tui::view::theme::Theme;
+
+/// The detail pane's state.
+#[derive(Debug, Default)]
+pub struct DetailPane {
+    /// Rows scrolled past at the top; a new selection starts at 0.
+    pub scroll: u16,
+    /// What the loaded events say about the focused event's chain: (event index, story).
+    pub after: Option<(usize, After)>,
+    /// The store's generation `after` was computed for.
+    after_for: u64,
+}
+
+impl DetailPane {
+    /// Tells the focused event's chain again when the focused event changed or events joined
+    /// the store (they may continue the chain).
+    pub fn refresh(&mut self, store: &Store, generation: Generation, focused: Option<usize>) {
+        let current = self.after.as_ref().map(|(i, _)| *i) == focused
+            && (focused.is_none() || self.after_for == generation.store);
+        if !current {
+            self.after = focused.map(|i| (i, After::of(store, i)));
+            self.after_for = generation.store;
+        }
+    }
+}
+
+/// A command with the keyboard on the detail pane: the moves scroll it; the other browsing
+/// commands are the list's.
+pub fn handle(model: &mut Model, c: Command) -> Handled {
+    if moves(c) {
+        scroll(model, c);
+        return Handled::Done(Focus::Detail, fetch_more_if_near_end(model));
+    }
+    match list::browse(model, c, Focus::Detail) {
+        // A filter that hides every event leaves the pane nothing to show: the keyboard goes
+        // back to the list.
+        Handled::Done(Focus::Detail, effects) if model.selected_event().is_none() => {
+            Handled::Done(Focus::List, effects)
+        }
+        handled => handled,
+    }
+}
+
+fn scroll(model: &mut Model, c: Command) {
+    let page = list_height(model).max(1) as u16;
+    let pane = &mut model.panes.detail;
+    pane.scroll = match c {
+        Command::Up => pane.scroll.saturating_sub(1),
+        Command::Down => pane.scroll.saturating_add(1),
+        Command::PageUp => pane.scroll.saturating_sub(page),
+        Command::PageDown => pane.scroll.saturating_add(page),
+        Command::Top => 0,
+        _ => u16::MAX,
+    };
+    clamp_scroll(model);
+}
+
+/// Keeps the scroll within the pane's content, so that scrolling back up after its end moves at
+/// once.
+pub fn clamp_scroll(model: &mut Model) {
+    if model.panes.detail.scroll > 0 {
+        model.panes.detail.scroll = model.panes.detail.scroll.min(max_scroll(model));
+    }
+}
+
+/// A click on the pane: it takes the keyboard when it shows the selected event (not the facets,
+/// nor a story's event).
+pub fn click(model: &mut Model) {
+    let event_shown = matches!(model.focus, Focus::List | Focus::Detail | Focus::Timeline)
+        && !model.panes.facets.on;
+    if event_shown && model.selected_event().is_some() {
+        model.focus = Focus::Detail;
+    }
+}
+
+/// The wheel over the pane scrolls it, `lines` at a time; the facets in its place do not scroll.
+pub fn wheel(model: &mut Model, down: bool, lines: u16) {
+    if model.focus.groups().is_some() || model.panes.facets.on {
+        return;
+    }
+    let pane = &mut model.panes.detail;
+    pane.scroll = if down {
+        pane.scroll.saturating_add(lines)
+    } else {
+        pane.scroll.saturating_sub(lines)
+    };
+    clamp_scroll(model);
+}
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let block = block(model);
     let inner = block.inner(area);
     let rows = rows(model, inner.width);
     let scroll = model
-        .detail_scroll
+        .panes
+        .detail
+        .scroll
         .min(last_top_row(rows.len(), inner.height));
     frame.render_widget(Paragraph::new(rows).block(block).scroll((scroll, 0)), area);
 }
 
 fn block(model: &Model) -> Block<'static> {
-    let focused = model.mode == Mode::Detail;
+    let theme = &model.config.theme;
+    let focused = matches!(model.focus, Focus::Detail);
     Block::new()
         .borders(Borders::TOP | Borders::LEFT)
         .border_style(if focused {
-            model.theme.focused_border()
+            theme.focused_border()
         } else {
-            model.theme.border()
+            theme.border()
         })
         .title(" detail ")
 }
@@ -46,19 +142,20 @@ fn last_top_row(rows: usize, height: u16) -> u16 {
     rows.saturating_sub(height as usize).min(u16::MAX as usize) as u16
 }
 
-/// The selected event's lines, wrapped to the pane's width. The pane wraps them itself rather than
+/// The focused event's lines, wrapped to the pane's width. The pane wraps them itself rather than
 /// leaving it to the paragraph, so that `update` knows how far the pane can scroll.
 fn rows(model: &Model, width: u16) -> Vec<Line<'static>> {
     let Some(i) = model.focused_event() else {
         return Vec::new();
     };
-    let event = model.store.event(i);
-    let after = match &model.after {
+    let store = &model.events.store;
+    let event = store.event(i);
+    let after = match &model.panes.detail.after {
         Some((j, a)) if *j == i => a.clone(),
-        _ => After::of(&model.store, i),
+        _ => After::of(store, i),
     };
     wrap(
-        detail_lines(&model.theme, &event, &after, model.store.raw(i)),
+        detail_lines(&model.config.theme, &event, &after, store.raw(i)),
         width,
     )
 }

@@ -1,0 +1,30 @@
+//! What `update` asks the runtime to do: the explorer's only ways out to the world.
+
+use crate::source::worker;
+
+/// What the runtime must do after an update.
+#[allow(clippy::large_enum_variant)] // a handful per key press: boxing buys nothing
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Leave the explorer and restore the terminal.
+    Quit,
+    /// Tell the live fetch task something.
+    Worker(worker::Command),
+    /// Write events to a dump; an existing file is replaced only when `replace` is set.
+    Save {
+        path: String,
+        what: SaveWhat,
+        replace: bool,
+    },
+    /// Hand `text` to the terminal's clipboard; `what` says what it is, for the confirmation.
+    Copy { text: String, what: String },
+    /// Loading is over: give the memory freed back to the system.
+    ReleaseMemory,
+}
+
+/// Which events a save writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveWhat {
+    Shown,
+    Loaded,
+}

@@ -1,0 +1,103 @@
+//! The live query's state and follow mode's: what the header says of them, and what `update`
+//! needs to drop the reports of older queries and to mark new events.
+
+/// The live query's state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Live {
+    pub url: String,
+    /// The id of the current query; reports of older queries are dropped.
+    pub query: u64,
+    /// The last page's `next`: `None` before the first page, `Some("")` at the end.
+    pub next: Option<String>,
+    pub total: Option<u64>,
+    pub pages: usize,
+    pub fetch: Fetch,
+    pub loading_all: bool,
+    /// Whether the query is a follow mode refresh, which fetches again what is loaded.
+    pub refresh: bool,
+    /// Whether every page of the query was loaded once: only then are the events a refresh
+    /// adds new ones, rather than old ones never loaded.
+    pub complete: bool,
+    /// Events that follow mode's refreshes fetched again, already loaded: the store counts
+    /// them among the duplicates it dropped, which they are not.
+    pub refetched: usize,
+}
+
+impl Live {
+    pub fn new(url: String) -> Live {
+        Live {
+            url,
+            query: 0,
+            next: None,
+            total: None,
+            pages: 0,
+            fetch: Fetch::Idle,
+            loading_all: false,
+            refresh: false,
+            complete: false,
+            refetched: 0,
+        }
+    }
+
+    /// Why the load failed, while it stands failed.
+    pub fn failure(&self) -> Option<&str> {
+        match &self.fetch {
+            Fetch::Failed(message) => Some(message),
+            _ => None,
+        }
+    }
+
+    /// Whether a further page exists and nothing is in flight or failed.
+    pub fn can_fetch_more(&self) -> bool {
+        self.fetch == Fetch::Idle && self.next.as_deref().is_some_and(|n| !n.is_empty())
+    }
+}
+
+/// What the live fetch is doing, as the header says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fetch {
+    Idle,
+    Fetching {
+        page: usize,
+    },
+    Retrying {
+        attempt: u32,
+        of: u32,
+        wait_secs: u64,
+        reason: String,
+    },
+    Done,
+    Failed(String),
+}
+
+/// Follow mode: the query runs again every `every`, longer after failures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Follow {
+    pub every: std::time::Duration,
+    /// Failed refreshes in a row: each doubles the wait, up to a few minutes.
+    pub failures: u32,
+    /// Events that arrived since follow mode started (once the query was loaded whole).
+    pub new_events: usize,
+    /// Store indices from here on arrived with a refresh ("new").
+    pub new_from: Option<usize>,
+    /// A refresh is running: its pages add to what is loaded instead of replacing it.
+    pub refreshing: bool,
+}
+
+impl Follow {
+    pub fn new(every: std::time::Duration) -> Follow {
+        Follow {
+            every,
+            failures: 0,
+            new_events: 0,
+            new_from: None,
+            refreshing: false,
+        }
+    }
+
+    /// The wait before the next refresh.
+    pub fn wait(&self) -> std::time::Duration {
+        let backoff = self.every.saturating_mul(1 << self.failures.min(4));
+        backoff.min(std::time::Duration::from_secs(300).max(self.every))
+    }
+}

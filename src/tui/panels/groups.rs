@@ -1,0 +1,326 @@
+//! The groups view, in the list's place: the shown events grouped by a key (the error, the SDK,
+//! the peer...), in an order; Enter shows a group's events.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+
+use super::help::HelpPanel;
+use super::list::TimeText;
+use super::{Focus, Handled, moved, moves, shifted, visible_offset};
+use crate::filter::Filter;
+use crate::insight::{GroupKey, GroupSort};
+use crate::insight::{GroupValue, Groups, sparkline_text};
+use crate::store::Store;
+use crate::text::cut;
+use crate::text::for_terminal;
+use crate::tui::action::Command;
+use crate::tui::keymap::Mode;
+use crate::tui::model::{Events, Model};
+use crate::tui::update::events::set_filter;
+use crate::tui::view::layout::{TABLE_FIRST_ROW, list_height};
+
+/// The groups view: the key, the order, the selected group, and the groups of the shown events.
+#[derive(Debug)]
+pub struct GroupsPanel {
+    pub key: GroupKey,
+    pub sort: GroupSort,
+    pub selected: usize,
+    pub offset: usize,
+    pub groups: Groups,
+    /// The widest name among the first groups, in cells: the table's columns are fitted to it
+    /// once per grouping, so that they stay put while the list scrolls.
+    pub name_width: usize,
+    /// The generation of the shown events the groups were counted for.
+    counted_for: u64,
+}
+
+impl GroupsPanel {
+    /// How many of the first groups the name width is measured on (a grouping by peer has
+    /// hundreds of thousands).
+    const MEASURED: usize = 2_000;
+
+    /// The groups view as `e` opens it: by error, the largest groups first.
+    pub fn open(events: &Events) -> GroupsPanel {
+        GroupsPanel::by(events, GroupKey::Error, GroupSort::Count, Groups::default())
+    }
+
+    /// The shown events grouped by `key` in `sort` order; `old`'s memory is used again.
+    fn by(events: &Events, key: GroupKey, sort: GroupSort, old: Groups) -> GroupsPanel {
+        let mut panel = GroupsPanel {
+            key,
+            sort,
+            selected: 0,
+            offset: 0,
+            groups: old,
+            name_width: 0,
+            counted_for: 0,
+        };
+        panel.count(events);
+        panel
+    }
+
+    /// Counts the groups again when the shown events changed since they were counted.
+    pub fn refresh(&mut self, events: &Events) {
+        if self.counted_for != events.generation.shown {
+            self.count(events);
+            self.selected = self.selected.min(self.groups.len().saturating_sub(1));
+        }
+    }
+
+    fn count(&mut self, events: &Events) {
+        let old = std::mem::take(&mut self.groups);
+        self.groups = Groups::recompute(old, &events.store, &events.shown, self.key, self.sort);
+        self.counted_for = events.generation.shown;
+        self.measure(&events.store);
+    }
+
+    /// Measures the names again, after the groups were counted again.
+    fn measure(&mut self, store: &Store) {
+        use unicode_width::UnicodeWidthStr;
+        self.name_width = (0..self.groups.len().min(Self::MEASURED))
+            .map(|k| for_terminal(&self.groups.group(k).label(store, self.key)).width())
+            .max()
+            .unwrap_or(0);
+    }
+}
+
+/// The filter that shows a group's events: the filter in force, narrowed to the group.
+pub fn filter_of(filter: &Filter, store: &Store, key: GroupKey, value: &GroupValue) -> Filter {
+    let mut filter = filter.clone();
+    for condition in key.conditions(store, value) {
+        filter.require(condition);
+    }
+    filter
+}
+
+/// A command with the keyboard on the groups view.
+pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
+    let page = list_height(model).max(1);
+    match c {
+        c if moves(c) => {
+            g.selected = moved(g.selected, g.groups.len(), c, page);
+            g.offset = visible_offset(g.selected, g.offset, page);
+        }
+        Command::Apply => return open_group(g, model),
+        Command::Cancel | Command::ShowGroups => return Handled::to(Focus::List),
+        Command::NextGroupKey | Command::PrevGroupKey => {
+            let k = GroupKey::ALL.iter().position(|k| *k == g.key).unwrap_or(0);
+            let n = GroupKey::ALL.len();
+            let next = if c == Command::NextGroupKey {
+                (k + 1) % n
+            } else {
+                (k + n - 1) % n
+            };
+            g = GroupsPanel::by(&model.events, GroupKey::ALL[next], g.sort, g.groups);
+        }
+        Command::ToggleGroupSort => {
+            g.sort = match g.sort {
+                GroupSort::Count => GroupSort::Last,
+                GroupSort::Last => GroupSort::Count,
+            };
+            // The selected group stays selected, on the same row of the screen when it can: a
+            // new order does not lose the user's place.
+            let selected = g.groups.get(g.selected);
+            let row = g.selected.saturating_sub(g.offset);
+            g.groups.sort(&model.events.store, g.sort);
+            g.selected = selected
+                .and_then(|group| g.groups.position(&group.value))
+                .unwrap_or(0);
+            // Nor does it leave the page half empty at the end of the list.
+            g.offset = visible_offset(g.selected, g.selected.saturating_sub(row), page)
+                .min(g.groups.len().saturating_sub(page));
+        }
+        Command::ToggleFacets => model.panes.facets.toggle(),
+        Command::ToggleHelp => return Handled::to(Focus::Help(HelpPanel::over(Focus::Groups(g)))),
+        _ => return Handled::Unused(Focus::Groups(g)),
+    }
+    Handled::to(Focus::Groups(g))
+}
+
+/// Enter on a group: the list shows its events; Backspace goes back to the filter before.
+fn open_group(g: GroupsPanel, model: &mut Model) -> Handled {
+    let Some(group) = g.groups.get(g.selected) else {
+        return Handled::to(Focus::List);
+    };
+    let events = &mut model.events;
+    let filter = filter_of(&events.filter, &events.store, g.key, &group.value);
+    events.earlier.push(events.filter.clone());
+    Handled::Done(Focus::List, set_filter(model, filter))
+}
+
+/// A click `row` lines below the top of the view: the group under the pointer is selected.
+pub fn click(g: &mut GroupsPanel, row: u16) {
+    if let Some(k) = row.checked_sub(TABLE_FIRST_ROW) {
+        let k = g.offset + k as usize;
+        if k < g.groups.len() {
+            g.selected = k;
+        }
+    }
+}
+
+/// The wheel over the view: the selection moves `step` groups.
+pub fn wheel(g: &mut GroupsPanel, step: i64, page: usize) {
+    g.selected = shifted(g.selected, g.groups.len(), step);
+    g.offset = visible_offset(g.selected, g.offset, page);
+}
+
+fn short_time(ns: Option<i64>, time: TimeText) -> String {
+    ns.map(|ns| time.seen(ns)).unwrap_or_else(|| "-".into())
+}
+
+/// The groups table, in the list's place.
+pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
+    let theme = &model.config.theme;
+    let store = &model.events.store;
+    let sort = match g.sort {
+        GroupSort::Count => "count",
+        GroupSort::Last => "last seen",
+    };
+    let key = |c| model.config.keymap.key(Mode::Groups, c);
+    let title = format!(
+        " {} groups by {} · sorted by {sort} · {}: key, {}: sort, {}: its events ",
+        g.groups.len(),
+        g.key.name(),
+        key(Command::NextGroupKey),
+        key(Command::ToggleGroupSort),
+        key(Command::Apply),
+    );
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme.focused_border())
+        .title(title);
+    if g.groups.is_empty() {
+        frame.render_widget(Paragraph::new(" no event is shown").block(block), area);
+        return;
+    }
+    let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
+    let end = (g.offset + height).min(g.groups.len());
+    // The times carry their day when the loaded events span several.
+    let time = TimeText::of(store.time_range());
+    let shown = GroupColumn::fitting(area.width, g.name_width, time);
+    let spark = GroupColumn::Sparkline.width(time) as usize;
+    // The name takes what the other columns leave, and a cut one says so.
+    let name_width = area
+        .width
+        .saturating_sub(shown.iter().map(|c| c.width(time) + 1).sum());
+    let rows: Vec<Row> = (g.offset..end)
+        .map(|k| {
+            let group = g.groups.group(k);
+            let label = for_terminal(&group.label(store, g.key)).into_owned();
+            let mut cells = vec![Cell::from(cut(&label, name_width.into()))];
+            cells.extend(shown.iter().map(|column| match column {
+                GroupColumn::Count => Cell::from(group.count.to_string()),
+                GroupColumn::Final => Cell::from(Span::styled(
+                    group.finals.to_string(),
+                    theme.terminal(Some(group.finals > 0)),
+                )),
+                GroupColumn::FinalShare => {
+                    Cell::from(format!("{:.0}%", group.final_share() * 100.0))
+                }
+                GroupColumn::Peers => Cell::from(group.peers.to_string()),
+                GroupColumn::Rooms => Cell::from(group.rooms.to_string()),
+                GroupColumn::First => Cell::from(short_time(group.first_seen, time)),
+                GroupColumn::Last => Cell::from(short_time(group.last_seen, time)),
+                GroupColumn::Sparkline => Cell::from(sparkline_text(&g.groups.sparkline(k, spark))),
+            }));
+            let row = Row::new(cells);
+            if k == g.selected {
+                row.style(theme.selected_row())
+            } else {
+                row
+            }
+        })
+        .collect();
+    let header = Row::new(std::iter::once("GROUP").chain(shown.iter().map(|c| c.title())))
+        .style(theme.heading());
+    let widths = std::iter::once(Constraint::Fill(1))
+        .chain(shown.iter().map(|c| Constraint::Length(c.width(time))));
+    frame.render_widget(Table::new(rows, widths).header(header).block(block), area);
+}
+
+/// The columns of the groups table after the group's name, in the order they are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GroupColumn {
+    Count,
+    Final,
+    FinalShare,
+    Peers,
+    Rooms,
+    First,
+    Last,
+    Sparkline,
+}
+
+/// The group's name is given at least this many columns (or its whole length, when shorter)
+/// before any column gives way to it: below that, groups that differ only past the cut (two
+/// errors of one type, two peers of one name) look the same.
+const GROUP_NAME_ROOM: u16 = 44;
+
+impl GroupColumn {
+    const ALL: [GroupColumn; 8] = [
+        GroupColumn::Count,
+        GroupColumn::Final,
+        GroupColumn::FinalShare,
+        GroupColumn::Peers,
+        GroupColumn::Rooms,
+        GroupColumn::First,
+        GroupColumn::Last,
+        GroupColumn::Sparkline,
+    ];
+
+    /// The order in which columns give way to the group's name on a narrow screen: the
+    /// sparkline first; how many peers and rooms an error reaches last; the count and the
+    /// finals never.
+    const GIVING_WAY: [GroupColumn; 6] = [
+        GroupColumn::Sparkline,
+        GroupColumn::First,
+        GroupColumn::FinalShare,
+        GroupColumn::Last,
+        GroupColumn::Rooms,
+        GroupColumn::Peers,
+    ];
+
+    fn title(self) -> &'static str {
+        match self {
+            GroupColumn::Count => "COUNT",
+            GroupColumn::Final => "FINAL",
+            GroupColumn::FinalShare => "FINAL%",
+            GroupColumn::Peers => "PEERS",
+            GroupColumn::Rooms => "ROOMS",
+            GroupColumn::First => "FIRST",
+            GroupColumn::Last => "LAST",
+            GroupColumn::Sparkline => "OVER TIME",
+        }
+    }
+
+    fn width(self, time: TimeText) -> u16 {
+        match self {
+            GroupColumn::Count => 7,
+            GroupColumn::First | GroupColumn::Last => time.seen_width(),
+            GroupColumn::Sparkline => 16,
+            _ => 6,
+        }
+    }
+
+    /// The columns drawn in a table `width` wide whose longest name on screen is `longest`:
+    /// all of them when the name fits, else without those that give way first, until it does
+    /// (or until only the count and the finals are left).
+    fn fitting(width: u16, longest: usize, time: TimeText) -> Vec<GroupColumn> {
+        let wanted = (longest.min(usize::from(GROUP_NAME_ROOM))) as u16;
+        let mut shown = GroupColumn::ALL.to_vec();
+        // Each column takes its width and one column of space before it.
+        let room = |shown: &[GroupColumn]| {
+            let taken: u16 = shown.iter().map(|c| c.width(time) + 1).sum();
+            width.saturating_sub(taken)
+        };
+        for column in GroupColumn::GIVING_WAY {
+            if room(&shown) >= wanted {
+                break;
+            }
+            shown.retain(|&c| c != column);
+        }
+        shown
+    }
+}

@@ -1,0 +1,209 @@
+//! The list of events: the browsing commands (which the detail pane shares), its clicks and
+//! wheel, and its drawing.
+
+mod columns;
+
+pub use columns::TimeText;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
+
+use super::groups::GroupsPanel;
+use super::help::HelpPanel;
+use super::prompt::{FilterEditor, SEARCH_FIELD, SavePrompt};
+use super::{Focus, Handled, story, timeline};
+use crate::event::EventType;
+use crate::filter::Filter;
+use crate::text::cut;
+use crate::tui::action::Command;
+use crate::tui::clipboard;
+use crate::tui::effect::{Effect, SaveWhat};
+use crate::tui::keymap::Mode;
+use crate::tui::model::{LoadState, Model};
+use crate::tui::update::events::{fetch_more_if_near_end, move_selection, set_filter};
+use crate::tui::update::live;
+use crate::tui::view::header::failure_text;
+use crate::tui::view::layout::{TABLE_FIRST_ROW, list_height};
+use columns::{columns_shown, event_row};
+
+/// A command with the keyboard on the list.
+pub fn handle(model: &mut Model, c: Command) -> Handled {
+    browse(model, c, Focus::List)
+}
+
+/// The browsing commands, which the list and the detail pane share; `here` is the one of them
+/// that has the keyboard, where it stays unless the command moves it.
+pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
+    let page = list_height(model).max(1) as i64;
+    // The moves, and the commands that hand the keyboard on: after them, more events are asked
+    // for when the selection is within a screen of the end of those loaded.
+    let next = match c {
+        Command::Up => step(model, here, -1),
+        Command::Down => step(model, here, 1),
+        Command::PageUp => step(model, here, -page),
+        Command::PageDown => step(model, here, page),
+        Command::Top => step(model, here, i64::MIN / 2),
+        Command::Bottom => step(model, here, i64::MAX / 2),
+        Command::FocusDetail if model.selected_event().is_some() => Focus::Detail,
+        Command::FocusDetail => here,
+        Command::FocusList => Focus::List,
+        Command::EditFilters => Focus::Editing(FilterEditor::from_filter(&model.events.filter, 0)),
+        Command::EditSearch => Focus::Editing(FilterEditor::from_filter(
+            &model.events.filter,
+            SEARCH_FIELD,
+        )),
+        Command::SaveShown => {
+            Focus::SavePath(SavePrompt::new(&model.events.filter, SaveWhat::Shown))
+        }
+        Command::SaveLoaded => {
+            Focus::SavePath(SavePrompt::new(&model.events.filter, SaveWhat::Loaded))
+        }
+        Command::ToggleHelp => Focus::Help(HelpPanel::over(here)),
+        _ => return act(model, c, here),
+    };
+    Handled::Done(next, fetch_more_if_near_end(model))
+}
+
+/// The other browsing commands: filters (which ask for more events themselves), the live
+/// query, copies, and the views that open over the list.
+fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
+    if let Some(t) = c.toggled_type().and_then(|k| EventType::KNOWN.get(k)) {
+        let mut filter = model.events.filter.clone();
+        filter.toggle_type(t.clone());
+        return Handled::Done(here, set_filter(model, filter));
+    }
+    match c {
+        Command::CycleTerminal => {
+            let mut filter = model.events.filter.clone();
+            filter.terminal = match filter.terminal {
+                None => Some(true),
+                Some(true) => Some(false),
+                Some(false) => None,
+            };
+            Handled::Done(here, set_filter(model, filter))
+        }
+        Command::ClearFilters => Handled::Done(here, set_filter(model, Filter::default())),
+        Command::PopFilter => match model.events.earlier.pop() {
+            Some(previous) => Handled::Done(here, set_filter(model, previous)),
+            None => {
+                model.status = Some("no earlier filter to go back to".into());
+                Handled::to(here)
+            }
+        },
+        Command::Rerun => {
+            let mode = here.mode();
+            Handled::Done(here, live::rerun(model, mode))
+        }
+        Command::LoadAll => Handled::Done(here, live::load_all(model)),
+        Command::ToggleFollow => Handled::Done(here, live::toggle_follow(model)),
+        Command::CopyJson => {
+            let event = model.selected_event();
+            Handled::Done(here, clipboard::copy_json(model, event))
+        }
+        Command::CopyId => {
+            let event = model.selected_event();
+            Handled::Done(here, clipboard::copy_event_id(model, event))
+        }
+        Command::ShowGroups => Handled::to(Focus::Groups(GroupsPanel::open(&model.events))),
+        Command::ShowStory => story::open(model, here),
+        Command::ToggleTimeline => timeline::open(model),
+        Command::ToggleFacets => {
+            model.panes.facets.toggle();
+            Handled::to(here)
+        }
+        _ => Handled::Unused(here),
+    }
+}
+
+/// Moves the selection by `delta` events; the keyboard stays `here`.
+fn step(model: &mut Model, here: Focus, delta: i64) -> Focus {
+    move_selection(model, delta);
+    here
+}
+
+/// A click `row` lines below the top of the list: the list takes the keyboard, and the event
+/// under the pointer is selected.
+pub fn click(model: &mut Model, row: u16) -> Vec<Effect> {
+    model.focus = Focus::List;
+    if let Some(k) = row.checked_sub(TABLE_FIRST_ROW) {
+        let k = model.events.selection.offset + k as usize;
+        if k < model.events.shown.len() {
+            move_selection(model, k as i64 - model.events.selection.selected as i64);
+        }
+    }
+    fetch_more_if_near_end(model)
+}
+
+/// The wheel over the list: the selection moves.
+pub fn wheel(model: &mut Model, step: i64) {
+    move_selection(model, step);
+}
+
+pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
+    let events = &model.events;
+    let theme = &model.config.theme;
+    let focused = matches!(model.focus, Focus::List);
+    let title = match events.selected() {
+        Some(_) => format!(
+            " events {}/{} ",
+            events.selection.selected + 1,
+            events.shown.len()
+        ),
+        None => " events ".to_string(),
+    };
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(if focused {
+            theme.focused_border()
+        } else {
+            theme.border()
+        })
+        .title(title);
+    if events.shown.is_empty() {
+        let text = if model.session.load == LoadState::Loading {
+            "loading…".to_string()
+        } else if events.store.is_empty() {
+            // The header has room for the start of a failure's reason only: here it is whole.
+            match model.session.live.as_ref().and_then(|l| l.failure()) {
+                Some(message) => format!("no events loaded: {}", failure_text(model, message)),
+                None => "no events loaded".to_string(),
+            }
+        } else {
+            format!(
+                "no event matches the filters ({} clears them)",
+                model.config.keymap.key(Mode::List, Command::ClearFilters)
+            )
+        };
+        frame.render_widget(
+            Paragraph::new(format!(" {text}"))
+                .wrap(Wrap { trim: false })
+                .block(block),
+            area,
+        );
+        return;
+    }
+    let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
+    let start = events.selection.offset.min(events.shown.len());
+    let end = (start + height).min(events.shown.len());
+    let time = TimeText::of(events.store.time_range());
+    let shown = columns_shown(area.width, events.filter.room().is_some(), time);
+    let rows: Vec<Row> = (start..end)
+        .map(|k| {
+            let row = event_row(model, events.shown[k] as usize, &shown, time);
+            if k == events.selection.selected {
+                row.style(theme.selected_row())
+            } else {
+                row
+            }
+        })
+        .collect();
+    let header = Row::new(shown.iter().map(|&(k, w)| cut(columns::title(k), w.into())))
+        .style(theme.heading());
+    let widths: Vec<Constraint> = shown.iter().map(|&(_, w)| Constraint::Length(w)).collect();
+    let table = Table::new(rows, widths)
+        .header(header)
+        .column_spacing(1)
+        .block(block);
+    frame.render_widget(table, area);
+}

@@ -1,0 +1,161 @@
+//! The panels, one module each: its state, the commands it handles, its clicks and its drawing.
+//!
+//! [`Focus`] says which panel has the keyboard and carries that panel's state, so that a panel
+//! is open exactly while its state exists. `update` hands a command to the focused panel once;
+//! the panel answers with where the keyboard goes next ([`Handled`]).
+
+pub mod detail;
+pub mod facets;
+pub mod groups;
+pub mod help;
+pub mod list;
+pub mod prompt;
+pub mod story;
+pub mod timeline;
+
+use super::action::Command;
+use super::effect::Effect;
+use super::keymap::Mode;
+use groups::GroupsPanel;
+use help::HelpPanel;
+use prompt::{FilterEditor, ReplaceQuestion, SavePrompt};
+use story::StoryPanel;
+
+/// Where the keyboard is, with the state of the panel that has it.
+///
+/// The list and the detail pane keep their state (the selection, the scroll) in the model's
+/// events and panes, since it stays while the keyboard is elsewhere; so does the timeline strip,
+/// which stays open above the list when the keyboard leaves it.
+#[derive(Debug, Default)]
+pub enum Focus {
+    /// The list of events.
+    #[default]
+    List,
+    /// The detail pane of the selected event.
+    Detail,
+    /// The filter inputs, being edited.
+    Editing(FilterEditor),
+    /// The help, over the panels it was opened from.
+    Help(HelpPanel),
+    /// The path of a dump to save, being typed.
+    SavePath(SavePrompt),
+    /// Whether to replace a file that exists.
+    Confirm(ReplaceQuestion),
+    /// The groups of the shown events, in the list's place.
+    Groups(GroupsPanel),
+    /// A peer's story, in the list's place.
+    Story(StoryPanel),
+    /// The timeline strip, choosing a range.
+    Timeline,
+}
+
+impl Focus {
+    /// The key table's mode for this focus.
+    pub fn mode(&self) -> Mode {
+        match self {
+            Focus::List => Mode::List,
+            Focus::Detail => Mode::Detail,
+            Focus::Editing(_) => Mode::Editing,
+            Focus::Help(_) => Mode::Help,
+            Focus::SavePath(_) => Mode::SavePath,
+            Focus::Confirm(_) => Mode::Confirm,
+            Focus::Groups(_) => Mode::Groups,
+            Focus::Story(_) => Mode::Story,
+            Focus::Timeline => Mode::Timeline,
+        }
+    }
+
+    /// What the screen shows beneath the help: the focus the help was opened from. Any other
+    /// focus is itself.
+    pub fn beneath(&self) -> &Focus {
+        match self {
+            Focus::Help(help) => &help.back,
+            other => other,
+        }
+    }
+
+    /// The groups view, when it is in the list's place (beneath the help too).
+    pub fn groups(&self) -> Option<&GroupsPanel> {
+        match self.beneath() {
+            Focus::Groups(groups) => Some(groups),
+            _ => None,
+        }
+    }
+
+    /// The groups view, to count its groups again.
+    pub fn groups_mut(&mut self) -> Option<&mut GroupsPanel> {
+        let focus = match self {
+            Focus::Help(help) => &mut *help.back,
+            other => other,
+        };
+        match focus {
+            Focus::Groups(groups) => Some(groups),
+            _ => None,
+        }
+    }
+
+    /// Whether keys type text here (a filter input, the save prompt).
+    pub fn takes_text(&self) -> bool {
+        self.mode().takes_text()
+    }
+}
+
+/// What a panel did with a command it was handed.
+#[derive(Debug)]
+pub enum Handled {
+    /// The keyboard goes to this focus (the panel itself, while it stays open), and the runtime
+    /// carries out these effects.
+    Done(Focus, Vec<Effect>),
+    /// The panel has no use for the command: it keeps the keyboard, unchanged.
+    Unused(Focus),
+}
+
+impl Handled {
+    /// Done, the keyboard going to `focus`, with nothing for the runtime to do.
+    pub fn to(focus: Focus) -> Handled {
+        Handled::Done(focus, Vec::new())
+    }
+}
+
+/// Whether a command moves a selection (or scrolls).
+pub fn moves(c: Command) -> bool {
+    matches!(
+        c,
+        Command::Up
+            | Command::Down
+            | Command::PageUp
+            | Command::PageDown
+            | Command::Top
+            | Command::Bottom
+    )
+}
+
+/// A selection moved by a command, within `0..len`.
+pub fn moved(selected: usize, len: usize, c: Command, page: usize) -> usize {
+    let last = len.saturating_sub(1);
+    match c {
+        Command::Up => selected.saturating_sub(1),
+        Command::Down => (selected + 1).min(last),
+        Command::PageUp => selected.saturating_sub(page),
+        Command::PageDown => (selected + page).min(last),
+        Command::Top => 0,
+        _ => last,
+    }
+}
+
+/// `selected` moved by `step` within `0..len`.
+pub fn shifted(selected: usize, len: usize, step: i64) -> usize {
+    let last = len.saturating_sub(1) as i64;
+    (selected as i64).saturating_add(step).clamp(0, last.max(0)) as usize
+}
+
+/// The first row shown so that `selected` is among the `height` rows from it.
+pub fn visible_offset(selected: usize, offset: usize, height: usize) -> usize {
+    if selected < offset {
+        selected
+    } else if selected >= offset + height {
+        selected + 1 - height
+    } else {
+        offset
+    }
+}

@@ -1,0 +1,300 @@
+//! The timeline strip above the list: the shown events counted per bucket of time, a cursor and
+//! a range to filter on. The strip stays open when the keyboard leaves it.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::help::HelpPanel;
+use super::{Focus, Handled};
+use crate::event::EventType;
+use crate::filter::TimeBound;
+use crate::insight::{self, Timeline, clock, slot_type};
+use crate::tui::action::Command;
+use crate::tui::keymap::Mode;
+use crate::tui::model::{Events, Model, Screen};
+use crate::tui::update::events::{keep_selection_visible, set_filter};
+use crate::tui::view::layout::{TIMELINE_MIN_HEIGHT, areas_with};
+
+/// The timeline strip: its buckets for the shown events, a cursor and an optional range start.
+#[derive(Debug, Clone)]
+pub struct TimelineStrip {
+    pub timeline: Timeline,
+    pub cursor: usize,
+    pub anchor: Option<usize>,
+    /// The generation of the shown events and the number of buckets the timeline was counted
+    /// for.
+    counted_for: (u64, usize),
+}
+
+impl TimelineStrip {
+    /// The strip as it opens: counted for the shown events, the cursor on the selected event's
+    /// bucket (or the last one).
+    fn open(events: &Events, buckets: usize) -> TimelineStrip {
+        let mut strip = TimelineStrip {
+            timeline: Timeline::default(),
+            cursor: 0,
+            anchor: None,
+            counted_for: (0, 0),
+        };
+        strip.count(events, buckets);
+        let ts = events.selected().map(|i| events.store.row(i).ts);
+        let at = ts.and_then(|ts| strip.timeline.bucket_at(ts));
+        strip.cursor = at.unwrap_or(strip.timeline.buckets.len().saturating_sub(1));
+        strip
+    }
+
+    /// The buckets of the marked range, first and last: from the mark to the cursor, or the
+    /// cursor's bucket alone.
+    pub fn marked(&self) -> (usize, usize) {
+        match self.anchor {
+            Some(anchor) => (anchor.min(self.cursor), anchor.max(self.cursor)),
+            None => (self.cursor, self.cursor),
+        }
+    }
+
+    /// Counts the timeline again when the shown events or the strip's width changed (a column
+    /// per bucket, so a wider strip has shorter buckets).
+    pub fn refresh(&mut self, events: &Events, buckets: usize) {
+        if self.counted_for != (events.generation.shown, buckets) {
+            self.count(events, buckets);
+        }
+    }
+
+    fn count(&mut self, events: &Events, buckets: usize) {
+        // The cursor and the mark stay on the times they were on, in the new buckets.
+        let start = |k: usize| self.timeline.buckets.get(k).map(|b| b.start);
+        let (cursor_at, anchor_at) = (start(self.cursor), self.anchor.and_then(start));
+        self.timeline = Timeline::compute(&events.store, &events.shown, buckets);
+        self.counted_for = (events.generation.shown, buckets);
+        let last = self.timeline.buckets.len().saturating_sub(1);
+        let timeline = &self.timeline;
+        let at = |ts: Option<i64>, k: usize| {
+            ts.and_then(|ts| timeline.bucket_at(ts))
+                .unwrap_or(k)
+                .min(last)
+        };
+        self.cursor = at(cursor_at, self.cursor);
+        self.anchor = self.anchor.map(|a| at(anchor_at, a));
+    }
+}
+
+/// How many buckets the strip has room for on this screen: a column each, inside its border.
+pub fn buckets_for(screen: Screen) -> usize {
+    let strip = areas_with(screen.width, screen.height, true).timeline;
+    strip.width.saturating_sub(2).max(1) as usize
+}
+
+/// `T` from the list or the detail pane: the strip opens, if it is closed, and takes the
+/// keyboard.
+pub fn open(model: &mut Model) -> Handled {
+    if model.panes.timeline.is_none() {
+        let strip = TimelineStrip::open(&model.events, buckets_for(model.screen));
+        model.panes.timeline = Some(strip);
+        keep_selection_visible(model);
+    }
+    Handled::to(Focus::Timeline)
+}
+
+/// A command with the keyboard on the strip.
+pub fn handle(model: &mut Model, c: Command) -> Handled {
+    // The keyboard is on the strip only while it is open: `open` and `click` give it the
+    // keyboard, and closing it takes the keyboard back to the list.
+    let Some(tl) = &mut model.panes.timeline else {
+        return Handled::to(Focus::List);
+    };
+    match c {
+        Command::Left => tl.cursor = tl.cursor.saturating_sub(1),
+        Command::Right => {
+            tl.cursor = (tl.cursor + 1).min(tl.timeline.buckets.len().saturating_sub(1))
+        }
+        Command::MarkStart => {
+            tl.anchor = match tl.anchor {
+                Some(_) => None,
+                None => Some(tl.cursor),
+            }
+        }
+        Command::Apply => {
+            let (a, b) = tl.marked();
+            let range = tl.timeline.range(a, b);
+            if range.is_some() {
+                tl.anchor = None;
+            }
+            return show_range(model, range);
+        }
+        Command::Cancel => return Handled::to(Focus::List),
+        Command::ToggleTimeline => {
+            model.panes.timeline = None;
+            keep_selection_visible(model);
+            return Handled::to(Focus::List);
+        }
+        Command::ToggleHelp => return Handled::to(Focus::Help(HelpPanel::over(Focus::Timeline))),
+        _ => return Handled::Unused(Focus::Timeline),
+    }
+    Handled::to(Focus::Timeline)
+}
+
+/// Enter on the strip: the list shows the events of the marked range (or of the bucket), from
+/// `since` to `until`.
+fn show_range(model: &mut Model, range: Option<(i64, i64)>) -> Handled {
+    let Some((since, until)) = range else {
+        return Handled::to(Focus::List);
+    };
+    let bound = |nanos: i64| TimeBound {
+        text: crate::time::format_nanos(nanos),
+        nanos,
+    };
+    let events = &mut model.events;
+    let mut filter = events.filter.clone();
+    filter.since = Some(bound(since));
+    filter.until = Some(bound(until));
+    events.earlier.push(events.filter.clone());
+    Handled::Done(Focus::List, set_filter(model, filter))
+}
+
+/// A click on the strip, `x` columns from its left: the cursor goes to that bucket and the
+/// keyboard to the strip. The groups and a story keep the keyboard: the strip's keys would act
+/// on the list they cover.
+pub fn click(model: &mut Model, x: u16) {
+    if matches!(model.focus, Focus::Groups(_) | Focus::Story(_)) {
+        return;
+    }
+    if let Some(tl) = &mut model.panes.timeline {
+        if (x as usize) < tl.timeline.buckets.len() {
+            tl.cursor = x as usize;
+        }
+        model.focus = Focus::Timeline;
+    }
+}
+
+/// `n` events, in words: "1 event", "2 events".
+fn events(n: u64) -> String {
+    if n == 1 {
+        "1 event".to_string()
+    } else {
+        format!("{n} events")
+    }
+}
+
+/// The timeline strip: one column per bucket, its height the bucket's count, its colour the
+/// type most counted in it; a red mark under buckets holding final errors.
+pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
+    let theme = &model.config.theme;
+    let focused = matches!(model.focus, Focus::Timeline);
+    let block = Block::new()
+        .borders(Borders::TOP | Borders::BOTTOM)
+        .border_style(if focused {
+            theme.focused_border()
+        } else {
+            theme.border()
+        })
+        .title({
+            let key = |c| model.config.keymap.key(Mode::Timeline, c);
+            // Too few lines for the bars: said where it shows, rather than an empty strip.
+            if area.height < TIMELINE_MIN_HEIGHT {
+                format!(
+                    " timeline · too few lines to draw: make the terminal taller · {}: hide ",
+                    key(Command::ToggleTimeline),
+                )
+            } else {
+                format!(
+                    " timeline · {} per column · {}/{} move, {}: mark, {}: show the range · {}: hide ",
+                    tl.timeline.step_label(),
+                    key(Command::Left),
+                    key(Command::Right),
+                    key(Command::MarkStart),
+                    key(Command::Apply),
+                    key(Command::ToggleTimeline),
+                )
+            }
+        });
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height < 3 || tl.timeline.buckets.is_empty() {
+        return;
+    }
+    let bars = inner.height - 2;
+    let peak = tl.timeline.peak().max(1);
+    let (lo, hi) = tl.marked();
+    let buf = frame.buffer_mut();
+    for (x, bucket) in tl
+        .timeline
+        .buckets
+        .iter()
+        .enumerate()
+        .take(inner.width as usize)
+    {
+        let total = bucket.total();
+        let dominant = (0..insight::TYPE_SLOTS)
+            .max_by_key(|&s| bucket.by_type[s])
+            .unwrap_or(0);
+        let kind = slot_type(dominant).unwrap_or(EventType::Other(String::new()));
+        let mut style = theme.event_type(&kind);
+        if focused && (lo..=hi).contains(&x) {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        // Eighths of a row, so small counts still show.
+        let eighths = (u64::from(total) * u64::from(bars) * 8).div_ceil(u64::from(peak)) as u16;
+        for row in 0..bars {
+            let filled = eighths.saturating_sub(row * 8).min(8);
+            let symbol = match filled {
+                0 => " ",
+                1 => "▁",
+                2 => "▂",
+                3 => "▃",
+                4 => "▄",
+                5 => "▅",
+                6 => "▆",
+                7 => "▇",
+                _ => "█",
+            };
+            let y = inner.y + bars - 1 - row;
+            buf[(inner.x + x as u16, y)]
+                .set_symbol(symbol)
+                .set_style(style);
+        }
+        if bucket.finals > 0 {
+            buf[(inner.x + x as u16, inner.y + bars)]
+                .set_symbol("▴")
+                .set_style(theme.terminal(Some(true)));
+        }
+    }
+    let cursor = tl.timeline.buckets.get(tl.cursor);
+    let info = match (cursor, tl.timeline.range(lo, hi)) {
+        (Some(b), Some((since, until))) => {
+            let (total, finals): (u64, u64) = if lo == hi {
+                (b.total().into(), b.finals.into())
+            } else {
+                let buckets = &tl.timeline.buckets[lo..=hi];
+                (
+                    buckets.iter().map(|b| u64::from(b.total())).sum(),
+                    buckets.iter().map(|b| u64::from(b.finals)).sum(),
+                )
+            };
+            format!(
+                " {} to {}: {}, {} final{}",
+                crate::time::format_short(since),
+                // The end's date too when it is another day's.
+                if since.div_euclid(insight::DAY) == until.div_euclid(insight::DAY) {
+                    clock(until)
+                } else {
+                    crate::time::format_short(until)
+                },
+                events(total),
+                finals,
+                if tl.timeline.untimed > 0 {
+                    format!(" · {} without a time", events(tl.timeline.untimed as u64))
+                } else {
+                    String::new()
+                }
+            )
+        }
+        _ => String::new(),
+    };
+    frame.render_widget(
+        Paragraph::new(Line::styled(info, Style::new())),
+        Rect::new(inner.x, inner.y + bars + 1, inner.width, 1),
+    );
+}

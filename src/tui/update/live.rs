@@ -1,0 +1,173 @@
+//! The live source's part of `update`: the fetch task's reports, loading every page, running
+//! the query again, and follow mode.
+
+use super::events::{append, fetch_more_if_near_end, new_query};
+use crate::source::worker::{self, Report};
+use crate::tui::action::Command;
+use crate::tui::effect::Effect;
+use crate::tui::keymap::Mode;
+use crate::tui::model::{Fetch, Follow, Model};
+
+/// A report of the live fetch task; those of an older query are dropped.
+pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
+    let query = match &report {
+        Report::Fetching { query, .. }
+        | Report::Retrying { query, .. }
+        | Report::Page { query, .. }
+        | Report::Finished { query }
+        | Report::Failed { query, .. } => *query,
+    };
+    let Some(live) = model.session.live.as_mut().filter(|l| l.query == query) else {
+        // A report of an older query: its results no longer apply.
+        return Vec::new();
+    };
+    match report {
+        Report::Fetching { page, .. } => live.fetch = Fetch::Fetching { page },
+        Report::Retrying { retry, .. } => {
+            live.fetch = Fetch::Retrying {
+                attempt: retry.attempt,
+                of: retry.of,
+                wait_secs: retry.wait.as_secs_f64().ceil() as u64,
+                reason: retry.reason,
+            }
+        }
+        Report::Page { page, .. } => {
+            live.pages += 1;
+            live.total = page.total.or(live.total);
+            live.next = Some(page.next);
+            live.fetch = Fetch::Idle;
+            let refresh = live.refresh;
+            let merged = append(model, *page.batch);
+            if refresh && let Some(live) = model.session.live.as_mut() {
+                live.refetched += merged.duplicates;
+            }
+            if model.session.follow.as_ref().is_some_and(|f| f.refreshing) {
+                follow_page(model, merged.added);
+                return Vec::new();
+            }
+            if model.session.live.as_ref().is_some_and(|l| !l.loading_all) {
+                return fetch_more_if_near_end(model);
+            }
+        }
+        Report::Finished { .. } => {
+            live.fetch = Fetch::Done;
+            live.complete = true;
+            live.loading_all = false;
+            follow_end(model, false);
+        }
+        Report::Failed { message, .. } => {
+            live.fetch = Fetch::Failed(message);
+            live.loading_all = false;
+            follow_end(model, true);
+        }
+    }
+    Vec::new()
+}
+
+/// `R`: runs the live query again (the API snapshots results at the first query); from files,
+/// says that there is nothing to run. `mode` is where the key was pressed, to name it.
+pub fn rerun(model: &mut Model, mode: Mode) -> Vec<Effect> {
+    if model.session.live.is_some() {
+        return new_query(model);
+    }
+    model.status = Some(format!(
+        "{} re-runs live queries; these events come from files",
+        model.config.keymap.key(mode, Command::Rerun)
+    ));
+    Vec::new()
+}
+
+/// `A`: loads every page of the query, or stops doing so.
+pub fn load_all(model: &mut Model) -> Vec<Effect> {
+    let Some(live) = model.session.live.as_mut() else {
+        model.status = Some("every event of these files is already loaded".into());
+        return Vec::new();
+    };
+    let id = live.query;
+    if live.loading_all {
+        live.loading_all = false;
+        model.status = Some("stopped loading every page".into());
+        return vec![Effect::Worker(worker::Command::Stop { id })];
+    }
+    if live.next.as_deref() == Some("") {
+        model.status = Some("every matching event is loaded".into());
+        return Vec::new();
+    }
+    live.loading_all = true;
+    if matches!(live.fetch, Fetch::Failed(_) | Fetch::Done) {
+        live.fetch = Fetch::Idle;
+    }
+    vec![Effect::Worker(worker::Command::LoadAll { id })]
+}
+
+/// `W`: follow mode on or off.
+pub fn toggle_follow(model: &mut Model) -> Vec<Effect> {
+    if model.session.live.is_none() {
+        model.status = Some("follow mode needs a live source (--live)".into());
+        return Vec::new();
+    }
+    let session = &mut model.session;
+    session.follow = match session.follow {
+        Some(_) => None,
+        None => Some(Follow::new(model.config.follow_every)),
+    };
+    if session.follow.is_none() {
+        model.status = Some("follow mode off".into());
+    }
+    Vec::new()
+}
+
+/// Follow mode's timer fired: run the query again, keeping what is loaded; the pages that bring
+/// new events are merged by id and marked new.
+pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
+    let session = &mut model.session;
+    let (Some(follow), Some(live)) = (session.follow.as_mut(), session.live.as_mut()) else {
+        return Vec::new();
+    };
+    if follow.refreshing || matches!(live.fetch, Fetch::Fetching { .. } | Fetch::Retrying { .. }) {
+        return Vec::new();
+    }
+    follow.refreshing = true;
+    // Until the query was loaded whole once, a refresh also brings old events never loaded:
+    // it completes what is loaded, and marks and counts nothing.
+    if live.complete && follow.new_from.is_none() {
+        follow.new_from = Some(model.events.store.len());
+    }
+    live.query += 1;
+    live.next = None;
+    live.pages = 0;
+    live.fetch = Fetch::Fetching { page: 1 };
+    live.loading_all = true;
+    live.refresh = true;
+    let id = live.query;
+    vec![
+        Effect::Worker(worker::Command::Query {
+            id,
+            filter: model.events.filter.clone(),
+        }),
+        Effect::Worker(worker::Command::LoadAll { id }),
+    ]
+}
+
+/// After a refresh's page: count what is new. The refresh runs to the query's end: the service
+/// promises no order, so new events may be on any page, and a page of known ones proves nothing
+/// (with one cursor per type, it may be the one type that had nothing new).
+fn follow_page(model: &mut Model, added: usize) {
+    let Some(follow) = model.session.follow.as_mut().filter(|f| f.refreshing) else {
+        return;
+    };
+    if follow.new_from.is_some() {
+        follow.new_events += added;
+    }
+    follow.failures = 0;
+}
+
+/// A refresh ended (the last page, or a failure that makes the next wait longer).
+fn follow_end(model: &mut Model, failed: bool) {
+    if let Some(follow) = model.session.follow.as_mut().filter(|f| f.refreshing) {
+        follow.refreshing = false;
+        if failed {
+            follow.failures += 1;
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! Copying an event to the clipboard.
+
+use super::*;
+
+#[test]
+fn y_copies_the_selected_events_json_on_one_line_and_the_status_confirms() {
+    let pretty = serde_json::to_string_pretty(&event(4, JOIN, "room-a", true)).unwrap();
+    let mut m = model(140, 40);
+    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(pretty.clone().into_bytes())));
+    builder.push(0, pretty.len()).unwrap();
+    update(&mut m, Action::BatchLoaded(builder.finish()));
+    let (text, what) = copied(run(&mut m, Command::CopyJson));
+    assert!(!text.contains('\n') && !text.contains("  "), "{text}");
+    let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, event(4, JOIN, "room-a", true));
+    assert_eq!(what, format!("{} bytes of JSON", text.len()));
+    update(&mut m, Action::Copied(Ok(what.clone())));
+    assert_eq!(
+        m.status.as_deref(),
+        Some(format!("copied {what} to the clipboard").as_str())
+    );
+}
+
+#[test]
+fn with_redaction_on_the_copied_json_holds_no_user_name_or_id() {
+    let mut m = loaded(&ten());
+    m.config.redact = true;
+    select(&mut m, 3);
+    let (text, what) = copied(run(&mut m, Command::CopyJson));
+    assert!(
+        !text.contains("User 3") && !text.contains("user-3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("user-0001") && text.contains("uid-0001"),
+        "{text}"
+    );
+    assert!(what.contains("redacted JSON"), "{what}");
+}
+
+#[test]
+fn copying_with_nothing_selected_says_so_and_copies_nothing() {
+    let mut m = model(80, 24);
+    for c in [Command::CopyJson, Command::CopyId] {
+        assert!(run(&mut m, c).is_empty());
+        assert!(m.status.as_deref().unwrap().contains("nothing to copy"));
+    }
+}
+
+#[test]
+fn a_failed_copy_is_reported_in_the_status_line() {
+    let mut m = demo(80, 24);
+    update(&mut m, Action::Copied(Err("closed".into())));
+    assert_eq!(m.status.as_deref(), Some("copy failed: closed"));
+}

@@ -1,0 +1,193 @@
+//! The groups view: its keys, its order, its clicks and wheel, Enter on a group.
+
+use super::*;
+
+#[test]
+fn enter_on_a_group_shows_its_events_and_backspace_restores_the_filter_before() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    assert_eq!(m.focus.mode(), Mode::Groups);
+    let top = m.focus.groups().unwrap().groups.group(0);
+    run(&mut m, Command::Apply);
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert_eq!(m.events.shown.len(), top.count as usize);
+    let key = crate::insight::GroupKey::Error;
+    assert!(
+        m.events
+            .shown
+            .iter()
+            .all(|&i| top.value.matches(key, m.events.store.row(i as usize)))
+    );
+    run(&mut m, Command::PopFilter);
+    assert_eq!(m.events.shown.len(), m.events.store.len());
+    assert!(m.events.filter.conditions.is_empty());
+}
+
+#[test]
+fn the_groups_key_and_order_can_be_switched() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    run(&mut m, Command::NextGroupKey);
+    let g = m.focus.groups().unwrap();
+    assert_eq!(g.key, crate::insight::GroupKey::Sdk);
+    let counts: Vec<u32> = g.groups.iter().map(|g| g.count).collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "sorted by count");
+    run(&mut m, Command::ToggleGroupSort);
+    let g = m.focus.groups().unwrap();
+    let last: Vec<i64> = g
+        .groups
+        .iter()
+        .map(|g| g.last_seen.unwrap_or(i64::MIN))
+        .collect();
+    assert!(last.windows(2).all(|w| w[0] >= w[1]), "sorted by last seen");
+    run(&mut m, Command::Cancel);
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert!(m.focus.groups().is_none());
+}
+
+#[test]
+fn the_selected_group_stays_selected_when_the_order_changes() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    // Group by peer: many groups, ordered differently by count and by last seen.
+    run(&mut m, Command::PrevGroupKey);
+    assert_eq!(
+        m.focus.groups().unwrap().key,
+        crate::insight::GroupKey::Peer
+    );
+    // Mid-screen: a row that scrolling alone would not keep the selection on.
+    for _ in 0..50 {
+        run(&mut m, Command::Down);
+    }
+    for _ in 0..10 {
+        run(&mut m, Command::Up);
+    }
+    let page = list_height(&m);
+    let at = |m: &Model| {
+        let g = m.focus.groups().unwrap();
+        (g.groups.group(g.selected).value, g.selected, g.offset)
+    };
+    let (value, first, offset) = at(&m);
+    let row = first - offset;
+    assert!(row > 0 && row + 1 < page, "row {row} of {page}");
+    let groups = m.focus.groups().unwrap().groups.len();
+    let mut places = vec![first];
+    let mut rows_kept = 0;
+    for round in 0..2 {
+        run(&mut m, Command::ToggleGroupSort);
+        let (now, selected, offset) = at(&m);
+        assert_eq!(now, value, "round {round}");
+        assert!(
+            offset <= selected && selected < offset + page,
+            "round {round}"
+        );
+        // On the same row, unless that would leave rows above the first group or below the last.
+        if selected >= row && selected - row + page <= groups {
+            assert_eq!(
+                selected - offset,
+                row,
+                "the same row of the screen, round {round}"
+            );
+            rows_kept += 1;
+        }
+        places.push(selected);
+    }
+    assert!(rows_kept > 0, "no round where the row could be kept");
+    // The group moved in the other order, and back.
+    assert_ne!(places[1], first);
+    assert_eq!(places[2], first);
+}
+
+#[test]
+fn a_group_moved_near_the_end_by_a_new_order_leaves_no_empty_rows_below_it() {
+    use crate::insight::{GroupKey, GroupSort};
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    run(&mut m, Command::PrevGroupKey);
+    let page = list_height(&m);
+    // A group on the first screen by last seen that sorts among the last by count.
+    run(&mut m, Command::ToggleGroupSort);
+    let by_count = crate::insight::Groups::compute(
+        &m.events.store,
+        &m.events.shown,
+        GroupKey::Peer,
+        GroupSort::Count,
+    );
+    let g = m.focus.groups().unwrap();
+    let len = g.groups.len();
+    assert!(len > 2 * page);
+    let k = (0..page)
+        .find(|&k| by_count.position(&g.groups.group(k).value).unwrap() >= len - page / 2)
+        .expect("such a group in the demo");
+    run(&mut m, Command::Top);
+    for _ in 0..k {
+        run(&mut m, Command::Down);
+    }
+    run(&mut m, Command::ToggleGroupSort);
+    let g = m.focus.groups().unwrap();
+    assert!(g.selected >= len - page / 2);
+    assert_eq!(g.offset, len - page, "the last page, full");
+}
+
+#[test]
+fn a_click_on_a_group_selects_it_and_the_wheel_moves_through_the_groups() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    let list = areas(140, 40).list;
+    click(&mut m, list.x + 4, list_row((140, 40), 2));
+    assert_eq!(m.focus.groups().unwrap().selected, 2);
+    assert_eq!(m.focus.mode(), Mode::Groups);
+    assert_eq!(
+        m.events.selection.selected, 0,
+        "the hidden list does not move"
+    );
+    wheel_at(&mut m, list.x + 4, list.y + 5, true);
+    assert_eq!(m.focus.groups().unwrap().selected, 5);
+    wheel_at(&mut m, list.x + 4, list.y + 5, false);
+    wheel_at(&mut m, list.x + 4, list.y + 5, false);
+    assert_eq!(m.focus.groups().unwrap().selected, 0);
+    assert_eq!(m.events.selection.selected, 0);
+}
+
+#[test]
+fn the_groups_are_counted_again_when_events_arrive_with_the_help_over_them() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::ShowGroups);
+    run(&mut m, Command::Down);
+    run(&mut m, Command::ToggleHelp);
+    let total = |m: &Model| {
+        let g = m.focus.groups().expect("the groups beneath the help");
+        g.groups.iter().map(|g| g.count).sum::<u32>()
+    };
+    assert_eq!(total(&m), 10);
+    update(
+        &mut m,
+        Action::BatchLoaded(batch(&[event(20, JOIN, "room-a", true)])),
+    );
+    assert_eq!(total(&m), 11);
+    run(&mut m, Command::ToggleHelp);
+    assert_eq!(m.focus.mode(), Mode::Groups);
+    assert_eq!(
+        m.focus.groups().unwrap().selected,
+        1,
+        "the help gives the groups back where they were"
+    );
+}
+
+#[test]
+fn a_command_the_groups_view_has_no_use_for_changes_nothing() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    let filter = m.events.filter.clone();
+    for c in [
+        Command::ToggleJoin,
+        Command::ClearFilters,
+        Command::Left,
+        Command::NextField,
+        Command::Yes,
+    ] {
+        assert!(run(&mut m, c).is_empty(), "{c:?}");
+        assert_eq!(m.focus.mode(), Mode::Groups, "{c:?}");
+    }
+    assert_eq!(m.events.filter, filter);
+}

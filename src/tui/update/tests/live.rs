@@ -1,0 +1,114 @@
+//! Follow mode and its refreshes of a live query.
+
+use super::*;
+
+#[test]
+fn follow_mode_needs_a_live_source() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ToggleFollow);
+    assert!(m.session.follow.is_none());
+    assert!(m.status.as_deref().unwrap_or("").contains("live"));
+}
+
+#[test]
+fn a_follow_tick_runs_the_query_again_keeping_what_is_loaded_and_counts_new_events() {
+    let mut m = loaded(&ten());
+    m.session.live = Some(crate::tui::model::Live::new("http://127.0.0.1:1".into()));
+    // Every page of the query loaded.
+    m.session.live.as_mut().unwrap().fetch = Fetch::Done;
+    m.session.live.as_mut().unwrap().complete = true;
+    run(&mut m, Command::ToggleFollow);
+    assert!(m.session.follow.is_some());
+    let before = m.events.store.len();
+    let effects = update(&mut m, Action::FollowTick);
+    let id = m.session.live.as_ref().unwrap().query;
+    assert_eq!(
+        effects,
+        vec![
+            Effect::Worker(worker::Command::Query {
+                id,
+                filter: m.events.filter.clone()
+            }),
+            Effect::Worker(worker::Command::LoadAll { id }),
+        ]
+    );
+    assert_eq!(
+        m.events.store.len(),
+        before,
+        "a refresh keeps what is loaded"
+    );
+    // A page with one new event and one known one.
+    let mut events = ten();
+    events.truncate(1);
+    events.push(event(99, "client.join.failed", "r9", false));
+    let page = crate::source::api::Page {
+        batch: Box::new(batch(&events)),
+        next: "n".into(),
+        total: None,
+    };
+    update(&mut m, Action::Live(Report::Page { query: id, page }));
+    assert_eq!(m.session.follow.as_ref().unwrap().new_events, 1);
+    assert_eq!(m.events.store.len(), before + 1);
+    // A page with nothing new does not end the refresh: the service promises no order, and
+    // a later page may hold new events.
+    let page = crate::source::api::Page {
+        batch: Box::new(batch(&events)),
+        next: "n2".into(),
+        total: None,
+    };
+    let effects = update(&mut m, Action::Live(Report::Page { query: id, page }));
+    assert_eq!(effects, vec![]);
+    assert!(m.session.follow.as_ref().unwrap().refreshing);
+    let mut later = ten();
+    later.truncate(2);
+    later.push(event(98, "client.join.failed", "r9", false));
+    let page = crate::source::api::Page {
+        batch: Box::new(batch(&later)),
+        next: String::new(),
+        total: None,
+    };
+    update(&mut m, Action::Live(Report::Page { query: id, page }));
+    update(&mut m, Action::Live(Report::Finished { query: id }));
+    let follow = m.session.follow.as_ref().unwrap();
+    assert!(!follow.refreshing);
+    assert_eq!(follow.new_events, 2);
+    assert_eq!(m.session.live.as_ref().unwrap().fetch, Fetch::Done);
+    // What the refresh fetched again is no duplicate of the data.
+    let live = m.session.live.as_ref().unwrap();
+    assert_eq!(m.events.store.duplicates(), live.refetched);
+    assert_eq!(live.refetched, 1 + 2 + 2);
+}
+
+/// One follow mode refresh that brings `events` in one page, to the query's end.
+fn refresh_with(m: &mut Model, events: &[serde_json::Value]) {
+    update(m, Action::FollowTick);
+    let query = m.session.live.as_ref().unwrap().query;
+    let page = crate::source::api::Page {
+        batch: Box::new(batch(events)),
+        next: String::new(),
+        total: None,
+    };
+    update(m, Action::Live(Report::Page { query, page }));
+    update(m, Action::Live(Report::Finished { query }));
+}
+
+#[test]
+fn a_refresh_of_a_query_not_yet_loaded_whole_counts_nothing_new_then_the_next_does() {
+    let mut m = loaded(&ten());
+    m.session.live = Some(crate::tui::model::Live::new("http://127.0.0.1:1".into()));
+    // One page of several loaded: what a refresh adds may be old events never loaded.
+    m.session.live.as_mut().unwrap().next = Some("more".into());
+    run(&mut m, Command::ToggleFollow);
+    refresh_with(&mut m, &[event(50, "client.join.failed", "r1", false)]);
+    let follow = m.session.follow.as_ref().unwrap();
+    assert_eq!((follow.new_events, follow.new_from), (0, None));
+    assert_eq!(
+        m.events.store.len(),
+        11,
+        "the refresh completed what is loaded"
+    );
+    // Loaded whole now: the next refresh's additions are new.
+    refresh_with(&mut m, &[event(51, "client.join.failed", "r1", false)]);
+    let follow = m.session.follow.as_ref().unwrap();
+    assert_eq!((follow.new_events, follow.new_from), (1, Some(11)));
+}

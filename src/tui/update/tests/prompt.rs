@@ -1,0 +1,210 @@
+//! The prompts: the filter inputs, and the save prompt's messages and question.
+
+use super::*;
+
+#[test]
+fn editing_filters_starts_at_the_room_input_and_search_at_the_search_input() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    assert_eq!(m.focus.mode(), Mode::Editing);
+    assert_eq!(editing(&m).unwrap().focus, 0);
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::EditSearch);
+    assert_eq!(m.focus.mode(), Mode::Editing);
+    assert_eq!(editing(&m).unwrap().focus, SEARCH_FIELD);
+}
+
+#[test]
+fn typed_room_and_search_apply_as_filters() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    type_text(&mut m, "room-b");
+    for _ in 0..SEARCH_FIELD {
+        run(&mut m, Command::NextField);
+    }
+    type_text(&mut m, "MESSAGE 7");
+    assert_eq!(
+        m.events.filter,
+        Filter::default(),
+        "nothing applies before Enter"
+    );
+    assert_eq!(m.events.shown.len(), 10);
+    run(&mut m, Command::Apply);
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert!(editing(&m).is_none());
+    assert_eq!(m.events.filter.room(), Some("room-b"));
+    assert_eq!(m.events.filter.search.as_deref(), Some("MESSAGE 7"));
+    assert_eq!(shown_numbers(&m), [7]);
+}
+
+#[test]
+fn session_peer_and_user_inputs_apply_as_their_filters() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "session-room-a");
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "peer-4");
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "user-4");
+    run(&mut m, Command::Apply);
+    assert_eq!(
+        m.events.filter.wanted(Field::Session),
+        Some("session-room-a")
+    );
+    assert_eq!(m.events.filter.wanted(Field::Peer), Some("peer-4"));
+    assert_eq!(m.events.filter.wanted(Field::User), Some("user-4"));
+    assert_eq!(shown_numbers(&m), [4]);
+}
+
+#[test]
+fn the_inputs_start_with_the_current_filters_and_an_emptied_input_clears_its_filter() {
+    let mut m = loaded(&ten());
+    m.events.filter.set(Field::Room, Some("room-a".into()));
+    m.events.filter.search = Some("message".into());
+    refilter(&mut m);
+    run(&mut m, Command::EditFilters);
+    let editor = editing(&m).unwrap();
+    assert_eq!(editor.inputs[0].value(), "room-a");
+    assert_eq!(editor.inputs[SEARCH_FIELD].value(), "message");
+    press(&mut m, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    assert_eq!(editing(&m).unwrap().inputs[0].value(), "");
+    run(&mut m, Command::Apply);
+    assert_eq!(m.events.filter.room(), None);
+    assert_eq!(m.events.filter.search.as_deref(), Some("message"));
+    assert_eq!(m.events.shown.len(), 10);
+}
+
+#[test]
+fn backspace_and_cursor_keys_edit_the_focused_input() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditSearch);
+    type_text(&mut m, "mesage");
+    for _ in 0..3 {
+        press(&mut m, KeyCode::Left, KeyModifiers::NONE);
+    }
+    type_text(&mut m, "s");
+    press(&mut m, KeyCode::End, KeyModifiers::NONE);
+    press(&mut m, KeyCode::Backspace, KeyModifiers::NONE);
+    assert_eq!(editing(&m).unwrap().inputs[SEARCH_FIELD].value(), "messag");
+}
+
+#[test]
+fn inputs_cycle_forward_and_backward() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    run(&mut m, Command::PrevField);
+    assert_eq!(editing(&m).unwrap().focus, FIELDS.len() - 1);
+    run(&mut m, Command::NextField);
+    assert_eq!(editing(&m).unwrap().focus, 0);
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "s");
+    assert_eq!(editing(&m).unwrap().inputs[1].value(), "s");
+    assert_eq!(editing(&m).unwrap().inputs[0].value(), "");
+}
+
+#[test]
+fn an_input_trims_spaces_and_blank_means_no_filter() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    type_text(&mut m, "  room-a ");
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "   ");
+    run(&mut m, Command::Apply);
+    assert_eq!(m.events.filter.room(), Some("room-a"));
+    assert_eq!(m.events.filter.wanted(Field::Session), None);
+}
+
+#[test]
+fn cancel_leaves_the_filters_and_the_shown_events_unchanged() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::ToggleJoin);
+    select(&mut m, 4);
+    let filter = m.events.filter.clone();
+    let shown = m.events.shown.clone();
+    run(&mut m, Command::EditFilters);
+    type_text(&mut m, "room-b");
+    run(&mut m, Command::NextField);
+    type_text(&mut m, "x");
+    run(&mut m, Command::Cancel);
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert!(editing(&m).is_none());
+    assert_eq!(m.events.filter, filter);
+    assert_eq!(m.events.shown, shown);
+    assert_eq!(selected_number(&m), Some(4));
+    // The next edit starts from the filters, not from the cancelled text.
+    run(&mut m, Command::EditFilters);
+    assert_eq!(editing(&m).unwrap().inputs[0].value(), "");
+}
+
+#[test]
+fn typing_outside_an_input_changes_nothing() {
+    let mut m = loaded(&ten());
+    type_text(&mut m, "room");
+    assert!(editing(&m).is_none());
+    assert_eq!(m.events.filter, Filter::default());
+}
+
+#[test]
+fn a_paste_is_typed_into_the_focused_input_without_its_control_characters() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditSearch);
+    update(
+        &mut m,
+        Action::Input(TermEvent::Paste("ICE\nDisc\tonnected\u{1b}".into())),
+    );
+    let editor = editing(&m).expect("editing");
+    assert_eq!(editor.inputs[SEARCH_FIELD].value(), "ICEDisconnected");
+    assert_eq!(
+        m.focus.mode(),
+        Mode::Editing,
+        "a pasted newline does not apply the filter"
+    );
+}
+
+#[test]
+fn clicks_while_typing_or_in_the_help_change_nothing() {
+    for setup in [Command::EditFilters, Command::ToggleHelp] {
+        let mut m = demo(140, 40);
+        run(&mut m, setup);
+        let mode = m.focus.mode();
+        let list = areas(140, 40).list;
+        click(&mut m, list.x + 4, list_row((140, 40), 3));
+        assert_eq!(m.focus.mode(), mode, "{setup:?}");
+        assert_eq!(m.events.selection.selected, 0, "{setup:?}");
+    }
+}
+
+#[test]
+fn a_failed_save_says_first_that_nothing_was_lost() {
+    let mut m = demo(80, 24);
+    update(
+        &mut m,
+        Action::Saved(Err("out.json: No space left on device (os error 28)".into())),
+    );
+    assert_eq!(
+        m.status.as_deref(),
+        Some("not saved, nothing lost: out.json: No space left on device (os error 28)")
+    );
+}
+
+#[test]
+fn the_replace_question_names_the_keys_in_force() {
+    let mut m = demo(80, 24);
+    m.config.keymap = crate::tui::keymap::Keymap::with_overrides(
+        &[("yes".to_string(), vec!["r".to_string()])].into(),
+        &Default::default(),
+    )
+    .unwrap();
+    update(
+        &mut m,
+        Action::SaveNeedsConfirm {
+            path: "out.json".into(),
+            what: SaveWhat::Shown,
+        },
+    );
+    assert_eq!(
+        m.status.as_deref(),
+        Some("out.json exists: replace it? (r/n)")
+    );
+}
