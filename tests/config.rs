@@ -15,6 +15,8 @@ const INCIDENT: &str = concat!(
     "/tests/fixtures/serve/incident.json"
 );
 const TOKEN_A: &str = "token-a-91f3c7";
+/// The demo's join storm room: the hosted API answers queries of one room only.
+const STORM_ROOM: &str = "673a1f2c9e4b8d0a5c7e3f21";
 const TOKEN_B: &str = "token-b-2d8e44";
 
 fn write_config(home: &Path, text: &str) -> PathBuf {
@@ -99,6 +101,8 @@ base_url = "{a}"
 token_file = "incident.token"
 live = true
 page_size = 2
+[profiles.incident.filters]
+room = "room-a"
 
 [profiles.demo]
 base_url = "{b}"
@@ -108,6 +112,7 @@ live = true
 [profiles.demo.filters]
 type = ["join"]
 terminal = true
+room = "{STORM_ROOM}"
 "#,
             a = a.url,
             b = b.url
@@ -127,11 +132,13 @@ terminal = true
         )
     };
 
-    // The default profile: every event of the incident, paged two at a time.
+    // The default profile: every event of the incident's room, paged two at a time.
     let incident = list(&[]);
     let expected = stdout_of(callscope(home.path()).args([
         "list",
         INCIDENT,
+        "--room",
+        "room-a",
         "--format",
         "ndjson",
         "--config",
@@ -148,6 +155,8 @@ terminal = true
     let expected = stdout_of(callscope(home.path()).args([
         "list",
         "--demo",
+        "--room",
+        STORM_ROOM,
         "--type",
         "join",
         "--terminal",
@@ -164,6 +173,8 @@ terminal = true
     let expected = stdout_of(callscope(home.path()).args([
         "list",
         "--demo",
+        "--room",
+        STORM_ROOM,
         "--type",
         "publish",
         "--retried",
@@ -190,6 +201,7 @@ fn the_base_url_flag_wins_over_the_profile() {
     let out = stdout_of(
         callscope(home.path())
             .args(["list", "--profile", "p", "--max", "3", "--format", "ndjson"])
+            .args(["--room", STORM_ROOM])
             .args(["--base-url", &b.url, "--token-file"])
             .arg(&token),
     );

@@ -28,6 +28,9 @@ fn serve(dir: &Path, log: &Path) -> Server {
     Server::spawn(cmd)
 }
 
+/// The demo's join storm room: live queries name a room.
+const ROOM: &str = "673a1f2c9e4b8d0a5c7e3f21";
+
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -46,6 +49,8 @@ fn list_live_and_serve_log_their_requests_and_never_the_token() {
             "--live",
             "--base-url",
             &server.url,
+            "--room",
+            ROOM,
             "--type",
             "join",
         ])
@@ -81,7 +86,9 @@ fn list_live_and_serve_log_their_requests_and_never_the_token() {
             "{line}"
         );
         assert!(
-            line.contains("url=/v2/analytics/events?type=client.join.failed&limit=40"),
+            line.contains(&format!(
+                "url=/v2/analytics/events?type=client.join.failed&room_id={ROOM}&limit=40"
+            )),
             "{line}"
         );
         assert!(line.contains("elapsed_ms="), "{line}");
@@ -98,7 +105,12 @@ fn list_live_and_serve_log_their_requests_and_never_the_token() {
         .filter(|l| l.contains("served") && l.contains("status=200"))
         .collect();
     assert_eq!(answered.len(), 3, "{served}");
-    assert!(answered[0].contains("url=/v2/analytics/events?type=client.join.failed&limit=40"));
+    assert!(
+        answered[0].contains(&format!(
+            "url=/v2/analytics/events?type=client.join.failed&room_id={ROOM}&limit=40"
+        )),
+        "{served}"
+    );
     for text in [&log, &served] {
         assert!(!text.contains(TOKEN), "the token was logged:\n{text}");
         assert!(!text.to_lowercase().contains("bearer"), "{text}");
@@ -113,7 +125,8 @@ fn a_refused_token_is_logged_by_status_only() {
     let server = serve(dir.path(), &serve_log);
     let wrong = "wrong-token-3b7a90";
     let out = callscope(dir.path())
-        .args(["list", "--live", "--base-url", &server.url, "--log-file"])
+        .args(["list", "--live", "--room", ROOM])
+        .args(["--base-url", &server.url, "--log-file"])
         .arg(&list_log)
         .env("HMS_MANAGEMENT_TOKEN", wrong)
         .output()
@@ -129,8 +142,8 @@ fn a_refused_token_is_logged_by_status_only() {
     }
 }
 
-/// A server that answers every request with 503 and `Retry-After: 0`, and keeps what each
-/// request sent as its Authorization header.
+/// A server that answers three requests with 503 and `Retry-After: 0` and every later one with
+/// a 400 (which is not retried), and keeps what each request sent as its Authorization header.
 fn busy_server() -> (String, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
@@ -154,10 +167,18 @@ fn busy_server() -> (String, Arc<Mutex<Vec<String>>>) {
             }) {
                 record.lock().unwrap().push(auth.to_string());
             }
-            let body = r#"{"message":"busy"}"#;
+            let busy = record.lock().unwrap().len() <= 3;
+            let (status, body) = if busy {
+                ("503 Service Unavailable", r#"{"message":"busy"}"#)
+            } else {
+                (
+                    "400 Bad Request",
+                    r#"{"code":400,"message":"Bad Request","details":["busy for good"]}"#,
+                )
+            };
             let _ = write!(
                 stream,
-                "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 0\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                "HTTP/1.1 {status}\r\nRetry-After: 0\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                 body.len()
             );
         }
@@ -172,7 +193,15 @@ fn retries_and_the_final_failure_are_logged_without_the_minted_token_or_secret()
     let list_log = dir.path().join("list.log");
     let secret = "app-secret-f00d77";
     let out = callscope(dir.path())
-        .args(["list", "--live", "--base-url", &url, "--log-file"])
+        .args([
+            "list",
+            "--live",
+            "--room",
+            ROOM,
+            "--base-url",
+            &url,
+            "--log-file",
+        ])
         .arg(&list_log)
         .env("HMS_ACCESS_KEY", "access-key-1")
         .env("HMS_SECRET", secret)
@@ -186,16 +215,17 @@ fn retries_and_the_final_failure_are_logged_without_the_minted_token_or_secret()
     );
     let log = read(&list_log);
     let retries: Vec<&str> = log.lines().filter(|l| l.contains("retrying")).collect();
-    assert_eq!(retries.len(), 4, "{log}");
+    assert_eq!(retries.len(), 3, "{log}");
     assert!(
-        retries[0].contains("attempt=2") && retries[3].contains("attempt=5"),
+        retries[0].contains("attempt=2") && retries[2].contains("attempt=4"),
         "{log}"
     );
     assert!(retries[0].contains("HTTP 503: busy"), "{log}");
-    assert_eq!(log.matches("status=503").count(), 5, "{log}");
+    assert_eq!(log.matches("status=503").count(), 3, "{log}");
     assert!(log.contains("giving up"), "{log}");
+    assert!(log.contains("busy for good"), "{log}");
     let sent = seen.lock().unwrap().clone();
-    assert_eq!(sent.len(), 5);
+    assert_eq!(sent.len(), 4);
     for auth in &sent {
         let jwt = auth
             .strip_prefix("Bearer ")
@@ -211,7 +241,7 @@ fn callscope_log_alone_writes_to_the_state_folder_not_the_terminal() {
     let state = dir.path().join("state");
     let (url, _) = busy_server();
     let out = callscope(dir.path())
-        .args(["list", "--live", "--base-url", &url])
+        .args(["list", "--live", "--room", ROOM, "--base-url", &url])
         .env("HMS_MANAGEMENT_TOKEN", TOKEN)
         .env("CALLSCOPE_LOG", "debug")
         .env("XDG_STATE_HOME", &state)

@@ -37,8 +37,13 @@ fn serve(args: &[&str], env_token: Option<&str>) -> Server {
     Server::spawn(cmd)
 }
 
+/// The demo served leniently (no room needed, aliases taken), for the checks of paging,
+/// cursors and filters, which the hosted API's rules do not change.
 fn serve_demo() -> Server {
-    serve(&["--demo", "--addr", "127.0.0.1:0"], Some(TOKEN))
+    serve(
+        &["--demo", "--lenient", "--addr", "127.0.0.1:0"],
+        Some(TOKEN),
+    )
 }
 
 #[derive(Debug, Deserialize)]
@@ -64,10 +69,20 @@ impl Answer {
         serde_json::from_slice(&self.body).expect("an envelope")
     }
 
+    /// What an error answer says: its first detail (where the hosted API puts the useful
+    /// part), else its message. The body is checked to be in the hosted API's error shape.
     fn message(&self) -> String {
         assert_eq!(self.content_type, "application/json");
         let v: Value = serde_json::from_slice(&self.body).expect("a JSON error body");
-        v["message"].as_str().expect("a message").to_string()
+        assert_eq!(v["code"].as_u64(), Some(u64::from(self.status)), "{v}");
+        assert!(v["message"].is_string(), "{v}");
+        let details = v["details"].as_array().expect("details");
+        details
+            .first()
+            .and_then(Value::as_str)
+            .or_else(|| v["message"].as_str())
+            .expect("a message")
+            .to_string()
     }
 }
 
@@ -551,7 +566,10 @@ async fn the_default_page_is_ten_events_and_errors_elsewhere_are_json() {
 
 #[tokio::test]
 async fn a_dump_is_served_byte_for_byte_with_its_unknown_types_and_fields() {
-    let mut server = serve(&[FIXTURE, "--addr", "127.0.0.1:0"], Some(TOKEN));
+    let mut server = serve(
+        &[FIXTURE, "--lenient", "--addr", "127.0.0.1:0"],
+        Some(TOKEN),
+    );
     let client = reqwest::Client::new();
     let listed = list_ndjson([FIXTURE]);
     assert_eq!(listed.len(), 5, "the duplicate id is dropped");
@@ -599,11 +617,19 @@ async fn a_dump_is_served_byte_for_byte_with_its_unknown_types_and_fields() {
 
 #[test]
 fn list_live_over_serve_demo_prints_what_list_demo_prints_loading_the_types_side_by_side() {
-    let server = serve_demo();
+    // serve as the hosted API answers: room_id required, error=true understood.
+    let server = serve(&["--demo", "--addr", "127.0.0.1:0"], Some(TOKEN));
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("list.log");
     let live = Command::new(BIN)
-        .args(["list", "--live", "--base-url", &server.url])
+        .args([
+            "list",
+            "--live",
+            "--base-url",
+            &server.url,
+            "--room",
+            STORM_ROOM,
+        ])
         .args(["--format", "ndjson", "--log-file"])
         .arg(&log)
         .env("HMS_MANAGEMENT_TOKEN", TOKEN)
@@ -614,11 +640,17 @@ fn list_live_over_serve_demo_prints_what_list_demo_prints_loading_the_types_side
         "{}",
         String::from_utf8_lossy(&live.stderr)
     );
+    // With no type named, the error events of the room: the five types.
     let demo = Command::new(BIN)
-        .args(["list", "--demo", "--format", "ndjson"])
+        .args(["list", "--demo", "--room", STORM_ROOM, "--format", "ndjson"])
+        .args(["--type", "publish,subscribe,join,disconnected,connect"])
         .output()
         .unwrap();
     assert!(demo.status.success());
+    assert!(
+        demo.stdout.len() > 100_000,
+        "the storm room holds many events"
+    );
     // The demo is in time order, as the service orders events: merging the cursors by time gives
     // the events, their bytes and their order exactly.
     assert!(
@@ -636,11 +668,22 @@ fn list_live_over_serve_demo_prints_what_list_demo_prints_loading_the_types_side
         "client.connect.failed",
     ] {
         assert!(
-            log.contains(&format!("url={EVENTS}?type={kind}&limit=100")),
+            log.contains(&format!(
+                "url={EVENTS}?type={kind}&room_id={STORM_ROOM}&limit=100"
+            )),
             "a cursor of its own for {kind}:\n{log}"
         );
     }
+    assert!(
+        log.contains(&format!(
+            "url={EVENTS}?error=true&room_id={STORM_ROOM}&limit=100"
+        )),
+        "the query's own cursor asks for the error events:\n{log}"
+    );
 }
+
+/// The demo's join storm room.
+const STORM_ROOM: &str = "673a1f2c9e4b8d0a5c7e3f21";
 
 /// The token of the API that `serve --live` reads in these tests (serve's own is `TOKEN`).
 const UPSTREAM_TOKEN: &str = "upstream-token-3e8a";
@@ -663,22 +706,37 @@ async fn serve_live_serves_what_the_api_holds_and_filters_narrow_it() {
     let upstream = serve(&["--demo", "--addr", "127.0.0.1:0"], Some(UPSTREAM_TOKEN));
     let client = reqwest::Client::new();
 
-    let whole = serve_live(&upstream, &[]);
-    let (served, total) = page_through(&client, &whole, &[], 100).await;
-    let expected: Vec<&str> = demo().iter().map(|(line, _)| line.as_str()).collect();
+    // A room's error events (the room given by name, looked up in the rooms endpoint).
+    let whole = serve_live(&upstream, &["--room", "weekly-allhands"]);
+    let (served, total) = page_through(&client, &whole, &[("room_id", STORM_ROOM)], 100).await;
+    let expected = list_ndjson([
+        "--demo",
+        "--room",
+        STORM_ROOM,
+        "--type",
+        "publish,subscribe,join,disconnected,connect",
+    ]);
     assert_eq!(total, expected.len());
     assert_eq!(served, expected, "every event, in order, byte for byte");
 
     // The type goes to the API; --terminal and --search are applied to what arrives. Only the
     // matches are served, and queried further as any others.
-    let flags = ["--type", "join", "--terminal", "--search", "sfu"];
+    let flags = [
+        "--room",
+        STORM_ROOM,
+        "--type",
+        "join",
+        "--terminal",
+        "--search",
+        "sfu",
+    ];
     let narrowed = serve_live(&upstream, &flags);
     let mut list_args = vec!["--demo"];
     list_args.extend(flags);
     let expected = list_ndjson(&list_args);
     assert!(expected.len() > 10, "the filters keep some events");
     assert!(expected.len() < demo().len() / 10, "and leave most out");
-    let (served, total) = page_through(&client, &narrowed, &[], 7).await;
+    let (served, total) = page_through(&client, &narrowed, &[("room_id", STORM_ROOM)], 7).await;
     assert_eq!(total, expected.len());
     assert_eq!(served, expected);
     let (_, some) = demo()
@@ -686,7 +744,13 @@ async fn serve_live_serves_what_the_api_holds_and_filters_narrow_it() {
         .find(|(line, _)| *line == expected[0])
         .unwrap();
     let room = some["data"]["room_id"].as_str().unwrap();
-    let (in_room, _) = page_through(&client, &narrowed, &[("room_id", room)], 100).await;
+    let (in_room, _) = page_through(
+        &client,
+        &narrowed,
+        &[("room_id", room), ("type", "client.join.failed")],
+        100,
+    )
+    .await;
     let expected_in_room: Vec<String> = expected
         .iter()
         .filter(|line| line.contains(room))
@@ -700,7 +764,7 @@ async fn serve_live_serves_what_the_api_holds_and_filters_narrow_it() {
 async fn serve_narrows_a_dump_or_the_demo_with_the_filters_too() {
     let client = reqwest::Client::new();
     let flags = ["--type", "disconnected", "--search", "0.11.4"];
-    let mut args = vec!["--demo", "--addr", "127.0.0.1:0"];
+    let mut args = vec!["--demo", "--lenient", "--addr", "127.0.0.1:0"];
     args.extend(flags);
     let server = serve(&args, Some(TOKEN));
     let mut list_args = vec!["--demo"];
@@ -760,7 +824,7 @@ fn serve_live_serves_nothing_when_the_api_fails_or_no_token_is_known() {
 
     // A token the API refuses: a runtime failure, said with the API's status; nothing listens.
     let refused = "tok-refused-4c1d";
-    let (code, stdout, stderr) = run(Some(refused), &["--live"]);
+    let (code, stdout, stderr) = run(Some(refused), &["--live", "--room", STORM_ROOM]);
     assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(stdout, "");
     assert!(
@@ -774,20 +838,26 @@ fn serve_live_serves_nothing_when_the_api_fails_or_no_token_is_known() {
     assert!(!stderr.contains(refused), "the token never shows: {stderr}");
 
     // The API's own token as the one serve hands to its clients: refused, and not shown.
-    let (code, stdout, stderr) = run(Some(TOKEN), &["--live"]);
+    let (code, stdout, stderr) = run(Some(TOKEN), &["--live", "--room", STORM_ROOM]);
     assert_eq!(code, Some(2), "{stderr}");
     assert_eq!(stdout, "");
     assert!(stderr.contains("a token of its own"), "{stderr}");
     assert!(!stderr.contains(TOKEN), "{stderr}");
 
     // No token anywhere: a usage error that says where one is read from.
-    let (code, stdout, stderr) = run(None, &["--live"]);
+    let (code, stdout, stderr) = run(None, &["--live", "--room", STORM_ROOM]);
     assert_eq!(code, Some(2), "{stderr}");
     assert_eq!(stdout, "");
     assert!(
         stderr.contains("no token") && stderr.contains("--live-token-file"),
         "{stderr}"
     );
+
+    // No room: the hosted API would refuse every query, so serve refuses to start.
+    let (code, stdout, stderr) = run(Some("tok-any"), &["--live"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(stderr.contains("--room"), "{stderr}");
 
     // An option of the live API without --live, or a filter that cannot be read, without a
     // server started.
@@ -817,7 +887,14 @@ fn serve_delay_ms_holds_each_answer_back() {
     );
     let started = std::time::Instant::now();
     let out = Command::new(BIN)
-        .args(["list", "--live", "--base-url", &server.url])
+        .args([
+            "list",
+            "--live",
+            "--base-url",
+            &server.url,
+            "--room",
+            STORM_ROOM,
+        ])
         .args(["--type", "publish", "--max", "1", "--format", "ndjson"])
         .env("HMS_MANAGEMENT_TOKEN", TOKEN)
         .output()
@@ -847,13 +924,14 @@ async fn the_token_comes_from_the_file_then_the_environment_then_is_made_up() {
         Some(TOKEN),
     );
     let url = server.at(EVENTS);
+    let room = [("room_id", STORM_ROOM)];
     assert_eq!(
-        get(&client, &url, &[], Some("Bearer file-token"))
+        get(&client, &url, &room, Some("Bearer file-token"))
             .await
             .status,
         200
     );
-    assert_eq!(get(&client, &url, &[], Some(&bearer())).await.status, 401);
+    assert_eq!(get(&client, &url, &room, Some(&bearer())).await.status, 401);
 
     let mut server = serve(&["--demo", "--addr", "127.0.0.1:0"], None);
     let line = server.stderr_line();
@@ -870,12 +948,12 @@ async fn the_token_comes_from_the_file_then_the_environment_then_is_made_up() {
     );
     let url = server.at(EVENTS);
     assert_eq!(
-        get(&client, &url, &[], Some(&format!("Bearer {token}")))
+        get(&client, &url, &room, Some(&format!("Bearer {token}")))
             .await
             .status,
         200
     );
-    assert_eq!(get(&client, &url, &[], Some(&bearer())).await.status, 401);
+    assert_eq!(get(&client, &url, &room, Some(&bearer())).await.status, 401);
 }
 
 #[test]
@@ -951,7 +1029,9 @@ async fn serve_under_nohup_outlives_a_hangup_and_stops_on_sigterm() {
     let client = reqwest::Client::new();
     // Still answering after the hangup (a request queued behind its handling, if any).
     assert_eq!(
-        events(&client, &server, &[("limit", "1")]).await.status,
+        events(&client, &server, &[("limit", "1"), ("room_id", STORM_ROOM)])
+            .await
+            .status,
         200
     );
     assert!(server.child.try_wait().unwrap().is_none(), "still running");
@@ -974,11 +1054,27 @@ fn list_live_max_counts_events_that_match_not_events_fetched() {
         &["--terminal"][..],
         &["--type", "join", "--search", "sfu"][..],
     ] {
-        for max in ["3", "50"] {
+        // The room that holds the most matches.
+        let mut all = vec!["--demo"];
+        all.extend_from_slice(filters);
+        let mut rooms: Vec<String> = list_ndjson(&all)
+            .iter()
+            .filter_map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                v["data"]["room_id"].as_str().map(str::to_string)
+            })
+            .collect();
+        rooms.sort();
+        let room = rooms
+            .chunk_by(|a, b| a == b)
+            .max_by_key(|run| run.len())
+            .map(|run| run[0].clone())
+            .unwrap();
+        for max in ["3", "20"] {
             let mut live = vec!["--live", "--base-url", &server.url, "--token-file", token];
-            live.extend_from_slice(&["--page-size", "10", "--max", max]);
+            live.extend_from_slice(&["--page-size", "10", "--max", max, "--room", &room]);
             live.extend_from_slice(filters);
-            let mut demo = vec!["--demo", "--max", max];
+            let mut demo = vec!["--demo", "--max", max, "--room", &room];
             demo.extend_from_slice(filters);
             let expected = list_ndjson(&demo);
             assert_eq!(

@@ -805,7 +805,7 @@ fn a_live_explorer_refused_by_the_api_says_why_in_full_with_the_profiles_token_v
     .unwrap();
     tmux.launch(
         "PROD_TOKEN=tok-wrong-41c7 ",
-        "--config prod.toml --profile prod",
+        "--config prod.toml --profile prod --room 673a1f2c9e4b8d0a5c7e3f21",
     );
     let screen = tmux.wait_for_text("the query again)");
     // The reason, whole (the header has room for its start only), naming the variable the

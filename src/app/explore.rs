@@ -6,6 +6,7 @@ use std::io::IsTerminal;
 use super::{Ended, Failure};
 use crate::filter::Filter;
 use crate::source::Source;
+use crate::source::live::{Connection, RoomError};
 use crate::tui::{Exit, Explorer, Settings};
 
 /// What the explorer is asked to show.
@@ -18,6 +19,20 @@ pub struct Explore {
     pub follow: bool,
     /// Live: seconds between two runs of the query in follow mode.
     pub follow_every: std::time::Duration,
+}
+
+/// The filter with its room's name looked up, before the screen is taken.
+fn room_id(connection: &Connection, filter: &Filter) -> Result<Filter, Failure> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::runtime(format!("cannot start: {e}")))?;
+    runtime
+        .block_on(crate::source::live::with_room_id(connection, filter))
+        .map_err(|e| match e {
+            RoomError::Unknown(e) => Failure::Usage(e),
+            RoomError::Lookup(e) => Failure::Runtime(e),
+        })
 }
 
 pub fn run(explore: Explore) -> Result<Ended, Failure> {
@@ -37,6 +52,7 @@ pub fn run(explore: Explore) -> Result<Ended, Failure> {
             "--follow needs a live source (--live, or a configured token)",
         ));
     }
+    let mut filter = filter;
     let live = match &source {
         Source::Live(live) => Some(live.connect().map_err(Failure::Usage)?),
         _ => None,
@@ -66,6 +82,9 @@ pub fn run(explore: Explore) -> Result<Ended, Failure> {
         return Err(Failure::usage(
             "the explorer needs a terminal; use `callscope list` to print events",
         ));
+    }
+    if let Some(connection) = &live {
+        filter = room_id(connection, &filter)?;
     }
     let explorer = Explorer {
         source,

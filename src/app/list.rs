@@ -33,15 +33,15 @@ pub struct List {
 pub fn run(list: List) -> Result<Ended, Failure> {
     let (store, problems, rows) = match &list.source {
         Source::Live(live) => match fetch(live, &list.filter, list.max) {
-            Ok(store) => {
-                let rows = store.filter(&list.filter);
+            Ok((store, filter)) => {
+                let rows = store.filter(&filter);
                 (store, Vec::new(), rows)
             }
             Err(Stopped::Before(failure)) => return Err(failure),
-            Err(Stopped::PartWay(store, e)) => {
+            Err(Stopped::PartWay(store, filter, e)) => {
                 // What arrived before the failure is still written, and the exit status says
                 // it is incomplete.
-                let rows = store.filter(&list.filter);
+                let rows = store.filter(&filter);
                 let _ = write_list(&list, &store, rows);
                 return Err(Failure::Runtime(e));
             }

@@ -20,6 +20,10 @@ pub struct Serve {
     /// a random one).
     pub token_file: Option<PathBuf>,
     pub redact: bool,
+    /// An app's key and secret, whose management tokens are let in too.
+    pub app: Option<crate::serve::AppKey>,
+    /// Accept what the hosted API refuses.
+    pub lenient: bool,
     /// Wait this long before answering each request, as a distant server would.
     pub delay_ms: u64,
 }
@@ -29,6 +33,7 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
     let env_token = std::env::var(crate::serve::TOKEN_ENV).ok();
     let token = crate::serve::resolve_token(serve.token_file.as_deref(), env_token)
         .map_err(Failure::Usage)?;
+    let mut filter = serve.filter.clone();
     let store = match &serve.source {
         Source::Live(live) => {
             // Whoever may query serve is given its token: it must not be the API's secret.
@@ -44,10 +49,13 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
                 ));
             }
             match fetch(live, &serve.filter, None) {
-                Ok(store) => store,
+                Ok((store, fetched_by)) => {
+                    filter = fetched_by;
+                    store
+                }
                 Err(Stopped::Before(failure)) => return Err(failure),
                 // Serving part of what the API holds would answer queries wrongly.
-                Err(Stopped::PartWay(store, e)) => {
+                Err(Stopped::PartWay(store, _, e)) => {
                     return Err(Failure::runtime(format!(
                         "not serving: {e}; {} event(s) had arrived before it",
                         store.len()
@@ -68,10 +76,17 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
             store
         }
     };
-    let store =
-        crate::serve::served(store, &serve.filter, serve.redact).map_err(Failure::Runtime)?;
+    let store = crate::serve::served(store, &filter, serve.redact).map_err(Failure::Runtime)?;
     tracing::info!(redact = serve.redact, "serving");
-    let delay = std::time::Duration::from_millis(serve.delay_ms);
-    crate::serve::run(addr, token, store, delay).map_err(Failure::Runtime)?;
+    let options = crate::serve::Options {
+        rules: if serve.lenient {
+            crate::serve::Rules::Lenient
+        } else {
+            crate::serve::Rules::Hosted
+        },
+        app: serve.app,
+        delay: std::time::Duration::from_millis(serve.delay_ms),
+    };
+    crate::serve::run(addr, token, store, options).map_err(Failure::Runtime)?;
     Ok(Ended::Done)
 }

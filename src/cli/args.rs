@@ -345,6 +345,29 @@ pub struct ServeArgs {
     /// Serve the events with IP addresses, user names and user ids replaced by pseudonyms.
     #[arg(long, help_heading = "Server")]
     pub redact: bool,
+    /// Also let in management tokens minted from an app's access key, read from this
+    /// environment variable (with --secret-env), as the hosted API does: clients built on the
+    /// official server SDKs then work unchanged.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "secret_env",
+        help_heading = "Server"
+    )]
+    pub access_key_env: Option<String>,
+    /// The environment variable holding the app secret that --access-key-env's tokens are
+    /// signed with.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "access_key_env",
+        help_heading = "Server"
+    )]
+    pub secret_env: Option<String>,
+    /// Accept what the hosted API refuses (a query without room_id, type aliases such as join,
+    /// comma lists): for local use; scripts tested this way may fail against the hosted API.
+    #[arg(long, help_heading = "Server")]
+    pub lenient: bool,
     /// Wait this many milliseconds before answering each request, as a distant server would (for
     /// timing clients; not part of the API).
     #[arg(long, value_name = "MS", default_value_t = 0, hide = true)]

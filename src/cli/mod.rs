@@ -111,12 +111,35 @@ fn serve(args: ServeArgs) -> Result<Ended, Failure> {
         }
     }
     let filter = args.filters.to_filter().map_err(Failure::Usage)?;
+    let app = match (&args.access_key_env, &args.secret_env) {
+        (Some(key_env), Some(secret_env)) => {
+            let read = |name: &str| {
+                std::env::var(name)
+                    .ok()
+                    .map(|v| v.trim().to_string())
+                    .filter(|v| !v.is_empty())
+                    .ok_or_else(|| {
+                        Failure::usage(format!(
+                            "{name} is not set: --access-key-env and --secret-env name the \
+                             environment variables that hold the app's access key and secret"
+                        ))
+                    })
+            };
+            Some(crate::serve::AppKey {
+                access_key: read(key_env)?,
+                secret: read(secret_env)?,
+            })
+        }
+        _ => None,
+    };
     crate::app::serve::run(crate::app::serve::Serve {
         source,
         filter,
         addr: args.addr,
         token_file: args.token_file,
         redact: args.redact,
+        app,
+        lenient: args.lenient,
         delay_ms: args.delay_ms,
     })
 }

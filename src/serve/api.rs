@@ -1,27 +1,22 @@
-//! `GET /v2/analytics/events` over a loaded store, with the service's parameters, envelope and
-//! paging (spec/api-facts.md).
+//! The API over a loaded store: its state (the events, who may query, the queries' matching
+//! events kept at hand) and its routes.
 
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
+use axum::extract::Path;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use super::cursor::{self, Mac, Position};
-use crate::event::{EventType, Field};
-use crate::filter::Filter;
+use super::auth::Auth;
+use super::cursor::{self, Position};
+use super::events::{CURSOR_MESSAGE, EVENTS_PATH, Request, Rules};
+use super::problem::{Problem, json_response};
+use super::rooms::{ROOM_PATH, ROOMS_PATH, Rooms};
 use crate::store::Store;
-
-pub const EVENTS_PATH: &str = "/v2/analytics/events";
-
-pub const DEFAULT_LIMIT: usize = 10;
-pub const MAX_LIMIT: usize = 100;
-
-pub const LIMIT_MESSAGE: &str = "limit must be an integer from 1 to 100";
-pub const CURSOR_MESSAGE: &str = "invalid or expired start cursor";
 
 /// How many queries keep their matching events at hand, so that paging through a large store
 /// does not rescan it for every page. The kept lists together hold at most twice as many indices
@@ -30,21 +25,21 @@ const SNAPSHOTS: usize = 32;
 
 pub struct Api {
     store: Store,
-    mac: Mac,
-    /// The token's tag under `mac`: requests are checked against it, so the token itself is not
-    /// kept and comparing takes the same time whatever the token sent.
-    token_tag: String,
+    auth: Auth,
+    rules: Rules,
+    rooms: Rooms,
     snapshots: Mutex<Vec<(String, Arc<Vec<u32>>)>>,
     /// How long each request waits before it is answered (`--delay-ms`).
     delay: std::time::Duration,
 }
 
 impl Api {
-    pub fn new(store: Store, token: &str, mac: Mac) -> Api {
+    pub fn new(store: Store, auth: Auth, rules: Rules) -> Api {
         Api {
-            token_tag: mac.tag(token.as_bytes()),
+            rooms: Rooms::of_events(&store),
             store,
-            mac,
+            auth,
+            rules,
             snapshots: Mutex::new(Vec::new()),
             delay: std::time::Duration::ZERO,
         }
@@ -54,30 +49,6 @@ impl Api {
     pub fn with_delay(mut self, delay: std::time::Duration) -> Api {
         self.delay = delay;
         self
-    }
-
-    fn authorize(&self, headers: &HeaderMap) -> Result<(), Problem> {
-        let Some(value) = headers.get(header::AUTHORIZATION) else {
-            return Err(Problem::unauthorized(
-                "missing Authorization header: send Authorization: Bearer <token>",
-            ));
-        };
-        let value = value.as_bytes();
-        let token = match value.iter().position(|&b| b == b' ') {
-            Some(space) if value[..space].eq_ignore_ascii_case(b"bearer") => {
-                value[space + 1..].trim_ascii()
-            }
-            _ => {
-                return Err(Problem::unauthorized(
-                    "the Authorization header must be: Bearer <token>",
-                ));
-            }
-        };
-        if self.mac.check(&self.token_tag, token) {
-            Ok(())
-        } else {
-            Err(Problem::unauthorized("invalid bearer token"))
-        }
     }
 
     /// The matching events of a query, computed once per query key while it stays recent. The
@@ -92,7 +63,11 @@ impl Api {
                 return rows;
             }
         }
-        let rows = Arc::new(self.store.filter(&query.filter));
+        let mut rows = self.store.filter(&query.filter);
+        if query.errors_only || query.beam_id.is_some() {
+            rows.retain(|&i| self.also_matches(query, i as usize));
+        }
+        let rows = Arc::new(rows);
         let mut snapshots = self.snapshots.lock().unwrap_or_else(|e| e.into_inner());
         let budget = self.store.len().saturating_mul(2);
         let mut held: usize = snapshots.iter().map(|(_, r)| r.len()).sum::<usize>() + rows.len();
@@ -103,6 +78,19 @@ impl Api {
         rows
     }
 
+    /// The parts of a query the filter does not hold: only the client error events
+    /// (`error=true`), only one recording's events (`beam_id`).
+    fn also_matches(&self, query: &Request, i: usize) -> bool {
+        let row = self.store.row(i);
+        if query.errors_only && !self.store.str(row.kind).starts_with("client.") {
+            return false;
+        }
+        match &query.beam_id {
+            Some(beam) => self.store.event(i).data_str("beam_id") == Some(beam.as_str()),
+            None => true,
+        }
+    }
+
     /// The response body for a query at unix second `now`.
     pub fn page(&self, query: &Request, now: u64) -> Result<Vec<u8>, Problem> {
         let pos = match &query.start {
@@ -110,7 +98,7 @@ impl Api {
                 offset: 0,
                 started: now,
             },
-            Some(text) => cursor::decode(&self.mac, &query.key, text, now)
+            Some(text) => cursor::decode(self.auth.mac(), &query.key, text, now)
                 .ok_or_else(|| Problem::bad_request(CURSOR_MESSAGE))?,
         };
         let rows = self.matching(query);
@@ -120,7 +108,7 @@ impl Api {
         let end = start.saturating_add(query.limit).min(total);
         let next = if end < total {
             cursor::encode(
-                &self.mac,
+                self.auth.mac(),
                 &query.key,
                 Position {
                     offset: end,
@@ -156,172 +144,18 @@ impl Api {
     }
 }
 
-/// One request's parameters, checked.
-#[derive(Debug)]
-pub struct Request {
-    pub filter: Filter,
-    pub limit: usize,
-    pub start: Option<String>,
-    /// The canonical form of the filter, which a cursor is bound to. The page size is not part of
-    /// it: a client may change `limit` from one page to the next.
-    pub key: String,
-}
-
-impl Request {
-    /// Reads the query parameters. `type` may repeat (a full name or an alias); the others may
-    /// appear once; unknown parameters are ignored, as the service ignores them; an empty value is
-    /// the same as no value.
-    pub fn parse(pairs: &[(String, String)]) -> Result<Request, Problem> {
-        let mut filter = Filter::default();
-        let mut limit = None;
-        let mut start = None;
-        let mut ids_given: Vec<&str> = Vec::new();
-        for (name, value) in pairs {
-            match name.as_str() {
-                "type" => {
-                    if value.is_empty() {
-                        continue;
-                    }
-                    let t = EventType::from_arg(value).map_err(Problem::bad_request)?;
-                    if !filter.types.contains(&t) {
-                        filter.types.push(t);
-                    }
-                }
-                "room_id" | "session_id" | "peer_id" | "user_id" => {
-                    let field = match name.as_str() {
-                        "room_id" => Field::Room,
-                        "session_id" => Field::Session,
-                        "peer_id" => Field::Peer,
-                        _ => Field::User,
-                    };
-                    if ids_given.contains(&name.as_str()) {
-                        return Err(Problem::bad_request(format!(
-                            "{name} may be given only once"
-                        )));
-                    }
-                    ids_given.push(name);
-                    if !value.is_empty() {
-                        filter.set(field, Some(value.clone()));
-                    }
-                }
-                "limit" => {
-                    if limit.is_some() {
-                        return Err(Problem::bad_request(LIMIT_MESSAGE));
-                    }
-                    limit = Some(
-                        parse_limit(value).ok_or_else(|| Problem::bad_request(LIMIT_MESSAGE))?,
-                    );
-                }
-                "start" => {
-                    if start.is_some() {
-                        return Err(Problem::bad_request(CURSOR_MESSAGE));
-                    }
-                    start = Some(value.clone());
-                }
-                _ => {}
-            }
-        }
-        filter.types.sort();
-        let key = query_key(&filter);
-        Ok(Request {
-            filter,
-            limit: limit.unwrap_or(DEFAULT_LIMIT),
-            start: start.filter(|s| !s.is_empty()),
-            key,
-        })
-    }
-}
-
-fn parse_limit(text: &str) -> Option<usize> {
-    if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let n: usize = text.parse().ok()?;
-    (1..=MAX_LIMIT).contains(&n).then_some(n)
-}
-
-/// The filter in one unambiguous spelling: the same query written with aliases, in another
-/// parameter order or with a repeated type has the same key.
-fn query_key(filter: &Filter) -> String {
-    let types: Vec<&str> = filter.types.iter().map(EventType::name).collect();
-    let id = |field| filter.wanted(field);
-    serde_json::json!([
-        types,
-        id(Field::Room),
-        id(Field::Session),
-        id(Field::Peer),
-        id(Field::User)
-    ])
-    .to_string()
-}
-
-/// An error response: a status and a JSON `{"message": ...}`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub status: StatusCode,
-    pub message: String,
-}
-
-impl Problem {
-    fn new(status: StatusCode, message: impl Into<String>) -> Problem {
-        Problem {
-            status,
-            message: message.into(),
-        }
-    }
-
-    pub fn bad_request(message: impl Into<String>) -> Problem {
-        Problem::new(StatusCode::BAD_REQUEST, message)
-    }
-
-    fn unauthorized(message: &str) -> Problem {
-        Problem::new(StatusCode::UNAUTHORIZED, message)
-    }
-
-    fn internal(message: &str) -> Problem {
-        Problem::new(StatusCode::INTERNAL_SERVER_ERROR, message)
-    }
-}
-
-impl IntoResponse for Problem {
-    fn into_response(self) -> Response {
-        let body = serde_json::json!({ "message": self.message }).to_string();
-        let mut response = json_response(self.status, body.into_bytes());
-        if self.status == StatusCode::UNAUTHORIZED {
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        }
-        response
-    }
-}
-
-fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
-    (
-        status,
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            ),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
-        ],
-        body,
-    )
-        .into_response()
-}
-
 pub fn router(api: Arc<Api>) -> Router {
     Router::new()
         .route(EVENTS_PATH, get(list_events))
+        .route(ROOMS_PATH, get(list_rooms))
+        .route(ROOM_PATH, get(get_room))
         .method_not_allowed_fallback(|| async {
             Problem::new(StatusCode::METHOD_NOT_ALLOWED, "only GET is supported")
         })
         .fallback(|| async {
-            Problem::new(
-                StatusCode::NOT_FOUND,
-                format!("not found: the API is GET {EVENTS_PATH}"),
-            )
+            Problem::not_found(format!(
+                "the API is GET {EVENTS_PATH}, GET {ROOMS_PATH} and GET {ROOMS_PATH}/ID"
+            ))
         })
         .with_state(api)
 }
@@ -335,14 +169,52 @@ async fn list_events(
         tokio::time::sleep(api.delay).await;
     }
     // The token is checked first: a caller without it learns nothing about the parameters.
-    if let Err(p) = api.authorize(&headers) {
+    if let Err(p) = api.auth.check(&headers) {
         return p.into_response();
     }
     let Ok(Query(pairs)) = query else {
         return Problem::bad_request("the query string cannot be read").into_response();
     };
-    let result = Request::parse(&pairs).and_then(|request| api.page(&request, unix_now()));
+    let result =
+        Request::parse(&pairs, api.rules).and_then(|request| api.page(&request, unix_now()));
+    if let Err(p) = &result {
+        tracing::info!(status = p.status.as_u16(), refused = p.what(), "query refused");
+    }
     match result {
+        Ok(body) => json_response(StatusCode::OK, body),
+        Err(p) => p.into_response(),
+    }
+}
+
+async fn list_rooms(
+    State(api): State<Arc<Api>>,
+    headers: HeaderMap,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Response {
+    if !api.delay.is_zero() {
+        tokio::time::sleep(api.delay).await;
+    }
+    if let Err(p) = api.auth.check(&headers) {
+        return p.into_response();
+    }
+    let Ok(Query(pairs)) = query else {
+        return Problem::bad_request("the query string cannot be read").into_response();
+    };
+    match api.rooms.list(&pairs) {
+        Ok(body) => json_response(StatusCode::OK, body),
+        Err(p) => p.into_response(),
+    }
+}
+
+async fn get_room(
+    State(api): State<Arc<Api>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    if let Err(p) = api.auth.check(&headers) {
+        return p.into_response();
+    }
+    match api.rooms.get(&id) {
         Ok(body) => json_response(StatusCode::OK, body),
         Err(p) => p.into_response(),
     }
@@ -352,94 +224,4 @@ fn unix_now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
-
-    #[test]
-    fn aliases_order_and_repeats_give_one_key() {
-        let a = Request::parse(&pairs(&[
-            ("type", "join"),
-            ("room_id", "r"),
-            ("type", "client.publish.failed"),
-        ]))
-        .unwrap();
-        let b = Request::parse(&pairs(&[
-            ("room_id", "r"),
-            ("type", "publish"),
-            ("type", "client.join.failed"),
-            ("type", "join"),
-            ("limit", "7"),
-        ]))
-        .unwrap();
-        assert_eq!(a.key, b.key);
-        assert_eq!(a.filter, b.filter);
-        assert_eq!((a.limit, b.limit), (DEFAULT_LIMIT, 7));
-    }
-
-    #[test]
-    fn limits_outside_one_to_a_hundred_are_refused() {
-        for bad in [
-            "0",
-            "101",
-            "abc",
-            "",
-            "-1",
-            "+5",
-            "1e1",
-            " 5",
-            "1000",
-            "99999999999999999999",
-        ] {
-            let p = Request::parse(&pairs(&[("limit", bad)])).unwrap_err();
-            assert_eq!(
-                (p.status, p.message.as_str()),
-                (StatusCode::BAD_REQUEST, LIMIT_MESSAGE),
-                "{bad:?}"
-            );
-        }
-        for (good, n) in [("1", 1), ("100", 100), ("007", 7)] {
-            assert_eq!(Request::parse(&pairs(&[("limit", good)])).unwrap().limit, n);
-        }
-    }
-
-    #[test]
-    fn single_valued_parameters_may_not_repeat() {
-        assert!(Request::parse(&pairs(&[("room_id", "a"), ("room_id", "b")])).is_err());
-        assert!(Request::parse(&pairs(&[("limit", "5"), ("limit", "5")])).is_err());
-        assert!(Request::parse(&pairs(&[("start", "x"), ("start", "x")])).is_err());
-    }
-
-    #[test]
-    fn unknown_parameters_and_empty_values_are_ignored() {
-        let r = Request::parse(&pairs(&[
-            ("colour", "blue"),
-            ("room_id", ""),
-            ("type", ""),
-            ("start", ""),
-        ]))
-        .unwrap();
-        assert!(r.filter.is_empty());
-        assert_eq!(r.start, None);
-    }
-
-    #[test]
-    fn an_unknown_type_word_is_a_bad_request() {
-        let p = Request::parse(&pairs(&[("type", "nonsense")])).unwrap_err();
-        assert_eq!(p.status, StatusCode::BAD_REQUEST);
-        assert!(p.message.contains("nonsense"), "{}", p.message);
-        let other = Request::parse(&pairs(&[("type", "track.add.success")])).unwrap();
-        assert_eq!(
-            other.filter.types,
-            vec![EventType::Other("track.add.success".into())]
-        );
-    }
 }

@@ -3,10 +3,18 @@
 //! scripts) can query a replayed incident. Filters narrow what is served.
 
 mod api;
+mod auth;
 mod cursor;
+mod events;
+mod problem;
+mod rooms;
 
-pub use api::{CURSOR_MESSAGE, DEFAULT_LIMIT, EVENTS_PATH, LIMIT_MESSAGE, MAX_LIMIT};
+pub use auth::AppKey;
 pub use cursor::CURSOR_LIFETIME_SECS;
+pub use events::{
+    CURSOR_MESSAGE, DEFAULT_LIMIT, EVENTS_PATH, LIMIT_MESSAGE, MAX_LIMIT, ROOM_MESSAGE, Rules,
+};
+pub use rooms::ROOMS_PATH;
 
 use std::io::{ErrorKind, Write};
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -21,19 +29,26 @@ use crate::store::{Batch, Store};
 /// The environment variable read for the token when no `--token-file` is given.
 pub const TOKEN_ENV: &str = "CALLSCOPE_SERVE_TOKEN";
 
-/// Serves `store` at `addr` to the clients that send `token`, until Ctrl-C or SIGTERM.
-pub fn run(
-    addr: SocketAddr,
-    token: Token,
-    store: Store,
-    delay: std::time::Duration,
-) -> Result<(), String> {
-    tracing::info!(events = store.len(), "serving");
+/// How serve answers, besides what it serves.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// How closely requests are held to the hosted API's rules.
+    pub rules: Rules,
+    /// An app's key and secret, whose management tokens are let in beside serve's own token.
+    pub app: Option<AppKey>,
+    /// How long each request waits before it is answered, as a distant server's would.
+    pub delay: std::time::Duration,
+}
+
+/// Serves `store` at `addr` to the clients that send `token` (or a management token of
+/// `options.app`), until Ctrl-C or SIGTERM.
+pub fn run(addr: SocketAddr, token: Token, store: Store, options: Options) -> Result<(), String> {
+    tracing::info!(events = store.len(), rules = ?options.rules, "serving");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
-    runtime.block_on(serve(addr, token, store, delay))
+    runtime.block_on(serve(addr, token, store, options))
 }
 
 /// The events to serve: those of `store` that match `filter`, redacted when asked, in the order
@@ -121,7 +136,7 @@ async fn serve(
     addr: SocketAddr,
     token: Token,
     store: Store,
-    delay: std::time::Duration,
+    options: Options,
 ) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -142,7 +157,8 @@ async fn serve(
     let shutdown = async move {
         signal.await;
     };
-    let api = Arc::new(api::Api::new(store, &token.value, cursor::Mac::random()).with_delay(delay));
+    let auth = auth::Auth::new(&token.value, options.app);
+    let api = Arc::new(api::Api::new(store, auth, options.rules).with_delay(options.delay));
     drop(token);
     {
         // Scripts wait for this line to learn the port: it goes out at once, whole.
@@ -154,7 +170,11 @@ async fn serve(
         // Pages are single writes answered by the next request; Nagle would only add delay.
         let _ = tcp.set_nodelay(true);
     });
-    let router = api::router(api).layer(axum::middleware::from_fn(log_request));
+    // Answers are gzip'd for the clients that ask (a page of a hundred events shrinks about
+    // eightfold); the log layer sits outside, to time the whole answer.
+    let router = api::router(api)
+        .layer(tower_http::compression::CompressionLayer::new().gzip(true))
+        .layer(axum::middleware::from_fn(log_request));
     axum::serve(listener, router)
         .with_graceful_shutdown(shutdown)
         .await

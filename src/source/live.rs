@@ -3,7 +3,7 @@
 
 use tokio::sync::mpsc;
 
-use super::api::Api;
+use super::api::{Api, rooms};
 use super::token::{TokenEnv, TokenSource, check_transport};
 use super::worker::{self, Command, Fanout, Report, Retry};
 use crate::filter::Filter;
@@ -68,6 +68,114 @@ pub struct Connection {
     pub api: Api,
     pub tokens: TokenSource,
     pub names: TokenEnv,
+}
+
+/// Why a room's name could not be turned into its id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RoomError {
+    /// No room, or several, have the name: what was found is said.
+    #[error("{0}")]
+    Unknown(String),
+    /// The lookup itself failed.
+    #[error("{0}")]
+    Lookup(String),
+}
+
+/// The room a `--room` value names, for a query: an id as it is; a name looked up in the rooms
+/// endpoint (the enabled rooms, then the disabled ones: a room's past events outlive it), which
+/// must name exactly one room. The error says what was found.
+pub async fn resolve_room(connection: &Connection, value: &str) -> Result<String, RoomError> {
+    if rooms::looks_like_room_id(value) {
+        return Ok(value.to_string());
+    }
+    let tokens = std::sync::Mutex::new(connection.tokens.clone());
+    let pause = worker::Pause::default();
+    let lookup = |enabled: Option<bool>| {
+        let (tokens, pause) = (&tokens, &pause);
+        async move {
+            worker::retrying(
+                tokens,
+                pause,
+                |token| async move { connection.api.rooms_named(&token, value, enabled).await },
+                |retry| {
+                    tracing::info!(reason = %retry.reason, wait_ms = retry.wait.as_millis() as u64, "retrying the room lookup");
+                },
+            )
+            .await
+            .map_err(|e| {
+                RoomError::Lookup(connection.names.rename(&format!(
+                    "cannot look up the room named {value:?}: {}",
+                    e.describe()
+                )))
+            })
+        }
+    };
+    let mut found = rooms::named(value, lookup(None).await?);
+    if let rooms::Named::None { near } = &found
+        && near.is_empty()
+    {
+        found = rooms::named(value, lookup(Some(false)).await?);
+    }
+    if let rooms::Named::None { .. } = &found {
+        // An id in another form than the service's own (a replayed dump's, say).
+        let by_id = worker::retrying(
+            &tokens,
+            &pause,
+            |token| async move { connection.api.room(&token, value).await },
+            |_| {},
+        )
+        .await
+        .map_err(|e| {
+            RoomError::Lookup(connection.names.rename(&format!(
+                "cannot look up the room {value:?}: {}",
+                e.describe()
+            )))
+        })?;
+        if let Some(room) = by_id {
+            return Ok(room.id);
+        }
+    }
+    match found {
+        rooms::Named::One(room) => {
+            tracing::info!(name = value, id = %room.id, "room named");
+            Ok(room.id)
+        }
+        rooms::Named::None { near } if near.is_empty() => Err(RoomError::Unknown(format!(
+            "no room is named {value:?}: give its id (--room ID), or check the name in the dashboard"
+        ))),
+        rooms::Named::None { near } => Err(RoomError::Unknown(format!(
+            "no room is named {value:?}; rooms whose names contain it: {}",
+            list(&near)
+        ))),
+        rooms::Named::Several(rooms) => Err(RoomError::Unknown(format!(
+            "{} rooms are named {value:?}: give the id of the one you mean (--room ID): {}",
+            rooms.len(),
+            list(&rooms)
+        ))),
+    }
+}
+
+/// Rooms in one line, at most ten.
+fn list(rooms: &[rooms::Room]) -> String {
+    let mut lines: Vec<String> = rooms.iter().take(10).map(rooms::room_line).collect();
+    if rooms.len() > 10 {
+        lines.push(format!("and {} more", rooms.len() - 10));
+    }
+    lines.join("; ")
+}
+
+/// What to say when a live query names no room.
+pub const NO_ROOM: &str = "the live API answers queries of one room only: name it with --room ID, or --room NAME to look the name up";
+
+/// The filter with its room as the id the events endpoint takes, a name looked up.
+pub async fn with_room_id(connection: &Connection, filter: &Filter) -> Result<Filter, RoomError> {
+    let Some(room) = filter.room() else {
+        return Err(RoomError::Unknown(NO_ROOM.to_string()));
+    };
+    let id = resolve_room(connection, room).await?;
+    let mut filter = filter.clone();
+    filter.set(crate::event::Field::Room, Some(id));
+    Ok(filter)
 }
 
 /// Progress of a whole-query fetch.

@@ -2,8 +2,12 @@
 //!
 //! Every report carries the id of the query it belongs to; the receiver drops what belongs to an
 //! older query, and a new query drops every request of the older one. Retries (connection
-//! errors, timeouts, 429, 5xx) back off exponentially with jitter and are reported as they happen,
-//! for each cursor on its own.
+//! errors, timeouts, 429, 5xx) are bounded by time, not by a count: without a stated wait they
+//! back off exponentially with jitter for [`RETRY_FOR`]; a wait the server states (`Retry-After`
+//! in seconds or as a date, or in its words) is honoured, and waits keep being honoured for
+//! [`WAIT_FOR`], so that loading everything goes on through a rate limit of a minute or more. A
+//! stated wait holds back every request of the worker, not only the one that was refused. Each
+//! retry is reported as it happens.
 //!
 //! A query pages through one cursor: the first page when it starts, the next one when asked.
 //! "Load everything" asks for each page the instant the previous one arrives. When the query names
@@ -43,16 +47,20 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 use super::api::{Api, FetchError, Fetched, Page};
-use super::token::TokenSource;
+use super::token::{Token, TokenSource};
 use crate::filter::Filter;
 use query::{QueryState, Slot};
 
-/// Tries per request, the first included.
-pub const MAX_ATTEMPTS: u32 = 5;
+/// A request that fails without the server stating a wait is retried, backing off, until this
+/// long has passed since it first failed.
+pub const RETRY_FOR: Duration = Duration::from_secs(3 * 60);
+/// A request the server asks to wait (429, 503 with a stated wait) is retried after each wait
+/// until this long has passed since it first failed.
+pub const WAIT_FOR: Duration = Duration::from_secs(30 * 60);
 const BACKOFF_BASE: Duration = Duration::from_secs(1);
 const BACKOFF_CAP: Duration = Duration::from_secs(30);
-/// A server's `Retry-After` is honoured up to this long.
-const RETRY_AFTER_CAP: Duration = Duration::from_secs(300);
+/// One wait a server states is honoured up to this long.
+const RETRY_AFTER_CAP: Duration = Duration::from_secs(10 * 60);
 /// Typed cursors "load everything" runs at most: the five known types and a few others. Types
 /// beyond are still loaded, by the untyped cursor.
 pub const MAX_TYPED_CURSORS: usize = 12;
@@ -88,9 +96,47 @@ pub enum Command {
 pub struct Retry {
     /// The attempt that will be made after the wait (2 for the first retry).
     pub attempt: u32,
-    pub of: u32,
     pub wait: Duration,
+    /// Whether the server asked for the wait (a rate limit), rather than the client backing off.
+    pub asked: bool,
+    /// How long after the wait the request is given up if it keeps failing.
+    pub gives_up_in: Duration,
     pub reason: String,
+}
+
+/// When a request that keeps failing is given up, in words: "gives up in 2 min".
+pub fn giving_up_words(secs: u64) -> String {
+    if secs >= 120 {
+        format!("gives up in {} min", secs / 60)
+    } else {
+        format!("gives up in {secs} s")
+    }
+}
+
+/// A wait the server asked for, shared by every request of the worker: a rate limit holds back
+/// every cursor, not only the one that was refused.
+#[derive(Debug, Default)]
+pub struct Pause(Mutex<Option<tokio::time::Instant>>);
+
+impl Pause {
+    /// Holds every request back until `until` (or longer, if already so).
+    pub fn until(&self, until: tokio::time::Instant) {
+        let mut at = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if at.is_none_or(|t| t < until) {
+            *at = Some(until);
+        }
+    }
+
+    /// Waits out the pause in force, if any.
+    pub async fn wait(&self) {
+        loop {
+            let at = *self.0.lock().unwrap_or_else(|e| e.into_inner());
+            match at {
+                Some(t) if t > tokio::time::Instant::now() => tokio::time::sleep_until(t).await,
+                _ => return,
+            }
+        }
+    }
 }
 
 /// What the worker reports. `query` is the id of the query it belongs to.
@@ -143,8 +189,8 @@ impl Report {
 }
 
 /// Backoff before attempt `attempt` (2 for the first retry): 1 s, 2 s, 4 s... capped, times a
-/// random factor in [0.5, 1] so that many clients do not retry in step; a server's
-/// `Retry-After` wins.
+/// random factor in [0.5, 1] so that many clients do not retry in step; a server's stated wait
+/// wins.
 pub fn backoff(attempt: u32, retry_after: Option<Duration>) -> Duration {
     if let Some(ra) = retry_after {
         return ra.min(RETRY_AFTER_CAP);
@@ -154,29 +200,52 @@ pub fn backoff(attempt: u32, retry_after: Option<Duration>) -> Duration {
     capped.mul_f64(0.5 + rand::random::<f64>() * 0.5)
 }
 
-/// Fetches one page, retrying what may pass. A minted token refused with 401 is re-minted once
-/// (by the first request to be refused it: requests in parallel share the new one).
+/// Fetches one page, retrying what may pass for as long as [`RETRY_FOR`] (or [`WAIT_FOR`] while
+/// the server states its waits), after any pause in force. A minted token refused with 401 or
+/// 403 is minted again once (by the first request to be refused it: requests in parallel share
+/// the new one).
 pub async fn fetch_with_retries(
     api: &Api,
     tokens: &Mutex<TokenSource>,
+    pause: &Pause,
     filter: &Filter,
     start: Option<&str>,
-    mut on_retry: impl FnMut(Retry),
+    on_retry: impl FnMut(Retry),
 ) -> Result<Fetched, FetchError> {
+    retrying(
+        tokens,
+        pause,
+        |token| async move { api.fetch(&token, filter, start).await },
+        on_retry,
+    )
+    .await
+}
+
+/// Runs one request of any endpoint (`request`, given the token to send) as
+/// [`fetch_with_retries`] runs a page's: after any pause in force, retrying what may pass for
+/// as long as the server's answers allow, minting a refused minted token again once.
+pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
+    tokens: &Mutex<TokenSource>,
+    pause: &Pause,
+    request: impl Fn(Token) -> F,
+    mut on_retry: impl FnMut(Retry),
+) -> Result<T, FetchError> {
     let mut reminted = false;
     let mut attempt = 1;
+    let mut first_failure = None;
     loop {
+        pause.wait().await;
         let token = {
             let mut tokens = tokens.lock().unwrap_or_else(|e| e.into_inner());
             tokens
                 .bearer(chrono::Utc::now().timestamp())
                 .map_err(FetchError::Network)?
         };
-        let error = match api.fetch(&token, filter, start).await {
-            Ok(page) => return Ok(page),
+        let error = match request(token.clone()).await {
+            Ok(answer) => return Ok(answer),
             Err(e) => e,
         };
-        if let FetchError::Status { status: 401, .. } = error {
+        if matches!(error.status(), Some(401 | 403)) {
             let mut tokens = tokens.lock().unwrap_or_else(|e| e.into_inner());
             if !reminted && let TokenSource::Minted { current, .. } = &*tokens {
                 if current.as_ref().is_some_and(|(t, _)| *t == token) {
@@ -187,27 +256,33 @@ pub async fn fetch_with_retries(
                 continue;
             }
         }
-        if !error.is_retryable() || attempt >= MAX_ATTEMPTS {
+        let now = tokio::time::Instant::now();
+        let first = *first_failure.get_or_insert(now);
+        // A stated wait of nothing is no wait: the client backs off as if none were stated,
+        // rather than asking again at once, for as long as the server keeps saying it.
+        let asked = error.retry_after().filter(|w| !w.is_zero());
+        let window = if asked.is_some() { WAIT_FOR } else { RETRY_FOR };
+        let left = window.saturating_sub(now - first);
+        if !error.is_retryable() || left.is_zero() {
             tracing::warn!(attempts = attempt, error = %error.describe(), "giving up on the request");
             return Err(error);
         }
         attempt += 1;
-        let retry_after = match &error {
-            FetchError::Status { retry_after, .. } => *retry_after,
-            _ => None,
-        };
-        let wait = backoff(attempt, retry_after);
+        let wait = backoff(attempt, asked);
+        if asked.is_some() {
+            pause.until(now + wait);
+        }
         tracing::warn!(
             attempt,
-            of = MAX_ATTEMPTS,
             wait_ms = wait.as_millis() as u64,
             reason = %error.describe(),
             "retrying"
         );
         on_retry(Retry {
             attempt,
-            of: MAX_ATTEMPTS,
             wait,
+            asked: asked.is_some(),
+            gives_up_in: left.saturating_sub(wait),
             reason: error.describe(),
         });
         tokio::time::sleep(wait).await;
@@ -236,6 +311,7 @@ pub fn spawn_with(
         census_api: api.with_page_size(1),
         api,
         tokens: Arc::new(Mutex::new(tokens)),
+        pause: Arc::new(Pause::default()),
         reports,
         fanout,
     };
@@ -248,6 +324,8 @@ struct Ctx {
     /// The census asks only for a `total`: one event a page is enough.
     census_api: Api,
     tokens: Arc<Mutex<TokenSource>>,
+    /// The wait a server asked for, which every request honours.
+    pause: Arc<Pause>,
     reports: mpsc::UnboundedSender<Report>,
     fanout: Fanout,
 }

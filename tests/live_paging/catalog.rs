@@ -1,8 +1,10 @@
-//! A small events API on 127.0.0.1 over a fixed list of events in time order, as the service
-//! pages them: by `type`, `limit` and `start`, with a `total`. Each answer waits a fixed delay on
-//! tokio's clock, so that requests overlap as they would against a distant server; chosen
-//! requests fail. Every request is logged with when it arrived and when it was answered, and how
-//! many requests of each cursor were outstanding at once.
+//! A small events API on 127.0.0.1 over a fixed list of events in time order, as the hosted
+//! service pages them: `room_id` required (a 400 in its error shape otherwise), by `type` or
+//! `error=true`, `limit` and `start`, with a `total`. Each answer waits a fixed delay on tokio's
+//! clock, so that requests overlap as they would against a distant server; chosen requests fail,
+//! a rate limit saying its wait in any of the three ways servers say it. Every request is logged
+//! with when it arrived and when it was answered, and how many requests of each cursor were
+//! outstanding at once.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -22,10 +24,15 @@ pub fn key_of(params: &[(String, String)]) -> String {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     };
-    match value("type") {
-        Some(t) => t.to_string(),
-        None if value("limit") == Some("1") => "census".into(),
-        None => "untyped".into(),
+    let types: Vec<&str> = params
+        .iter()
+        .filter(|(k, _)| k == "type")
+        .map(|(_, v)| v.as_str())
+        .collect();
+    match (types.is_empty(), value("limit")) {
+        (false, _) => types.join(","),
+        (true, Some("1")) => "census".into(),
+        (true, _) => "untyped".into(),
     }
 }
 
@@ -35,8 +42,29 @@ pub struct Fault {
     pub key: &'static str,
     pub nth: usize,
     pub status: u16,
-    pub retry_after: Option<u64>,
+    /// The wait asked for, in seconds, and how it is said.
+    pub retry_after: Option<(u64, Said)>,
 }
+
+/// How a refusal says how long to wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Said {
+    /// `Retry-After: 7`.
+    Seconds,
+    /// `Retry-After: <HTTP date>`, computed from the wall clock.
+    Date,
+    /// In the message: "rate limit exceeded, retry after 45 seconds", no header.
+    Words,
+}
+
+/// Whether `error=true` returns events of this type: the client error types, the five known
+/// ones and any the service adds.
+pub fn is_error_type(kind: &str) -> bool {
+    kind.starts_with("client.")
+}
+
+/// The room every event is in.
+pub const ROOM: &str = "r1";
 
 #[derive(Clone, Debug)]
 pub struct Request {
@@ -149,10 +177,16 @@ impl Shared {
                 .find(|(k, _)| k == name)
                 .map(|(_, v)| v.clone())
         };
+        let errors_only = value("error").as_deref() == Some("true");
+        let in_room = value("room_id").as_deref() == Some(ROOM);
         let matching: Vec<u32> = (1..=self.setup.types.len() as u32)
-            .filter(|&k| match key {
-                "untyped" | "census" => true,
-                t => self.setup.types[k as usize - 1] == t,
+            .filter(|_| in_room)
+            .filter(|&k| {
+                let kind = self.setup.types[k as usize - 1];
+                match key {
+                    "untyped" | "census" => !errors_only || is_error_type(kind),
+                    types => types.split(',').any(|t| t == kind),
+                }
             })
             .collect();
         let limit: usize = value("limit").and_then(|l| l.parse().ok()).unwrap_or(10);
@@ -235,19 +269,47 @@ async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
             .faults
             .iter()
             .find(|f| f.key == key && f.nth == nth);
-        let (status, body, extra) = if refused {
+        let has_room = params.iter().any(|(k, v)| k == "room_id" && !v.is_empty());
+        let (status, body, extra) = if !has_room {
+            (
+                400,
+                r#"{"code":400,"message":"Bad Request","details":["room_id is required"]}"#
+                    .to_string(),
+                String::new(),
+            )
+        } else if refused {
             (
                 401,
                 r#"{"message":"token expired"}"#.to_string(),
                 String::new(),
             )
         } else if let Some(f) = fault {
+            let message = match f.retry_after {
+                Some((secs, Said::Words)) => {
+                    format!("rate limit exceeded, retry after {secs} seconds")
+                }
+                _ => format!("fault {}", f.status),
+            };
+            let header = match f.retry_after {
+                Some((secs, Said::Seconds)) => format!("Retry-After: {secs}\r\n"),
+                Some((secs, Said::Date)) => {
+                    // An HTTP date has whole seconds: the wait is rounded up to the next one,
+                    // against the wall clock, which a paused tokio clock does not move.
+                    let when = chrono::Utc::now() + chrono::Duration::seconds(secs as i64 + 1);
+                    format!(
+                        "Retry-After: {}\r\n",
+                        when.format("%a, %d %b %Y %H:%M:%S GMT")
+                    )
+                }
+                _ => String::new(),
+            };
             (
                 f.status,
-                format!(r#"{{"message":"fault {}"}}"#, f.status),
-                f.retry_after
-                    .map(|s| format!("Retry-After: {s}\r\n"))
-                    .unwrap_or_default(),
+                format!(
+                    r#"{{"code":{},"message":"{message}","details":[]}}"#,
+                    f.status
+                ),
+                header,
             )
         } else {
             (200, shared.body(&key, &params), String::new())

@@ -281,14 +281,15 @@ impl QueryState {
         {
             self.census_busy = true;
             self.census_for = Some(self.generation);
-            let (api, tokens, filter) = (
+            let (api, tokens, pause, filter) = (
                 ctx.census_api.clone(),
                 Arc::clone(&ctx.tokens),
+                Arc::clone(&ctx.pause),
                 self.filter.clone(),
             );
             let (reports, id) = (ctx.reports.clone(), self.id);
             let flight: Flight = Box::pin(async move {
-                fetch_with_retries(&api, &tokens, &filter, None, |retry| {
+                fetch_with_retries(&api, &tokens, &pause, &filter, None, |retry| {
                     let _ = reports.send(Report::Retrying { query: id, retry });
                 })
                 .await
@@ -305,14 +306,15 @@ impl QueryState {
             query: self.id,
             page: self.pages + 1,
         });
-        let (api, tokens, filter) = (
+        let (api, tokens, pause, filter) = (
             ctx.api.clone(),
             Arc::clone(&ctx.tokens),
+            Arc::clone(&ctx.pause),
             cursor.filter.clone(),
         );
         let (reports, id) = (ctx.reports.clone(), self.id);
         let flight: Flight = Box::pin(async move {
-            fetch_with_retries(&api, &tokens, &filter, start.as_deref(), |retry| {
+            fetch_with_retries(&api, &tokens, &pause, &filter, start.as_deref(), |retry| {
                 let _ = reports.send(Report::Retrying { query: id, retry });
             })
             .await

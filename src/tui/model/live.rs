@@ -62,8 +62,9 @@ pub enum Fetch {
     },
     Retrying {
         attempt: u32,
-        of: u32,
         wait_secs: u64,
+        /// How long after the wait the request is given up if it keeps failing.
+        gives_up_secs: u64,
         reason: String,
     },
     Done,

@@ -26,8 +26,8 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
         Report::Retrying { retry, .. } => {
             live.fetch = Fetch::Retrying {
                 attempt: retry.attempt,
-                of: retry.of,
                 wait_secs: retry.wait.as_secs_f64().ceil() as u64,
+                gives_up_secs: retry.gives_up_in.as_secs(),
                 reason: retry.reason,
             }
         }

@@ -176,11 +176,12 @@ fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
         Fetch::Fetching { page } => format!("fetching page {page}…{all}"),
         Fetch::Retrying {
             attempt,
-            of,
             wait_secs,
+            gives_up_secs,
             reason,
         } => format!(
-            "retrying in {wait_secs} s, attempt {attempt} of {of}: {}",
+            "retrying in {wait_secs} s (attempt {attempt}, {}): {}",
+            crate::source::worker::giving_up_words(*gives_up_secs),
             for_terminal(reason)
         ),
         Fetch::Done => "all pages loaded".into(),

@@ -1,0 +1,187 @@
+//! The live API over HTTP: one client for every endpoint the explorer reads (events, rooms,
+//! sessions), with the same authentication, compression, timeouts and error reading for each.
+
+mod error;
+mod page;
+pub mod rooms;
+
+pub use error::{FetchError, retry_after, server_words};
+pub use page::{Fetched, Page, parse_fetched, parse_page};
+
+use std::time::Duration;
+
+use crate::event::Field;
+use crate::filter::Filter;
+use crate::text::for_terminal;
+
+use super::token::Token;
+
+pub const EVENTS_PATH: &str = "/v2/analytics/events";
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// A request that sends nothing for this long is abandoned (and retried).
+pub const READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The HTTP client for one base URL.
+#[derive(Debug, Clone)]
+pub struct Api {
+    http: reqwest::Client,
+    base_url: String,
+    page_size: u32,
+}
+
+impl Api {
+    pub fn new(base_url: &str, page_size: u32) -> Result<Api, String> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(CONNECT_TIMEOUT)
+            .read_timeout(READ_TIMEOUT)
+            .user_agent(concat!("callscope/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| format!("cannot set up HTTP: {e}"))?;
+        Ok(Api {
+            http,
+            base_url: base_url.trim_end_matches('/').to_string(),
+            page_size: page_size.clamp(1, 100),
+        })
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The same client asking for pages of `page_size` events.
+    pub fn with_page_size(&self, page_size: u32) -> Api {
+        Api {
+            page_size: page_size.clamp(1, 100),
+            ..self.clone()
+        }
+    }
+
+    /// The query parameters of one request.
+    pub fn params(&self, filter: &Filter, start: Option<&str>) -> Vec<(&'static str, String)> {
+        let mut params = api_params(filter);
+        params.push(("limit", self.page_size.to_string()));
+        if let Some(start) = start.filter(|s| !s.is_empty()) {
+            params.push(("start", start.to_string()));
+        }
+        params
+    }
+
+    /// Requests one page of events. `start` is the previous page's `next` (sent URL-encoded).
+    pub async fn fetch(
+        &self,
+        token: &Token,
+        filter: &Filter,
+        start: Option<&str>,
+    ) -> Result<Fetched, FetchError> {
+        let (body, target) = self
+            .get(EVENTS_PATH, &self.params(filter, start), token)
+            .await?;
+        parse_fetched(body)
+            .inspect_err(|e| tracing::warn!(url = %target, error = %e.describe(), "bad page"))
+    }
+
+    /// A GET of `path` with `params`: the body of a 200 (inflated when the server compressed
+    /// it), and the path and query for logs. Any other status is a [`FetchError::Status`] with
+    /// the server's words and the wait it asked for.
+    pub async fn get(
+        &self,
+        path: &str,
+        params: &[(&str, String)],
+        token: &Token,
+    ) -> Result<(Vec<u8>, String), FetchError> {
+        let url = format!("{}{path}", self.base_url);
+        let request = self
+            .http
+            .get(&url)
+            .query(params)
+            .bearer_auth(token.expose())
+            .header(reqwest::header::ACCEPT, "application/json")
+            .build()
+            .map_err(network_error)?;
+        // The log names the path and query only: the header holds the token.
+        let target = match request.url().query() {
+            Some(q) => format!("{}?{q}", request.url().path()),
+            None => request.url().path().to_string(),
+        };
+        let started = std::time::Instant::now();
+        let elapsed_ms = || started.elapsed().as_millis() as u64;
+        let response = match self.http.execute(request).await {
+            Ok(r) => r,
+            Err(e) => {
+                let error = network_error(e);
+                tracing::warn!(method = %"GET", url = %target, elapsed_ms = elapsed_ms(), error = %error.describe(), "request failed");
+                return Err(error);
+            }
+        };
+        let status = response.status().as_u16();
+        let retry_header = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let body = response.bytes().await.map_err(network_error)?;
+        tracing::info!(method = %"GET", url = %target, status, bytes = body.len(), elapsed_ms = elapsed_ms(), "request");
+        if status != 200 {
+            let (message, details) = server_words(&body, Some(token));
+            let words = format!("{message} {}", details.join(" "));
+            let error = FetchError::Status {
+                status,
+                retry_after: retry_after(
+                    retry_header.as_deref(),
+                    &words,
+                    std::time::SystemTime::now(),
+                ),
+                message,
+                details,
+            };
+            tracing::warn!(url = %target, error = %error.describe(), "request refused");
+            return Err(error);
+        }
+        Ok((body.to_vec(), target))
+    }
+}
+
+fn network_error(e: reqwest::Error) -> FetchError {
+    let kind = if e.is_timeout() {
+        "timed out"
+    } else if e.is_connect() {
+        "cannot connect"
+    } else if e.is_body() || e.is_decode() {
+        "the answer was cut off"
+    } else {
+        "request failed"
+    };
+    // reqwest's messages carry the URL, never headers; the source chain says what broke.
+    let mut detail = String::new();
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        detail = s.to_string();
+        source = s.source();
+    }
+    if detail.is_empty() {
+        FetchError::Network(kind.to_string())
+    } else {
+        FetchError::Network(format!("{kind} ({})", for_terminal(&detail)))
+    }
+}
+
+/// The parts of a filter the API takes as query parameters: the types (`type` repeated; with
+/// none, `error=true`: the error events, not the track and recording events the endpoint also
+/// serves by default) and the wanted room, session, peer and user. The rest of the filter is
+/// applied to what arrives.
+pub fn api_params(filter: &Filter) -> Vec<(&'static str, String)> {
+    let mut params: Vec<(&'static str, String)> = filter
+        .types
+        .iter()
+        .map(|t| ("type", t.name().to_string()))
+        .collect();
+    if params.is_empty() {
+        params.push(("error", "true".to_string()));
+    }
+    for field in [Field::Room, Field::Session, Field::Peer, Field::User] {
+        if let Some(v) = filter.wanted(field) {
+            params.push((field.json_name(), v.to_string()));
+        }
+    }
+    params
+}
