@@ -559,7 +559,7 @@ fn setup(types: Vec<&'static str>) -> Setup {
         time: |k| k,
         delay: DELAY,
         faults: Vec::new(),
-        expire_first_token: false,
+        expire_first_token: None,
     }
 }
 
@@ -978,26 +978,53 @@ async fn a_429_holds_back_every_cursor_for_the_wait_it_states_in_seconds_a_date_
 
 #[tokio::test(start_paused = true)]
 async fn a_refused_minted_token_is_minted_again_once_for_every_cursor() {
-    let mut setup = setup(mixed(60));
-    setup.expire_first_token = true;
-    let server = Catalog::start(setup).await;
-    let minted = TokenSource::Minted {
-        access_key: "access-key-1".into(),
-        secret: Token::new("app-secret-1".into()),
-        current: None,
-    };
-    let out = load(&server, in_room(), Fanout::PerType, minted).await;
+    for status in [401, 403] {
+        let mut setup = setup(mixed(60));
+        setup.expire_first_token = Some(status);
+        let server = Catalog::start(setup).await;
+        let minted = TokenSource::Minted {
+            access_key: "access-key-1".into(),
+            secret: Token::new("app-secret-1".into()),
+            current: None,
+        };
+        let out = load(&server, in_room(), Fanout::PerType, minted).await;
+        assert_eq!(out.failure, None, "{status}");
+        assert_eq!(out.numbers, (1..=60).collect::<Vec<_>>(), "{status}");
+        assert!(out.retries.is_empty(), "a re-mint is not a retry");
+        let requests = server.requests();
+        let refused = requests.iter().filter(|r| r.status == status).count();
+        assert_eq!(
+            refused, 6,
+            "{status}: the five typed cursors and the untyped one were refused"
+        );
+        let tokens: HashSet<&str> = requests.iter().map(|r| r.auth.as_str()).collect();
+        assert_eq!(
+            tokens.len(),
+            2,
+            "{status}: one new token, shared by every cursor"
+        );
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_request_asks_for_a_gzipped_answer() {
+    let server = Catalog::start(setup(mixed(30))).await;
+    let out = load(&server, in_room(), Fanout::PerType, tokens()).await;
     assert_eq!(out.failure, None);
-    assert_eq!(out.numbers, (1..=60).collect::<Vec<_>>());
-    assert!(out.retries.is_empty(), "a re-mint is not a retry");
     let requests = server.requests();
-    let refused = requests.iter().filter(|r| r.status == 401).count();
+    assert!(requests.len() > 5);
+    assert!(requests.iter().all(|r| r.gzip), "{requests:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_query_without_a_room_is_refused_with_the_servers_details_shown() {
+    let server = Catalog::start(setup(mixed(30))).await;
+    let out = load(&server, Filter::default(), Fanout::PerType, tokens()).await;
     assert_eq!(
-        refused, 6,
-        "the five typed cursors and the untyped one were refused"
+        out.failure.as_deref(),
+        Some("HTTP 400: Bad Request (room_id is required)")
     );
-    let tokens: HashSet<&str> = requests.iter().map(|r| r.auth.as_str()).collect();
-    assert_eq!(tokens.len(), 2, "one new token, shared by every cursor");
+    assert_eq!(server.requests().len(), 1, "a 400 is not retried");
 }
 
 #[tokio::test(start_paused = true)]

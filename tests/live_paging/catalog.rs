@@ -71,6 +71,8 @@ pub struct Request {
     pub key: String,
     pub start: Option<String>,
     pub auth: String,
+    /// Whether the request asked for a gzip'd answer.
+    pub gzip: bool,
     pub arrived: Instant,
     pub answered: Option<Instant>,
     pub status: u16,
@@ -100,9 +102,9 @@ pub struct Setup {
     pub time: fn(u32) -> u32,
     pub delay: Duration,
     pub faults: Vec<Fault>,
-    /// From the second request on, the first bearer token ever sent is refused with 401, as an
-    /// expired token would be.
-    pub expire_first_token: bool,
+    /// From the second request on, the first bearer token ever sent is refused with this status
+    /// (401, or 403 as a sibling endpoint answers an invalid token), as an expired token would be.
+    pub expire_first_token: Option<u16>,
 }
 
 impl Catalog {
@@ -240,8 +242,10 @@ async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
             let mut log = shared.log.lock().unwrap();
             let nth = log.requests.iter().filter(|r| r.key == key).count();
             let first = log.first_token.get_or_insert_with(|| auth.clone()).clone();
-            let refused =
-                shared.setup.expire_first_token && !log.requests.is_empty() && auth == first;
+            let refused = shared
+                .setup
+                .expire_first_token
+                .filter(|_| !log.requests.is_empty() && auth == first);
             log.requests.push(Request {
                 key: key.clone(),
                 start: params
@@ -249,6 +253,10 @@ async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
                     .find(|(k, _)| k == "start")
                     .map(|(_, v)| v.clone()),
                 auth: auth.clone(),
+                gzip: text.lines().any(|l| {
+                    let l = l.to_ascii_lowercase();
+                    l.starts_with("accept-encoding:") && l.contains("gzip")
+                }),
                 arrived: Instant::now(),
                 answered: None,
                 status: 0,
@@ -277,10 +285,12 @@ async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
                     .to_string(),
                 String::new(),
             )
-        } else if refused {
+        } else if let Some(status) = refused {
             (
-                401,
-                r#"{"message":"token expired"}"#.to_string(),
+                status,
+                format!(
+                    r#"{{"code":{status},"message":"Token validation error","details":["token expired"]}}"#
+                ),
                 String::new(),
             )
         } else if let Some(f) = fault {
