@@ -13,6 +13,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("generator", 1),
     ("memory", 1),
     ("parallel", 1),
+    ("related", 1),
     ("stop", 1),
     ("text", 1),
     ("time", 1),

@@ -12,6 +12,7 @@ mod groups;
 mod keys;
 mod report;
 mod timeline;
+mod verdict;
 
 #[cfg(test)]
 mod scale;
@@ -27,6 +28,7 @@ pub use groups::{Group, Groups};
 pub use keys::{GroupKey, GroupSort, GroupValue, Part};
 pub use report::{sparkline_text, write_groups, write_groups_within};
 pub use timeline::{BUCKET_STEPS, Bucket, DAY, Timeline, step_label};
+pub use verdict::{Attempt, Failing, Outcome, TrackSeen, Verdict, known_span, verdict};
 
 use crate::event::EventType;
 use crate::store::{Store, Sym};

@@ -157,7 +157,7 @@ pub async fn resolve_room(connection: &Connection, value: &str) -> Result<String
 
 /// Rooms in one line, at most ten.
 fn list(rooms: &[rooms::Room]) -> String {
-    let mut lines: Vec<String> = rooms.iter().take(10).map(rooms::room_line).collect();
+    let mut lines: Vec<String> = rooms.iter().take(10).map(rooms::Room::line).collect();
     if rooms.len() > 10 {
         lines.push(format!("and {} more", rooms.len() - 10));
     }

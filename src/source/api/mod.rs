@@ -4,6 +4,7 @@
 mod error;
 mod page;
 pub mod rooms;
+pub mod sessions;
 
 pub use error::{FetchError, retry_after, server_words};
 pub use page::{Fetched, Page, parse_fetched, parse_page};

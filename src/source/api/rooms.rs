@@ -4,27 +4,16 @@
 use serde::Deserialize;
 
 use super::{Api, FetchError};
+pub use crate::related::Room;
 use crate::source::token::Token;
 
 pub const ROOMS_PATH: &str = "/v2/rooms";
 
-/// A room, with the fields a person tells rooms apart by.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Room {
-    pub id: String,
-    #[serde(default)]
-    pub name: String,
-    #[serde(default)]
-    pub enabled: Option<bool>,
-    #[serde(default)]
-    pub created_at: Option<String>,
-}
-
 /// A page of the rooms endpoint.
 #[derive(Debug, Deserialize)]
-struct RoomsPage {
-    #[serde(default)]
-    data: Option<Vec<Room>>,
+struct RoomsPage<'a> {
+    #[serde(default, borrow)]
+    data: Option<Vec<&'a serde_json::value::RawValue>>,
     #[serde(default)]
     last: Option<String>,
 }
@@ -69,7 +58,12 @@ impl Api {
             let data = page.data.unwrap_or_default();
             // A page shorter than asked for is the last one.
             let full = data.len() >= 100;
-            rooms.extend(data);
+            for raw in data {
+                rooms.push(
+                    Room::parse(raw.get())
+                        .map_err(|e| FetchError::BadPage(format!("not a room: {e}")))?,
+                );
+            }
             match page.last.filter(|l| !l.is_empty()) {
                 Some(last) if full && start.as_deref() != Some(last.as_str()) => {
                     start = Some(last);
@@ -86,7 +80,7 @@ impl Api {
     pub async fn room(&self, token: &Token, id: &str) -> Result<Option<Room>, FetchError> {
         let path = format!("{ROOMS_PATH}/{}", url_segment(id));
         match self.get(&path, &[], token).await {
-            Ok((body, _)) => serde_json::from_slice(&body)
+            Ok((body, _)) => Room::parse(&String::from_utf8_lossy(&body))
                 .map(Some)
                 .map_err(|e| FetchError::BadPage(format!("not a room: {e}"))),
             Err(e) if matches!(e.status(), Some(404 | 400)) => Ok(None),
@@ -124,31 +118,15 @@ pub fn named(name: &str, rooms: Vec<Room>) -> Named {
     }
 }
 
-/// A room in a line: `weekly-allhands (65af…, enabled, created 2026-01-05)`.
-pub fn room_line(room: &Room) -> String {
-    let mut parts = vec![room.id.clone()];
-    match room.enabled {
-        Some(false) => parts.push("disabled".into()),
-        Some(true) => parts.push("enabled".into()),
-        None => {}
-    }
-    if let Some(created) = &room.created_at {
-        parts.push(format!("created {}", created.get(..10).unwrap_or(created)));
-    }
-    format!("{} ({})", room.name, parts.join(", "))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn room(id: &str, name: &str) -> Room {
-        Room {
-            id: id.into(),
-            name: name.into(),
-            enabled: Some(true),
-            created_at: Some("2026-01-05T10:00:00Z".into()),
-        }
+        Room::parse(&format!(
+            r#"{{"id":"{id}","name":"{name}","enabled":true,"created_at":"2026-01-05T10:00:00Z"}}"#
+        ))
+        .unwrap()
     }
 
     #[test]
@@ -179,7 +157,7 @@ mod tests {
             Named::Several(vec![a.clone(), twin])
         );
         assert_eq!(
-            room_line(&a),
+            a.line(),
             "weekly-allhands (65af97002889d74ef8d1e18f, enabled, created 2026-01-05)"
         );
     }
@@ -188,7 +166,7 @@ mod tests {
     fn a_rooms_page_reads_as_the_reference_writes_it() {
         let body = br#"{"limit":10,"data":[{"id":"6","name":"n","enabled":true,"description":"d","customer_id":"c","template_id":"t","region":"in","created_at":"2026-01-05T10:00:00Z","updated_at":"2026-01-05T10:00:00Z","large_room":false}],"last":"6"}"#;
         let page: RoomsPage = serde_json::from_slice(body).unwrap();
-        assert_eq!(page.data.unwrap()[0].name, "n");
+        assert_eq!(Room::parse(page.data.unwrap()[0].get()).unwrap().name, "n");
         let empty: RoomsPage = serde_json::from_slice(br#"{"limit":10,"data":null}"#).unwrap();
         assert!(empty.data.is_none());
     }

@@ -1,0 +1,354 @@
+//! The verdict rules on crafted timelines, clock edges included.
+
+use super::*;
+use crate::related::Object;
+use crate::time::parse_rfc3339_nanos;
+
+const ROOM: &str = "6735e0b1c4a92f5d18e3b7a1";
+
+fn t(text: &str) -> i64 {
+    parse_rfc3339_nanos(&format!("2026-11-18T{text}Z")).unwrap()
+}
+
+/// A session of the room, `peers` as (peer id, user id, joined, left).
+fn session(
+    id: &str,
+    created: &str,
+    updated: &str,
+    peers: &[(&str, &str, &str, Option<&str>)],
+) -> Object {
+    let peers: serde_json::Map<String, serde_json::Value> = peers
+        .iter()
+        .map(|(p, u, j, l)| {
+            let mut peer = serde_json::json!({
+                "id": p, "session_id": id, "user_id": u,
+                "joined_at": format!("2026-11-18T{j}Z"),
+            });
+            if let Some(l) = l {
+                peer["left_at"] = format!("2026-11-18T{l}Z").into();
+            }
+            (p.to_string(), peer)
+        })
+        .collect();
+    let json = serde_json::json!({
+        "id": id, "room_id": ROOM, "active": false,
+        "created_at": format!("2026-11-18T{created}Z"),
+        "updated_at": format!("2026-11-18T{updated}Z"),
+        "peers": peers,
+    });
+    Object::Session(Session::parse(&json.to_string()).unwrap())
+}
+
+fn related(objects: Vec<Object>) -> Related {
+    let mut r = Related::default();
+    r.add(objects);
+    r
+}
+
+fn failing(attempt: Attempt, first: &str, last: &str) -> Failing<'static> {
+    Failing {
+        peer_id: "peer-1",
+        user_id: Some("user-1"),
+        room_id: ROOM,
+        attempt,
+        first: t(first),
+        last: t(last),
+    }
+}
+
+fn track(kind: &str, at: &str, peer: &str) -> TrackSeen {
+    TrackSeen {
+        at: t(at),
+        peer_id: peer.into(),
+        user_id: Some("user-1".into()),
+        room_id: ROOM.into(),
+        kind: kind.into(),
+        media: Some("video".into()),
+        source: Some("regular".into()),
+    }
+}
+
+const NOW: i64 = i64::MAX / 2;
+
+#[test]
+fn a_peer_that_joined_after_its_retries_got_through_and_the_session_is_named() {
+    let r = related(vec![session(
+        "63f73bf05223403c9671c5c9",
+        "09:00:00",
+        "11:00:00",
+        &[("peer-1", "user-1", "10:02:07", Some("10:25:40"))],
+    )]);
+    let v = verdict(
+        &failing(Attempt::Join, "10:02:00", "10:02:05"),
+        &r,
+        &[],
+        NOW,
+    );
+    assert_eq!(v.outcome, Outcome::GotThrough);
+    assert_eq!(
+        v.evidence,
+        "joined session 63f73bf0… at 10:02:07 (7s after the first failure), left 10:25:40 (after 23m 33s)"
+    );
+    assert_eq!(v.session_id.as_deref(), Some("63f73bf05223403c9671c5c9"));
+    assert_eq!(
+        (v.joined_at, v.left_at),
+        (Some(t("10:02:07")), Some(t("10:25:40")))
+    );
+}
+
+#[test]
+fn a_later_peer_of_the_same_user_counts_and_is_said_to_be_another_peer() {
+    let r = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[("peer-2", "user-1", "10:04:00", None)],
+    )]);
+    let v = verdict(
+        &failing(Attempt::Join, "10:02:00", "10:02:05"),
+        &r,
+        &[],
+        NOW,
+    );
+    assert_eq!(v.outcome, Outcome::GotThrough);
+    assert!(
+        v.evidence.contains("as peer peer-2 (same user)"),
+        "{}",
+        v.evidence
+    );
+    // Without a user id, only the peer itself counts.
+    let anonymous = Failing {
+        user_id: None,
+        ..failing(Attempt::Join, "10:02:00", "10:02:05")
+    };
+    assert_eq!(
+        verdict(&anonymous, &r, &[], NOW).outcome,
+        Outcome::NeverGotIn
+    );
+}
+
+#[test]
+fn known_sessions_without_the_peer_say_it_never_got_in_and_missing_ones_say_what_is_missing() {
+    let known = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[("someone", "user-9", "09:10:00", Some("10:50:00"))],
+    )]);
+    let f = failing(Attempt::Join, "10:02:00", "10:02:05");
+    let v = verdict(&f, &known, &[], NOW);
+    assert_eq!(v.outcome, Outcome::NeverGotIn);
+    assert!(
+        v.evidence.contains("from 10:02:00 to 10:12:05"),
+        "{}",
+        v.evidence
+    );
+    let none = verdict(&f, &Related::default(), &[], NOW);
+    assert_eq!(none.outcome, Outcome::Unknown);
+    assert!(
+        none.evidence.contains("no session data for room"),
+        "{}",
+        none.evidence
+    );
+    // Sessions known only until before the window ends: a join could have followed.
+    let short = related(vec![session(
+        "s1",
+        "09:00:00",
+        "10:05:00",
+        &[("someone", "user-9", "09:10:00", Some("10:05:00"))],
+    )]);
+    let v = verdict(&f, &short, &[], NOW);
+    assert_eq!(v.outcome, Outcome::Unknown);
+    assert!(
+        v.evidence.contains("known from 09:00:00 to 10:05:00"),
+        "{}",
+        v.evidence
+    );
+}
+
+#[test]
+fn a_join_a_millisecond_before_the_first_failure_is_an_earlier_call_not_getting_through() {
+    // The peer id seen before the failure (a reused id, or the call before): no evidence.
+    let before = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[("peer-1", "user-1", "10:01:59.999", Some("10:02:00.500"))],
+    )]);
+    let f = failing(Attempt::Join, "10:02:00", "10:02:05");
+    assert_eq!(verdict(&f, &before, &[], NOW).outcome, Outcome::NeverGotIn);
+    // At the first failure's very nanosecond, it counts.
+    let at = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[("peer-1", "user-1", "10:02:00", None)],
+    )]);
+    assert_eq!(verdict(&f, &at, &[], NOW).outcome, Outcome::GotThrough);
+    // Past the window (ten minutes after the last failure), a join is a new try, not this one.
+    let late = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[("peer-1", "user-1", "10:12:05.000000001", None)],
+    )]);
+    assert_eq!(verdict(&f, &late, &[], NOW).outcome, Outcome::NeverGotIn);
+}
+
+#[test]
+fn in_overlapping_sessions_the_first_join_after_the_failure_is_the_evidence() {
+    let r = related(vec![
+        session(
+            "s-a",
+            "09:00:00",
+            "10:30:00",
+            &[("peer-1", "user-1", "09:30:00", Some("10:01:00"))],
+        ),
+        session(
+            "s-b",
+            "10:00:00",
+            "11:00:00",
+            &[("peer-1", "user-1", "10:03:00", Some("10:40:00"))],
+        ),
+    ]);
+    let v = verdict(
+        &failing(Attempt::Join, "10:02:00", "10:02:30"),
+        &r,
+        &[],
+        NOW,
+    );
+    assert_eq!(v.outcome, Outcome::GotThrough);
+    assert_eq!(v.session_id.as_deref(), Some("s-b"));
+}
+
+#[test]
+fn a_track_of_the_peer_is_proof_it_was_in_the_call() {
+    let tracks = [track("track.add.success", "10:02:09", "peer-1")];
+    let v = verdict(
+        &failing(Attempt::Join, "10:02:00", "10:02:05"),
+        &Related::default(),
+        &tracks,
+        NOW,
+    );
+    assert_eq!(v.outcome, Outcome::GotThrough);
+    assert_eq!(
+        v.evidence,
+        "published video at 10:02:09 (track.add.success)"
+    );
+    // A track of another room's call is not.
+    let elsewhere = TrackSeen {
+        room_id: "other".into(),
+        ..tracks[0].clone()
+    };
+    let v = verdict(
+        &failing(Attempt::Join, "10:02:00", "10:02:05"),
+        &Related::default(),
+        &[elsewhere],
+        NOW,
+    );
+    assert_eq!(v.outcome, Outcome::Unknown);
+}
+
+#[test]
+fn a_disconnect_is_reconnected_or_left_for_good_by_what_the_session_shows() {
+    let f = failing(Attempt::Disconnect, "10:02:00", "10:02:03");
+    let stayed = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[("peer-1", "user-1", "09:30:00", Some("10:25:40"))],
+    )]);
+    let v = verdict(&f, &stayed, &[], NOW);
+    assert_eq!(v.outcome, Outcome::Reconnected);
+    assert!(v.evidence.contains("left 10:25:40"), "{}", v.evidence);
+    let left = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[("peer-1", "user-1", "09:30:00", Some("10:02:05"))],
+    )]);
+    let v = verdict(&f, &left, &[], NOW);
+    assert_eq!(v.outcome, Outcome::Left);
+    assert!(
+        v.evidence
+            .starts_with("left session s1 at 10:02:05, 5s after the first disconnect"),
+        "{}",
+        v.evidence
+    );
+    let rejoined = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[
+            ("peer-1", "user-1", "09:30:00", Some("10:02:05")),
+            ("peer-9", "user-1", "10:02:40", Some("10:30:00")),
+        ],
+    )]);
+    let v = verdict(&f, &rejoined, &[], NOW);
+    assert_eq!(v.outcome, Outcome::Reconnected);
+    assert!(
+        v.evidence.contains("as peer peer-9 (same user)"),
+        "{}",
+        v.evidence
+    );
+    // A track after the disconnect.
+    let v = verdict(
+        &f,
+        &Related::default(),
+        &[track("track.update.success", "10:02:30", "peer-1")],
+        NOW,
+    );
+    assert_eq!(v.outcome, Outcome::Reconnected);
+    assert_eq!(
+        verdict(&f, &Related::default(), &[], NOW).outcome,
+        Outcome::Unknown
+    );
+}
+
+#[test]
+fn a_publish_that_failed_got_through_with_a_track_or_left_without_one() {
+    let f = failing(Attempt::Publish, "11:41:00", "11:42:50");
+    let v = verdict(
+        &f,
+        &Related::default(),
+        &[track("track.add.success", "11:43:10", "peer-1")],
+        NOW,
+    );
+    assert_eq!(v.outcome, Outcome::GotThrough);
+    let left = related(vec![session(
+        "s1",
+        "11:00:00",
+        "12:30:00",
+        &[("peer-1", "user-1", "11:30:00", Some("11:43:00"))],
+    )]);
+    let v = verdict(&f, &left, &[], NOW);
+    assert_eq!(v.outcome, Outcome::Left);
+    assert!(
+        v.evidence.contains("with no track published"),
+        "{}",
+        v.evidence
+    );
+    let v = verdict(&f, &Related::default(), &[], NOW);
+    assert_eq!(v.outcome, Outcome::Unknown);
+    assert!(v.evidence.contains("track events"), "{}", v.evidence);
+}
+
+#[test]
+fn no_verdict_claims_success_without_evidence() {
+    // Every attempt, every kind of data missing: only unknown, never a success.
+    for attempt in [
+        Attempt::Join,
+        Attempt::Disconnect,
+        Attempt::Publish,
+        Attempt::Other,
+    ] {
+        let v = verdict(
+            &failing(attempt, "10:00:00", "10:00:10"),
+            &Related::default(),
+            &[],
+            NOW,
+        );
+        assert_eq!(v.outcome, Outcome::Unknown, "{attempt:?}");
+        assert!(!v.evidence.is_empty());
+    }
+}

@@ -1,0 +1,169 @@
+//! The platform's data beside the error events, which says what the events cannot: rooms (how a
+//! name becomes an id), sessions (who was in the call, from when to when) and peer quality stats
+//! (a peer's network as time series). Read leniently, as the service documents them
+//! (spec/api-facts.md, "Related endpoints"); each object keeps the JSON it arrived in, so that it
+//! is saved again as it was.
+
+mod quality;
+mod room;
+mod session;
+
+pub use quality::{Metric, PeerStats, Series, Side, TrackSeries};
+pub use room::Room;
+pub use session::{Session, SessionPeer};
+
+use serde_json::value::RawValue;
+
+/// One object of the related data, recognised by its content.
+#[derive(Debug, Clone)]
+pub enum Object {
+    Room(Room),
+    Session(Session),
+    Stats(PeerStats),
+}
+
+/// What a JSON value is, when it is related data: a list response (`{"limit", "data", "last"}`)
+/// of rooms or sessions, one room, one session, one peer's stats, or an array of those. `None`
+/// for anything else (an event, an envelope of events): the caller reads it as it reads events.
+pub fn recognise(raw: &RawValue) -> Option<Result<Vec<Object>, String>> {
+    let value: serde_json::Value = serde_json::from_str(raw.get()).ok()?;
+    match &value {
+        serde_json::Value::Array(items) => {
+            if items.is_empty() || !items.iter().all(|v| kind_of(v).is_some()) {
+                return None;
+            }
+            Some(items.iter().map(object_of).collect())
+        }
+        serde_json::Value::Object(map) => {
+            if let Some(kind) = kind_of(&value) {
+                return Some(
+                    object_of(&value)
+                        .map(|o| vec![o])
+                        .map_err(|e| format!("{kind}: {e}")),
+                );
+            }
+            // A list response: `data` holds rooms or sessions (or nothing, or null).
+            if map.contains_key("events") || !map.contains_key("data") {
+                return None;
+            }
+            match map.get("data") {
+                Some(serde_json::Value::Null) => Some(Ok(Vec::new())),
+                Some(serde_json::Value::Array(items)) if items.is_empty() => {
+                    // An empty list of rooms or sessions: nothing to read, and no event either.
+                    map.contains_key("last").then_some(Ok(Vec::new()))
+                }
+                Some(serde_json::Value::Array(items))
+                    if items.iter().all(|v| kind_of(v).is_some()) =>
+                {
+                    Some(items.iter().map(object_of).collect())
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Which related object a JSON value is, by the fields only it has.
+fn kind_of(value: &serde_json::Value) -> Option<&'static str> {
+    let map = value.as_object()?;
+    let has = |k: &str| map.contains_key(k);
+    if has("publisher") || has("subscriber") {
+        return (has("peer_id") && has("session_id")).then_some("peer stats");
+    }
+    if has("peers") && has("room_id") && has("id") {
+        return Some("session");
+    }
+    // A room has an id and a name, and none of an event's or a session's fields.
+    if has("id")
+        && has("name")
+        && !has("type")
+        && !has("data")
+        && !has("room_id")
+        && (has("enabled") || has("template_id") || has("customer_id") || has("region"))
+    {
+        return Some("room");
+    }
+    None
+}
+
+fn object_of(value: &serde_json::Value) -> Result<Object, String> {
+    let raw = value.to_string();
+    match kind_of(value) {
+        Some("peer stats") => PeerStats::parse(&raw).map(Object::Stats),
+        Some("session") => Session::parse(&raw).map(Object::Session),
+        Some("room") => Room::parse(&raw).map(Object::Room),
+        _ => Err("not a room, a session or a peer's stats".into()),
+    }
+}
+
+/// The related data loaded or fetched so far, each object once (the first copy read wins, as
+/// for events).
+#[derive(Debug, Clone, Default)]
+pub struct Related {
+    pub rooms: Vec<Room>,
+    pub sessions: Vec<Session>,
+    pub stats: Vec<PeerStats>,
+}
+
+impl Related {
+    pub fn is_empty(&self) -> bool {
+        self.rooms.is_empty() && self.sessions.is_empty() && self.stats.is_empty()
+    }
+
+    /// Adds what is not there yet: a room or session by its id, a peer's stats by peer and
+    /// session. Returns how many were new.
+    pub fn add(&mut self, objects: impl IntoIterator<Item = Object>) -> usize {
+        let mut added = 0;
+        for object in objects {
+            let new = match object {
+                Object::Room(r) => push_new(&mut self.rooms, r, |a, b| a.id == b.id),
+                Object::Session(s) => push_new(&mut self.sessions, s, |a, b| a.id == b.id),
+                Object::Stats(s) => push_new(&mut self.stats, s, |a, b| {
+                    a.peer_id == b.peer_id && a.session_id == b.session_id
+                }),
+            };
+            added += usize::from(new);
+        }
+        added
+    }
+
+    /// Everything of `other` not there yet.
+    pub fn merge(&mut self, other: Related) -> usize {
+        let Related {
+            rooms,
+            sessions,
+            stats,
+        } = other;
+        self.add(
+            rooms
+                .into_iter()
+                .map(Object::Room)
+                .chain(sessions.into_iter().map(Object::Session))
+                .chain(stats.into_iter().map(Object::Stats)),
+        )
+    }
+
+    /// The sessions of a room.
+    pub fn sessions_of<'a>(&'a self, room_id: &'a str) -> impl Iterator<Item = &'a Session> + 'a {
+        self.sessions.iter().filter(move |s| s.room_id == room_id)
+    }
+
+    /// A peer's stats in a session.
+    pub fn stats_of(&self, peer_id: &str, session_id: &str) -> Option<&PeerStats> {
+        self.stats
+            .iter()
+            .find(|s| s.peer_id == peer_id && s.session_id == session_id)
+    }
+}
+
+fn push_new<T>(list: &mut Vec<T>, item: T, same: impl Fn(&T, &T) -> bool) -> bool {
+    if list.iter().any(|x| same(x, &item)) {
+        return false;
+    }
+    list.push(item);
+    true
+}
+
+#[cfg(test)]
+mod tests;

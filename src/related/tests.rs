@@ -1,0 +1,112 @@
+//! The related data as the service's own documentation shows it (tests/fixtures/related holds its
+//! samples), and what is not related data.
+
+use super::*;
+
+fn fixture(name: &str) -> String {
+    let path = format!(
+        "{}/tests/fixtures/related/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn read(text: &str) -> Option<Result<Vec<Object>, String>> {
+    let raw: Box<RawValue> = serde_json::from_str(text).unwrap();
+    recognise(&raw)
+}
+
+#[test]
+fn the_documented_samples_are_recognised_by_their_content() {
+    let rooms = read(&fixture("rooms-list.json")).unwrap().unwrap();
+    assert!(rooms.len() >= 2);
+    assert!(rooms.iter().all(|o| matches!(o, Object::Room(_))));
+    let one = read(&fixture("room-get.json")).unwrap().unwrap();
+    assert!(matches!(&one[..], [Object::Room(r)] if !r.id.is_empty()));
+
+    let sessions = read(&fixture("sessions-list.json")).unwrap().unwrap();
+    assert!(!sessions.is_empty());
+    let Object::Session(first) = &sessions[0] else {
+        panic!("{:?}", sessions[0]);
+    };
+    assert!(!first.peers.is_empty());
+    assert!(first.peers.iter().all(|p| p.joined().is_some()));
+    let one = read(&fixture("session-get.json")).unwrap().unwrap();
+    let Object::Session(s) = &one[0] else {
+        panic!()
+    };
+    assert_eq!(s.peers[0].id, "2d873b0a-c2c9-41dc-ac72-c6ea9b2f2cc3");
+    assert_eq!(s.peers[0].user_id.as_deref(), Some("Batch1-student"));
+    assert!(s.peers[0].left() > s.peers[0].joined());
+
+    let stats = read(&fixture("peer-stats.json")).unwrap().unwrap();
+    let Object::Stats(st) = &stats[0] else {
+        panic!()
+    };
+    // Three published video layers and tracks (h, m and a screen), one audio track.
+    assert_eq!(st.publisher.video.len(), 3);
+    let names: Vec<String> = st.tracks().map(|(_, kind, t)| t.name(kind)).collect();
+    assert!(
+        names.contains(&"video h".to_string()) && names.contains(&"screen".to_string()),
+        "{names:?}"
+    );
+    let h = &st.publisher.video[0].time_series;
+    assert_eq!(
+        h.points(Metric::PacketLoss),
+        [(1738843560000, 0.3), (1738843570000, 0.2)]
+    );
+    // A null is a gap, not a zero; a metric the track has not is empty.
+    let sub = &st.subscriber.video[0].time_series;
+    assert!(sub.points(Metric::Bitrate).is_empty());
+    assert_eq!(sub.points(Metric::Fps), [(1738843560000, 15.0)]);
+    assert!(sub.points(Metric::Jitter).is_empty());
+}
+
+#[test]
+fn events_and_envelopes_are_not_related_data() {
+    for text in [
+        r#"{"version":"2.0","id":"e1","type":"client.join.failed","data":{"room_id":"r"}}"#,
+        r#"{"limit":1,"total":1,"next":"","events":[]}"#,
+        r#"[{"id":"e1","type":"track.add.success","data":{}}]"#,
+        r#"{"code":400,"message":"Bad Request","details":["room_id is required"]}"#,
+        r#"{"id":"x","name":"y"}"#,
+        r#"[]"#,
+    ] {
+        assert!(read(text).is_none(), "{text}");
+    }
+}
+
+#[test]
+fn an_array_and_a_null_list_are_read_too() {
+    let sessions = format!(
+        "[{},{}]",
+        fixture("session-get.json"),
+        r#"{"id":"s2","room_id":"r","peers":[{"id":"p","joined_at":"2026-11-18T10:00:00Z"}]}"#
+    );
+    let read_back = read(&sessions).unwrap().unwrap();
+    assert_eq!(read_back.len(), 2);
+    let Object::Session(s2) = &read_back[1] else {
+        panic!()
+    };
+    assert_eq!(s2.peers[0].id, "p");
+    assert!(
+        read(r#"{"limit":10,"data":null}"#)
+            .unwrap()
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn related_data_is_kept_once_by_its_id() {
+    let mut related = Related::default();
+    let objects = || read(&fixture("sessions-list.json")).unwrap().unwrap();
+    let n = objects().len();
+    assert_eq!(related.add(objects()), n);
+    assert_eq!(related.add(objects()), 0);
+    assert_eq!(related.sessions.len(), n);
+    assert!(
+        related.sessions[0].raw.contains("peers"),
+        "the JSON as it arrived"
+    );
+}
