@@ -9,6 +9,7 @@ pub mod explore;
 mod fetch;
 pub mod list;
 pub mod serve;
+pub mod story;
 
 use std::process::ExitCode;
 

@@ -87,6 +87,7 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
         app: serve.app,
         delay: std::time::Duration::from_millis(serve.delay_ms),
     };
-    crate::serve::run(addr, token, store, options).map_err(Failure::Runtime)?;
+    let related = crate::related::Related::default();
+    crate::serve::run(addr, token, store, related, options).map_err(Failure::Runtime)?;
     Ok(Ended::Done)
 }

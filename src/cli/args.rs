@@ -88,6 +88,8 @@ pub enum Command {
     DemoData(DemoDataArgs),
     /// Print where the config file is and the settings in force, with every secret left out.
     Config(ConfigArgs),
+    /// Print a peer's retry chains with their outcomes: did it get through, on what evidence.
+    Story(StoryArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print a man page (roff) to stdout: callscope man | man -l -
@@ -395,6 +397,27 @@ impl ServeArgs {
             },
         }
     }
+}
+
+#[derive(Debug, Args)]
+pub struct StoryArgs {
+    /// The peer whose story to tell (its peer_id).
+    #[arg(value_name = "PEER_ID")]
+    pub peer: String,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Live: the peer's room, an id or a name (the API answers one room's queries only).
+    #[arg(long, value_name = "ROOM")]
+    pub room: Option<String>,
+    /// text for people, json for scripts.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub format: String,
+    /// Live: also fetch the peer's quality stats in each of its sessions (available once a
+    /// session has ended).
+    #[arg(long)]
+    pub quality: bool,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 #[derive(Debug, Args)]

@@ -52,6 +52,7 @@ pub fn run(cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
             crate::tui::keys_and_theme(&settings, false).map_err(Failure::Problems)?;
             Ok(Ended::Done)
         }
+        Some(Command::Story(args)) => story(args),
         Some(Command::Completions(args)) => docs::completions(args.shell),
         Some(Command::Man(args)) => docs::man(args.command.as_deref()),
         None => explore(cli, explicit),
@@ -87,6 +88,28 @@ fn list(mut args: ListArgs, explicit: Explicit) -> Result<Ended, Failure> {
         group_by: args.group_by,
         sort: args.sort,
         redact: args.redact || settings.redact,
+    })
+}
+
+fn story(mut args: StoryArgs) -> Result<Ended, Failure> {
+    let mut filters = FilterArgs::default();
+    let explicit = Explicit::guess(&args.source);
+    config::configure(&args.settings, &mut args.source, &mut filters, explicit)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let source = source_named(&args.source).ok_or_else(|| {
+        Failure::usage("name a source: FILE..., --demo or --live (see callscope story --help)")
+    })?;
+    check_paths(&source)?;
+    crate::app::story::run(crate::app::story::StoryOf {
+        peer_id: args.peer.trim().to_string(),
+        source,
+        room: args.room.or(filters.room),
+        format: if args.format == "json" {
+            crate::app::story::StoryFormat::Json
+        } else {
+            crate::app::story::StoryFormat::Text
+        },
+        quality: args.quality,
     })
 }
 

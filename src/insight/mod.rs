@@ -10,6 +10,8 @@ mod chains;
 mod facets;
 mod groups;
 mod keys;
+mod outcome;
+mod quality;
 mod report;
 mod timeline;
 mod verdict;
@@ -26,6 +28,8 @@ pub use chains::{
 pub use facets::{FACET_KEYS, Facet, facets};
 pub use groups::{Group, Groups};
 pub use keys::{GroupKey, GroupSort, GroupValue, Part};
+pub use outcome::{Told, tell};
+pub use quality::{Around, Summary, around};
 pub use report::{sparkline_text, write_groups, write_groups_within};
 pub use timeline::{BUCKET_STEPS, Bucket, DAY, Timeline, step_label};
 pub use verdict::{Attempt, Failing, Outcome, TrackSeen, Verdict, known_span, verdict};

@@ -190,8 +190,8 @@ pub fn verdict(failing: &Failing, related: &Related, tracks: &[TrackSeen], now: 
         let around = clock(failing.first);
         match known {
             None => format!(
-                "no session data for room {}: fetch it live (the story's fetch key), or add the \
-                 room's sessions response to the folder",
+                "no session data for room {}: fetch it live, or add the room's sessions \
+                 response to the folder",
                 failing.room_id
             ),
             Some((from, to)) => format!(

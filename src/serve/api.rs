@@ -15,7 +15,9 @@ use super::auth::Auth;
 use super::cursor::{self, Position};
 use super::events::{CURSOR_MESSAGE, EVENTS_PATH, Request, Rules};
 use super::problem::{Problem, json_response};
+use super::related::{PEER_STATS_PATH, SESSION_PATH, SESSIONS_PATH};
 use super::rooms::{ROOM_PATH, ROOMS_PATH, Rooms};
+use crate::related::Related;
 use crate::store::Store;
 
 /// How many queries keep their matching events at hand, so that paging through a large store
@@ -25,6 +27,7 @@ const SNAPSHOTS: usize = 32;
 
 pub struct Api {
     store: Store,
+    related: Related,
     auth: Auth,
     rules: Rules,
     rooms: Rooms,
@@ -34,10 +37,11 @@ pub struct Api {
 }
 
 impl Api {
-    pub fn new(store: Store, auth: Auth, rules: Rules) -> Api {
+    pub fn new(store: Store, related: Related, auth: Auth, rules: Rules) -> Api {
         Api {
-            rooms: Rooms::of_events(&store),
+            rooms: Rooms::of(&related, &store),
             store,
+            related,
             auth,
             rules,
             snapshots: Mutex::new(Vec::new()),
@@ -149,12 +153,16 @@ pub fn router(api: Arc<Api>) -> Router {
         .route(EVENTS_PATH, get(list_events))
         .route(ROOMS_PATH, get(list_rooms))
         .route(ROOM_PATH, get(get_room))
+        .route(SESSIONS_PATH, get(list_sessions))
+        .route(SESSION_PATH, get(get_session))
+        .route(PEER_STATS_PATH, get(peer_stats))
         .method_not_allowed_fallback(|| async {
             Problem::new(StatusCode::METHOD_NOT_ALLOWED, "only GET is supported")
         })
         .fallback(|| async {
             Problem::not_found(format!(
-                "the API is GET {EVENTS_PATH}, GET {ROOMS_PATH} and GET {ROOMS_PATH}/ID"
+                "the API is GET {EVENTS_PATH}, {PEER_STATS_PATH}, {ROOMS_PATH}[/ID] and \
+                 {SESSIONS_PATH}[/ID]"
             ))
         })
         .with_state(api)
@@ -222,6 +230,56 @@ async fn get_room(
         Ok(body) => json_response(StatusCode::OK, body),
         Err(p) => p.into_response(),
     }
+}
+
+/// Answers a GET of the related data: the token first, then `answer` over the query.
+async fn related(
+    api: &Api,
+    headers: &HeaderMap,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+    answer: impl FnOnce(&Related, &[(String, String)]) -> Result<Vec<u8>, Problem>,
+) -> Response {
+    if !api.delay.is_zero() {
+        tokio::time::sleep(api.delay).await;
+    }
+    if let Err(p) = api.auth.check(headers) {
+        return p.into_response();
+    }
+    let Ok(Query(pairs)) = query else {
+        return Problem::bad_request("the query string cannot be read").into_response();
+    };
+    match answer(&api.related, &pairs) {
+        Ok(body) => json_response(StatusCode::OK, body),
+        Err(p) => p.into_response(),
+    }
+}
+
+async fn list_sessions(
+    State(api): State<Arc<Api>>,
+    headers: HeaderMap,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Response {
+    related(&api, &headers, query, super::related::list_sessions).await
+}
+
+async fn get_session(
+    State(api): State<Arc<Api>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let query = Ok(Query(Vec::new()));
+    related(&api, &headers, query, |r, _| {
+        super::related::get_session(r, &id)
+    })
+    .await
+}
+
+async fn peer_stats(
+    State(api): State<Arc<Api>>,
+    headers: HeaderMap,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Response {
+    related(&api, &headers, query, super::related::peer_stats).await
 }
 
 fn unix_now() -> u64 {

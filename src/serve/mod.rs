@@ -7,6 +7,7 @@ mod auth;
 mod cursor;
 mod events;
 mod problem;
+mod related;
 mod rooms;
 
 pub use auth::AppKey;
@@ -42,13 +43,19 @@ pub struct Options {
 
 /// Serves `store` at `addr` to the clients that send `token` (or a management token of
 /// `options.app`), until Ctrl-C or SIGTERM.
-pub fn run(addr: SocketAddr, token: Token, store: Store, options: Options) -> Result<(), String> {
+pub fn run(
+    addr: SocketAddr,
+    token: Token,
+    store: Store,
+    related: crate::related::Related,
+    options: Options,
+) -> Result<(), String> {
     tracing::info!(events = store.len(), rules = ?options.rules, "serving");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
-    runtime.block_on(serve(addr, token, store, options))
+    runtime.block_on(serve(addr, token, store, related, options))
 }
 
 /// The events to serve: those of `store` that match `filter`, redacted when asked, in the order
@@ -136,6 +143,7 @@ async fn serve(
     addr: SocketAddr,
     token: Token,
     store: Store,
+    related: crate::related::Related,
     options: Options,
 ) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
@@ -158,7 +166,8 @@ async fn serve(
         signal.await;
     };
     let auth = auth::Auth::new(&token.value, options.app);
-    let api = Arc::new(api::Api::new(store, auth, options.rules).with_delay(options.delay));
+    let api =
+        Arc::new(api::Api::new(store, related, auth, options.rules).with_delay(options.delay));
     drop(token);
     {
         // Scripts wait for this line to learn the port: it goes out at once, whole.

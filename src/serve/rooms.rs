@@ -5,6 +5,7 @@
 
 use super::problem::Problem;
 use crate::event::Field;
+use crate::related::Related;
 use crate::store::{Store, Sym};
 
 pub const ROOMS_PATH: &str = "/v2/rooms";
@@ -19,6 +20,22 @@ pub struct Rooms {
 }
 
 impl Rooms {
+    /// The rooms serve holds: those of the related data as they were read, then those only the
+    /// events name.
+    pub fn of(related: &Related, store: &Store) -> Rooms {
+        let mut rooms: Vec<serde_json::Value> = related
+            .rooms
+            .iter()
+            .filter_map(|r| serde_json::from_str(&r.raw).ok())
+            .collect();
+        for room in Rooms::of_events(store).rooms {
+            if !rooms.iter().any(|r| Self::id_of(r) == Self::id_of(&room)) {
+                rooms.push(room);
+            }
+        }
+        Rooms { rooms }
+    }
+
     /// The rooms the events of `store` name: each room id with the first room name seen for it.
     pub fn of_events(store: &Store) -> Rooms {
         let mut seen: Vec<(Sym, Sym)> = Vec::new();

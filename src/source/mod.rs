@@ -56,6 +56,12 @@ impl Source {
         }
     }
 
+    /// The related data (rooms, sessions, quality stats) an offline source holds beside its
+    /// events.
+    pub fn related(&self) -> crate::related::Related {
+        crate::related::Related::default()
+    }
+
     /// Loads a dump or demo source and selects the events that match: line-delimited dumps take
     /// the fast path (only lines that could match are parsed), everything else the full one.
     pub fn select_offline(&self, filter: &Filter) -> (Store, Vec<DumpProblem>, Vec<u32>) {

@@ -1,0 +1,299 @@
+//! `callscope story PEER_ID`: a peer's retry chains with their outcomes (did it get through, on
+//! what evidence), its track events, and its network around each failure, for scripts and
+//! postmortems.
+
+use std::io::Write;
+
+use serde_json::json;
+
+use super::fetch::{Stopped, fetch};
+use super::{Ended, Failure};
+use crate::event::{EventType, Field};
+use crate::filter::Filter;
+use crate::insight::{Told, clock, duration_words, tell};
+use crate::related::Related;
+use crate::source::Source;
+use crate::source::api::sessions::SessionQuery;
+use crate::source::live::Connection;
+use crate::store::Store;
+
+/// How the story is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoryFormat {
+    Text,
+    Json,
+}
+
+/// What `story` is asked to tell.
+#[derive(Debug, Clone)]
+pub struct StoryOf {
+    pub peer_id: String,
+    pub source: Source,
+    /// Live: the peer's room (the API answers one room's queries only).
+    pub room: Option<String>,
+    pub format: StoryFormat,
+    /// Live: also fetch the peer's quality stats in each of its sessions.
+    pub quality: bool,
+}
+
+/// The events a live story asks for: the errors and the track events of the peer.
+const TRACK_TYPES: [&str; 3] = [
+    "track.add.success",
+    "track.update.success",
+    "track.remove.success",
+];
+
+pub fn run(of: StoryOf) -> Result<Ended, Failure> {
+    let now = chrono::Utc::now().timestamp_nanos_opt().unwrap_or(i64::MAX);
+    let (store, related) = match &of.source {
+        Source::Live(live) => {
+            let Some(room) = &of.room else {
+                return Err(Failure::usage(crate::source::live::NO_ROOM));
+            };
+            let mut filter = Filter::default()
+                .with(Field::Room, room.clone())
+                .with(Field::Peer, of.peer_id.clone());
+            filter.types = EventType::KNOWN
+                .iter()
+                .cloned()
+                .chain(TRACK_TYPES.iter().map(|t| EventType::from_name(t)))
+                .collect();
+            filter.types.sort();
+            let (store, filter) = match fetch(live, &filter, None) {
+                Ok(fetched) => fetched,
+                Err(Stopped::Before(f)) => return Err(f),
+                Err(Stopped::PartWay(_, _, e)) => return Err(Failure::Runtime(e)),
+            };
+            let connection = live.connect().map_err(Failure::Usage)?;
+            let room_id = filter.room().unwrap_or_default().to_string();
+            let related = related_live(&connection, &store, &room_id, &of.peer_id, of.quality)?;
+            (store, related)
+        }
+        offline => {
+            let (store, problems) = offline.load_offline();
+            if !problems.is_empty() {
+                let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                lines.push(format!("{} problem(s) in the input", problems.len()));
+                return Err(Failure::Problems(lines));
+            }
+            (store, offline.related())
+        }
+    };
+    let Some(peer) = store.strings().lookup(&of.peer_id) else {
+        return Err(Failure::usage(format!(
+            "no event of peer {} in the source",
+            of.peer_id
+        )));
+    };
+    let told = tell(&store, &related, peer, now);
+    if told.story.events.is_empty() {
+        return Err(Failure::usage(format!(
+            "no event of peer {} in the source",
+            of.peer_id
+        )));
+    }
+    let text = match of.format {
+        StoryFormat::Text => text_of(&store, &told),
+        StoryFormat::Json => format!("{}\n", json_of(&store, &told)),
+    };
+    let stdout = std::io::stdout();
+    // On a terminal, text from the data must not drive it; a pipe gets the bytes as they are.
+    let mut out: Box<dyn Write> = if std::io::IsTerminal::is_terminal(&stdout) {
+        Box::new(crate::text::ForTerminal::new(stdout.lock()))
+    } else {
+        Box::new(stdout.lock())
+    };
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::runtime(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(Ended::Done),
+    }
+}
+
+/// The sessions of the room over the story's time, and, when asked, the peer's stats in the
+/// sessions of its errors.
+fn related_live(
+    connection: &Connection,
+    store: &Store,
+    room_id: &str,
+    peer_id: &str,
+    quality: bool,
+) -> Result<Related, Failure> {
+    let times: Vec<i64> = store
+        .rows()
+        .iter()
+        .map(|r| r.ts)
+        .filter(|&t| t != crate::store::NO_TIME)
+        .collect();
+    let (Some(&first), Some(&last)) = (times.iter().min(), times.iter().max()) else {
+        return Ok(Related::default());
+    };
+    let rfc = |ns: i64| crate::time::format_nanos(ns);
+    // A session lasts at most 12 hours: one begun that long before the first event may hold it.
+    let after = rfc(first - 12 * 3600 * 1_000_000_000);
+    let before = rfc(last + crate::insight::CHAIN_GAP);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::runtime(format!("cannot start: {e}")))?;
+    runtime.block_on(async {
+        let mut tokens = connection.tokens.clone();
+        let token = tokens
+            .bearer(chrono::Utc::now().timestamp())
+            .map_err(Failure::Runtime)?;
+        let mut related = Related::default();
+        for active in [false, true] {
+            let query = SessionQuery {
+                room_id: Some(room_id.to_string()),
+                active: Some(active),
+                after: Some(after.clone()),
+                before: Some(before.clone()),
+                most: 1000,
+            };
+            let sessions = connection.api.sessions(&token, &query).await.map_err(|e| {
+                Failure::runtime(connection.names.rename(&format!(
+                    "cannot fetch the sessions of room {room_id}: {}",
+                    e.describe()
+                )))
+            })?;
+            related.add(sessions.into_iter().map(crate::related::Object::Session));
+        }
+        if quality {
+            let mut sessions: Vec<String> = store
+                .rows()
+                .iter()
+                .map(|r| r.text(Field::Session))
+                .filter(|s| !s.is_none())
+                .map(|s| store.str(s).to_string())
+                .collect();
+            sessions.sort();
+            sessions.dedup();
+            for session in sessions {
+                match connection.api.peer_stats(&token, peer_id, &session).await {
+                    Ok(stats) => {
+                        related.add([crate::related::Object::Stats(stats)]);
+                    }
+                    Err(e) => eprintln!(
+                        "callscope: no quality stats for session {session}: {}",
+                        crate::text::for_terminal(&e.describe())
+                    ),
+                }
+            }
+        }
+        Ok(related)
+    })
+}
+
+fn text_of(store: &Store, told: &Told) -> String {
+    let story = &told.story;
+    let first = store.row(story.events[0] as usize);
+    let name = |f: Field| {
+        let s = first.text(f);
+        (!s.is_none()).then(|| store.str(s).to_string())
+    };
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{} (peer {}), room {}\n",
+        name(Field::UserName).unwrap_or_else(|| "unnamed".into()),
+        store.str(story.peer),
+        name(Field::RoomName)
+            .or_else(|| name(Field::Room))
+            .unwrap_or_else(|| "-".into())
+    ));
+    if story.chains.is_empty() {
+        out.push_str("no retry chain: the peer's events hold no error with a time\n");
+    }
+    for (k, chain) in story.chains.iter().enumerate() {
+        out.push_str(&format!(
+            "\n{}, {} to {}\n",
+            chain.summary(store),
+            clock(chain.first),
+            clock(chain.last)
+        ));
+        let v = &told.verdicts[k];
+        out.push_str(&format!(
+            "  outcome: {}: {}\n",
+            v.outcome.words(),
+            v.evidence
+        ));
+        if let Some(q) = &told.quality[k] {
+            out.push_str(&format!("  network: {}\n", q.sentence));
+        }
+    }
+    if !told.tracks.is_empty() {
+        out.push_str("\ntracks:\n");
+        for t in &told.tracks {
+            out.push_str(&format!("  {} {}\n", clock(t.at), t.words()));
+        }
+    }
+    out
+}
+
+fn json_of(store: &Store, told: &Told) -> serde_json::Value {
+    let story = &told.story;
+    let first = store.row(story.events[0] as usize);
+    let text = |s: crate::store::Sym| (!s.is_none()).then(|| store.str(s).to_string());
+    let time = |ns: i64| crate::time::format_nanos(ns);
+    let chains: Vec<serde_json::Value> = story
+        .chains
+        .iter()
+        .enumerate()
+        .map(|(k, chain)| {
+            let v = &told.verdicts[k];
+            let quality = told.quality[k].as_ref().map(|q| {
+                let metrics: Vec<serde_json::Value> = q
+                    .metrics
+                    .iter()
+                    .map(|a| {
+                        json!({
+                            "metric": a.metric.key(),
+                            "track": a.track,
+                            "peak": a.peak,
+                            "peak_at": time(a.peak_at),
+                            "before": a.before,
+                            "points": a.points,
+                        })
+                    })
+                    .collect();
+                let empty: Vec<&str> = q.empty.iter().map(|m| m.key()).collect();
+                json!({"summary": q.sentence, "metrics": metrics, "empty": empty})
+            });
+            json!({
+                "action": chain.action_name(store),
+                "attempts": chain.attempts(),
+                "first": time(chain.first),
+                "last": time(chain.last),
+                "duration": duration_words(chain.duration()),
+                "final": chain.ending.gave_up(),
+                "outcome": v.outcome.name(),
+                "evidence": v.evidence,
+                "session_id": v.session_id,
+                "joined_at": v.joined_at.map(time),
+                "left_at": v.left_at.map(time),
+                "quality": quality,
+            })
+        })
+        .collect();
+    let tracks: Vec<serde_json::Value> = told
+        .tracks
+        .iter()
+        .map(|t| {
+            json!({
+                "at": time(t.at),
+                "type": t.kind,
+                "peer_id": t.peer_id,
+                "media": t.media,
+                "source": t.source,
+            })
+        })
+        .collect();
+    json!({
+        "peer_id": store.str(story.peer),
+        "user_name": text(first.text(Field::UserName)),
+        "user_id": text(first.text(Field::User)),
+        "room_id": text(first.text(Field::Room)),
+        "chains": chains,
+        "tracks": tracks,
+    })
+}
