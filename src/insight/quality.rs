@@ -113,14 +113,8 @@ pub fn around(stats: &PeerStats, at: i64, subscribing: bool) -> Summary {
 fn sentence(metrics: &[Around], empty: &[Metric], at: i64) -> String {
     let rise = |a: &Around| match a.before {
         Some(b) if b > 0.0 => a.peak / b,
-        Some(_) => {
-            if a.peak > 0.0 {
-                f64::INFINITY
-            } else {
-                1.0
-            }
-        }
-        None => 1.0,
+        Some(_) if a.peak > 0.0 => f64::INFINITY,
+        _ => 1.0,
     };
     let notable = metrics
         .iter()
