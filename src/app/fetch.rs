@@ -3,8 +3,12 @@
 use std::io::IsTerminal;
 
 use super::Failure;
+use crate::event::Field;
 use crate::filter::Filter;
+use crate::related::Related;
 use crate::source::LiveSource;
+use crate::source::api::sessions::SessionQuery;
+use crate::source::live::Connection;
 use crate::source::live::RoomError;
 use crate::store::Store;
 
@@ -83,4 +87,85 @@ pub fn fetch(
                 live.names.rename(&e),
             )
         })
+}
+
+/// The related data of a room's events: the room, its sessions over the events' time, and, for
+/// `stats_of` a peer, the peer's quality stats in the sessions its events name.
+pub fn related(
+    connection: &Connection,
+    store: &Store,
+    room_id: &str,
+    stats_of: Option<&str>,
+) -> Result<Related, Failure> {
+    let times: Vec<i64> = store
+        .rows()
+        .iter()
+        .map(|r| r.ts)
+        .filter(|&t| t != crate::store::NO_TIME)
+        .collect();
+    let (Some(&first), Some(&last)) = (times.iter().min(), times.iter().max()) else {
+        return Ok(Related::default());
+    };
+    let rfc = |ns: i64| crate::time::format_nanos(ns);
+    // A session lasts at most 12 hours: one begun that long before the first event may hold it.
+    let after = rfc(first - 12 * 3600 * 1_000_000_000);
+    let before = rfc(last + crate::insight::CHAIN_GAP);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::runtime(format!("cannot start: {e}")))?;
+    runtime.block_on(async {
+        let mut tokens = connection.tokens.clone();
+        let token = tokens
+            .bearer(chrono::Utc::now().timestamp())
+            .map_err(Failure::Runtime)?;
+        let mut related = Related::default();
+        let room = connection.api.room(&token, room_id).await.map_err(|e| {
+            Failure::runtime(
+                connection
+                    .names
+                    .rename(&format!("cannot fetch room {room_id}: {}", e.describe())),
+            )
+        })?;
+        related.add(room.map(crate::related::Object::Room));
+        for active in [false, true] {
+            let query = SessionQuery {
+                room_id: Some(room_id.to_string()),
+                active: Some(active),
+                after: Some(after.clone()),
+                before: Some(before.clone()),
+                most: 1000,
+            };
+            let sessions = connection.api.sessions(&token, &query).await.map_err(|e| {
+                Failure::runtime(connection.names.rename(&format!(
+                    "cannot fetch the sessions of room {room_id}: {}",
+                    e.describe()
+                )))
+            })?;
+            related.add(sessions.into_iter().map(crate::related::Object::Session));
+        }
+        if let Some(peer_id) = stats_of {
+            let mut sessions: Vec<String> = store
+                .rows()
+                .iter()
+                .map(|r| r.text(Field::Session))
+                .filter(|s| !s.is_none())
+                .map(|s| store.str(s).to_string())
+                .collect();
+            sessions.sort();
+            sessions.dedup();
+            for session in sessions {
+                match connection.api.peer_stats(&token, peer_id, &session).await {
+                    Ok(stats) => {
+                        related.add([crate::related::Object::Stats(stats)]);
+                    }
+                    Err(e) => eprintln!(
+                        "callscope: no quality stats for session {session}: {}",
+                        crate::text::for_terminal(&e.describe())
+                    ),
+                }
+            }
+        }
+        Ok(related)
+    })
 }

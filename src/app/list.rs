@@ -30,7 +30,17 @@ pub struct List {
     pub redact: bool,
 }
 
+/// Whether `--output` names a folder: it ends with `/`, or is one already. A folder gets the
+/// events and the related data beside them, each in a file of its own.
+fn folder(list: &List) -> Option<&std::path::Path> {
+    let path = list.output.as_deref()?;
+    (path.as_os_str().to_string_lossy().ends_with('/') || path.is_dir()).then_some(path)
+}
+
 pub fn run(list: List) -> Result<Ended, Failure> {
+    if folder(&list).is_some() {
+        return to_folder(&list);
+    }
     let (store, problems, rows) = match &list.source {
         Source::Live(live) => match fetch(live, &list.filter, list.max) {
             Ok((store, filter)) => {
@@ -69,6 +79,67 @@ pub fn run(list: List) -> Result<Ended, Failure> {
         store.len()
     ));
     Err(Failure::Problems(lines))
+}
+
+/// `list --output DIR/`: the matching events, and the related data of their rooms (live: the
+/// rooms and their sessions over the events' time, fetched; offline: what the source holds).
+fn to_folder(list: &List) -> Result<Ended, Failure> {
+    let dir = folder(list).expect("a folder");
+    if list.group_by.is_some() || list.format.is_some_and(|f| f != Format::Ndjson) {
+        return Err(Failure::usage(
+            "a folder gets the events as NDJSON and the related data beside them: leave out \
+             --format and --group-by, or name a file",
+        ));
+    }
+    let (store, filter, related, problems) = match &list.source {
+        Source::Live(live) => {
+            let (store, filter) = match fetch(live, &list.filter, list.max) {
+                Ok(fetched) => fetched,
+                Err(Stopped::Before(f)) => return Err(f),
+                Err(Stopped::PartWay(_, _, e)) => return Err(Failure::Runtime(e)),
+            };
+            let connection = live.connect().map_err(Failure::Usage)?;
+            let room = filter.room().unwrap_or_default().to_string();
+            let related = super::fetch::related(&connection, &store, &room, None)?;
+            (store, filter, related, Vec::new())
+        }
+        offline => {
+            let (store, problems) = offline.load_offline();
+            (store, list.filter.clone(), offline.related(), problems)
+        }
+    };
+    let mut rows = store.filter(&filter);
+    if let Some(max) = list.max {
+        rows.truncate(max);
+    }
+    let written =
+        crate::output::write_folder(dir, rows.iter().map(|&i| store.raw(i as usize)), &related)
+            .map_err(|e| Failure::runtime(format!("cannot write into {}: {e}", dir.display())))?;
+    let names: Vec<String> = written
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    eprintln!(
+        "callscope: wrote {} event(s), {} room(s), {} session(s) and {} peer's stats into {}: {}",
+        rows.len(),
+        related.rooms.len(),
+        related.sessions.len(),
+        related.stats.len(),
+        crate::text::for_terminal(&dir.display().to_string()),
+        names.join(", ")
+    );
+    if problems.is_empty() {
+        Ok(Ended::Done)
+    } else {
+        let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        lines.push(format!("{} problem(s) in the input", problems.len()));
+        Err(Failure::Problems(lines))
+    }
 }
 
 /// The format `list` writes in: the one asked for, else a table on a terminal and NDJSON

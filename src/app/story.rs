@@ -11,10 +11,7 @@ use super::{Ended, Failure};
 use crate::event::{EventType, Field};
 use crate::filter::Filter;
 use crate::insight::{Told, clock, duration_words, tell};
-use crate::related::Related;
 use crate::source::Source;
-use crate::source::api::sessions::SessionQuery;
-use crate::source::live::Connection;
 use crate::store::Store;
 
 /// How the story is printed.
@@ -66,7 +63,8 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             };
             let connection = live.connect().map_err(Failure::Usage)?;
             let room_id = filter.room().unwrap_or_default().to_string();
-            let related = related_live(&connection, &store, &room_id, &of.peer_id, of.quality)?;
+            let peer = of.quality.then_some(of.peer_id.as_str());
+            let related = super::fetch::related(&connection, &store, &room_id, peer)?;
             (store, related)
         }
         offline => {
@@ -109,80 +107,6 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
         }
         _ => Ok(Ended::Done),
     }
-}
-
-/// The sessions of the room over the story's time, and, when asked, the peer's stats in the
-/// sessions of its errors.
-fn related_live(
-    connection: &Connection,
-    store: &Store,
-    room_id: &str,
-    peer_id: &str,
-    quality: bool,
-) -> Result<Related, Failure> {
-    let times: Vec<i64> = store
-        .rows()
-        .iter()
-        .map(|r| r.ts)
-        .filter(|&t| t != crate::store::NO_TIME)
-        .collect();
-    let (Some(&first), Some(&last)) = (times.iter().min(), times.iter().max()) else {
-        return Ok(Related::default());
-    };
-    let rfc = |ns: i64| crate::time::format_nanos(ns);
-    // A session lasts at most 12 hours: one begun that long before the first event may hold it.
-    let after = rfc(first - 12 * 3600 * 1_000_000_000);
-    let before = rfc(last + crate::insight::CHAIN_GAP);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::runtime(format!("cannot start: {e}")))?;
-    runtime.block_on(async {
-        let mut tokens = connection.tokens.clone();
-        let token = tokens
-            .bearer(chrono::Utc::now().timestamp())
-            .map_err(Failure::Runtime)?;
-        let mut related = Related::default();
-        for active in [false, true] {
-            let query = SessionQuery {
-                room_id: Some(room_id.to_string()),
-                active: Some(active),
-                after: Some(after.clone()),
-                before: Some(before.clone()),
-                most: 1000,
-            };
-            let sessions = connection.api.sessions(&token, &query).await.map_err(|e| {
-                Failure::runtime(connection.names.rename(&format!(
-                    "cannot fetch the sessions of room {room_id}: {}",
-                    e.describe()
-                )))
-            })?;
-            related.add(sessions.into_iter().map(crate::related::Object::Session));
-        }
-        if quality {
-            let mut sessions: Vec<String> = store
-                .rows()
-                .iter()
-                .map(|r| r.text(Field::Session))
-                .filter(|s| !s.is_none())
-                .map(|s| store.str(s).to_string())
-                .collect();
-            sessions.sort();
-            sessions.dedup();
-            for session in sessions {
-                match connection.api.peer_stats(&token, peer_id, &session).await {
-                    Ok(stats) => {
-                        related.add([crate::related::Object::Stats(stats)]);
-                    }
-                    Err(e) => eprintln!(
-                        "callscope: no quality stats for session {session}: {}",
-                        crate::text::for_terminal(&e.describe())
-                    ),
-                }
-            }
-        }
-        Ok(related)
-    })
 }
 
 fn text_of(store: &Store, told: &Told) -> String {
