@@ -32,6 +32,7 @@ impl Format {
 
 /// The columns of the `csv` format, in order (PRODUCT.md).
 pub const CSV_COLUMNS: &[&str] = &[
+    "id",
     "timestamp",
     "type",
     "error_code",
@@ -51,6 +52,7 @@ pub const CSV_COLUMNS: &[&str] = &[
     "os_version",
     "device_model",
     "error_message",
+    "error_description",
 ];
 
 /// Writes the events `rows` of the store in a format.
@@ -157,6 +159,7 @@ fn csv_record(e: &Event) -> Vec<String> {
     let data = |f: &str| cell(e.data_value(f));
     let agent = |f: &str| cell(e.agent().and_then(|a| a.get(f)));
     vec![
+        e.id().unwrap_or_default().to_string(),
         e.timestamp().unwrap_or_default().to_string(),
         e.type_name().to_string(),
         data("error_code"),
@@ -176,6 +179,7 @@ fn csv_record(e: &Event) -> Vec<String> {
         agent("os_version"),
         agent("device_model"),
         data("error_message"),
+        data("error_description"),
     ]
 }
 

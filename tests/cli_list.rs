@@ -206,7 +206,7 @@ fn json_of_zero_events_is_an_empty_envelope() {
     );
 }
 
-const CSV_HEADER: &str = "timestamp,type,error_code,error_name,is_terminal,action,room_id,room_name,session_id,peer_id,user_id,user_name,role,sdk,sdk_version,os,os_version,device_model,error_message";
+const CSV_HEADER: &str = "id,timestamp,type,error_code,error_name,is_terminal,action,room_id,room_name,session_id,peer_id,user_id,user_name,role,sdk,sdk_version,os,os_version,device_model,error_message,error_description";
 
 /// The csv row PRODUCT.md describes, built from the event's JSON.
 fn csv_row(e: &Value) -> Vec<String> {
@@ -215,7 +215,7 @@ fn csv_row(e: &Value) -> Vec<String> {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    let mut row = vec![text(&e["timestamp"]), text(&e["type"])];
+    let mut row = vec![text(&e["id"]), text(&e["timestamp"]), text(&e["type"])];
     for f in [
         "error_code",
         "error_name",
@@ -234,6 +234,7 @@ fn csv_row(e: &Value) -> Vec<String> {
         row.push(text(&data(e, "agent")[f]));
     }
     row.push(text(data(e, "error_message")));
+    row.push(text(data(e, "error_description")));
     row
 }
 
@@ -270,13 +271,15 @@ fn csv_has_the_contract_header_and_one_quoted_row_per_event() {
     // Absent fields are empty cells; the connect failure lacks four.
     let connect = rows
         .iter()
-        .find(|r| r[1] == "client.connect.failed")
+        .find(|r| r[2] == "client.connect.failed")
         .unwrap();
     assert_eq!(
-        (&connect[7], &connect[8], &connect[12]),
+        (&connect[8], &connect[9], &connect[13]),
         (&String::new(), &String::new(), &String::new())
     );
-    assert_eq!(connect[0], "2024-11-18T10:02:03.000123456Z");
+    assert_eq!(connect[1], "2024-11-18T10:02:03.000123456Z");
+    // The id joins a row back to its event.
+    assert!(rows.iter().all(|r| !r[0].is_empty()));
 }
 
 #[test]
@@ -732,8 +735,18 @@ fn since_and_until_take_durations_back_from_now() {
     // The fixtures are from November 2024.
     assert_eq!(parse_lines(&list_all(&["--since", "36500d"])), all);
     assert_eq!(parse_lines(&list_all(&["--until", "1h"])), all);
-    assert_eq!(list_all(&["--since", "90m"]), "");
-    assert_eq!(list_all(&["--until", "36500d"]), "");
+    // Nothing, and the time the events span said beside it.
+    for range in [["--since", "90m"], ["--until", "36500d"]] {
+        callscope()
+            .arg("list")
+            .arg(fixtures_dir())
+            .args(range)
+            .args(["--format", "ndjson"])
+            .assert()
+            .success()
+            .stdout("")
+            .stderr(predicate::str::contains("the events read span 2024-11-18"));
+    }
     assert_eq!(
         parse_lines(&list_all(&["--since", "5200w", "--until", "2s"])),
         all
@@ -869,4 +882,43 @@ fn an_empty_id_that_clears_no_profiles_filter_is_refused_rather_than_guessed() {
     }
     // An empty search looks for nothing in particular: every event.
     assert_eq!(common::list_ndjson(["--demo", "--search", ""]).len(), 2400);
+}
+
+#[test]
+fn a_pasted_id_with_spaces_around_it_is_the_id() {
+    let exact = common::list_ndjson(["--demo", "--room", "673a1f2c9e4b8d0a5c7e3f21"]);
+    assert!(!exact.is_empty());
+    let pasted = common::list_ndjson(["--demo", "--room", " 673a1f2c9e4b8d0a5c7e3f21\n"]);
+    assert_eq!(pasted, exact);
+}
+
+#[test]
+fn a_time_range_that_misses_every_event_says_when_the_events_are() {
+    for format in ["ndjson", "table"] {
+        callscope()
+            .args(["list", "--demo", "--since", "2h", "--format", format])
+            .assert()
+            .success()
+            .stdout(predicate::function(|out: &str| {
+                out.lines().filter(|l| l.contains("client.")).count() == 0
+            }))
+            .stderr(predicate::str::contains(
+                "the events read span 2026-11-18T08:01:02",
+            ));
+    }
+    // Within the events' span, nothing is said when nothing matches for another reason.
+    callscope()
+        .args([
+            "list",
+            "--demo",
+            "--since",
+            "2026-11-18T10:00:00Z",
+            "--code",
+            "1",
+        ])
+        .args(["--format", "ndjson"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
 }

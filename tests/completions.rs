@@ -3,7 +3,15 @@
 use assert_cmd::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
-const COMMANDS: &[&str] = &["list", "serve", "demo-data", "config", "completions", "man"];
+const COMMANDS: &[&str] = &[
+    "list",
+    "serve",
+    "story",
+    "demo-data",
+    "config",
+    "completions",
+    "man",
+];
 
 fn stdout(args: &[&str]) -> String {
     let out = Command::new(BIN).args(args).output().unwrap();
@@ -50,6 +58,49 @@ fn the_bash_completion_offers_commands_and_values() {
     for f in ["table", "ndjson", "json", "csv"] {
         assert!(formats.lines().any(|l| l == f), "{f} in {formats}");
     }
+    let keys = complete("callscope list --group-by ''", 3);
+    for k in ["error", "sdk", "os", "device", "peer"] {
+        assert!(keys.lines().any(|l| l == k), "{k} in {keys}");
+    }
+    // Types are offered by name, though any full type name is taken.
+    let types = complete("callscope list --type ''", 3);
+    for t in [
+        "join",
+        "client.join.failed",
+        "track.add.success",
+        "beam.recording.success",
+    ] {
+        assert!(types.lines().any(|l| l == t), "{t} in {types}");
+    }
+}
+
+#[test]
+fn the_profiles_of_the_config_file_are_completed() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "[profiles.prod]\n[profiles.staging]\n").unwrap();
+    let out = std::process::Command::new(BIN)
+        .args(["completions", "bash"])
+        .env("CALLSCOPE_CONFIG", &config)
+        .output()
+        .unwrap();
+    let script = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        script.contains("prod") && script.contains("staging"),
+        "the profiles are offered"
+    );
+    // A type outside the offered names is still taken.
+    Command::new(BIN)
+        .args([
+            "list",
+            "--demo",
+            "--type",
+            "client.preview.failed",
+            "--format",
+            "ndjson",
+        ])
+        .assert()
+        .success();
 }
 
 #[test]
@@ -109,6 +160,19 @@ fn the_man_page_names_every_command_and_option() {
     ] {
         assert!(page.contains(option), "{option}");
     }
+    // The sections a man page reader looks for: the examples as written, one per line; the
+    // explorer's keys from its key table; the environment, the files, the exit statuses.
+    for section in ["EXAMPLES", "KEYS", "ENVIRONMENT", "FILES", "EXIT STATUS"] {
+        assert!(page.contains(&format!(".SH {section}")), "{section}");
+    }
+    assert!(
+        page.contains(".nf\n  callscope \\-\\-demo  "),
+        "examples unfilled"
+    );
+    for key in ["HMS_MANAGEMENT_TOKEN", "NO_COLOR", "config.toml", "143"] {
+        assert!(page.contains(key), "{key}");
+    }
+    assert!(page.contains(".SS In the list") && page.contains("\\fBq/Ctrl\\-C\\fR"));
     let list = stdout(&["man", "list"]);
     assert!(list.contains(".TH callscope-list 1"), "{}", &list[..200]);
     for option in ["\\-\\-redact", "\\-\\-format", "\\-\\-group\\-by"] {
@@ -151,4 +215,18 @@ fn the_man_page_renders_with_man_when_it_is_installed() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("callscope-list"), "{text}");
+}
+
+#[test]
+fn every_page_is_written_into_a_folder_as_a_packager_installs_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&["man", "--out", dir.path().to_str().unwrap()]);
+    assert_eq!(out.lines().count(), COMMANDS.len() + 1, "{out}");
+    for name in std::iter::once("callscope".to_string())
+        .chain(COMMANDS.iter().map(|c| format!("callscope-{c}")))
+    {
+        let page = std::fs::read_to_string(dir.path().join(format!("{name}.1"))).unwrap();
+        assert!(page.contains(&format!(".TH {name} 1")), "{name}");
+        assert!(page.contains(".SH SYNOPSIS"), "{name}");
+    }
 }

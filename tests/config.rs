@@ -480,3 +480,35 @@ fn an_empty_id_clears_the_profiles_filter() {
     assert_eq!(count(&[]), 0, "the profile's room, which the demo has not");
     assert_eq!(count(&["--room", ""]), 2400, "every room");
 }
+
+#[test]
+fn list_says_which_profile_narrows_it_and_no_profile_leaves_it_out() {
+    let home = tempfile::tempdir().unwrap();
+    write_config(
+        home.path(),
+        "default_profile = \"finals\"\n[profiles.finals.filters]\nterminal = true\ntype = [\"join\"]\n",
+    );
+    let out = callscope(home.path())
+        .args(["list", "--demo", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(
+        stderr.contains("profile finals")
+            && stderr.contains("type=join")
+            && stderr.contains("final only")
+            && stderr.contains("--no-profile"),
+        "{stderr}"
+    );
+    let narrowed = String::from_utf8(out.stdout).unwrap().lines().count();
+    let whole = callscope(home.path())
+        .args(["list", "--demo", "--format", "ndjson", "--no-profile"])
+        .output()
+        .unwrap();
+    assert!(whole.status.success());
+    assert!(whole.stderr.is_empty(), "no profile, nothing said");
+    let all = String::from_utf8(whole.stdout).unwrap().lines().count();
+    assert!(narrowed > 0 && narrowed < all / 10, "{narrowed} of {all}");
+}

@@ -57,8 +57,11 @@ pub fn run(list: List) -> Result<Ended, Failure> {
             }
         },
         offline => {
+            let bounded = list.filter.since.is_some() || list.filter.until.is_some();
             if copies_json(&list)
                 && let Some(spans) = offline.select_offline_spans(&list.filter)
+                // Nothing in a time range: the full path says what time the events span.
+                && !(bounded && spans.is_empty())
             {
                 write_spans(&list, &spans).map_err(Failure::Runtime)?;
                 // The process ends here: unmapping the dump would only cost time.
@@ -68,6 +71,9 @@ pub fn run(list: List) -> Result<Ended, Failure> {
             offline.select_offline(&list.filter)
         }
     };
+    if rows.is_empty() {
+        note_time_span(&list.filter, &store);
+    }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
     if problems.is_empty() {
         return Ok(Ended::Done);
@@ -140,6 +146,37 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         lines.push(format!("{} problem(s) in the input", problems.len()));
         Err(Failure::Problems(lines))
     }
+}
+
+/// When a time bound left nothing, says what time the events span: `--since 2h` on an old dump
+/// is empty for a reason the user can see at once.
+fn note_time_span(filter: &Filter, store: &Store) {
+    let (Some((from, to)), true) = (
+        store.time_range(),
+        filter.since.is_some() || filter.until.is_some(),
+    ) else {
+        return;
+    };
+    // Said only when the range misses every event read, whatever the other filters.
+    let after = filter.since.as_ref().is_some_and(|s| s.nanos > to);
+    let before = filter.until.as_ref().is_some_and(|u| u.nanos < from);
+    if !after && !before {
+        return;
+    }
+    let bound = |b: &Option<crate::filter::TimeBound>, word: &str| {
+        b.as_ref()
+            .map(|b| format!("{word} {} ({})", b.text, crate::time::format_nanos(b.nanos)))
+    };
+    let asked: Vec<String> = [bound(&filter.since, "since"), bound(&filter.until, "until")]
+        .into_iter()
+        .flatten()
+        .collect();
+    eprintln!(
+        "callscope: no event matches {}; the events read span {} to {}",
+        asked.join(" and "),
+        crate::time::format_nanos(from),
+        crate::time::format_nanos(to)
+    );
 }
 
 /// The format `list` writes in: the one asked for, else a table on a terminal and NDJSON

@@ -67,6 +67,9 @@ pub struct SettingsArgs {
     /// Use this profile of the config file (else its default_profile); flags given here win over it.
     #[arg(long, env = "CALLSCOPE_PROFILE", value_name = "NAME")]
     pub profile: Option<String>,
+    /// Use no profile, not even the config file's default_profile.
+    #[arg(long)]
+    pub no_profile: bool,
 }
 
 #[derive(Debug, Args, Clone, Default)]
@@ -143,7 +146,7 @@ impl SourceArgs {
 #[command(next_help_heading = "Filters")]
 pub struct FilterArgs {
     /// Event type (repeatable): publish, subscribe, join, disconnected, connect, or a full name.
-    #[arg(long = "type", value_name = "T")]
+    #[arg(long = "type", value_name = "T", value_parser = Suggest::types(), hide_possible_values = true)]
     pub types: Vec<String>,
     /// Events of this room id.
     #[arg(long, value_name = "ID")]
@@ -235,7 +238,8 @@ impl FilterArgs {
             ..Filter::default()
         };
         for (field, value) in self.fields() {
-            match value.as_deref() {
+            // An id pasted with a space or a newline around it is the id.
+            match value.as_deref().map(str::trim) {
                 Some("") => {
                     let flag = field.name().replace('_', "-");
                     let what = match field {
@@ -428,10 +432,13 @@ pub struct ConfigArgs {
 
 #[derive(Debug, Args)]
 pub struct ManArgs {
-    /// The command whose page to print (list, serve, demo-data, config, completions); without
-    /// one, callscope's own page.
-    #[arg(value_name = "COMMAND")]
+    /// The command whose page to print (list, serve, story, demo-data, config, completions);
+    /// without one, callscope's own page.
+    #[arg(value_name = "COMMAND", conflicts_with = "out")]
     pub command: Option<String>,
+    /// Write every page (callscope.1, callscope-list.1...) into this folder instead.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -449,6 +456,60 @@ pub struct DemoDataArgs {
     /// Random seed: the same seed gives the same bytes.
     #[arg(long, default_value_t = crate::generator::DEMO_SEED, value_name = "S")]
     pub seed: u64,
+}
+
+/// A value parser that takes any text, and offers some values to completion scripts: the event
+/// types by name (any other full type name is taken too), the config's profile names.
+#[derive(Clone)]
+pub struct Suggest {
+    values: Vec<clap::builder::PossibleValue>,
+}
+
+impl Suggest {
+    pub fn of(values: Vec<clap::builder::PossibleValue>) -> Suggest {
+        Suggest { values }
+    }
+
+    /// The type names: the five aliases, their full names, the other families'.
+    fn types() -> Suggest {
+        let names = EventType::KNOWN
+            .iter()
+            .flat_map(|t| [t.alias().to_string(), t.name().to_string()])
+            .chain(
+                [
+                    "track.add.success",
+                    "track.update.success",
+                    "track.remove.success",
+                    "beam.recording.success",
+                ]
+                .map(String::from),
+            );
+        Suggest {
+            values: names.map(clap::builder::PossibleValue::new).collect(),
+        }
+    }
+}
+
+impl TypedValueParser for Suggest {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        value
+            .to_str()
+            .map(str::to_string)
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidUtf8))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(self.values.iter().cloned()))
+    }
 }
 
 /// A value parser for one of a domain enum's values, by their names: the names are offered in

@@ -54,7 +54,7 @@ pub fn run(cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
         }
         Some(Command::Story(args)) => story(args),
         Some(Command::Completions(args)) => docs::completions(args.shell),
-        Some(Command::Man(args)) => docs::man(args.command.as_deref()),
+        Some(Command::Man(args)) => docs::man(args.command.as_deref(), args.out.as_deref()),
         None => explore(cli, explicit),
     }
 }
@@ -68,6 +68,14 @@ fn list(mut args: ListArgs, explicit: Explicit) -> Result<Ended, Failure> {
     )
     .map_err(|e| Failure::usage(e.to_string()))?;
     let filter = args.filters.to_filter().map_err(Failure::Usage)?;
+    // A profile narrows what list prints: said once, where it cannot mix with the output.
+    if let Some(profile) = &settings.profile {
+        eprintln!(
+            "callscope: profile {} in force; filters: {} (--no-profile leaves it out)",
+            crate::text::for_terminal(profile),
+            crate::text::for_terminal(&filter.describe())
+        );
+    }
     let source = match source_named(&args.source) {
         Some(source) => source,
         None => {

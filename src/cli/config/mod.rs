@@ -577,6 +577,18 @@ fn merge_text(mine: &mut Option<String>, theirs: Option<&String>) {
     }
 }
 
+/// The profile names of the config file in the default place (or `CALLSCOPE_CONFIG`'s), for
+/// completion scripts; none when it cannot be read.
+pub fn profile_names() -> Vec<String> {
+    let args = SettingsArgs {
+        config: std::env::var_os("CALLSCOPE_CONFIG").map(PathBuf::from),
+        ..SettingsArgs::default()
+    };
+    Config::load(&args)
+        .map(|c| c.file.profiles.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
 /// Reads the config and applies the selected profile to the command's source and filters.
 pub fn configure(
     args: &SettingsArgs,
@@ -585,7 +597,11 @@ pub fn configure(
     explicit: Explicit,
 ) -> Result<Settings, ConfigError> {
     let config = Config::load(args)?;
-    let selected = config.select(args.profile.as_deref())?;
+    let selected = if args.no_profile {
+        None
+    } else {
+        config.select(args.profile.as_deref())?
+    };
     if let Some(s) = selected {
         s.profile.apply_source(source, explicit, config.folder());
         s.profile.apply_filters(filters);
