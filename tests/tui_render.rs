@@ -241,6 +241,70 @@ fn a_connect_lacking_session_room_name_template_and_role_says_they_are_absent() 
     insta::assert_snapshot!("detail_connect_absent_fields", t.backend());
 }
 
+/// The detail pane of the only event of an explorer, its wrapped rows joined into one text.
+fn detail_text_of(event: Value) -> String {
+    let mut m = of_events((140, 40), &[event]);
+    run(&mut m, Command::FocusDetail);
+    let t = draw_detail(&m);
+    let buffer = t.backend().buffer();
+    let rows: Vec<String> = (0..buffer.area.height)
+        .map(|y| {
+            row_text(buffer, y)
+                .trim_start_matches(['┌', '│'])
+                .trim()
+                .to_string()
+        })
+        .collect();
+    rows.join(" ")
+}
+
+#[test]
+fn the_detail_pane_reads_the_code_in_the_table_of_the_events_platform() {
+    let event = |sdk: &str, code: i64, name: &str| {
+        json!({"id": "e1", "type": "client.subscribe.failed", "timestamp": "2026-11-18T10:00:00Z",
+            "data": {"error_code": code, "error_name": name, "error_message": "[SUBSCRIBE]: lost",
+                "is_terminal": false, "agent": {"sdk": sdk, "os": "Android"}}})
+    };
+    // Web's 4006 is an ICE disconnect, read in the web table.
+    let web = detail_text_of(event("web", 4006, "ICEDisconnected"));
+    assert!(
+        web.contains("means: The media connection dropped and was not connected again within 5 s."),
+        "{web}"
+    );
+    assert!(web.contains("table: web table"), "{web}");
+    // Android defines no 4006: web's meaning is not borrowed, and the event's words are quoted.
+    let android = detail_text_of(event("android", 4006, "ICEDisconnected"));
+    assert!(
+        android.contains(
+            "means: unknown code: the event says error_name \"ICEDisconnected\", error_message \"[SUBSCRIBE]: lost\""
+        ),
+        "{android}"
+    );
+    assert!(
+        android.contains("table: not in the Android table;"),
+        "{android}"
+    );
+    assert!(!android.contains("within 5 s"), "{android}");
+    // A code Android lacks but that means the same everywhere comes from the general table.
+    let fallback = detail_text_of(event("android", 3009, "OverConstrained"));
+    assert!(
+        fallback.contains("table: Android table; general table for this code"),
+        "{fallback}"
+    );
+    // The table's name stands beside the event's when they differ.
+    let renamed = detail_text_of(event("web", 1006, "AbnormalClose"));
+    assert!(
+        renamed.contains("name: AbnormalClose (web table: WebSocketAbnormalClose)"),
+        "{renamed}"
+    );
+    // A code the SDK declares but did not raise is said to be so.
+    let not_raised = detail_text_of(event("web", 3004, "DeviceLostMidway"));
+    assert!(
+        not_raised.contains("defined by the SDK but not raised in the version read"),
+        "{not_raised}"
+    );
+}
+
 #[test]
 fn an_event_of_another_family_is_shown_field_by_field() {
     let filter = Filter {

@@ -302,15 +302,19 @@ pub fn detail_lines(t: &Theme, e: &Event, after: &After, raw: &[u8]) -> Vec<Line
         lines.push(Line::raw(""));
     } else {
         opt_field(t, &mut lines, "code", e.data_value("error_code"));
-        opt_field(t, &mut lines, "name", e.data_value("error_name"));
-        if let Some(code) = e.error_code() {
-            match codes::explain(code) {
-                Some((family, what, check)) => {
-                    lines.push(field(t, "means", &format!("{what} ({family})")));
-                    lines.push(field(t, "check", check));
-                }
-                None => lines.push(field(t, "means", "unknown code")),
+        // The code read in the table of the event's platform; the table's name beside the
+        // event's when they differ.
+        let explained = codes::explain_event(e);
+        match explained.table_name_if_differs() {
+            Some(table) => {
+                let name = e.data_value("error_name").map(value_text);
+                let name = name.as_deref().unwrap_or("(absent)");
+                lines.push(field(t, "name", &format!("{name} ({table})")));
             }
+            None => opt_field(t, &mut lines, "name", e.data_value("error_name")),
+        }
+        for (label, text) in explained.lines() {
+            lines.push(field(t, label, &text));
         }
         opt_field(t, &mut lines, "message", e.data_value("error_message"));
         opt_field(
