@@ -136,6 +136,11 @@ fn text_of(store: &Store, told: &Told) -> String {
             clock(chain.last)
         ));
         let v = &told.verdicts[k];
+        let last = store.event(*chain.events.last().unwrap_or(&chain.events[0]) as usize);
+        out.push_str(&format!(
+            "  error: {}\n",
+            crate::event::codes::explain_event(&last).line()
+        ));
         out.push_str(&format!(
             "  outcome: {}: {}\n",
             v.outcome.words(),
@@ -183,8 +188,10 @@ fn json_of(store: &Store, told: &Told) -> serde_json::Value {
                 let empty: Vec<&str> = q.empty.iter().map(|m| m.key()).collect();
                 json!({"summary": q.sentence, "metrics": metrics, "empty": empty})
             });
+            let last = store.event(*chain.events.last().unwrap_or(&chain.events[0]) as usize);
             json!({
                 "action": chain.action_name(store),
+                "error": crate::event::codes::explain_event(&last).line(),
                 "attempts": chain.attempts(),
                 "first": time(chain.first),
                 "last": time(chain.last),
