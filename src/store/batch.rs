@@ -2,14 +2,12 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::bigrams::Bigrams;
-use super::probe::Probe;
-use super::remembered::{Agent, Met, Remembered, Seen, Trial};
-use super::search::is_time_char;
-use super::slices::Slices;
-use super::spares::Spares;
-use super::spelled::timestamp_digits;
-use super::walk::{Field, StrAt};
+use super::intern::Slices;
+use super::memory::spares::Spares;
+use super::read::probe::Probe;
+use super::read::remembered::{Agent, Met, Remembered, Seen, Trial};
+use super::read::walk::{Field, StrAt};
+use super::search::{Bigrams, is_time_char, timestamp_digits};
 use super::{
     Blob, IdKey, Interner, Located, NO_TIME, Row, Span, Sym, SymSets, TERMINAL_ABSENT,
     TERMINAL_FALSE, TERMINAL_TRUE, parse_uuid,
@@ -44,7 +42,7 @@ pub(super) struct Trials {
     pub texts_looked_up: bool,
     /// Whether the memos of agents and of nested values had given up (see [`Memo::note`]).
     ///
-    /// [`Memo::note`]: super::remembered::Memo::note
+    /// [`Memo::note`]: super::read::remembered::Memo::note
     pub memos_off: (bool, bool),
     /// Whether new long values were still interned at the end (see [`Tables::long_trial`]).
     pub long_values_kept: bool,
@@ -112,7 +110,7 @@ impl Batch {
 }
 
 /// What merged batches held, and what finished builders remembered: the next builders fill
-/// them (see [`super::spares`]).
+/// them (see [`super::memory::spares`]).
 static SPARE_BATCHES: Spares<Buffers> = Spares::new();
 static SPARE_TABLES: Spares<Tables> = Spares::new();
 
@@ -530,7 +528,7 @@ impl Tables {
     }
 
     /// The remembered values the event holds, by what its reading met (`seen`): those it read
-    /// in full are remembered now when they can be (see [`super::remembered::Memo::insert`]), but
+    /// in full are remembered now when they can be (see [`super::read::remembered::Memo::insert`]), but
     /// not those holding an escape, rare enough to be left to the usual reading.
     fn remember(&mut self, raw: &[u8], p: &Probe, strings: &[StrAt], seen: &Seen, uses: &mut Uses) {
         uses.values.clear();

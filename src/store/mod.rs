@@ -3,40 +3,29 @@
 //! strings interned. Events are de-duplicated by `id`; the first copy read wins.
 
 mod batch;
-mod bigrams;
-mod blob;
-mod caseless;
-mod ids;
 mod intern;
-mod plain;
-mod prefetch;
-pub mod probe;
-mod remembered;
+mod memory;
+mod read;
 #[cfg(test)]
 pub(crate) mod scale;
 mod search;
-mod sets;
-mod slices;
-mod spares;
-mod spelled;
 mod uuid;
-mod walk;
 
 #[cfg(test)]
 pub(crate) use batch::reads_under_way;
 pub use batch::{Batch, BatchBuilder, Reading};
-use bigrams::Bigrams;
-pub use blob::Blob;
-pub use intern::{Interner, Sym};
+pub use intern::{Interner, Sym, SymSets};
+pub use memory::Blob;
+pub use read::probe;
 pub use search::{Needle, SearchBits};
-pub use sets::SymSets;
+use search::Bigrams;
 use uuid::parse_uuid;
 
 use std::sync::Arc;
 
 use crate::event::Event;
 use crate::filter::Filter;
-use ids::IdIndex;
+use intern::ids::IdIndex;
 
 /// Below this many events a filter runs on one thread: starting threads would cost more.
 const PARALLEL_FROM: usize = 100_000;

@@ -1049,8 +1049,8 @@ fn the_other_values_of_an_event_are_those_no_row_field_holds() {
         r#""type":"v-type","type":"v-type""#,
         1,
     );
-    assert!(plain::read(event, None).is_some());
-    assert!(plain::read(&thorough, None).is_none());
+    assert!(read::plain::read(event, None).is_some());
+    assert!(read::plain::read(&thorough, None).is_none());
     for line in [event.to_string(), thorough] {
         let mut store = Store::new();
         store.merge(batch(&line));

@@ -9,7 +9,7 @@ use std::hash::{BuildHasher, Hash};
 
 use rustc_hash::FxBuildHasher;
 
-use super::prefetch::prefetch;
+use crate::store::memory::prefetch::prefetch;
 
 /// What a slice is made of.
 pub trait Item: Copy + Eq + Hash {
@@ -351,7 +351,7 @@ impl<T: Item> Slices<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Sym;
+    use crate::store::Sym;
     use super::*;
 
     #[test]

@@ -176,7 +176,7 @@ mod tests {
     #[test]
     fn a_uuid_is_spelled_as_it_was_read() {
         let id = "a6e7ce20-68c4-4e68-be09-6ff5e1b8b9eb";
-        let uuid = super::super::parse_uuid(id.as_bytes()).unwrap();
+        let uuid = crate::store::parse_uuid(id.as_bytes()).unwrap();
         assert_eq!(&uuid_text(uuid), id.as_bytes());
         assert_eq!(&uuid_text(0), b"00000000-0000-0000-0000-000000000000");
         let all = "0123456789abcdef0123456789abcdeffedcba9876543210fedcba9876543210";
@@ -189,7 +189,7 @@ mod tests {
                 &all[k + 16..k + 20],
                 &all[k + 20..k + 32]
             );
-            let uuid = super::super::parse_uuid(hex.as_bytes()).unwrap();
+            let uuid = crate::store::parse_uuid(hex.as_bytes()).unwrap();
             assert_eq!(&uuid_text(uuid), hex.as_bytes());
         }
     }

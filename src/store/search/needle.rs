@@ -6,7 +6,9 @@ use std::sync::Arc;
 use super::bigrams::Bigrams;
 use super::caseless::Caseless;
 use super::spelled::{Speller, TIMESTAMP_MAX, uuid_text};
-use super::{Interner, Located, Row, Store, SymSets};
+use crate::store::memory::prefetch;
+use crate::store::read::walk::for_each_string;
+use crate::store::{Interner, Located, Row, Span, Store, Sym, SymSets};
 
 /// Below this many strings the answers are computed on one thread.
 const PARALLEL_FROM: usize = 50_000;
@@ -98,7 +100,7 @@ impl Needle {
             return false;
         }
         let mut found = false;
-        super::walk::for_each_string(raw, |_, _, start, end, escaped| {
+        for_each_string(raw, |_, _, start, end, escaped| {
             if !found && self.matches_quoted(&raw[start..end], escaped) {
                 found = true;
             }
@@ -195,7 +197,7 @@ impl SearchBits {
         if row.search_raw {
             return Some(self.needle.matches_json(store.raw(i)));
         }
-        let hit = |s: super::Sym| self.strings.get(s.0 as usize).copied().unwrap_or(false);
+        let hit = |s: Sym| self.strings.get(s.0 as usize).copied().unwrap_or(false);
         if hit(row.kind)
             || row.value_syms().into_iter().any(hit)
             || self.sets.get(row.others as usize).copied().unwrap_or(false)
@@ -203,7 +205,7 @@ impl SearchBits {
             return Some(true);
         }
         let n = &self.needle;
-        let read = |span: super::Span, possible: bool| {
+        let read = |span: Span, possible: bool| {
             possible
                 && span
                     .of(store.raw(i))
@@ -274,7 +276,7 @@ thread_local! {
 #[inline]
 fn prefetch(bytes: &[u8], at: usize) {
     if let Some(b) = bytes.get(at) {
-        super::prefetch::prefetch(b);
+        prefetch::prefetch(b);
     }
 }
 

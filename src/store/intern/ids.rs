@@ -2,10 +2,10 @@
 
 use rustc_hash::FxHashSet;
 
-use super::IdKey;
+use crate::store::IdKey;
 
 #[derive(Debug, Default)]
-pub(super) struct IdIndex {
+pub(in crate::store) struct IdIndex {
     uuids: UuidSet,
     texts: FxHashSet<Box<str>>,
 }
@@ -13,7 +13,7 @@ pub(super) struct IdIndex {
 impl IdIndex {
     /// Records a batch's ids, in order, and empties `ids`; for each, whether it is new (not
     /// loaded before, nor earlier in the batch). An event without an id is always new.
-    pub(super) fn insert_all(&mut self, ids: &mut Vec<IdKey>) -> Vec<bool> {
+    pub(in crate::store) fn insert_all(&mut self, ids: &mut Vec<IdKey>) -> Vec<bool> {
         let mut fresh = vec![true; ids.len()];
         // By hash, so that the table is walked in order rather than at random; an id's first
         // copy in the batch comes first among its copies.

@@ -4,7 +4,7 @@
 //! processor time of a load. A spare keeps its memory, so the next batch writes to pages the
 //! process holds already.
 //!
-//! Spares are kept only while a dump is being read (see [`super::Reading`]), and dropped when
+//! Spares are kept only while a dump is being read (see [`crate::store::Reading`]), and dropped when
 //! the last read ends: a batch built once (a redacted copy of the store, a page of a live
 //! source) gives its buffers back to the system as before.
 
@@ -16,7 +16,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 const KEPT: usize = 2;
 
 /// Values of one kind, at most [`KEPT`] of them, kept while a read is under way.
-pub(super) struct Spares<T>(Mutex<Kept<T>>);
+pub(in crate::store) struct Spares<T>(Mutex<Kept<T>>);
 
 struct Kept<T> {
     /// Reads under way.
@@ -25,7 +25,7 @@ struct Kept<T> {
 }
 
 impl<T> Spares<T> {
-    pub(super) const fn new() -> Spares<T> {
+    pub(in crate::store) const fn new() -> Spares<T> {
         Spares(Mutex::new(Kept {
             reads: 0,
             spares: Vec::new(),
@@ -33,13 +33,13 @@ impl<T> Spares<T> {
     }
 
     /// A spare, if one is kept.
-    pub(super) fn take(&self) -> Option<T> {
+    pub(in crate::store) fn take(&self) -> Option<T> {
         self.lock().spares.pop()
     }
 
     /// Keeps `spare` while a read is under way, unless enough are kept already; else drops it
     /// (outside the lock).
-    pub(super) fn give(&self, spare: T) {
+    pub(in crate::store) fn give(&self, spare: T) {
         let mut kept = self.lock();
         if kept.reads > 0 && kept.spares.len() < KEPT {
             kept.spares.push(spare);
@@ -49,12 +49,12 @@ impl<T> Spares<T> {
         drop(spare);
     }
 
-    pub(super) fn read_starts(&self) {
+    pub(in crate::store) fn read_starts(&self) {
         self.lock().reads += 1;
     }
 
     /// The last read to end drops every spare, giving its memory back.
-    pub(super) fn read_ends(&self) {
+    pub(in crate::store) fn read_ends(&self) {
         let dropped = {
             let mut kept = self.lock();
             kept.reads -= 1;
@@ -69,7 +69,7 @@ impl<T> Spares<T> {
 
     /// How many reads are under way.
     #[cfg(test)]
-    pub(super) fn reads(&self) -> usize {
+    pub(in crate::store) fn reads(&self) -> usize {
         self.lock().reads
     }
 

@@ -497,7 +497,7 @@ fn next_stop(b: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::walk::strings_of;
+    use super::super::walk::strings_of;
 
     /// What the thorough reader and the walk find: the probe (as text) and the strings.
     fn thorough(text: &str) -> Option<(String, Vec<StrAt>)> {
