@@ -2,7 +2,37 @@
 
 use rustc_hash::FxHashSet;
 
-use crate::store::IdKey;
+use crate::store::parse_uuid;
+
+/// The key events are de-duplicated on. Canonical lowercase UUIDs (every id the service sends)
+/// are kept as 16 bytes; any other id string as itself.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum IdKey {
+    Absent,
+    Uuid(u128),
+    Text(Box<str>),
+}
+
+impl IdKey {
+    pub fn of(id: Option<&str>) -> IdKey {
+        match id {
+            None => IdKey::Absent,
+            Some(s) => {
+                parse_uuid(s.as_bytes()).map_or_else(|| IdKey::Text(Box::from(s)), IdKey::Uuid)
+            }
+        }
+    }
+
+    /// The key of an id given as the bytes of a JSON string without escapes.
+    pub fn of_bytes(id: &[u8]) -> Option<IdKey> {
+        match parse_uuid(id) {
+            Some(u) => Some(IdKey::Uuid(u)),
+            None => std::str::from_utf8(id)
+                .ok()
+                .map(|s| IdKey::Text(Box::from(s))),
+        }
+    }
+}
 
 #[derive(Debug, Default)]
 pub(in crate::store) struct IdIndex {

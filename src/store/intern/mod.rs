@@ -2,7 +2,7 @@
 //! end to end in one [`slices::Slices`] table, and the ids of the events loaded, for telling a
 //! copy of an event already loaded ([`ids`]).
 
-pub(super) mod ids;
+pub mod ids;
 mod sets;
 mod slices;
 mod strings;

@@ -351,8 +351,8 @@ impl<T: Item> Slices<T> {
 
 #[cfg(test)]
 mod tests {
-    use crate::store::Sym;
     use super::*;
+    use crate::store::Sym;
 
     #[test]
     fn each_distinct_slice_is_numbered_once_and_read_back_whole() {

@@ -496,8 +496,8 @@ fn next_stop(b: &[u8], mut i: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::walk::strings_of;
+    use super::*;
 
     /// What the thorough reader and the walk find: the probe (as text) and the strings.
     fn thorough(text: &str) -> Option<(String, Vec<StrAt>)> {

@@ -3,11 +3,13 @@
 //! that an event is matched by its row; its JSON is read only for what the row could not index.
 
 mod bigrams;
+mod bits;
 mod caseless;
 mod needle;
 mod spelled;
 
 pub(super) use bigrams::Bigrams;
-pub use needle::{Needle, SearchBits};
+pub use bits::SearchBits;
+pub use needle::Needle;
 pub(super) use needle::is_time_char;
 pub(super) use spelled::timestamp_digits;
