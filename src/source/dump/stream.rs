@@ -5,9 +5,11 @@
 use std::io::Read;
 use std::sync::Arc;
 
+use super::pieces::{next_event_line, scan_blob};
+use super::scan::is_json_ws;
 use super::{
-    DumpProblem, LARGE_BATCH, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, is_json_ws,
-    next_event_line, positioned, problem, report, scan_blob,
+    DumpProblem, LARGE_BATCH, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, positioned, problem,
+    report,
 };
 use crate::store::{Batch, Blob};
 
@@ -38,9 +40,10 @@ enum Cut {
 
 /// Reads a dump as its bytes come (stdin, a pipe, or a gzip'd file decompressing, told apart by
 /// its first two bytes): a thread cuts the bytes into pieces of about `piece_bytes`, where
-/// [`split_between_events`](super::split_between_events) would cut them, while every core reads
-/// them as they come, as [`read_pieces`](super::read_pieces) reads a mapped file's. The pieces
-/// past a quarter of the memory free are kept in a temporary file (see [`Keep`]).
+/// [`split_between_events`](super::pieces::split_between_events) would cut them, while every
+/// core reads them as they come, as [`read_pieces`](super::pieces::read_pieces) reads a mapped
+/// file's. The pieces past a quarter of the memory free are kept in a temporary file (see
+/// [`Keep`]).
 /// Problems keep their lines and columns in the whole file. As with `read_pieces`, each piece is
 /// read on its own: damage that stops the reading of one (a value cut short, binary data) does
 /// not stop the next.

@@ -1,5 +1,7 @@
 use std::io::Write;
 
+use super::pieces::{Batcher, next_event_line, read_pieces};
+use super::scan::scan_lines;
 use super::*;
 use crate::generator::ndjson_lines as generated_lines;
 use crate::store::Store;
