@@ -9,9 +9,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::store::{Batch, Blob};
+use crate::store::{Batch, Blob, Reading};
 
-use pieces::scan_blob;
+use pieces::{Batches, scan_blob};
 pub use scan::{ScanError, scan};
 use stream::read_stream_in_batches;
 
@@ -106,12 +106,17 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
 /// `stream::read_stream_in_batches`), so that its first events show before the rest has arrived.
 pub fn read_path_in_batches(
     path: &Path,
+    reading: &Reading,
     size: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
     let name = display_name(path);
+    let batches = Batches {
+        reading,
+        first: size,
+    };
     if path == Path::new("-") {
-        return read_stream_in_batches(&name, std::io::stdin(), size, PIECE_BYTES, on_batch);
+        return read_stream_in_batches(&name, std::io::stdin(), batches, PIECE_BYTES, on_batch);
     }
     let opened = std::fs::File::open(path).and_then(|file| {
         let regular = file.metadata()?.is_file();
@@ -120,21 +125,22 @@ pub fn read_path_in_batches(
     let blob = match opened {
         // A pipe or device (`<(zcat dump.gz)`) has no length to map.
         Ok((file, false)) => {
-            return read_stream_in_batches(&name, file, size, PIECE_BYTES, on_batch);
+            return read_stream_in_batches(&name, file, batches, PIECE_BYTES, on_batch);
         }
         Ok((file, true)) => Blob::map_file(&file),
         Err(e) => Err(e),
     };
     match blob {
         Ok(blob) if is_gzip(&blob) => {
-            read_stream_in_batches(&name, &blob[..], size, PIECE_BYTES, on_batch)
+            read_stream_in_batches(&name, &blob[..], batches, PIECE_BYTES, on_batch)
         }
-        Ok(blob) => read_file_in_batches(
+        Ok(blob) => read(
             DumpFile {
                 path: name,
                 blob: Arc::new(blob),
             },
-            size,
+            batches,
+            true,
             on_batch,
         ),
         Err(e) => vec![problem(&name, None, io_message(&e))],
@@ -183,30 +189,41 @@ fn gzip_damage(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem
 /// be read always is.
 pub fn read_file(file: DumpFile) -> (Batch, Vec<DumpProblem>) {
     let mut batches = Vec::new();
-    // On one thread and with an unbounded size there is exactly one batch.
-    let problems = read(file, usize::MAX, false, &mut |b| batches.push(b));
+    // On one thread and with an unbounded size there is exactly one batch, which keeps no
+    // spares: its reading ends here.
+    let whole = Batches {
+        reading: &Reading::start(),
+        first: usize::MAX,
+    };
+    let problems = read(file, whole, false, &mut |b| batches.push(b));
     (batches.pop().expect("one batch"), problems)
 }
 
-/// Reads every event of a file, handing them over in batches as they are read: the first holds at
-/// most `size` events, later ones grow up to [`LARGE_BATCH`] (so the first screen of a large dump
-/// shows at once, and the rest arrives without a flood of tiny batches).
+/// Reads every event of a file, handing them over in batches as they are read, built on the
+/// spares of `reading`: the first holds at most `size` events, later ones grow up to
+/// [`LARGE_BATCH`] (so the first screen of a large dump shows at once, and the rest arrives
+/// without a flood of tiny batches).
 pub fn read_file_in_batches(
     file: DumpFile,
+    reading: &Reading,
     size: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    read(file, size, true, on_batch)
+    let batches = Batches {
+        reading,
+        first: size,
+    };
+    read(file, batches, true, on_batch)
 }
 
 fn read(
     file: DumpFile,
-    size: usize,
+    batches: Batches,
     may_parallel: bool,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
     let mut problems = Vec::new();
-    let errors = scan_blob(&file.blob, size, may_parallel, on_batch);
+    let errors = scan_blob(&file.blob, batches, may_parallel, on_batch);
     let bytes: &[u8] = &file.blob;
     let total = errors.len();
     report(&file.path, positioned(bytes, errors), total, &mut problems);

@@ -14,7 +14,7 @@ use memchr::memmem::Finder;
 
 use crate::filter::Filter;
 use crate::store::probe::{DataProbe, LStr, Probe};
-use crate::store::{BatchBuilder, Blob, Needle, Reading, Store};
+use crate::store::{Blob, Needle, Reading, Store};
 use crate::time::parse_rfc3339_nanos;
 
 /// Whether a file looks line-delimited: its first non-blank line (after a byte order mark) is one
@@ -234,7 +234,7 @@ pub fn select(
             chunks.len(),
             threads,
             |k, send| {
-                let mut builder = BatchBuilder::new(Arc::clone(blob));
+                let mut builder = reading.builder(Arc::clone(blob));
                 if filter.search.is_none() {
                     builder = builder.unindexed();
                 }

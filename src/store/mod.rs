@@ -12,8 +12,6 @@ pub(crate) mod scale;
 mod search;
 mod uuid;
 
-#[cfg(test)]
-pub(crate) use batch::reads_under_way;
 pub use batch::{Batch, BatchBuilder, Reading};
 pub use intern::ids::IdKey;
 pub use intern::{Interner, Sym, SymSets};

@@ -7,21 +7,42 @@ use serde::de::IgnoredAny;
 
 use super::scan::{ScanError, is_json_ws, scan, scan_lines};
 use super::{LARGE_BATCH, PARALLEL_BYTES, PIECE_BYTES};
-use crate::store::{Batch, BatchBuilder, Blob};
+use crate::store::{Batch, BatchBuilder, Blob, Reading};
 
 /// Builds batches that start at `size` events and grow up to [`LARGE_BATCH`].
-pub(super) struct Batcher {
+/// How a file's events are handed over: in batches built on the spares of `reading`, the first
+/// of at most `first` events (so that the first screen of a large dump shows at once), later ones
+/// growing up to [`LARGE_BATCH`].
+#[derive(Clone, Copy)]
+pub(super) struct Batches<'r> {
+    pub(super) reading: &'r Reading,
+    pub(super) first: usize,
+}
+
+impl Batches<'_> {
+    /// The batches of a part of the file after its start, which need not be small.
+    pub(super) fn later(self) -> Self {
+        Batches {
+            first: LARGE_BATCH,
+            ..self
+        }
+    }
+}
+
+pub(super) struct Batcher<'r> {
+    reading: &'r Reading,
     builder: BatchBuilder,
     limit: usize,
     size: usize,
 }
 
-impl Batcher {
-    pub(super) fn new(blob: Arc<Blob>, size: usize) -> Batcher {
+impl<'r> Batcher<'r> {
+    pub(super) fn new(batches: Batches<'r>, blob: Arc<Blob>) -> Batcher<'r> {
         Batcher {
-            builder: BatchBuilder::new(blob).events_only(),
-            limit: size,
-            size,
+            reading: batches.reading,
+            builder: batches.reading.builder(blob).events_only(),
+            limit: batches.first,
+            size: batches.first,
         }
     }
 
@@ -35,7 +56,7 @@ impl Batcher {
         if self.builder.len() >= self.limit {
             self.limit = self.limit.saturating_mul(4).min(self.size.max(LARGE_BATCH));
             let blob = Arc::clone(self.builder.blob());
-            let next = BatchBuilder::new(blob).events_only();
+            let next = self.reading.builder(blob).events_only();
             on_full(std::mem::replace(&mut self.builder, next).finish());
         }
         Ok(())
@@ -50,7 +71,7 @@ impl Batcher {
 /// met, at their byte offsets.
 pub(super) fn scan_blob(
     blob: &Arc<Blob>,
-    size: usize,
+    batches: Batches,
     may_parallel: bool,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<ScanError> {
@@ -62,9 +83,9 @@ pub(super) fn scan_blob(
         && bytes.len() >= PARALLEL_BYTES
         && crate::source::ndjson::looks_line_delimited(bytes)
     {
-        read_pieces(blob, size, threads, PIECE_BYTES, on_batch, &mut errors);
+        read_pieces(blob, batches, threads, PIECE_BYTES, on_batch, &mut errors);
     } else {
-        let mut batcher = Batcher::new(Arc::clone(blob), size);
+        let mut batcher = Batcher::new(batches, Arc::clone(blob));
         let mut push = |start: usize, end: usize| batcher.push(start, end, on_batch);
         if crate::source::ndjson::looks_line_delimited(bytes) {
             scan_lines(bytes, &mut push, &mut errors);
@@ -139,7 +160,7 @@ enum Piece {
 /// handed over are few.
 pub(super) fn read_pieces(
     blob: &Arc<Blob>,
-    size: usize,
+    batches: Batches,
     threads: usize,
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
@@ -154,9 +175,8 @@ pub(super) fn read_pieces(
         |k, send| {
             let (a, b) = pieces[k];
             blob.prepare(a, b);
-            // The first batch of the file is small, so that the first screen shows at once.
-            let first = if k == 0 { size } else { LARGE_BATCH };
-            let mut batcher = Batcher::new(Arc::clone(blob), first);
+            let batches = if k == 0 { batches } else { batches.later() };
+            let mut batcher = Batcher::new(batches, Arc::clone(blob));
             let mut errs = Vec::new();
             let mut send_batch = |batch: Batch| send(Piece::Batch(Box::new(batch)));
             scan_lines(

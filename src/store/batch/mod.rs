@@ -2,7 +2,7 @@
 //! its strings in tables of its own and indexing them for the text search, off the UI thread; the
 //! [`Batch`] it makes is merged into the store.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use super::read::probe::Probe;
 use super::read::remembered::Seen;
@@ -29,6 +29,9 @@ pub struct Batch {
     pub(super) ids: Vec<IdKey>,
     pub(super) strings: Interner,
     pub(super) sets: SymSets,
+    /// Where its buffers go once it is merged: the spares of the reading that built it, for as
+    /// long as that reading lasts.
+    spares: Weak<Pool>,
     /// What its builder's memos and trials came to.
     #[cfg(test)]
     pub(super) trials: Trials,
@@ -85,11 +88,20 @@ impl Batch {
         self.rows.is_empty()
     }
 
-    /// Keeps the buffers of the batch (merged: its rows moved out, its ids taken) for the next
-    /// builder, which will write to memory the process holds already, while a dump is read.
-    /// They are emptied by the builder that takes them (most often on a reading thread).
+    /// Gives the buffers of the batch (merged: its rows moved out, its ids taken) to the next
+    /// builder of the reading that built it, which will write to memory the process holds
+    /// already, while that reading lasts; else drops them. They are emptied by the builder that
+    /// takes them (most often on a reading thread).
     pub(super) fn give_back(self) {
-        SPARE_BATCHES.give(self.into_buffers());
+        if let Some(pool) = self.spares.upgrade() {
+            pool.batches.give(self.into_buffers());
+        }
+    }
+
+    /// The reading whose spares the batch's buffers go back to, as a number, while it lasts.
+    #[cfg(test)]
+    pub(crate) fn reading(&self) -> Option<usize> {
+        (self.spares.strong_count() > 0).then_some(self.spares.as_ptr() as usize)
     }
 
     fn into_buffers(self) -> Buffers {
@@ -99,6 +111,7 @@ impl Batch {
             ids,
             strings,
             sets,
+            spares: _,
             #[cfg(test)]
                 trials: _,
         } = self;
@@ -110,11 +123,6 @@ impl Batch {
         }
     }
 }
-
-/// What merged batches held, and what finished builders remembered: the next builders fill
-/// them (see [`super::memory::spares`]).
-static SPARE_BATCHES: Spares<Buffers> = Spares::new();
-static SPARE_TABLES: Spares<Tables> = Spares::new();
 
 /// The buffers of a batch that travel to the store.
 #[derive(Default)]
@@ -140,31 +148,44 @@ impl Buffers {
     }
 }
 
-/// Held while a dump is read: merged batches give their buffers to the next builders only
-/// while one is, and when the last read ends the buffers kept are dropped. A batch built once
-/// (a redacted copy of the store, a page of a live source) gives its buffers back to the
-/// system as before.
-#[must_use = "spares are kept only while the guard lives"]
-pub struct Reading(());
+/// A read of dumps under way, whose builders ([`Reading::builder`]) fill the buffers of its
+/// batches already merged and the tables of its builders already finished, rather than memory
+/// fresh from the system. Those are kept only while it lasts: once it is dropped, they are
+/// dropped with it, and a batch of it merged later drops its own. A batch built once (a
+/// redacted copy of the store, a page of a live source) is built by [`BatchBuilder::new`] and
+/// gives its buffers back to the system as before.
+#[must_use = "spares are kept only while the reading lasts"]
+pub struct Reading {
+    spares: Arc<Pool>,
+}
+
+/// What a reading keeps for its next builders.
+#[derive(Default)]
+struct Pool {
+    batches: Spares<Buffers>,
+    tables: Spares<Tables>,
+}
 
 impl Reading {
     pub fn start() -> Reading {
-        SPARE_BATCHES.read_starts();
-        SPARE_TABLES.read_starts();
-        Reading(())
+        Reading {
+            spares: Arc::default(),
+        }
     }
-}
 
-/// How many reads are under way.
-#[cfg(test)]
-pub(crate) fn reads_under_way() -> usize {
-    SPARE_BATCHES.reads()
-}
+    /// A builder of a batch of `blob` on the buffers of a batch of this reading already merged
+    /// and on the tables of a builder of it already finished, when some are kept; its batch
+    /// gives its buffers back here once merged, and the builder its tables once finished.
+    pub fn builder(&self, blob: Arc<Blob>) -> BatchBuilder {
+        let batches = self.spares.batches.take().unwrap_or_default();
+        let tables = self.spares.tables.take().unwrap_or_default();
+        BatchBuilder::on(blob, batches, tables, Arc::downgrade(&self.spares))
+    }
 
-impl Drop for Reading {
-    fn drop(&mut self) {
-        SPARE_BATCHES.read_ends();
-        SPARE_TABLES.read_ends();
+    /// How many batches' buffers and builders' tables it keeps.
+    #[cfg(test)]
+    pub(crate) fn kept(&self) -> (usize, usize) {
+        (self.spares.batches.len(), self.spares.tables.len())
     }
 }
 
@@ -183,6 +204,8 @@ pub struct BatchBuilder {
     /// Reused for each event's remembered values.
     seen: Seen,
     uses: Uses,
+    /// The spares of the reading it was made by, if any (see [`Reading::builder`]).
+    spares: Weak<Pool>,
 }
 
 /// The remembered values an event holds: they give its row the agent's fields, and its index
@@ -196,18 +219,20 @@ struct Uses {
 }
 
 impl BatchBuilder {
-    /// A builder that fills the buffers of a batch already merged and of a builder already
-    /// finished, when some are kept (see [`Reading`]).
+    /// A builder on buffers of its own, which its batch gives back to the system once merged:
+    /// for a batch built once. The batches of a dump are built by a [`Reading::builder`].
     pub fn new(blob: Arc<Blob>) -> BatchBuilder {
-        BatchBuilder::on(
-            blob,
-            SPARE_BATCHES.take().unwrap_or_default(),
-            SPARE_TABLES.take().unwrap_or_default(),
-        )
+        BatchBuilder::on(blob, Buffers::default(), Tables::default(), Weak::new())
     }
 
-    /// A builder that fills `merged` (emptied here) and `tables` (which must be empty).
-    fn on(blob: Arc<Blob>, mut merged: Buffers, tables: Tables) -> BatchBuilder {
+    /// A builder that fills `merged` (emptied here) and `tables` (which must be empty), and
+    /// gives them back to `spares`.
+    fn on(
+        blob: Arc<Blob>,
+        mut merged: Buffers,
+        tables: Tables,
+        spares: Weak<Pool>,
+    ) -> BatchBuilder {
         merged.clear();
         debug_assert!(tables.is_clear(), "a builder's tables kept full");
         BatchBuilder {
@@ -224,6 +249,7 @@ impl BatchBuilder {
             walked: Vec::new(),
             seen: Seen::default(),
             uses: Uses::default(),
+            spares,
         }
     }
 
@@ -312,10 +338,12 @@ impl BatchBuilder {
         Ok(())
     }
 
-    /// The batch, and this builder's own tables kept for the next one.
+    /// The batch, and this builder's own tables kept for the next builder of its reading.
     pub fn finish(self) -> Batch {
         let (batch, tables) = self.split();
-        SPARE_TABLES.give(tables);
+        if let Some(pool) = batch.spares.upgrade() {
+            pool.tables.give(tables);
+        }
         batch
     }
 
@@ -325,6 +353,7 @@ impl BatchBuilder {
             blob: self.blob,
             rows: self.rows,
             ids: self.ids,
+            spares: self.spares,
             #[cfg(test)]
             trials: Trials {
                 remembered: (
@@ -350,12 +379,7 @@ impl BatchBuilder {
     #[cfg(test)]
     pub(super) fn then(self, blob: Arc<Blob>) -> BatchBuilder {
         let (batch, tables) = self.split();
-        BatchBuilder::on(blob, batch.into_buffers(), tables)
-    }
-
-    /// A builder on buffers of its own, whatever was given back.
-    #[cfg(test)]
-    pub(super) fn afresh(blob: Arc<Blob>) -> BatchBuilder {
-        BatchBuilder::on(blob, Buffers::default(), Tables::default())
+        let spares = batch.spares.clone();
+        BatchBuilder::on(blob, batch.into_buffers(), tables, spares)
     }
 }
