@@ -165,7 +165,7 @@ impl Store {
             Some(bits) if bits.is_for(needle) => bits,
             _ => SearchBits::new(needle),
         };
-        let bits = bits.extended(&self.strings, &self.sets);
+        let bits = bits.extended(&self.strings, &self.sets, self.times);
         *cache = Some(bits.clone());
         bits
     }

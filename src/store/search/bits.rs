@@ -17,6 +17,8 @@ pub struct SearchBits {
     needle: Needle,
     strings: Arc<Vec<bool>>,
     sets: Arc<Vec<bool>>,
+    /// Spells the timestamps of the store's rows, with the dates of its days spelled ahead.
+    speller: Speller,
 }
 
 impl SearchBits {
@@ -25,6 +27,7 @@ impl SearchBits {
             needle: needle.clone(),
             strings: Arc::default(),
             sets: Arc::default(),
+            speller: Speller::default(),
         }
     }
 
@@ -32,8 +35,19 @@ impl SearchBits {
         self.needle == *needle
     }
 
-    /// The answers for every string and set of the store, computing only those added since.
-    pub fn extended(mut self, strings: &Interner, sets: &SymSets) -> SearchBits {
+    /// The answers for every string and set of the store, computing only those added since, and
+    /// a speller of the days its events' `times` span.
+    pub fn extended(
+        mut self,
+        strings: &Interner,
+        sets: &SymSets,
+        times: Option<(i64, i64)>,
+    ) -> SearchBits {
+        if let Some((from, to)) = times
+            && !self.speller.spans(from, to)
+        {
+            self.speller = Speller::spanning(from, to);
+        }
         let known = self.strings.len();
         if known < strings.len() {
             let needle = &self.needle;
@@ -91,13 +105,12 @@ impl SearchBits {
         };
         let ts = || match row.ts_digits {
             Some(digits) => {
+                let mut text = [0; TIMESTAMP_MAX];
                 n.time_like
-                    && SPELLER.with_borrow_mut(|speller| {
-                        let mut text = [0; TIMESTAMP_MAX];
-                        speller
-                            .spell(row.ts, digits, &mut text)
-                            .is_some_and(|text| n.in_lowercase(text))
-                    })
+                    && self
+                        .speller
+                        .spell(row.ts, digits, &mut text)
+                        .is_some_and(|text| n.in_lowercase(text))
             }
             None => read(row.ts_at, n.time_like || !row.ts_is_plain),
         };
@@ -136,10 +149,6 @@ impl SearchBits {
     fn may_be_in_description(&self, located: &Located) -> bool {
         !self.needle.ascii || located.description_bigrams.holds(&self.needle.bigrams)
     }
-}
-
-thread_local! {
-    static SPELLER: std::cell::RefCell<Speller> = std::cell::RefCell::default();
 }
 
 /// Asks the processor to bring `bytes[at]` into its cache, when there is such a byte.

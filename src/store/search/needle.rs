@@ -219,21 +219,21 @@ impl Needle {
     }
 
     /// Whether the bytes hold the (ASCII) text in any case: short strings are lowercased into
-    /// a buffer and searched with a vectorised finder, longer ones (an event, a description)
-    /// searched in place by the caseless finder.
+    /// a buffer on the stack and searched with a vectorised finder, longer ones (an event, a
+    /// description) searched in place by the caseless finder.
     fn contains_ascii_ci(&self, hay: &[u8]) -> bool {
         const SHORT: usize = 512;
-        thread_local! {
-            static LOWERED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
         match &self.lower_finder {
             // Without letters, the case of the bytes does not matter.
             Some(finder) if self.caseless => finder.find(hay).is_some(),
-            Some(finder) if hay.len() <= SHORT => LOWERED.with_borrow_mut(|buf| {
-                buf.clear();
-                buf.extend(hay.iter().map(u8::to_ascii_lowercase));
-                finder.find(buf).is_some()
-            }),
+            Some(finder) if hay.len() <= SHORT => {
+                let mut buf = [0; SHORT];
+                let lowered = &mut buf[..hay.len()];
+                for (low, b) in lowered.iter_mut().zip(hay) {
+                    *low = b.to_ascii_lowercase();
+                }
+                finder.find(lowered).is_some()
+            }
             _ => match &self.finder {
                 Some(finder) => finder.is_in(hay),
                 None => contains_ascii_ci(hay, self.lower.as_bytes()),
