@@ -17,7 +17,8 @@ pub use intern::ids::IdKey;
 pub use intern::{Interner, Sym, SymSets};
 pub use memory::Blob;
 pub use read::probe;
-pub use row::{Located, NO_TIME, Row, Span, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
+use row::{Located, Span};
+pub use row::{NO_TIME, Row, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
 use search::Bigrams;
 pub use search::{Needle, SearchBits};
 use uuid::parse_uuid;
@@ -128,7 +129,7 @@ impl Store {
     }
 
     /// What the text search knows of row `i`'s located strings.
-    pub fn located(&self, i: usize) -> &Located {
+    fn located(&self, i: usize) -> &Located {
         const NOTHING: Located = Located {
             id_uuid: [0; 16],
             description_bigrams: Bigrams::ALL,

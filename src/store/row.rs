@@ -14,6 +14,10 @@ pub const TERMINAL_FALSE: u8 = 1;
 pub const TERMINAL_TRUE: u8 = 2;
 
 /// What the store knows of one event without re-reading its JSON.
+///
+/// The event's fields are public for filters, groups and views to read in their scans: the store
+/// hands rows out by shared reference only, so outside it they are read, never written. Where the
+/// event's JSON is, and what the text search indexed of it, are the store's own.
 #[derive(Debug, Clone, Default)]
 pub struct Row {
     /// Nanoseconds since the epoch, or [`NO_TIME`].
@@ -23,9 +27,9 @@ pub struct Row {
     code: i64,
     has_code: bool,
     /// Where the event's JSON is: `blobs[blob][offset..offset + len]`.
-    pub offset: u64,
-    pub len: u32,
-    pub blob: u32,
+    pub(in crate::store) offset: u64,
+    pub(in crate::store) len: u32,
+    pub(in crate::store) blob: u32,
     pub kind: Sym,
     pub terminal: u8,
     pub room_id: Sym,
@@ -50,33 +54,33 @@ pub struct Row {
     pub agent: Sym,
     pub env: Sym,
     /// The event's other string values, as a set in [`super::Store::sets`] (for the text search).
-    pub others: u32,
+    pub(in crate::store) others: u32,
     /// Where the quoted `id`, `timestamp` and `data.error_description` strings stand in the
     /// event's JSON: values too varied to intern, which the text search reads in place.
-    pub id_at: Span,
-    pub ts_at: Span,
-    pub description_at: Span,
+    pub(in crate::store) id_at: Span,
+    pub(in crate::store) ts_at: Span,
+    pub(in crate::store) description_at: Span,
     /// The text search must read the event's whole JSON: it holds a value that could not be
     /// indexed (an escape that is not valid text, a value too far into a long event) or that
     /// was not worth keeping (a long value where long values do not repeat).
-    pub search_raw: bool,
+    pub(in crate::store) search_raw: bool,
     /// The located id is a canonical UUID, and the timestamp is written with digits and
     /// `T:.Z+-` only: a search text with other characters cannot be in them.
-    pub id_is_uuid: bool,
-    pub ts_is_plain: bool,
+    pub(in crate::store) id_is_uuid: bool,
+    pub(in crate::store) ts_is_plain: bool,
     /// The located description holds an escape.
-    pub description_escaped: bool,
+    pub(in crate::store) description_escaped: bool,
     /// How the located timestamp is spelled from `ts`, when it is spelled the usual way: its
     /// number of fraction digits (see `spelled::timestamp_digits`). Here rather than in
     /// [`Located`]: it fits in what the row's alignment leaves free.
-    pub ts_digits: Option<u8>,
+    pub(in crate::store) ts_digits: Option<u8>,
 }
 
 /// What the text search knows of the three strings a row locates in place, which spares it
 /// reading them from the dump. Kept beside the rows, not in them: only a search reads it, and
 /// the scans of filters and groups stay as short as the rows.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Located {
+pub(in crate::store) struct Located {
     /// The id's sixteen bytes when it is a canonical UUID (`Row::id_is_uuid`): the search
     /// spells it out again.
     pub id_uuid: [u8; 16],
@@ -87,7 +91,7 @@ pub struct Located {
 
 /// A string's place within its event's JSON; a length of 0 means none.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Span {
+pub(in crate::store) struct Span {
     at: u16,
     len: u16,
 }
@@ -171,7 +175,7 @@ impl Row {
         self.has_code.then_some(self.code)
     }
 
-    pub fn set_error_code(&mut self, code: Option<i64>) {
+    pub(in crate::store) fn set_error_code(&mut self, code: Option<i64>) {
         self.code = code.unwrap_or(0);
         self.has_code = code.is_some();
     }
