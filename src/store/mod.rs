@@ -10,7 +10,6 @@ mod row;
 #[cfg(test)]
 pub(crate) mod scale;
 mod search;
-mod uuid;
 
 pub use batch::{Batch, BatchBuilder, Reading};
 pub use intern::ids::IdKey;
@@ -21,7 +20,6 @@ use row::{Located, Span};
 pub use row::{NO_TIME, Row, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
 use search::Bigrams;
 pub use search::{Needle, SearchBits};
-use uuid::parse_uuid;
 
 use std::sync::Arc;
 

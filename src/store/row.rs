@@ -114,6 +114,16 @@ impl Span {
         self.at as usize
     }
 
+    /// Whether `value` is the very text between its quotes in the event's JSON `raw` (not
+    /// only equal to it: the same bytes in memory).
+    pub fn holds(self, raw: &[u8], value: &[u8]) -> bool {
+        self.of(raw)
+            .and_then(|quoted| quoted.get(1..quoted.len().checked_sub(1)?))
+            .is_some_and(|inner| {
+                std::ptr::eq(inner.as_ptr(), value.as_ptr()) && inner.len() == value.len()
+            })
+    }
+
     /// Its bytes in the event's JSON `raw`.
     pub fn of(self, raw: &[u8]) -> Option<&[u8]> {
         let start = self.at as usize;

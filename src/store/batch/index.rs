@@ -3,10 +3,11 @@
 
 use super::Uses;
 use super::tables::{LONG_VALUE, Tables};
+use crate::store::intern::ids::canonical_uuid;
 use crate::store::read::probe::Probe;
 use crate::store::read::walk::{Field, StrAt};
 use crate::store::search::{Bigrams, is_time_char, timestamp_digits};
-use crate::store::{Located, NO_TIME, Row, Span, parse_uuid};
+use crate::store::{Located, NO_TIME, Row, Span};
 
 /// How many bytes of texts of others a builder remembers. Where agents or other values vary
 /// from event to event, nearly every text is new and remembering them all would only cost
@@ -52,7 +53,7 @@ impl Tables {
             };
             match s.field {
                 Field::Id if locate(&mut row.id_at) => {
-                    let uuid = parse_uuid(inner);
+                    let uuid = canonical_uuid(inner);
                     row.id_is_uuid = uuid.is_some();
                     located.id_uuid = uuid.unwrap_or(0).to_le_bytes();
                     continue;

@@ -328,12 +328,17 @@ impl BatchBuilder {
         } else {
             row.search_raw = true;
         }
-        self.ids.push(match probe.id.get() {
+        let id = match probe.id.get() {
             None => IdKey::Absent,
+            // The very string the search located, read as a UUID there: not read again.
+            Some(b) if row.id_is_uuid && row.id_at.holds(raw, b) => {
+                IdKey::Uuid(u128::from_le_bytes(located.id_uuid))
+            }
             Some(b) => {
                 IdKey::of_bytes(b).ok_or_else(|| serde::de::Error::custom("invalid UTF-8 in id"))?
             }
-        });
+        };
+        self.ids.push(id);
         self.rows.push((row, located));
         Ok(())
     }
