@@ -10,7 +10,6 @@ pub mod insight;
 pub mod logging;
 pub mod memory;
 pub mod output;
-pub mod parallel;
 pub mod redact;
 pub mod sanitize;
 pub mod serve;

@@ -221,7 +221,7 @@ pub fn select(
     blobs: Vec<Arc<Blob>>,
     filter: &Filter,
 ) -> Result<(Store, Vec<u32>), NotLineDelimited> {
-    let threads = crate::parallel::cores();
+    let threads = super::ordered::threads();
     let kept = candidates(&blobs, filter, threads)?;
     let reading = Reading::start();
     let mut store = Store::new();
@@ -290,7 +290,7 @@ impl Spans {
 /// choice, never a command line's) cannot be read this way and sends the caller to [`select`].
 pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, NotLineDelimited> {
     let direct = Direct::new(filter).ok_or(NotLineDelimited)?;
-    let threads = crate::parallel::cores();
+    let threads = super::ordered::threads();
     let kept = candidates(&blobs, filter, threads)?;
     let mut spans = Vec::new();
     for (b, (blob, candidates)) in blobs.iter().zip(kept).enumerate() {
@@ -505,13 +505,10 @@ fn id_hash(id: &[u8]) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(id)
 }
 
-/// Runs `f` on each item, each on a thread of its own but the first, which runs on this one;
-/// the results in order.
+/// Runs `f` on each item, on the threads of rayon's pool; the results in order.
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    if items.is_empty() {
-        return Vec::new();
-    }
-    crate::parallel::in_slices(items, items.len(), |one| f(&one[0]))
+    use rayon::prelude::*;
+    items.par_iter().map(&f).collect()
 }
 
 /// Cuts `bytes` into about `n` slices that end at line ends.

@@ -23,6 +23,8 @@ pub use search::{Needle, SearchBits};
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::event::Event;
 use crate::filter::Filter;
 use intern::ids::IdIndex;
@@ -299,12 +301,14 @@ impl Store {
         if range.len() < PARALLEL_FROM {
             return scan(range);
         }
-        // Large stores are cut into one slice per core; the slices are joined in order.
-        let at = range.start;
-        crate::parallel::in_ranges(range.len(), crate::parallel::cores(), |r| {
-            scan(at + r.start..at + r.end)
-        })
-        .concat()
+        // Large stores are cut into one slice per thread; the slices are joined in order.
+        let step = range.len().div_ceil(rayon::current_num_threads());
+        let starts: Vec<usize> = range.clone().step_by(step).collect();
+        let slices: Vec<Vec<u32>> = starts
+            .into_par_iter()
+            .map(|start| scan(start..(start + step).min(range.end)))
+            .collect();
+        slices.concat()
     }
 
     /// Indices of every event that matches the filter, in load order.

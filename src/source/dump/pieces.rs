@@ -77,7 +77,7 @@ pub(super) fn scan_blob(
 ) -> Vec<ScanError> {
     let bytes: &[u8] = blob;
     let mut errors = Vec::new();
-    let threads = crate::parallel::cores();
+    let threads = crate::source::ordered::threads();
     if may_parallel
         && threads > 1
         && bytes.len() >= PARALLEL_BYTES

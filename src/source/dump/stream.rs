@@ -56,7 +56,7 @@ pub(super) fn read_stream_in_batches(
     // A quarter of the memory free now, less the pieces being read (one per core, one waiting
     // its turn, one in the channel, one being filled): the rest is left for callscope's store
     // (about a fifth of the dump), the file's pages not yet written out, and others.
-    let being_read = (crate::parallel::cores() as u64 + 3) * piece_bytes as u64;
+    let being_read = (crate::source::ordered::threads() as u64 + 3) * piece_bytes as u64;
     let in_memory =
         crate::memory::available().map_or(u64::MAX, |bytes| (bytes / 4).saturating_sub(being_read));
     let keep = Keep::in_a_temporary_file_beyond(in_memory);
@@ -131,7 +131,7 @@ fn read_pieces_as_they_come(
         let mut lines = 0;
         crate::source::ordered::in_order_from(
             rx.into_iter(),
-            crate::parallel::cores(),
+            crate::source::ordered::threads(),
             |k, message, send| match message {
                 Cut::Piece { at, bytes, cut } => {
                     let batches = if k == 0 { batches } else { batches.later() };

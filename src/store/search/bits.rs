@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::needle::Needle;
 use super::spelled::{Speller, TIMESTAMP_MAX, uuid_text};
 use crate::store::memory::prefetch;
@@ -161,9 +163,8 @@ fn prefetch(bytes: &[u8], at: usize) {
 
 /// `f` of each item, computed on every core for long slices.
 fn parallel_map<T: Sync>(items: &[T], f: impl Fn(&T) -> bool + Sync) -> Vec<bool> {
-    let parts = crate::parallel::parts_for(items.len(), PARALLEL_FROM);
-    crate::parallel::in_slices(items, parts, |part| {
-        part.iter().map(&f).collect::<Vec<bool>>()
-    })
-    .concat()
+    if items.len() < PARALLEL_FROM {
+        return items.iter().map(f).collect();
+    }
+    items.par_iter().map(&f).collect()
 }
