@@ -1,6 +1,14 @@
 //! The loaded events: each event's original JSON kept byte for byte (in a memory-mapped dump or an
 //! owned page), and beside it a compact row of what filtering and the list need, with repeated
 //! strings interned. Events are de-duplicated by `id`; the first copy read wins.
+//!
+//! - [`Store`] (here) holds the rows, each event's [`Row`] (`row`), and merges batches.
+//! - `batch/` reads events into a [`Batch`] off the UI thread: a [`BatchBuilder`], made by the
+//!   [`Reading`] of a dump, makes each event's row and indexes its strings for the search.
+//! - `read/` reads an event's JSON without building a tree ([`probe`] and its fast path).
+//! - `intern/` stores each distinct string, set of strings and id once ([`Interner`]).
+//! - `search/` is the text search ([`Needle`], [`SearchBits`]).
+//! - `memory/` is where the bytes are kept ([`Blob`]) and how memory is reused.
 
 mod batch;
 mod intern;
