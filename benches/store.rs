@@ -26,7 +26,7 @@ use callscope::generator::{STORM_ROOM_ID, STORM_SFU_NODE};
 use callscope::insight::{GroupKey, GroupSort};
 use callscope::insight::{Groups, Timeline};
 use callscope::source::dump::{DumpFile, LARGE_BATCH, read_file_in_batches};
-use callscope::store::{BatchBuilder, Blob, Store};
+use callscope::store::{BatchBuilder, Blob, Reading, Store};
 use callscope::tui::action::{Action, Command};
 use callscope::tui::model::{Model, SourceLabel};
 use callscope::tui::panels::Focus;
@@ -63,7 +63,7 @@ fn loaded_model(events: usize) -> Model {
         first: file.path.clone(),
     };
     let mut model = Model::new(source, Filter::default(), WIDTH, HEIGHT);
-    let problems = read_file_in_batches(file, FIRST_BATCH, &mut |batch| {
+    let problems = read_file_in_batches(file, &Reading::start(), FIRST_BATCH, &mut |batch| {
         update(&mut model, Action::BatchLoaded(batch));
     });
     update(&mut model, Action::LoadFinished { problems });

@@ -11,7 +11,7 @@
 //! | 4 | `tui`, `serve` | the explorer's model, update and views; the HTTP server |
 //! | 3 | `source`, `insight`, `output`, `redact` | where events come from; groups, timelines and chains; list's formats |
 //! | 2 | `store` | the loaded events: raw bytes, compact rows, interned strings, the search index |
-//! | 1 | `event`, `related`, `filter`, `text`, `time`, `generator`, `folders`, `stop`, `memory`, `parallel` | the event model and the platform's related data (rooms, sessions, quality stats), the filter as data, text for terminals, times, the demo's generator |
+//! | 1 | `event`, `related`, `filter`, `text`, `time`, `generator`, `folders`, `stop`, `memory` | the event model and the platform's related data (rooms, sessions, quality stats), the filter as data, text for terminals, times, the demo's generator |
 
 pub mod app;
 pub mod cli;
@@ -23,7 +23,6 @@ pub mod insight;
 pub mod logging;
 pub mod memory;
 pub mod output;
-pub mod parallel;
 pub mod redact;
 pub mod related;
 pub mod serve;

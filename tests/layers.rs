@@ -12,7 +12,6 @@ const FLOORS: &[(&str, u8)] = &[
     ("folders", 1),
     ("generator", 1),
     ("memory", 1),
-    ("parallel", 1),
     ("related", 1),
     ("stop", 1),
     ("text", 1),

@@ -2,9 +2,8 @@
 //! failure is on android 2.9.54" is visible at a glance.
 
 use super::keys::Index;
-use super::{GroupValue, parts_for};
+use super::{GroupValue, in_slices, parts_for};
 use crate::insight::GroupKey;
-use crate::parallel::in_slices;
 use crate::store::Store;
 
 /// The facets, in display order: SDK and version, OS and version, device model, role, domain, env.

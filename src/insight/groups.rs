@@ -1,9 +1,10 @@
 //! The shown events grouped by a key (error, SDK, OS, device, role, room, domain, env, peer).
 
+use rayon::prelude::*;
+
 use super::keys::{Index, compare_values, label_of, parts_of, rank};
-use super::{GroupValue, Part, parts_for};
+use super::{GroupValue, Part, parts_for, slice_len};
 use crate::insight::{GroupKey, GroupSort};
-use crate::parallel::{each, map_into, slice_len};
 use crate::store::{NO_TIME, Row, Store, Sym, TERMINAL_TRUE};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -390,18 +391,30 @@ impl Groups {
         // it meets them, and keeps what the later passes need of each event, compact and in
         // load order: they read that instead of the wide rows a second time (reading the rows
         // again took as long).
-        let mut seen = reused(old.seen, shown.len());
+        let step = slice_len(shown.len(), parts);
+        let slice_count = shown.len().div_ceil(step).max(1);
+        // The list is written in place, each slice's part by the thread of that slice: the list
+        // of the grouping before is kept as it is (every place is written again below), and only
+        // what it lacks is added first, on every thread when it is long (its pages are new).
+        let mut seen = reused_as_it_is(old.seen, shown.len());
+        let added = shown.len() - seen.len();
+        let filler = Seen {
+            group: 0,
+            fact: Fact::default(),
+        };
+        if slice_count > 1 {
+            seen.par_extend(rayon::iter::repeat_n(filler, added));
+        } else {
+            seen.resize(shown.len(), filler);
+        }
         // The first slice's lists become the lists of all groups: they take the memory of the
         // grouping before (there are at most as many groups as shown events).
         let mut lists = Some((
             reused(old.values, shown.len()),
             reused(old.sums, shown.len()),
         ));
-        let met = map_into(
-            shown,
-            &mut seen,
-            parts,
-            |slice| {
+        let mut met: Vec<Met> = (0..slice_count)
+            .map(|slice| {
                 let (values, sums) = match slice {
                     0 => lists.take().unwrap_or_default(),
                     _ => Default::default(),
@@ -411,19 +424,29 @@ impl Groups {
                     values,
                     sums,
                 }
-            },
-            |met, &i| {
+            })
+            .collect();
+        let first_pass = |met: &mut Met, shown: &[u32], seen: &mut [Seen]| {
+            for (slot, &i) in seen.iter_mut().zip(shown) {
                 let row = &rows[i as usize];
-                Seen {
+                *slot = Seen {
                     group: met.add(key, row),
                     fact: Fact {
                         ts: row.ts,
                         peer: row.peer_id,
                         room: row.room_id,
                     },
-                }
-            },
-        );
+                };
+            }
+        };
+        if slice_count > 1 {
+            met.par_iter_mut()
+                .zip(shown.par_chunks(step))
+                .zip(seen.par_chunks_mut(step))
+                .for_each(|((met, shown), seen)| first_pass(met, shown, seen));
+        } else {
+            first_pass(&mut met[0], shown, &mut seen);
+        }
         // The slices' groups as one list, in the order their first events were met: the first
         // slice's as they are, each later slice's new ones after them.
         let mut met = met.into_iter();
@@ -463,7 +486,6 @@ impl Groups {
         // Second pass, by runs of groups of about as many events each: each run's events are
         // put in group order, each group's in load order (a counting sort, reading every slice
         // of the first pass's list), then counted.
-        let step = slice_len(shown.len(), parts);
         let slices: Vec<Slice> = shown
             .chunks(step)
             .zip(seen.chunks(step))
@@ -495,7 +517,7 @@ impl Groups {
                 run.count(marks, symbols);
             });
         }
-        each(works);
+        works.into_par_iter().for_each(|mut work| work());
 
         let span = extents
             .iter()
@@ -677,6 +699,16 @@ fn reused<T>(mut items: Vec<T>, len: usize) -> Vec<T> {
         return Vec::new();
     }
     items.clear();
+    items
+}
+
+/// As [`reused`], but with its first items (up to `len`) kept as they are: for a list whose
+/// every place is written again, so that only what it lacks need be written first.
+fn reused_as_it_is<T>(mut items: Vec<T>, len: usize) -> Vec<T> {
+    if items.capacity() / 2 > len {
+        return Vec::new();
+    }
+    items.truncate(len);
     items
 }
 

@@ -34,6 +34,8 @@ pub use report::{sparkline_text, write_groups, write_groups_within};
 pub use timeline::{BUCKET_STEPS, Bucket, DAY, Timeline, step_label};
 pub use verdict::{Attempt, Failing, Outcome, TrackSeen, Verdict, known_span, verdict};
 
+use rayon::prelude::*;
+
 use crate::event::EventType;
 use crate::store::{Store, Sym};
 
@@ -74,10 +76,39 @@ impl Kinds {
     }
 }
 
-/// How many slices to cut `shown` events into for a count over them (see
-/// [`crate::parallel::in_slices`]): below 50,000, one.
+/// How many slices to cut `shown` events into for a count over them (see [`in_slices`]): one
+/// per thread of rayon's pool, or one below 50,000, where handing the slices to threads would
+/// cost more than it saves.
 fn parts_for(shown: usize) -> usize {
-    crate::parallel::parts_for(shown, 50_000)
+    if shown < 50_000 {
+        1
+    } else {
+        rayon::current_num_threads()
+    }
+}
+
+/// How many items each of `parts` slices of `len` items holds (the last fewer): all of them in
+/// one below 2 parts. At least 1.
+fn slice_len(len: usize, parts: usize) -> usize {
+    len.div_ceil(parts.max(1)).max(1)
+}
+
+/// `work` over `items` cut into at most `parts` slices of [`slice_len`], each on a thread of
+/// rayon's pool, the results in the slices' order; one slice, on this thread, below 2 parts.
+/// (A count over the slices of the shown events, each with tables of its own, then summed: the
+/// cores wait on memory side by side.)
+fn in_slices<T: Sync, R: Send>(
+    items: &[T],
+    parts: usize,
+    work: impl Fn(&[T]) -> R + Sync,
+) -> Vec<R> {
+    if parts < 2 || items.len() < 2 {
+        return vec![work(items)];
+    }
+    items
+        .par_chunks(slice_len(items.len(), parts))
+        .map(&work)
+        .collect()
 }
 
 /// The type of a slot; `None` for [`OTHER_SLOT`].

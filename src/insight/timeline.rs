@@ -1,7 +1,6 @@
 //! The shown events counted per time bucket, per type, with the final ones apart.
 
-use super::{Kinds, TYPE_SLOTS, parts_for};
-use crate::parallel::in_slices;
+use super::{Kinds, TYPE_SLOTS, in_slices, parts_for};
 use crate::store::{NO_TIME, Store, TERMINAL_TRUE};
 
 const S: i64 = 1_000_000_000;

@@ -125,7 +125,7 @@ impl Api {
         let page = &rows[start..end];
         let raw_len: usize = page
             .iter()
-            .map(|&i| self.store.row(i as usize).len as usize + 1)
+            .map(|&i| self.store.raw(i as usize).len() + 1)
             .sum();
         let mut body = Vec::with_capacity(raw_len + next.len() + 64);
         // `next` is made of ASCII letters, digits and `:~=_-` only: no JSON escaping needed.

@@ -117,7 +117,7 @@ const FIRST_BATCH: usize = 2_000;
 /// cannot be opened is a problem and the others are still read.
 pub fn load_files(args: &[String], mut on_batch: impl FnMut(&str, Batch)) -> Vec<DumpProblem> {
     // One read for all the files, so that the next file's batches fill the spares of the last.
-    let _reading = crate::store::Reading::start();
+    let reading = crate::store::Reading::start();
     let mut problems = Vec::new();
     for arg in args {
         let paths = match dump::expand(arg) {
@@ -131,6 +131,7 @@ pub fn load_files(args: &[String], mut on_batch: impl FnMut(&str, Batch)) -> Vec
             let name = dump::display_name(&path);
             problems.extend(dump::read_path_in_batches(
                 &path,
+                &reading,
                 FIRST_BATCH,
                 &mut |batch| on_batch(&name, batch),
             ));

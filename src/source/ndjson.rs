@@ -15,7 +15,7 @@ use memchr::memmem::Finder;
 use crate::event::{Field, agent_string_env};
 use crate::filter::{Filter, Plan, Record, Want};
 use crate::store::probe::{AgentProbe, LStr, Probe};
-use crate::store::{BatchBuilder, Blob, Needle, Reading, Store};
+use crate::store::{Blob, Needle, Reading, Store};
 use crate::time::parse_rfc3339_nanos;
 
 /// Whether a file looks line-delimited: its first non-blank line (after a byte order mark) is one
@@ -231,7 +231,7 @@ pub fn select(
     blobs: Vec<Arc<Blob>>,
     filter: &Filter,
 ) -> Result<(Store, Vec<u32>), NotLineDelimited> {
-    let threads = crate::parallel::cores();
+    let threads = super::ordered::threads();
     let kept = candidates(&blobs, filter, threads)?;
     let reading = Reading::start();
     let mut store = Store::new();
@@ -244,7 +244,7 @@ pub fn select(
             chunks.len(),
             threads,
             |k, send| {
-                let mut builder = BatchBuilder::new(Arc::clone(blob));
+                let mut builder = reading.builder(Arc::clone(blob));
                 if filter.search.is_none() {
                     builder = builder.unindexed();
                 }
@@ -299,7 +299,7 @@ impl Spans {
 /// the same events, with none of the interning a store does.
 pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, NotLineDelimited> {
     let direct = Direct::new(filter);
-    let threads = crate::parallel::cores();
+    let threads = super::ordered::threads();
     let kept = candidates(&blobs, filter, threads)?;
     let mut spans = Vec::new();
     for (b, (blob, candidates)) in blobs.iter().zip(kept).enumerate() {
@@ -529,13 +529,10 @@ fn id_hash(id: &[u8]) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(id)
 }
 
-/// Runs `f` on each item, each on a thread of its own but the first, which runs on this one;
-/// the results in order.
+/// Runs `f` on each item, on the threads of rayon's pool; the results in order.
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    if items.is_empty() {
-        return Vec::new();
-    }
-    crate::parallel::in_slices(items, items.len(), |one| f(&one[0]))
+    use rayon::prelude::*;
+    items.par_iter().map(&f).collect()
 }
 
 /// Cuts `bytes` into about `n` slices that end at line ends.

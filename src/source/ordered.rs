@@ -6,6 +6,13 @@ use std::collections::BTreeMap;
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 
+/// How many threads read a source's pieces side by side: one per thread of rayon's pool, at
+/// most 8. Each holds a piece (up to 32 MiB of a stream) and its batches in memory while it
+/// reads: on a machine of more cores, the bound keeps that memory to what eight threads hold.
+pub fn threads() -> usize {
+    rayon::current_num_threads().min(8)
+}
+
 /// How many items, counting the one being handed over, may be started: one more than the
 /// threads, so that a worker whose item finished early rarely idles, and few values wait in
 /// memory.

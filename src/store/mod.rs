@@ -1,189 +1,46 @@
 //! The loaded events: each event's original JSON kept byte for byte (in a memory-mapped dump or an
 //! owned page), and beside it a compact row of what filtering and the list need, with repeated
 //! strings interned. Events are de-duplicated by `id`; the first copy read wins.
+//!
+//! - [`Store`] (here) holds the rows, each event's [`Row`] (`row`), and merges batches.
+//! - `batch/` reads events into a [`Batch`] off the UI thread: a [`BatchBuilder`], made by the
+//!   [`Reading`] of a dump, makes each event's row and indexes its strings for the search.
+//! - `read/` reads an event's JSON without building a tree ([`probe`] and its fast path).
+//! - `intern/` stores each distinct string, set of strings and id once ([`Interner`]).
+//! - `search/` is the text search ([`Needle`], [`SearchBits`]).
+//! - `memory/` is where the bytes are kept ([`Blob`]) and how memory is reused.
 
 mod batch;
-mod bigrams;
-mod blob;
-mod caseless;
-mod ids;
 mod intern;
-mod plain;
-mod prefetch;
-pub mod probe;
+mod memory;
 mod query;
-mod remembered;
+mod read;
+mod row;
 #[cfg(test)]
 pub(crate) mod scale;
 mod search;
-mod sets;
-mod slices;
-mod spares;
-mod spelled;
-mod uuid;
-mod walk;
 
-#[cfg(test)]
-pub(crate) use batch::reads_under_way;
 pub use batch::{Batch, BatchBuilder, Reading};
-use bigrams::Bigrams;
-pub use blob::Blob;
-pub use intern::{Interner, Sym};
+pub use intern::ids::IdKey;
+pub use intern::{Interner, Sym, SymSets};
+pub use memory::Blob;
 pub use query::Query;
+pub use read::probe;
+use row::{Located, Span};
+pub use row::{NO_TIME, Row, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
+use search::Bigrams;
 pub use search::{Needle, SearchBits};
-pub use sets::SymSets;
-use uuid::parse_uuid;
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::event::Event;
 use crate::filter::Filter;
-use ids::IdIndex;
+use intern::ids::IdIndex;
 
 /// Below this many events a filter runs on one thread: starting threads would cost more.
 const PARALLEL_FROM: usize = 100_000;
-
-/// `Row::ts` of an event without a readable timestamp.
-pub const NO_TIME: i64 = i64::MIN;
-
-/// `Row::terminal` values.
-pub const TERMINAL_ABSENT: u8 = 0;
-pub const TERMINAL_FALSE: u8 = 1;
-pub const TERMINAL_TRUE: u8 = 2;
-
-/// What the store knows of one event without re-reading its JSON.
-#[derive(Debug, Clone, Default)]
-pub struct Row {
-    /// Nanoseconds since the epoch, or [`NO_TIME`].
-    pub ts: i64,
-    /// The event's `error_code` when `has_code` (see [`Row::error_code`]): an `i64` and a flag
-    /// where an `Option<i64>` would take 16 bytes.
-    code: i64,
-    has_code: bool,
-    /// Where the event's JSON is: `blobs[blob][offset..offset + len]`.
-    pub offset: u64,
-    pub len: u32,
-    pub blob: u32,
-    pub kind: Sym,
-    pub terminal: u8,
-    pub room_id: Sym,
-    pub room_name: Sym,
-    pub session_id: Sym,
-    pub peer_id: Sym,
-    pub user_id: Sym,
-    pub user_name: Sym,
-    pub role: Sym,
-    pub error_name: Sym,
-    /// `Sym::NONE` for a long message where long values do not repeat: only the search reads
-    /// it, and reads that event's JSON instead (`search_raw`).
-    pub error_message: Sym,
-    pub action: Sym,
-    pub domain: Sym,
-    pub sdk: Sym,
-    pub sdk_version: Sym,
-    pub os: Sym,
-    pub os_version: Sym,
-    pub device_model: Sym,
-    /// The agent's `string`.
-    pub agent: Sym,
-    pub env: Sym,
-    /// The event's other string values, as a set in [`Store::sets`] (for the text search).
-    pub others: u32,
-    /// Where the quoted `id`, `timestamp` and `data.error_description` strings stand in the
-    /// event's JSON: values too varied to intern, which the text search reads in place.
-    pub id_at: Span,
-    pub ts_at: Span,
-    pub description_at: Span,
-    /// The text search must read the event's whole JSON: it holds a value that could not be
-    /// indexed (an escape that is not valid text, a value too far into a long event) or that
-    /// was not worth keeping (a long value where long values do not repeat).
-    pub search_raw: bool,
-    /// The located id is a canonical UUID, and the timestamp is written with digits and
-    /// `T:.Z+-` only: a search text with other characters cannot be in them.
-    pub id_is_uuid: bool,
-    pub ts_is_plain: bool,
-    /// The located description holds an escape.
-    pub description_escaped: bool,
-    /// How the located timestamp is spelled from `ts`, when it is spelled the usual way: its
-    /// number of fraction digits (see `spelled::timestamp_digits`). Here rather than in
-    /// [`Located`]: it fits in what the row's alignment leaves free.
-    pub ts_digits: Option<u8>,
-}
-
-/// What the text search knows of the three strings a row locates in place, which spares it
-/// reading them from the dump. Kept beside the rows, not in them: only a search reads it, and
-/// the scans of filters and groups stay as short as the rows.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Located {
-    /// The id's sixteen bytes when it is a canonical UUID (`Row::id_is_uuid`): the search
-    /// spells it out again.
-    pub id_uuid: [u8; 16],
-    /// The pairs of characters of the description, which rule most search texts out without
-    /// reading it (`Bigrams::ALL` when they cannot be trusted to).
-    pub description_bigrams: Bigrams,
-}
-
-/// A string's place within its event's JSON; a length of 0 means none.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Span {
-    at: u16,
-    len: u16,
-}
-
-impl Span {
-    /// The span of `start..end`, `None` when it does not fit.
-    pub fn new(start: usize, end: usize) -> Option<Span> {
-        Some(Span {
-            at: u16::try_from(start).ok()?,
-            len: u16::try_from(end - start).ok()?,
-        })
-    }
-
-    pub fn is_none(self) -> bool {
-        self.len == 0
-    }
-
-    /// Where it starts in the event's JSON.
-    pub fn start(self) -> usize {
-        self.at as usize
-    }
-
-    /// Its bytes in the event's JSON `raw`.
-    pub fn of(self, raw: &[u8]) -> Option<&[u8]> {
-        let start = self.at as usize;
-        (self.len > 0).then(|| raw.get(start..start + self.len as usize))?
-    }
-}
-
-/// The key events are de-duplicated on. Canonical lowercase UUIDs (every id the service sends)
-/// are kept as 16 bytes; any other id string as itself.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum IdKey {
-    Absent,
-    Uuid(u128),
-    Text(Box<str>),
-}
-
-impl IdKey {
-    pub fn of(id: Option<&str>) -> IdKey {
-        match id {
-            None => IdKey::Absent,
-            Some(s) => {
-                parse_uuid(s.as_bytes()).map_or_else(|| IdKey::Text(Box::from(s)), IdKey::Uuid)
-            }
-        }
-    }
-
-    /// The key of an id given as the bytes of a JSON string without escapes.
-    pub fn of_bytes(id: &[u8]) -> Option<IdKey> {
-        match parse_uuid(id) {
-            Some(u) => Some(IdKey::Uuid(u)),
-            None => std::str::from_utf8(id)
-                .ok()
-                .map(|s| IdKey::Text(Box::from(s))),
-        }
-    }
-}
 
 /// The rows of each peer, as a list through the rows: a peer's story and chains read a few rows
 /// instead of all of them.
@@ -282,7 +139,7 @@ impl Store {
     }
 
     /// What the text search knows of row `i`'s located strings.
-    pub fn located(&self, i: usize) -> &Located {
+    fn located(&self, i: usize) -> &Located {
         const NOTHING: Located = Located {
             id_uuid: [0; 16],
             description_bigrams: Bigrams::ALL,
@@ -319,7 +176,7 @@ impl Store {
             Some(bits) if bits.is_for(needle) => bits,
             _ => SearchBits::new(needle),
         };
-        let bits = bits.extended(&self.strings, &self.sets);
+        let bits = bits.extended(&self.strings, &self.sets, self.times);
         *cache = Some(bits.clone());
         bits
     }
@@ -454,12 +311,14 @@ impl Store {
         if range.len() < PARALLEL_FROM {
             return scan(range);
         }
-        // Large stores are cut into one slice per core; the slices are joined in order.
-        let at = range.start;
-        crate::parallel::in_ranges(range.len(), crate::parallel::cores(), |r| {
-            scan(at + r.start..at + r.end)
-        })
-        .concat()
+        // Large stores are cut into one slice per thread; the slices are joined in order.
+        let step = range.len().div_ceil(rayon::current_num_threads());
+        let starts: Vec<usize> = range.clone().step_by(step).collect();
+        let slices: Vec<Vec<u32>> = starts
+            .into_par_iter()
+            .map(|start| scan(start..(start + step).min(range.end)))
+            .collect();
+        slices.concat()
     }
 
     /// Indices of every event that matches the filter, in load order.
@@ -487,74 +346,6 @@ fn merge_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
     out
-}
-
-impl Row {
-    /// The interned string fields other than `kind`, for remapping.
-    fn syms_mut(&mut self) -> [&mut Sym; 18] {
-        [
-            &mut self.room_id,
-            &mut self.room_name,
-            &mut self.session_id,
-            &mut self.peer_id,
-            &mut self.user_id,
-            &mut self.user_name,
-            &mut self.role,
-            &mut self.error_name,
-            &mut self.error_message,
-            &mut self.action,
-            &mut self.domain,
-            &mut self.sdk,
-            &mut self.sdk_version,
-            &mut self.os,
-            &mut self.os_version,
-            &mut self.device_model,
-            &mut self.agent,
-            &mut self.env,
-        ]
-    }
-
-    /// The interned string fields that hold a value of the event as it was written (`env` is
-    /// read out of the agent string, and `kind` is apart).
-    pub fn value_syms(&self) -> [Sym; 17] {
-        [
-            self.room_id,
-            self.room_name,
-            self.session_id,
-            self.peer_id,
-            self.user_id,
-            self.user_name,
-            self.role,
-            self.error_name,
-            self.error_message,
-            self.action,
-            self.domain,
-            self.sdk,
-            self.sdk_version,
-            self.os,
-            self.os_version,
-            self.device_model,
-            self.agent,
-        ]
-    }
-
-    /// The event's `error_code`, when it has one.
-    pub fn error_code(&self) -> Option<i64> {
-        self.has_code.then_some(self.code)
-    }
-
-    pub fn set_error_code(&mut self, code: Option<i64>) {
-        self.code = code.unwrap_or(0);
-        self.has_code = code.is_some();
-    }
-
-    pub fn is_terminal(&self) -> Option<bool> {
-        match self.terminal {
-            TERMINAL_TRUE => Some(true),
-            TERMINAL_FALSE => Some(false),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -965,11 +965,11 @@ fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
     // agent strings and texts of others in the buffers, and the trials of texts and agents given
     // up (its keys come in a new order in each event); the later one shares some of its strings.
     let earlier = with_long_values(shuffled_lines(1_500, 5)).join("\n") + "\n";
-    let used = filled(BatchBuilder::afresh(blob_of(&earlier)), &earlier);
+    let used = filled(BatchBuilder::new(blob_of(&earlier)), &earlier);
     let lines = with_long_values(generated_and_odd(300, 6));
     let later = lines.join("\n") + "\n";
     let reused = filled(used.then(blob_of(&later)), &later).finish();
-    let fresh = filled(BatchBuilder::afresh(blob_of(&later)), &later).finish();
+    let fresh = filled(BatchBuilder::new(blob_of(&later)), &later).finish();
     assert!(fresh.trials.remembered.0 > 0 && fresh.trials.remembered.1 > 0);
     assert!(fresh.trials.texts_looked_up);
     assert_eq!(reused.trials.remembered, fresh.trials.remembered);
@@ -987,6 +987,41 @@ fn a_batch_built_on_the_buffers_of_an_earlier_one_is_the_batch_built_afresh() {
     let mut store = Store::new();
     store.merge(reused);
     assert_search_is_exact(&store, &needles_of(&lines));
+}
+
+#[test]
+fn a_reading_keeps_the_buffers_of_its_merged_batches_for_its_next_builders_while_it_lasts() {
+    let text = generated_lines(400, 9).join("\n") + "\n";
+    let blob = blob_of(&text);
+    let reading = Reading::start();
+    // Two builders at once, as on two reading threads.
+    let (one, two) = (
+        reading.builder(Arc::clone(&blob)),
+        reading.builder(Arc::clone(&blob)),
+    );
+    let first = filled(one, &text).finish();
+    let second = filled(two, &text).finish();
+    assert_eq!(reading.kept(), (0, 2), "each finished builder's tables");
+    assert!(first.reading().is_some());
+    assert_eq!(first.reading(), second.reading());
+    let mut store = Store::new();
+    store.merge(first);
+    assert_eq!(reading.kept(), (1, 2), "the merged batch's buffers");
+    // The next builder takes one of each, and the batch it makes is read as a fresh one.
+    let third = filled(reading.builder(Arc::clone(&blob)), &text).finish();
+    assert_eq!(reading.kept(), (0, 2));
+    let fresh = batch(&text);
+    assert_eq!(format!("{:?}", third.rows), format!("{:?}", fresh.rows));
+    // A batch built once has no reading, and keeps nothing once merged.
+    assert_eq!(fresh.reading(), None);
+    store.merge(fresh);
+    assert_eq!(reading.kept(), (0, 2));
+    // Once the reading ends, its batches merged later give their buffers back to the system.
+    drop(reading);
+    assert_eq!(second.reading(), None);
+    store.merge(second);
+    store.merge(third);
+    assert_eq!(store.len(), 400);
 }
 
 /// `lines`, then as many events again, but no more than 300, each with a long value of its
@@ -1049,8 +1084,8 @@ fn the_other_values_of_an_event_are_those_no_row_field_holds() {
         r#""type":"v-type","type":"v-type""#,
         1,
     );
-    assert!(plain::read(event, None).is_some());
-    assert!(plain::read(&thorough, None).is_none());
+    assert!(read::plain::read(event, None).is_some());
+    assert!(read::plain::read(&thorough, None).is_none());
     for line in [event.to_string(), thorough] {
         let mut store = Store::new();
         store.merge(batch(&line));

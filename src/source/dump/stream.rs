@@ -5,9 +5,10 @@
 use std::io::Read;
 use std::sync::Arc;
 
+use super::pieces::{Batches, next_event_line, scan_blob};
+use super::scan::is_json_ws;
 use super::{
-    DumpProblem, LARGE_BATCH, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, is_json_ws,
-    next_event_line, positioned, problem, report, scan_blob,
+    DumpProblem, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, positioned, problem, report,
 };
 use crate::store::{Batch, Blob};
 
@@ -38,27 +39,28 @@ enum Cut {
 
 /// Reads a dump as its bytes come (stdin, a pipe, or a gzip'd file decompressing, told apart by
 /// its first two bytes): a thread cuts the bytes into pieces of about `piece_bytes`, where
-/// [`split_between_events`](super::split_between_events) would cut them, while every core reads
-/// them as they come, as [`read_pieces`](super::read_pieces) reads a mapped file's. The pieces
-/// past a quarter of the memory free are kept in a temporary file (see [`Keep`]).
+/// [`split_between_events`](super::pieces::split_between_events) would cut them, while every
+/// core reads them as they come, as [`read_pieces`](super::pieces::read_pieces) reads a mapped
+/// file's. The pieces past a quarter of the memory free are kept in a temporary file (see
+/// [`Keep`]).
 /// Problems keep their lines and columns in the whole file. As with `read_pieces`, each piece is
 /// read on its own: damage that stops the reading of one (a value cut short, binary data) does
 /// not stop the next.
 pub(super) fn read_stream_in_batches(
     name: &str,
     reader: impl Read + Send,
-    size: usize,
+    batches: Batches,
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
     // A quarter of the memory free now, less the pieces being read (one per core, one waiting
     // its turn, one in the channel, one being filled): the rest is left for callscope's store
     // (about a fifth of the dump), the file's pages not yet written out, and others.
-    let reading = (crate::parallel::cores() as u64 + 3) * piece_bytes as u64;
+    let being_read = (crate::source::ordered::threads() as u64 + 3) * piece_bytes as u64;
     let in_memory =
-        crate::memory::available().map_or(u64::MAX, |bytes| (bytes / 4).saturating_sub(reading));
+        crate::memory::available().map_or(u64::MAX, |bytes| (bytes / 4).saturating_sub(being_read));
     let keep = Keep::in_a_temporary_file_beyond(in_memory);
-    read_stream_keeping(name, reader, keep, size, piece_bytes, on_batch)
+    read_stream_keeping(name, reader, keep, batches, piece_bytes, on_batch)
 }
 
 /// [`read_stream_in_batches`], keeping the pieces as `keep` does.
@@ -66,7 +68,7 @@ pub(super) fn read_stream_keeping(
     name: &str,
     mut reader: impl Read + Send,
     keep: Keep,
-    size: usize,
+    batches: Batches,
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
@@ -89,12 +91,20 @@ pub(super) fn read_stream_keeping(
             decoder,
             gzip_stopped,
             keep,
-            size,
+            batches,
             piece_bytes,
             on_batch,
         )
     } else {
-        read_pieces_as_they_come(name, bytes, read_failure, keep, size, piece_bytes, on_batch)
+        read_pieces_as_they_come(
+            name,
+            bytes,
+            read_failure,
+            keep,
+            batches,
+            piece_bytes,
+            on_batch,
+        )
     }
 }
 
@@ -106,7 +116,7 @@ fn read_pieces_as_they_come(
     reader: impl Read + Send,
     failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
     keep: Keep,
-    size: usize,
+    batches: Batches,
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
@@ -121,11 +131,10 @@ fn read_pieces_as_they_come(
         let mut lines = 0;
         crate::source::ordered::in_order_from(
             rx.into_iter(),
-            crate::parallel::cores(),
+            crate::source::ordered::threads(),
             |k, message, send| match message {
                 Cut::Piece { at, bytes, cut } => {
-                    // The first batch of the file is small, so that the first screen shows at once.
-                    let first = if k == 0 { size } else { LARGE_BATCH };
+                    let batches = if k == 0 { batches } else { batches.later() };
                     // A piece to be kept in the file goes there first, and is read from it. The
                     // first piece of a file cut into pieces stays in memory, for the first
                     // screen's sake.
@@ -136,7 +145,7 @@ fn read_pieces_as_they_come(
                     };
                     let blob = Arc::new(blob);
                     blob.prepare(0, blob.len());
-                    let found = scan_blob(&blob, first, false, &mut |batch| {
+                    let found = scan_blob(&blob, batches, false, &mut |batch| {
                         send(Sent::Batch(Box::new(batch)))
                     });
                     send(Sent::Piece(PieceRead::of(&blob, found)));

@@ -1,6 +1,14 @@
 use std::io::Write;
 
+use super::pieces::{Batcher, Batches, next_event_line, read_pieces};
+use super::scan::scan_lines;
 use super::*;
+
+/// The batches of a test's read, on the spares of `reading`: the first of at most `first`
+/// events.
+fn first_of(first: usize, reading: &Reading) -> Batches<'_> {
+    Batches { reading, first }
+}
 use crate::generator::ndjson_lines as generated_lines;
 use crate::store::Store;
 
@@ -33,7 +41,9 @@ fn read_named(path: &str, bytes: &[u8]) -> (Vec<String>, Vec<DumpProblem>) {
 /// de-duplication), and the problems.
 fn read_path(path: &Path) -> (usize, Vec<DumpProblem>) {
     let mut events = 0;
-    let problems = read_path_in_batches(path, 2000, &mut |batch| events += batch.len());
+    let problems = read_path_in_batches(path, &Reading::start(), 2000, &mut |batch| {
+        events += batch.len()
+    });
     (events, problems)
 }
 
@@ -702,9 +712,10 @@ impl Read {
 }
 
 fn read_on_one_thread(blob: &Arc<Blob>) -> Read {
+    let reading = Reading::start();
     let mut batches = Vec::new();
     let mut errors = Vec::new();
-    let mut batcher = Batcher::new(Arc::clone(blob), 2000);
+    let mut batcher = Batcher::new(first_of(2000, &reading), Arc::clone(blob));
     scan_lines(
         blob,
         &mut |s, e| batcher.push(s, e, &mut |b| batches.push(b)),
@@ -715,11 +726,12 @@ fn read_on_one_thread(blob: &Arc<Blob>) -> Read {
 }
 
 fn read_in_pieces(blob: &Arc<Blob>, threads: usize, piece_bytes: usize) -> Read {
+    let reading = Reading::start();
     let mut batches = Vec::new();
     let mut errors = Vec::new();
     read_pieces(
         blob,
-        2000,
+        first_of(2000, &reading),
         threads,
         piece_bytes,
         &mut |b| batches.push(b),
@@ -776,8 +788,15 @@ fn pieces_never_cut_a_value_written_over_several_lines() {
 /// What reading a gzip'd file while it decompresses gives, in pieces of about `piece_bytes`, with
 /// its problems.
 fn read_gzip_streamed(gz: &[u8], piece_bytes: usize) -> (Read, Vec<DumpProblem>) {
+    let reading = Reading::start();
     let mut batches = Vec::new();
-    let problems = read_stream_in_batches("t.gz", gz, 2000, piece_bytes, &mut |b| batches.push(b));
+    let problems = read_stream_in_batches(
+        "t.gz",
+        gz,
+        first_of(2000, &reading),
+        piece_bytes,
+        &mut |b| batches.push(b),
+    );
     (Read::of(batches, Vec::new()), problems)
 }
 
@@ -814,18 +833,22 @@ fn read_whole(
     blob: Arc<Blob>,
     problem: Option<DumpProblem>,
 ) -> (Read, Vec<DumpProblem>) {
+    let reading = Reading::start();
     let mut batches = Vec::new();
     let file = DumpFile {
         path: path.into(),
         blob,
     };
-    let read = super::read(file, 2000, false, &mut |b| batches.push(b));
+    let read = super::read(file, first_of(2000, &reading), false, &mut |b| {
+        batches.push(b)
+    });
     let problems = problem.into_iter().chain(read).collect();
     (Read::of(batches, Vec::new()), problems)
 }
 
 #[test]
 fn a_gzip_file_read_while_it_decompresses_gives_what_reading_it_whole_gives() {
+    let reading = Reading::start();
     let mut lines = generated_lines(3000, 7);
     let copy = lines[5].replacen("\"type\":\"client.", "\"type\":\"client.x", 1);
     lines.insert(2500, copy);
@@ -894,9 +917,13 @@ fn a_gzip_file_read_while_it_decompresses_gives_what_reading_it_whole_gives() {
     );
     // Small pieces are many.
     let mut batches = 0;
-    read_stream_in_batches("t.gz", &files[0].1[..], 2000, 8 << 10, &mut |_| {
-        batches += 1
-    });
+    read_stream_in_batches(
+        "t.gz",
+        &files[0].1[..],
+        first_of(2000, &reading),
+        8 << 10,
+        &mut |_| batches += 1,
+    );
     assert!(batches > 50, "{batches} batches");
 }
 
@@ -941,15 +968,21 @@ impl std::io::Read for Trickle<'_> {
 
 #[test]
 fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_the_same_events() {
+    let reading = Reading::start();
     let mut lines = generated_lines(600, 13);
     lines[250] = "{\"id\": broken".to_string();
     let bytes = lines.join("\n").into_bytes();
     let (whole, whole_problems) = read_whole("t", Arc::new(Blob::Owned(bytes.clone())), None);
     let kept = |keep: stream::Keep| {
         let mut batches = Vec::new();
-        let problems = stream::read_stream_keeping("t", &bytes[..], keep, 50, 8 << 10, &mut |b| {
-            batches.push(b)
-        });
+        let problems = stream::read_stream_keeping(
+            "t",
+            &bytes[..],
+            keep,
+            first_of(50, &reading),
+            8 << 10,
+            &mut |b| batches.push(b),
+        );
         let mapped: Vec<bool> = batches
             .iter()
             .map(|b| matches!(b.blob(), Blob::Mapped(_)))
@@ -991,8 +1024,14 @@ fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_th
     let envelope = PAGE1.as_bytes();
     let keep = stream::Keep::in_file_beyond(Some(on_disk()), 0);
     let mut batches = Vec::new();
-    let problems =
-        stream::read_stream_keeping("t", envelope, keep, 50, 8 << 10, &mut |b| batches.push(b));
+    let problems = stream::read_stream_keeping(
+        "t",
+        envelope,
+        keep,
+        first_of(50, &reading),
+        8 << 10,
+        &mut |b| batches.push(b),
+    );
     assert_eq!(problems, []);
     assert_eq!(batches.len(), 1);
     assert!(matches!(batches[0].blob(), Blob::Mapped(_)));
@@ -1004,6 +1043,7 @@ fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_th
 
 #[test]
 fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
+    let reading = Reading::start();
     let mut lines = generated_lines(2000, 11);
     lines[300] = "{\"id\": broken".to_string();
     let envelope: serde_json::Value = serde_json::from_str(PAGE2).unwrap();
@@ -1012,8 +1052,13 @@ fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
     let whole = |bytes: &[u8]| read_whole("<stdin>", Arc::new(Blob::Owned(bytes.to_vec())), None);
     let read_pipe = |pipe: Trickle, piece_bytes: usize| {
         let mut batches = Vec::new();
-        let problems =
-            read_stream_in_batches("<stdin>", pipe, 2000, piece_bytes, &mut |b| batches.push(b));
+        let problems = read_stream_in_batches(
+            "<stdin>",
+            pipe,
+            first_of(2000, &reading),
+            piece_bytes,
+            &mut |b| batches.push(b),
+        );
         (Read::of(batches, Vec::new()), problems)
     };
     let piped = |bytes: &[u8], fail: bool, piece_bytes: usize| {
@@ -1074,6 +1119,7 @@ fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
 
 #[test]
 fn no_piece_ends_on_a_damaged_line_that_ends_like_an_event() {
+    let reading = Reading::start();
     // Read whole, the damage is found where the parser reads on into the next line.
     let mut lines = generated_lines(60, 12);
     lines[30] = "{\"id\":\"a\",\"p\":{\"q\":1}".to_string();
@@ -1089,8 +1135,13 @@ fn no_piece_ends_on_a_damaged_line_that_ends_like_an_event() {
         assert_eq!(many.errors, one.errors, "mapped, pieces of {piece_bytes}");
         assert_eq!(many.events, one.events, "mapped, pieces of {piece_bytes}");
         let mut batches = Vec::new();
-        let problems =
-            read_stream_in_batches("t", &bytes[..], 2000, piece_bytes, &mut |b| batches.push(b));
+        let problems = read_stream_in_batches(
+            "t",
+            &bytes[..],
+            first_of(2000, &reading),
+            piece_bytes,
+            &mut |b| batches.push(b),
+        );
         let streamed = Read::of(batches, Vec::new());
         assert_eq!(
             problems, whole_problems,
@@ -1145,10 +1196,12 @@ fn every_batch_of_a_load_of_several_files_comes_while_spares_are_kept() {
     }
     let mut reads = Vec::new();
     let args = [dir.path().to_string_lossy().into_owned()];
-    let problems = crate::source::load_files(&args, |_, _| {
-        reads.push(crate::store::reads_under_way());
+    let problems = crate::source::load_files(&args, |_, batch| {
+        reads.push(batch.reading());
     });
     assert!(problems.is_empty(), "{problems:?}");
     assert!(reads.len() >= 2);
-    assert!(reads.iter().all(|&r| r > 0), "{reads:?}");
+    // One reading for every file, under way as each batch is handed over.
+    assert!(reads[0].is_some(), "{reads:?}");
+    assert!(reads.iter().all(|&r| r == reads[0]), "{reads:?}");
 }

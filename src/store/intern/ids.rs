@@ -1,11 +1,52 @@
 //! The ids loaded so far, for de-duplication (the first copy of an id read is the one kept).
 
 use rustc_hash::FxHashSet;
+use uuid::Uuid;
 
-use super::IdKey;
+/// The key events are de-duplicated on. Canonical lowercase UUIDs (every id the service sends)
+/// are kept as 16 bytes; any other id string as itself.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum IdKey {
+    Absent,
+    Uuid(u128),
+    Text(Box<str>),
+}
+
+impl IdKey {
+    pub fn of(id: Option<&str>) -> IdKey {
+        match id {
+            None => IdKey::Absent,
+            Some(s) => {
+                canonical_uuid(s.as_bytes()).map_or_else(|| IdKey::Text(Box::from(s)), IdKey::Uuid)
+            }
+        }
+    }
+
+    /// The key of an id given as the bytes of a JSON string without escapes.
+    pub fn of_bytes(id: &[u8]) -> Option<IdKey> {
+        match canonical_uuid(id) {
+            Some(u) => Some(IdKey::Uuid(u)),
+            None => std::str::from_utf8(id)
+                .ok()
+                .map(|s| IdKey::Text(Box::from(s))),
+        }
+    }
+}
+
+/// The number of the UUID `b` spells, when it spells it the canonical way, as the service
+/// writes ids: exactly `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lowercase hex. Other spellings
+/// of the same number (uppercase, braced, a URN, without hyphens) are not, so that two ids map to
+/// the same key only when their strings are equal.
+pub(in crate::store) fn canonical_uuid(b: &[u8]) -> Option<u128> {
+    // `uuid` reads a UUID of 36 bytes only hyphenated, but in either case. Read, every byte is
+    // a hex digit or a hyphen, and of those only `A` to `F` have bit 0x20 clear: one pass that
+    // ANDs them all tells the case (and costs less than looking for an uppercase letter first).
+    let uuid = Uuid::try_parse_ascii(b).ok()?;
+    (b.len() == 36 && b.iter().fold(0xFF, |all, &c| all & c) & 0x20 != 0).then(|| uuid.as_u128())
+}
 
 #[derive(Debug, Default)]
-pub(super) struct IdIndex {
+pub(in crate::store) struct IdIndex {
     uuids: UuidSet,
     texts: FxHashSet<Box<str>>,
 }
@@ -13,7 +54,7 @@ pub(super) struct IdIndex {
 impl IdIndex {
     /// Records a batch's ids, in order, and empties `ids`; for each, whether it is new (not
     /// loaded before, nor earlier in the batch). An event without an id is always new.
-    pub(super) fn insert_all(&mut self, ids: &mut Vec<IdKey>) -> Vec<bool> {
+    pub(in crate::store) fn insert_all(&mut self, ids: &mut Vec<IdKey>) -> Vec<bool> {
         let mut fresh = vec![true; ids.len()];
         // By hash, so that the table is walked in order rather than at random; an id's first
         // copy in the batch comes first among its copies.
@@ -128,6 +169,107 @@ fn slot_for(slots: &[u128], h: u64, u: u128) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The plain reading, digit by digit, of a canonical UUID.
+    fn reference(b: &[u8]) -> Option<u128> {
+        if b.len() != 36 {
+            return None;
+        }
+        let mut v = 0u128;
+        for (i, &c) in b.iter().enumerate() {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                if c != b'-' {
+                    return None;
+                }
+                continue;
+            }
+            let d = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' => c - b'a' + 10,
+                _ => return None,
+            };
+            v = v << 4 | u128::from(d);
+        }
+        Some(v)
+    }
+
+    #[test]
+    fn reads_canonical_uuids_digit_for_digit() {
+        let id = "a6e7ce20-68c4-4e68-be09-6ff5e1b8b9eb";
+        assert_eq!(
+            canonical_uuid(id.as_bytes()),
+            Some(0xa6e7ce20_68c4_4e68_be09_6ff5e1b8b9eb)
+        );
+        assert_eq!(
+            canonical_uuid(b"00000000-0000-0000-0000-000000000000"),
+            Some(0)
+        );
+        assert_eq!(
+            canonical_uuid(b"ffffffff-ffff-ffff-ffff-ffffffffffff"),
+            Some(u128::MAX)
+        );
+    }
+
+    #[test]
+    fn every_byte_in_every_place_is_judged_as_the_plain_reading_judges_it() {
+        let id = b"0123abcd-ef45-6789-a0b1-c2d3e4f5a6b7";
+        assert_eq!(canonical_uuid(id), reference(id));
+        for i in 0..id.len() {
+            for byte in 0..=255u8 {
+                let mut m = *id;
+                m[i] = byte;
+                assert_eq!(canonical_uuid(&m), reference(&m), "byte {byte:#x} at {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_canonical_spelling_of_a_uuid_is_read_as_one() {
+        let canonical = "0123abcd-ef45-6789-a0b1-c2d3e4f5a6b7";
+        let number = canonical_uuid(canonical.as_bytes()).unwrap();
+        let uuid = Uuid::from_u128(number);
+        // The same number spelled every other way the `uuid` crate reads.
+        let others = [
+            canonical.to_uppercase(),
+            "0123ABCD-ef45-6789-a0b1-c2d3e4f5a6b7".to_string(),
+            format!("{{{canonical}}}"),
+            format!("urn:uuid:{canonical}"),
+            canonical.replace('-', ""),
+            uuid.braced().to_string(),
+            uuid.urn().to_string(),
+            uuid.simple().to_string(),
+            uuid.hyphenated().to_string().to_uppercase(),
+        ];
+        for other in &others {
+            assert_eq!(
+                Uuid::try_parse(other).map(|u| u.as_u128()),
+                Ok(number),
+                "{other}"
+            );
+            assert_eq!(canonical_uuid(other.as_bytes()), None, "{other}");
+            assert_ne!(
+                IdKey::of(Some(other)),
+                IdKey::of(Some(canonical)),
+                "{other}"
+            );
+            assert_eq!(IdKey::of(Some(other)), IdKey::Text(other.as_str().into()));
+        }
+        assert_eq!(IdKey::of(Some(canonical)), IdKey::Uuid(number));
+        assert_eq!(
+            IdKey::of_bytes(canonical.as_bytes()),
+            Some(IdKey::Uuid(number))
+        );
+        // As events: each spelling is an event of its own, the canonical one among them.
+        let mut ids = IdIndex::default();
+        let mut keys: Vec<IdKey> = others.iter().map(|o| IdKey::of(Some(o))).collect();
+        keys.push(IdKey::of(Some(canonical)));
+        let fresh = ids.insert_all(&mut keys);
+        // `{canonical}` and `braced()` are the same string, as are the URNs and the simple
+        // ones: their second copies are not new.
+        let distinct: std::collections::HashSet<&str> = others.iter().map(String::as_str).collect();
+        assert_eq!(fresh.iter().filter(|&&f| f).count(), distinct.len() + 1);
+        assert!(fresh[others.len()], "the canonical id is new");
+    }
 
     fn uuid(n: u128) -> IdKey {
         IdKey::Uuid(n)

@@ -12,7 +12,7 @@ pub struct SymSets {
 
 impl SymSets {
     /// Forgets every set, keeping the memory for the next ones.
-    pub(super) fn clear(&mut self) {
+    pub(in crate::store) fn clear(&mut self) {
         self.sets.clear();
     }
 

@@ -15,7 +15,7 @@ use std::ops::Range;
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 
-use super::Sym;
+use crate::store::Sym;
 
 /// Values shorter than this are not remembered (they cost little to read), and longer ones are
 /// looked up by this many first bytes.

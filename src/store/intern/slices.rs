@@ -9,7 +9,7 @@ use std::hash::{BuildHasher, Hash};
 
 use rustc_hash::FxBuildHasher;
 
-use super::prefetch::prefetch;
+use crate::store::memory::prefetch::prefetch;
 
 /// What a slice is made of.
 pub trait Item: Copy + Eq + Hash {
@@ -351,8 +351,8 @@ impl<T: Item> Slices<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Sym;
     use super::*;
+    use crate::store::Sym;
 
     #[test]
     fn each_distinct_slice_is_numbered_once_and_read_back_whole() {

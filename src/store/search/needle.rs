@@ -1,15 +1,10 @@
-//! `--search`: a case-insensitive substring of any string value of an event (keys excluded),
-//! found by walking the event's JSON bytes without building a tree.
-
-use std::sync::Arc;
+//! A search text, prepared once, and how it is found: in one string, in the strings of an event's
+//! JSON (keys excluded) walked without building a tree, or in every interned string at once.
 
 use super::bigrams::Bigrams;
 use super::caseless::Caseless;
-use super::spelled::{Speller, TIMESTAMP_MAX, uuid_text};
-use super::{Interner, Located, Row, Store, SymSets};
-
-/// Below this many strings the answers are computed on one thread.
-const PARALLEL_FROM: usize = 50_000;
+use crate::store::Interner;
+use crate::store::read::walk::for_each_string;
 
 /// How many bytes of the interned strings a search lowercases at a time.
 const LOWERED_BLOCK: usize = 64 * 1024;
@@ -17,15 +12,15 @@ const LOWERED_BLOCK: usize = 64 * 1024;
 /// A search text, prepared once.
 #[derive(Debug, Clone)]
 pub struct Needle {
-    lower: String,
-    ascii: bool,
+    pub(super) lower: String,
+    pub(super) ascii: bool,
     /// The text can be part of a canonical UUID, of a timestamp written with `is_time_char`s.
-    id_like: bool,
-    time_like: bool,
+    pub(super) id_like: bool,
+    pub(super) time_like: bool,
     /// The text holds an `i` or a `k`, which İ and K (KELVIN SIGN) lowercase into.
     has_i_or_k: bool,
     /// The pairs of characters of an ASCII text.
-    bigrams: Bigrams,
+    pub(super) bigrams: Bigrams,
     /// The text holds no ASCII letter: it is found in any case as it is.
     caseless: bool,
     /// For an ASCII text: finds it in lowercased bytes.
@@ -98,7 +93,7 @@ impl Needle {
             return false;
         }
         let mut found = false;
-        super::walk::for_each_string(raw, |_, _, start, end, escaped| {
+        for_each_string(raw, |_, _, start, end, escaped| {
             if !found && self.matches_quoted(&raw[start..end], escaped) {
                 found = true;
             }
@@ -138,155 +133,6 @@ impl Needle {
     }
 }
 
-/// Which interned strings and sets of others hold a search text: with them, matching an event is
-/// a few lookups and a look at the three strings its row locates in place.
-#[derive(Debug, Clone)]
-pub struct SearchBits {
-    needle: Needle,
-    strings: Arc<Vec<bool>>,
-    sets: Arc<Vec<bool>>,
-}
-
-impl SearchBits {
-    pub fn new(needle: &Needle) -> SearchBits {
-        SearchBits {
-            needle: needle.clone(),
-            strings: Arc::default(),
-            sets: Arc::default(),
-        }
-    }
-
-    pub fn is_for(&self, needle: &Needle) -> bool {
-        self.needle == *needle
-    }
-
-    /// The answers for every string and set of the store, computing only those added since.
-    pub fn extended(mut self, strings: &Interner, sets: &SymSets) -> SearchBits {
-        let known = self.strings.len();
-        if known < strings.len() {
-            let needle = &self.needle;
-            let answers = if needle.ascii && !needle.lower.is_empty() {
-                // Symbol 0, the absent string, holds no text.
-                let mut answers = vec![false; usize::from(known == 0)];
-                answers.extend(needle.in_strings(strings, known.max(1)));
-                answers
-            } else {
-                let new: Vec<&str> = strings.strings_from(known).collect();
-                parallel_map(&new, |s| needle.matches_str(s))
-            };
-            Arc::make_mut(&mut self.strings).extend(answers);
-        }
-        let known = self.sets.len();
-        if known < sets.len() {
-            let strings = Arc::clone(&self.strings);
-            Arc::make_mut(&mut self.sets).extend(
-                sets.sets_from(known)
-                    .map(|set| set.iter().any(|s| strings[s.0 as usize])),
-            );
-        }
-        self
-    }
-
-    /// Whether event `i` of `store` (whose strings and sets these answers cover) matches,
-    /// answered without reading its description from the dump; `None` when the answer is
-    /// whether the text is in the description ([`SearchBits::in_description`]).
-    pub fn matches_unread(&self, store: &Store, i: usize) -> Option<bool> {
-        let row: &Row = store.row(i);
-        if row.search_raw {
-            return Some(self.needle.matches_json(store.raw(i)));
-        }
-        let hit = |s: super::Sym| self.strings.get(s.0 as usize).copied().unwrap_or(false);
-        if hit(row.kind)
-            || row.value_syms().into_iter().any(hit)
-            || self.sets.get(row.others as usize).copied().unwrap_or(false)
-        {
-            return Some(true);
-        }
-        let n = &self.needle;
-        let read = |span: super::Span, possible: bool| {
-            possible
-                && span
-                    .of(store.raw(i))
-                    .is_some_and(|quoted| n.matches_bytes(quoted))
-        };
-        let located = store.located(i);
-        // The id and the timestamp are spelled out again from the row when they can be, and
-        // the description is read only when it holds every pair of characters of the text.
-        let id = if row.id_is_uuid {
-            n.id_like && n.in_lowercase(&uuid_text(u128::from_le_bytes(located.id_uuid)))
-        } else {
-            read(row.id_at, true)
-        };
-        let ts = || match row.ts_digits {
-            Some(digits) => {
-                n.time_like
-                    && SPELLER.with_borrow_mut(|speller| {
-                        let mut text = [0; TIMESTAMP_MAX];
-                        speller
-                            .spell(row.ts, digits, &mut text)
-                            .is_some_and(|text| n.in_lowercase(text))
-                    })
-            }
-            None => read(row.ts_at, n.time_like || !row.ts_is_plain),
-        };
-        if id || ts() {
-            return Some(true);
-        }
-        if row.description_at.is_none() || !self.may_be_in_description(located) {
-            return Some(false);
-        }
-        None
-    }
-
-    /// Whether the text is in event `i`'s description.
-    pub fn in_description(&self, store: &Store, i: usize) -> bool {
-        let row = store.row(i);
-        row.description_at
-            .of(store.raw(i))
-            .is_some_and(|quoted| self.needle.matches_quoted(quoted, row.description_escaped))
-    }
-
-    /// Asks for event `i`'s description to be fetched into the cache: descriptions are
-    /// scattered over a dump too large for it, so a search fetches a few ahead of the one it
-    /// reads.
-    pub fn fetch_description(&self, store: &Store, i: usize) {
-        let at = store.row(i).description_at.start();
-        let raw = store.raw(i);
-        // A description spans two or three cache lines.
-        prefetch(raw, at);
-        prefetch(raw, at + 64);
-    }
-}
-
-impl SearchBits {
-    /// Whether the row's description holds every pair of characters of the text (for a text
-    /// that is not ASCII, it may).
-    fn may_be_in_description(&self, located: &Located) -> bool {
-        !self.needle.ascii || located.description_bigrams.holds(&self.needle.bigrams)
-    }
-}
-
-thread_local! {
-    static SPELLER: std::cell::RefCell<Speller> = std::cell::RefCell::default();
-}
-
-/// Asks the processor to bring `bytes[at]` into its cache, when there is such a byte.
-#[inline]
-fn prefetch(bytes: &[u8], at: usize) {
-    if let Some(b) = bytes.get(at) {
-        super::prefetch::prefetch(b);
-    }
-}
-
-/// `f` of each item, computed on every core for long slices.
-fn parallel_map<T: Sync>(items: &[T], f: impl Fn(&T) -> bool + Sync) -> Vec<bool> {
-    let parts = crate::parallel::parts_for(items.len(), PARALLEL_FROM);
-    crate::parallel::in_slices(items, parts, |part| {
-        part.iter().map(&f).collect::<Vec<bool>>()
-    })
-    .concat()
-}
-
 /// A character of an RFC 3339 timestamp (either case of its letters).
 pub fn is_time_char(b: u8) -> bool {
     matches!(
@@ -300,7 +146,7 @@ impl Needle {
     /// strings lie end to end in one buffer, which is searched from end to end (a block at a
     /// time); a find that runs from one string into the next counts for neither. A string
     /// holding one of the two characters whose lowercase is ASCII is looked at on its own.
-    fn in_strings(&self, strings: &Interner, from: usize) -> Vec<bool> {
+    pub(super) fn in_strings(&self, strings: &Interner, from: usize) -> Vec<bool> {
         self.in_strings_by_blocks(strings, from, LOWERED_BLOCK)
     }
 
@@ -366,28 +212,28 @@ impl Needle {
     }
 
     /// Whether text in ASCII lowercase holds the (ASCII) text.
-    fn in_lowercase(&self, hay: &[u8]) -> bool {
+    pub(super) fn in_lowercase(&self, hay: &[u8]) -> bool {
         self.lower_finder
             .as_ref()
             .is_some_and(|finder| finder.find(hay).is_some())
     }
 
     /// Whether the bytes hold the (ASCII) text in any case: short strings are lowercased into
-    /// a buffer and searched with a vectorised finder, longer ones (an event, a description)
-    /// searched in place by the caseless finder.
+    /// a buffer on the stack and searched with a vectorised finder, longer ones (an event, a
+    /// description) searched in place by the caseless finder.
     fn contains_ascii_ci(&self, hay: &[u8]) -> bool {
         const SHORT: usize = 512;
-        thread_local! {
-            static LOWERED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
         match &self.lower_finder {
             // Without letters, the case of the bytes does not matter.
             Some(finder) if self.caseless => finder.find(hay).is_some(),
-            Some(finder) if hay.len() <= SHORT => LOWERED.with_borrow_mut(|buf| {
-                buf.clear();
-                buf.extend(hay.iter().map(u8::to_ascii_lowercase));
-                finder.find(buf).is_some()
-            }),
+            Some(finder) if hay.len() <= SHORT => {
+                let mut buf = [0; SHORT];
+                let lowered = &mut buf[..hay.len()];
+                for (low, b) in lowered.iter_mut().zip(hay) {
+                    *low = b.to_ascii_lowercase();
+                }
+                finder.find(lowered).is_some()
+            }
             _ => match &self.finder {
                 Some(finder) => finder.is_in(hay),
                 None => contains_ascii_ci(hay, self.lower.as_bytes()),

@@ -24,7 +24,7 @@ pub struct Interner {
 impl Interner {
     /// Forgets every string, keeping the memory for the next ones: symbols are given from 1
     /// again.
-    pub(super) fn clear(&mut self) {
+    pub(in crate::store) fn clear(&mut self) {
         self.strings.clear();
     }
 

@@ -1,0 +1,12 @@
+//! Each distinct thing stored once: strings ([`Interner`]), sets of them ([`SymSets`]), both kept
+//! end to end in one [`slices::Slices`] table, and the ids of the events loaded, for telling a
+//! copy of an event already loaded ([`ids`]).
+
+pub mod ids;
+mod sets;
+mod slices;
+mod strings;
+
+pub use sets::SymSets;
+pub(super) use slices::Slices;
+pub use strings::{Interner, Sym};

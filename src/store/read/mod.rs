@@ -1,0 +1,9 @@
+//! Reading an event's JSON without building a tree: the fields a row needs ([`probe`]), read in
+//! one validating pass where the event has the common shape ([`plain`]) and through serde where
+//! it has not, the place of each of its string values ([`walk`]), and the objects that repeat
+//! from event to event, read once per batch ([`remembered`]).
+
+pub(super) mod plain;
+pub mod probe;
+pub(super) mod remembered;
+pub(super) mod walk;

@@ -1,0 +1,15 @@
+//! The text search (`--search`): a case-insensitive substring of any string value of an event.
+//! Its answers for each distinct string and set of strings are computed once ([`SearchBits`]), so
+//! that an event is matched by its row; its JSON is read only for what the row could not index.
+
+mod bigrams;
+mod bits;
+mod caseless;
+mod needle;
+mod spelled;
+
+pub(super) use bigrams::Bigrams;
+pub use bits::SearchBits;
+pub use needle::Needle;
+pub(super) use needle::is_time_char;
+pub(super) use spelled::timestamp_digits;
