@@ -34,6 +34,7 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
     let token = crate::serve::resolve_token(serve.token_file.as_deref(), env_token)
         .map_err(Failure::Usage)?;
     let mut filter = serve.filter.clone();
+    let mut related = serve.source.related();
     let store = match &serve.source {
         Source::Live(live) => {
             // Whoever may query serve is given its token: it must not be the API's secret.
@@ -51,6 +52,10 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
             match fetch(live, &serve.filter, None) {
                 Ok((store, fetched_by)) => {
                     filter = fetched_by;
+                    // The room and its sessions, for the clients that ask serve for them.
+                    let connection = live.connect().map_err(Failure::Usage)?;
+                    let room = filter.room().unwrap_or_default().to_string();
+                    related = super::fetch::related(&connection, &store, &room, None)?;
                     store
                 }
                 Err(Stopped::Before(failure)) => return Err(failure),
@@ -87,7 +92,6 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
         app: serve.app,
         delay: std::time::Duration::from_millis(serve.delay_ms),
     };
-    let related = crate::related::Related::default();
     crate::serve::run(addr, token, store, related, options).map_err(Failure::Runtime)?;
     Ok(Ended::Done)
 }

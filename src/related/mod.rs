@@ -7,10 +7,12 @@
 mod quality;
 mod room;
 mod session;
+mod sniff;
 
 pub use quality::{Metric, PeerStats, Series, Side, TrackSeries};
 pub use room::Room;
 pub use session::{Session, SessionPeer};
+pub use sniff::{Sniffed, sniff};
 
 use serde_json::value::RawValue;
 
@@ -62,6 +64,33 @@ pub fn recognise(raw: &RawValue) -> Option<Result<Vec<Object>, String>> {
         }
         _ => None,
     }
+}
+
+/// Every related object of a file's bytes: one response, an array of objects, or several values
+/// one after another (NDJSON). Anything that is not related data is an error naming its line.
+pub fn read_all(bytes: &[u8]) -> Result<Vec<Object>, String> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let mut objects = Vec::new();
+    let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<&RawValue>();
+    while let Some(value) = values.next() {
+        let at = values.byte_offset();
+        let raw = value.map_err(|e| format!("line {} column {}: {e}", e.line(), e.column()))?;
+        let line = 1 + bytes[..at.min(bytes.len())]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        match recognise(raw) {
+            Some(Ok(found)) => objects.extend(found),
+            Some(Err(e)) => return Err(format!("near line {line}: {e}")),
+            None => {
+                return Err(format!(
+                    "near line {line}: not a room, a session or a peer's quality stats, in a file \
+                     of them"
+                ));
+            }
+        }
+    }
+    Ok(objects)
 }
 
 /// Which related object a JSON value is, by the fields only it has.

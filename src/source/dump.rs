@@ -294,7 +294,11 @@ fn positioned(bytes: &[u8], found: Vec<ScanError>) -> Vec<((usize, usize), Strin
         .collect()
 }
 
-fn problem(path: &str, position: Option<(usize, usize)>, message: String) -> DumpProblem {
+pub(crate) fn problem(
+    path: &str,
+    position: Option<(usize, usize)>,
+    message: String,
+) -> DumpProblem {
     DumpProblem {
         path: path.to_string(),
         position,

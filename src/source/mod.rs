@@ -10,6 +10,7 @@ pub mod live;
 pub mod merge;
 pub mod ndjson;
 mod ordered;
+pub mod related;
 pub mod token;
 pub mod worker;
 
@@ -57,9 +58,19 @@ impl Source {
     }
 
     /// The related data (rooms, sessions, quality stats) an offline source holds beside its
-    /// events.
+    /// events, with the problems met reading it.
     pub fn related(&self) -> crate::related::Related {
-        crate::related::Related::default()
+        let mut related = crate::related::Related::default();
+        if let Source::Files(files) = self {
+            for arg in files.iter().filter(|f| *f != "-") {
+                for path in dump::expand(arg).unwrap_or_default() {
+                    if let Some(Ok(objects)) = related::read_if_related(&path) {
+                        related.add(objects);
+                    }
+                }
+            }
+        }
+        related
     }
 
     /// Loads a dump or demo source and selects the events that match: line-delimited dumps take
@@ -93,6 +104,10 @@ impl Source {
         let mut blobs = Vec::new();
         for arg in files {
             for path in dump::expand(arg).ok()? {
+                // A file of related data holds no event.
+                if related::read_if_related(&path).is_some() {
+                    continue;
+                }
                 // Nor does a pipe named by its path (`<(zcat dump.gz)`, /dev/stdin), nor a
                 // gzip'd dump: the fast path reads a file whole, and the full one reads it as it
                 // decompresses, keeping what does not fit in memory in a temporary file.
@@ -115,7 +130,17 @@ const FIRST_BATCH: usize = 2_000;
 /// Reads every file named by the arguments (folders expanded, `-` for stdin), in order, handing
 /// each file's batch to `on_batch` as soon as it is read. Returns the problems met; a file that
 /// cannot be opened is a problem and the others are still read.
-pub fn load_files(args: &[String], mut on_batch: impl FnMut(&str, Batch)) -> Vec<DumpProblem> {
+pub fn load_files(args: &[String], on_batch: impl FnMut(&str, Batch)) -> Vec<DumpProblem> {
+    load_with_related(args, on_batch, |_| {})
+}
+
+/// [`load_files`], handing the related data of the files that hold it (rooms, sessions, quality
+/// stats, told by their content) to `on_related` instead of reading them as events.
+pub fn load_with_related(
+    args: &[String],
+    mut on_batch: impl FnMut(&str, Batch),
+    mut on_related: impl FnMut(Vec<crate::related::Object>),
+) -> Vec<DumpProblem> {
     // One read for all the files, so that the next file's batches fill the spares of the last.
     let reading = crate::store::Reading::start();
     let mut problems = Vec::new();
@@ -128,6 +153,13 @@ pub fn load_files(args: &[String], mut on_batch: impl FnMut(&str, Batch)) -> Vec
             }
         };
         for path in paths {
+            if let Some(related) = related::read_if_related(&path) {
+                match related {
+                    Ok(objects) => on_related(objects),
+                    Err(p) => problems.push(p),
+                }
+                continue;
+            }
             let name = dump::display_name(&path);
             problems.extend(dump::read_path_in_batches(
                 &path,

@@ -132,3 +132,27 @@ pub fn list(args: &[&str]) -> String {
         .stderr("");
     String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
+
+/// The body of `GET url` (an `http://HOST:PORT/path` of a test server) with a bearer token, over
+/// a plain connection: what a client without an HTTP library sends.
+pub fn http_get(url: &str, token: &str) -> String {
+    use std::io::Write;
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let mut stream = std::net::TcpStream::connect(host).expect("the server listens");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a whole answer");
+    assert!(
+        !head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked"),
+        "{head}"
+    );
+    body.to_string()
+}
