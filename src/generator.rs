@@ -15,14 +15,31 @@
 //! 4. `client.disconnected` 1003 WebSocketConnectionLost concentrated on web SDK
 //!    [`DISCONNECT_CLUSTER_SDK_VERSION`], all day and in every room.
 //!
-//! About 1% of the events are of other families (`track.*.success`, `recording.success`), with data
-//! shapes of their own.
+//! A twentieth of the events are of the endpoint's other families: `track.add.success`,
+//! `track.update.success`, `track.remove.success` and `beam.recording.success`, in the shapes the
+//! service documents.
+//!
+//! The same world also yields what the platform's related endpoints would answer about it
+//! ([`Dataset`]): the rooms, the sessions with who was in them from when to when, and the quality
+//! stats of the peers whose stories need them. They agree with the events: every session an event
+//! names is in the sessions, in the event's room; a peer whose last join failure was final is in
+//! no session after it; a track event falls inside its peer's stay; in the join storm most peers
+//! that retried get in within a minute of their last failure, a few later, some never; Priya is in
+//! her session while her publishing fails, and her stats show loss and round-trip time climbing
+//! before each failure; of the disconnect cluster, some stay, some come back as a new peer, some
+//! leave for good.
+//!
+//! The events are drawn from one random stream and the related data from others of the same seed
+//! (see `dice`), so the incidents keep their documented figures whatever the related data does.
 
 mod catalog;
 mod dice;
 mod json;
+mod related;
 mod render;
 mod schedule;
+mod stats;
+mod tracks;
 mod world;
 
 #[cfg(test)]
@@ -55,17 +72,83 @@ pub const DISCONNECT_CLUSTER_SDK_VERSION: &str = schedule::DISCONNECT_SDK_VERSIO
 /// The two customer accounts that own the rooms.
 pub const ACCOUNT_IDS: [&str; 2] = catalog::ACCOUNTS;
 
+/// The names of a dataset's files in a folder (`callscope demo-data --out DIR`).
+pub const EVENTS_FILE: &str = "events.ndjson";
+pub const ROOMS_FILE: &str = "rooms.json";
+pub const SESSIONS_FILE: &str = "sessions.json";
+pub const PEER_STATS_FILE: &str = "peer-stats.ndjson";
+
+/// One generated world: its events, and what the rooms, sessions and peer quality stats endpoints
+/// would answer about it.
+pub struct Dataset {
+    world: world::World,
+    plans: Vec<schedule::Plan>,
+    others: tracks::Others,
+    seed: u64,
+    /// The events stream where planning left it; rendering the lines goes on from there.
+    render_dice: dice::Dice,
+}
+
+impl Dataset {
+    pub fn new(events: usize, seed: u64) -> Self {
+        let mut dice = dice::Dice::new(seed);
+        let mut side = dice::Dice::stream(seed, dice::Stream::Related);
+        let mut world = world::World::new(&mut dice, events);
+        let shares = schedule::Shares::of(events);
+        let mut plans = schedule::plan(&mut dice, &mut side, &mut world, &shares);
+        world.lay_out_sessions(&mut side);
+        let others = tracks::plan(&mut side, &mut world, &mut plans, shares.other, events);
+        debug_assert_eq!(plans.len(), events);
+        // Stable, so equal timestamps keep their planned order and the output stays reproducible.
+        plans.sort_by_key(|p| p.t);
+        Dataset {
+            world,
+            plans,
+            others,
+            seed,
+            render_dice: dice,
+        }
+    }
+
+    /// The events as NDJSON (one compact JSON object per line), sorted by timestamp.
+    pub fn write_events<W: Write>(&self, out: W) -> io::Result<()> {
+        let mut dice = self.render_dice.clone();
+        let mut out = BufWriter::with_capacity(1 << 16, out);
+        let mut renderer = render::Renderer::new(&self.world, &self.others);
+        for plan in &self.plans {
+            out.write_all(renderer.line(&mut dice, plan))?;
+        }
+        out.flush()
+    }
+
+    /// One response of `GET /v2/rooms` holding every room, newest first.
+    pub fn write_rooms<W: Write>(&self, out: W) -> io::Result<()> {
+        related::write_rooms(out, &self.world)
+    }
+
+    /// One response of `GET /v2/sessions` holding every session of every room, newest first.
+    pub fn write_sessions<W: Write>(&self, out: W) -> io::Result<()> {
+        related::write_sessions(out, &self.world)
+    }
+
+    /// One response of `GET /v2/analytics/peer-stats` per line, for each peer that has stats.
+    pub fn write_peer_stats<W: Write>(&self, out: W) -> io::Result<()> {
+        stats::write(out, &self.world, &self.others, self.seed)
+    }
+
+    /// How many rooms, sessions and peer stats responses the dataset holds.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        (
+            self.world.rooms.len(),
+            self.world.sessions.len(),
+            self.others.stats.len(),
+        )
+    }
+}
+
 /// Writes exactly `events` events as NDJSON (one compact JSON object per line), sorted by timestamp.
 pub fn write_ndjson<W: Write>(out: W, events: usize, seed: u64) -> io::Result<()> {
-    let mut dice = dice::Dice::new(seed);
-    let mut world = world::World::new(&mut dice, events);
-    let plans = schedule::plan(&mut dice, &mut world, events);
-    let mut out = BufWriter::with_capacity(1 << 16, out);
-    let mut renderer = render::Renderer::new(&world);
-    for plan in &plans {
-        out.write_all(renderer.line(&mut dice, plan))?;
-    }
-    out.flush()
+    Dataset::new(events, seed).write_events(out)
 }
 
 /// The lines of [`write_ndjson`]'s dump, for tests.

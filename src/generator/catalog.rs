@@ -27,8 +27,12 @@ pub(super) struct Role {
 
 pub(super) struct Template {
     pub id: &'static str,
+    /// The template's name, which the rooms endpoint shows beside its id.
+    pub name: &'static str,
     pub account: usize,
     pub roles: &'static [Role],
+    /// Whether its rooms record their sessions (browser recording, `beam.recording.success`).
+    pub records: bool,
 }
 
 const HD: Option<Video> = Some(Video {
@@ -69,6 +73,8 @@ pub(super) const WEBINAR: usize = 0;
 pub(super) const TEMPLATES: [Template; 5] = [
     Template {
         id: "6735e0b1c4a92f5d18e3b7a0",
+        name: "northwind-webinar",
+        records: true,
         account: 0,
         roles: &[
             role("broadcaster", 6, HD_HIGH),
@@ -79,6 +85,8 @@ pub(super) const TEMPLATES: [Template; 5] = [
     },
     Template {
         id: "6735e0b1c4a92f5d18e3b7a1",
+        name: "northwind-meeting",
+        records: false,
         account: 0,
         roles: &[
             role("host", 18, HD),
@@ -88,11 +96,15 @@ pub(super) const TEMPLATES: [Template; 5] = [
     },
     Template {
         id: "6735e0b1c4a92f5d18e3b7a2",
+        name: "northwind-classroom",
+        records: false,
         account: 0,
         roles: &[role("teacher", 12, HD), role("student", 88, LOW)],
     },
     Template {
         id: "6601c2f04e7a3b9d2c1f8e50",
+        name: "lumen-interview",
+        records: true,
         account: 1,
         roles: &[
             role("interviewer", 40, HD),
@@ -102,6 +114,8 @@ pub(super) const TEMPLATES: [Template; 5] = [
     },
     Template {
         id: "6601c2f04e7a3b9d2c1f8e51",
+        name: "lumen-call",
+        records: false,
         account: 1,
         roles: &[role("host", 25, HD), role("guest", 75, SD)],
     },
@@ -125,6 +139,31 @@ pub(super) const ROOMS: [(&str, usize); 12] = [
     ("townhall-apac", 0),
     ("yoga-mornings", 4),
 ];
+
+/// What each room of [`ROOMS`] is for, as its description says.
+pub(super) const ROOM_DESCRIPTIONS: [&str; 12] = [
+    "Company all-hands, Wednesdays at 10:00 UTC",
+    "Product design critiques",
+    "Daily sales standup",
+    "Backend engineering interviews",
+    "Open support hours for customers",
+    "Grade 4 maths tutoring",
+    "First-round candidate screening",
+    "Engineering sync",
+    "Frontend engineering interviews",
+    "Guided onboarding for new customers",
+    "Town hall for the APAC offices",
+    "Morning yoga",
+];
+
+/// The region each account's rooms are hosted in.
+pub(super) const REGIONS: [&str; 2] = ["in", "us"];
+
+/// Where each account's recordings are uploaded.
+pub(super) const RECORDING_BUCKETS: [&str; 2] = ["northwind-recordings", "lumen-call-archive"];
+
+/// The room whose last meeting of the day is still running when the related data is read.
+pub(super) const LATE_ROOM: usize = 4;
 
 pub(super) const FIXED_ROOM_IDS: [&str; 2] =
     ["673a1f2c9e4b8d0a5c7e3f21", "673a1f4e2b7c9d1a0e8f5b63"];
@@ -406,3 +445,13 @@ pub(super) const STORM_LEN: u64 = 5 * MIN;
 pub(super) const PRIYA_START: u64 = 11 * H + 41 * MIN + 7 * SEC;
 pub(super) const CONNECT_START: u64 = 12 * H + 15 * MIN;
 pub(super) const CONNECT_LEN: u64 = 30 * MIN;
+
+/// When the sessions, rooms and quality stats were read: a session with a peer still in at this
+/// moment is active, and its peers still in have no `left_at`.
+pub(super) const NOW: u64 = DAY_END + 30 * MIN;
+/// The all-hands that the join storm hits.
+pub(super) const ALLHANDS_START: u64 = 9 * H + 52 * MIN;
+pub(super) const ALLHANDS_END: u64 = 11 * H + 8 * MIN;
+/// The design review that Priya presents in.
+pub(super) const REVIEW_START: u64 = 11 * H + 24 * MIN;
+pub(super) const REVIEW_END: u64 = 12 * H + 18 * MIN;

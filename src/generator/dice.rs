@@ -7,11 +7,30 @@
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+#[derive(Clone)]
 pub(super) struct Dice(ChaCha8Rng);
+
+/// The independent streams of one seed: each part of the dataset draws from its own, so that
+/// adding to one part leaves the others' bytes as they were.
+#[derive(Clone, Copy)]
+pub(super) enum Stream {
+    /// The error events: the population, the incidents, the noise and the lines' details.
+    Events = 0,
+    /// What happens around them: meetings, who got in and when, tracks, recordings.
+    Related = 1,
+    /// The values of the peer quality stats.
+    Stats = 2,
+}
 
 impl Dice {
     pub(super) fn new(seed: u64) -> Self {
-        Self(ChaCha8Rng::seed_from_u64(seed))
+        Self::stream(seed, Stream::Events)
+    }
+
+    pub(super) fn stream(seed: u64, stream: Stream) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(stream as u64);
+        Self(rng)
     }
 
     /// Uniform-enough in `0..n` (multiply-shift; the bias is below 2^-40 for the sizes used here).

@@ -110,6 +110,43 @@ pub(super) fn push_time(buf: &mut Vec<u8>, t: u64) {
     buf.push(b'Z');
 }
 
+/// RFC 3339 in UTC with milliseconds, as the sessions and rooms endpoints write times; `t` as in
+/// [`push_time`], cut (not rounded) to the millisecond.
+pub(super) fn push_time_ms(buf: &mut Vec<u8>, t: u64) {
+    let secs = t / NS;
+    buf.extend_from_slice(DATE_PREFIX);
+    push_padded(buf, secs / 3600, 2);
+    buf.push(b':');
+    push_padded(buf, secs / 60 % 60, 2);
+    buf.push(b':');
+    push_padded(buf, secs % 60, 2);
+    buf.push(b'.');
+    push_padded(buf, t % NS / 1_000_000, 3);
+    buf.push(b'Z');
+}
+
+/// Unix milliseconds of `t` (nanoseconds since midnight of the fixed day).
+pub(super) fn unix_ms(t: u64) -> u64 {
+    DAY_EPOCH_SECS * 1000 + t / 1_000_000
+}
+
+/// `n / 10^places` as a JSON number without trailing zeros: 1230 with 2 places is `12.3`.
+pub(super) fn push_fixed(buf: &mut Vec<u8>, n: u64, places: u32) {
+    let scale = 10u64.pow(places);
+    push_u64(buf, n / scale);
+    let mut fraction = n % scale;
+    if fraction == 0 {
+        return;
+    }
+    let mut width = places as usize;
+    while fraction.is_multiple_of(10) {
+        fraction /= 10;
+        width -= 1;
+    }
+    buf.push(b'.');
+    push_padded(buf, fraction, width);
+}
+
 /// A 24-hex id in the style of the service's ids: creation time in seconds, then random bytes.
 pub(super) fn object_id(unix_secs: u64, random: [u8; 8]) -> String {
     let mut bytes = [0u8; 12];

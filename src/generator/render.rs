@@ -1,12 +1,13 @@
 //! One planned event to one NDJSON line, in the field order of the service's responses.
 
-use super::catalog::{ACCOUNTS, APP_DOMAINS, SEC, TEMPLATES};
+use super::catalog::{APP_DOMAINS, RECORDING_BUCKETS, TEMPLATES};
 use super::dice::Dice;
 use super::json::{
-    DAY_EPOCH_SECS, NS, object_id, push_escaped, push_field, push_time, push_u64, push_uuid,
+    DAY_EPOCH_SECS, NS, push_escaped, push_field, push_time, push_time_ms, push_u64, push_uuid,
 };
 use super::schedule::{Code, Kind, Plan, Story};
-use super::world::{Peer, Sdk, World};
+use super::tracks::{Change, Other, Others};
+use super::world::{NO_SESSION, Peer, Sdk, World};
 
 impl Kind {
     pub(super) fn type_name(self) -> &'static str {
@@ -19,7 +20,7 @@ impl Kind {
             Kind::TrackAdd => "track.add.success",
             Kind::TrackUpdate => "track.update.success",
             Kind::TrackRemove => "track.remove.success",
-            Kind::Recording => "recording.success",
+            Kind::BeamRecording => "beam.recording.success",
         }
     }
 
@@ -67,14 +68,16 @@ pub(super) const CONNECT_DNS: &str = "198.51.100.53";
 
 pub(super) struct Renderer<'w> {
     world: &'w World,
+    others: &'w Others,
     line: Vec<u8>,
     scratch: Vec<u8>,
 }
 
 impl<'w> Renderer<'w> {
-    pub(super) fn new(world: &'w World) -> Self {
+    pub(super) fn new(world: &'w World, others: &'w Others) -> Self {
         Self {
             world,
+            others,
             line: Vec::with_capacity(4096),
             scratch: Vec::with_capacity(512),
         }
@@ -90,10 +93,13 @@ impl<'w> Renderer<'w> {
         buf.extend_from_slice(b"\",\"type\":\"");
         buf.extend_from_slice(p.kind.type_name().as_bytes());
         buf.extend_from_slice(b"\",\"data\":{");
-        match p.kind {
-            Kind::TrackAdd | Kind::TrackUpdate | Kind::TrackRemove => self.track(d, p),
-            Kind::Recording => self.recording(d, p),
-            _ => self.error(d, p),
+        if p.kind.is_error() {
+            self.error(d, p);
+        } else {
+            match self.others.events[p.who as usize] {
+                Other::Track { peer, change } => self.track(peer, &change),
+                Other::Recording(r) => self.recording(r),
+            }
         }
         self.line.extend_from_slice(b"}}\n");
         &self.line
@@ -121,15 +127,18 @@ impl<'w> Renderer<'w> {
             _ => 96,
         };
         if session_percent > 0 && d.chance(session_percent) {
-            push_field(
-                buf,
-                "session_id",
-                &room.sessions[usize::from(peer.session)].1,
-            );
+            // A peer in the call names its session; a join failure, the one running then, if any.
+            let session = match p.kind {
+                Kind::Join => world.session_at(peer.room, p.t),
+                _ => Some(peer.session).filter(|&s| s != NO_SESSION),
+            };
+            if let Some(s) = session {
+                push_field(buf, "session_id", &world.sessions[s as usize].id);
+            }
         }
         if p.kind != Kind::Connect {
             buf.extend_from_slice(&room.named);
-            push_field(buf, "role", room.roles()[usize::from(peer.role)].name);
+            push_field(buf, "role", world.role_name(peer));
         }
 
         let (code, name, message) = p.code.describe();
@@ -209,97 +218,126 @@ impl<'w> Renderer<'w> {
         }
     }
 
-    fn track(&mut self, d: &mut Dice, p: &Plan) {
+    fn track(&mut self, peer_index: u32, change: &Change) {
         let world = self.world;
-        let peer = &world.peers[p.who as usize];
+        let peer = &world.peers[peer_index as usize];
         let user = &world.users[peer.user as usize];
         let room = &world.rooms[peer.room as usize];
+        let track = &self.others.timelines[&peer_index].tracks[change.track as usize];
         let buf = &mut self.line;
         buf.extend_from_slice(b"\"room_id\":");
         push_escaped(buf, room.id.as_bytes());
+        push_field(buf, "session_id", &world.sessions[peer.session as usize].id);
         push_field(buf, "room_name", &room.name);
-        push_field(
-            buf,
-            "session_id",
-            &room.sessions[usize::from(peer.session)].1,
-        );
         buf.extend_from_slice(b",\"peer_id\":\"");
         push_uuid(buf, &peer.id);
         buf.extend_from_slice(b"\",\"user_id\":");
         buf.extend_from_slice(&user.id);
         buf.extend_from_slice(b",\"user_name\":");
         buf.extend_from_slice(&user.name);
-        push_field(buf, "role", room.roles()[usize::from(peer.role)].name);
-        buf.extend_from_slice(b",\"track_id\":\"");
-        push_uuid(buf, &d.uuid());
-        buf.extend_from_slice(b"\",\"stream_id\":\"");
-        push_uuid(buf, &d.uuid());
+        buf.extend_from_slice(b",\"joined_at\":\"");
+        push_time(
+            buf,
+            peer.joined.expect("a peer with tracks is in the session"),
+        );
         buf.push(b'"');
-        let video = d.chance(55);
-        push_field(buf, "track_type", if video { "video" } else { "audio" });
-        let source = if video && d.chance(15) {
-            "screen"
-        } else {
-            "regular"
-        };
-        push_field(buf, "track_source", source);
-        buf.extend_from_slice(if d.chance(30) {
+        push_field(buf, "role", world.role_name(peer));
+        buf.extend_from_slice(b",\"track_id\":\"");
+        push_uuid(buf, &track.id);
+        buf.extend_from_slice(b"\",\"stream_id\":\"");
+        push_uuid(buf, &track.stream);
+        buf.push(b'"');
+        push_field(buf, "type", if track.video { "video" } else { "audio" });
+        push_field(
+            buf,
+            "source",
+            if track.screen { "screen" } else { "regular" },
+        );
+        buf.extend_from_slice(if change.mute {
             b",\"mute\":true"
         } else {
             b",\"mute\":false"
         });
-        let (key, t) = match p.kind {
-            Kind::TrackRemove => ("stopped_at", p.t),
-            _ => ("started_at", p.t.saturating_sub(d.below(2 * SEC))),
-        };
-        buf.extend_from_slice(b",\"");
-        buf.extend_from_slice(key.as_bytes());
-        buf.extend_from_slice(b"\":\"");
-        push_time(buf, t);
+        buf.extend_from_slice(b",\"started_at\":\"");
+        push_time(buf, track.start);
         buf.push(b'"');
+        if let (Kind::TrackRemove, Some(stop)) = (change.kind, track.stop) {
+            buf.extend_from_slice(b",\"stopped_at\":\"");
+            push_time(buf, stop);
+            buf.push(b'"');
+        }
     }
 
-    fn recording(&mut self, d: &mut Dice, p: &Plan) {
-        let room = &self.world.rooms[p.who as usize];
-        let (session_start, session) = &room.sessions[room.session_at(p.t)];
-        let duration = d.range(300, 5400).min((p.t - session_start) / NS).max(60);
-        let started = p.t - duration * NS;
+    fn recording(&mut self, index: u32) {
+        let world = self.world;
+        let rec = &self.others.recordings[index as usize];
+        let session = &world.sessions[rec.session as usize];
+        let room = &world.rooms[session.room as usize];
+        let recorder = &world.peers[rec.peer as usize];
         let buf = &mut self.line;
-        buf.extend_from_slice(b"\"room_id\":");
-        push_escaped(buf, room.id.as_bytes());
-        push_field(buf, "room_name", &room.name);
-        push_field(buf, "session_id", session);
+        buf.extend_from_slice(b"\"beam_id\":");
+        push_escaped(buf, rec.beam_id.as_bytes());
+        push_field(buf, "room_id", &room.id);
+        push_field(buf, "session_id", &session.id);
+        buf.extend_from_slice(b",\"peer_id\":\"");
+        push_uuid(buf, &recorder.id);
+        buf.push(b'"');
         push_field(buf, "template_id", TEMPLATES[room.template].id);
-        push_field(buf, "account_id", ACCOUNTS[room.account]);
-        push_field(
-            buf,
-            "recording_id",
-            &object_id(DAY_EPOCH_SECS + p.t / NS, d.bytes()),
-        );
-        let bucket = if room.account == 0 {
-            "northwind-recordings"
-        } else {
-            "lumen-call-archive"
-        };
+        buf.extend_from_slice(b",\"created_at\":\"");
+        push_time(buf, rec.created);
+        buf.extend_from_slice(b"\",\"duration\":");
+        push_u64(buf, (rec.stopped - rec.started) / NS);
+        buf.extend_from_slice(b",\"started_at\":\"");
+        push_time_ms(buf, rec.started);
+        buf.extend_from_slice(b"\",\"stopped_at\":\"");
+        push_time_ms(buf, rec.stopped);
+        buf.extend_from_slice(b"\",\"max_width\":1280,\"max_height\":720");
+        let bucket = RECORDING_BUCKETS[room.account];
+        let mut path = Vec::with_capacity(160);
+        path.extend_from_slice(b"beam/");
+        path.extend_from_slice(room.id.as_bytes());
+        path.push(b'/');
+        path.extend_from_slice(session.id.as_bytes());
+        path.extend_from_slice(b"/Rec-");
+        path.extend_from_slice(room.id.as_bytes());
+        path.push(b'-');
+        push_u64(&mut path, DAY_EPOCH_SECS + rec.started / NS);
+        path.extend_from_slice(b".mp4");
         buf.extend_from_slice(b",\"recording_path\":\"s3://");
         buf.extend_from_slice(bucket.as_bytes());
-        buf.extend_from_slice(b"/");
-        buf.extend_from_slice(room.id.as_bytes());
-        buf.extend_from_slice(b"/");
-        buf.extend_from_slice(session.as_bytes());
-        buf.extend_from_slice(b"/Rec-");
-        buf.extend_from_slice(room.id.as_bytes());
-        buf.push(b'-');
-        push_u64(buf, DAY_EPOCH_SECS + started / NS);
-        buf.extend_from_slice(b".mp4\",\"duration\":");
-        push_u64(buf, duration);
-        buf.extend_from_slice(b",\"size\":");
-        push_u64(buf, duration * d.range(90_000, 260_000));
-        buf.extend_from_slice(b",\"max_width\":1280,\"max_height\":720,\"started_at\":\"");
-        push_time(buf, started);
-        buf.extend_from_slice(b"\",\"stopped_at\":\"");
-        push_time(buf, p.t);
-        buf.push(b'"');
+        buf.push(b'/');
+        buf.extend_from_slice(&path);
+        buf.extend_from_slice(b"\",\"recording_presigned_url\":\"https://");
+        buf.extend_from_slice(bucket.as_bytes());
+        buf.extend_from_slice(b".s3.amazonaws.com/");
+        buf.extend_from_slice(&path);
+        buf.extend_from_slice(
+            b"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=86400&X-Amz-Signature=",
+        );
+        super::json::push_hex(buf, &rec.signature);
+        buf.extend_from_slice(b"\",\"meeting_url\":\"https://");
+        buf.extend_from_slice(APP_DOMAINS[room.account][1].as_bytes());
+        buf.extend_from_slice(b"/preview/");
+        push_room_code(buf, &room.id);
+        buf.extend_from_slice(b"?token=beam_recording\",\"rtmp\":[");
+        if room.template == super::catalog::WEBINAR {
+            buf.extend_from_slice(b"{\"url\":\"rtmp://a.rtmp.youtube.com/live2\"}");
+        }
+        buf.extend_from_slice(b"],\"session_started_at\":\"");
+        push_time_ms(buf, session.start);
+        buf.extend_from_slice(b"\",\"size\":");
+        push_u64(buf, rec.size);
+    }
+}
+
+/// The room's code in its meeting link (three groups of three letters), made from its id.
+fn push_room_code(buf: &mut Vec<u8>, id: &str) {
+    for (i, b) in id.bytes().rev().take(9).enumerate() {
+        if i > 0 && i % 3 == 0 {
+            buf.push(b'-');
+        }
+        let value = (b as char).to_digit(16).unwrap_or(0) as u8;
+        buf.push(b'a' + (value * 7 + i as u8 * 5) % 26);
     }
 }
 

@@ -1,14 +1,22 @@
-//! What happens when: the incident patterns and the background noise, as a time-sorted plan.
+//! What happens when: the incident patterns and the background noise, as a time-sorted plan, and
+//! for every peer whether and when it was in a session.
 //!
 //! Every pattern takes a fixed share of the requested count, so a benchmark-sized file tells the same
 //! story as the demo, with more rooms, users and peers.
+//!
+//! The incidents draw from the events stream exactly as they always have, so that the figures the
+//! documentation gives for them (peers, final failures) stay true; everything they did not decide
+//! before (who got in, when they left, meetings, quiet peers) comes from the related stream.
+
+use std::collections::HashSet;
 
 use super::catalog::{
-    CONNECT_LEN, CONNECT_START, DAY_END, DAY_START, MIN, MS, PRIYA_START, SEC, STORM_LEN,
-    STORM_ROOM, STORM_START,
+    ALLHANDS_END, ALLHANDS_START, CONNECT_LEN, CONNECT_START, DAY_END, DAY_START, LATE_ROOM, MIN,
+    MS, NOW, PRIYA_ROOM, PRIYA_START, REVIEW_END, REVIEW_START, ROOMS, SEC, STORM_LEN, STORM_ROOM,
+    STORM_START, WEBINAR,
 };
 use super::dice::Dice;
-use super::world::{AgentSpec, Sdk, World};
+use super::world::{AgentSpec, Meeting, Outcome, Part, Sdk, World};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Kind {
@@ -20,7 +28,17 @@ pub(super) enum Kind {
     TrackAdd,
     TrackUpdate,
     TrackRemove,
-    Recording,
+    BeamRecording,
+}
+
+impl Kind {
+    /// Whether an event of this kind is one of the five error types.
+    pub(super) fn is_error(self) -> bool {
+        matches!(
+            self,
+            Kind::Publish | Kind::Subscribe | Kind::Join | Kind::Disconnected | Kind::Connect
+        )
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -53,7 +71,8 @@ pub(super) enum Story {
 #[derive(Clone, Copy)]
 pub(super) struct Plan {
     pub t: u64,
-    /// A peer index, or a room index for recordings.
+    /// A peer index for error events; for track and recording events, an index into the
+    /// [`Others`](super::tracks::Others) of the dataset.
     pub who: u32,
     pub kind: Kind,
     pub code: Code,
@@ -83,7 +102,7 @@ impl Shares {
         let priya = (events / 24).min(10);
         let connect = events / 20;
         let disconnect = events * 25 / 240;
-        let other = events / 100;
+        let other = events / 20;
         let noise = events - storm - priya - connect - disconnect - other;
         Shares {
             storm,
@@ -96,19 +115,17 @@ impl Shares {
     }
 }
 
-pub(super) fn plan(d: &mut Dice, world: &mut World, events: usize) -> Vec<Plan> {
-    let shares = Shares::of(events);
-    let mut plans = Vec::with_capacity(events);
-    storm(d, world, &mut plans, shares.storm);
-    priya(d, world, &mut plans, shares.priya);
-    connect_cluster(d, world, &mut plans, shares.connect);
-    disconnect_cluster(d, world, &mut plans, shares.disconnect);
-    let first_noise_peer = world.peers.len() as u32;
-    noise(d, world, &mut plans, shares.noise);
-    other_families(d, world, &mut plans, shares.other, first_noise_peer);
-    debug_assert_eq!(plans.len(), events);
-    // Stable, so equal timestamps keep their planned order and the output stays reproducible.
-    plans.sort_by_key(|p| p.t);
+/// Plans every error event and every peer's presence. Track and recording events are added by
+/// [`super::tracks`] once the sessions are laid out.
+pub(super) fn plan(d: &mut Dice, side: &mut Dice, world: &mut World, shares: &Shares) -> Vec<Plan> {
+    let mut plans = Vec::with_capacity(shares.storm + shares.noise + shares.disconnect * 2);
+    meetings(side, world);
+    storm(d, side, world, &mut plans, shares.storm);
+    priya(d, side, world, &mut plans, shares.priya);
+    connect_cluster(d, side, world, &mut plans, shares.connect);
+    disconnect_cluster(d, side, world, &mut plans, shares.disconnect);
+    let gave_up = noise(d, side, world, &mut plans, shares.noise);
+    quiet(side, world, &gave_up);
     plans
 }
 
@@ -116,10 +133,102 @@ fn jitter(d: &mut Dice) -> u64 {
     d.below(SEC)
 }
 
-/// The SFU of the all-hands room fails every join for five minutes; clients retry with backoff, most
-/// get in once it recovers, some give up.
-fn storm(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
+/// The all-hands' SFU refuses nearly every join during the storm: anyone else who meant to join
+/// then (the quiet audience, the noise, those coming back) gets in once it has recovered.
+fn outside_storm(side: &mut Dice, room: usize, t: u64) -> u64 {
+    if room == STORM_ROOM && (STORM_START..STORM_START + STORM_LEN + 30 * SEC).contains(&t) {
+        STORM_START + STORM_LEN + side.range(30, 600) * SEC + side.below(SEC)
+    } else {
+        t
+    }
+}
+
+/// Peers other than the quiet ones leave before the related data is read, so that the only active
+/// sessions are the late meetings'.
+fn leave_by_now(side: &mut Dice, t: u64) -> u64 {
+    t.min(NOW - side.range(60, 900) * SEC - side.below(SEC))
+}
+
+/// Lays out each room's meetings: one from each planned start, plus the all-hands, the design
+/// review and, in the late room, a meeting still running when the data is read.
+fn meetings(side: &mut Dice, world: &mut World) {
+    for (index, room) in world.rooms.iter_mut().enumerate() {
+        let mut meetings: Vec<Meeting> = room
+            .meeting_starts
+            .iter()
+            .enumerate()
+            .map(|(i, &start)| {
+                let minutes = if i == 0 {
+                    side.range(45, 100)
+                } else {
+                    side.range(25, 90)
+                };
+                Meeting {
+                    start,
+                    end: (start + minutes * MIN + side.below(MIN)).min(DAY_END + 10 * MIN),
+                }
+            })
+            .collect();
+        if index == STORM_ROOM {
+            meetings.push(Meeting {
+                start: ALLHANDS_START,
+                end: ALLHANDS_END,
+            });
+        }
+        if index == PRIYA_ROOM {
+            meetings.push(Meeting {
+                start: REVIEW_START,
+                end: REVIEW_END,
+            });
+        }
+        if index % ROOMS.len() == LATE_ROOM {
+            let start = DAY_END - side.range(30, 50) * MIN;
+            meetings.push(Meeting {
+                start,
+                end: NOW + side.range(40, 80) * MIN,
+            });
+        }
+        meetings.sort_by_key(|m| m.start);
+        room.meetings = meetings;
+    }
+}
+
+/// A time inside one of the room's meetings, within `[lo, hi)` of the day, and when that meeting
+/// ends (`hi` when the room has no meeting then); `pick` is one draw.
+fn time_in_meetings(
+    meetings: &[Meeting],
+    lo: u64,
+    hi: u64,
+    pick: impl FnOnce(u64) -> u64,
+) -> (u64, u64) {
+    let windows: Vec<(u64, u64, u64)> = meetings
+        .iter()
+        .map(|m| (m.start.max(lo), m.end.min(hi), m.end))
+        .filter(|(a, b, _)| b > a)
+        .collect();
+    let total: u64 = windows.iter().map(|(a, b, _)| b - a).sum();
+    if total == 0 {
+        return (lo + pick(hi - lo), hi);
+    }
+    let mut at = pick(total);
+    for (a, b, end) in windows {
+        if at < b - a {
+            return (a + at, end);
+        }
+        at -= b - a;
+    }
+    unreachable!("the draw is below the windows' total")
+}
+
+/// The roles of the all-hands' audience: nearly everyone watches.
+const STORM_ROLES: &[(u8, u32)] = &[(2, 68), (3, 26), (1, 6)];
+
+/// The SFU of the all-hands room fails nearly every join for five minutes; clients retry with
+/// backoff, most get in with their next retry, a few only a minute or more later, some give up
+/// and a few stop retrying without an error saying so.
+fn storm(d: &mut Dice, side: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
     let mut left = count;
+    let mut brief = false;
     while left > 0 {
         let gives_up = d.chance(20);
         let len = if gives_up {
@@ -134,15 +243,20 @@ fn storm(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
             .collect();
         let span: u64 = gaps.iter().sum();
         let mut t = STORM_START + d.below(STORM_LEN - span - SEC);
-        let user = *d.pick(&world.pools[0]);
-        let role = world.random_role(d, STORM_ROOM);
-        let peer = world.add_peer(d, user, STORM_ROOM, role, t);
+        // Each attendee is a person of their own, on one of the everyday agents.
+        let agent = d.below(u64::from(world.noise_agents)) as u32;
+        let role = *d.weighted(STORM_ROLES);
+        let user = world.add_user(side, 0, agent, None);
+        let peer = world.add_peer(d, user, STORM_ROOM, role, Part::Storm);
+        let mut last = 0;
         for i in 0..len {
             if i > 0 {
                 t += gaps[i - 1];
             }
+            let at = t + d.below(SEC / 4);
+            last = last.max(at);
             plans.push(Plan {
-                t: t + d.below(SEC / 4),
+                t: at,
                 who: peer,
                 kind: Kind::Join,
                 code: Code::JoinServer,
@@ -151,19 +265,44 @@ fn storm(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
                 story: Story::Storm,
             });
         }
+        if gives_up {
+            continue;
+        }
+        let joined = match side.below(100) {
+            0..5 => continue,
+            5..13 => last + side.range(60, 150) * SEC + side.below(SEC),
+            _ => {
+                let backoff = (SEC << (len - 1)) * side.range(80, 130) / 100;
+                last + backoff + side.range(200, 1500) * MS + side.below(MS)
+            }
+        };
+        let left_at = if !brief && role != 1 {
+            // One viewer drops out seconds after getting in: too short for any quality sample.
+            brief = true;
+            joined + side.range(5, 8) * SEC
+        } else if side.chance(75) {
+            ALLHANDS_END - side.below(6 * MIN)
+        } else {
+            joined + side.range(5, 45) * MIN
+        };
+        world.set_presence(peer, joined, left_at.max(joined + 5 * SEC));
     }
 }
 
-/// One presenter behind a firewall whose media path keeps dropping until the SDK gives up.
-fn priya(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
+/// One presenter behind a firewall whose media path keeps dropping until the SDK gives up; she
+/// stays in the call a few minutes more without publishing.
+fn priya(d: &mut Dice, side: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
     if count == 0 {
         return;
     }
-    let peer = world.add_priya(d, PRIYA_START - 3 * MIN);
+    let peer = world.add_priya(d);
     let mut t = PRIYA_START;
+    let mut last = 0;
     for i in 0..count {
+        let at = t + jitter(d);
+        last = at;
         plans.push(Plan {
-            t: t + jitter(d),
+            t: at,
             who: peer,
             kind: Kind::Publish,
             code: Code::IceDisconnected,
@@ -173,10 +312,23 @@ fn priya(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
         });
         t += d.range(9, 15) * SEC;
     }
+    let joined = PRIYA_START - 3 * MIN + side.below(SEC);
+    world.set_presence(
+        peer,
+        joined,
+        last + side.range(4, 8) * MIN + side.below(SEC),
+    );
 }
 
-/// One handset model on one mobile network cannot resolve the service for half an hour.
-fn connect_cluster(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
+/// One handset model on one mobile network cannot resolve the service for half an hour; of those
+/// who do not give up, most get in a little later (another network), the others never do.
+fn connect_cluster(
+    d: &mut Dice,
+    side: &mut Dice,
+    world: &mut World,
+    plans: &mut Vec<Plan>,
+    count: usize,
+) {
     if count == 0 {
         return;
     }
@@ -207,13 +359,16 @@ fn connect_cluster(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count
         let room = *d.pick(&rooms);
         let user = world.add_user(d, 1, agent, None);
         let role = world.random_role(d, room);
-        let peer = world.add_peer(d, user, room, role, t);
+        let peer = world.add_peer(d, user, room, role, Part::ConnectCluster);
+        let mut last = 0;
         for i in 0..len {
             if i > 0 {
                 t += gaps[i - 1];
             }
+            let at = t + jitter(d);
+            last = last.max(at);
             plans.push(Plan {
-                t: t + jitter(d),
+                t: at,
                 who: peer,
                 kind: Kind::Connect,
                 code: Code::EndpointUnreachable,
@@ -222,11 +377,25 @@ fn connect_cluster(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count
                 story: Story::ConnectCluster,
             });
         }
+        if !gives_up && side.chance(60) {
+            let joined = last + side.range(10, 180) * SEC + side.below(SEC);
+            let stay = side.range(10, 40) * MIN;
+            let left_at = leave_by_now(side, joined + stay);
+            world.set_presence(peer, joined, left_at);
+        }
     }
 }
 
-/// A web SDK release whose signalling keep-alive misbehaves: its users drop all day long, in every room.
-fn disconnect_cluster(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
+/// A web SDK release whose signalling keep-alive misbehaves: its users drop all day long, in every
+/// room's meetings. Between drops they are back in the call; after the last one some stay, some
+/// come back as a new peer, some are gone.
+fn disconnect_cluster(
+    d: &mut Dice,
+    side: &mut Dice,
+    world: &mut World,
+    plans: &mut Vec<Plan>,
+    count: usize,
+) {
     if count == 0 {
         return;
     }
@@ -241,13 +410,21 @@ fn disconnect_cluster(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, co
         let account = world.rooms[room].account;
         let agent = *d.pick(&agents);
         let user = world.add_user(d, account, agent, None);
-        let start = DAY_START + d.below(DAY_END - DAY_START - 50 * MIN);
+        let (start, meeting_end) = time_in_meetings(
+            &world.rooms[room].meetings,
+            DAY_START,
+            DAY_END - 50 * MIN,
+            |n| d.below(n),
+        );
         let role = world.random_role(d, room);
-        let peer = world.add_peer(d, user, room, role, start);
+        let peer = world.add_peer(d, user, room, role, Part::Noise);
+        // (first, last) plan of each chain
+        let mut chains: Vec<(usize, usize)> = Vec::new();
         while budget > 0 {
             let len = (d.range(1, 3) as usize).min(budget);
             budget -= len;
             let mut t = start + d.below(50 * MIN);
+            chains.push((plans.len(), plans.len() + len - 1));
             for i in 0..len {
                 plans.push(Plan {
                     t: t.min(DAY_END - SEC) + jitter(d),
@@ -261,23 +438,93 @@ fn disconnect_cluster(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, co
                 t += d.range(4, 25) * SEC;
             }
         }
+        // Only the last drop can be the one the SDK gave up on: after the others it was back.
+        let (_, latest) = *chains
+            .iter()
+            .max_by_key(|(_, last)| (plans[*last].t, *last))
+            .expect("a peer has a chain");
+        for &(_, last) in &chains {
+            if last != latest {
+                plans[last].terminal = false;
+            }
+        }
+        let first = chains
+            .iter()
+            .map(|&(f, _)| plans[f].t)
+            .min()
+            .unwrap_or(start);
+        let last = plans[latest].t;
+        let mut joined = first.min(start).saturating_sub(side.below(3 * MIN));
+        if room == STORM_ROOM && (STORM_START..STORM_START + STORM_LEN + 30 * SEC).contains(&joined)
+        {
+            joined = STORM_START - side.range(5, 60) * SEC;
+        }
+        let outcome = match (plans[latest].terminal, side.below(100)) {
+            (true, 0..50) | (false, 60..75) => Outcome::Rejoined,
+            (false, 0..60) => Outcome::Stayed,
+            _ => Outcome::Left,
+        };
+        world.peers[peer as usize].part = Part::DisconnectCluster(outcome);
+        let left_at = match outcome {
+            Outcome::Stayed => {
+                // Until the meeting ends, or a while after the last drop if that came later.
+                let stay = side.range(3, 40) * MIN;
+                let end = meeting_end.max(last + 3 * MIN) + side.below(3 * MIN);
+                leave_by_now(side, (last + stay).min(end))
+            }
+            _ => last + side.range(5, 40) * SEC + side.below(SEC),
+        };
+        world.set_presence(peer, joined, left_at);
+        if outcome == Outcome::Rejoined {
+            let again = world.add_peer(side, user, room, role, Part::Rejoin);
+            let pause = side.range(10, 150) * SEC;
+            let back = outside_storm(side, room, left_at + pause);
+            let stay = side.range(5, 40) * MIN;
+            let gone = leave_by_now(side, back + stay);
+            world.set_presence(again, back, gone);
+        }
     }
 }
 
-fn noise(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
+/// One retry chain of a noise peer, before it is placed in time.
+struct Chain {
+    kind: Kind,
+    code: Code,
+    terminal_percent: u64,
+    len: usize,
+}
+
+/// Everyday failures in every room's meetings: a peer may fail to connect or join (before it gets
+/// in, if it does), then fail to publish, subscribe or keep its connection while in the call.
+/// Returns the (user, room) pairs whose peer gave up joining, so that no other peer of that user
+/// is seen in that room.
+fn noise(
+    d: &mut Dice,
+    side: &mut Dice,
+    world: &mut World,
+    plans: &mut Vec<Plan>,
+    count: usize,
+) -> HashSet<(u32, u32)> {
+    let mut gave_up = HashSet::new();
     let mut left = count;
-    // Track events need peers to point at, even when there is no noise at all.
-    let mut force_one = true;
-    while left > 0 || force_one {
-        force_one = false;
+    while left > 0 {
         let room = d.index(world.rooms.len());
         let account = world.rooms[room].account;
         let user = *d.pick(&world.pools[account]);
-        let start = DAY_START + d.below(DAY_END - DAY_START - 20 * MIN);
         let role = world.random_role(d, room);
-        let peer = world.add_peer(d, user, room, role, start);
         let publishes = world.rooms[room].roles()[usize::from(role)].video.is_some();
-        let mut budget = (*d.weighted(&[
+        let agent = &world.agents[world.users[user as usize].agent as usize];
+        let on_cluster_release =
+            agent.sdk == Sdk::Web && agent.sdk_version == DISCONNECT_SDK_VERSION;
+        let peer = world.add_peer(d, user, room, role, Part::Noise);
+        let (mut joined, meeting_end) = time_in_meetings(
+            &world.rooms[room].meetings,
+            DAY_START + 3 * MIN,
+            DAY_END - 25 * MIN,
+            |n| side.below(n),
+        );
+        joined = outside_storm(side, room, joined);
+        let budget = (*d.weighted(&[
             (1usize, 20),
             (2, 18),
             (3, 15),
@@ -287,8 +534,9 @@ fn noise(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
             (11, 10),
         ]))
         .min(left);
-        left -= budget;
-        while budget > 0 {
+        let mut chains = Vec::new();
+        let mut drawn = 0;
+        while drawn < budget {
             let mut kind = *d.weighted(&[
                 (Kind::Publish, 25),
                 (Kind::Subscribe, 25),
@@ -314,10 +562,15 @@ fn noise(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
                     ((Code::JoinRejected, 60), 25),
                     ((Code::InvalidRole, 90), 25),
                 ]),
-                Kind::Disconnected => *d.weighted(&[
+                Kind::Disconnected => match *d.weighted(&[
                     ((Code::ConnectionLost, 15), 70),
                     ((Code::AbnormalClose, 25), 30),
-                ]),
+                ]) {
+                    // Lost connections on the cluster's release are the cluster's own, so that
+                    // its documented count is all of them.
+                    (Code::ConnectionLost, _) if on_cluster_release => (Code::AbnormalClose, 25),
+                    drawn => drawn,
+                },
                 _ => *d.weighted(&[
                     ((Code::EndpointUnreachable, 35), 60),
                     ((Code::FailedToConnect, 35), 25),
@@ -329,70 +582,164 @@ fn noise(d: &mut Dice, world: &mut World, plans: &mut Vec<Plan>, count: usize) {
             } else {
                 *d.weighted(&[(1usize, 45), (2, 25), (3, 15), (4, 10), (5, 5)])
             }
-            .min(budget);
-            budget -= len;
-            let mut t = start + d.below(40 * MIN);
-            for i in 0..len {
+            .min(budget - drawn);
+            drawn += len;
+            chains.push(Chain {
+                kind,
+                code,
+                terminal_percent,
+                len,
+            });
+        }
+        // Connecting comes before joining, and both before anything done in the call.
+        chains.sort_by_key(|c| match c.kind {
+            Kind::Connect => 0,
+            Kind::Join => 1,
+            _ => 2,
+        });
+        let before = chains
+            .iter()
+            .take_while(|c| matches!(c.kind, Kind::Connect | Kind::Join))
+            .count();
+
+        // Failures before the join, one chain after the other, the last a little before it.
+        let mut emitted = 0;
+        let mut got_in = true;
+        if before > 0 {
+            let gaps: Vec<Vec<u64>> = chains[..before]
+                .iter()
+                .map(|c| (1..c.len).map(|_| d.range(1, 20) * SEC).collect())
+                .collect();
+            let pauses: Vec<u64> = (0..before).map(|_| d.range(5, 60) * SEC).collect();
+            let total: u64 = gaps.iter().flatten().sum::<u64>() + pauses.iter().sum::<u64>() + SEC;
+            let first = joined.saturating_sub(total).max(DAY_START + d.below(MIN));
+            joined = joined.max(first + total);
+            let mut t = first;
+            'chains: for (c, chain) in chains[..before].iter().enumerate() {
+                for i in 0..chain.len {
+                    if i > 0 {
+                        t += gaps[c][i - 1];
+                    }
+                    let terminal = i + 1 == chain.len && d.chance(chain.terminal_percent);
+                    plans.push(Plan {
+                        t: t + jitter(d),
+                        who: peer,
+                        kind: chain.kind,
+                        code: chain.code,
+                        terminal,
+                        attempt: i as u8 + 1,
+                        story: Story::Noise,
+                    });
+                    emitted += 1;
+                    if terminal {
+                        got_in = false;
+                        break 'chains;
+                    }
+                }
+                t += pauses[c];
+            }
+        }
+        if !got_in {
+            gave_up.insert((user, room as u32));
+            left -= emitted;
+            continue;
+        }
+
+        // Failures in the call, at random moments of the peer's stay; a chain lasts at most
+        // 100 s, so the last ends before the stay does.
+        // Until the meeting ends at the latest, and long enough for the failures in the call.
+        let stay = d.range(10, 70) * MIN;
+        let end = meeting_end.max(joined + 4 * MIN) + side.below(5 * MIN);
+        let mut left_at = (joined + stay).min(end);
+        let until = left_at.min(DAY_END) - 10 * SEC;
+        let mut placed: Vec<(u64, usize)> = chains[before..]
+            .iter()
+            .enumerate()
+            .map(|(i, _)| (joined + 10 * SEC + d.below(until - joined - 130 * SEC), i))
+            .collect();
+        placed.sort_unstable();
+        let in_call = &chains[before..];
+        let mut last = joined;
+        for (n, &(start, c)) in placed.iter().enumerate() {
+            let chain = &in_call[c];
+            let mut t = start;
+            for i in 0..chain.len {
+                let mut terminal = i + 1 == chain.len && d.chance(chain.terminal_percent);
+                // The SDK giving up on a lost connection ends the peer's stay.
+                if terminal && chain.kind == Kind::Disconnected && n + 1 < placed.len() {
+                    terminal = false;
+                }
+                let at = (t + jitter(d)).min(DAY_END - SEC);
+                last = last.max(at);
                 plans.push(Plan {
-                    t: t.min(DAY_END - SEC) + jitter(d),
+                    t: at,
                     who: peer,
-                    kind,
-                    code,
-                    terminal: i + 1 == len && d.chance(terminal_percent),
+                    kind: chain.kind,
+                    code: chain.code,
+                    terminal,
                     attempt: i as u8 + 1,
                     story: Story::Noise,
                 });
+                emitted += 1;
+                if terminal && chain.kind == Kind::Disconnected {
+                    left_at = last + side.range(5, 40) * SEC;
+                }
                 t += d.range(1, 20) * SEC;
             }
         }
+        left_at = leave_by_now(side, left_at.max(last + 30 * SEC));
+        world.set_presence(peer, joined, left_at);
+        left -= emitted;
     }
+    gave_up
 }
 
-/// Track and recording events, which the same endpoint returns with shapes of their own.
-fn other_families(
-    d: &mut Dice,
-    world: &World,
-    plans: &mut Vec<Plan>,
-    count: usize,
-    first_noise_peer: u32,
-) {
-    let noise_peers = world.peers.len() as u32 - first_noise_peer;
-    for _ in 0..count {
-        let kind = *d.weighted(&[
-            (Kind::TrackAdd, 40),
-            (Kind::TrackUpdate, 25),
-            (Kind::TrackRemove, 20),
-            (Kind::Recording, 15),
-        ]);
-        let (who, t) = if kind == Kind::Recording {
-            (
-                d.index(world.rooms.len()) as u32,
-                DAY_START + 20 * MIN + d.below(DAY_END - DAY_START - 20 * MIN),
-            )
-        } else {
-            // Prefer a peer that publishes: watch-only roles add no tracks.
-            let mut peer = first_noise_peer;
-            for _ in 0..8 {
-                peer = first_noise_peer + d.below(u64::from(noise_peers)) as u32;
-                let p = &world.peers[peer as usize];
-                if world.rooms[p.room as usize].roles()[usize::from(p.role)]
-                    .video
-                    .is_some()
-                {
-                    break;
+/// The people of each meeting who had no trouble at all: its host from start to end, and an
+/// audience that drifts in and out. Nobody joins the all-hands while its SFU fails.
+fn quiet(side: &mut Dice, world: &mut World, gave_up: &HashSet<(u32, u32)>) {
+    for room in 0..world.rooms.len() {
+        let account = world.rooms[room].account;
+        let webinar = world.rooms[room].template == WEBINAR;
+        for m in world.rooms[room].meetings.clone() {
+            let count = match (webinar, room == STORM_ROOM && m.start == ALLHANDS_START) {
+                (true, true) => side.range(60, 90),
+                (true, false) => side.range(12, 30),
+                _ => side.range(2, 7),
+            };
+            let length = m.end - m.start;
+            let mut present = HashSet::new();
+            for i in 0..count {
+                let mut user = *side.pick(&world.pools[account]);
+                for _ in 0..8 {
+                    if !present.contains(&user) && !gave_up.contains(&(user, room as u32)) {
+                        break;
+                    }
+                    user = *side.pick(&world.pools[account]);
                 }
+                if present.contains(&user) || gave_up.contains(&(user, room as u32)) {
+                    continue;
+                }
+                present.insert(user);
+                let role = if i == 0 {
+                    0
+                } else {
+                    world.random_role(side, room)
+                };
+                let peer = world.add_peer(side, user, room, role, Part::Quiet);
+                let (joined, left_at) = if i == 0 {
+                    (m.start + side.below(MIN), m.end - side.below(MIN))
+                } else {
+                    let late = side.below(length * 35 / 100);
+                    let joined = outside_storm(side, room, m.start + late);
+                    let left_at = if side.chance(15) {
+                        (joined + side.range(3, 20) * MIN).min(m.end)
+                    } else {
+                        m.end - side.below(length / 5)
+                    };
+                    (joined, left_at.max(joined + 30 * SEC + side.below(MIN)))
+                };
+                world.set_presence(peer, joined, left_at);
             }
-            let start = world.peers[peer as usize].start;
-            (peer, (start + d.below(30 * MIN)).min(DAY_END - SEC))
-        };
-        plans.push(Plan {
-            t: t + jitter(d),
-            who,
-            kind,
-            code: Code::None,
-            terminal: false,
-            attempt: 1,
-            story: Story::Noise,
-        });
+        }
     }
 }

@@ -6,8 +6,8 @@
 use super::catalog::{
     ACCOUNTS, AGENT_DOMAINS, ANDROID_MODELS, ANDROID_SDK_VERSIONS, ANDROID_VERSIONS, DAY_END,
     DAY_START, DeviceKit, FIRST_NAMES, FIXED_ROOM_IDS, FLUTTER_SDK_VERSIONS, FLUTTER_VERSIONS,
-    IOS_MODELS, IOS_SDK_VERSIONS, IOS_VERSIONS, LAST_NAMES, MIN, MOBILE_DEVICES, PRIYA_ROOM, ROOMS,
-    Role, TEMPLATES, WEB_DEVICES, WEB_SDK_VERSIONS, WEB_SYSTEMS, WHOLE_NAMES,
+    IOS_MODELS, IOS_SDK_VERSIONS, IOS_VERSIONS, LAST_NAMES, MIN, MOBILE_DEVICES, NOW, PRIYA_ROOM,
+    ROOMS, Role, TEMPLATES, Video, WEB_DEVICES, WEB_SDK_VERSIONS, WEB_SYSTEMS, WHOLE_NAMES,
 };
 use super::dice::Dice;
 use super::json::{DAY_EPOCH_SECS, NS, hex_string, object_id, push_escaped, push_field, quoted};
@@ -24,6 +24,7 @@ pub(super) struct Agent {
     /// The whole `agent` object, rendered once.
     pub json: Box<[u8]>,
     pub sdk: Sdk,
+    pub sdk_version: &'static str,
     pub prebuilt: bool,
 }
 
@@ -84,6 +85,7 @@ impl AgentSpec {
         Agent {
             json: json.into_boxed_slice(),
             sdk: self.sdk,
+            sdk_version: self.sdk_version,
             prebuilt: self.is_prebuilt,
         }
     }
@@ -278,34 +280,97 @@ pub(super) struct Room {
     /// `,"room_name":"…","template_id":"…"`
     pub named: Box<[u8]>,
     pub name: Box<str>,
-    /// Start time and id, ascending by start.
-    pub sessions: Vec<(u64, Box<str>)>,
+    /// When the room's planned meetings begin, drawn with the room, ascending.
+    pub meeting_starts: Vec<u64>,
+    /// The random part of the ids of the room's first sessions, one per planned meeting.
+    pub session_tags: Vec<[u8; 8]>,
+    /// The meetings people join, laid out by the schedule.
+    pub meetings: Vec<Meeting>,
+    /// The room's sessions (indices into [`World::sessions`]), ascending by start.
+    pub sessions: Vec<u32>,
 }
 
 impl Room {
-    pub(super) fn session_at(&self, t: u64) -> usize {
-        self.sessions
-            .iter()
-            .rposition(|(start, _)| *start <= t)
-            .unwrap_or(0)
-    }
-
     pub(super) fn roles(&self) -> &'static [Role] {
         TEMPLATES[self.template].roles
     }
 }
+
+/// A stretch of time when people meet in a room; sessions grow from who actually joins.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Meeting {
+    pub start: u64,
+    pub end: u64,
+}
+
+/// One session of a room: from the first peer's join to the last peer's leave.
+pub(super) struct Session {
+    pub room: u32,
+    pub id: Box<str>,
+    pub start: u64,
+    /// When the last peer left; `None` while a peer is still in ([`NOW`](super::catalog::NOW)).
+    pub end: Option<u64>,
+    /// The last join or leave.
+    pub updated: u64,
+    /// Its peers, by join time.
+    pub peers: Vec<u32>,
+}
+
+impl Session {
+    pub(super) fn covers(&self, t: u64) -> bool {
+        self.start <= t && self.end.is_none_or(|end| t <= end)
+    }
+}
+
+/// What a peer is in the dataset's stories, where that changes what happens around it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Part {
+    /// In a meeting, without an error.
+    Quiet,
+    Noise,
+    Storm,
+    Priya,
+    ConnectCluster,
+    DisconnectCluster(Outcome),
+    /// A new peer of a user whose earlier peer dropped, back in the same room.
+    Rejoin,
+    /// The browser that records a session.
+    Recorder,
+}
+
+/// How a peer of the disconnect cluster ends.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Outcome {
+    /// Reconnected and stayed in the call.
+    Stayed,
+    /// Dropped out, and the same user joined again as a new peer.
+    Rejoined,
+    /// Dropped out for good.
+    Left,
+}
+
+/// The role of a recorder, which no template lists.
+pub(super) const RECORDER_ROLE: u8 = u8::MAX;
 
 pub(super) struct Peer {
     pub id: [u8; 16],
     pub user: u32,
     pub room: u32,
     pub role: u8,
-    pub session: u8,
-    pub start: u64,
+    pub part: Part,
+    /// When it joined a session of its room; `None` if it never got in.
+    pub joined: Option<u64>,
+    /// When it left; `None` if it never got in or was still in at `NOW`.
+    pub left: Option<u64>,
+    /// Its session (an index into [`World::sessions`]), or [`NO_SESSION`].
+    pub session: u32,
 }
+
+pub(super) const NO_SESSION: u32 = u32::MAX;
 
 pub(super) struct World {
     pub rooms: Vec<Room>,
+    pub sessions: Vec<Session>,
     pub agents: Vec<Agent>,
     pub kits: Vec<Kit>,
     pub users: Vec<User>,
@@ -314,7 +379,8 @@ pub(super) struct World {
     pub pools: [Vec<u32>; 2],
     web_kits: u32,
     mobile_kits: u32,
-    noise_agents: u32,
+    /// The first agents are everyday ones, shared by many users.
+    pub noise_agents: u32,
 }
 
 pub(super) const PRIYA_PEER: [u8; 16] = [
@@ -344,20 +410,12 @@ impl World {
             let mut named = Vec::new();
             push_field(&mut named, "room_name", &name);
             push_field(&mut named, "template_id", TEMPLATES[template].id);
-            let mut starts = vec![DAY_START - d.range(1, 30 * MIN)];
+            let mut meeting_starts = vec![DAY_START - d.range(1, 30 * MIN)];
             for _ in 0..d.below(3) {
-                starts.push(DAY_START + d.below(DAY_END - DAY_START));
+                meeting_starts.push(DAY_START + d.below(DAY_END - DAY_START));
             }
-            starts.sort_unstable();
-            let sessions = starts
-                .into_iter()
-                .map(|s| {
-                    (
-                        s,
-                        object_id(DAY_EPOCH_SECS + s / NS, d.bytes()).into_boxed_str(),
-                    )
-                })
-                .collect();
+            meeting_starts.sort_unstable();
+            let session_tags = meeting_starts.iter().map(|_| d.bytes()).collect();
             rooms.push(Room {
                 account,
                 template,
@@ -365,7 +423,10 @@ impl World {
                 ids: ids.into_boxed_slice(),
                 named: named.into_boxed_slice(),
                 name: name.into_boxed_str(),
-                sessions,
+                meeting_starts,
+                session_tags,
+                meetings: Vec::new(),
+                sessions: Vec::new(),
             });
         }
 
@@ -381,6 +442,7 @@ impl World {
 
         let mut world = World {
             rooms,
+            sessions: Vec::new(),
             agents,
             kits,
             users: Vec::new(),
@@ -459,9 +521,9 @@ impl World {
         user: u32,
         room: usize,
         role: u8,
-        start: u64,
+        part: Part,
     ) -> u32 {
-        self.add_peer_with_id(d.uuid(), user, room, role, start)
+        self.add_peer_with_id(d.uuid(), user, room, role, part)
     }
 
     pub(super) fn add_peer_with_id(
@@ -470,21 +532,115 @@ impl World {
         user: u32,
         room: usize,
         role: u8,
-        start: u64,
+        part: Part,
     ) -> u32 {
-        let session = self.rooms[room].session_at(start) as u8;
         self.peers.push(Peer {
             id,
             user,
             room: room as u32,
             role,
-            session,
-            start,
+            part,
+            joined: None,
+            left: None,
+            session: NO_SESSION,
         });
         self.peers.len() as u32 - 1
     }
 
-    pub(super) fn add_priya(&mut self, d: &mut Dice, start: u64) -> u32 {
+    /// The peer's presence: it joined at `joined` and left at `left`, or was still in at `NOW`.
+    pub(super) fn set_presence(&mut self, peer: u32, joined: u64, left: u64) {
+        let p = &mut self.peers[peer as usize];
+        p.joined = Some(joined);
+        p.left = (left <= NOW).then_some(left);
+    }
+
+    pub(super) fn role_name(&self, peer: &Peer) -> &'static str {
+        if peer.role == RECORDER_ROLE {
+            "__internal_recorder"
+        } else {
+            self.rooms[peer.room as usize].roles()[usize::from(peer.role)].name
+        }
+    }
+
+    /// The publishing settings of the peer's role; `None` for roles that only watch.
+    pub(super) fn video_of(&self, peer: &Peer) -> Option<Video> {
+        if peer.role == RECORDER_ROLE {
+            None
+        } else {
+            self.rooms[peer.room as usize].roles()[usize::from(peer.role)].video
+        }
+    }
+
+    /// The session of `room` running at `t`, if any.
+    pub(super) fn session_at(&self, room: u32, t: u64) -> Option<u32> {
+        let sessions = &self.rooms[room as usize].sessions;
+        let after = sessions.partition_point(|&s| self.sessions[s as usize].start <= t);
+        let s = *sessions[..after].last()?;
+        self.sessions[s as usize].covers(t).then_some(s)
+    }
+
+    /// Groups the peers that got in into sessions: in each room, a session runs from a join into an
+    /// empty room until the room is empty again. The ids of a room's first sessions take the random
+    /// parts drawn with the room.
+    pub(super) fn lay_out_sessions(&mut self, side: &mut Dice) {
+        let mut by_room: Vec<Vec<u32>> = vec![Vec::new(); self.rooms.len()];
+        for (i, p) in self.peers.iter().enumerate() {
+            if p.joined.is_some() {
+                by_room[p.room as usize].push(i as u32);
+            }
+        }
+        for (room, mut peers) in by_room.into_iter().enumerate() {
+            peers.sort_by_key(|&p| (self.peers[p as usize].joined, p));
+            let mut open: Option<Session> = None;
+            for p in peers {
+                let (joined, left) = {
+                    let peer = &self.peers[p as usize];
+                    (peer.joined.expect("only peers that got in"), peer.left)
+                };
+                let joins_open = open.as_ref().is_some_and(|s| s.covers(joined));
+                if !joins_open {
+                    if let Some(done) = open.take() {
+                        self.close_session(side, done);
+                    }
+                    let n = self.rooms[room].sessions.len();
+                    let tag = match self.rooms[room].session_tags.get(n) {
+                        Some(tag) => *tag,
+                        None => side.bytes(),
+                    };
+                    open = Some(Session {
+                        room: room as u32,
+                        id: object_id(DAY_EPOCH_SECS + joined / NS, tag).into_boxed_str(),
+                        start: joined,
+                        end: Some(joined),
+                        updated: joined,
+                        peers: Vec::new(),
+                    });
+                    self.rooms[room].sessions.push(self.sessions.len() as u32);
+                }
+                let s = open.as_mut().expect("opened above");
+                s.end = match (s.end, left) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
+                s.updated = s.updated.max(joined).max(left.unwrap_or(0));
+                s.peers.push(p);
+                self.peers[p as usize].session = self.sessions.len() as u32;
+            }
+            if let Some(done) = open.take() {
+                self.close_session(side, done);
+            }
+        }
+    }
+
+    fn close_session(&mut self, side: &mut Dice, mut s: Session) {
+        if s.end.is_some() {
+            // The service writes the session a moment after its last peer left.
+            s.updated += side.range(2, 9) * 1_000_000;
+        }
+        self.sessions.push(s);
+    }
+
+    pub(super) fn add_priya(&mut self, d: &mut Dice) -> u32 {
         let agent = self.add_agent(&AgentSpec {
             sdk: Sdk::Web,
             sdk_version: "0.12.3",
@@ -504,7 +660,7 @@ impl World {
             agent,
             Some((super::PRIYA_USER_ID, super::PRIYA_USER_NAME)),
         );
-        self.add_peer_with_id(PRIYA_PEER, user, PRIYA_ROOM, 0, start)
+        self.add_peer_with_id(PRIYA_PEER, user, PRIYA_ROOM, 0, Part::Priya)
     }
 }
 
