@@ -87,7 +87,8 @@ pub enum Command {
     List(ListArgs),
     /// Serve events over the same HTTP API as the service.
     Serve(ServeArgs),
-    /// Write a generated dataset as NDJSON to stdout.
+    /// Write a generated dataset: its events as NDJSON to stdout, or with --out the events, rooms,
+    /// sessions and peer quality stats as a folder.
     DemoData(DemoDataArgs),
     /// Print where the config file is and the settings in force, with every secret left out.
     Config(ConfigArgs),
@@ -456,6 +457,12 @@ pub struct DemoDataArgs {
     /// Random seed: the same seed gives the same bytes.
     #[arg(long, default_value_t = crate::generator::DEMO_SEED, value_name = "S")]
     pub seed: u64,
+    /// Write the whole dataset into this folder (made if missing), each file atomically:
+    /// events.ndjson, rooms.json (one rooms response), sessions.json (one sessions response
+    /// holding every room's sessions) and peer-stats.ndjson (one peer quality stats response a
+    /// line). Without it, the events go to stdout.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 /// A value parser that takes any text, and offers some values to completion scripts: the event

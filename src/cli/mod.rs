@@ -39,7 +39,9 @@ pub fn run(cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
     match cli.command {
         Some(Command::List(args)) => list(args, explicit),
         Some(Command::Serve(args)) => serve(args),
-        Some(Command::DemoData(args)) => crate::app::demo_data::run(args.events, args.seed),
+        Some(Command::DemoData(args)) => {
+            crate::app::demo_data::run(args.events, args.seed, args.out.as_deref())
+        }
         Some(Command::Config(args)) => {
             let log = match &log {
                 Some(path) => path.display().to_string(),
