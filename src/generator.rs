@@ -72,12 +72,6 @@ pub const DISCONNECT_CLUSTER_SDK_VERSION: &str = schedule::DISCONNECT_SDK_VERSIO
 /// The two customer accounts that own the rooms.
 pub const ACCOUNT_IDS: [&str; 2] = catalog::ACCOUNTS;
 
-/// The names of a dataset's files in a folder (`callscope demo-data --out DIR`).
-pub const EVENTS_FILE: &str = "events.ndjson";
-pub const ROOMS_FILE: &str = "rooms.json";
-pub const SESSIONS_FILE: &str = "sessions.json";
-pub const PEER_STATS_FILE: &str = "peer-stats.ndjson";
-
 /// One generated world: its events, and what the rooms, sessions and peer quality stats endpoints
 /// would answer about it.
 pub struct Dataset {

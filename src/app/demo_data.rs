@@ -4,9 +4,8 @@
 use std::path::Path;
 
 use super::{Ended, Failure};
-use crate::generator::{
-    Dataset, EVENTS_FILE, PEER_STATS_FILE, ROOMS_FILE, SESSIONS_FILE, write_ndjson,
-};
+use crate::generator::{Dataset, write_ndjson};
+use crate::output::{FOLDER_EVENTS, FOLDER_ROOMS, FOLDER_SESSIONS, FOLDER_STATS};
 
 pub fn run(events: usize, seed: u64, out: Option<&Path>) -> Result<Ended, Failure> {
     match out {
@@ -27,17 +26,17 @@ pub fn run(events: usize, seed: u64, out: Option<&Path>) -> Result<Ended, Failur
 /// Writes one file of a dataset.
 type Writer = fn(&Dataset, &mut dyn std::io::Write) -> std::io::Result<()>;
 
-/// Writes the four files into `dir` (made if missing), each atomically: a file is either the
-/// whole new one or whatever was there before.
+/// Writes the four files into `dir` (made if missing), each atomically (a file is either the
+/// whole new one or whatever was there before), under the names `list --output DIR/` uses.
 fn write_folder(dir: &Path, events: usize, seed: u64) -> Result<Ended, Failure> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure::runtime(format!("cannot make the folder {}: {e}", dir.display())))?;
     let dataset = Dataset::new(events, seed);
     let files: [(&str, Writer); 4] = [
-        (EVENTS_FILE, |d, w| d.write_events(w)),
-        (ROOMS_FILE, |d, w| d.write_rooms(w)),
-        (SESSIONS_FILE, |d, w| d.write_sessions(w)),
-        (PEER_STATS_FILE, |d, w| d.write_peer_stats(w)),
+        (FOLDER_EVENTS, |d, w| d.write_events(w)),
+        (FOLDER_ROOMS, |d, w| d.write_rooms(w)),
+        (FOLDER_SESSIONS, |d, w| d.write_sessions(w)),
+        (FOLDER_STATS, |d, w| d.write_peer_stats(w)),
     ];
     for (name, write) in files {
         let path = dir.join(name);

@@ -1,17 +1,13 @@
 //! The rooms and sessions endpoints' answers about the generated world, in the field order of the
-//! service's samples, times with milliseconds as those endpoints write them.
+//! service's samples, times with milliseconds as those endpoints write them. Each is one list
+//! response holding everything, its `limit` the number of items (as `list --output DIR/` writes
+//! them).
 
 use std::io::{self, BufWriter, Write};
 
 use super::catalog::{ACCOUNTS, REGIONS, ROOM_DESCRIPTIONS, ROOMS, STORM_ROOM, TEMPLATES};
 use super::json::{push_escaped, push_field, push_time_ms, push_u64, push_uuid};
 use super::world::World;
-
-/// A list endpoint's `limit`: what a client asking for everything at once would have asked for
-/// (the endpoints allow up to 100), so that a response with fewer items reads as complete.
-fn limit(items: usize) -> usize {
-    items.max(100)
-}
 
 /// Unix milliseconds as RFC 3339 with milliseconds, for times outside the fixed day.
 fn push_date_ms(buf: &mut Vec<u8>, unix_ms: i64) {
@@ -31,7 +27,7 @@ pub(super) fn write_rooms<W: Write>(out: W, world: &World) -> io::Result<()> {
     order.sort_by_key(|&r| (std::cmp::Reverse(created(&world.rooms[r].id)), r));
     let mut buf = Vec::with_capacity(1024);
     buf.extend_from_slice(b"{\"limit\":");
-    push_u64(&mut buf, limit(order.len()) as u64);
+    push_u64(&mut buf, order.len() as u64);
     buf.extend_from_slice(b",\"data\":[");
     for (n, &r) in order.iter().enumerate() {
         let room = &world.rooms[r];
@@ -94,7 +90,7 @@ pub(super) fn write_sessions<W: Write>(out: W, world: &World) -> io::Result<()> 
     order.sort_by_key(|&s| (std::cmp::Reverse(world.sessions[s].start), s));
     let mut buf = Vec::with_capacity(1 << 12);
     buf.extend_from_slice(b"{\"limit\":");
-    push_u64(&mut buf, limit(order.len()) as u64);
+    push_u64(&mut buf, order.len() as u64);
     buf.extend_from_slice(b",\"data\":[");
     for (n, &s) in order.iter().enumerate() {
         let session = &world.sessions[s];

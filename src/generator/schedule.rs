@@ -519,7 +519,7 @@ fn noise(
         let peer = world.add_peer(d, user, room, role, Part::Noise);
         let (mut joined, meeting_end) = time_in_meetings(
             &world.rooms[room].meetings,
-            DAY_START + 3 * MIN,
+            DAY_START - 30 * MIN,
             DAY_END - 25 * MIN,
             |n| side.below(n),
         );
@@ -537,12 +537,14 @@ fn noise(
         let mut chains = Vec::new();
         let mut drawn = 0;
         while drawn < budget {
+            // Everyday connect failures are rarer than the others, so that one handset's stands
+            // out among them.
             let mut kind = *d.weighted(&[
-                (Kind::Publish, 25),
-                (Kind::Subscribe, 25),
-                (Kind::Join, 15),
-                (Kind::Disconnected, 20),
-                (Kind::Connect, 15),
+                (Kind::Publish, 26),
+                (Kind::Subscribe, 27),
+                (Kind::Join, 14),
+                (Kind::Disconnected, 21),
+                (Kind::Connect, 12),
             ]);
             if kind == Kind::Publish && !publishes {
                 kind = Kind::Subscribe;
@@ -602,8 +604,9 @@ fn noise(
             .take_while(|c| matches!(c.kind, Kind::Connect | Kind::Join))
             .count();
 
-        // Failures before the join, one chain after the other, the last a little before it.
-        let mut emitted = 0;
+        // Failures before the join, one chain after the other, the last a little before it. Only
+        // the last can be the one the SDK gave up on, and only for a peer with no failure in the
+        // call: a peer that failed in the call got in, so its earlier failures were retried.
         let mut got_in = true;
         if before > 0 {
             let gaps: Vec<Vec<u64>> = chains[..before]
@@ -612,15 +615,24 @@ fn noise(
                 .collect();
             let pauses: Vec<u64> = (0..before).map(|_| d.range(5, 60) * SEC).collect();
             let total: u64 = gaps.iter().flatten().sum::<u64>() + pauses.iter().sum::<u64>() + SEC;
-            let first = joined.saturating_sub(total).max(DAY_START + d.below(MIN));
-            joined = joined.max(first + total);
+            let first = match joined.checked_sub(total) {
+                Some(first) if first >= DAY_START => first,
+                // The day's events begin at DAY_START: a peer that would have failed before
+                // then comes to its early meeting late instead.
+                _ => DAY_START + side.below(30 * MIN),
+            };
+            joined = first + total;
+            let may_give_up = before == chains.len();
             let mut t = first;
-            'chains: for (c, chain) in chains[..before].iter().enumerate() {
+            for (c, chain) in chains[..before].iter().enumerate() {
                 for i in 0..chain.len {
                     if i > 0 {
                         t += gaps[c][i - 1];
                     }
-                    let terminal = i + 1 == chain.len && d.chance(chain.terminal_percent);
+                    let terminal = i + 1 == chain.len
+                        && d.chance(chain.terminal_percent)
+                        && may_give_up
+                        && c + 1 == before;
                     plans.push(Plan {
                         t: t + jitter(d),
                         who: peer,
@@ -630,32 +642,30 @@ fn noise(
                         attempt: i as u8 + 1,
                         story: Story::Noise,
                     });
-                    emitted += 1;
-                    if terminal {
-                        got_in = false;
-                        break 'chains;
-                    }
+                    got_in &= !terminal;
                 }
                 t += pauses[c];
             }
         }
+        left -= budget;
         if !got_in {
             gave_up.insert((user, room as u32));
-            left -= emitted;
             continue;
         }
 
         // Failures in the call, at random moments of the peer's stay; a chain lasts at most
         // 100 s, so the last ends before the stay does.
-        // Until the meeting ends at the latest, and long enough for the failures in the call.
+        // Until the meeting ends at the latest, and long enough for the failures in the call,
+        // which fall inside the day.
         let stay = d.range(10, 70) * MIN;
-        let end = meeting_end.max(joined + 4 * MIN) + side.below(5 * MIN);
-        let mut left_at = (joined + stay).min(end);
+        let from = joined.max(DAY_START);
+        let end = meeting_end.max(from + 4 * MIN) + side.below(5 * MIN);
+        let mut left_at = (from + stay).min(end);
         let until = left_at.min(DAY_END) - 10 * SEC;
         let mut placed: Vec<(u64, usize)> = chains[before..]
             .iter()
             .enumerate()
-            .map(|(i, _)| (joined + 10 * SEC + d.below(until - joined - 130 * SEC), i))
+            .map(|(i, _)| (from + 10 * SEC + d.below(until - from - 130 * SEC), i))
             .collect();
         placed.sort_unstable();
         let in_call = &chains[before..];
@@ -680,7 +690,6 @@ fn noise(
                     attempt: i as u8 + 1,
                     story: Story::Noise,
                 });
-                emitted += 1;
                 if terminal && chain.kind == Kind::Disconnected {
                     left_at = last + side.range(5, 40) * SEC;
                 }
@@ -689,7 +698,6 @@ fn noise(
         }
         left_at = leave_by_now(side, left_at.max(last + 30 * SEC));
         world.set_presence(peer, joined, left_at);
-        left -= emitted;
     }
     gave_up
 }
