@@ -149,8 +149,9 @@ fn leave_by_now(side: &mut Dice, t: u64) -> u64 {
     t.min(NOW - side.range(60, 900) * SEC - side.below(SEC))
 }
 
-/// Lays out each room's meetings: one from each planned start, plus the all-hands, the design
-/// review and, in the late room, a meeting still running when the data is read.
+/// Lays out each room's meetings: one from each planned start, a few more through the day, the
+/// all-hands, the design review and, in the late room, a meeting still running when the data is
+/// read.
 fn meetings(side: &mut Dice, world: &mut World) {
     for (index, room) in world.rooms.iter_mut().enumerate() {
         let mut meetings: Vec<Meeting> = room
@@ -169,7 +170,18 @@ fn meetings(side: &mut Dice, world: &mut World) {
                 }
             })
             .collect();
+        // More through the day, so that the rooms are busy from morning to afternoon.
+        for _ in 0..side.range(3, 5) {
+            let start = DAY_START + 30 * MIN + side.below(DAY_END - DAY_START - 70 * MIN);
+            meetings.push(Meeting {
+                start,
+                end: (start + side.range(25, 75) * MIN + side.below(MIN)).min(DAY_END + 10 * MIN),
+            });
+        }
         if index == STORM_ROOM {
+            // The all-hands room holds nothing else around the all-hands.
+            meetings
+                .retain(|m| m.end + 20 * MIN < ALLHANDS_START || m.start > ALLHANDS_END + 20 * MIN);
             meetings.push(Meeting {
                 start: ALLHANDS_START,
                 end: ALLHANDS_END,
@@ -519,7 +531,7 @@ fn noise(
         let peer = world.add_peer(d, user, room, role, Part::Noise);
         let (mut joined, meeting_end) = time_in_meetings(
             &world.rooms[room].meetings,
-            DAY_START - 30 * MIN,
+            DAY_START + 2 * MIN,
             DAY_END - 25 * MIN,
             |n| side.below(n),
         );
