@@ -903,7 +903,7 @@ fn a_time_range_that_misses_every_event_says_when_the_events_are() {
                 out.lines().filter(|l| l.contains("client.")).count() == 0
             }))
             .stderr(predicate::str::contains(
-                "the events read span 2026-11-18T08:01:02",
+                "the events read span 2026-11-18T08:01:01",
             ));
     }
     // Within the events' span, nothing is said when nothing matches for another reason.

@@ -170,9 +170,13 @@ fn select_first_retried_that_ends_final(m: &mut Model) {
     }
 }
 
-/// The demo's first event: a connect failure without session_id, room_name, template_id or role.
+/// The selected event (the first connect failure): without session_id, room_name, template_id or
+/// role.
 fn assert_first_demo_event_lacks_session_room_name_template_and_role(m: &Model) {
-    let event = m.events.store.event(0);
+    let event = m
+        .events
+        .store
+        .event(m.selected_event().expect("an event is selected"));
     assert_eq!(event.event_type(), EventType::Connect);
     for absent in ["session_id", "room_name", "template_id", "role"] {
         assert!(event.data_value(absent).is_none(), "{absent}");
@@ -226,7 +230,11 @@ fn a_join_of_the_storm_is_detailed_with_its_retry_status_who_where_and_join_fiel
 
 #[test]
 fn a_connect_lacking_session_room_name_template_and_role_says_they_are_absent() {
-    let mut m = demo(Filter::default(), (140, 40));
+    let connect = Filter {
+        types: vec![EventType::Connect],
+        ..Filter::default()
+    };
+    let mut m = demo(connect, (140, 40));
     assert_first_demo_event_lacks_session_room_name_template_and_role(&m);
     run(&mut m, Command::FocusDetail);
     let t = draw_detail(&m);
@@ -465,6 +473,8 @@ fn status_cells_are_red_and_bold_for_final_and_green_for_retried() {
                 assert_eq!(cell.fg, Color::Green, "row {y}");
                 assert!(!cell.modifier.contains(Modifier::BOLD), "row {y}");
             }
+            // Another family of events: no retry status.
+            "-" => {}
             other => panic!("row {y}: status {other:?}"),
         }
     }
@@ -482,9 +492,13 @@ fn the_selected_row_is_reversed_and_keeps_its_status_colour() {
     let header = list_header_row(buffer);
     let x = column_of(buffer, header, "STATUS").unwrap();
     let cell = &buffer[(x, header + 1)];
-    assert_eq!(m.events.store.row(0).is_terminal(), Some(true));
+    let status = match m.events.store.row(0).is_terminal() {
+        Some(true) => Color::Red,
+        Some(false) => Color::Green,
+        None => panic!("the demo opens on an error event"),
+    };
     assert!(cell.modifier.contains(Modifier::REVERSED));
-    assert_eq!(cell.fg, Color::Red);
+    assert_eq!(cell.fg, status);
     assert!(
         !buffer[(x, header + 2)]
             .modifier
@@ -502,10 +516,17 @@ fn type_cells_have_the_colour_of_their_type() {
     let mut seen = Vec::new();
     for y in header + 1..buffer.area.height - 1 {
         let word: String = row_cells(buffer, y)[x as usize..x as usize + 10].concat();
-        let kind = EventType::KNOWN
+        let Some(kind) = EventType::KNOWN
             .into_iter()
             .find(|k| k.short() == word.trim())
-            .unwrap_or_else(|| panic!("row {y}: type {word:?}"));
+        else {
+            // Another family of events, named by its own type.
+            assert!(
+                word.starts_with("track.") || word.starts_with("beam."),
+                "row {y}: type {word:?}"
+            );
+            continue;
+        };
         assert_eq!(
             buffer[(x, y)].fg,
             Theme::default().event_type(&kind).fg.unwrap(),
@@ -917,8 +938,11 @@ fn a_peers_story_shows_its_chain_and_how_it_ended() {
     assert!(text.contains("story of Priya Raman"), "{text}");
     assert!(text.contains("PUBLISH: 10 failed attempts"), "{text}");
     assert!(text.contains("gave up: final error at"), "{text}");
+    // The track events beside the chain have types that end in ".success"; the story itself
+    // never claims one.
+    let told = text.replace(".success", "");
     for word in ["succeeded", "recovered", "success"] {
-        assert!(!text.contains(word), "the story claims {word}: {text}");
+        assert!(!told.contains(word), "the story claims {word}: {text}");
     }
     insta::assert_snapshot!("story_priya_140x40", t.backend());
     // On a narrower screen the end of each line goes, never whether the attempt was final.
@@ -1231,14 +1255,14 @@ fn the_help_mentions_the_mouse_and_the_copy_keys() {
 fn a_wide_list_shows_names_whole_and_a_cut_one_ends_in_an_ellipsis() {
     let wide = screen_text(draw(&demo(Filter::default(), (260, 30))).backend().buffer());
     for whole in [
-        "interview-panel-frontend",
-        "08:01:02.258 connect    2003 EndpointUnreachable        final   67f97dc36b603936ef44a6e4 ",
+        "interview-panel-backend",
+        "08:01:01.574 connect    2003 EndpointUnreachable        retried 69d3a65cda4e373bd35cd4e2 ",
     ] {
         assert!(wide.contains(whole), "{whole}:\n{wide}");
     }
     // On a 140-column screen the room is cut, and says so.
     let narrow = screen_text(draw(&demo(Filter::default(), (140, 40))).backend().buffer());
-    assert!(!narrow.contains("interview-panel-frontend"), "{narrow}");
+    assert!(!narrow.contains("interview-panel-backend"), "{narrow}");
     assert!(narrow.contains("interview-pan… "), "{narrow}");
 }
 

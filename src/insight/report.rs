@@ -326,7 +326,7 @@ mod tests {
         // Narrowed names end in an ellipsis; the counts are whole.
         let narrow = table(Some(80));
         assert!(narrow.contains('…'), "{narrow}");
-        assert!(narrow.lines().nth(1).unwrap().contains(" 482 "), "{narrow}");
+        assert!(narrow.lines().nth(1).unwrap().contains(" 532 "), "{narrow}");
     }
 
     fn sample() -> Store {
