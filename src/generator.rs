@@ -1,9 +1,10 @@
 //! A reproducible dataset of client error events, for the demo and for benchmarks.
 //!
-//! The same `(events, seed)` always gives the same bytes, on any machine and on any day: timestamps
-//! sit on a fixed day (2026-11-18, 08:00 to 14:00 UTC) and all randomness comes from a seeded ChaCha8
-//! stream. Besides background noise, every dataset holds four incidents whose ids are the constants
-//! below, so documentation and tests can point at them:
+//! The same `(events, seed)` always gives the same bytes, on any machine and on any day: the events'
+//! timestamps sit on a fixed day (2026-11-18, 08:00 to 14:00 UTC; meetings begin from 07:30 and
+//! the related data is read at 14:30) and all randomness comes from seeded ChaCha8 streams. Besides
+//! background noise, every dataset holds four incidents whose ids are the constants below, so
+//! documentation and tests can point at them:
 //!
 //! 1. a join storm: `client.join.failed` 500 ServerErrors in room [`STORM_ROOM_NAME`] from 10:02 to
 //!    10:07, every peer retrying (`retries_join` 1, 2, 3...), about one peer in five giving up;
@@ -29,8 +30,10 @@
 //! before each failure; of the disconnect cluster, some stay, some come back as a new peer, some
 //! leave for good.
 //!
-//! The events are drawn from one random stream and the related data from others of the same seed
-//! (see `dice`), so the incidents keep their documented figures whatever the related data does.
+//! The incidents' events are drawn from one random stream, and everything decided around them (who
+//! got in and when, meetings, quiet peers, tracks, recordings, stats) from other streams of the same
+//! seed (see `dice`), so the incidents keep their documented figures whatever the related data
+//! does.
 
 mod catalog;
 mod dice;

@@ -308,7 +308,7 @@ pub(super) struct Session {
     pub room: u32,
     pub id: Box<str>,
     pub start: u64,
-    /// When the last peer left; `None` while a peer is still in ([`NOW`](super::catalog::NOW)).
+    /// When the last peer left; `None` while a peer is still in at [`NOW`].
     pub end: Option<u64>,
     /// The last join or leave.
     pub updated: u64,
