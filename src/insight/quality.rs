@@ -129,7 +129,7 @@ fn sentence(metrics: &[Around], empty: &[Metric], at: i64) -> String {
         Some(a) => {
             let lead = (at - a.peak_at).max(0) / S;
             let lead = if lead == 0 {
-                "at the failure".to_string()
+                "by the failure".to_string()
             } else {
                 format!("in the {lead} s before the failure")
             };

@@ -63,6 +63,18 @@ pub fn load() -> Batch {
     batch
 }
 
+/// The demo's related data: its rooms, their sessions, and the quality stats of the peers its
+/// stories need.
+pub fn related() -> crate::related::Related {
+    let mut related = crate::related::Related::default();
+    for bytes in [rooms_json(), sessions_json(), peer_stats_ndjson()] {
+        // The assets are part of the binary and checked by the tests.
+        let objects = crate::related::read_all(&bytes).expect("the demo's related data reads");
+        related.add(objects);
+    }
+    related
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::Value;

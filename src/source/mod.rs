@@ -61,6 +61,9 @@ impl Source {
     /// events, with the problems met reading it.
     pub fn related(&self) -> crate::related::Related {
         let mut related = crate::related::Related::default();
+        if let Source::Demo = self {
+            return demo::related();
+        }
         if let Source::Files(files) = self {
             for arg in files.iter().filter(|f| *f != "-") {
                 for path in dump::expand(arg).unwrap_or_default() {

@@ -1,0 +1,183 @@
+//! `callscope story` on the demo, checked against an independent reading of the demo's own
+//! files (`callscope demo-data --out DIR`): for each peer of the join storm, whether a session of
+//! the room lists the peer, or a later peer of the same user, joining after its first failure and
+//! within ten minutes of its last, is worked out here from the raw JSON, and the story's outcome
+//! must agree, naming the same session.
+
+use std::collections::HashMap;
+use std::process::Command;
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_callscope");
+const STORM_ROOM: &str = "673a1f2c9e4b8d0a5c7e3f21";
+const PRIYA: &str = "3f6b2a9e-8c41-4d7a-9b25-e0c4d1f7a863";
+const NS: i64 = 1_000_000_000;
+
+fn ns(text: &str) -> i64 {
+    callscope::time::parse_rfc3339_nanos(text).unwrap()
+}
+
+fn story(peer: &str) -> Value {
+    let out = Command::new(BIN)
+        .args(["story", peer, "--demo", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn each_storm_peers_outcome_agrees_with_the_sessions_read_independently() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .args(["demo-data", "--out", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let events: Vec<Value> = std::fs::read_to_string(dir.path().join("events.ndjson"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let sessions: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("sessions.json")).unwrap())
+            .unwrap();
+    // Each storm peer's join failures: (first, last, user).
+    let mut storm: HashMap<String, (i64, i64, String)> = HashMap::new();
+    for e in &events {
+        let d = &e["data"];
+        if e["type"] != "client.join.failed" || d["room_id"] != STORM_ROOM {
+            continue;
+        }
+        let t = ns(e["timestamp"].as_str().unwrap());
+        let entry = storm
+            .entry(d["peer_id"].as_str().unwrap().to_string())
+            .or_insert((t, t, d["user_id"].as_str().unwrap_or("").to_string()));
+        entry.0 = entry.0.min(t);
+        entry.1 = entry.1.max(t);
+    }
+    assert!(storm.len() > 150, "{} storm peers", storm.len());
+    let joins: Vec<(String, String, String, i64)> = sessions["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["room_id"] == STORM_ROOM)
+        .flat_map(|s| {
+            let id = s["id"].as_str().unwrap().to_string();
+            s["peers"].as_object().unwrap().values().map(move |p| {
+                (
+                    id.clone(),
+                    p["id"].as_str().unwrap().to_string(),
+                    p["user_id"].as_str().unwrap_or("").to_string(),
+                    ns(p["joined_at"].as_str().unwrap()),
+                )
+            })
+        })
+        .collect();
+    let mut peers: Vec<&String> = storm.keys().collect();
+    peers.sort();
+    let (mut through, mut never) = (0, 0);
+    // Every fifth peer: the story command is run once per peer.
+    for peer in peers.iter().step_by(5) {
+        let (first, last, user) = &storm[*peer];
+        let expected = joins
+            .iter()
+            .filter(|(_, p, u, _)| p == *peer || (!user.is_empty() && u == user))
+            .filter(|(.., j)| *j >= *first && *j <= last + 600 * NS)
+            .min_by_key(|(.., j)| *j);
+        let told = story(peer);
+        let join_chain = told["chains"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["action"] == "JOIN")
+            .unwrap_or_else(|| panic!("{peer}: {told}"));
+        match expected {
+            Some((session, ..)) => {
+                through += 1;
+                assert_eq!(join_chain["outcome"], "got_through", "{peer}: {join_chain}");
+                assert_eq!(join_chain["session_id"], session.as_str(), "{peer}");
+                assert!(
+                    join_chain["evidence"]
+                        .as_str()
+                        .unwrap()
+                        .contains("joined session")
+                );
+            }
+            None => {
+                never += 1;
+                assert_eq!(
+                    join_chain["outcome"], "never_got_in",
+                    "{peer}: {join_chain}"
+                );
+                assert!(join_chain["session_id"].is_null());
+            }
+        }
+    }
+    assert!(
+        through > 5 && never > 0,
+        "{through} got through, {never} never did"
+    );
+}
+
+#[test]
+fn priyas_story_tells_her_tracks_her_network_and_that_she_left_without_publishing_again() {
+    let told = story(PRIYA);
+    assert_eq!(told["user_name"], "Priya Raman");
+    let chain = &told["chains"][0];
+    assert_eq!(
+        (
+            chain["action"].as_str(),
+            chain["attempts"].as_u64(),
+            chain["final"].as_bool()
+        ),
+        (Some("PUBLISH"), Some(10), Some(true))
+    );
+    assert_eq!(chain["outcome"], "left");
+    let quality = &chain["quality"];
+    assert!(
+        quality["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("packet loss rose to"),
+        "{quality}"
+    );
+    let loss = quality["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == "packet_loss_percent")
+        .unwrap();
+    assert!(loss["peak"].as_f64().unwrap() > 10.0 * loss["before"].as_f64().unwrap());
+    let tracks: Vec<&str> = told["tracks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["type"].as_str().unwrap())
+        .collect();
+    assert!(tracks.contains(&"track.add.success") && tracks.contains(&"track.remove.success"));
+    // And in words, for people.
+    let out = Command::new(BIN)
+        .args(["story", PRIYA, "--demo"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("outcome: left for good"), "{text}");
+    assert!(text.contains("4006 ICEDisconnected (web)"), "{text}");
+    assert!(text.contains("published screen share"), "{text}");
+}
+
+#[test]
+fn an_unknown_peer_is_a_usage_error() {
+    let out = Command::new(BIN)
+        .args(["story", "no-such-peer", "--demo"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no event of peer no-such-peer"));
+}
