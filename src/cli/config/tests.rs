@@ -1,6 +1,8 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::cli::{FilterArgs, SourceArgs};
+use crate::folders::expand_home_in;
 
 fn error_of(text: &str) -> (Option<(usize, usize)>, String) {
     parse(text).unwrap_err()

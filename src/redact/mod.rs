@@ -18,10 +18,14 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::IpAddr;
+
+mod addresses;
 
 use crate::output::Format;
 use crate::store::{Batch, Store};
+pub use addresses::find_addresses;
+use addresses::{pool_of, pseudonym_address};
 
 /// Replaces what identifies people, consistently across every event it is given.
 pub struct Redactor {
@@ -295,7 +299,7 @@ fn is_version(quoted_key: &[u8], value: &str) -> bool {
 /// (`...,os_version:10.0.1.2`): what follows is a version, not an address. Only a whole key of
 /// the list counts (lowercase letters and `_`, from the list's start or a comma, ending in
 /// `_version:`), so that "version: 10.0.0.5" in a message is redacted as any address.
-fn after_version_key(s: &[u8], at: usize) -> bool {
+pub(super) fn after_version_key(s: &[u8], at: usize) -> bool {
     let before = &s[..at];
     let Some(key) = before.strip_suffix(b"_version:") else {
         return false;
@@ -411,146 +415,6 @@ fn decode(token: &[u8]) -> Option<Cow<'_, str>> {
     serde_json::from_slice::<String>(token).ok().map(Cow::Owned)
 }
 
-fn pool_of(ip: IpAddr) -> Pool {
-    match ip {
-        IpAddr::V4(v4) => {
-            if is_local_v4(v4) {
-                Pool::LocalV4
-            } else {
-                Pool::PublicV4
-            }
-        }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return if is_local_v4(v4) {
-                    Pool::LocalV6
-                } else {
-                    Pool::PublicV6
-                };
-            }
-            let first = v6.segments()[0];
-            let local = v6.is_loopback()
-                || v6.is_unspecified()
-                || first & 0xffc0 == 0xfe80
-                || first & 0xfe00 == 0xfc00;
-            if local { Pool::LocalV6 } else { Pool::PublicV6 }
-        }
-    }
-}
-
-fn is_local_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, ..] = ip.octets();
-    ip.is_private()
-        || ip.is_loopback()
-        || ip.is_link_local()
-        || ip.is_unspecified()
-        || ip.is_broadcast()
-        || (a == 100 && (64..128).contains(&b))
-}
-
-/// The n-th pseudonym of a pool (n from 1).
-fn pseudonym_address(pool: Pool, n: u64) -> IpAddr {
-    match pool {
-        Pool::PublicV4 | Pool::LocalV4 => {
-            let base: u32 = if matches!(pool, Pool::PublicV4) {
-                u32::from(Ipv4Addr::new(198, 18, 0, 0))
-            } else {
-                u32::from(Ipv4Addr::new(198, 19, 0, 0))
-            };
-            if n < 1 << 16 {
-                IpAddr::V4(Ipv4Addr::from(base + n as u32))
-            } else {
-                // Past 65535 addresses of one kind: the reserved 240.0.0.0/4, which no host uses.
-                let spill = u32::from(Ipv4Addr::new(240, 0, 0, 0)) + (n as u32 & 0x0fff_ffff);
-                IpAddr::V4(Ipv4Addr::from(
-                    spill
-                        + if matches!(pool, Pool::LocalV4) {
-                            1 << 27
-                        } else {
-                            0
-                        },
-                ))
-            }
-        }
-        Pool::PublicV6 | Pool::LocalV6 => {
-            let group = if matches!(pool, Pool::PublicV6) { 1 } else { 2 };
-            IpAddr::V6(Ipv6Addr::new(
-                0x2001,
-                0xdb8,
-                group,
-                0,
-                (n >> 48) as u16,
-                (n >> 32) as u16,
-                (n >> 16) as u16,
-                n as u16,
-            ))
-        }
-    }
-}
-
-fn is_address_byte(b: u8) -> bool {
-    b.is_ascii_hexdigit() || b == b'.' || b == b':'
-}
-
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// The IPv4 and IPv6 addresses in a text, as (start, end, address), in order. An address stands
-/// on its own: not glued to letters or digits (`10.0.0.5:61213`, `[2001:db8::1]:443` and
-/// `fe80::1%eth0` are found; `v1.2.3.4x` is not), and not as the value of a version in an agent
-/// string (`os_version:10.0.1.2`).
-pub fn find_addresses(s: &str) -> Vec<(usize, usize, IpAddr)> {
-    let b = s.as_bytes();
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if !is_address_byte(b[i]) || (i > 0 && is_word_byte(b[i - 1])) {
-            i += 1;
-            continue;
-        }
-        let mut j = i;
-        while j < b.len() && is_address_byte(b[j]) {
-            j += 1;
-        }
-        if j < b.len() && is_word_byte(b[j]) {
-            i += 1;
-            continue;
-        }
-        match address_at(&s[i..j]) {
-            Some((len, _)) if after_version_key(b, i) => i += len,
-            Some((len, ip)) => {
-                found.push((i, i + len, ip));
-                i += len;
-            }
-            None => i += 1,
-        }
-    }
-    found
-}
-
-/// The address a run of address characters starts with: all of it, or all of it but trailing
-/// dots and colons (the end of a sentence), or an IPv4 address before a `:port`.
-fn address_at(run: &str) -> Option<(usize, IpAddr)> {
-    if !run.bytes().any(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    if let Ok(ip) = run.parse::<IpAddr>() {
-        return Some((run.len(), ip));
-    }
-    let trimmed = run.trim_end_matches(['.', ':']);
-    if let Ok(ip) = trimmed.parse::<IpAddr>() {
-        return Some((trimmed.len(), ip));
-    }
-    let (host, port) = trimmed.rsplit_once(':')?;
-    if host.contains(':') || port.is_empty() || !port.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    host.parse::<Ipv4Addr>()
-        .ok()
-        .map(|ip| (host.len(), IpAddr::V4(ip)))
-}
-
 /// The events `rows` of a store, redacted, in a store of their own: its row k is `rows[k]`.
 pub fn redacted_store(store: &Store, rows: &[u32]) -> Result<Store, String> {
     let mut redactor = Redactor::for_rows(store, rows);
@@ -574,112 +438,4 @@ pub fn write_events(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn addresses(s: &str) -> Vec<String> {
-        find_addresses(s)
-            .into_iter()
-            .map(|(a, b, _)| s[a..b].to_string())
-            .collect()
-    }
-
-    #[test]
-    fn addresses_are_found_in_candidates_and_text() {
-        assert_eq!(
-            addresses(
-                "candidate:842163049 1 udp 1677729535 203.0.113.7 61213 typ srflx raddr 10.0.0.5 rport 61213"
-            ),
-            vec!["203.0.113.7", "10.0.0.5"]
-        );
-        assert_eq!(
-            addresses("to 10.0.0.5:61213, [2001:db8::1]:443 and fe80::1%eth0; ::ffff:192.0.2.1."),
-            vec!["10.0.0.5", "2001:db8::1", "fe80::1", "::ffff:192.0.2.1"]
-        );
-        assert_eq!(
-            addresses("http://192.168.1.20:8080/path"),
-            vec!["192.168.1.20"]
-        );
-        for none in [
-            "2024-11-18T10:02:03.000123456Z",
-            "sdk_version:1.9.12,os_version:17.5",
-            "v1.2.3.4x",
-            "aa:bb:cc:dd:ee:ff",
-            "Class::method",
-            "a :: b",
-            "3e9fcd85-0a6b-4c4d-9e5f-8b9c0d1e2f3a",
-            "1677729535",
-        ] {
-            assert!(addresses(none).is_empty(), "{none}: {:?}", addresses(none));
-        }
-    }
-
-    #[test]
-    fn the_same_address_gets_the_same_pseudonym_and_keeps_its_kind() {
-        let mut r = Redactor::new([]);
-        let a = r.text("raddr 10.0.0.5 and 203.0.113.7").into_owned();
-        let b = r.text("203.0.113.7 then 10.0.0.5").into_owned();
-        assert_eq!(a, "raddr 198.19.0.1 and 198.18.0.1");
-        assert_eq!(b, "198.18.0.1 then 198.19.0.1");
-        assert_eq!(r.text("[2001:db8::7]:443"), "[2001:db8:1::1]:443");
-    }
-
-    #[test]
-    fn pseudonyms_never_equal_an_input_address() {
-        let mut r = Redactor::new([]);
-        r.note_addresses("198.18.0.1 and 198.18.0.2 are real here");
-        assert_eq!(r.text("8.8.8.8"), "198.18.0.3");
-    }
-
-    #[test]
-    fn names_and_ids_are_replaced_as_whole_words_whatever_their_case() {
-        let mut r = Redactor::new([("Ann Lee", true), ("usr_7b2c", false), ("Ann", true)]);
-        assert_eq!(r.text("Ann Lee"), "user-0001");
-        assert_eq!(
-            r.text("ann lee left; ANN stayed"),
-            "user-0001 left; user-0002 stayed"
-        );
-        assert_eq!(r.text("Annabel and usr_7b2cd"), "Annabel and usr_7b2cd");
-        assert_eq!(r.text("peer of usr_7b2c."), "peer of uid-0001.");
-        assert!(matches!(r.text("nothing here"), Cow::Borrowed(_)));
-    }
-
-    #[test]
-    fn names_whose_lowercase_is_longer_are_found_too() {
-        let mut r = Redactor::new([("İlker Aydın", true)]);
-        assert_eq!(
-            r.text("İLKER Aydın and İlker AydıN left"),
-            "user-0001 and user-0001 left"
-        );
-        assert_eq!(r.text("by i̇lker aydın"), "by user-0001");
-    }
-
-    #[test]
-    fn a_pseudonym_is_never_an_input_name() {
-        let mut r = Redactor::new([("user-0001", true), ("Bob", true)]);
-        assert_eq!(r.text("user-0001"), "user-0002");
-        assert_eq!(r.text("Bob"), "user-0003");
-    }
-
-    #[test]
-    fn events_keep_every_other_byte() {
-        let raw = br#"{ "id" : "x", "n": 1.50, "esc": "a\/b \u00e9",
-  "data": {"user_name": "Ann", "user_id": "u1", "msg": "Ann at 10.0.0.5", "Ann": true}}"#;
-        let mut r = Redactor::new([("Ann", true), ("u1", false)]);
-        let out = String::from_utf8(r.event(raw)).unwrap();
-        assert_eq!(
-            out,
-            r#"{ "id" : "x", "n": 1.50, "esc": "a\/b \u00e9",
-  "data": {"user_name": "user-0001", "user_id": "uid-0001", "msg": "user-0001 at 198.19.0.1", "Ann": true}}"#
-        );
-    }
-
-    #[test]
-    fn escaped_strings_are_read_before_they_are_searched() {
-        let raw = br#"{"m":"Luc\u00eda at 10.0.0.\u0035\n"}"#;
-        let mut r = Redactor::new([("Lucía", true)]);
-        let out = r.event(raw);
-        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        assert_eq!(v["m"], "user-0001 at 198.19.0.1\n");
-    }
-}
+mod tests;

@@ -1,0 +1,436 @@
+//! The shown events grouped by a key (error, SDK, OS, device, role, room, domain, env, peer).
+
+use rayon::prelude::*;
+
+use super::keys::{Index, compare_values, label_of, parts_of, rank};
+use super::{GroupValue, Part, parts_for, slice_len};
+use crate::insight::{GroupKey, GroupSort};
+use crate::store::{NO_TIME, Row, Store, Sym, TERMINAL_TRUE};
+
+mod count;
+use count::*;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    pub value: GroupValue,
+    /// The room's name (room) or the user's name (peer): the first one met among the group's
+    /// events; `Sym::NONE` for the other keys.
+    pub display: Sym,
+    pub count: u32,
+    /// How many have `is_terminal` true.
+    pub finals: u32,
+    /// Distinct `peer_id`s and `room_id`s; events without one add nothing.
+    pub peers: u32,
+    pub rooms: u32,
+    /// Nanoseconds; `None` when no event of the group has a time.
+    pub first_seen: Option<i64>,
+    pub last_seen: Option<i64>,
+}
+
+impl Group {
+    /// The share of final errors, 0.0 to 1.0.
+    pub fn final_share(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            f64::from(self.finals) / f64::from(self.count)
+        }
+    }
+
+    /// The key's fields, in [`GroupKey::fields`] order.
+    pub fn parts<'a>(&self, store: &'a Store, key: GroupKey) -> Vec<Part<'a>> {
+        parts_of(store, key, &self.value, self.display)
+    }
+
+    /// One line naming the group for people, e.g. `join 500 ServerErrors`, `web 0.11.4`,
+    /// `Priya Raman (3f6b2a9e-…)`; `(none)` when every field is absent.
+    pub fn label(&self, store: &Store, key: GroupKey) -> String {
+        label_of(key, &self.parts(store, key))
+    }
+}
+
+/// The groups of the shown events under one key, sorted.
+///
+/// Each group is kept where its first event was met, in lists side by side; a sort orders
+/// places in those lists rather than the groups themselves, so that neither a grouping nor a
+/// sort moves hundreds of thousands of groups (one per peer) about in memory.
+#[derive(Debug, Clone, Default)]
+pub struct Groups {
+    /// `None` only for `Groups::default()`, the groups of nothing.
+    pub key: Option<GroupKey>,
+    /// The earliest and latest time among the shown events: the span of every sparkline (to be
+    /// read only, as the sparklines kept were counted over it).
+    pub span: Option<(i64, i64)>,
+    /// By group, in the order their first events were met.
+    values: Vec<GroupValue>,
+    sums: Vec<Sums>,
+    extents: Vec<Extent>,
+    /// See [`rank`].
+    ranks: Vec<u64>,
+    /// The groups in the order of the last sort, as places in the lists above.
+    order: Vec<u32>,
+    /// The shown indices, group after group, each group's in load order.
+    members: Vec<u32>,
+    /// What the counts need of each entry of `members`.
+    facts: Vec<Fact>,
+    /// Each shown event's group number (in its slice of the first pass), time, peer and room,
+    /// in load order: the first pass's list, kept only for the next grouping to fill again (24
+    /// bytes a shown event, against a page fault per 4 KiB of fresh memory, about 10 ms for a
+    /// million events).
+    seen: Vec<Seen>,
+    /// The sparklines of large groups, once drawn (see [`Groups::sparkline`]).
+    sparklines: Sparklines,
+    /// The distinct counts' marks, one pair per run of the second pass.
+    marks: Vec<Marks>,
+}
+
+impl Groups {
+    /// Groups the shown events (store indices, in load order) under `key`. Linear in the
+    /// number of shown events, plus a sort of the groups.
+    pub fn compute(store: &Store, shown: &[u32], key: GroupKey, sort: GroupSort) -> Groups {
+        Groups::recompute(Groups::default(), store, shown, key, sort)
+    }
+
+    /// As [`Groups::compute`], in the memory of `old`, the grouping this one replaces: for a
+    /// million shown events its lists are tens of megabytes, and memory fresh from the system
+    /// costs a page fault for each of its pages.
+    pub fn recompute(
+        old: Groups,
+        store: &Store,
+        shown: &[u32],
+        key: GroupKey,
+        sort: GroupSort,
+    ) -> Groups {
+        Groups::recompute_in(old, store, shown, key, sort, parts_for(shown.len()))
+    }
+
+    /// As [`Groups::recompute`], each pass cut into at most `parts` slices, each on a thread of
+    /// its own.
+    fn recompute_in(
+        old: Groups,
+        store: &Store,
+        shown: &[u32],
+        key: GroupKey,
+        sort: GroupSort,
+        parts: usize,
+    ) -> Groups {
+        let rows = store.rows();
+        let symbols = store.strings().len();
+        // First pass: each slice of the shown events numbers the groups it meets, in the order
+        // it meets them, and keeps what the later passes need of each event, compact and in
+        // load order: they read that instead of the wide rows a second time (reading the rows
+        // again took as long).
+        let step = slice_len(shown.len(), parts);
+        let slice_count = shown.len().div_ceil(step).max(1);
+        // The list is written in place, each slice's part by the thread of that slice: the list
+        // of the grouping before is kept as it is (every place is written again below), and only
+        // what it lacks is added first, on every thread when it is long (its pages are new).
+        let mut seen = reused_as_it_is(old.seen, shown.len());
+        let added = shown.len() - seen.len();
+        let filler = Seen {
+            group: 0,
+            fact: Fact::default(),
+        };
+        if slice_count > 1 {
+            seen.par_extend(rayon::iter::repeat_n(filler, added));
+        } else {
+            seen.resize(shown.len(), filler);
+        }
+        // The first slice's lists become the lists of all groups: they take the memory of the
+        // grouping before (there are at most as many groups as shown events).
+        let mut lists = Some((
+            reused(old.values, shown.len()),
+            reused(old.sums, shown.len()),
+        ));
+        let mut met: Vec<Met> = (0..slice_count)
+            .map(|slice| {
+                let (values, sums) = match slice {
+                    0 => lists.take().unwrap_or_default(),
+                    _ => Default::default(),
+                };
+                Met {
+                    index: Index::new(key, symbols),
+                    values,
+                    sums,
+                }
+            })
+            .collect();
+        let first_pass = |met: &mut Met, shown: &[u32], seen: &mut [Seen]| {
+            for (slot, &i) in seen.iter_mut().zip(shown) {
+                let row = &rows[i as usize];
+                *slot = Seen {
+                    group: met.add(key, row),
+                    fact: Fact {
+                        ts: row.ts,
+                        peer: row.peer_id,
+                        room: row.room_id,
+                    },
+                };
+            }
+        };
+        if slice_count > 1 {
+            met.par_iter_mut()
+                .zip(shown.par_chunks(step))
+                .zip(seen.par_chunks_mut(step))
+                .for_each(|((met, shown), seen)| first_pass(met, shown, seen));
+        } else {
+            first_pass(&mut met[0], shown, &mut seen);
+        }
+        // The slices' groups as one list, in the order their first events were met: the first
+        // slice's as they are, each later slice's new ones after them.
+        let mut met = met.into_iter();
+        let mut all = met.next().expect("a slice at least");
+        let renumbered: Vec<Vec<u32>> = met.map(|later| all.join(later)).collect();
+        let Met {
+            index,
+            mut values,
+            mut sums,
+        } = all;
+        drop(index);
+        // Lists by group, filled in the memory of the grouping before, whose groups may have
+        // been far more (by peer, then by error): let go of the memory of that many.
+        if values.capacity() / 2 > values.len() {
+            values.shrink_to_fit();
+            sums.shrink_to_fit();
+        }
+
+        // Where each group's events go in the lists by group.
+        let mut extents = reused(old.extents, sums.len());
+        let mut next = 0u32;
+        extents.extend(sums.iter().map(|s| {
+            next += s.count;
+            Extent {
+                start: next - s.count,
+                peers: 0,
+                rooms: 0,
+                first: NO_TIME,
+                last: NO_TIME,
+            }
+        }));
+        let mut members = reused(old.members, shown.len());
+        members.resize(shown.len(), 0);
+        let mut facts = reused(old.facts, shown.len());
+        facts.resize(shown.len(), Fact::default());
+
+        // Second pass, by runs of groups of about as many events each: each run's events are
+        // put in group order, each group's in load order (a counting sort, reading every slice
+        // of the first pass's list), then counted.
+        let slices: Vec<Slice> = shown
+            .chunks(step)
+            .zip(seen.chunks(step))
+            .enumerate()
+            .map(|(k, (shown, seen))| (shown, seen, k.checked_sub(1).map(|k| &*renumbered[k])))
+            .collect();
+        let runs = runs_of(&sums, parts);
+        let mut marks = old.marks;
+        marks.resize_with(runs.len(), Marks::default);
+        let mut works = Vec::new();
+        let mut rest = (&mut extents[..], &mut members[..], &mut facts[..]);
+        for (groups, marks) in runs.into_iter().zip(&mut marks) {
+            let events: usize = sums[groups.clone()].iter().map(|s| s.count as usize).sum();
+            let (extents, members, facts) = std::mem::take(&mut rest);
+            let (extents, more_extents) = extents.split_at_mut(groups.len());
+            let (members, more_members) = members.split_at_mut(events);
+            let (facts, more_facts) = facts.split_at_mut(events);
+            rest = (more_extents, more_members, more_facts);
+            let mut run = Run {
+                first: groups.start as u32,
+                extents,
+                sums: &sums[groups],
+                members,
+                facts,
+            };
+            let slices = &slices;
+            works.push(move || {
+                run.fill(slices);
+                run.count(marks, symbols);
+            });
+        }
+        works.into_par_iter().for_each(|mut work| work());
+
+        let span = extents
+            .iter()
+            .filter(|e| e.last != NO_TIME)
+            .map(|e| (e.first, e.last))
+            .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
+        let mut ranks = reused(old.ranks, values.len());
+        ranks.extend(values.iter().map(|v| rank(store, v.first)));
+        let order = reused(old.order, sums.len());
+        let mut out = Groups {
+            key: Some(key),
+            span,
+            values,
+            sums,
+            extents,
+            ranks,
+            order,
+            members,
+            facts,
+            seen,
+            sparklines: Sparklines::default(),
+            marks,
+        };
+        out.sort(store, sort);
+        out
+    }
+
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// Group `k`, a position in the order of the last sort.
+    pub fn group(&self, k: usize) -> Group {
+        let p = self.order[k] as usize;
+        let (s, e) = (self.sums[p], self.extents[p]);
+        let timed = e.last != NO_TIME;
+        Group {
+            value: self.values[p],
+            display: s.display,
+            count: s.count,
+            finals: s.finals,
+            peers: e.peers,
+            rooms: e.rooms,
+            first_seen: timed.then_some(e.first),
+            last_seen: timed.then_some(e.last),
+        }
+    }
+
+    /// Group `k`, or `None` past the last.
+    pub fn get(&self, k: usize) -> Option<Group> {
+        (k < self.len()).then(|| self.group(k))
+    }
+
+    /// The groups in the order of the last sort.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Group> + '_ {
+        (0..self.len()).map(|k| self.group(k))
+    }
+
+    /// Sorts by count (largest first) or by last seen (latest first, groups without a time last,
+    /// then the largest first); ties by the key's strings, so the order does not depend on load
+    /// order.
+    pub fn sort(&mut self, store: &Store, sort: GroupSort) {
+        // Sorting packed integer keys is far cheaper than comparing groups when there are
+        // hundreds of thousands (one per peer). Each key is, from its highest bits: by count,
+        // the count (largest first) then the rank; by last seen, the time (latest first, and a
+        // group without a time after every other) then the count; then the group's place.
+        let mut keys: Vec<u128> = (0..self.sums.len())
+            .map(|p| {
+                let count = u128::from(!self.sums[p].count);
+                let major = match sort {
+                    GroupSort::Count => (count << 64) | u128::from(self.ranks[p]),
+                    GroupSort::Last => {
+                        let last = self.extents[p].last;
+                        let latest = if last == NO_TIME {
+                            u64::MAX
+                        } else {
+                            !((last as u64) ^ (1 << 63))
+                        };
+                        (u128::from(latest) << 32) | count
+                    }
+                };
+                (major << 32) | p as u128
+            })
+            .collect();
+        keys.sort_unstable();
+        // Keys equal but for the place are ordered by the strings (equal ranks only say that
+        // their first eight bytes agree).
+        let major = |key: u128| key >> 32;
+        let mut start = 0;
+        while start < keys.len() {
+            let end = start
+                + keys[start..]
+                    .iter()
+                    .take_while(|&&k| major(k) == major(keys[start]))
+                    .count();
+            if end - start > 1 {
+                keys[start..end].sort_unstable_by(|&a, &b| {
+                    let (a, b) = (a as u32 as usize, b as u32 as usize);
+                    self.ranks[a]
+                        .cmp(&self.ranks[b])
+                        .then_with(|| compare_values(store, &self.values[a], &self.values[b]))
+                        .then(a.cmp(&b))
+                });
+            }
+            start = end;
+        }
+        self.order.clear();
+        self.order.extend(keys.iter().map(|&k| k as u32));
+    }
+
+    /// Where group `p` (a place, not a position) has its events in `members` and `facts`.
+    fn range(&self, p: usize) -> std::ops::Range<usize> {
+        let start = self.extents[p].start as usize;
+        start..start + self.sums[p].count as usize
+    }
+
+    /// The shown indices of group `k` (a position in the order of the last sort), in load
+    /// order: what the list narrows to when a group is chosen.
+    pub fn members(&self, k: usize) -> &[u32] {
+        &self.members[self.range(self.order[k] as usize)]
+    }
+
+    /// The events of group `k` counted over `buckets` equal slices of [`Groups::span`]; events
+    /// without a time are left out. Empty when `buckets` is 0 or no shown event has a time.
+    pub fn sparkline(&self, k: usize, buckets: usize) -> Vec<u32> {
+        let p = self.order[k] as usize;
+        if self.sums[p].count < KEPT_SPARKLINE_FROM {
+            return self.count_sparkline(p, buckets);
+        }
+        let mut kept = self.sparklines.0.lock().unwrap_or_else(|e| e.into_inner());
+        kept.entry((p, buckets))
+            .or_insert_with(|| self.count_sparkline(p, buckets))
+            .clone()
+    }
+
+    /// The sparkline of the group at place `p`.
+    fn count_sparkline(&self, p: usize, buckets: usize) -> Vec<u32> {
+        let Some((lo, hi)) = self.span.filter(|_| buckets > 0) else {
+            return Vec::new();
+        };
+        let mut counts = vec![0u32; buckets];
+        // Bucket `(t - lo) * buckets / width`, exactly. In 64 bits when the product cannot
+        // overflow them (a span of under 36 years at 16 buckets): a 128-bit division for each
+        // event took longer than the rest of the count.
+        let width = hi.abs_diff(lo) + 1;
+        let n = buckets as u64;
+        let narrow = width.checked_mul(n).is_some();
+        for fact in &self.facts[self.range(p)] {
+            let t = fact.ts;
+            if t != NO_TIME {
+                let off = t.abs_diff(lo);
+                let b = if narrow {
+                    off * n / width
+                } else {
+                    (u128::from(off) * u128::from(n) / u128::from(width)) as u64
+                };
+                counts[b as usize] += 1;
+            }
+        }
+        counts
+    }
+
+    /// The position, in the order of the last sort, of the group with this value.
+    pub fn position(&self, value: &GroupValue) -> Option<usize> {
+        let p = self.values.iter().position(|v| v == value)?;
+        self.order.iter().position(|&q| q as usize == p)
+    }
+}
+
+/// `items` emptied, to hold `len` items. A list that can hold more than about twice as many is
+/// let go instead, so that a grouping of a few events does not keep the memory of a grouping of
+/// As [`reused`], but with its first items (up to `len`) kept as they are: for a list whose
+/// every place is written again, so that only what it lacks need be written first.
+fn reused_as_it_is<T>(mut items: Vec<T>, len: usize) -> Vec<T> {
+    if items.capacity() / 2 > len {
+        return Vec::new();
+    }
+    items.truncate(len);
+    items
+}
+
+#[cfg(test)]
+mod tests;
