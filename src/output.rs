@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::event::{Event, EventType, value_text};
 use crate::store::Store;
-use crate::text::{TABLE_GAP, cut, display_width, fit_table, for_terminal};
+use crate::text::{Give, NARROWEST, TABLE_GAP, cut, display_width, fit_table, for_terminal};
 
 /// The formats `list` writes in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,20 +193,22 @@ fn write_csv(store: &Store, rows: &[u32], out: &mut dyn Write) -> io::Result<()>
     Ok(())
 }
 
-/// Table columns: header, and the widest a cell may be before it is cut.
-const TABLE_COLUMNS: &[(&str, usize)] = &[
-    ("TIME (UTC)", 23),
-    ("TYPE", 12),
-    ("CODE", 6),
-    ("ERROR", 24),
-    ("STATUS", 7),
-    ("USER", 20),
-    ("ROOM", 24),
-    ("SDK", 18),
-    ("OS", 16),
+/// The events table's columns. A cell is cut only to fit a terminal (see
+/// [`fit_events_table`]); a file or a pipe gets every cell whole.
+const TABLE_COLUMNS: &[&str] = &[
+    "TIME (UTC)",
+    "TYPE",
+    "CODE",
+    "ERROR",
+    "STATUS",
+    "USER",
+    "ROOM",
+    "SDK",
+    "OS",
 ];
 
-fn table_cells(store: &Store, i: usize) -> Vec<String> {
+/// One event's cells; its time without the date when `day` says all the rows share one.
+fn table_cells(store: &Store, i: usize, day: Option<&str>) -> Vec<String> {
     let row = store.row(i);
     let s = |sym| store.str(sym);
     let join = |a: &str, b: &str| {
@@ -224,6 +226,8 @@ fn table_cells(store: &Store, i: usize) -> Vec<String> {
     vec![
         if row.ts == crate::store::NO_TIME {
             "-".to_string()
+        } else if day.is_some() {
+            crate::time::format_clock(row.ts)
         } else {
             crate::time::format_short(row.ts)
         },
@@ -251,13 +255,42 @@ pub fn status_word(terminal: Option<bool>) -> &'static str {
 fn table_column(title: &str) -> usize {
     TABLE_COLUMNS
         .iter()
-        .position(|(h, _)| *h == title)
+        .position(|h| *h == title)
         .expect("a column of the events table")
 }
 
-/// The columns of the events table that narrow when it does not fit: the texts.
-fn table_narrowing() -> [usize; 5] {
-    ["ERROR", "USER", "ROOM", "SDK", "OS"].map(table_column)
+/// Fits the events table into a terminal `total` columns wide. It gives way in this order
+/// (README states it): the type, user, room, SDK and OS narrow to 12 cells, then the error to
+/// 20; the OS goes, then the SDK; then the user and room narrow to 8, and the error last of
+/// all. The time, code and status are never cut.
+fn fit_events_table(widths: &mut [usize], total: usize) -> Vec<bool> {
+    let [kind, error, user, room, sdk, os] =
+        ["TYPE", "ERROR", "USER", "ROOM", "SDK", "OS"].map(table_column);
+    fit_table(
+        widths,
+        TABLE_GAP,
+        total,
+        &[
+            Give::Narrow {
+                columns: &[kind, user, room, sdk, os],
+                to: 12,
+            },
+            Give::Narrow {
+                columns: &[error],
+                to: 20,
+            },
+            Give::Drop(os),
+            Give::Drop(sdk),
+            Give::Narrow {
+                columns: &[user, room],
+                to: NARROWEST,
+            },
+            Give::Narrow {
+                columns: &[error],
+                to: NARROWEST,
+            },
+        ],
+    )
 }
 
 fn write_table(
@@ -266,32 +299,28 @@ fn write_table(
     columns: Option<usize>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let day = shared_day(store, rows);
+    let mut headers: Vec<String> = TABLE_COLUMNS.iter().map(|h| h.to_string()).collect();
+    if let Some(day) = &day {
+        headers[table_column("TIME (UTC)")] = format!("{day} UTC");
+    }
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|&i| {
-            table_cells(store, i as usize)
+            table_cells(store, i as usize, day.as_deref())
                 .into_iter()
-                .zip(TABLE_COLUMNS)
-                .map(|(c, (_, max))| cut(&for_terminal(&c), *max))
+                .map(|c| for_terminal(&c).into_owned())
                 .collect()
         })
         .collect();
-    let mut widths: Vec<usize> = TABLE_COLUMNS.iter().map(|(h, _)| h.len()).collect();
+    let mut widths: Vec<usize> = headers.iter().map(|h| display_width(h)).collect();
     for row in &cells {
         for (w, c) in widths.iter_mut().zip(row) {
             *w = (*w).max(display_width(c));
         }
     }
     let kept = match columns {
-        // The OS, then the SDK, go when narrowing the texts is not enough.
-        Some(total) => fit_table(
-            &mut widths,
-            TABLE_GAP,
-            total,
-            &[],
-            &table_narrowing(),
-            &[table_column("OS"), table_column("SDK")],
-        ),
+        Some(total) => fit_events_table(&mut widths, total),
         None => vec![true; widths.len()],
     };
     let line = |cells: Vec<&str>| {
@@ -309,12 +338,24 @@ fn write_table(
     writeln!(
         out,
         "{}",
-        line(TABLE_COLUMNS.iter().map(|(h, _)| *h).collect())
+        line(headers.iter().map(String::as_str).collect())
     )?;
     for row in &cells {
         writeln!(out, "{}", line(row.iter().map(String::as_str).collect()))?;
     }
     Ok(())
+}
+
+/// The day (`2026-11-18`, UTC) every row of the table falls on, when there is one: the table
+/// then shows it once, in the time column's header, and each row the time of day alone.
+fn shared_day(store: &Store, rows: &[u32]) -> Option<String> {
+    let mut days = rows
+        .iter()
+        .map(|&i| store.row(i as usize).ts)
+        .filter(|&ts| ts != crate::store::NO_TIME)
+        .map(crate::time::format_day);
+    let first = days.next()?;
+    days.all(|d| d == first).then_some(first)
 }
 
 /// The buffer a command's output is written through: large, so that a large output is written
@@ -434,39 +475,54 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_table_is_narrowed_widest_text_first_and_never_below_its_narrowest() {
+    fn a_table_gives_way_in_the_order_stated_and_stops_once_it_fits() {
         let base = [23, 12, 6, 24, 7, 20, 24, 18, 16];
+        let texts = [3, 5, 6, 7, 8];
+        let narrow = |to| Give::Narrow {
+            columns: &texts,
+            to,
+        };
+        // Narrowing takes the widest first and stops at the width asked.
         let mut widths = base;
-        let narrowing = table_narrowing();
-        let kept = fit_table(&mut widths, 2, 140, &[], &narrowing, &[]);
+        let kept = fit_table(&mut widths, 2, 140, &[narrow(NARROWEST)]);
         assert!(kept.iter().all(|&k| k));
         assert_eq!(widths.iter().sum::<usize>() + 2 * 8, 140);
         for k in 0..base.len() {
-            if !narrowing.contains(&k) {
+            if !texts.contains(&k) {
                 assert_eq!(widths[k], base[k], "column {k} is not a text");
             }
         }
-        // The widest went first: ERROR and ROOM (24) end as narrow as USER (20) or narrower.
         assert!(widths[3] <= 20 && widths[6] <= 20, "{widths:?}");
-        // Too narrow to fit: every text at its narrowest, nothing dropped.
+        // Too narrow to fit: every text at its floor, nothing dropped.
         let mut widths = base;
-        let kept = fit_table(&mut widths, 2, 40, &[], &narrowing, &[]);
+        let kept = fit_table(&mut widths, 2, 40, &[narrow(12), narrow(NARROWEST)]);
         assert!(kept.iter().all(|&k| k));
-        for k in narrowing {
+        for k in texts {
             assert_eq!(widths[k], NARROWEST);
         }
-        // Dropping goes in the order given, and stops once it fits: first, before any narrowing;
-        // last, after it.
+        // A step after the table fits is not taken.
         let mut widths = [10, 10, 10, 10];
-        let kept = fit_table(&mut widths, 1, 32, &[3, 1], &[0], &[]);
+        let kept = fit_table(&mut widths, 1, 32, &[Give::Drop(3), Give::Drop(1)]);
         assert_eq!(
             (kept, widths),
             (vec![true, true, true, false], [10, 10, 10, 10])
         );
-        let mut widths = [10, 10, 10, 10];
-        let kept = fit_table(&mut widths, 1, 30, &[], &[0, 1], &[3, 2]);
         // Narrowed to 8 and 8 (39 wide), then the last column dropped (28): the two cells it
         // leaves go back to the narrowed columns.
+        let mut widths = [10, 10, 10, 10];
+        let kept = fit_table(
+            &mut widths,
+            1,
+            30,
+            &[
+                Give::Narrow {
+                    columns: &[0, 1],
+                    to: NARROWEST,
+                },
+                Give::Drop(3),
+                Give::Drop(2),
+            ],
+        );
         assert_eq!(
             (kept, widths),
             (vec![true, true, true, false], [9, 9, 10, 10])
@@ -474,32 +530,89 @@ mod tests {
     }
 
     #[test]
-    fn the_events_table_fits_a_narrow_terminal() {
+    fn the_events_table_fits_a_terminal_and_gives_way_in_the_order_stated() {
         let mut s = Store::new();
         s.merge(crate::source::demo::load());
         let rows: Vec<u32> = (0..200).collect();
-        for columns in [None, Some(150), Some(120), Some(100)] {
+        let table = |columns: Option<usize>| {
             let mut out = Vec::new();
             write_events_within(&s, &rows, Format::Table, columns, &mut out).unwrap();
-            let text = String::from_utf8(out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let whole = table(None);
+        let widest = whole.lines().map(|l| l.width()).max().unwrap();
+        assert_eq!(
+            table(Some(widest)),
+            whole,
+            "a table that fits the terminal is left whole"
+        );
+        assert!(!whole.contains('…'), "nothing is cut off a terminal");
+        for columns in [150, 120, 100, 80] {
+            let text = table(Some(columns));
             assert_eq!(text.lines().count(), 201);
-            let widest = text.lines().map(|l| l.width()).max().unwrap();
-            match columns {
-                None => assert!(widest > 150, "{widest}"),
-                Some(c) => assert!(widest <= c, "{c}: {widest}"),
-            }
-            // The OS goes only where narrowing the texts was not enough, and the room it leaves
-            // goes back to them: the table is then as wide as the terminal.
+            let wide = text.lines().map(|l| l.width()).max().unwrap();
+            assert!(wide <= columns, "{columns}: {wide}\n{text}");
             let header = text.lines().next().unwrap();
-            assert_eq!(header.ends_with("OS"), columns != Some(100), "{header}");
-            if columns == Some(100) {
-                assert_eq!(widest, 100, "{text}");
+            // The OS goes only where narrowing the texts was not enough, then the SDK, and the
+            // room they leave goes back to the texts: the table is then as wide as the terminal.
+            let (sdk, os) = (header.contains("SDK"), header.ends_with("OS"));
+            assert!(sdk || !os, "the SDK goes after the OS: {header}");
+            assert_eq!(os, columns == 150, "{header}");
+            assert_eq!(sdk, columns >= 120, "{header}");
+            if !os {
+                assert_eq!(wide, columns, "{text}");
             }
             // Times are never cut.
-            assert!(
-                text.lines().nth(1).unwrap().starts_with("2026-11-18 "),
-                "{text}"
-            );
+            for line in text.lines().skip(1) {
+                let clock = &line[..12];
+                assert!(
+                    clock
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c == ':' || c == '.'),
+                    "{line}"
+                );
+            }
+            // The error, the most telling text, keeps the most room at the narrowest.
+            let error = header.find("STATUS").unwrap() - header.find("ERROR").unwrap() - TABLE_GAP;
+            assert!(error >= 15, "{columns}: {text}");
         }
+    }
+
+    #[test]
+    fn the_date_shows_once_when_every_row_shares_it() {
+        let ev = |n: u32, at: &str| {
+            serde_json::json!({
+                "id": format!("00000000-0000-4000-8000-{n:012x}"),
+                "timestamp": at,
+                "type": "client.join.failed",
+                "data": {"room_id": "r", "peer_id": "p", "error_code": 500},
+            })
+            .to_string()
+        };
+        let store = |events: [String; 2]| {
+            let mut s = Store::new();
+            s.merge(crate::store::Batch::of_objects(events).unwrap());
+            s
+        };
+        let table = |s: &Store| {
+            let mut out = Vec::new();
+            let rows: Vec<u32> = (0..s.len() as u32).collect();
+            write_events_within(s, &rows, Format::Table, None, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let one_day = store([ev(1, "2026-11-18T11:00:00Z"), ev(2, "2026-11-18T11:01:00Z")]);
+        let text = table(&one_day);
+        assert!(text.starts_with("2026-11-18 UTC  TYPE"), "{text}");
+        assert_eq!(text.matches("2026-11-18").count(), 1, "{text}");
+        assert!(
+            text.lines().nth(2).unwrap().starts_with("11:01:00.000  "),
+            "{text}"
+        );
+        // A row of another day brings the date back to every row.
+        let two_days = store([ev(1, "2026-11-18T11:00:00Z"), ev(2, "2026-11-19T11:00:00Z")]);
+        let text = table(&two_days);
+        assert!(text.starts_with("TIME (UTC)"), "{text}");
+        assert!(text.contains("2026-11-18 11:00:00.000"), "{text}");
+        assert!(text.contains("2026-11-19 11:00:00.000"), "{text}");
     }
 }

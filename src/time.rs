@@ -106,6 +106,20 @@ pub fn format_short(ns: i64) -> String {
         .to_string()
 }
 
+/// The day of an instant, UTC: `2026-11-18`.
+pub fn format_day(ns: i64) -> String {
+    DateTime::<Utc>::from_timestamp_nanos(ns)
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+/// The time of day of an instant, UTC, to the millisecond: `08:01:01.574`.
+pub fn format_clock(ns: i64) -> String {
+    DateTime::<Utc>::from_timestamp_nanos(ns)
+        .format("%H:%M:%S%.3f")
+        .to_string()
+}
+
 /// Reads a `--since`/`--until` value: RFC 3339, or a duration back from `now_ns` such as `90s`,
 /// `90m`, `2h`, `3d`, `1w`.
 pub fn parse_time_bound(s: &str, now_ns: i64) -> Result<i64, String> {

@@ -756,29 +756,42 @@ fn list_tables_fit_the_terminal_they_are_printed_on() {
     let Some(tmux) = Tmux::start(dir.path()) else {
         return;
     };
-    for (what, args) in [
-        ("events", "--max 20"),
-        ("groups", "--group-by error"),
-        ("peers", "--group-by peer --max 200"),
-    ] {
-        tmux.type_text(&format!(
-            "{} list --demo --format table {args}; echo \"{what} exited with $?\"",
-            binary()
-        ));
-        tmux.keys(&["Enter"]);
-        tmux.wait_for_text(&format!("{what} exited with 0"));
-        // Lines the terminal wrapped are joined again: none may be wider than the pane.
-        let joined = tmux.ok(&["capture-pane", "-p", "-J", "-t", "main"]);
-        let widest = joined
-            .lines()
-            .filter(|l| !l.contains("exited with") && !l.contains(" list --demo"))
-            .map(|l| l.chars().count())
-            .max()
-            .unwrap();
-        assert!(
-            widest <= usize::from(WIDTH),
-            "{what}: a line of {widest} columns:\n{joined}"
-        );
+    for width in [80u16, WIDTH] {
+        tmux.ok(&["resize-window", "-t", "main", "-x", &width.to_string()]);
+        for (what, args) in [
+            ("events", "--max 20"),
+            ("groups", "--group-by error"),
+            ("peers", "--group-by peer --max 200"),
+        ] {
+            tmux.ok(&["clear-history", "-t", "main"]);
+            tmux.type_text(&format!(
+                "clear; {} list --demo --format table {args}; echo \"{what} exited with $?\"",
+                binary()
+            ));
+            tmux.keys(&["Enter"]);
+            tmux.wait_for_text(&format!("{what} exited with 0"));
+            // Lines the terminal wrapped are joined again: none may be wider than the pane.
+            let joined = tmux.ok(&["capture-pane", "-p", "-J", "-t", "main"]);
+            let lines: Vec<&str> = joined
+                .lines()
+                .filter(|l| !l.contains("exited with") && !l.contains(" list --demo"))
+                .filter(|l| !l.trim().is_empty())
+                .collect();
+            let widest = lines
+                .iter()
+                .map(|l| unicode_width::UnicodeWidthStr::width(*l))
+                .max()
+                .unwrap();
+            assert!(
+                widest <= usize::from(width),
+                "{what} at {width}: a line of {widest} columns:\n{joined}"
+            );
+            // At 80 columns every one of these tables had to give way, and uses the whole
+            // width it gave way to.
+            if width == 80 {
+                assert_eq!(widest, 80, "{what}: {widest} columns used:\n{joined}");
+            }
+        }
     }
 }
 

@@ -9,8 +9,7 @@ use crate::event::EventType;
 use crate::insight::GroupKey;
 use crate::output::Format;
 use crate::store::Store;
-use crate::text::cut;
-use crate::text::for_terminal;
+use crate::text::{Give, cut, for_terminal};
 
 /// Buckets of the table's activity column.
 const TABLE_SPARK: usize = 16;
@@ -119,7 +118,8 @@ fn json_of(store: &Store, key: GroupKey, g: &Group) -> Value {
     Value::Object(o)
 }
 
-/// The key's table columns: header and the widest a cell may be before it is cut.
+/// The key's table columns: header, and the width a cell first narrows to on a terminal too
+/// narrow for the table. A file or a pipe gets every cell whole.
 fn key_columns(key: GroupKey) -> &'static [(&'static str, usize)] {
     match key {
         GroupKey::Error => &[("TYPE", 12), ("CODE", 6), ("ERROR", 28)],
@@ -172,7 +172,7 @@ fn write_table(
                 .iter()
                 .zip(columns)
                 .enumerate()
-                .map(|(n, (p, (_, max)))| {
+                .map(|(n, (p, _))| {
                     let text = match p {
                         Part::Absent => "-".to_string(),
                         Part::Text(s) if key == GroupKey::Error && n == 0 => {
@@ -181,7 +181,7 @@ fn write_table(
                         Part::Text(s) => s.to_string(),
                         Part::Code(c) => c.to_string(),
                     };
-                    cut(&for_terminal(&text), *max)
+                    for_terminal(&text).into_owned()
                 })
                 .collect();
             row.extend([
@@ -207,20 +207,35 @@ fn write_table(
     // On a narrow terminal the activity goes first, then the first seen, then the final
     // share (the count and the finals say it); then the key's own columns narrow.
     let n = columns.len();
+    let count_column = |title: &str| {
+        n + COUNT_HEADERS
+            .iter()
+            .position(|h| *h == title)
+            .expect("a count column")
+    };
+    let key_columns: Vec<usize> = (0..n).collect();
+    let singles: Vec<[usize; 1]> = key_columns.iter().map(|&k| [k]).collect();
+    // Each key column first narrows to its width of choice; then the count columns go; then
+    // the key's columns narrow further.
+    let mut order: Vec<Give> = singles
+        .iter()
+        .zip(columns)
+        .map(|(k, (_, to))| Give::Narrow {
+            columns: k,
+            to: *to,
+        })
+        .collect();
+    order.extend([
+        Give::Drop(count_column("ACTIVITY")),
+        Give::Drop(count_column("FIRST SEEN (UTC)")),
+        Give::Drop(count_column("FINAL %")),
+        Give::Narrow {
+            columns: &key_columns,
+            to: crate::text::NARROWEST,
+        },
+    ]);
     let kept = match columns_in {
-        Some(total) => crate::text::fit_table(
-            &mut widths,
-            crate::text::TABLE_GAP,
-            total,
-            &["ACTIVITY", "FIRST SEEN (UTC)", "FINAL %"].map(|title| {
-                n + COUNT_HEADERS
-                    .iter()
-                    .position(|h| *h == title)
-                    .expect("a count column")
-            }),
-            &(0..n).collect::<Vec<_>>(),
-            &[],
-        ),
+        Some(total) => crate::text::fit_table(&mut widths, crate::text::TABLE_GAP, total, &order),
         None => vec![true; widths.len()],
     };
     let line = |cells: &[&str]| {

@@ -4,4 +4,4 @@ mod sanitize;
 mod width;
 
 pub use sanitize::{ForTerminal, for_terminal};
-pub use width::{NARROWEST, TABLE_GAP, cut, display_width, fit_table};
+pub use width::{Give, NARROWEST, TABLE_GAP, cut, display_width, fit_table};
