@@ -86,6 +86,7 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
         },
         app: serve.app,
         delay: std::time::Duration::from_millis(serve.delay_ms),
+        limits: crate::serve::Limits::standard(),
     };
     crate::serve::run(addr, token, store, options).map_err(Failure::Runtime)?;
     Ok(Ended::Done)
