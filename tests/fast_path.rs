@@ -528,3 +528,20 @@ fn a_line_that_names_its_id_twice_is_deduplicated_as_the_full_path_does() {
         }
     }
 }
+
+#[test]
+fn a_damaged_later_copy_of_an_id_is_reported_as_without_a_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = r#"{"id":"a","type":"client.join.failed","data":{"room_id":"r1","is_terminal":true}}"#;
+    // The same id again, its object cut short after its data: it still ends with a brace.
+    let cut = &good[..good.len() - 1];
+    let path = write(&dir, "copies.ndjson", &[good.to_string(), cut.to_string()]);
+    let source = Source::Files(vec![path]);
+    let (_, plain_problems) = source.load_offline();
+    assert_eq!(plain_problems.len(), 1, "{plain_problems:?}");
+    for filter in [Filter::default(), Filter::default().with(Field::Room, "r1")] {
+        let (_, problems, _) = source.select_offline(&filter);
+        assert_eq!(problems, plain_problems, "{}", filter.describe());
+        assert!(source.select_offline_spans(&filter).is_none());
+    }
+}

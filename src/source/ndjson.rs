@@ -7,7 +7,11 @@
 //! that de-duplication (the first copy of an id wins) stays exactly that of the full path. Every
 //! line that is not parsed is still validated (UTF-8, and one JSON value): a damaged line hands
 //! the file over to the full path, which reports and counts the damage as it does without a
-//! filter, so that a filter never hides a damaged event.
+//! filter, so that a filter never hides a damaged event. (That check is what the fast path pays
+//! for exactness: on a dump of a million events selected by type and room, where five lines in
+//! six are skipped, it takes the CPU time from 0.6-0.7 s to 1.5-1.7 s, mostly serde_json's
+//! skipping parser. A hand-written grammar check of lines without escapes, strings skipped to
+//! their closing quote, measured no cheaper, 1.7-1.8 s, and was not kept.)
 
 use std::hash::BuildHasher;
 use std::sync::{Arc, LazyLock};
@@ -441,7 +445,7 @@ fn candidates(
         }
     }
     let mut kept: Vec<Vec<(usize, usize)>> = vec![Vec::new(); blobs.len()];
-    for (b, start, end) in first_copies(&parts, threads) {
+    for (b, start, end) in first_copies(blobs, &parts, threads)? {
         kept[b].push((start, end));
     }
     Ok(kept)
@@ -451,7 +455,15 @@ fn candidates(
 /// end), in input order. Only the candidates' ids are kept in a table, cut into one part per
 /// thread by their hashes, each part filled by a thread of its own; the other lines are looked
 /// up in those tables in parallel, each lowering the first position of its id.
-fn first_copies(parts: &[(usize, Vec<LineInfo>)], threads: usize) -> Vec<(usize, usize, usize)> {
+///
+/// A candidate that is not the first of its id is not parsed either: it is validated as the
+/// lines that are not candidates are (see [`is_one_json_value`]), and fails the whole when
+/// damaged, so that the full way reports it.
+fn first_copies(
+    blobs: &[Arc<Blob>],
+    parts: &[(usize, Vec<LineInfo>)],
+    threads: usize,
+) -> Result<Vec<(usize, usize, usize)>, NotLineDelimited> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let mut base = Vec::with_capacity(parts.len());
     let mut total = 0;
@@ -462,7 +474,7 @@ fn first_copies(parts: &[(usize, Vec<LineInfo>)], threads: usize) -> Vec<(usize,
         candidates += lines.iter().filter(|line| line.candidate).count();
     }
     if candidates == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let shards = threads.max(1);
     // The high half of the hash picks the part; a table places an id by the low bits.
@@ -515,16 +527,23 @@ fn first_copies(parts: &[(usize, Vec<LineInfo>)], threads: usize) -> Vec<(usize,
         let mut kept = Vec::new();
         for &(b, at, lines) in *group {
             for (j, line) in lines.iter().enumerate() {
-                if line.candidate
-                    && position(line).is_some_and(|p| p.load(Ordering::Relaxed) == at + j)
-                {
+                if !line.candidate {
+                    continue;
+                }
+                if position(line).is_some_and(|p| p.load(Ordering::Relaxed) == at + j) {
                     kept.push((b, line.start, line.end));
+                } else if !is_one_json_value(&blobs[b][line.start..line.end]) {
+                    return Err(NotLineDelimited);
                 }
             }
         }
-        kept
+        Ok(kept)
     });
-    kept.concat()
+    let mut all = Vec::new();
+    for part in kept {
+        all.extend(part?);
+    }
+    Ok(all)
 }
 
 /// The hash of an id, as the first pass takes it and [`first_copies`] looks it up.
