@@ -196,3 +196,44 @@ fn the_binary_under_a_low_descriptor_limit_still_serves_a_normal_client() {
     assert_eq!(&answer, b"HTTP/1.1 200");
     drop(held);
 }
+
+/// The common soft limit of 1,024 open files with a higher hard one: serve raises its soft
+/// limit, as servers do, and serves a normal client at once while more connections are held
+/// than the soft limit would have allowed (started here under a soft limit of 64).
+#[cfg(unix)]
+#[test]
+fn the_binary_raises_a_low_soft_descriptor_limit_and_serves_at_once() {
+    let hard = std::process::Command::new("sh")
+        .args(["-c", "ulimit -Hn"])
+        .output()
+        .unwrap();
+    let hard = String::from_utf8_lossy(&hard.stdout).trim().to_string();
+    if hard != "unlimited" && hard.parse::<u64>().unwrap_or(0) < 1024 {
+        eprintln!("the hard limit of open files is {hard}: nothing to raise the soft one to");
+        return;
+    }
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -Sn 64 && exec \"$0\" serve \"$1\" --addr 127.0.0.1:0")
+        .arg(env!("CARGO_BIN_EXE_callscope"))
+        .arg(fixture("join.json"))
+        .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
+        .stderr(std::process::Stdio::null());
+    let server = common::Server::spawn(cmd);
+    let addr = format!("127.0.0.1:{}", server.port);
+    let held: Vec<std::net::TcpStream> = (0..200)
+        .map(|_| std::net::TcpStream::connect(&addr).unwrap())
+        .collect();
+    let mut client = std::net::TcpStream::connect(&addr).unwrap();
+    // Well within the 10 s header deadline: the client does not wait for held ones to end.
+    client
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    client.write_all(request().as_bytes()).unwrap();
+    let mut answer = [0u8; 12];
+    client
+        .read_exact(&mut answer)
+        .expect("the client is answered at once");
+    assert_eq!(&answer, b"HTTP/1.1 200");
+    drop(held);
+}

@@ -78,6 +78,7 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
     };
     let store = crate::serve::served(store, &filter, serve.redact).map_err(Failure::Runtime)?;
     tracing::info!(redact = serve.redact, "serving");
+    crate::serve::raise_descriptor_limit();
     let options = crate::serve::Options {
         rules: if serve.lenient {
             crate::serve::Rules::Lenient

@@ -1,6 +1,11 @@
 //! `callscope serve`: the loaded events (a dump, the demo, or what the live API holds, fetched
 //! once) over the service's HTTP API, so that any client of the API (callscope itself, curl,
 //! scripts) can query a replayed incident. Filters narrow what is served.
+//!
+//! Connections are accepted by a loop of its own rather than `axum::serve`, which sets no timer
+//! and no cap: hyper's connection builder takes the header deadline and the head's size limit,
+//! tower-http the body's and the request's, tokio-io-timeout the write stall, and a semaphore
+//! holds the count of connections (see [`Limits`]).
 
 mod api;
 mod auth;
@@ -82,10 +87,10 @@ impl Limits {
 
 /// The most connections served at once under a limit of `descriptors` open files: half of
 /// them, so that the listener, the dump and the log always find one (a server out of
-/// descriptors accepts nobody, however short its deadlines), and at most 512, far above what
-/// the clients of a replayed incident need.
+/// descriptors accepts nobody, however short its deadlines), and at most 4,096: a connection
+/// held open costs serve a few KiB, so that many cost tens of MiB at most.
 pub fn connections_for(descriptors: u64) -> usize {
-    (descriptors / 2).clamp(8, 512) as usize
+    (descriptors / 2).clamp(8, 4096) as usize
 }
 
 /// The soft limit of open files of this process (1,024, the common default, where it cannot
@@ -103,6 +108,31 @@ fn descriptor_limit() -> u64 {
         }
     }
     1024
+}
+
+/// Raises this process's soft limit of open files to its hard limit (at most 65,536), as
+/// servers do at start (Go's runtime does it for every program): the common soft default of
+/// 1,024 is a limit for interactive programs, and it is what a thousand held connections
+/// exhaust. Under a hard limit as low as the soft one, nothing changes, and the cap on
+/// connections follows the limit in force.
+pub fn raise_descriptor_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read and write one rlimit, which lives here.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+                let wanted = limit.rlim_max.min(65_536);
+                if wanted > limit.rlim_cur {
+                    limit.rlim_cur = wanted;
+                    libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+                }
+            }
+        }
+    }
 }
 
 /// Serves `store` at `addr` to the clients that send `token` (or a management token of
