@@ -558,7 +558,12 @@ fn mode_of(path: &Path) -> u32 {
 fn a_new_output_file_gets_0666_less_the_umask_and_a_replaced_one_keeps_its_mode() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    for (umask, mode) in [("077", 0o600), ("027", 0o640), ("002", 0o664), ("022", 0o644)] {
+    for (umask, mode) in [
+        ("077", 0o600),
+        ("027", 0o640),
+        ("002", 0o664),
+        ("022", 0o644),
+    ] {
         for format in ["ndjson", "csv"] {
             let path = dir.path().join(format!("new-{umask}.{format}"));
             list_under_umask(umask, &path, format);
@@ -592,7 +597,11 @@ fn a_path_or_value_holding_escapes_reaches_stderr_neutralised() {
         "{\"id\":\"a\",\"type\":\"client.join.failed\",\"data\":{\"room_id\":\"r1\"}}\n{\"id\":\"b\",\n",
     )
     .unwrap();
-    for args in [&["list"][..], &["list", "--room", "r1"], &["serve", "--addr", "127.0.0.1:0"]] {
+    for args in [
+        &["list"][..],
+        &["list", "--room", "r1"],
+        &["serve", "--addr", "127.0.0.1:0"],
+    ] {
         let out = callscope().args(args).arg(&path).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8(out.stderr).unwrap();

@@ -480,7 +480,11 @@ fn list_exits_2_naming_a_damaged_line_that_its_filter_skips() {
         };
         let plain = run(&[]);
         assert_eq!(plain.status.code(), Some(2), "{what}");
-        for args in [&["--room", "r1"][..], &["--type", "publish"], &["--search", "zzz"]] {
+        for args in [
+            &["--room", "r1"][..],
+            &["--type", "publish"],
+            &["--search", "zzz"],
+        ] {
             let filtered = run(args);
             assert_eq!(filtered.status.code(), Some(2), "{what} with {args:?}");
             assert_eq!(
@@ -532,7 +536,8 @@ fn a_line_that_names_its_id_twice_is_deduplicated_as_the_full_path_does() {
 #[test]
 fn a_damaged_later_copy_of_an_id_is_reported_as_without_a_filter() {
     let dir = tempfile::tempdir().unwrap();
-    let good = r#"{"id":"a","type":"client.join.failed","data":{"room_id":"r1","is_terminal":true}}"#;
+    let good =
+        r#"{"id":"a","type":"client.join.failed","data":{"room_id":"r1","is_terminal":true}}"#;
     // The same id again, its object cut short after its data: it still ends with a brace.
     let cut = &good[..good.len() - 1];
     let path = write(&dir, "copies.ndjson", &[good.to_string(), cut.to_string()]);

@@ -215,7 +215,8 @@ async fn serve_connection(
                 } else {
                     "Connection: close\r\n".to_string()
                 };
-                let head = format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{length}\r\n");
+                let head =
+                    format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{length}\r\n");
                 let _ = stream.write_all(head.as_bytes()).await;
                 let chunk = vec![b' '; 64 * 1024];
                 let mut sent = 0;
@@ -482,7 +483,11 @@ async fn a_body_dripped_a_byte_a_second_is_abandoned_at_the_request_deadline() {
     assert_eq!(failure, None);
     assert_each_once(&store, 1..=3);
     assert_eq!(retries.len(), 1, "{retries:?}");
-    assert!(retries[0].reason.contains("timed out"), "{}", retries[0].reason);
+    assert!(
+        retries[0].reason.contains("timed out"),
+        "{}",
+        retries[0].reason
+    );
     let elapsed = started.elapsed() - retries[0].wait;
     assert!(
         elapsed >= callscope::source::api::REQUEST_DEADLINE
@@ -506,7 +511,10 @@ async fn an_answer_larger_than_any_page_is_cut_off_and_not_asked_for_again() {
         assert!(store.is_empty());
         assert_eq!(server.count(), 1, "not retried");
         let written = server.written.load(std::sync::atomic::Ordering::Relaxed);
-        assert!(written < limit * 2, "{written} bytes were sent before the client stopped");
+        assert!(
+            written < limit * 2,
+            "{written} bytes were sent before the client stopped"
+        );
     }
 }
 

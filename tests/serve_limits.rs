@@ -92,7 +92,10 @@ async fn a_connection_that_sends_no_whole_head_is_closed_at_the_header_deadline(
     let started = Instant::now();
     let mut silent = TcpStream::connect(&addr).await.unwrap();
     let mut dripping = TcpStream::connect(&addr).await.unwrap();
-    dripping.write_all(b"GET /v2/analytics/events HTTP/1.1\r\n").await.unwrap();
+    dripping
+        .write_all(b"GET /v2/analytics/events HTTP/1.1\r\n")
+        .await
+        .unwrap();
     closed(&mut silent).await;
     closed(&mut dripping).await;
     let elapsed = started.elapsed();

@@ -315,9 +315,11 @@ pub async fn serve_on(
         io.set_write_timeout(Some(limits.write_stall));
         let io = TokioIo::new(Box::pin(io));
         let router = router.clone();
-        let service = hyper::service::service_fn(move |request: axum::extract::Request<hyper::body::Incoming>| {
-            tower::ServiceExt::oneshot(router.clone(), request.map(axum::body::Body::new))
-        });
+        let service = hyper::service::service_fn(
+            move |request: axum::extract::Request<hyper::body::Incoming>| {
+                tower::ServiceExt::oneshot(router.clone(), request.map(axum::body::Body::new))
+            },
+        );
         let connection = graceful.watch(http.serve_connection(io, service));
         tokio::spawn(async move {
             if let Err(e) = connection.await {
@@ -328,7 +330,10 @@ pub async fn serve_on(
     }
     drop(listener);
     let deadline = limits.request + options.delay;
-    if tokio::time::timeout(deadline, graceful.shutdown()).await.is_err() {
+    if tokio::time::timeout(deadline, graceful.shutdown())
+        .await
+        .is_err()
+    {
         tracing::info!("stopped with requests still under way");
     }
     Ok(())

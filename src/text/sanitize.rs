@@ -19,7 +19,10 @@ use std::io::{self, Write};
 /// terminal does not draw keeps stale text. A run of jamo is composed into its syllables (NFC),
 /// which every terminal draws two cells wide, and what cannot be composed becomes `�`.
 pub fn for_terminal(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(|c| needs_replacing(c) || is_conjoining_jamo(c)) {
+    if !s
+        .chars()
+        .any(|c| needs_replacing(c) || is_conjoining_jamo(c))
+    {
         return Cow::Borrowed(s);
     }
     let s = with_jamo_composed(s);
@@ -264,14 +267,25 @@ mod tests {
     fn conjoining_jamo_become_syllables_or_replacement_characters() {
         // 한국 written as jamo (as macOS writes file names), a run of leading consonants, a
         // vowel after a syllable, an old-Korean consonant with a vowel.
-        assert_eq!(for_terminal("\u{1112}\u{1161}\u{11ab}\u{1100}\u{116e}\u{11a8}"), "한국");
-        assert_eq!(for_terminal("a\u{1100}\u{1100}\u{1100}b"), "a\u{fffd}\u{fffd}\u{fffd}b");
+        assert_eq!(
+            for_terminal("\u{1112}\u{1161}\u{11ab}\u{1100}\u{116e}\u{11a8}"),
+            "한국"
+        );
+        assert_eq!(
+            for_terminal("a\u{1100}\u{1100}\u{1100}b"),
+            "a\u{fffd}\u{fffd}\u{fffd}b"
+        );
         assert_eq!(for_terminal("가\u{1161}"), "가\u{fffd}");
         assert_eq!(for_terminal("\u{a960}\u{1161}!"), "\u{fffd}\u{fffd}!");
         // Precomposed text, and text around, are left as they are.
         assert!(matches!(for_terminal("한국어 Zoë"), Cow::Borrowed(_)));
         assert_eq!(for_terminal("\u{f900}\u{1100}\u{1161}"), "\u{f900}가");
-        for s in ["\u{1100}\u{1100}\u{1161}", "x\u{1161}\u{11a8}", "\u{115f}\u{1160}", "\u{d7b0}"] {
+        for s in [
+            "\u{1100}\u{1100}\u{1161}",
+            "x\u{1161}\u{11a8}",
+            "\u{115f}\u{1160}",
+            "\u{d7b0}",
+        ] {
             assert!(!for_terminal(s).chars().any(is_conjoining_jamo), "{s:?}");
         }
     }

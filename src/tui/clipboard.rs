@@ -68,7 +68,8 @@ pub fn copy_json(model: &mut Model, event: Option<usize>) -> Vec<Effect> {
     };
     // Controls a JSON string may hold raw (C1, DEL, bidirectional overrides) go out escaped:
     // the same JSON, and nothing that can drive the terminal it is pasted into.
-    let text = crate::text::json_escaped(&String::from_utf8_lossy(&compact_json(&json))).into_owned();
+    let text =
+        crate::text::json_escaped(&String::from_utf8_lossy(&compact_json(&json))).into_owned();
     let what = format!(
         "{} of {}JSON",
         size(text.len()),

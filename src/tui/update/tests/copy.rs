@@ -69,7 +69,12 @@ fn with_id(id: &str) -> Model {
 
 #[test]
 fn an_id_holding_a_control_character_is_not_copied_and_the_json_goes_out_escaped() {
-    for id in ["evt\nrm -rf ~\n", "evt\u{1b}]0;x\u{7}", "evt\u{9b}1m", "evt\u{202e}"] {
+    for id in [
+        "evt\nrm -rf ~\n",
+        "evt\u{1b}]0;x\u{7}",
+        "evt\u{9b}1m",
+        "evt\u{202e}",
+    ] {
         let mut m = with_id(id);
         assert!(run(&mut m, Command::CopyId).is_empty(), "{id:?}");
         let status = m.status.clone().unwrap();
