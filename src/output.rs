@@ -372,23 +372,26 @@ pub fn write_atomically(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".callscope-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".callscope-").suffix(".tmp");
+    // A new file is made as any program makes one: 0666 less the umask (the system applies it
+    // when the file is created), so that `umask 077` keeps a dump of names and addresses private.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     {
         let mut buf = io::BufWriter::with_capacity(OUTPUT_BUFFER, tmp.as_file_mut());
         write(&mut buf)?;
         buf.flush()?;
     }
-    // The temporary file is private (0600); the dump gets the mode of the file it replaces, or
-    // the usual 0644 for a new one.
+    // A file replaced keeps its mode.
     #[cfg(unix)]
-    {
+    if let Ok(meta) = std::fs::metadata(path) {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path)
-            .map(|m| m.permissions().mode() & 0o7777)
-            .unwrap_or(0o644);
+        let mode = meta.permissions().mode() & 0o7777;
         tmp.as_file()
             .set_permissions(std::fs::Permissions::from_mode(mode))?;
     }

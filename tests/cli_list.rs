@@ -527,6 +527,96 @@ fn output_may_replace_the_file_being_read_and_may_be_relative() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
+/// `list -o FILE` run by a shell under `umask`, as a person's shell would run it.
+#[cfg(unix)]
+fn list_under_umask(umask: &str, path: &Path, format: &str) {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "umask {umask} && exec \"$0\" list \"$1\" --format {format} -o \"$2\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_callscope"))
+        .arg(fixture("subscribe.json"))
+        .arg(path)
+        .status()
+        .map(|s| assert!(s.success(), "{umask}: {s}"))
+        .unwrap();
+}
+
+#[cfg(unix)]
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_output_file_gets_0666_less_the_umask_and_a_replaced_one_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    for (umask, mode) in [
+        ("077", 0o600),
+        ("027", 0o640),
+        ("002", 0o664),
+        ("022", 0o644),
+    ] {
+        for format in ["ndjson", "csv"] {
+            let path = dir.path().join(format!("new-{umask}.{format}"));
+            list_under_umask(umask, &path, format);
+            assert_eq!(mode_of(&path), mode, "umask {umask}, {format}");
+        }
+    }
+    let kept = dir.path().join("kept.ndjson");
+    std::fs::write(&kept, "").unwrap();
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).unwrap();
+    list_under_umask("077", &kept, "ndjson");
+    assert_eq!(mode_of(&kept), 0o640, "the mode of the file replaced");
+    assert!(!std::fs::read_to_string(&kept).unwrap().is_empty());
+}
+
+/// Whether text written to stderr could drive a terminal.
+fn drives_a_terminal(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+#[test]
+fn a_path_or_value_holding_escapes_reaches_stderr_neutralised() {
+    let dir = tempfile::tempdir().unwrap();
+    // A damaged dump whose name sets the terminal's title.
+    let name = "evil\u{1b}]0;PWNED\u{7}\u{9b}31m\r.ndjson";
+    let path = dir.path().join(name);
+    std::fs::write(
+        &path,
+        "{\"id\":\"a\",\"type\":\"client.join.failed\",\"data\":{\"room_id\":\"r1\"}}\n{\"id\":\"b\",\n",
+    )
+    .unwrap();
+    for args in [
+        &["list"][..],
+        &["list", "--room", "r1"],
+        &["serve", "--addr", "127.0.0.1:0"],
+    ] {
+        let out = callscope().args(args).arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("evil␛]0;PWNED␇"), "{args:?}: {stderr:?}");
+        assert!(!drives_a_terminal(&stderr), "{args:?}: {stderr:?}");
+    }
+    // A value clap refuses is quoted in its message.
+    for args in [
+        &["list", "--format", "x\u{9b}31m\u{7}\r"][..],
+        &["list", "--max", "\u{1b}]0;PWNED\u{7}"],
+    ] {
+        let out = callscope().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(!drives_a_terminal(&stderr), "{args:?}: {stderr:?}");
+        assert!(stderr.contains("--"), "{stderr}");
+    }
+}
+
 #[test]
 fn output_into_a_missing_folder_fails_and_creates_nothing() {
     let dir = tempfile::tempdir().unwrap();

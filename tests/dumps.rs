@@ -660,3 +660,38 @@ fn a_missing_path_stops_list_before_its_output_file_is_touched() {
         }
     }
 }
+
+/// A raw control character in a string is not JSON (it must be escaped): such an event is a
+/// problem at its place, as other damage is, and not an event that no JSON reader, callscope's
+/// own included, reads again. Found by the dump reader's fuzz target.
+#[test]
+fn a_raw_control_character_in_a_string_is_a_problem_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    for (k, control) in ["\u{1}", "\u{1e}", "\u{7}", "\t"].iter().enumerate() {
+        let path = dir.path().join(format!("controls-{k}.ndjson"));
+        std::fs::write(
+            &path,
+            format!(
+                "{{\"id\":\"a\",\"type\":\"client.join.failed\",\"data\":{{\"room_id\":\"r1\"}}}}\n\
+                 {{\"id\":\"b\",\"type\":\"cl{control}ient.join.failed\",\"data\":{{\"room_id\":\"r1\"}}}}\n\
+                 {{\"id\":\"c\",\"type\":\"client.join.failed\",\"data\":{{\"room_id\":\"r{control}1\"}}}}\n\
+                 {{\"id\":\"d\",\"type\":\"client.join.failed\",\"data\":{{\"room_id\":\"r1\"}}}}\n"
+            ),
+        )
+        .unwrap();
+        let out = callscope()
+            .args(["list", "--format", "ndjson"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{control:?}");
+        assert_eq!(ids(&out.stdout), ["a", "d"], "{control:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(":2:")
+                && stderr.contains(":3:")
+                && stderr.contains("control character"),
+            "{control:?}: {stderr}"
+        );
+    }
+}

@@ -384,3 +384,169 @@ static PROPERTY_DUMP: std::sync::LazyLock<(tempfile::TempDir, Source, Pool)> =
         let source = Source::Files(vec![a]);
         (dir, source, pool)
     });
+
+/// Lines damaged in ways that still start with `{` and end with `}`, each with the room `r2`
+/// (which a filter on the room `r1` or a type the line does not hold never needs to parse).
+fn damaged_lines() -> Vec<(&'static str, Vec<u8>)> {
+    let head = br#"{"id":"b","timestamp":"2026-11-18T10:00:01Z","type":"client.join.failed","data":{"room_id":""#;
+    let with = |middle: &[u8], tail: &[u8]| {
+        let mut line = head.to_vec();
+        line.extend_from_slice(middle);
+        line.extend_from_slice(tail);
+        line
+    };
+    vec![
+        ("half a surrogate pair", with(br"r2\ud800", br#""}}"#)),
+        ("a lone low surrogate", with(br"r2\udc00x", br#""}}"#)),
+        ("an invalid escape", with(br"r2\q", br#""}}"#)),
+        ("invalid UTF-8", with(b"r2\xff\xfe", br#""}}"#)),
+        ("a cut \\u escape", with(br"r2\u12", br#""}}"#)),
+        ("a missing colon", with(b"r2", br#"","x" 1}}"#)),
+        ("a bare word", with(b"r2", br#"","x":nope}}"#)),
+        ("a brace too many", with(b"r2", br#""}}}"#)),
+        ("a missing comma", with(b"r2", br#"" "x":1}}"#)),
+        ("a number cut short", with(b"r2", br#"","x":1.}}"#)),
+    ]
+}
+
+fn damaged_dump(dir: &tempfile::TempDir, damage: &[u8]) -> String {
+    let good = |id: &str, room: &str| {
+        format!(
+            r#"{{"id":"{id}","timestamp":"2026-11-18T10:00:00Z","type":"client.join.failed","data":{{"room_id":"{room}","peer_id":"p1"}}}}"#
+        )
+    };
+    let mut text = format!("{}\n", good("a", "r1")).into_bytes();
+    text.extend_from_slice(damage);
+    text.extend_from_slice(format!("\n{}\n", good("c", "r1")).as_bytes());
+    let path = dir.path().join("damaged.ndjson");
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn a_damaged_line_the_filter_skips_is_reported_as_without_a_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let filters = [
+        Filter::default().with(Field::Room, "r1"),
+        Filter {
+            types: vec![EventType::Publish],
+            ..Filter::default()
+        },
+        Filter::default().with(Field::Peer, "p1"),
+        Filter {
+            search: Some("zzz".into()),
+            ..Filter::default()
+        },
+    ];
+    for (what, damage) in damaged_lines() {
+        let path = damaged_dump(&dir, &damage);
+        let source = Source::Files(vec![path]);
+        let (plain, plain_problems) = source.load_offline();
+        assert_eq!(plain_problems.len(), 1, "{what}: {plain_problems:?}");
+        for filter in &filters {
+            let (store, problems, rows) = source.select_offline(filter);
+            assert_eq!(
+                problems,
+                plain_problems,
+                "{what}, {}: the same problems as the full path",
+                filter.describe()
+            );
+            assert_eq!(store.len(), plain.len(), "{what}: the same events read");
+            assert_eq!(
+                selected(&store, &rows),
+                selected(&plain, &plain.filter(filter)),
+                "{what}, {}",
+                filter.describe()
+            );
+            assert!(
+                source.select_offline_spans(filter).is_none(),
+                "{what}: the copying formats read it the full way too"
+            );
+        }
+    }
+}
+
+#[test]
+fn list_exits_2_naming_a_damaged_line_that_its_filter_skips() {
+    let dir = tempfile::tempdir().unwrap();
+    for (what, damage) in damaged_lines() {
+        let path = damaged_dump(&dir, &damage);
+        let run = |args: &[&str]| {
+            assert_cmd::Command::new(env!("CARGO_BIN_EXE_callscope"))
+                .args(["list", &path, "--format", "ndjson"])
+                .args(args)
+                .output()
+                .unwrap()
+        };
+        let plain = run(&[]);
+        assert_eq!(plain.status.code(), Some(2), "{what}");
+        for args in [
+            &["--room", "r1"][..],
+            &["--type", "publish"],
+            &["--search", "zzz"],
+        ] {
+            let filtered = run(args);
+            assert_eq!(filtered.status.code(), Some(2), "{what} with {args:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&filtered.stderr),
+                String::from_utf8_lossy(&plain.stderr),
+                "{what} with {args:?}: the same messages"
+            );
+        }
+        let stderr = String::from_utf8_lossy(&plain.stderr);
+        assert!(stderr.contains("damaged.ndjson:2:"), "{what}: {stderr}");
+        let listed = String::from_utf8(run(&["--room", "r1"]).stdout).unwrap();
+        let ids: Vec<Value> = listed
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].clone())
+            .collect();
+        assert_eq!(ids, ["a", "c"], "{what}: the sound events are still listed");
+    }
+}
+
+#[test]
+fn a_line_that_names_its_id_twice_is_deduplicated_as_the_full_path_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = [
+        r#"{"id":"b","id":"c","type":"client.join.failed","data":{"room_id":"r2"}}"#.to_string(),
+        r#"{"id":"c","type":"client.join.failed","data":{"room_id":"r1"}}"#.to_string(),
+        r#"{"id":"d","type":"client.join.failed","data":{"room_id":"r1"}}"#.to_string(),
+        r#"{"id":"e","events":[],"type":"client.join.failed","data":{"room_id":"r1"}}"#.to_string(),
+        r#"{"id":"f","events":[],"data":{"room_id":"r1"}}"#.to_string(),
+    ];
+    let path = write(&dir, "twice.ndjson", &lines);
+    let source = Source::Files(vec![path]);
+    let (plain, problems) = source.load_offline();
+    assert!(problems.is_empty());
+    for filter in [
+        Filter::default(),
+        Filter::default().with(Field::Room, "r1"),
+        Filter::default().with(Field::Room, "r2"),
+    ] {
+        let want = selected(&plain, &plain.filter(&filter));
+        let (store, _, rows) = source.select_offline(&filter);
+        assert_eq!(selected(&store, &rows), want, "{}", filter.describe());
+        if let Some(spans) = source.select_offline_spans(&filter) {
+            let got: Vec<Vec<u8>> = spans.raws().map(<[u8]>::to_vec).collect();
+            assert_eq!(got, want, "{}", filter.describe());
+        }
+    }
+}
+
+#[test]
+fn a_damaged_later_copy_of_an_id_is_reported_as_without_a_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let good =
+        r#"{"id":"a","type":"client.join.failed","data":{"room_id":"r1","is_terminal":true}}"#;
+    // The same id again, its object cut short after its data: it still ends with a brace.
+    let cut = &good[..good.len() - 1];
+    let path = write(&dir, "copies.ndjson", &[good.to_string(), cut.to_string()]);
+    let source = Source::Files(vec![path]);
+    let (_, plain_problems) = source.load_offline();
+    assert_eq!(plain_problems.len(), 1, "{plain_problems:?}");
+    for filter in [Filter::default(), Filter::default().with(Field::Room, "r1")] {
+        let (_, problems, _) = source.select_offline(&filter);
+        assert_eq!(problems, plain_problems, "{}", filter.describe());
+        assert!(source.select_offline_spans(&filter).is_none());
+    }
+}

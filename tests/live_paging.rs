@@ -49,6 +49,13 @@ enum Reply {
     Hang,
     /// 200 with a body that is not JSON.
     NotJson,
+    /// 200 with a page of `per_page` events numbered on from the last, a `next` cursor never
+    /// sent before, and `total`: a server that pages on for ever.
+    Endless { per_page: u32, total: u64 },
+    /// 200 announcing a body of `len` bytes, then sent a byte a second.
+    Drip { len: usize },
+    /// 200 with a body of `len` bytes sent as fast as it is read, its length announced or not.
+    Huge { len: usize, announced: bool },
 }
 
 fn event(id: u32) -> String {
@@ -72,6 +79,8 @@ fn page_body(ids: &[u32], next: &str, total: u64) -> String {
 struct FaultServer {
     url: String,
     requests: Arc<Mutex<Vec<(String, String)>>>,
+    /// Bytes of body written by the `Huge` replies.
+    written: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl FaultServer {
@@ -81,6 +90,8 @@ impl FaultServer {
         let requests = Arc::new(Mutex::new(Vec::new()));
         let log = Arc::clone(&requests);
         let script = Arc::new(script);
+        let written = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = Arc::clone(&written);
         tokio::spawn(async move {
             loop {
                 let Ok((stream, _)) = listener.accept().await else {
@@ -88,10 +99,15 @@ impl FaultServer {
                 };
                 let log = Arc::clone(&log);
                 let script = Arc::clone(&script);
-                tokio::spawn(async move { serve_connection(stream, log, script).await });
+                let counted = Arc::clone(&counted);
+                tokio::spawn(async move { serve_connection(stream, log, script, counted).await });
             }
         });
-        FaultServer { url, requests }
+        FaultServer {
+            url,
+            requests,
+            written,
+        }
     }
 
     fn count(&self) -> usize {
@@ -128,6 +144,7 @@ async fn serve_connection(
     mut stream: TcpStream,
     log: Arc<Mutex<Vec<(String, String)>>>,
     script: Arc<Vec<Reply>>,
+    written: Arc<std::sync::atomic::AtomicUsize>,
 ) {
     loop {
         let Some((text, target)) = read_request_head(&mut stream).await else {
@@ -173,6 +190,45 @@ async fn serve_connection(
                 std::future::pending::<()>().await;
                 return;
             }
+            Reply::Endless { per_page, total } => {
+                let first = k as u32 * per_page + 1;
+                let ids: Vec<u32> = (first..first + per_page).collect();
+                let next = format!("fresh-{k}");
+                (200, page_body(&ids, &next, total), String::new())
+            }
+            Reply::Drip { len } => {
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len}\r\n\r\n"
+                );
+                let _ = stream.write_all(head.as_bytes()).await;
+                for _ in 0..len {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    if stream.write_all(b" ").await.is_err() {
+                        return;
+                    }
+                }
+                return;
+            }
+            Reply::Huge { len, announced } => {
+                let length = if announced {
+                    format!("Content-Length: {len}\r\n")
+                } else {
+                    "Connection: close\r\n".to_string()
+                };
+                let head =
+                    format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{length}\r\n");
+                let _ = stream.write_all(head.as_bytes()).await;
+                let chunk = vec![b' '; 64 * 1024];
+                let mut sent = 0;
+                while sent < len {
+                    if stream.write_all(&chunk).await.is_err() {
+                        return;
+                    }
+                    sent += chunk.len();
+                    written.fetch_add(chunk.len(), std::sync::atomic::Ordering::Relaxed);
+                }
+                return;
+            }
         };
         let response = format!(
             "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{extra}\r\n{body}",
@@ -194,7 +250,16 @@ fn tokens() -> TokenSource {
 /// Runs one query with "load everything" until it finishes or fails; returns the store of what
 /// arrived and every report.
 async fn load_all(server: &FaultServer, filter: Filter) -> (Store, Vec<String>, Option<String>) {
-    let api = Api::new(&server.url, 3).unwrap();
+    load_all_in_pages_of(server, filter, 3).await
+}
+
+/// [`load_all`], asking for pages of `page_size` events.
+async fn load_all_in_pages_of(
+    server: &FaultServer,
+    filter: Filter,
+    page_size: u32,
+) -> (Store, Vec<String>, Option<String>) {
+    let api = Api::new(&server.url, page_size).unwrap();
     let (reports_tx, mut reports) = mpsc::unbounded_channel();
     let commands = worker::spawn(api, tokens(), reports_tx);
     commands.send(Command::Query { id: 1, filter }).unwrap();
@@ -340,6 +405,117 @@ async fn a_repeated_cursor_stops_paging_instead_of_looping() {
     assert!(message.contains("already used"), "{message}");
     assert_each_once(&store, 1..=4);
     assert_eq!(server.count(), 2, "no request after the repeated cursor");
+}
+
+#[tokio::test(start_paused = true)]
+async fn fresh_cursors_over_empty_pages_stop_after_a_run_and_say_why() {
+    let server = FaultServer::start(vec![
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 1_000_000,
+        },
+        Reply::Endless {
+            per_page: 0,
+            total: 1_000_000,
+        },
+    ])
+    .await;
+    let (store, _, failure) = load_all(&server, join_only()).await;
+    let message = failure.expect("paging stops with a message");
+    assert!(message.contains("10 pages in a row"), "{message}");
+    assert_each_once(&store, 1..=3);
+    assert_eq!(server.count(), 11, "the first page, then ten empty ones");
+}
+
+#[tokio::test(start_paused = true)]
+async fn one_event_a_page_under_a_huge_total_stops_after_a_run_and_keeps_the_events() {
+    let server = FaultServer::start(vec![Reply::Endless {
+        per_page: 1,
+        total: 10_000_000_000,
+    }])
+    .await;
+    let (store, _, failure) = load_all_in_pages_of(&server, join_only(), 100).await;
+    let message = failure.expect("paging stops with a message");
+    assert!(message.contains("of the 100 events asked for"), "{message}");
+    assert_eq!(store.len(), 10);
+    assert_eq!(server.count(), 10);
+}
+
+#[tokio::test(start_paused = true)]
+async fn pages_past_the_total_stop_and_say_why() {
+    let server = FaultServer::start(vec![Reply::Endless {
+        per_page: 3,
+        total: 5,
+    }])
+    .await;
+    let (store, _, failure) = load_all(&server, join_only()).await;
+    let message = failure.expect("paging stops with a message");
+    assert!(message.contains("its total says 5"), "{message}");
+    // Overlaps and events arriving while paging may pass the total by a page; not by more.
+    assert_each_once(&store, 1..=9);
+    assert_eq!(server.count(), 3);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_body_dripped_a_byte_a_second_is_abandoned_at_the_request_deadline() {
+    let server = FaultServer::start(vec![
+        Reply::Drip { len: 10_000 },
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "",
+            total: 3,
+        },
+    ])
+    .await;
+    let started = Instant::now();
+    let api = Api::new(&server.url, 3).unwrap();
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn(api, tokens(), reports_tx);
+    commands
+        .send(Command::Query {
+            id: 1,
+            filter: join_only(),
+        })
+        .unwrap();
+    let mut store = Store::new();
+    let (failure, retries) = drive(&mut reports, &mut store, 1).await;
+    assert_eq!(failure, None);
+    assert_each_once(&store, 1..=3);
+    assert_eq!(retries.len(), 1, "{retries:?}");
+    assert!(
+        retries[0].reason.contains("timed out"),
+        "{}",
+        retries[0].reason
+    );
+    let elapsed = started.elapsed() - retries[0].wait;
+    assert!(
+        elapsed >= callscope::source::api::REQUEST_DEADLINE
+            && elapsed < callscope::source::api::REQUEST_DEADLINE + Duration::from_secs(1),
+        "abandoned after {elapsed:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_answer_larger_than_any_page_is_cut_off_and_not_asked_for_again() {
+    let limit = callscope::source::api::MAX_ANSWER_BYTES;
+    for announced in [false, true] {
+        let server = FaultServer::start(vec![Reply::Huge {
+            len: limit * 4,
+            announced,
+        }])
+        .await;
+        let (store, _, failure) = load_all(&server, join_only()).await;
+        let message = failure.expect("the query fails");
+        assert!(message.contains("larger than 16 MiB"), "{message}");
+        assert!(store.is_empty());
+        assert_eq!(server.count(), 1, "not retried");
+        let written = server.written.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(
+            written < limit * 2,
+            "{written} bytes were sent before the client stopped"
+        );
+    }
 }
 
 #[tokio::test(start_paused = true)]

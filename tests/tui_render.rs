@@ -715,6 +715,69 @@ fn a_hostile_event_draws_no_control_character_anywhere() {
     }
 }
 
+/// Conjoining Hangul jamo, which terminals draw at widths of their own: a run of leading
+/// consonants is one cell pair in a terminal that clusters graphemes and a pair per consonant in
+/// one that does not, so the cells between are left stale in one of them.
+fn jamo_event() -> Value {
+    let run = "\u{1100}".repeat(12);
+    // 한국 as decomposed jamo (as macOS writes names), and a vowel after a syllable.
+    let decomposed = "\u{1112}\u{1161}\u{11ab}\u{1100}\u{116e}\u{11a8}";
+    json!({
+        "version": "2.0",
+        "id": "6e7f8a9b-0c1d-4e2f-8a3b-6c7d8e9f0a2b",
+        "timestamp": "2026-11-18T11:30:00Z",
+        "type": "client.join.failed",
+        "data": {
+            "user_name": format!("{decomposed} {run}"),
+            "peer_id": format!("peer{run}"),
+            "room_id": "6735e0b1c4a92f5d18e3b7a1",
+            "room_name": format!("{run}가\u{1161}{run}"),
+            "error_code": 4006,
+            "error_name": format!("E{run}"),
+            "error_message": format!("boom {run}{decomposed}"),
+            "is_terminal": true,
+            "agent": { "sdk": format!("web{run}"), "os": "Linux" }
+        }
+    })
+}
+
+#[test]
+fn conjoining_jamo_reach_no_cell_and_decomposed_syllables_show_composed() {
+    let is_jamo = |c: char| matches!(c, '\u{1100}'..='\u{11ff}' | '\u{a960}'..='\u{a97f}' | '\u{d7b0}'..='\u{d7ff}');
+    for size in [(140, 40), (80, 24)] {
+        let mut m = loaded(
+            SourceLabel::Demo,
+            Filter::default(),
+            size,
+            vec![batch(&[jamo_event()])],
+        );
+        let mut screens = Vec::new();
+        screens.push(draw(&m).backend().buffer().clone());
+        screens.push(draw_detail(&m).backend().buffer().clone());
+        run(&mut m, Command::FocusDetail);
+        run(&mut m, Command::Bottom);
+        screens.push(draw(&m).backend().buffer().clone());
+        for (k, buffer) in screens.iter().enumerate() {
+            for y in 0..buffer.area.height {
+                for x in 0..buffer.area.width {
+                    let symbol = buffer[(x, y)].symbol();
+                    assert!(
+                        !symbol.chars().any(is_jamo),
+                        "{size:?} screen {k}: cell ({x}, {y}) holds {symbol:?}"
+                    );
+                }
+            }
+        }
+        // Each syllable in a cell, two cells wide.
+        let detail = &screens[1];
+        let composed = (0..detail.area.height).any(|y| {
+            (0..detail.area.width.saturating_sub(2))
+                .any(|x| detail[(x, y)].symbol() == "한" && detail[(x + 2, y)].symbol() == "국")
+        });
+        assert!(composed, "{}", screen_text(detail));
+    }
+}
+
 #[test]
 fn a_hostile_event_shows_its_control_characters_as_visible_symbols() {
     let m = loaded(

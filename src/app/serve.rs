@@ -83,6 +83,7 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
     };
     let store = crate::serve::served(store, &filter, serve.redact).map_err(Failure::Runtime)?;
     tracing::info!(redact = serve.redact, "serving");
+    crate::serve::raise_descriptor_limit();
     let options = crate::serve::Options {
         rules: if serve.lenient {
             crate::serve::Rules::Lenient
@@ -91,6 +92,7 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
         },
         app: serve.app,
         delay: std::time::Duration::from_millis(serve.delay_ms),
+        limits: crate::serve::Limits::standard(),
     };
     crate::serve::run(addr, token, store, related, options).map_err(Failure::Runtime)?;
     Ok(Ended::Done)

@@ -20,8 +20,10 @@ use config::Explicit;
 /// (they win over a profile) and which hold their defaults (a profile may set those).
 pub fn main() -> ExitCode {
     crate::memory::give_back_large_blocks();
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = Cli::command()
+        .try_get_matches()
+        .unwrap_or_else(|e| clap_exit(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| clap_exit(e));
     let scope = match matches.subcommand() {
         Some(("list", sub)) => sub,
         _ => &matches,
@@ -31,6 +33,20 @@ pub fn main() -> ExitCode {
         _ => Explicit::default(),
     };
     crate::app::exit(run(cli, explicit))
+}
+
+/// Ends on clap's own message (help, or what is wrong with the command line), as clap would,
+/// except that a message quoting a value with a control character in it goes out through the
+/// sanitiser, uncoloured: a value pasted from a dump must not drive the terminal.
+fn clap_exit(e: clap::Error) -> ! {
+    let plain = e.render().to_string();
+    if !plain.lines().any(crate::text::holds_controls) {
+        e.exit();
+    }
+    for line in plain.lines() {
+        eprintln!("{}", crate::text::for_terminal(line));
+    }
+    std::process::exit(e.exit_code());
 }
 
 /// Runs a parsed command line.

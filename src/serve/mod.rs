@@ -1,6 +1,11 @@
 //! `callscope serve`: the loaded events (a dump, the demo, or what the live API holds, fetched
 //! once) over the service's HTTP API, so that any client of the API (callscope itself, curl,
 //! scripts) can query a replayed incident. Filters narrow what is served.
+//!
+//! Connections are accepted by a loop of its own rather than `axum::serve`, which sets no timer
+//! and no cap: hyper's connection builder takes the header deadline and the head's size limit,
+//! tower-http the body's and the request's, tokio-io-timeout the write stall, and a semaphore
+//! holds the count of connections (see [`Limits`]).
 
 mod api;
 mod auth;
@@ -21,8 +26,10 @@ use std::io::{ErrorKind, Write};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::serve::ListenerExt;
+use axum::serve::Listener;
+use hyper_util::rt::{TokioIo, TokioTimer};
 
 use crate::filter::Filter;
 use crate::store::{Batch, Store};
@@ -39,6 +46,94 @@ pub struct Options {
     pub app: Option<AppKey>,
     /// How long each request waits before it is answered, as a distant server's would.
     pub delay: std::time::Duration,
+    /// What keeps clients from holding the server.
+    pub limits: Limits,
+}
+
+/// What keeps a client, slow or hostile, from holding the server: deadlines on each connection,
+/// a cap on how many are served at once, and bounded requests. All of them are hyper's and
+/// tower-http's own settings; the cap is a semaphore whose permit each connection holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// A request's head (its line and headers) must have arrived whole this long after the
+    /// server began waiting for it: on a new connection, and on a kept-alive one between two
+    /// requests, so this also closes connections left idle.
+    pub header_read: Duration,
+    /// A connection whose client stops reading an answer is closed once a write has waited
+    /// this long.
+    pub write_stall: Duration,
+    /// A request is answered within this (or gets 408), however long its handling takes.
+    pub request: Duration,
+    /// Connections served at once; further ones wait in the listen backlog until one ends.
+    pub max_connections: usize,
+    /// The largest request head read (request line, query and headers); a larger one gets 431.
+    pub max_head_bytes: usize,
+    /// The largest request body accepted (the API's requests have none); a larger one gets 413.
+    pub max_body_bytes: usize,
+}
+
+impl Limits {
+    /// The limits serve runs with: `max_connections` from the process's descriptor limit.
+    pub fn standard() -> Limits {
+        Limits {
+            header_read: Duration::from_secs(10),
+            write_stall: Duration::from_secs(30),
+            request: Duration::from_secs(30),
+            max_connections: connections_for(descriptor_limit()),
+            max_head_bytes: 64 * 1024,
+            max_body_bytes: 16 * 1024,
+        }
+    }
+}
+
+/// The most connections served at once under a limit of `descriptors` open files: half of
+/// them, so that the listener, the dump and the log always find one (a server out of
+/// descriptors accepts nobody, however short its deadlines), and at most 4,096: a connection
+/// held open costs serve a few KiB, so that many cost tens of MiB at most.
+pub fn connections_for(descriptors: u64) -> usize {
+    (descriptors / 2).clamp(8, 4096) as usize
+}
+
+/// The soft limit of open files of this process (1,024, the common default, where it cannot
+/// be read).
+fn descriptor_limit() -> u64 {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes one rlimit into the struct it is given, which lives here.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+            return limit.rlim_cur;
+        }
+    }
+    1024
+}
+
+/// Raises this process's soft limit of open files to its hard limit (at most 65,536), as
+/// servers do at start (Go's runtime does it for every program): the common soft default of
+/// 1,024 is a limit for interactive programs, and it is what a thousand held connections
+/// exhaust. Under a hard limit as low as the soft one, nothing changes, and the cap on
+/// connections follows the limit in force.
+pub fn raise_descriptor_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read and write one rlimit, which lives here.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+                let wanted = limit.rlim_max.min(65_536);
+                if wanted > limit.rlim_cur {
+                    limit.rlim_cur = wanted;
+                    libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+                }
+            }
+        }
+    }
 }
 
 /// Serves `store` at `addr` to the clients that send `token` (or a management token of
@@ -165,29 +260,92 @@ async fn serve(
     let shutdown = async move {
         signal.await;
     };
-    let auth = auth::Auth::new(&token.value, options.app);
-    let api =
-        Arc::new(api::Api::new(store, related, auth, options.rules).with_delay(options.delay));
-    drop(token);
     {
         // Scripts wait for this line to learn the port: it goes out at once, whole.
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "listening on http://{local}");
         let _ = stdout.flush();
     }
-    let listener = listener.tap_io(|tcp| {
-        // Pages are single writes answered by the next request; Nagle would only add delay.
-        let _ = tcp.set_nodelay(true);
-    });
+    serve_on(listener, token, store, related, options, shutdown).await
+}
+
+/// Serves on `listener` until `shutdown` completes, then lets the requests under way finish
+/// (for at most the time one request may take).
+pub async fn serve_on(
+    mut listener: tokio::net::TcpListener,
+    token: Token,
+    store: Store,
+    related: crate::related::Related,
+    options: Options,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> Result<(), String> {
+    let limits = options.limits;
+    let auth = auth::Auth::new(&token.value, options.app);
+    let api = Arc::new(api::Api::new(store, related, auth, options.rules).with_delay(options.delay));
+    drop(token);
     // Answers are gzip'd for the clients that ask (a page of a hundred events shrinks about
-    // eightfold); the log layer sits outside, to time the whole answer.
+    // eightfold); the log layer sits outside, to time the whole answer. A request is answered
+    // within its deadline (a stated delay added), and a body is refused past its bound.
     let router = api::router(api)
         .layer(tower_http::compression::CompressionLayer::new().gzip(true))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(
+            limits.max_body_bytes,
+        ))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            limits.request + options.delay,
+        ))
         .layer(axum::middleware::from_fn(log_request));
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read)
+        .max_buf_size(limits.max_head_bytes.max(8192));
+    let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    loop {
+        // A connection is accepted only with a permit: at the cap, the next one waits in the
+        // backlog until a connection ends (by its deadline, at the latest).
+        let permit = tokio::select! {
+            permit = Arc::clone(&permits).acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => break,
+            },
+            () = &mut shutdown => break,
+        };
+        // axum's listener retries failed accepts itself (out of descriptors included).
+        let (tcp, _) = tokio::select! {
+            accepted = Listener::accept(&mut listener) => accepted,
+            () = &mut shutdown => break,
+        };
+        // Pages are single writes answered by the next request; Nagle would only add delay.
+        let _ = tcp.set_nodelay(true);
+        let mut io = tokio_io_timeout::TimeoutStream::new(tcp);
+        io.set_write_timeout(Some(limits.write_stall));
+        let io = TokioIo::new(Box::pin(io));
+        let router = router.clone();
+        let service = hyper::service::service_fn(
+            move |request: axum::extract::Request<hyper::body::Incoming>| {
+                tower::ServiceExt::oneshot(router.clone(), request.map(axum::body::Body::new))
+            },
+        );
+        let connection = graceful.watch(http.serve_connection(io, service));
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(error = %e, "a connection ended on an error");
+            }
+            drop(permit);
+        });
+    }
+    drop(listener);
+    let deadline = limits.request + options.delay;
+    if tokio::time::timeout(deadline, graceful.shutdown())
         .await
-        .map_err(|e| format!("the server stopped: {e}"))
+        .is_err()
+    {
+        tracing::info!("stopped with requests still under way");
+    }
+    Ok(())
 }
 
 /// Logs each request: method, path and query, status and time taken. Headers, where the token

@@ -3,5 +3,5 @@
 mod sanitize;
 mod width;
 
-pub use sanitize::{ForTerminal, for_terminal};
+pub use sanitize::{ForTerminal, for_terminal, holds_controls, json_escaped};
 pub use width::{Give, NARROWEST, TABLE_GAP, cut, display_width, fit_table};

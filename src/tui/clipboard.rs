@@ -66,7 +66,10 @@ pub fn copy_json(model: &mut Model, event: Option<usize>) -> Vec<Effect> {
     } else {
         raw.to_vec()
     };
-    let text = String::from_utf8_lossy(&compact_json(&json)).into_owned();
+    // Controls a JSON string may hold raw (C1, DEL, bidirectional overrides) go out escaped:
+    // the same JSON, and nothing that can drive the terminal it is pasted into.
+    let text =
+        crate::text::json_escaped(&String::from_utf8_lossy(&compact_json(&json))).into_owned();
     let what = format!(
         "{} of {}JSON",
         size(text.len()),
@@ -100,6 +103,14 @@ pub fn copy_peer_id(model: &mut Model, peer: Sym) -> Vec<Effect> {
 fn copy_id(model: &mut Model, id: String, what: &str) -> Vec<Effect> {
     if id.is_empty() {
         model.status = Some(format!("this event has no {what}: nothing to copy"));
+        return Vec::new();
+    }
+    // Pasted into a shell, a newline runs what precedes it, and an escape drives the terminal:
+    // such an id is not copied at all (its JSON, escaped, still is).
+    if crate::text::holds_controls(&id) {
+        model.status = Some(format!(
+            "this {what} holds control characters, which could run a command when pasted: not copied (y copies the event's JSON, escaped)"
+        ));
         return Vec::new();
     }
     let what = format!("the {what} {id}");

@@ -24,6 +24,9 @@ pub enum FetchError {
     },
     /// A 200 whose body is not what the endpoint sends.
     BadPage(String),
+    /// An answer larger than any page can be (see [`MAX_ANSWER_BYTES`](super::MAX_ANSWER_BYTES)):
+    /// not read past that many bytes, and not asked for again.
+    TooLarge { limit: usize },
 }
 
 impl FetchError {
@@ -34,6 +37,8 @@ impl FetchError {
             FetchError::Status { status, .. } => *status == 429 || *status >= 500,
             // A cut body is the connection's fault as often as the server's.
             FetchError::BadPage(_) => true,
+            // The same query would bring the same answer.
+            FetchError::TooLarge { .. } => false,
         }
     }
 
@@ -59,6 +64,10 @@ impl FetchError {
         match self {
             FetchError::Network(m) => format!("network error: {m}"),
             FetchError::BadPage(m) => format!("the server sent a page that is not valid: {m}"),
+            FetchError::TooLarge { limit } => format!(
+                "the server's answer is larger than {} MiB, more than a page of at most 100 events can be: it was not read further (check --base-url)",
+                limit >> 20
+            ),
             FetchError::Status {
                 status,
                 message,

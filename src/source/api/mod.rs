@@ -21,6 +21,16 @@ pub const EVENTS_PATH: &str = "/v2/analytics/events";
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// A request that sends nothing for this long is abandoned (and retried).
 pub const READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// A request not answered in full this long after it started is abandoned (and retried), however
+/// steadily its body trickles in: a page of a hundred events (about 150 KB) takes 15 s even at
+/// 10 KB/s.
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(120);
+/// The most bytes read of one answer (after decompression, so that a small gzip'd body cannot
+/// inflate past it). A page holds at most 100 events, of about 1.5 KB each in the hosted API's
+/// examples and the demo data; 16 MiB is room for events a hundred times that size, and bounds
+/// what a wrong or hostile server can make callscope hold per request (a dozen cursors at once
+/// when loading everything).
+pub const MAX_ANSWER_BYTES: usize = 16 << 20;
 
 /// The HTTP client for one base URL.
 #[derive(Debug, Clone)]
@@ -35,6 +45,7 @@ impl Api {
         let http = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
             .read_timeout(READ_TIMEOUT)
+            .timeout(REQUEST_DEADLINE)
             .user_agent(concat!("callscope/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| format!("cannot set up HTTP: {e}"))?;
@@ -120,7 +131,7 @@ impl Api {
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
-        let body = response.bytes().await.map_err(network_error)?;
+        let body = read_capped(response, MAX_ANSWER_BYTES).await?;
         tracing::info!(method = %"GET", url = %target, status, bytes = body.len(), elapsed_ms = elapsed_ms(), "request");
         if status != 200 {
             let (message, details) = server_words(&body, Some(token));
@@ -138,8 +149,30 @@ impl Api {
             tracing::warn!(url = %target, error = %error.describe(), "request refused");
             return Err(error);
         }
-        Ok((body.to_vec(), target))
+        Ok((body, target))
     }
+
+    /// The page size asked for.
+    pub fn page_size(&self) -> u32 {
+        self.page_size
+    }
+}
+
+/// The body of `response`, refused as soon as it is known to pass `limit` bytes: from its
+/// announced length, else as it arrives.
+async fn read_capped(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, FetchError> {
+    // The announced length is that of the compressed body when the server compressed it.
+    if response.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(FetchError::TooLarge { limit });
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(network_error)? {
+        if body.len() + chunk.len() > limit {
+            return Err(FetchError::TooLarge { limit });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
 fn network_error(e: reqwest::Error) -> FetchError {

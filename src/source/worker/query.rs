@@ -25,7 +25,8 @@ enum CursorState {
     Retired,
     /// A typed cursor no longer needed: the untyped cursor loads the query alone.
     Dropped,
-    /// Failed for good; `retry`: asking again may pass (not so after a repeated cursor).
+    /// Failed for good; `retry`: asking again may pass (not so after a cursor that stopped
+    /// paging: a repeated cursor, pages past the total, a run of empty pages).
     Failed { message: String, retry: bool },
 }
 
@@ -37,6 +38,10 @@ struct Cursor {
     next: Option<String>,
     used: HashSet<String>,
     total: Option<u64>,
+    /// Events its pages brought, duplicates included.
+    received: u64,
+    /// Pages in a row, up to the last, that were sparse (see [`SPARSE_RUN`]) while promising more.
+    sparse_run: u32,
     busy: bool,
     state: CursorState,
 }
@@ -49,6 +54,8 @@ impl Cursor {
             next: None,
             used: HashSet::new(),
             total: None,
+            received: 0,
+            sparse_run: 0,
             busy: false,
             state: CursorState::Open,
         }
@@ -74,6 +81,36 @@ pub(super) enum Slot {
     /// A fresh first page of the query, for its total, asked at this generation of the typed
     /// cursors.
     Census(u64),
+}
+
+/// A cursor stops after this many pages in a row that each held under a tenth of the events asked
+/// for (none at all, most often) while saying more follow: a service that has more fills its
+/// pages, and one that keeps handing fresh cursors over empty pages would be paged forever.
+pub(super) const SPARSE_RUN: u32 = 10;
+
+/// Why a cursor stops paging though its page gave a next cursor, if it must.
+fn paging_stops(cursor: &Cursor, next: &str, repeated: bool, asked: u32) -> Option<String> {
+    if repeated {
+        return Some(REPEATED_CURSOR.into());
+    }
+    if next.is_empty() {
+        return None;
+    }
+    // Overlapping pages and events that arrive while paging may pass the total by a little; a
+    // page's worth more is past anything but a service paging on and on.
+    if let Some(total) = cursor.total
+        && cursor.received > total + u64::from(asked)
+    {
+        return Some(format!(
+            "the server sent {} events where its total says {total}, and still gave a next page; paging stopped instead of going on",
+            cursor.received
+        ));
+    }
+    (cursor.sparse_run >= SPARSE_RUN).then(|| {
+        format!(
+            "the server sent {SPARSE_RUN} pages in a row with (almost) none of the {asked} events asked for, and still gave a next page; paging stopped instead of going on"
+        )
+    })
 }
 
 type Flight = Pin<Box<dyn Future<Output = Result<Fetched, FetchError>> + Send>>;
@@ -395,18 +432,26 @@ impl QueryState {
         };
         self.pages += 1;
         self.discover(&fetched);
+        let asked = ctx.api.page_size();
         let cursor = &mut self.cursors[k];
         cursor.total = fetched.total.or(cursor.total);
         let next = fetched.next.clone();
         let repeated = !next.is_empty() && !cursor.used.insert(next.clone());
-        cursor.next = Some(if repeated { String::new() } else { next });
+        let events = fetched.entries.len() as u64;
+        cursor.received += events;
+        let sparse = events * 10 < u64::from(asked);
+        cursor.sparse_run = if sparse { cursor.sparse_run + 1 } else { 0 };
+        let stopped = paging_stops(cursor, &next, repeated, asked);
+        let stops = stopped.is_some();
+        cursor.next = Some(if stops { String::new() } else { next });
         let ended = cursor.next.as_deref() == Some("");
-        if repeated {
+        if let Some(why) = &stopped {
+            tracing::warn!(reason = %why, "paging stopped");
             cursor.state = CursorState::Failed {
                 message: if self.fanned {
-                    format!("{}: {REPEATED_CURSOR}", cursor.label())
+                    format!("{}: {why}", cursor.label())
                 } else {
-                    REPEATED_CURSOR.into()
+                    why.clone()
                 },
                 retry: false,
             };
@@ -417,7 +462,7 @@ impl QueryState {
             let retired = cursor.state == CursorState::Retired;
             let Fetched { blob, entries, .. } = fetched;
             self.merge.push(k, &blob, entries);
-            if repeated || ended || retired {
+            if stops || ended || retired {
                 self.merge.close(k);
             }
             return;
@@ -429,11 +474,11 @@ impl QueryState {
             query: self.id,
             page: fetched.into_page(),
         });
-        if repeated {
+        if let Some(message) = stopped {
             self.load_all = false;
             ctx.report(Report::Failed {
                 query: self.id,
-                message: REPEATED_CURSOR.into(),
+                message,
             });
         } else if ended {
             self.load_all = false;

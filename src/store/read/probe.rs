@@ -117,6 +117,10 @@ impl<'a> Probe<'a> {
         if raw.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
             return Err(de::Error::custom("an event must be a JSON object"));
         }
+        // The probe reads its strings as bytes, which serde_json does not check for raw control
+        // characters: the event is checked to be JSON first, so that one holding such a
+        // character is refused (and reported) rather than kept unreadable by any JSON reader.
+        serde_json::from_slice::<de::IgnoredAny>(raw)?;
         match serde_json::from_slice::<Probe<'a>>(raw) {
             Ok(p) => Ok(p),
             Err(_) => {

@@ -53,3 +53,38 @@ fn a_failed_copy_is_reported_in_the_status_line() {
     update(&mut m, Action::Copied(Err("closed".into())));
     assert_eq!(m.status.as_deref(), Some("copy failed: closed"));
 }
+
+/// A model holding one event whose id is `id`, selected.
+fn with_id(id: &str) -> Model {
+    let mut v = event(1, JOIN, "room-a", true);
+    v["id"] = serde_json::Value::String(id.into());
+    v["data"]["error_message"] = serde_json::Value::String("a\u{9b}31m\u{202e}b".into());
+    let text = v.to_string();
+    let mut m = model(140, 40);
+    let mut builder = BatchBuilder::new(Arc::new(Blob::Owned(text.clone().into_bytes())));
+    builder.push(0, text.len()).unwrap();
+    update(&mut m, Action::BatchLoaded(builder.finish()));
+    m
+}
+
+#[test]
+fn an_id_holding_a_control_character_is_not_copied_and_the_json_goes_out_escaped() {
+    for id in [
+        "evt\nrm -rf ~\n",
+        "evt\u{1b}]0;x\u{7}",
+        "evt\u{9b}1m",
+        "evt\u{202e}",
+    ] {
+        let mut m = with_id(id);
+        assert!(run(&mut m, Command::CopyId).is_empty(), "{id:?}");
+        let status = m.status.clone().unwrap();
+        assert!(status.contains("not copied"), "{status}");
+        let (text, _) = copied(run(&mut m, Command::CopyJson));
+        assert!(!crate::text::holds_controls(&text), "{text:?}");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["id"], id, "the same JSON value");
+    }
+    let mut m = with_id("evt-plain-1");
+    let (text, _) = copied(run(&mut m, Command::CopyId));
+    assert_eq!(text, "evt-plain-1");
+}
