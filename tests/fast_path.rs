@@ -293,6 +293,18 @@ impl Pool {
             {
                 words.extend(d.split_whitespace().take(2).map(str::to_string));
             }
+            // Numbers are searched as written: a code, a count, and a part of one.
+            for number in [&data["error_code"], &data["retries_join"]] {
+                if let Some(n) = number.as_i64()
+                    && words.len() < 200
+                {
+                    let text = n.to_string();
+                    if text.len() > 1 {
+                        words.push(text[1..].to_string());
+                    }
+                    words.push(text);
+                }
+            }
         }
         Pool {
             values,

@@ -178,7 +178,11 @@ async fn list_events(
     let result =
         Request::parse(&pairs, api.rules).and_then(|request| api.page(&request, unix_now()));
     if let Err(p) = &result {
-        tracing::info!(status = p.status.as_u16(), refused = p.what(), "query refused");
+        tracing::info!(
+            status = p.status.as_u16(),
+            refused = p.what(),
+            "query refused"
+        );
     }
     match result {
         Ok(body) => json_response(StatusCode::OK, body),

@@ -8,6 +8,7 @@ mod blob;
 mod caseless;
 mod ids;
 mod intern;
+mod numbers;
 mod plain;
 mod prefetch;
 pub mod probe;
@@ -242,6 +243,9 @@ pub struct Store {
     times: Option<(i64, i64)>,
     /// The text search's last answers for each string and set, extended as the store grows.
     search: std::sync::Mutex<Option<SearchBits>>,
+    /// The numbers of each event as written, read the first time a search text could be part
+    /// of one, and extended as the store grows.
+    numbers: std::sync::Mutex<numbers::NumberIndex>,
 }
 
 /// What merging a batch did.
@@ -321,7 +325,13 @@ impl Store {
         };
         let bits = bits.extended(&self.strings, &self.sets);
         *cache = Some(bits.clone());
-        bits
+        drop(cache);
+        if !needle.is_number_like() {
+            return bits;
+        }
+        let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
+        numbers.extend(self);
+        bits.with_numbers(numbers.rows_where(|text| needle.matches_number(text.as_bytes())))
     }
 
     pub fn str(&self, sym: Sym) -> &str {

@@ -1,5 +1,6 @@
-//! `--search`: a case-insensitive substring of any string value of an event (keys excluded),
-//! found by walking the event's JSON bytes without building a tree.
+//! `--search`: a case-insensitive substring of any string value of an event (keys excluded), or
+//! of any number as it is written (`4006` finds the events of code 4006), found by walking the
+//! event's JSON bytes without building a tree.
 
 use std::sync::Arc;
 
@@ -28,6 +29,8 @@ pub struct Needle {
     bigrams: Bigrams,
     /// The text holds no ASCII letter: it is found in any case as it is.
     caseless: bool,
+    /// The text can be part of a number as written (digits, `-+.eE`).
+    number_like: bool,
     /// For an ASCII text: finds it in lowercased bytes.
     lower_finder: Option<memchr::memmem::Finder<'static>>,
     /// For an ASCII text of two bytes or more: a vectorised, ASCII-case-insensitive finder
@@ -56,6 +59,7 @@ impl Needle {
             has_i_or_k: lower.contains(['i', 'k']),
             bigrams: Bigrams::of(lower.as_bytes()),
             caseless: !lower.bytes().any(|b| b.is_ascii_alphabetic()),
+            number_like: !lower.is_empty() && lower.bytes().all(super::numbers::is_number_byte),
             lower_finder: ascii.then(|| memchr::memmem::Finder::new(lower.as_bytes()).into_owned()),
             lower,
             ascii,
@@ -65,6 +69,16 @@ impl Needle {
 
     pub fn is_empty(&self) -> bool {
         self.lower.is_empty()
+    }
+
+    /// Whether the text can be part of a number as written: only then are numbers searched.
+    pub fn is_number_like(&self) -> bool {
+        self.number_like
+    }
+
+    /// Whether a number's text (as written, ASCII) holds the text.
+    pub fn matches_number(&self, text: &[u8]) -> bool {
+        self.number_like && contains_ascii_ci(text, self.lower.as_bytes())
     }
 
     /// Whether one string matches.
@@ -88,8 +102,8 @@ impl Needle {
         self.contains_ascii_ci(raw) || memchr::memchr3(b'\\', 0xC4, 0xE2, raw).is_some()
     }
 
-    /// Whether any string value of the JSON document `raw` matches. `raw` must be valid JSON
-    /// (everything in the store was parsed when it was loaded).
+    /// Whether any string value, or any number as written, of the JSON document `raw` matches.
+    /// `raw` must be valid JSON (everything in the store was parsed when it was loaded).
     pub fn matches_json(&self, raw: &[u8]) -> bool {
         if self.lower.is_empty() {
             return true;
@@ -103,6 +117,11 @@ impl Needle {
                 found = true;
             }
         });
+        if !found && self.number_like {
+            super::numbers::for_each_number(raw, |text| {
+                found = found || self.matches_number(text);
+            });
+        }
         found
     }
 
@@ -145,6 +164,9 @@ pub struct SearchBits {
     needle: Needle,
     strings: Arc<Vec<bool>>,
     sets: Arc<Vec<bool>>,
+    /// For a text that can be part of a number: the events one of whose numbers holds it, as
+    /// bits by event (see [`super::numbers::NumberIndex::rows_where`]).
+    numbers: Option<Arc<Vec<u64>>>,
 }
 
 impl SearchBits {
@@ -153,7 +175,22 @@ impl SearchBits {
             needle: needle.clone(),
             strings: Arc::default(),
             sets: Arc::default(),
+            numbers: None,
         }
+    }
+
+    /// These answers, with the events one of whose numbers holds the text.
+    pub fn with_numbers(mut self, rows: Vec<u64>) -> SearchBits {
+        self.numbers = Some(Arc::new(rows));
+        self
+    }
+
+    /// Whether one of event `i`'s numbers holds the text.
+    fn in_numbers(&self, i: usize) -> bool {
+        self.numbers
+            .as_ref()
+            .and_then(|bits| bits.get(i / 64))
+            .is_some_and(|word| word & (1 << (i % 64)) != 0)
     }
 
     pub fn is_for(&self, needle: &Needle) -> bool {
@@ -196,7 +233,8 @@ impl SearchBits {
             return Some(self.needle.matches_json(store.raw(i)));
         }
         let hit = |s: super::Sym| self.strings.get(s.0 as usize).copied().unwrap_or(false);
-        if hit(row.kind)
+        if self.in_numbers(i)
+            || hit(row.kind)
             || row.value_syms().into_iter().any(hit)
             || self.sets.get(row.others as usize).copied().unwrap_or(false)
         {
@@ -516,9 +554,13 @@ mod tests {
     }
 
     #[test]
-    fn numbers_and_booleans_are_not_strings() {
-        assert!(!m("500", r#"{"error_code":500,"t":true}"#));
+    fn numbers_are_found_as_written_and_booleans_and_keys_are_not() {
+        assert!(m("500", r#"{"error_code":500,"t":true}"#));
+        assert!(m("00", r#"{"error_code":500,"t":true}"#));
+        assert!(m("2.5E3", r#"{"n":[1,2.5e3]}"#));
         assert!(!m("true", r#"{"error_code":500,"t":true}"#));
+        assert!(!m("7", r#"{"k7":500}"#));
+        assert!(!m("5000", r#"{"error_code":500}"#));
     }
 
     #[test]
