@@ -1,4 +1,4 @@
-//! Filtering, searching, grouping and drawing over generated stores of 10k and 100k events, and
+//! Filtering, searching, grouping, ordering and drawing over generated stores of 10k and 100k events, and
 //! of 1M with `CALLSCOPE_BENCH_1M=1`:
 //!
 //!   cargo bench --bench store
@@ -24,12 +24,13 @@ use callscope::event::{EventType, Field};
 use callscope::filter::Filter;
 use callscope::generator::{STORM_ROOM_ID, STORM_SFU_NODE};
 use callscope::insight::{GroupKey, GroupSort};
-use callscope::insight::{Groups, Timeline};
+use callscope::insight::{Groups, Order, OrderIndex, SortKey, Timeline};
 use callscope::source::dump::{DumpFile, LARGE_BATCH, read_file_in_batches};
 use callscope::store::{BatchBuilder, Blob, Store};
 use callscope::tui::action::{Action, Command};
 use callscope::tui::model::{Model, SourceLabel};
 use callscope::tui::panels::Focus;
+use callscope::tui::update::events::set_order;
 use callscope::tui::update::update;
 use callscope::tui::view::view;
 
@@ -155,6 +156,30 @@ fn store_work(c: &mut Criterion, model: &Model) {
     group.bench_function("timeline", |b| {
         b.iter(|| Timeline::compute(store, black_box(all), 120))
     });
+    // The list's order: every event put in time order (done once, as the events arrive), then
+    // the whole order of another sort, from the time order.
+    group.bench_function("order by time", |b| {
+        b.iter(|| {
+            let mut index = OrderIndex::default();
+            index.extend(store);
+            index
+        })
+    });
+    let mut by_time = OrderIndex::default();
+    by_time.extend(store);
+    for key in [SortKey::Code, SortKey::User] {
+        let order = Order {
+            key,
+            newest_first: true,
+        };
+        group.bench_function(format!("order by {}", key.name()), |b| {
+            b.iter_batched(
+                || by_time.clone(),
+                |mut index| index.ordered(store, black_box(order)).len(),
+                BatchSize::LargeInput,
+            )
+        });
+    }
     group.finish();
 }
 
@@ -256,6 +281,24 @@ fn explorer(c: &mut Criterion, model: &mut Model) {
     );
     // The insight views: `e` groups the shown events by error; from there, Shift-Tab goes to
     // the last key, peer, the one with the most groups. `T` opens the timeline.
+    // The order: the next sort key (time to type), and newest first, each with every event
+    // shown and their frame.
+    change(
+        "sort key time to type + frame",
+        &|m| {
+            command(m, Command::ClearFilters);
+            set_order(m, Order::default());
+        },
+        &|m| command(m, Command::CycleSort),
+    );
+    change(
+        "newest first + frame",
+        &|m| {
+            command(m, Command::ClearFilters);
+            set_order(m, Order::default());
+        },
+        &|m| command(m, Command::FlipTime),
+    );
     change(
         "groups view opened + frame",
         &|m| command(m, Command::ClearFilters),

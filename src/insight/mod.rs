@@ -10,6 +10,7 @@ mod chains;
 mod facets;
 mod groups;
 mod keys;
+mod order;
 mod report;
 mod timeline;
 
@@ -25,6 +26,7 @@ pub use chains::{
 pub use facets::{FACET_KEYS, Facet, facets};
 pub use groups::{Group, Groups};
 pub use keys::{GroupKey, GroupSort, GroupValue, Part};
+pub use order::{Order, OrderIndex, SortKey};
 pub use report::{sparkline_text, write_groups, write_groups_within};
 pub use timeline::{BUCKET_STEPS, Bucket, DAY, Timeline, step_label};
 

@@ -107,6 +107,13 @@ pub enum Command {
     /// Live: re-run the query every few seconds and mark what is new (again: stop).
     #[strum(serialize = "follow")]
     ToggleFollow,
+    /// Sort the list by the next column: time, type, code, room, user, SDK, final/retried
+    /// (each in time order within).
+    #[strum(serialize = "sort")]
+    CycleSort,
+    /// Newest events first, or oldest first.
+    #[strum(serialize = "reverse")]
+    FlipTime,
     /// Copy the selected event's JSON to the clipboard.
     CopyJson,
     /// Copy the selected event's id (in a story: its peer id) to the clipboard.

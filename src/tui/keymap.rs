@@ -233,6 +233,8 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[List, Detail, Timeline], keys: &[Char('T')], command: Command::ToggleTimeline, help: "timeline of the shown events; pick a range", hint: Some("timeline") },
     Binding { modes: BROWSE, keys: &[Code(KeyCode::Backspace)], command: Command::PopFilter, help: "back to the filter before the last group or range", hint: None },
     Binding { modes: BROWSE, keys: &[Char('W')], command: Command::ToggleFollow, help: "live: follow new events (re-run the query)", hint: None },
+    Binding { modes: BROWSE, keys: &[Char('o')], command: Command::CycleSort, help: "sort by time, type, code, room, user, SDK, status", hint: Some("sort") },
+    Binding { modes: BROWSE, keys: &[Char('O')], command: Command::FlipTime, help: "newest first / oldest first", hint: None },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the selected group", hint: Some("its events") },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::Tab), Char('b')], command: Command::NextGroupKey, help: "group by the next key", hint: Some("key") },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::BackTab)], command: Command::PrevGroupKey, help: "group by the previous key", hint: None },

@@ -13,6 +13,7 @@ use super::panels::facets::FacetsPane;
 use super::panels::timeline::TimelineStrip;
 use super::view::theme::Theme;
 use crate::filter::Filter;
+use crate::insight::{Order, OrderIndex};
 use crate::source::DumpProblem;
 use crate::store::Store;
 
@@ -72,8 +73,15 @@ pub struct Session {
 pub struct Events {
     pub store: Store,
     pub filter: Filter,
-    /// Indices of the events that pass the filter, in load order.
+    /// Indices of the events that pass the filter, in load order: what the groups, the
+    /// timeline and the facets count.
+    pub matching: Vec<u32>,
+    /// The same events in the order in force: the list's rows.
     pub shown: Vec<u32>,
+    /// The order the list shows them in.
+    pub order: Order,
+    /// Every loaded event in time order, and the whole order last asked for.
+    pub index: OrderIndex,
     pub selection: Selection,
     /// Filters in force before each group or time range was applied, to go back to.
     pub earlier: Vec<Filter>,
@@ -96,8 +104,42 @@ pub struct Generation {
     /// Moves on when events join the store, or a new query replaces it.
     pub store: u64,
     /// Moves on when the shown events change: a new filter, new events that pass it, a new
-    /// store.
+    /// store (not a new order: what is counted of them stays).
     pub shown: u64,
+}
+
+/// Where the user is in the list, to be found again after the shown events change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The selected event: its row, and its id (to find it in a store that replaces this one).
+    pub row: Option<u32>,
+    pub id: Option<String>,
+    /// The line of the list it is drawn on.
+    pub line: usize,
+    /// The selection is on the first event, or on the last: it stays there.
+    pub at_top: bool,
+    pub at_bottom: bool,
+}
+
+impl Place {
+    /// Where the user is now.
+    pub fn of(model: &Model) -> Place {
+        let events = &model.events;
+        let sel = &events.selection;
+        let row = events.shown.get(sel.selected).copied();
+        Place {
+            row,
+            id: row.and_then(|i| event_id(&events.store, i as usize)),
+            line: sel.selected.saturating_sub(sel.offset),
+            at_top: sel.selected == 0,
+            at_bottom: !events.shown.is_empty() && sel.selected + 1 == events.shown.len(),
+        }
+    }
+}
+
+/// An event's id, as written.
+pub fn event_id(store: &Store, i: usize) -> Option<String> {
+    store.event(i).id().map(str::to_string)
 }
 
 /// The list's selection and scroll position.
@@ -152,7 +194,10 @@ impl Model {
             events: Events {
                 store: Store::new(),
                 filter,
+                matching: Vec::new(),
                 shown: Vec::new(),
+                order: Order::default(),
+                index: OrderIndex::default(),
                 selection: Selection::default(),
                 earlier: Vec::new(),
                 generation: Generation::default(),

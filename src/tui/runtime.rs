@@ -151,7 +151,7 @@ fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
     }
     let store = &model.events.store;
     let rows: Vec<u32> = match what {
-        SaveWhat::Shown => model.events.shown.clone(),
+        SaveWhat::Shown => model.events.matching.clone(),
         SaveWhat::Loaded => (0..store.len() as u32).collect(),
     };
     let format = match target.extension().and_then(|e| e.to_str()) {

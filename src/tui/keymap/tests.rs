@@ -147,6 +147,8 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "right",
             "mark",
             "follow",
+            "sort",
+            "reverse",
             "copy_json",
             "copy_id",
         ]

@@ -75,7 +75,7 @@ impl FacetsPane {
                 ),
                 g.groups.members(g.selected),
             ),
-            _ => ("facets of the shown events".to_string(), &events.shown),
+            _ => ("facets of the shown events".to_string(), &events.matching),
         };
         let facets = insight::facets(store, members, 5);
         self.panel = Some(FacetPanel {

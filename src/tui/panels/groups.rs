@@ -71,7 +71,7 @@ impl GroupsPanel {
 
     fn count(&mut self, events: &Events) {
         let old = std::mem::take(&mut self.groups);
-        self.groups = Groups::recompute(old, &events.store, &events.shown, self.key, self.sort);
+        self.groups = Groups::recompute(old, &events.store, &events.matching, self.key, self.sort);
         self.counted_for = events.generation.shown;
         self.measure(&events.store);
     }

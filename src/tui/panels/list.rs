@@ -21,7 +21,7 @@ use crate::tui::clipboard;
 use crate::tui::effect::{Effect, SaveWhat};
 use crate::tui::keymap::Mode;
 use crate::tui::model::{LoadState, Model};
-use crate::tui::update::events::{fetch_more_if_near_end, move_selection, set_filter};
+use crate::tui::update::events::{fetch_more_if_near_end, move_selection, set_filter, set_order};
 use crate::tui::update::live;
 use crate::tui::view::header::failure_text;
 use crate::tui::view::layout::{TABLE_FIRST_ROW, list_height};
@@ -84,6 +84,17 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
             Handled::Done(here, set_filter(model, filter))
         }
         Command::ClearFilters => Handled::Done(here, set_filter(model, Filter::default())),
+        Command::CycleSort | Command::FlipTime => {
+            let mut order = model.events.order;
+            if c == Command::CycleSort {
+                order.key = order.key.next();
+            } else {
+                order.newest_first = !order.newest_first;
+            }
+            set_order(model, order);
+            model.status = Some(format!("sorted by {}", order.describe()));
+            Handled::Done(here, fetch_more_if_near_end(model))
+        }
         Command::PopFilter => match model.events.earlier.pop() {
             Some(previous) => Handled::Done(here, set_filter(model, previous)),
             None => {

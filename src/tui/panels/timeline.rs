@@ -67,7 +67,7 @@ impl TimelineStrip {
         // The cursor and the mark stay on the times they were on, in the new buckets.
         let start = |k: usize| self.timeline.buckets.get(k).map(|b| b.start);
         let (cursor_at, anchor_at) = (start(self.cursor), self.anchor.and_then(start));
-        self.timeline = Timeline::compute(&events.store, &events.shown, buckets);
+        self.timeline = Timeline::compute(&events.store, &events.matching, buckets);
         self.counted_for = (events.generation.shown, buckets);
         let last = self.timeline.buckets.len().saturating_sub(1);
         let timeline = &self.timeline;

@@ -112,6 +112,8 @@ fn types_line(model: &Model) -> Line<'static> {
         Some(false) => ("retried only", model.config.theme.terminal(Some(false))),
     };
     spans.push(Span::styled(word, style));
+    spans.push(Span::styled(" │ sorted by ", model.config.theme.label()));
+    spans.push(Span::raw(model.events.order.describe()));
     let mut extra: Vec<String> = model
         .events
         .filter
@@ -173,6 +175,13 @@ fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
             live.pages,
             key(Command::LoadAll)
         ),
+        Fetch::Fetching { .. } | Fetch::Retrying { .. } if live.replacing => {
+            let state = match &live.fetch {
+                Fetch::Retrying { wait_secs, .. } => format!("retrying in {wait_secs} s"),
+                _ => "fetching".to_string(),
+            };
+            format!("running the query again ({state}); the last answer stays until then")
+        }
         Fetch::Fetching { page } => format!("fetching page {page}…{all}"),
         Fetch::Retrying {
             attempt,

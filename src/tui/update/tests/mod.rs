@@ -211,6 +211,7 @@ mod groups;
 mod help;
 mod list;
 mod live;
+mod order;
 mod prompt;
 mod story;
 mod timeline;
