@@ -324,7 +324,7 @@ fn the_demo_explorer_answers_keys_and_restores_the_terminal_on_quit() {
         ..Filter::default()
     });
     let screen = tmux.wait_for_text(&format!("{found} shown / {all} loaded"));
-    assert!(screen.contains("search:Siddharth"), "{screen}");
+    assert!(screen.contains("search=\"Siddharth\""), "{screen}");
     assert!(
         screen.contains("Enter/Tab detail"),
         "back in the list:\n{screen}"

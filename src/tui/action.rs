@@ -50,7 +50,7 @@ pub enum Command {
     EditSearch,
     /// Edit the room, session, peer and user filters.
     EditFilters,
-    /// Clear every filter.
+    /// Clear the filters set in the explorer; again: those of the command line and profile.
     ClearFilters,
     /// Show or hide the help screen.
     #[strum(serialize = "help")]
@@ -88,7 +88,8 @@ pub enum Command {
     /// Show or hide the timeline above the list (and move the keyboard to it).
     #[strum(serialize = "timeline")]
     ToggleTimeline,
-    /// Go back to the filter in force before the last group or time range was applied.
+    /// Take the last filter change back, and go back to where it was made (the groups view,
+    /// the list on the event that was selected).
     PopFilter,
     /// In the groups view: group by the next key.
     NextGroupKey,

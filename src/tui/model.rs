@@ -11,6 +11,7 @@ use super::panels::Focus;
 use super::panels::detail::DetailPane;
 use super::panels::facets::FacetsPane;
 use super::panels::timeline::TimelineStrip;
+use super::update::history::Step;
 use super::view::theme::Theme;
 use crate::filter::Filter;
 use crate::insight::{Order, OrderIndex};
@@ -83,8 +84,8 @@ pub struct Events {
     /// Every loaded event in time order, and the whole order last asked for.
     pub index: OrderIndex,
     pub selection: Selection,
-    /// Filters in force before each group or time range was applied, to go back to.
-    pub earlier: Vec<Filter>,
+    /// Every filter change, with where it was made, to take back (`u`).
+    pub back: Vec<Step>,
     /// How often the store and the shown events changed, for the views derived from them.
     pub generation: Generation,
 }
@@ -178,10 +179,13 @@ pub struct Config {
     pub redact: bool,
     /// How often follow mode runs the query again (`--follow-interval`).
     pub follow_every: std::time::Duration,
+    /// The filter of the command line and the profile, which the first `x` goes back to.
+    pub start_filter: Filter,
 }
 
 impl Model {
     pub fn new(source: SourceLabel, filter: Filter, width: u16, height: u16) -> Model {
+        let start_filter = filter.clone();
         Model {
             session: Session {
                 source,
@@ -199,7 +203,7 @@ impl Model {
                 order: Order::default(),
                 index: OrderIndex::default(),
                 selection: Selection::default(),
-                earlier: Vec::new(),
+                back: Vec::new(),
                 generation: Generation::default(),
             },
             focus: Focus::List,
@@ -211,6 +215,7 @@ impl Model {
                 theme: Theme::default(),
                 redact: false,
                 follow_every: std::time::Duration::from_secs(30),
+                start_filter,
             },
         }
     }

@@ -6,13 +6,14 @@
 //! derived from the events are brought up to date in one step ([`refresh_derived`]).
 
 pub mod events;
+pub mod history;
 pub mod live;
 
 pub use super::effect::Effect;
 
 use super::action::{Action, Command};
 use super::model::{LoadState, Model, Screen};
-use super::panels::{Focus, Handled, detail, groups, help, list, prompt, story, timeline};
+use super::panels::{Focus, Handled, detail, editor, groups, help, list, prompt, story, timeline};
 use super::view::layout::{areas_of, list_height};
 use events::{append, keep_selection_visible};
 
@@ -94,7 +95,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Focus::Groups(panel) => groups::handle(panel, model, c),
         Focus::Story(panel) => story::handle(panel, model, c),
         Focus::Help(panel) => help::handle(panel, model, c),
-        Focus::Editing(editor) => prompt::edit_filters(editor, model, c),
+        Focus::Editing(editor) => editor::handle(editor, model, c),
         Focus::SavePath(prompt) => prompt::save_path(prompt, model, c),
         Focus::Confirm(question) => prompt::confirm(question, model, c),
     };

@@ -18,7 +18,7 @@ use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Events, Model};
-use crate::tui::update::events::set_filter;
+use crate::tui::update::history::{self, Return};
 use crate::tui::view::layout::{TABLE_FIRST_ROW, list_height};
 
 /// The groups view: the key, the order, the selected group, and the groups of the shown events.
@@ -58,6 +58,32 @@ impl GroupsPanel {
             counted_for: 0,
         };
         panel.count(events);
+        panel
+    }
+
+    /// The groups view as it was when a filter change was made from it, on the group that
+    /// was selected (found by its conditions, else by its place).
+    pub fn reopen(
+        model: &Model,
+        key: GroupKey,
+        sort: GroupSort,
+        selected: usize,
+        offset: usize,
+        group: &[crate::filter::Condition],
+    ) -> GroupsPanel {
+        let mut panel = GroupsPanel::by(&model.events, key, sort, Groups::default());
+        let store = &model.events.store;
+        let found = (!group.is_empty())
+            .then(|| {
+                (0..panel.groups.len())
+                    .find(|&k| key.conditions(store, &panel.groups.group(k).value) == group)
+            })
+            .flatten();
+        let last = panel.groups.len().saturating_sub(1);
+        panel.selected = found.unwrap_or(selected).min(last);
+        let page = list_height(model).max(1);
+        let line = selected.saturating_sub(offset);
+        panel.offset = visible_offset(panel.selected, panel.selected.saturating_sub(line), page);
         panel
     }
 
@@ -134,20 +160,33 @@ pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
         }
         Command::ToggleFacets => model.panes.facets.toggle(),
         Command::ToggleHelp => return Handled::to(Focus::Help(HelpPanel::over(Focus::Groups(g)))),
-        _ => return Handled::Unused(Focus::Groups(g)),
+        Command::PopFilter => {
+            let (focus, effects) = history::undo(model, Focus::Groups(g));
+            return Handled::Done(focus, effects);
+        }
+        // The types and the final/retried choice narrow the events grouped: the groups are
+        // counted again, the view stays.
+        c => match super::list::quick_filter(&model.events.filter, c) {
+            Some(filter) => {
+                let from = Return::groups(model, &g);
+                let effects = history::change(model, filter, from);
+                return Handled::Done(Focus::Groups(g), effects);
+            }
+            None => return Handled::Unused(Focus::Groups(g)),
+        },
     }
     Handled::to(Focus::Groups(g))
 }
 
-/// Enter on a group: the list shows its events; Backspace goes back to the filter before.
+/// Enter on a group: the list shows its events; `u` goes back to the groups, on this group.
 fn open_group(g: GroupsPanel, model: &mut Model) -> Handled {
     let Some(group) = g.groups.get(g.selected) else {
         return Handled::to(Focus::List);
     };
-    let events = &mut model.events;
+    let events = &model.events;
     let filter = filter_of(&events.filter, &events.store, g.key, &group.value);
-    events.earlier.push(events.filter.clone());
-    Handled::Done(Focus::List, set_filter(model, filter))
+    let from = Return::groups(model, &g);
+    Handled::Done(Focus::List, history::change(model, filter, from))
 }
 
 /// A click `row` lines below the top of the view: the group under the pointer is selected.

@@ -9,9 +9,10 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
+use super::editor::{FilterEditor, SEARCH_SLOT};
 use super::groups::GroupsPanel;
 use super::help::HelpPanel;
-use super::prompt::{FilterEditor, SEARCH_FIELD, SavePrompt};
+use super::prompt::SavePrompt;
 use super::{Focus, Handled, story, timeline};
 use crate::event::EventType;
 use crate::filter::Filter;
@@ -21,7 +22,8 @@ use crate::tui::clipboard;
 use crate::tui::effect::{Effect, SaveWhat};
 use crate::tui::keymap::Mode;
 use crate::tui::model::{LoadState, Model};
-use crate::tui::update::events::{fetch_more_if_near_end, move_selection, set_filter, set_order};
+use crate::tui::update::events::{fetch_more_if_near_end, move_selection, set_order};
+use crate::tui::update::history::{self, Return};
 use crate::tui::update::live;
 use crate::tui::view::header::failure_text;
 use crate::tui::view::layout::{TABLE_FIRST_ROW, list_height};
@@ -49,10 +51,9 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::FocusDetail => here,
         Command::FocusList => Focus::List,
         Command::EditFilters => Focus::Editing(FilterEditor::from_filter(&model.events.filter, 0)),
-        Command::EditSearch => Focus::Editing(FilterEditor::from_filter(
-            &model.events.filter,
-            SEARCH_FIELD,
-        )),
+        Command::EditSearch => {
+            Focus::Editing(FilterEditor::from_filter(&model.events.filter, SEARCH_SLOT))
+        }
         Command::SaveShown => {
             Focus::SavePath(SavePrompt::new(&model.events.filter, SaveWhat::Shown))
         }
@@ -68,22 +69,15 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
 /// The other browsing commands: filters (which ask for more events themselves), the live
 /// query, copies, and the views that open over the list.
 fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
-    if let Some(t) = c.toggled_type().and_then(|k| EventType::KNOWN.get(k)) {
-        let mut filter = model.events.filter.clone();
-        filter.toggle_type(t.clone());
-        return Handled::Done(here, set_filter(model, filter));
+    if let Some(filter) = quick_filter(&model.events.filter, c) {
+        let from = Return::list(model);
+        return Handled::Done(here, history::change(model, filter, from));
     }
     match c {
-        Command::CycleTerminal => {
-            let mut filter = model.events.filter.clone();
-            filter.terminal = match filter.terminal {
-                None => Some(true),
-                Some(true) => Some(false),
-                Some(false) => None,
-            };
-            Handled::Done(here, set_filter(model, filter))
+        Command::ClearFilters => {
+            let from = Return::list(model);
+            Handled::Done(here, history::clear(model, from))
         }
-        Command::ClearFilters => Handled::Done(here, set_filter(model, Filter::default())),
         Command::CycleSort | Command::FlipTime => {
             let mut order = model.events.order;
             if c == Command::CycleSort {
@@ -95,13 +89,10 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
             model.status = Some(format!("sorted by {}", order.describe()));
             Handled::Done(here, fetch_more_if_near_end(model))
         }
-        Command::PopFilter => match model.events.earlier.pop() {
-            Some(previous) => Handled::Done(here, set_filter(model, previous)),
-            None => {
-                model.status = Some("no earlier filter to go back to".into());
-                Handled::to(here)
-            }
-        },
+        Command::PopFilter => {
+            let (focus, effects) = history::undo(model, here);
+            Handled::Done(focus, effects)
+        }
         Command::Rerun => {
             let mode = here.mode();
             Handled::Done(here, live::rerun(model, mode))
@@ -125,6 +116,25 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
         }
         _ => Handled::Unused(here),
     }
+}
+
+/// The filter after a type key (`1`-`5`) or the final/retried key, which the list and the
+/// groups view share; `None` for any other command.
+pub fn quick_filter(filter: &Filter, c: Command) -> Option<Filter> {
+    let mut filter = filter.clone();
+    if let Some(t) = c.toggled_type().and_then(|k| EventType::KNOWN.get(k)) {
+        filter.toggle_type(t.clone());
+        return Some(filter);
+    }
+    if c != Command::CycleTerminal {
+        return None;
+    }
+    filter.terminal = match filter.terminal {
+        None => Some(true),
+        Some(true) => Some(false),
+        Some(false) => None,
+    };
+    Some(filter)
 }
 
 /// Moves the selection by `delta` events; the keyboard stays `here`.

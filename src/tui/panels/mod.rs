@@ -5,6 +5,7 @@
 //! the panel answers with where the keyboard goes next ([`Handled`]).
 
 pub mod detail;
+pub mod editor;
 pub mod facets;
 pub mod groups;
 pub mod help;
@@ -16,9 +17,10 @@ pub mod timeline;
 use super::action::Command;
 use super::effect::Effect;
 use super::keymap::Mode;
+use editor::FilterEditor;
 use groups::GroupsPanel;
 use help::HelpPanel;
-use prompt::{FilterEditor, ReplaceQuestion, SavePrompt};
+use prompt::{ReplaceQuestion, SavePrompt};
 use story::StoryPanel;
 
 /// Where the keyboard is, with the state of the panel that has it.

@@ -8,14 +8,13 @@ use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Fetch, LoadState, Model, SourceLabel};
-use crate::tui::panels::prompt::ID_FIELDS;
 use crate::tui::panels::{Focus, prompt};
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let lines = vec![
         title_line(model),
         types_line(model),
-        prompt::inputs_line(model, frame, area),
+        filters_line(model),
         message_line(model, frame, area),
     ];
     frame.render_widget(Paragraph::new(lines), area);
@@ -114,31 +113,6 @@ fn types_line(model: &Model) -> Line<'static> {
     spans.push(Span::styled(word, style));
     spans.push(Span::styled(" │ sorted by ", model.config.theme.label()));
     spans.push(Span::raw(model.events.order.describe()));
-    let mut extra: Vec<String> = model
-        .events
-        .filter
-        .conditions
-        .iter()
-        // The wanted room, session, peer and user have inputs of their own.
-        .filter(|c| c.negate || !ID_FIELDS.contains(&c.field))
-        .map(|c| c.describe())
-        .collect();
-    if let Some(t) = &model.events.filter.since {
-        extra.push(format!("since={}", t.text));
-    }
-    if let Some(t) = &model.events.filter.until {
-        extra.push(format!("until={}", t.text));
-    }
-    if !model.events.earlier.is_empty() {
-        extra.push(format!(
-            "({}: back)",
-            model.config.keymap.key(Mode::List, Command::PopFilter)
-        ));
-    }
-    if !extra.is_empty() {
-        spans.push(Span::styled(" │ ", model.config.theme.label()));
-        spans.push(Span::raw(for_terminal(&extra.join(" ")).into_owned()));
-    }
     // With a type chosen, the families no key names (track, recording...) are left out: said,
     // since the five keys all lit look the same as no type chosen. Last, so that on a narrow
     // screen the status and the filters come first.
@@ -146,6 +120,45 @@ fn types_line(model: &Model) -> Line<'static> {
         spans.push(Span::styled(
             " │ others hidden",
             model.config.theme.type_off(),
+        ));
+    }
+    Line::from(spans)
+}
+
+/// The third line: every filter besides the types and the retry status (the conditions, the
+/// search, the time bounds, the values hidden whole), and the key that takes the last change
+/// back.
+fn filters_line(model: &Model) -> Line<'static> {
+    let theme = &model.config.theme;
+    let filter = &model.events.filter;
+    let key = |c| model.config.keymap.key(Mode::List, c);
+    let mut parts: Vec<String> = filter.conditions.iter().map(|c| c.describe()).collect();
+    if let Some(s) = &filter.search {
+        parts.push(format!("search=\"{s}\""));
+    }
+    if let Some(t) = &filter.since {
+        parts.push(format!("since={}", t.text));
+    }
+    if let Some(t) = &filter.until {
+        parts.push(format!("until={}", t.text));
+    }
+    parts.extend(filter.hidden.iter().map(|g| crate::filter::hidden_text(g)));
+    let mut spans = vec![Span::styled(" filters ", theme.label())];
+    if parts.is_empty() {
+        spans.push(Span::styled(
+            format!("none ({} edits)", key(Command::EditFilters)),
+            theme.label(),
+        ));
+    } else {
+        spans.push(Span::styled(
+            for_terminal(&parts.join("  ")).into_owned(),
+            theme.title(),
+        ));
+    }
+    if !model.events.back.is_empty() {
+        spans.push(Span::styled(
+            format!("  ({}: undo)", key(Command::PopFilter)),
+            theme.label(),
         ));
     }
     Line::from(spans)

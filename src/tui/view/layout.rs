@@ -14,7 +14,15 @@ pub struct Areas {
     pub footer: Rect,
 }
 
-/// Lines of the header: source and counts, type toggles, the filter inputs, problems.
+impl Areas {
+    /// Everything between the header and the footer: the timeline, the list and the detail
+    /// pane.
+    pub fn body(&self) -> Rect {
+        self.timeline.union(self.list).union(self.detail)
+    }
+}
+
+/// Lines of the header: source and counts, type toggles, the filters, messages.
 pub const HEADER_HEIGHT: u16 = 4;
 
 /// Wide terminals put the detail pane beside the list; narrow ones below it.

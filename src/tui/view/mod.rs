@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::widgets::Paragraph;
 
 use super::model::Model;
-use super::panels::{Focus, detail, facets, groups, help, list, story, timeline};
+use super::panels::{Focus, detail, editor, facets, groups, help, list, story, timeline};
 
 pub fn view(model: &Model, frame: &mut Frame) {
     let area = frame.area();
@@ -28,6 +28,9 @@ pub fn view(model: &Model, frame: &mut Frame) {
     match &model.panes.facets.panel {
         Some(panel) => facets::draw(model, panel, frame, a.detail),
         None => detail::draw(model, frame, a.detail),
+    }
+    if let Focus::Editing(e) = &model.focus {
+        editor::draw(model, e, frame, a.body());
     }
     frame.render_widget(Paragraph::new(help::hint_line(model)), a.footer);
     if let Focus::Help(h) = &model.focus {

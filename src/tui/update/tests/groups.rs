@@ -180,7 +180,7 @@ fn a_command_the_groups_view_has_no_use_for_changes_nothing() {
     run(&mut m, Command::ShowGroups);
     let filter = m.events.filter.clone();
     for c in [
-        Command::ToggleJoin,
+        Command::SaveShown,
         Command::ClearFilters,
         Command::Left,
         Command::NextField,

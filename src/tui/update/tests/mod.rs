@@ -14,7 +14,7 @@ use crate::store::{Batch, BatchBuilder, Blob};
 use crate::tui::effect::SaveWhat;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Fetch, LoadState, Selection, SourceLabel};
-use crate::tui::panels::prompt::{FIELDS, FilterEditor, SEARCH_FIELD};
+use crate::tui::panels::editor::{FilterEditor, SEARCH_SLOT, SLOTS};
 use crate::tui::panels::story::StoryPanel;
 use crate::tui::view::layout::areas;
 
@@ -209,6 +209,7 @@ mod facets;
 mod filters;
 mod groups;
 mod help;
+mod history;
 mod list;
 mod live;
 mod order;
