@@ -95,6 +95,9 @@ pub enum Command {
     NextGroupKey,
     /// In the groups view: group by the previous key.
     PrevGroupKey,
+    /// In the groups view or the facets: hide the events of the selected group or value.
+    #[strum(serialize = "hide")]
+    HideValue,
     /// In the groups view: sort by count or by last seen.
     #[strum(serialize = "group_sort")]
     ToggleGroupSort,

@@ -25,10 +25,12 @@ pub enum Mode {
     Story,
     /// Choosing a time range on the timeline.
     Timeline,
+    /// The facets, a value selected.
+    Facets,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 9] = [
+    pub const ALL: [Mode; 10] = [
         Mode::List,
         Mode::Detail,
         Mode::Editing,
@@ -38,6 +40,7 @@ impl Mode {
         Mode::Groups,
         Mode::Story,
         Mode::Timeline,
+        Mode::Facets,
     ];
 
     /// Where the keyboard is, in words, for messages about the key table.
@@ -52,6 +55,7 @@ impl Mode {
             Mode::Groups => "the groups view",
             Mode::Story => "a peer's story",
             Mode::Timeline => "the timeline",
+            Mode::Facets => "the facets",
         }
     }
 
@@ -199,16 +203,16 @@ pub struct Binding {
 }
 
 use Key::{Char, Code, Ctrl};
-use Mode::{Confirm, Detail, Editing, Groups, Help, List, SavePath, Story, Timeline};
+use Mode::{Confirm, Detail, Editing, Facets, Groups, Help, List, SavePath, Story, Timeline};
 
 const BROWSE: &[Mode] = &[List, Detail];
-const BROWSE_AND_HELP: &[Mode] = &[List, Detail, Help, Groups, Story];
-const VIEWS: &[Mode] = &[List, Detail, Groups, Story];
+const BROWSE_AND_HELP: &[Mode] = &[List, Detail, Help, Groups, Story, Facets];
+const VIEWS: &[Mode] = &[List, Detail, Groups, Story, Facets];
 
 /// The default bindings, in the help screen's order.
 #[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
-    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
+    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
     Binding { modes: &[Editing, SavePath, Confirm], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Up), Char('k')], command: Command::Up, help: "previous event (in the detail pane: scroll up)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Down), Char('j')], command: Command::Down, help: "next event (in the detail pane: scroll down)", hint: None },
@@ -229,9 +233,9 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('x')], command: Command::ClearFilters, help: "clear the filters set here (again: all of them)", hint: None },
     Binding { modes: VIEWS, keys: &[Char('e')], command: Command::ShowGroups, help: "group the shown events (error, SDK, OS...)", hint: Some("groups") },
     Binding { modes: BROWSE, keys: &[Char('p')], command: Command::ShowStory, help: "the selected peer's story: its retry chains", hint: Some("peer story") },
-    Binding { modes: &[List, Detail, Groups], keys: &[Char('F')], command: Command::ToggleFacets, help: "facets: top SDKs, OSes, devices, roles...", hint: None },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('F')], command: Command::ToggleFacets, help: "facets: top SDKs, OSes, devices... to filter on", hint: None },
     Binding { modes: &[List, Detail, Timeline], keys: &[Char('T')], command: Command::ToggleTimeline, help: "timeline of the shown events; pick a range", hint: Some("timeline") },
-    Binding { modes: &[List, Detail, Groups], keys: &[Char('u'), Code(KeyCode::Backspace)], command: Command::PopFilter, help: "undo the last filter change (back where it was)", hint: Some("undo") },
+    Binding { modes: &[List, Detail, Groups, Facets], keys: &[Char('u'), Code(KeyCode::Backspace)], command: Command::PopFilter, help: "undo the last filter change (back where it was)", hint: Some("undo") },
     Binding { modes: BROWSE, keys: &[Char('W')], command: Command::ToggleFollow, help: "live: follow new events (re-run the query)", hint: None },
     Binding { modes: BROWSE, keys: &[Char('o')], command: Command::CycleSort, help: "sort by time, type, code, room, user, SDK, status", hint: Some("sort") },
     Binding { modes: BROWSE, keys: &[Char('O')], command: Command::FlipTime, help: "newest first / oldest first", hint: None },
@@ -239,12 +243,16 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[Groups], keys: &[Code(KeyCode::Tab), Char('b')], command: Command::NextGroupKey, help: "group by the next key", hint: Some("key") },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::BackTab)], command: Command::PrevGroupKey, help: "group by the previous key", hint: None },
     Binding { modes: &[Groups], keys: &[Char('o')], command: Command::ToggleGroupSort, help: "sort by count or by last seen", hint: Some("sort") },
+    Binding { modes: &[Groups], keys: &[Char('!')], command: Command::HideValue, help: "hide the events of the selected group", hint: Some("hide") },
+    Binding { modes: &[Facets], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the selected value", hint: Some("its events") },
+    Binding { modes: &[Facets], keys: &[Char('!')], command: Command::HideValue, help: "hide the events of the selected value", hint: Some("hide") },
+    Binding { modes: &[Facets], keys: &[Code(KeyCode::Esc), Char('F')], command: Command::Cancel, help: "leave the facets", hint: Some("back") },
     Binding { modes: &[Groups, Story, Timeline], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "back to the list", hint: Some("back") },
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Left), Char('h')], command: Command::Left, help: "one bucket earlier", hint: None },
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Right), Char('l')], command: Command::Right, help: "one bucket later", hint: None },
     Binding { modes: &[Timeline], keys: &[Char(' ')], command: Command::MarkStart, help: "start a range here (again: clear it)", hint: Some("mark") },
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the range (or of the bucket)", hint: Some("apply") },
-    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline], keys: &[Char('?')], command: Command::ToggleHelp, help: "this help", hint: Some("help") },
+    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets], keys: &[Char('?')], command: Command::ToggleHelp, help: "this help", hint: Some("help") },
     Binding { modes: &[Help], keys: &[Code(KeyCode::Esc)], command: Command::ToggleHelp, help: "close the help", hint: None },
     Binding { modes: BROWSE, keys: &[Char('R')], command: Command::Rerun, help: "live: run the query again to see newer events", hint: None },
     Binding { modes: BROWSE, keys: &[Char('A')], command: Command::LoadAll, help: "live: load every matching page (again: stop)", hint: None },

@@ -13,7 +13,9 @@ pub use super::effect::Effect;
 
 use super::action::{Action, Command};
 use super::model::{LoadState, Model, Screen};
-use super::panels::{Focus, Handled, detail, editor, groups, help, list, prompt, story, timeline};
+use super::panels::{
+    Focus, Handled, detail, editor, facets, groups, help, list, prompt, story, timeline,
+};
 use super::view::layout::{areas_of, list_height};
 use events::{append, keep_selection_visible};
 
@@ -98,6 +100,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Focus::Editing(editor) => editor::handle(editor, model, c),
         Focus::SavePath(prompt) => prompt::save_path(prompt, model, c),
         Focus::Confirm(question) => prompt::confirm(question, model, c),
+        Focus::Facets(cursor) => facets::handle(cursor, model, c),
     };
     match handled {
         Handled::Done(focus, effects) => {

@@ -142,6 +142,7 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "pop_filter",
             "next_group_key",
             "prev_group_key",
+            "hide",
             "group_sort",
             "left",
             "right",

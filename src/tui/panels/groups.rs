@@ -158,7 +158,17 @@ pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
             g.offset = visible_offset(g.selected, g.selected.saturating_sub(row), page)
                 .min(g.groups.len().saturating_sub(page));
         }
-        Command::ToggleFacets => model.panes.facets.toggle(),
+        Command::ToggleFacets => return super::facets::enter(model, Focus::Groups(g)),
+        Command::HideValue => {
+            let Some(group) = g.groups.get(g.selected) else {
+                return Handled::to(Focus::Groups(g));
+            };
+            let mut filter = model.events.filter.clone();
+            filter.hide(g.key.conditions(&model.events.store, &group.value));
+            let from = Return::groups(model, &g);
+            let effects = history::change(model, filter, from);
+            return Handled::Done(Focus::Groups(g), effects);
+        }
         Command::ToggleHelp => return Handled::to(Focus::Help(HelpPanel::over(Focus::Groups(g)))),
         Command::PopFilter => {
             let (focus, effects) = history::undo(model, Focus::Groups(g));

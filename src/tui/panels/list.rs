@@ -13,7 +13,7 @@ use super::editor::{FilterEditor, SEARCH_SLOT};
 use super::groups::GroupsPanel;
 use super::help::HelpPanel;
 use super::prompt::SavePrompt;
-use super::{Focus, Handled, story, timeline};
+use super::{Focus, Handled, facets, story, timeline};
 use crate::event::EventType;
 use crate::filter::Filter;
 use crate::text::cut;
@@ -47,6 +47,10 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::PageDown => step(model, here, page),
         Command::Top => step(model, here, i64::MIN / 2),
         Command::Bottom => step(model, here, i64::MAX / 2),
+        // The facets in the detail pane's place take the keyboard instead.
+        Command::FocusDetail if model.panes.facets.on => {
+            return facets::enter(model, here);
+        }
         Command::FocusDetail if model.selected_event().is_some() => Focus::Detail,
         Command::FocusDetail => here,
         Command::FocusList => Focus::List,
@@ -110,10 +114,7 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::ShowGroups => Handled::to(Focus::Groups(GroupsPanel::open(&model.events))),
         Command::ShowStory => story::open(model, here),
         Command::ToggleTimeline => timeline::open(model),
-        Command::ToggleFacets => {
-            model.panes.facets.toggle();
-            Handled::to(here)
-        }
+        Command::ToggleFacets => facets::enter(model, here),
         _ => Handled::Unused(here),
     }
 }

@@ -18,6 +18,7 @@ use super::action::Command;
 use super::effect::Effect;
 use super::keymap::Mode;
 use editor::FilterEditor;
+use facets::FacetsCursor;
 use groups::GroupsPanel;
 use help::HelpPanel;
 use prompt::{ReplaceQuestion, SavePrompt};
@@ -47,6 +48,8 @@ pub enum Focus {
     Groups(GroupsPanel),
     /// A peer's story, in the list's place.
     Story(StoryPanel),
+    /// The facets in the detail pane's place, a value selected.
+    Facets(FacetsCursor),
     /// The timeline strip, choosing a range.
     Timeline,
 }
@@ -64,14 +67,16 @@ impl Focus {
             Focus::Groups(_) => Mode::Groups,
             Focus::Story(_) => Mode::Story,
             Focus::Timeline => Mode::Timeline,
+            Focus::Facets(_) => Mode::Facets,
         }
     }
 
-    /// What the screen shows beneath the help: the focus the help was opened from. Any other
-    /// focus is itself.
+    /// What the screen shows in the list's place beneath the help and the facets: the focus
+    /// they were opened from. Any other focus is itself.
     pub fn beneath(&self) -> &Focus {
         match self {
-            Focus::Help(help) => &help.back,
+            Focus::Help(help) => help.back.beneath(),
+            Focus::Facets(facets) => facets.back.beneath(),
             other => other,
         }
     }
@@ -86,11 +91,9 @@ impl Focus {
 
     /// The groups view, to count its groups again.
     pub fn groups_mut(&mut self) -> Option<&mut GroupsPanel> {
-        let focus = match self {
-            Focus::Help(help) => &mut *help.back,
-            other => other,
-        };
-        match focus {
+        match self {
+            Focus::Help(help) => help.back.groups_mut(),
+            Focus::Facets(facets) => facets.back.groups_mut(),
             Focus::Groups(groups) => Some(groups),
             _ => None,
         }

@@ -108,7 +108,7 @@ pub fn undo(model: &mut Model, here: Focus) -> (Focus, Vec<Effect>) {
             );
             match here {
                 // The keyboard stays where it is in the list's panes.
-                Focus::Detail | Focus::Timeline => here,
+                Focus::Detail | Focus::Timeline | Focus::Facets(_) => here,
                 _ => Focus::List,
             }
         }
