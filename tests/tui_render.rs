@@ -1269,3 +1269,51 @@ fn a_group_name_cut_to_its_column_ends_in_an_ellipsis() {
         .count();
     assert!(cut > 0, "{text}");
 }
+
+/// Where `text` is drawn on row `y`, if it is: its cells.
+fn cells_of(buffer: &Buffer, y: u16, text: &str) -> Option<Vec<ratatui::buffer::Cell>> {
+    let x = column_of(buffer, y, text)?;
+    Some(
+        (x..x + text.chars().count() as u16)
+            .map(|x| buffer[(x, y)].clone())
+            .collect(),
+    )
+}
+
+#[test]
+fn a_find_highlights_its_text_in_the_list_and_the_detail_pane() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::Find);
+    for c in "4006".chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        update(&mut m, Action::Input(TermEvent::Key(key)));
+    }
+    let t = draw(&m);
+    insta::assert_snapshot!("find_4006_typed_140x40", t.backend());
+    run(&mut m, Command::Apply);
+    let t = draw(&m);
+    insta::assert_snapshot!("find_4006_140x40", t.backend());
+    let buffer = t.backend().buffer();
+    let hit = Theme::default().find_hit();
+    let first = list_header_row(buffer) + 1;
+    // Every row of code 4006 has its code drawn as a hit; the others do not.
+    let mut rows = 0;
+    for y in first..first + 10 {
+        let code_cells = cells_of(buffer, y, " 4006 ");
+        if let Some(cells) = code_cells {
+            rows += 1;
+            for c in &cells[1..5] {
+                assert_eq!(c.bg, hit.bg.unwrap(), "row {y}: {}", row_text(buffer, y));
+            }
+        }
+    }
+    assert!(rows > 3, "{}", screen_text(buffer));
+    // The detail pane shows the selected event (of code 4006) with its code marked.
+    let y = (0..40)
+        .find(|&y| row_text(buffer, y).contains("code: 4006"))
+        .expect("the code in the detail pane");
+    let cells = cells_of(buffer, y, "4006").unwrap();
+    assert!(cells.iter().all(|c| c.bg == hit.bg.unwrap()));
+    let label = cells_of(buffer, y, "code:").unwrap();
+    assert!(label.iter().all(|c| c.bg != hit.bg.unwrap()));
+}

@@ -314,10 +314,14 @@ fn the_demo_explorer_answers_keys_and_restores_the_terminal_on_quit() {
     }
     assert_ne!(rows.join("\n"), before, "the rows changed");
 
+    // A find jumps to the first event that holds the text; & keeps only those.
     tmux.keys(&["/"]);
-    tmux.wait_for_text("Enter apply");
+    tmux.wait_for_text("keeps it");
     tmux.type_text("Siddharth");
+    tmux.wait_for_text("\"Siddharth\" in");
     tmux.keys(&["Enter"]);
+    tmux.wait_for_text("(n/N: next/previous");
+    tmux.keys(&["&"]);
     let found = demo_count(&Filter {
         types: vec![EventType::Join],
         search: Some("Siddharth".into()),

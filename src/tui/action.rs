@@ -46,8 +46,18 @@ pub enum Command {
     ToggleConnect,
     /// Cycle the retry-status filter: all, final only, retried only.
     CycleTerminal,
-    /// Edit the search text.
+    /// Edit the search filter.
     EditSearch,
+    /// Find a text in the shown events as it is typed (in the groups view: in the groups'
+    /// names).
+    Find,
+    /// To the next event (or group) that holds the text found.
+    FindNext,
+    /// To the previous event (or group) that holds the text found.
+    FindPrev,
+    /// Show only the events that hold the text found: it becomes the search filter.
+    #[strum(serialize = "find_to_filter")]
+    FindToFilter,
     /// Edit the room, session, peer and user filters.
     EditFilters,
     /// Clear the filters set in the explorer; again: those of the command line and profile.

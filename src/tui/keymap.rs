@@ -27,10 +27,12 @@ pub enum Mode {
     Timeline,
     /// The facets, a value selected.
     Facets,
+    /// Typing a text to find.
+    Find,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 10] = [
+    pub const ALL: [Mode; 11] = [
         Mode::List,
         Mode::Detail,
         Mode::Editing,
@@ -41,6 +43,7 @@ impl Mode {
         Mode::Story,
         Mode::Timeline,
         Mode::Facets,
+        Mode::Find,
     ];
 
     /// Where the keyboard is, in words, for messages about the key table.
@@ -56,12 +59,13 @@ impl Mode {
             Mode::Story => "a peer's story",
             Mode::Timeline => "the timeline",
             Mode::Facets => "the facets",
+            Mode::Find => "the find prompt",
         }
     }
 
     /// Whether keys type text here: a plain character is then text, never a command.
     pub fn takes_text(self) -> bool {
-        matches!(self, Mode::Editing | Mode::SavePath)
+        matches!(self, Mode::Editing | Mode::SavePath | Mode::Find)
     }
 }
 
@@ -203,7 +207,7 @@ pub struct Binding {
 }
 
 use Key::{Char, Code, Ctrl};
-use Mode::{Confirm, Detail, Editing, Facets, Groups, Help, List, SavePath, Story, Timeline};
+use Mode::{Confirm, Detail, Editing, Facets, Find, Groups, Help, List, SavePath, Story, Timeline};
 
 const BROWSE: &[Mode] = &[List, Detail];
 const BROWSE_AND_HELP: &[Mode] = &[List, Detail, Help, Groups, Story, Facets];
@@ -213,7 +217,7 @@ const VIEWS: &[Mode] = &[List, Detail, Groups, Story, Facets];
 #[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
-    Binding { modes: &[Editing, SavePath, Confirm], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
+    Binding { modes: &[Editing, SavePath, Confirm, Find], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Up), Char('k')], command: Command::Up, help: "previous event (in the detail pane: scroll up)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Down), Char('j')], command: Command::Down, help: "next event (in the detail pane: scroll down)", hint: None },
     Binding { modes: VIEWS, keys: &[Code(KeyCode::PageUp), Ctrl('b')], command: Command::PageUp, help: "one screen up", hint: None },
@@ -228,7 +232,11 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[List, Detail, Groups], keys: &[Char('4')], command: Command::ToggleDisconnected, help: "only disconnections, or add/remove them", hint: None },
     Binding { modes: &[List, Detail, Groups], keys: &[Char('5')], command: Command::ToggleConnect, help: "only connect failures, or add/remove them", hint: None },
     Binding { modes: &[List, Detail, Groups], keys: &[Char('t')], command: Command::CycleTerminal, help: "retry status: all, final only, retried only", hint: Some("final/retried") },
-    Binding { modes: BROWSE, keys: &[Char('/')], command: Command::EditSearch, help: "search text in any field", hint: Some("search") },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('/')], command: Command::Find, help: "find a text as it is typed (in groups: a name)", hint: Some("find") },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('n')], command: Command::FindNext, help: "next event (group) holding the text found", hint: None },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('N')], command: Command::FindPrev, help: "previous event (group) holding it", hint: None },
+    Binding { modes: BROWSE, keys: &[Char('&')], command: Command::FindToFilter, help: "show only the events holding the text found", hint: None },
+    Binding { modes: BROWSE, keys: &[Char('\\')], command: Command::EditSearch, help: "edit the search filter", hint: None },
     Binding { modes: BROWSE, keys: &[Char('f')], command: Command::EditFilters, help: "edit room, session, peer and user filters", hint: Some("filters") },
     Binding { modes: BROWSE, keys: &[Char('x')], command: Command::ClearFilters, help: "clear the filters set here (again: all of them)", hint: None },
     Binding { modes: VIEWS, keys: &[Char('e')], command: Command::ShowGroups, help: "group the shown events (error, SDK, OS...)", hint: Some("groups") },
@@ -260,8 +268,8 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('S')], command: Command::SaveLoaded, help: "save every loaded event to a dump", hint: None },
     Binding { modes: &[List, Detail, Story], keys: &[Char('y')], command: Command::CopyJson, help: "copy the event's JSON to the clipboard", hint: Some("copy") },
     Binding { modes: &[List, Detail, Story], keys: &[Char('Y')], command: Command::CopyId, help: "copy the event's id (in a story: the peer id)", hint: None },
-    Binding { modes: &[Editing, SavePath], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
-    Binding { modes: &[Editing, SavePath], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
+    Binding { modes: &[Editing, SavePath, Find], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
+    Binding { modes: &[Editing, SavePath, Find], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
     Binding { modes: &[Confirm], keys: &[Char('y')], command: Command::Yes, help: "yes, replace the file", hint: Some("replace") },
     Binding { modes: &[Confirm], keys: &[Char('n'), Code(KeyCode::Esc)], command: Command::No, help: "no, keep the file", hint: Some("keep") },
     Binding { modes: &[Editing], keys: &[Code(KeyCode::Tab), Code(KeyCode::Down)], command: Command::NextField, help: "next filter input", hint: Some("next input") },

@@ -10,6 +10,7 @@ use super::keymap::Keymap;
 use super::panels::Focus;
 use super::panels::detail::DetailPane;
 use super::panels::facets::FacetsPane;
+use super::panels::find::Find;
 use super::panels::timeline::TimelineStrip;
 use super::update::history::Step;
 use super::view::theme::Theme;
@@ -86,6 +87,8 @@ pub struct Events {
     pub selection: Selection,
     /// Every filter change, with where it was made, to take back (`u`).
     pub back: Vec<Step>,
+    /// The text found with `/`, and which events hold it.
+    pub find: Option<Find>,
     /// How often the store and the shown events changed, for the views derived from them.
     pub generation: Generation,
 }
@@ -204,6 +207,7 @@ impl Model {
                 index: OrderIndex::default(),
                 selection: Selection::default(),
                 back: Vec::new(),
+                find: None,
                 generation: Generation::default(),
             },
             focus: Focus::List,

@@ -14,7 +14,7 @@ pub use super::effect::Effect;
 use super::action::{Action, Command};
 use super::model::{LoadState, Model, Screen};
 use super::panels::{
-    Focus, Handled, detail, editor, facets, groups, help, list, prompt, story, timeline,
+    Focus, Handled, detail, editor, facets, find, groups, help, list, prompt, story, timeline,
 };
 use super::view::layout::{areas_of, list_height};
 use events::{append, keep_selection_visible};
@@ -29,7 +29,9 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             command(model, c)
         }
         Action::Input(ev) => {
-            prompt::type_into(&mut model.focus, &ev);
+            if prompt::type_into(&mut model.focus, &ev) && matches!(model.focus, Focus::Find(_)) {
+                find::typed(model);
+            }
             Vec::new()
         }
         Action::Wheel { column, row, down } => {
@@ -101,6 +103,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Focus::SavePath(prompt) => prompt::save_path(prompt, model, c),
         Focus::Confirm(question) => prompt::confirm(question, model, c),
         Focus::Facets(cursor) => facets::handle(cursor, model, c),
+        Focus::Find(prompt) => find::handle(prompt, model, c),
     };
     match handled {
         Handled::Done(focus, effects) => {
@@ -129,6 +132,11 @@ pub fn refresh_derived(model: &mut Model) {
     if let Some(groups) = focus.groups_mut() {
         groups.refresh(events);
     }
+    let mut found = events.find.take();
+    if let Some(find) = &mut found {
+        find.refresh(events);
+    }
+    events.find = found;
     if let Some(strip) = &mut panes.timeline {
         strip.refresh(events, timeline::buckets_for(*screen));
     }
@@ -171,7 +179,11 @@ fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
 fn click(model: &mut Model, column: u16, row: u16) -> Vec<Effect> {
     if matches!(
         model.focus,
-        Focus::Editing(_) | Focus::SavePath(_) | Focus::Confirm(_) | Focus::Help(_)
+        Focus::Editing(_)
+            | Focus::SavePath(_)
+            | Focus::Confirm(_)
+            | Focus::Help(_)
+            | Focus::Find(_)
     ) {
         return Vec::new();
     }

@@ -154,10 +154,29 @@ fn rows(model: &Model, width: u16) -> Vec<Line<'static>> {
         Some((j, a)) if *j == i => a.clone(),
         _ => After::of(store, i),
     };
-    wrap(
-        detail_lines(&model.config.theme, &event, &after, store.raw(i)),
-        width,
-    )
+    let mut lines = detail_lines(&model.config.theme, &event, &after, store.raw(i));
+    // The text found, where the event holds it.
+    if let Some(find) = model.events.find.as_ref().filter(|f| f.hit(i as u32)) {
+        let hit = model.config.theme.find_hit();
+        lines = lines
+            .into_iter()
+            .map(|l| super::find::mark_line(l, &find.text, hit))
+            .collect();
+    }
+    wrap(lines, width)
+}
+
+/// The first row of the detail pane that holds the text found, if the focused event holds it.
+pub fn first_line_holding(model: &Model) -> Option<u16> {
+    let find = model.events.find.as_ref()?;
+    let inner = block(model).inner(areas_of(model).detail);
+    rows(model, inner.width)
+        .iter()
+        .position(|row| {
+            let text: String = row.spans.iter().map(|s| s.content.as_ref()).collect();
+            super::find::holds(&text, &find.text)
+        })
+        .map(|k| k.min(u16::MAX as usize) as u16)
 }
 
 /// Breaks each line into rows of at most `width` columns, after a space when the row holds one

@@ -159,6 +159,10 @@ pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
                 .min(g.groups.len().saturating_sub(page));
         }
         Command::ToggleFacets => return super::facets::enter(model, Focus::Groups(g)),
+        Command::Find => return super::find::open(model, Focus::Groups(g)),
+        Command::FindNext | Command::FindPrev => {
+            return super::find::next(model, c == Command::FindNext, Focus::Groups(g));
+        }
         Command::HideValue => {
             let Some(group) = g.groups.get(g.selected) else {
                 return Handled::to(Focus::Groups(g));

@@ -13,7 +13,7 @@ use super::editor::{FilterEditor, SEARCH_SLOT};
 use super::groups::GroupsPanel;
 use super::help::HelpPanel;
 use super::prompt::SavePrompt;
-use super::{Focus, Handled, facets, story, timeline};
+use super::{Focus, Handled, facets, find, story, timeline};
 use crate::event::EventType;
 use crate::filter::Filter;
 use crate::text::cut;
@@ -65,6 +65,11 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
             Focus::SavePath(SavePrompt::new(&model.events.filter, SaveWhat::Loaded))
         }
         Command::ToggleHelp => Focus::Help(HelpPanel::over(here)),
+        Command::Find => return find::open(model, here),
+        Command::FindNext | Command::FindPrev => {
+            return find::next(model, c == Command::FindNext, here);
+        }
+        Command::FindToFilter => return find::to_filter(model, here),
         _ => return act(model, c, here),
     };
     Handled::Done(next, fetch_more_if_near_end(model))
@@ -166,7 +171,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let events = &model.events;
     let theme = &model.config.theme;
     let focused = matches!(model.focus, Focus::List);
-    let title = match events.selected() {
+    let mut title = match events.selected() {
         Some(_) => format!(
             " events {}/{} ",
             events.selection.selected + 1,
@@ -174,6 +179,16 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         ),
         None => " events ".to_string(),
     };
+    if let Some(find) = &events.find {
+        let key = |c| model.config.keymap.key(Mode::List, c);
+        title.push_str(&format!(
+            "· \"{}\" in {} ({}/{}) ",
+            crate::text::for_terminal(&find.text),
+            crate::tui::view::header::thousands(find.shown_hits),
+            key(Command::FindNext),
+            key(Command::FindPrev)
+        ));
+    }
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(if focused {

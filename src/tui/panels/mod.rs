@@ -7,6 +7,7 @@
 pub mod detail;
 pub mod editor;
 pub mod facets;
+pub mod find;
 pub mod groups;
 pub mod help;
 pub mod list;
@@ -19,6 +20,7 @@ use super::effect::Effect;
 use super::keymap::Mode;
 use editor::FilterEditor;
 use facets::FacetsCursor;
+use find::FindPrompt;
 use groups::GroupsPanel;
 use help::HelpPanel;
 use prompt::{ReplaceQuestion, SavePrompt};
@@ -50,6 +52,8 @@ pub enum Focus {
     Story(StoryPanel),
     /// The facets in the detail pane's place, a value selected.
     Facets(FacetsCursor),
+    /// A text to find, being typed.
+    Find(FindPrompt),
     /// The timeline strip, choosing a range.
     Timeline,
 }
@@ -68,6 +72,7 @@ impl Focus {
             Focus::Story(_) => Mode::Story,
             Focus::Timeline => Mode::Timeline,
             Focus::Facets(_) => Mode::Facets,
+            Focus::Find(_) => Mode::Find,
         }
     }
 
@@ -77,6 +82,7 @@ impl Focus {
         match self {
             Focus::Help(help) => help.back.beneath(),
             Focus::Facets(facets) => facets.back.beneath(),
+            Focus::Find(find) => find.back.beneath(),
             other => other,
         }
     }
@@ -94,6 +100,7 @@ impl Focus {
         match self {
             Focus::Help(help) => help.back.groups_mut(),
             Focus::Facets(facets) => facets.back.groups_mut(),
+            Focus::Find(find) => find.back.groups_mut(),
             Focus::Groups(groups) => Some(groups),
             _ => None,
         }

@@ -107,26 +107,31 @@ pub fn confirm(question: ReplaceQuestion, model: &mut Model, c: Command) -> Hand
     }
 }
 
-/// A key (or a paste) typed into the focused input, if one has the keyboard.
-pub fn type_into(focus: &mut Focus, ev: &crossterm::event::Event) {
+/// A key (or a paste) typed into the focused input, if one has the keyboard; whether its text
+/// changed.
+pub fn type_into(focus: &mut Focus, ev: &crossterm::event::Event) -> bool {
     use tui_input::backend::crossterm::EventHandler;
     let input = match focus {
         Focus::Editing(editor) => &mut editor.inputs[editor.focus],
         Focus::SavePath(prompt) => &mut prompt.path,
-        _ => return,
+        Focus::Find(prompt) => &mut prompt.input,
+        _ => return false,
     };
-    match ev {
+    let before = input.value().len();
+    let changed = match ev {
         // A paste is typed in as text: control characters (a newline would apply the filter
         // mid-paste) are left out.
         crossterm::event::Event::Paste(text) => {
             for c in text.chars().filter(|c| !c.is_control()) {
                 input.handle(tui_input::InputRequest::InsertChar(c));
             }
+            true
         }
-        _ => {
-            input.handle_event(ev);
-        }
-    }
+        _ => input
+            .handle_event(ev)
+            .is_some_and(|response| response.value),
+    };
+    changed || input.value().len() != before
 }
 
 /// The header's fourth line while a path is typed: the prompt, with the cursor.

@@ -160,6 +160,11 @@ pub fn replace_store(model: &mut Model) -> Place {
     let events = &mut model.events;
     events.store = Store::new();
     events.index.clear();
+    // The text found is looked for again in the new store's events.
+    events.find = events
+        .find
+        .take()
+        .map(|f| crate::tui::panels::find::Find::lazy(&f.text));
     events.matching.clear();
     events.shown.clear();
     events.generation.store += 1;

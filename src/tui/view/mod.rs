@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::widgets::Paragraph;
 
 use super::model::Model;
-use super::panels::{Focus, detail, editor, facets, groups, help, list, story, timeline};
+use super::panels::{Focus, detail, editor, facets, find, groups, help, list, story, timeline};
 
 pub fn view(model: &Model, frame: &mut Frame) {
     let area = frame.area();
@@ -32,7 +32,10 @@ pub fn view(model: &Model, frame: &mut Frame) {
     if let Focus::Editing(e) = &model.focus {
         editor::draw(model, e, frame, a.body());
     }
-    frame.render_widget(Paragraph::new(help::hint_line(model)), a.footer);
+    match &model.focus {
+        Focus::Find(prompt) => find::draw_prompt(model, prompt, frame, a.footer),
+        _ => frame.render_widget(Paragraph::new(help::hint_line(model)), a.footer),
+    }
     if let Focus::Help(h) = &model.focus {
         help::draw(model, h, frame, area);
     }

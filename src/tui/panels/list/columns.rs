@@ -1,6 +1,6 @@
 //! The list's columns: which fit the width, how wide each is drawn, and how much of a time shows.
 
-use ratatui::text::Span;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Row};
 
 use crate::event::EventType;
@@ -217,13 +217,28 @@ pub fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText
         7 => (join(s(row.sdk), s(row.sdk_version)), None),
         _ => (join(s(row.os), s(row.os_version)), None),
     };
+    // An event that holds the text found: its time is marked, and the text where it shows.
+    let find = model
+        .events
+        .find
+        .as_ref()
+        .filter(|f| f.hit(i as u32))
+        .map(|f| f.text.as_str());
+    let hit = model.config.theme.find_hit();
     // Each text in its column's width, a cut one ending in `…`.
     Row::new(shown.iter().map(|&(k, w)| {
         let (text, style) = cell(k);
         let text = cut(&text, w.into());
-        match style {
-            Some(style) => Cell::from(Span::styled(text, style)),
-            None => Cell::from(text),
+        let style = style.unwrap_or_default();
+        match find {
+            Some(_) if k == TIME => Cell::from(Span::styled(text, style.patch(hit))),
+            Some(needle) => Cell::from(Line::from(super::super::find::marked(
+                &text,
+                needle,
+                style,
+                style.patch(hit),
+            ))),
+            None => Cell::from(Span::styled(text, style)),
         }
     }))
 }

@@ -207,6 +207,7 @@ mod copy;
 mod detail;
 mod facets;
 mod filters;
+mod find;
 mod groups;
 mod help;
 mod history;
