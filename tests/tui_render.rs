@@ -1317,3 +1317,60 @@ fn a_find_highlights_its_text_in_the_list_and_the_detail_pane() {
     let label = cells_of(buffer, y, "code:").unwrap();
     assert!(label.iter().all(|c| c.bg != hit.bg.unwrap()));
 }
+
+#[test]
+fn the_list_alone_and_the_detail_pane_alone_fill_the_body() {
+    let mut m = demo(Filter::default(), (80, 24));
+    run(&mut m, Command::ZoomList);
+    let t = draw(&m);
+    insta::assert_snapshot!("zoom_list_80x24", t.backend());
+    let rows = screen_text(t.backend().buffer())
+        .lines()
+        .filter(|l| l.starts_with("08:"))
+        .count();
+    assert_eq!(
+        rows,
+        24 - 4 - 1 - 2,
+        "every line of the body holds an event"
+    );
+    run(&mut m, Command::ZoomList);
+    run(&mut m, Command::ZoomDetail);
+    let t = draw(&m);
+    insta::assert_snapshot!("zoom_detail_80x24", t.backend());
+    let text = screen_text(t.backend().buffer());
+    assert!(!text.contains("TIME (UTC)"), "{text}");
+    assert!(
+        text.contains("FINAL: the SDK made no more retries"),
+        "{text}"
+    );
+}
+
+#[test]
+fn at_120_columns_the_list_keeps_its_user_and_names_the_columns_it_has_no_room_for() {
+    let m = demo(Filter::default(), (120, 40));
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let header = list_header_row(buffer);
+    assert!(
+        row_text(buffer, header).contains("USER"),
+        "{}",
+        screen_text(buffer)
+    );
+    let title = row_text(buffer, header - 1);
+    assert!(
+        title.contains("no room for SDK, OS (z: list alone)"),
+        "{title}"
+    );
+    // The list alone has room for every column.
+    let mut m = m;
+    run(&mut m, Command::ZoomList);
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let header = list_header_row(buffer);
+    assert!(
+        row_text(buffer, header).contains(" OS"),
+        "{}",
+        screen_text(buffer)
+    );
+    assert!(!row_text(buffer, header - 1).contains("no room"));
+}

@@ -510,7 +510,18 @@ fn a_click_selects_a_row_and_another_focuses_the_detail_pane() {
         return;
     };
     tmux.start_demo("", "");
-    let a = callscope::tui::view::layout::areas(WIDTH, HEIGHT);
+    // The layout of the demo on this terminal, as the explorer computes it.
+    let mut model = callscope::tui::model::Model::new(
+        callscope::tui::model::SourceLabel::Demo,
+        Filter::default(),
+        WIDTH,
+        HEIGHT,
+    );
+    callscope::tui::update::update(
+        &mut model,
+        callscope::tui::action::Action::BatchLoaded(callscope::source::demo::load()),
+    );
+    let a = callscope::tui::view::layout::areas_of(&model);
     let first_row = a.list.y + callscope::tui::view::layout::TABLE_FIRST_ROW;
     tmux.click(a.list.x + 3, first_row + 4);
     tmux.wait_for_text("events 5/");

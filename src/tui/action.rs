@@ -128,6 +128,12 @@ pub enum Command {
     /// Newest events first, or oldest first.
     #[strum(serialize = "reverse")]
     FlipTime,
+    /// The list alone, the detail pane hidden (again: both).
+    #[strum(serialize = "zoom_list")]
+    ZoomList,
+    /// The detail pane alone, full screen (again: both).
+    #[strum(serialize = "zoom_detail")]
+    ZoomDetail,
     /// Copy the selected event's JSON to the clipboard.
     CopyJson,
     /// Copy the selected event's id (in a story: its peer id) to the clipboard.

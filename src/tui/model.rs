@@ -13,6 +13,7 @@ use super::panels::facets::FacetsPane;
 use super::panels::find::Find;
 use super::panels::timeline::TimelineStrip;
 use super::update::history::Step;
+use super::view::layout::Zoom;
 use super::view::theme::Theme;
 use crate::filter::Filter;
 use crate::insight::{Order, OrderIndex};
@@ -163,6 +164,8 @@ pub struct Panes {
     /// leaves it, and the other panels are laid out around it.
     pub timeline: Option<TimelineStrip>,
     pub facets: FacetsPane,
+    /// A pane alone in the body: the list (`z`), or the detail pane (`Z`).
+    pub zoom: Zoom,
 }
 
 /// The terminal's size.

@@ -154,6 +154,8 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "follow",
             "sort",
             "reverse",
+            "zoom_list",
+            "zoom_detail",
             "copy_json",
             "copy_id",
         ]
@@ -209,7 +211,7 @@ fn keys_are_read_as_the_config_writes_them() {
 
 #[test]
 fn an_override_replaces_the_actions_keys_in_every_mode_where_it_is_bound_but_ctrl_c_still_quits() {
-    let keys = keymap(&[("quit", &["z"])]);
+    let keys = keymap(&[("quit", &["v"])]);
     for mode in [
         Mode::List,
         Mode::Detail,
@@ -219,7 +221,7 @@ fn an_override_replaces_the_actions_keys_in_every_mode_where_it_is_bound_but_ctr
         Mode::Timeline,
     ] {
         assert_eq!(
-            keys.command_for(mode, &ch('z')),
+            keys.command_for(mode, &ch('v')),
             Some(Command::Quit),
             "{mode:?}"
         );
@@ -237,16 +239,16 @@ fn an_override_replaces_the_actions_keys_in_every_mode_where_it_is_bound_but_ctr
 
 #[test]
 fn a_plain_character_stays_text_in_the_inputs_so_their_quit_keeps_a_usable_key() {
-    let keys = keymap(&[("quit", &["z"])]);
-    assert_eq!(keys.command_for(Mode::Editing, &ch('z')), None);
+    let keys = keymap(&[("quit", &["v"])]);
+    assert_eq!(keys.command_for(Mode::Editing, &ch('v')), None);
     assert_eq!(
         keys.command_for(Mode::Editing, &ctrl('c')),
         Some(Command::Quit),
         "with no other key in the override, the input keeps its own"
     );
-    let keys = keymap(&[("quit", &["z", "ctrl-q"])]);
+    let keys = keymap(&[("quit", &["v", "ctrl-q"])]);
     for mode in [Mode::Editing, Mode::SavePath] {
-        assert_eq!(keys.command_for(mode, &ch('z')), None, "{mode:?}");
+        assert_eq!(keys.command_for(mode, &ch('v')), None, "{mode:?}");
         assert_eq!(
             keys.command_for(mode, &ctrl('q')),
             Some(Command::Quit),
@@ -258,7 +260,7 @@ fn a_plain_character_stays_text_in_the_inputs_so_their_quit_keeps_a_usable_key()
             "{mode:?}"
         );
     }
-    assert_eq!(keys.command_for(Mode::List, &ch('z')), Some(Command::Quit));
+    assert_eq!(keys.command_for(Mode::List, &ch('v')), Some(Command::Quit));
 }
 
 #[test]
@@ -320,10 +322,10 @@ fn ctrl_c_for_another_action_is_refused_with_quit_rebound_or_not() {
 
 #[test]
 fn two_overrides_on_one_key_are_reported_together() {
-    let problems = problems(&[("top", &["z"]), ("bottom", &["z"])]);
+    let problems = problems(&[("top", &["v"]), ("bottom", &["v"])]);
     assert_eq!(problems.len(), 1, "{problems:#?}");
     assert!(
-        problems[0].contains("[keys] top and [keys] bottom: both bind \"z\" in the list"),
+        problems[0].contains("[keys] top and [keys] bottom: both bind \"v\" in the list"),
         "{}",
         problems[0]
     );
@@ -331,7 +333,7 @@ fn two_overrides_on_one_key_are_reported_together() {
 
 #[test]
 fn unknown_actions_unreadable_keys_and_empty_lists_are_all_reported() {
-    let problems = problems(&[("frobnicate", &["z"]), ("down", &["ctrl-"]), ("up", &[])]);
+    let problems = problems(&[("frobnicate", &["v"]), ("down", &["ctrl-"]), ("up", &[])]);
     assert_eq!(problems.len(), 3, "{problems:#?}");
     let all = problems.join("\n");
     assert!(

@@ -26,8 +26,8 @@ use crate::tui::update::events::{fetch_more_if_near_end, move_selection, set_ord
 use crate::tui::update::history::{self, Return};
 use crate::tui::update::live;
 use crate::tui::view::header::failure_text;
-use crate::tui::view::layout::{TABLE_FIRST_ROW, list_height};
-use columns::{columns_shown, event_row};
+use crate::tui::view::layout::{TABLE_FIRST_ROW, Zoom, list_height};
+use columns::{columns_shown, event_row, left_out};
 
 /// A command with the keyboard on the list.
 pub fn handle(model: &mut Model, c: Command) -> Handled {
@@ -53,7 +53,13 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
         }
         Command::FocusDetail if model.selected_event().is_some() => Focus::Detail,
         Command::FocusDetail => here,
-        Command::FocusList => Focus::List,
+        Command::FocusList => {
+            // Leaving the detail pane alone brings the list back.
+            if model.panes.zoom == Zoom::Detail {
+                model.panes.zoom = Zoom::None;
+            }
+            Focus::List
+        }
         Command::EditFilters => Focus::Editing(FilterEditor::from_filter(&model.events.filter, 0)),
         Command::EditSearch => {
             Focus::Editing(FilterEditor::from_filter(&model.events.filter, SEARCH_SLOT))
@@ -120,6 +126,7 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::ShowStory => story::open(model, here),
         Command::ToggleTimeline => timeline::open(model),
         Command::ToggleFacets => facets::enter(model, here),
+        Command::ZoomList | Command::ZoomDetail => zoom(model, c, here),
         _ => Handled::Unused(here),
     }
 }
@@ -143,10 +150,40 @@ pub fn quick_filter(filter: &Filter, c: Command) -> Option<Filter> {
     Some(filter)
 }
 
+/// `z`: the list alone, or back beside the detail pane; `Z`: the detail pane alone (it takes
+/// the keyboard), or back.
+fn zoom(model: &mut Model, c: Command, here: Focus) -> Handled {
+    let (zoom, focus) = match (c, model.panes.zoom) {
+        (Command::ZoomList, Zoom::List) | (Command::ZoomDetail, Zoom::Detail) => (Zoom::None, here),
+        (Command::ZoomList, _) => (Zoom::List, Focus::List),
+        _ if model.selected_event().is_none() => {
+            model.status = Some("no event is selected: nothing to read in full".into());
+            return Handled::to(here);
+        }
+        _ => (Zoom::Detail, Focus::Detail),
+    };
+    model.panes.zoom = zoom;
+    let focus = match (zoom, focus) {
+        // Back from the detail pane alone, the keyboard goes back to the list.
+        (Zoom::None, Focus::Detail) if c == Command::ZoomDetail => Focus::List,
+        (_, focus) => focus,
+    };
+    crate::tui::update::events::keep_selection_visible(model);
+    crate::tui::panels::detail::clamp_scroll(model);
+    Handled::Done(focus, fetch_more_if_near_end(model))
+}
+
 /// Moves the selection by `delta` events; the keyboard stays `here`.
 fn step(model: &mut Model, here: Focus, delta: i64) -> Focus {
     move_selection(model, delta);
     here
+}
+
+/// The width the list's columns want, so that the detail pane beside it is made narrower
+/// before the user's column is left out (see [`crate::tui::view::layout::Shape`]).
+pub fn wanted_width(model: &Model) -> u16 {
+    let time = TimeText::of(model.events.store.time_range());
+    columns::wanted_width(model.events.filter.room().is_some(), time)
 }
 
 /// A click `row` lines below the top of the list: the list takes the keyboard, and the event
@@ -189,6 +226,18 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             key(Command::FindPrev)
         ));
     }
+    // The columns left out for want of room are named, with the key that makes room.
+    let one_room = events.filter.room().is_some();
+    let time = TimeText::of(events.store.time_range());
+    let shown = columns_shown(area.width, one_room, time);
+    let missing = left_out(&shown, one_room);
+    if !missing.is_empty() && !events.shown.is_empty() {
+        title.push_str(&format!(
+            "· no room for {} ({}: list alone) ",
+            missing.join(", "),
+            model.config.keymap.key(Mode::List, Command::ZoomList)
+        ));
+    }
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(if focused {
@@ -223,8 +272,6 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let start = events.selection.offset.min(events.shown.len());
     let end = (start + height).min(events.shown.len());
-    let time = TimeText::of(events.store.time_range());
-    let shown = columns_shown(area.width, events.filter.room().is_some(), time);
     let rows: Vec<Row> = (start..end)
         .map(|k| {
             let row = event_row(model, events.shown[k] as usize, &shown, time);

@@ -111,8 +111,6 @@ fn types_line(model: &Model) -> Line<'static> {
         Some(false) => ("retried only", model.config.theme.terminal(Some(false))),
     };
     spans.push(Span::styled(word, style));
-    spans.push(Span::styled(" │ sorted by ", model.config.theme.label()));
-    spans.push(Span::raw(model.events.order.describe()));
     // With a type chosen, the families no key names (track, recording...) are left out: said,
     // since the five keys all lit look the same as no type chosen. Last, so that on a narrow
     // screen the status and the filters come first.
@@ -125,9 +123,9 @@ fn types_line(model: &Model) -> Line<'static> {
     Line::from(spans)
 }
 
-/// The third line: every filter besides the types and the retry status (the conditions, the
-/// search, the time bounds, the values hidden whole), and the key that takes the last change
-/// back.
+/// The third line: the order in force, then every filter besides the types and the retry
+/// status (the conditions, the search, the time bounds, the values hidden whole), and the key
+/// that takes the last change back.
 fn filters_line(model: &Model) -> Line<'static> {
     let theme = &model.config.theme;
     let filter = &model.events.filter;
@@ -143,7 +141,11 @@ fn filters_line(model: &Model) -> Line<'static> {
         parts.push(format!("until={}", t.text));
     }
     parts.extend(filter.hidden.iter().map(|g| crate::filter::hidden_text(g)));
-    let mut spans = vec![Span::styled(" filters ", theme.label())];
+    let mut spans = vec![
+        Span::styled(" sorted by ", theme.label()),
+        Span::raw(model.events.order.describe()),
+        Span::styled(" │ filters ", theme.label()),
+    ];
     if parts.is_empty() {
         spans.push(Span::styled(
             format!("none ({} edits)", key(Command::EditFilters)),

@@ -12,7 +12,7 @@ use super::panels::{Focus, detail, editor, facets, find, groups, help, list, sto
 
 pub fn view(model: &Model, frame: &mut Frame) {
     let area = frame.area();
-    let a = layout::areas_with(area.width, area.height, model.panes.timeline.is_some());
+    let a = layout::areas_in(area.width, area.height, layout::shape_of(model));
     header::draw(model, frame, a.header);
     if let Some(strip) = &model.panes.timeline {
         timeline::draw(model, strip, frame, a.timeline);

@@ -43,14 +43,15 @@ const COLUMNS: [Column; 9] = [
     column("OS", 14, 20, true),
 ];
 
-/// Where the time's and the room's columns are in [`COLUMNS`].
+/// Where the time's, the room's and the user's columns are in [`COLUMNS`].
 const TIME: usize = 0;
 const ROOM: usize = 5;
+const USER: usize = 6;
 
 /// The order in which columns take the room a wide terminal has left, up to their widest: the
 /// user and the room first (the detail pane beside the list holds everything else about the
 /// event, and the error's 20 columns hold all but the longest names).
-const WIDENING: [usize; 5] = [6, ROOM, 3, 7, 8];
+const WIDENING: [usize; 5] = [USER, ROOM, 3, 7, 8];
 
 /// The narrowest the error's name gets on a terminal too narrow for the columns that are always
 /// shown.
@@ -169,6 +170,33 @@ pub fn columns_shown(width: u16, one_room: bool, time: TimeText) -> Vec<(usize, 
     shown
 }
 
+/// The width the columns up to the user's take at their narrowest, with a column of space
+/// between each: what the list asks of a screen shared with the detail pane. The room's is left
+/// out with a room filter.
+pub fn wanted_width(one_room: bool, time: TimeText) -> u16 {
+    let mut width = 0;
+    let mut count = 0;
+    for (k, c) in COLUMNS.iter().enumerate().take(USER + 1) {
+        if one_room && k == ROOM {
+            continue;
+        }
+        width += if k == TIME { time.width() } else { c.width };
+        count += 1;
+    }
+    width + count - 1
+}
+
+/// The titles of the columns left out of `shown` for want of room (not the room's, which a
+/// room filter leaves out on purpose).
+pub fn left_out(shown: &[(usize, u16)], one_room: bool) -> Vec<&'static str> {
+    COLUMNS
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| !(shown.iter().any(|&(j, _)| j == k) || one_room && k == ROOM))
+        .map(|(_, c)| c.title)
+        .collect()
+}
+
 /// Column `k`'s title.
 pub fn title(k: usize) -> &'static str {
     COLUMNS[k].title
@@ -213,7 +241,7 @@ pub fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText
         ),
         ROOM if row.room_name.is_none() => (s(row.room_id), None),
         ROOM => (s(row.room_name), None),
-        6 => (s(row.user_name), None),
+        USER => (s(row.user_name), None),
         7 => (join(s(row.sdk), s(row.sdk_version)), None),
         _ => (join(s(row.os), s(row.os_version)), None),
     };

@@ -217,3 +217,4 @@ mod order;
 mod prompt;
 mod story;
 mod timeline;
+mod zoom;
