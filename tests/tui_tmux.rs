@@ -242,6 +242,11 @@ fn demo_count(filter: &Filter) -> String {
 fn assert_terminal_restored(tmux: &Tmux, status: u8) {
     let screen = tmux.wait_for_text(&format!("explorer exited with {status}"));
     assert!(screen.contains(PROMPT), "{screen}");
+    assert_shell_has_the_terminal(tmux);
+}
+
+/// The shell is back on its normal screen with the terminal as it was.
+fn assert_shell_has_the_terminal(tmux: &Tmux) {
     assert_eq!(
         tmux.pane("#{alternate_on}"),
         "0",
@@ -254,10 +259,17 @@ fn assert_terminal_restored(tmux: &Tmux, status: u8) {
     );
     assert_eq!(tmux.pane("#{cursor_flag}"), "1", "the cursor is shown");
     // Raw mode off: the line discipline is canonical and echoes again.
-    tmux.type_text("stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo end");
+    // A mark of its own each time, so that an earlier answer on the screen does not count.
+    static CHECKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let mark = format!(
+        "end{}",
+        CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    tmux.type_text(&format!("stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo {mark}"));
     tmux.keys(&["Enter"]);
+    let answer = format!("icanon echo {mark}");
     tmux.wait_for(
-        |s| s.lines().any(|l| l.trim_end() == "icanon echo end"),
+        |s| s.lines().any(|l| l.trim_end() == answer),
         "the terminal settings of a canonical, echoing line",
     );
     assert_eq!(tmux.pane("#{pane_dead}"), "0", "the shell still runs");
@@ -841,4 +853,42 @@ fn a_live_explorer_refused_by_the_api_says_why_in_full_with_the_profiles_token_v
     assert!(!screen.contains("tok-wrong-41c7"), "{screen}");
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux, 0);
+}
+
+#[test]
+fn ctrl_z_gives_the_shell_its_terminal_back_and_fg_brings_the_explorer_back_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.start_demo("", "");
+    tmux.keys(&["j", "j"]);
+    tmux.wait_for_text("events 3/");
+    tmux.keys(&["C-z"]);
+    // The shell has the terminal: its own screen, a canonical line that echoes.
+    // The shell has the terminal as it was; it reports the stop as a status of 128 + SIGTSTP
+    // and runs the rest of the command line.
+    let screen = tmux.wait_for(
+        |s| s.contains("Stopped") && s.trim_end().ends_with(PROMPT),
+        "the shell to say the explorer stopped",
+    );
+    assert!(screen.contains("explorer exited with 148"), "{screen}");
+    assert!(!screen.contains("events 3/"), "{screen}");
+    assert_shell_has_the_terminal(&tmux);
+    // fg: the explorer takes the terminal again, where it was.
+    tmux.type_text("fg");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_text("events 3/");
+    assert!(screen.contains("2,400 shown"), "{screen}");
+    assert_eq!(tmux.pane("#{alternate_on}"), "1");
+    assert_eq!(tmux.pane("#{mouse_any_flag}"), "1");
+    // And it answers keys as before.
+    tmux.keys(&["j"]);
+    tmux.wait_for_text("events 4/");
+    tmux.keys(&["q"]);
+    tmux.wait_for(
+        |s| !s.contains("events 4/") && s.trim_end().ends_with(PROMPT),
+        "the shell after q",
+    );
+    assert_shell_has_the_terminal(&tmux);
 }

@@ -138,6 +138,8 @@ pub enum Command {
     CopyJson,
     /// Copy the selected event's id (in a story: its peer id) to the clipboard.
     CopyId,
+    /// Give the terminal back to the shell until `fg` (Ctrl-Z).
+    Suspend,
 }
 
 impl Command {

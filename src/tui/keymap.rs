@@ -218,6 +218,7 @@ const VIEWS: &[Mode] = &[List, Detail, Groups, Story, Facets];
 pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
     Binding { modes: &[Editing, SavePath, Confirm, Find], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
+    Binding { modes: &Mode::ALL, keys: &[Ctrl('z')], command: Command::Suspend, help: "suspend (fg in the shell comes back)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Up), Char('k')], command: Command::Up, help: "previous event (in the detail pane: scroll up)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Down), Char('j')], command: Command::Down, help: "next event (in the detail pane: scroll down)", hint: None },
     Binding { modes: VIEWS, keys: &[Code(KeyCode::PageUp), Ctrl('b')], command: Command::PageUp, help: "one screen up", hint: None },

@@ -115,6 +115,7 @@ pub async fn run(
                         follow_up.extend(update(model, Action::Copied(result)));
                     }
                     Effect::ReleaseMemory => crate::memory::release_freed(),
+                    Effect::Suspend => super::terminal::suspend(terminal)?,
                 }
             }
             effects = follow_up;

@@ -92,6 +92,9 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         model.session.quit = true;
         return vec![Effect::Quit];
     }
+    if c == Command::Suspend {
+        return vec![Effect::Suspend];
+    }
     let handled = match std::mem::take(&mut model.focus) {
         Focus::List => list::handle(model, c),
         Focus::Detail => detail::handle(model, c),

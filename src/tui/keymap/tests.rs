@@ -158,6 +158,7 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "zoom_detail",
             "copy_json",
             "copy_id",
+            "suspend",
         ]
     );
 }
