@@ -1374,3 +1374,30 @@ fn at_120_columns_the_list_keeps_its_user_and_names_the_columns_it_has_no_room_f
     );
     assert!(!row_text(buffer, header - 1).contains("no room"));
 }
+
+#[test]
+fn local_time_shows_in_the_list_the_groups_and_the_detail_pane_and_the_header_names_the_zone() {
+    let mut m = demo(Filter::default(), (140, 40));
+    m.config.local_zone = callscope::time::Zone::Fixed(5 * 3600 + 30 * 60);
+    run(&mut m, Command::ToggleLocalTime);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(text.contains("times local, UTC+05:30"), "{text}");
+    assert!(text.contains("TIME (local)"), "{text}");
+    // The demo's first event is at 08:01:02.258 UTC.
+    assert!(text.contains("13:31:02.258 connect"), "{text}");
+    assert!(
+        text.contains("time: 2026-11-18T08:01:02.258055732Z"),
+        "{text}"
+    );
+    assert!(
+        text.contains("local: 2026-11-18T13:31:02.258055732 (UTC+05:30)"),
+        "{text}"
+    );
+    run(&mut m, Command::ToggleLocalTime);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("times UTC") && text.contains("08:01:02.258 connect"),
+        "{text}"
+    );
+}

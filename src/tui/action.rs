@@ -134,6 +134,9 @@ pub enum Command {
     /// The detail pane alone, full screen (again: both).
     #[strum(serialize = "zoom_detail")]
     ZoomDetail,
+    /// Show times in local time, or in UTC.
+    #[strum(serialize = "local_time")]
+    ToggleLocalTime,
     /// Copy the selected event's JSON to the clipboard.
     CopyJson,
     /// Copy the selected event's id (in a story: its peer id) to the clipboard.

@@ -248,6 +248,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('W')], command: Command::ToggleFollow, help: "live: follow new events (re-run the query)", hint: None },
     Binding { modes: BROWSE, keys: &[Char('o')], command: Command::CycleSort, help: "sort by time, type, code, room, user, SDK, status", hint: Some("sort") },
     Binding { modes: BROWSE, keys: &[Char('O')], command: Command::FlipTime, help: "newest first / oldest first", hint: None },
+    Binding { modes: &[List, Detail, Groups, Story], keys: &[Char('L')], command: Command::ToggleLocalTime, help: "times in local time / in UTC", hint: None },
     Binding { modes: BROWSE, keys: &[Char('z')], command: Command::ZoomList, help: "the list alone (again: with the detail pane)", hint: Some("zoom") },
     Binding { modes: BROWSE, keys: &[Char('Z')], command: Command::ZoomDetail, help: "the detail pane alone, full screen (again: back)", hint: None },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the selected group", hint: Some("its events") },

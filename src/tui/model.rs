@@ -166,6 +166,8 @@ pub struct Panes {
     pub facets: FacetsPane,
     /// A pane alone in the body: the list (`z`), or the detail pane (`Z`).
     pub zoom: Zoom,
+    /// Where the times are shown: UTC, or local time (`L`).
+    pub zone: crate::time::Zone,
 }
 
 /// The terminal's size.
@@ -187,6 +189,8 @@ pub struct Config {
     pub follow_every: std::time::Duration,
     /// The filter of the command line and the profile, which the first `x` goes back to.
     pub start_filter: Filter,
+    /// The local time `L` shows: the system's zone (a fixed offset in tests).
+    pub local_zone: crate::time::Zone,
 }
 
 impl Model {
@@ -223,6 +227,7 @@ impl Model {
                 redact: false,
                 follow_every: std::time::Duration::from_secs(30),
                 start_filter,
+                local_zone: crate::time::Zone::System,
             },
         }
     }

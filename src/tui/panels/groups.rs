@@ -160,6 +160,7 @@ pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
         }
         Command::ToggleFacets => return super::facets::enter(model, Focus::Groups(g)),
         Command::Find => return super::find::open(model, Focus::Groups(g)),
+        Command::ToggleLocalTime => super::list::toggle_zone(model),
         Command::FindNext | Command::FindPrev => {
             return super::find::next(model, c == Command::FindNext, Focus::Groups(g));
         }
@@ -219,8 +220,9 @@ pub fn wheel(g: &mut GroupsPanel, step: i64, page: usize) {
     g.offset = visible_offset(g.selected, g.offset, page);
 }
 
-fn short_time(ns: Option<i64>, time: TimeText) -> String {
-    ns.map(|ns| time.seen(ns)).unwrap_or_else(|| "-".into())
+fn short_time(ns: Option<i64>, time: TimeText, zone: crate::time::Zone) -> String {
+    ns.map(|ns| time.seen(zone.shift(ns)))
+        .unwrap_or_else(|| "-".into())
 }
 
 /// The groups table, in the list's place.
@@ -251,7 +253,8 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let end = (g.offset + height).min(g.groups.len());
     // The times carry their day when the loaded events span several.
-    let time = TimeText::of(store.time_range());
+    let zone = model.panes.zone;
+    let time = TimeText::in_zone(store.time_range(), zone);
     let shown = GroupColumn::fitting(area.width, g.name_width, time);
     let spark = GroupColumn::Sparkline.width(time) as usize;
     // The name takes what the other columns leave, and a cut one says so.
@@ -274,8 +277,8 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
                 }
                 GroupColumn::Peers => Cell::from(group.peers.to_string()),
                 GroupColumn::Rooms => Cell::from(group.rooms.to_string()),
-                GroupColumn::First => Cell::from(short_time(group.first_seen, time)),
-                GroupColumn::Last => Cell::from(short_time(group.last_seen, time)),
+                GroupColumn::First => Cell::from(short_time(group.first_seen, time, zone)),
+                GroupColumn::Last => Cell::from(short_time(group.last_seen, time, zone)),
                 GroupColumn::Sparkline => Cell::from(sparkline_text(&g.groups.sparkline(k, spark))),
             }));
             let row = Row::new(cells);

@@ -127,6 +127,10 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::ToggleTimeline => timeline::open(model),
         Command::ToggleFacets => facets::enter(model, here),
         Command::ZoomList | Command::ZoomDetail => zoom(model, c, here),
+        Command::ToggleLocalTime => {
+            toggle_zone(model);
+            Handled::to(here)
+        }
         _ => Handled::Unused(here),
     }
 }
@@ -148,6 +152,20 @@ pub fn quick_filter(filter: &Filter, c: Command) -> Option<Filter> {
         Some(false) => None,
     };
     Some(filter)
+}
+
+/// `L`: times in local time, or in UTC again; the header says which.
+pub fn toggle_zone(model: &mut Model) {
+    use crate::time::Zone;
+    model.panes.zone = match model.panes.zone {
+        Zone::Utc => model.config.local_zone,
+        _ => Zone::Utc,
+    };
+    let at = model.events.store.time_range().map_or(0, |(_, z)| z);
+    model.status = Some(match model.panes.zone {
+        Zone::Utc => "times in UTC".to_string(),
+        zone => format!("times in local time, {}", zone.label(at)),
+    });
 }
 
 /// `z`: the list alone, or back beside the detail pane; `Z`: the detail pane alone (it takes
@@ -182,7 +200,7 @@ fn step(model: &mut Model, here: Focus, delta: i64) -> Focus {
 /// The width the list's columns want, so that the detail pane beside it is made narrower
 /// before the user's column is left out (see [`crate::tui::view::layout::Shape`]).
 pub fn wanted_width(model: &Model) -> u16 {
-    let time = TimeText::of(model.events.store.time_range());
+    let time = TimeText::in_zone(model.events.store.time_range(), model.panes.zone);
     columns::wanted_width(model.events.filter.room().is_some(), time)
 }
 
@@ -228,7 +246,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     }
     // The columns left out for want of room are named, with the key that makes room.
     let one_room = events.filter.room().is_some();
-    let time = TimeText::of(events.store.time_range());
+    let time = TimeText::in_zone(events.store.time_range(), model.panes.zone);
     let shown = columns_shown(area.width, one_room, time);
     let missing = left_out(&shown, one_room);
     if !missing.is_empty() && !events.shown.is_empty() {
@@ -282,8 +300,13 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             }
         })
         .collect();
-    let header = Row::new(shown.iter().map(|&(k, w)| cut(columns::title(k), w.into())))
-        .style(theme.heading());
+    let zone = model.panes.zone;
+    let header = Row::new(
+        shown
+            .iter()
+            .map(|&(k, w)| cut(columns::title(k, zone), w.into())),
+    )
+    .style(theme.heading());
     let widths: Vec<Constraint> = shown.iter().map(|&(_, w)| Constraint::Length(w)).collect();
     let table = Table::new(rows, widths)
         .header(header)

@@ -141,9 +141,17 @@ fn filters_line(model: &Model) -> Line<'static> {
         parts.push(format!("until={}", t.text));
     }
     parts.extend(filter.hidden.iter().map(|g| crate::filter::hidden_text(g)));
+    let zone = model.panes.zone;
+    let at = model.events.store.time_range().map_or(0, |(_, z)| z);
+    let times = match zone {
+        crate::time::Zone::Utc => "UTC".to_string(),
+        _ => format!("local, {}", zone.label(at)),
+    };
     let mut spans = vec![
         Span::styled(" sorted by ", theme.label()),
         Span::raw(model.events.order.describe()),
+        Span::styled(" · times ", theme.label()),
+        Span::raw(times),
         Span::styled(" │ filters ", theme.label()),
     ];
     if parts.is_empty() {

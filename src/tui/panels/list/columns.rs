@@ -69,6 +69,11 @@ pub enum TimeText {
 }
 
 impl TimeText {
+    /// How much of the times to show when the loaded events span `range`, read in `zone`.
+    pub fn in_zone(range: Option<(i64, i64)>, zone: crate::time::Zone) -> TimeText {
+        TimeText::of(range.map(|(a, z)| (zone.shift(a), zone.shift(z))))
+    }
+
     pub fn of(range: Option<(i64, i64)>) -> TimeText {
         let Some((a, z)) = range else {
             return TimeText::Clock;
@@ -197,9 +202,13 @@ pub fn left_out(shown: &[(usize, u16)], one_room: bool) -> Vec<&'static str> {
         .collect()
 }
 
-/// Column `k`'s title.
-pub fn title(k: usize) -> &'static str {
-    COLUMNS[k].title
+/// Column `k`'s title; the time's says its zone (the header names it in full).
+pub fn title(k: usize, zone: crate::time::Zone) -> &'static str {
+    match zone {
+        crate::time::Zone::Utc => COLUMNS[k].title,
+        _ if k == TIME => "TIME (local)",
+        _ => COLUMNS[k].title,
+    }
 }
 
 /// Event `i`'s row: each shown column's text in its width, a cut one ending in `…`.
@@ -215,7 +224,7 @@ pub fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText
             let text = if row.ts == NO_TIME {
                 "-".to_string()
             } else {
-                crate::time::format_short(row.ts)[time.part()].to_string()
+                crate::time::format_short(model.panes.zone.shift(row.ts))[time.part()].to_string()
             };
             // Events a follow-mode refresh brought are marked new.
             let is_new = model
