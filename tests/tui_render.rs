@@ -1401,3 +1401,16 @@ fn local_time_shows_in_the_list_the_groups_and_the_detail_pane_and_the_header_na
         "{text}"
     );
 }
+
+#[test]
+fn the_json_tree_shows_the_event_field_by_field_with_the_selected_path_in_its_title() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::ShowJson);
+    for _ in 0..6 {
+        run(&mut m, Command::Down);
+    }
+    let t = draw(&m);
+    insta::assert_snapshot!("json_tree_140x40", t.backend());
+    let text = screen_text(t.backend().buffer());
+    assert!(text.contains(" .data.user_id · y value, Y path"), "{text}");
+}

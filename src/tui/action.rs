@@ -134,6 +134,9 @@ pub enum Command {
     /// The detail pane alone, full screen (again: both).
     #[strum(serialize = "zoom_detail")]
     ZoomDetail,
+    /// The selected event's JSON as a tree, where a field's value or path can be copied.
+    #[strum(serialize = "json")]
+    ShowJson,
     /// Show times in local time, or in UTC.
     #[strum(serialize = "local_time")]
     ToggleLocalTime,

@@ -29,10 +29,12 @@ pub enum Mode {
     Facets,
     /// Typing a text to find.
     Find,
+    /// The event's JSON as a tree.
+    Json,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 11] = [
+    pub const ALL: [Mode; 12] = [
         Mode::List,
         Mode::Detail,
         Mode::Editing,
@@ -44,6 +46,7 @@ impl Mode {
         Mode::Timeline,
         Mode::Facets,
         Mode::Find,
+        Mode::Json,
     ];
 
     /// Where the keyboard is, in words, for messages about the key table.
@@ -60,6 +63,7 @@ impl Mode {
             Mode::Timeline => "the timeline",
             Mode::Facets => "the facets",
             Mode::Find => "the find prompt",
+            Mode::Json => "the JSON tree",
         }
     }
 
@@ -207,16 +211,18 @@ pub struct Binding {
 }
 
 use Key::{Char, Code, Ctrl};
-use Mode::{Confirm, Detail, Editing, Facets, Find, Groups, Help, List, SavePath, Story, Timeline};
+use Mode::{
+    Confirm, Detail, Editing, Facets, Find, Groups, Help, Json, List, SavePath, Story, Timeline,
+};
 
 const BROWSE: &[Mode] = &[List, Detail];
-const BROWSE_AND_HELP: &[Mode] = &[List, Detail, Help, Groups, Story, Facets];
-const VIEWS: &[Mode] = &[List, Detail, Groups, Story, Facets];
+const BROWSE_AND_HELP: &[Mode] = &[List, Detail, Help, Groups, Story, Facets, Json];
+const VIEWS: &[Mode] = &[List, Detail, Groups, Story, Facets, Json];
 
 /// The default bindings, in the help screen's order.
 #[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
-    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
+    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
     Binding { modes: &[Editing, SavePath, Confirm, Find], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
     Binding { modes: &Mode::ALL, keys: &[Ctrl('z')], command: Command::Suspend, help: "suspend (fg in the shell comes back)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Up), Char('k')], command: Command::Up, help: "previous event (in the detail pane: scroll up)", hint: None },
@@ -264,7 +270,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Right), Char('l')], command: Command::Right, help: "one bucket later", hint: None },
     Binding { modes: &[Timeline], keys: &[Char(' ')], command: Command::MarkStart, help: "start a range here (again: clear it)", hint: Some("mark") },
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the range (or of the bucket)", hint: Some("apply") },
-    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets], keys: &[Char('?')], command: Command::ToggleHelp, help: "this help", hint: Some("help") },
+    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json], keys: &[Char('?')], command: Command::ToggleHelp, help: "this help", hint: Some("help") },
     Binding { modes: &[Help], keys: &[Code(KeyCode::Esc)], command: Command::ToggleHelp, help: "close the help", hint: None },
     Binding { modes: BROWSE, keys: &[Char('R')], command: Command::Rerun, help: "live: run the query again to see newer events", hint: None },
     Binding { modes: BROWSE, keys: &[Char('A')], command: Command::LoadAll, help: "live: load every matching page (again: stop)", hint: None },
@@ -272,6 +278,13 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('S')], command: Command::SaveLoaded, help: "save every loaded event to a dump", hint: None },
     Binding { modes: &[List, Detail, Story], keys: &[Char('y')], command: Command::CopyJson, help: "copy the event's JSON to the clipboard", hint: Some("copy") },
     Binding { modes: &[List, Detail, Story], keys: &[Char('Y')], command: Command::CopyId, help: "copy the event's id (in a story: the peer id)", hint: None },
+    Binding { modes: &[List, Detail, Story], keys: &[Char('J')], command: Command::ShowJson, help: "the event's JSON as a tree, to copy a field", hint: Some("json") },
+    Binding { modes: &[Json], keys: &[Code(KeyCode::Left), Char('h')], command: Command::Left, help: "fold (on a field: its object)", hint: None },
+    Binding { modes: &[Json], keys: &[Code(KeyCode::Right), Char('l')], command: Command::Right, help: "unfold", hint: None },
+    Binding { modes: &[Json], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "fold or unfold", hint: None },
+    Binding { modes: &[Json], keys: &[Char('y')], command: Command::CopyJson, help: "copy the selected field's value", hint: Some("value") },
+    Binding { modes: &[Json], keys: &[Char('Y')], command: Command::CopyId, help: "copy the selected field's path (.data.agent.sdk)", hint: Some("path") },
+    Binding { modes: &[Json], keys: &[Code(KeyCode::Esc), Char('J')], command: Command::Cancel, help: "back to the detail pane", hint: Some("back") },
     Binding { modes: &[Editing, SavePath, Find], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
     Binding { modes: &[Editing, SavePath, Find], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
     Binding { modes: &[Confirm], keys: &[Char('y')], command: Command::Yes, help: "yes, replace the file", hint: Some("replace") },

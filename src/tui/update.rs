@@ -14,7 +14,7 @@ pub use super::effect::Effect;
 use super::action::{Action, Command};
 use super::model::{LoadState, Model, Screen};
 use super::panels::{
-    Focus, Handled, detail, editor, facets, find, groups, help, list, prompt, story, timeline,
+    Focus, Handled, detail, editor, facets, find, groups, help, json, list, prompt, story, timeline,
 };
 use super::view::layout::{areas_of, list_height};
 use events::{append, keep_selection_visible};
@@ -107,6 +107,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Focus::Confirm(question) => prompt::confirm(question, model, c),
         Focus::Facets(cursor) => facets::handle(cursor, model, c),
         Focus::Find(prompt) => find::handle(prompt, model, c),
+        Focus::Json(tree) => json::handle(tree, model, c),
     };
     match handled {
         Handled::Done(focus, effects) => {

@@ -156,6 +156,7 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "reverse",
             "zoom_list",
             "zoom_detail",
+            "json",
             "local_time",
             "copy_json",
             "copy_id",

@@ -61,7 +61,7 @@ pub fn wheel(help: &mut HelpPanel, config: &Config, height: u16, step: i64) {
 
 /// The sections of the help screen: one per mode, in this order.
 /// Each section lists the bindings of its first mode, then those of the other modes not listed yet.
-const SECTIONS: [(&[Mode], &str); 8] = [
+const SECTIONS: [(&[Mode], &str); 9] = [
     (
         &[Mode::List, Mode::Detail],
         "Browsing (in the detail pane, the moves scroll it)",
@@ -70,6 +70,7 @@ const SECTIONS: [(&[Mode], &str); 8] = [
     (&[Mode::Story], "In a peer's story"),
     (&[Mode::Timeline], "On the timeline"),
     (&[Mode::Facets], "In the facets"),
+    (&[Mode::Json], "In the JSON tree"),
     (&[Mode::Editing], "In a filter input"),
     (&[Mode::SavePath, Mode::Confirm], "Saving"),
     (&[Mode::Help], "In this help"),

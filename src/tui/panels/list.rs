@@ -127,6 +127,7 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::ToggleTimeline => timeline::open(model),
         Command::ToggleFacets => facets::enter(model, here),
         Command::ZoomList | Command::ZoomDetail => zoom(model, c, here),
+        Command::ShowJson => super::json::open(model, here),
         Command::ToggleLocalTime => {
             toggle_zone(model);
             Handled::to(here)

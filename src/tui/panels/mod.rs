@@ -10,6 +10,7 @@ pub mod facets;
 pub mod find;
 pub mod groups;
 pub mod help;
+pub mod json;
 pub mod list;
 pub mod prompt;
 pub mod story;
@@ -23,6 +24,7 @@ use facets::FacetsCursor;
 use find::FindPrompt;
 use groups::GroupsPanel;
 use help::HelpPanel;
+use json::JsonPanel;
 use prompt::{ReplaceQuestion, SavePrompt};
 use story::StoryPanel;
 
@@ -54,6 +56,8 @@ pub enum Focus {
     Facets(FacetsCursor),
     /// A text to find, being typed.
     Find(FindPrompt),
+    /// The selected event's JSON as a tree, in the detail pane's place.
+    Json(JsonPanel),
     /// The timeline strip, choosing a range.
     Timeline,
 }
@@ -73,6 +77,7 @@ impl Focus {
             Focus::Timeline => Mode::Timeline,
             Focus::Facets(_) => Mode::Facets,
             Focus::Find(_) => Mode::Find,
+            Focus::Json(_) => Mode::Json,
         }
     }
 
@@ -83,6 +88,7 @@ impl Focus {
             Focus::Help(help) => help.back.beneath(),
             Focus::Facets(facets) => facets.back.beneath(),
             Focus::Find(find) => find.back.beneath(),
+            Focus::Json(json) => json.back.beneath(),
             other => other,
         }
     }
@@ -101,6 +107,7 @@ impl Focus {
             Focus::Help(help) => help.back.groups_mut(),
             Focus::Facets(facets) => facets.back.groups_mut(),
             Focus::Find(find) => find.back.groups_mut(),
+            Focus::Json(json) => json.back.groups_mut(),
             Focus::Groups(groups) => Some(groups),
             _ => None,
         }
@@ -109,6 +116,17 @@ impl Focus {
     /// Whether keys type text here (a filter input, the save prompt).
     pub fn takes_text(&self) -> bool {
         self.mode().takes_text()
+    }
+}
+
+/// The JSON tree, when it has the keyboard (beneath the help too).
+impl Focus {
+    pub fn json(&self) -> Option<&JsonPanel> {
+        match self {
+            Focus::Help(help) => help.back.json(),
+            Focus::Json(json) => Some(json),
+            _ => None,
+        }
     }
 }
 

@@ -129,6 +129,7 @@ pub fn handle(mut s: StoryPanel, model: &mut Model, c: Command) -> Handled {
             return Handled::Done(Focus::Story(s), effects);
         }
         Command::ToggleLocalTime => super::list::toggle_zone(model),
+        Command::ShowJson => return super::json::open(model, Focus::Story(s)),
         Command::CopyId => {
             let effects = clipboard::copy_peer_id(model, s.story.peer);
             return Handled::Done(Focus::Story(s), effects);

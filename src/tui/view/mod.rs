@@ -8,7 +8,9 @@ use ratatui::Frame;
 use ratatui::widgets::Paragraph;
 
 use super::model::Model;
-use super::panels::{Focus, detail, editor, facets, find, groups, help, list, story, timeline};
+use super::panels::{
+    Focus, detail, editor, facets, find, groups, help, json, list, story, timeline,
+};
 
 pub fn view(model: &Model, frame: &mut Frame) {
     let area = frame.area();
@@ -25,9 +27,10 @@ pub fn view(model: &Model, frame: &mut Frame) {
     }
     // The detail pane's place: the facets (of the selected group, or of the shown events), or
     // the focused event.
-    match &model.panes.facets.panel {
-        Some(panel) => facets::draw(model, panel, frame, a.detail),
-        None => detail::draw(model, frame, a.detail),
+    match (model.focus.json(), &model.panes.facets.panel) {
+        (Some(tree), _) => json::draw(model, tree, frame, a.detail),
+        (None, Some(panel)) => facets::draw(model, panel, frame, a.detail),
+        (None, None) => detail::draw(model, frame, a.detail),
     }
     if let Focus::Editing(e) = &model.focus {
         editor::draw(model, e, frame, a.body());

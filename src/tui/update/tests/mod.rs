@@ -211,6 +211,7 @@ mod find;
 mod groups;
 mod help;
 mod history;
+mod json;
 mod list;
 mod live;
 mod order;
