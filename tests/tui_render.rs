@@ -269,7 +269,7 @@ fn the_help_lists_every_binding_of_the_key_table() {
     insta::assert_snapshot!("help_140x40", t.backend());
     // The overlay may need scrolling: gather every line it shows on the way down.
     let mut seen = screen_text(t.backend().buffer());
-    for _ in 0..BINDINGS.len() {
+    for _ in 0..BINDINGS.len() + callscope::tui::panels::command::COMMANDS.len() {
         run(&mut m, Command::Down);
         seen.push_str(&screen_text(draw(&m).backend().buffer()));
     }
@@ -285,7 +285,7 @@ fn the_help_of_a_small_terminal_reaches_every_binding_by_scrolling() {
     let mut m = demo(Filter::default(), (80, 24));
     run(&mut m, Command::ToggleHelp);
     let mut seen = String::new();
-    for _ in 0..=BINDINGS.len() + 10 {
+    for _ in 0..=BINDINGS.len() + callscope::tui::panels::command::COMMANDS.len() + 20 {
         seen.push_str(&screen_text(draw(&m).backend().buffer()));
         run(&mut m, Command::Down);
     }
@@ -743,6 +743,26 @@ fn tiny_terminals_draw_every_mode_without_failing() {
         let key = KeyEvent::new(KeyCode::Char('王'), KeyModifiers::NONE);
         update(&mut m, Action::Input(TermEvent::Key(key)));
         draw(&m);
+        // The other views and prompts, each opened from the list.
+        for opens in [
+            &[Command::Find][..],
+            &[Command::OpenCommandLine, Command::NextField],
+            &[Command::ShowJson, Command::Down],
+            &[Command::ZoomList],
+            &[Command::ZoomDetail, Command::Down],
+            &[Command::ToggleFacets, Command::Down],
+            &[Command::ShowGroups, Command::ToggleFacets],
+        ] {
+            run(&mut m, Command::Cancel);
+            m.focus = callscope::tui::panels::Focus::List;
+            m.panes.zoom = Default::default();
+            for &c in opens {
+                run(&mut m, c);
+                draw(&m);
+            }
+            update(&mut m, Action::Input(TermEvent::Key(key)));
+            draw(&m);
+        }
     }
 }
 
@@ -975,7 +995,7 @@ fn with_keys(mut m: Model, keys: &[(&str, &[&str])]) -> Model {
 fn whole_help(m: &mut Model) -> String {
     run(m, Command::ToggleHelp);
     let mut seen = String::new();
-    for _ in 0..=BINDINGS.len() + 10 {
+    for _ in 0..=BINDINGS.len() + callscope::tui::panels::command::COMMANDS.len() + 20 {
         seen.push_str(&screen_text(draw(m).backend().buffer()));
         run(m, Command::Down);
     }
@@ -1413,4 +1433,49 @@ fn the_json_tree_shows_the_event_field_by_field_with_the_selected_path_in_its_ti
     insta::assert_snapshot!("json_tree_140x40", t.backend());
     let text = screen_text(t.backend().buffer());
     assert!(text.contains(" .data.user_id · y value, Y path"), "{text}");
+}
+
+#[test]
+fn the_command_line_shows_its_completions_above_it() {
+    let mut m = demo(Filter::default(), (100, 30));
+    run(&mut m, Command::OpenCommandLine);
+    for c in "room ".chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        update(&mut m, Action::Input(TermEvent::Key(key)));
+    }
+    run(&mut m, Command::NextField);
+    let mut t = draw(&m);
+    insta::assert_snapshot!("command_line_completing_100x30", t.backend());
+    let buffer = t.backend().buffer();
+    let line = row_text(buffer, 29);
+    // The most common room first; the others on the line above.
+    assert!(line.starts_with(":room "), "{line}");
+    let first = line[6..].split_whitespace().next().unwrap();
+    assert!(
+        row_text(buffer, 28).starts_with(&format!(" {first}  ")),
+        "{}",
+        row_text(buffer, 28)
+    );
+    let cursor = t.get_cursor_position().unwrap();
+    assert_eq!(cursor.y, 29);
+    assert_eq!(
+        cursor.x as usize,
+        1 + line[1..]
+            .trim_end()
+            .split("   ")
+            .next()
+            .unwrap()
+            .chars()
+            .count()
+    );
+}
+
+#[test]
+fn the_help_lists_the_commands_of_the_command_line() {
+    let mut m = demo(Filter::default(), (140, 40));
+    let help = whole_help(&mut m);
+    for spec in callscope::tui::panels::command::COMMANDS {
+        assert!(help.contains(spec.usage), "the help lacks {}", spec.usage);
+        assert!(help.contains(spec.help), "the help lacks {}", spec.help);
+    }
 }

@@ -58,8 +58,11 @@ pub enum Command {
     /// Show only the events that hold the text found: it becomes the search filter.
     #[strum(serialize = "find_to_filter")]
     FindToFilter,
-    /// Edit the room, session, peer and user filters.
+    /// Edit the filters: every one of the command line's.
     EditFilters,
+    /// The `:` command line: `:goto 10:02`, `:room NAME`, `:code 4006`...
+    #[strum(serialize = "command_line")]
+    OpenCommandLine,
     /// Clear the filters set in the explorer; again: those of the command line and profile.
     ClearFilters,
     /// Show or hide the help screen.

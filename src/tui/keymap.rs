@@ -31,10 +31,12 @@ pub enum Mode {
     Find,
     /// The event's JSON as a tree.
     Json,
+    /// Typing a `:` command.
+    CommandLine,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 12] = [
+    pub const ALL: [Mode; 13] = [
         Mode::List,
         Mode::Detail,
         Mode::Editing,
@@ -47,6 +49,7 @@ impl Mode {
         Mode::Facets,
         Mode::Find,
         Mode::Json,
+        Mode::CommandLine,
     ];
 
     /// Where the keyboard is, in words, for messages about the key table.
@@ -64,12 +67,16 @@ impl Mode {
             Mode::Facets => "the facets",
             Mode::Find => "the find prompt",
             Mode::Json => "the JSON tree",
+            Mode::CommandLine => "the command line",
         }
     }
 
     /// Whether keys type text here: a plain character is then text, never a command.
     pub fn takes_text(self) -> bool {
-        matches!(self, Mode::Editing | Mode::SavePath | Mode::Find)
+        matches!(
+            self,
+            Mode::Editing | Mode::SavePath | Mode::Find | Mode::CommandLine
+        )
     }
 }
 
@@ -212,7 +219,8 @@ pub struct Binding {
 
 use Key::{Char, Code, Ctrl};
 use Mode::{
-    Confirm, Detail, Editing, Facets, Find, Groups, Help, Json, List, SavePath, Story, Timeline,
+    CommandLine, Confirm, Detail, Editing, Facets, Find, Groups, Help, Json, List, SavePath, Story,
+    Timeline,
 };
 
 const BROWSE: &[Mode] = &[List, Detail];
@@ -223,7 +231,7 @@ const VIEWS: &[Mode] = &[List, Detail, Groups, Story, Facets, Json];
 #[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
-    Binding { modes: &[Editing, SavePath, Confirm, Find], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
+    Binding { modes: &[Editing, SavePath, Confirm, Find, CommandLine], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
     Binding { modes: &Mode::ALL, keys: &[Ctrl('z')], command: Command::Suspend, help: "suspend (fg in the shell comes back)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Up), Char('k')], command: Command::Up, help: "previous event (in the detail pane: scroll up)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Down), Char('j')], command: Command::Down, help: "next event (in the detail pane: scroll down)", hint: None },
@@ -243,6 +251,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[List, Detail, Groups], keys: &[Char('n')], command: Command::FindNext, help: "next event (group) holding the text found", hint: None },
     Binding { modes: &[List, Detail, Groups], keys: &[Char('N')], command: Command::FindPrev, help: "previous event (group) holding it", hint: None },
     Binding { modes: BROWSE, keys: &[Char('&')], command: Command::FindToFilter, help: "show only the events holding the text found", hint: None },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char(':')], command: Command::OpenCommandLine, help: "a command: :goto 10:02, :room NAME, :code 4006...", hint: Some("command") },
     Binding { modes: BROWSE, keys: &[Char('\\')], command: Command::EditSearch, help: "edit the search filter", hint: None },
     Binding { modes: BROWSE, keys: &[Char('f')], command: Command::EditFilters, help: "edit room, session, peer and user filters", hint: Some("filters") },
     Binding { modes: BROWSE, keys: &[Char('x')], command: Command::ClearFilters, help: "clear the filters set here (again: all of them)", hint: None },
@@ -285,8 +294,10 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[Json], keys: &[Char('y')], command: Command::CopyJson, help: "copy the selected field's value", hint: Some("value") },
     Binding { modes: &[Json], keys: &[Char('Y')], command: Command::CopyId, help: "copy the selected field's path (.data.agent.sdk)", hint: Some("path") },
     Binding { modes: &[Json], keys: &[Code(KeyCode::Esc), Char('J')], command: Command::Cancel, help: "back to the detail pane", hint: Some("back") },
-    Binding { modes: &[Editing, SavePath, Find], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
-    Binding { modes: &[Editing, SavePath, Find], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
+    Binding { modes: &[Editing, SavePath, Find, CommandLine], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
+    Binding { modes: &[Editing, SavePath, Find, CommandLine], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
+    Binding { modes: &[CommandLine], keys: &[Code(KeyCode::Tab)], command: Command::NextField, help: "complete the command or its value (again: next)", hint: None },
+    Binding { modes: &[CommandLine], keys: &[Code(KeyCode::BackTab)], command: Command::PrevField, help: "the completion before", hint: None },
     Binding { modes: &[Confirm], keys: &[Char('y')], command: Command::Yes, help: "yes, replace the file", hint: Some("replace") },
     Binding { modes: &[Confirm], keys: &[Char('n'), Code(KeyCode::Esc)], command: Command::No, help: "no, keep the file", hint: Some("keep") },
     Binding { modes: &[Editing], keys: &[Code(KeyCode::Tab), Code(KeyCode::Down)], command: Command::NextField, help: "next filter input", hint: Some("next input") },

@@ -14,7 +14,8 @@ pub use super::effect::Effect;
 use super::action::{Action, Command};
 use super::model::{LoadState, Model, Screen};
 use super::panels::{
-    Focus, Handled, detail, editor, facets, find, groups, help, json, list, prompt, story, timeline,
+    Focus, Handled, command, detail, editor, facets, find, groups, help, json, list, prompt, story,
+    timeline,
 };
 use super::view::layout::{areas_of, list_height};
 use events::{append, keep_selection_visible};
@@ -29,8 +30,12 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             command(model, c)
         }
         Action::Input(ev) => {
-            if prompt::type_into(&mut model.focus, &ev) && matches!(model.focus, Focus::Find(_)) {
-                find::typed(model);
+            if prompt::type_into(&mut model.focus, &ev) {
+                match model.focus {
+                    Focus::Find(_) => find::typed(model),
+                    Focus::Command(_) => command::typed(model),
+                    _ => {}
+                }
             }
             Vec::new()
         }
@@ -108,6 +113,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Focus::Facets(cursor) => facets::handle(cursor, model, c),
         Focus::Find(prompt) => find::handle(prompt, model, c),
         Focus::Json(tree) => json::handle(tree, model, c),
+        Focus::Command(line) => command::handle(line, model, c),
     };
     match handled {
         Handled::Done(focus, effects) => {
@@ -188,6 +194,7 @@ fn click(model: &mut Model, column: u16, row: u16) -> Vec<Effect> {
             | Focus::Confirm(_)
             | Focus::Help(_)
             | Focus::Find(_)
+            | Focus::Command(_)
     ) {
         return Vec::new();
     }

@@ -127,6 +127,7 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "find_prev",
             "find_to_filter",
             "edit_filters",
+            "command_line",
             "clear_filters",
             "help",
             "apply",

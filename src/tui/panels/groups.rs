@@ -160,6 +160,7 @@ pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
         }
         Command::ToggleFacets => return super::facets::enter(model, Focus::Groups(g)),
         Command::Find => return super::find::open(model, Focus::Groups(g)),
+        Command::OpenCommandLine => return super::command::open(Focus::Groups(g)),
         Command::ToggleLocalTime => super::list::toggle_zone(model),
         Command::FindNext | Command::FindPrev => {
             return super::find::next(model, c == Command::FindNext, Focus::Groups(g));

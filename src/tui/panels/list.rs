@@ -72,6 +72,7 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
         }
         Command::ToggleHelp => Focus::Help(HelpPanel::over(here)),
         Command::Find => return find::open(model, here),
+        Command::OpenCommandLine => return super::command::open(here),
         Command::FindNext | Command::FindPrev => {
             return find::next(model, c == Command::FindNext, here);
         }

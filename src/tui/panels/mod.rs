@@ -4,6 +4,7 @@
 //! is open exactly while its state exists. `update` hands a command to the focused panel once;
 //! the panel answers with where the keyboard goes next ([`Handled`]).
 
+pub mod command;
 pub mod detail;
 pub mod editor;
 pub mod facets;
@@ -19,6 +20,7 @@ pub mod timeline;
 use super::action::Command;
 use super::effect::Effect;
 use super::keymap::Mode;
+use command::CommandLine;
 use editor::FilterEditor;
 use facets::FacetsCursor;
 use find::FindPrompt;
@@ -58,6 +60,8 @@ pub enum Focus {
     Find(FindPrompt),
     /// The selected event's JSON as a tree, in the detail pane's place.
     Json(JsonPanel),
+    /// The `:` command line, being typed.
+    Command(CommandLine),
     /// The timeline strip, choosing a range.
     Timeline,
 }
@@ -78,6 +82,7 @@ impl Focus {
             Focus::Facets(_) => Mode::Facets,
             Focus::Find(_) => Mode::Find,
             Focus::Json(_) => Mode::Json,
+            Focus::Command(_) => Mode::CommandLine,
         }
     }
 
@@ -89,6 +94,7 @@ impl Focus {
             Focus::Facets(facets) => facets.back.beneath(),
             Focus::Find(find) => find.back.beneath(),
             Focus::Json(json) => json.back.beneath(),
+            Focus::Command(line) => line.back.beneath(),
             other => other,
         }
     }
@@ -108,6 +114,7 @@ impl Focus {
             Focus::Facets(facets) => facets.back.groups_mut(),
             Focus::Find(find) => find.back.groups_mut(),
             Focus::Json(json) => json.back.groups_mut(),
+            Focus::Command(line) => line.back.groups_mut(),
             Focus::Groups(groups) => Some(groups),
             _ => None,
         }

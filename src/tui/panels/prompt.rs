@@ -115,6 +115,7 @@ pub fn type_into(focus: &mut Focus, ev: &crossterm::event::Event) -> bool {
         Focus::Editing(editor) => &mut editor.inputs[editor.focus],
         Focus::SavePath(prompt) => &mut prompt.path,
         Focus::Find(prompt) => &mut prompt.input,
+        Focus::Command(line) => &mut line.input,
         _ => return false,
     };
     let before = input.value().len();

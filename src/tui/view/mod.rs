@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 
 use super::model::Model;
 use super::panels::{
-    Focus, detail, editor, facets, find, groups, help, json, list, story, timeline,
+    Focus, command, detail, editor, facets, find, groups, help, json, list, story, timeline,
 };
 
 pub fn view(model: &Model, frame: &mut Frame) {
@@ -37,6 +37,7 @@ pub fn view(model: &Model, frame: &mut Frame) {
     }
     match &model.focus {
         Focus::Find(prompt) => find::draw_prompt(model, prompt, frame, a.footer),
+        Focus::Command(line) => command::draw(model, line, frame, a.footer),
         _ => frame.render_widget(Paragraph::new(help::hint_line(model)), a.footer),
     }
     if let Focus::Help(h) = &model.focus {

@@ -203,6 +203,7 @@ fn help_back(m: &Model) -> Mode {
     }
 }
 
+mod command;
 mod copy;
 mod detail;
 mod facets;
