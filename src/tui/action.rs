@@ -191,6 +191,8 @@ pub enum Action {
     ListCommand(Command),
     /// A key typed into the focused filter input.
     Input(crossterm::event::Event),
+    /// A key that no binding of the mode in force names (as the key table writes it).
+    Unbound(String),
     /// The mouse wheel turned over a cell of the screen (`down` is toward the end).
     Wheel {
         column: u16,

@@ -39,6 +39,14 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Action::Unbound(key) => {
+            let mode = model.focus.mode();
+            // The question's line stays while it waits for its answer.
+            if mode != super::keymap::Mode::Confirm {
+                model.status = Some(does_nothing(model, &key, mode));
+            }
+            Vec::new()
+        }
         Action::Wheel { column, row, down } => {
             wheel(model, column, row, down);
             Vec::new()
@@ -121,10 +129,22 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
             effects
         }
         Handled::Unused(focus) => {
+            let mode = focus.mode();
             model.focus = focus;
+            let key = model.config.keymap.key(mode, c);
+            model.status = Some(does_nothing(model, &key, mode));
             Vec::new()
         }
     }
+}
+
+/// What the status line says of a key that does nothing where it was pressed.
+fn does_nothing(model: &Model, key: &str, mode: super::keymap::Mode) -> String {
+    let help = model.config.keymap.key(mode, Command::ToggleHelp);
+    format!(
+        "{key} does nothing in {} ({help} lists the keys that do)",
+        mode.describe()
+    )
 }
 
 /// Brings every view derived from the events up to date: the groups, the timeline, the focused
