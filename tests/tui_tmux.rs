@@ -892,3 +892,57 @@ fn ctrl_z_gives_the_shell_its_terminal_back_and_fg_brings_the_explorer_back_as_i
     );
     assert_shell_has_the_terminal(&tmux);
 }
+
+#[test]
+fn r_keeps_the_rows_and_the_selected_event_on_screen_until_the_slow_answer_arrives() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    // A server that answers each request after a second and a half.
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_callscope"));
+    serve
+        .args([
+            "serve",
+            "--demo",
+            "--addr",
+            "127.0.0.1:0",
+            "--delay-ms",
+            "1500",
+        ])
+        .env("CALLSCOPE_SERVE_TOKEN", "tok-slow-5d1e")
+        .stderr(std::process::Stdio::null());
+    let upstream = common::Server::spawn(serve);
+    tmux.launch(
+        "HMS_MANAGEMENT_TOKEN=tok-slow-5d1e ",
+        &format!(
+            "--live --base-url {} --room 673a1f2c9e4b8d0a5c7e3f21",
+            upstream.url
+        ),
+    );
+    tmux.wait_for(
+        |s| s.contains("events 1/") && s.contains("more as you scroll"),
+        "the first page",
+    );
+    for _ in 0..5 {
+        tmux.keys(&["j"]);
+    }
+    let before = tmux.wait_for_text("events 6/");
+    let rows_before: Vec<String> = list_rows(&before).iter().map(|r| r.to_string()).collect();
+    assert!(rows_before.len() > 6, "{before}");
+    tmux.keys(&["R"]);
+    // While the query runs again, the old rows and the selection stay.
+    let during = tmux.wait_for_text("these rows stay until its answer arrives");
+    assert!(during.contains("running again…"), "{during}");
+    assert_eq!(list_rows(&during), rows_before, "{during}");
+    assert!(during.contains("events 6/"), "{during}");
+    // The answer: the selected event is found again, on the line it was on.
+    let after = tmux.wait_for(
+        |s| !s.contains("running again") && s.contains("more as you scroll"),
+        "the new answer",
+    );
+    assert!(after.contains("events 6/"), "{after}");
+    assert_eq!(list_rows(&after)[5], rows_before[5], "{after}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}

@@ -96,6 +96,8 @@ fn find_pending(model: &mut Model) {
 /// says that there is nothing to run. `mode` is where the key was pressed, to name it.
 pub fn rerun(model: &mut Model, mode: Mode) -> Vec<Effect> {
     if model.session.live.is_some() {
+        model.status =
+            Some("running the query again: these rows stay until its answer arrives".into());
         return new_query(model);
     }
     model.status = Some(format!(

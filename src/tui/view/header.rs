@@ -198,13 +198,12 @@ fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
             live.pages,
             key(Command::LoadAll)
         ),
-        Fetch::Fetching { .. } | Fetch::Retrying { .. } if live.replacing => {
-            let state = match &live.fetch {
-                Fetch::Retrying { wait_secs, .. } => format!("retrying in {wait_secs} s"),
-                _ => "fetching".to_string(),
-            };
-            format!("running the query again ({state}); the last answer stays until then")
-        }
+        Fetch::Fetching { .. } | Fetch::Retrying { .. } if live.replacing => match &live.fetch {
+            Fetch::Retrying { wait_secs, .. } => {
+                format!("running again, retrying in {wait_secs} s…")
+            }
+            _ => "running again…".to_string(),
+        },
         Fetch::Fetching { page } => format!("fetching page {page}…{all}"),
         Fetch::Retrying {
             attempt,
