@@ -299,6 +299,47 @@ fn explorer(c: &mut Criterion, model: &mut Model) {
         },
         &|m| command(m, Command::FlipTime),
     );
+    // Find: the last character of a text typed into the find prompt (every loaded event looked
+    // at, the selection jumping to the first that holds it), then `n` to the next one. A code
+    // is a number: the first search for one reads every event's numbers once (before the
+    // measurement, in the setup of the first iteration).
+    let find_typed = |m: &mut Model, text: &str| {
+        close_views(m);
+        m.events.find = None;
+        command(m, Command::Top);
+        command(m, Command::Find);
+        update(
+            m,
+            Action::Input(crossterm::event::Event::Paste(text.to_string())),
+        );
+    };
+    change("find 4006 typed + frame", &|m| find_typed(m, "400"), &|m| {
+        let six = crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Char('6'),
+            crossterm::event::KeyModifiers::NONE,
+        );
+        update(m, Action::Input(crossterm::event::Event::Key(six)));
+    });
+    change(
+        "find storm node typed + frame",
+        &|m| find_typed(m, &STORM_SFU_NODE[..STORM_SFU_NODE.len() - 1]),
+        &|m| {
+            let last = STORM_SFU_NODE.chars().last().unwrap();
+            let key = crossterm::event::KeyEvent::new(
+                crossterm::event::KeyCode::Char(last),
+                crossterm::event::KeyModifiers::NONE,
+            );
+            update(m, Action::Input(crossterm::event::Event::Key(key)));
+        },
+    );
+    change(
+        "n to the next hit + frame",
+        &|m| {
+            find_typed(m, "4006");
+            command(m, Command::Apply);
+        },
+        &|m| command(m, Command::FindNext),
+    );
     change(
         "groups view opened + frame",
         &|m| command(m, Command::ClearFilters),
