@@ -373,3 +373,18 @@ fn the_hint_key_of_a_command_follows_its_binding() {
     assert_eq!(keys.key(Mode::List, Command::ClearFilters), "X");
     assert_eq!(keys.key(Mode::Timeline, Command::Left), "←");
 }
+
+/// The README's list of actions is the one configs can use: every command, by its name.
+#[test]
+fn the_readme_names_every_action() {
+    let readme = include_str!("../../../README.md");
+    let start = readme.find("Actions: ").expect("the README lists the actions");
+    let listed = &readme[start..start + readme[start..].find('.').unwrap_or(0)];
+    for c in Command::ALL {
+        assert!(
+            listed.contains(&format!("`{}`", c.name())),
+            "the README's actions lack {}",
+            c.name()
+        );
+    }
+}
