@@ -99,6 +99,9 @@ impl Order {
 pub struct OrderIndex {
     /// Every row, by time then load order.
     by_time: Vec<u32>,
+    /// The time of each row of `by_time`, beside it: merging and reversing read these in
+    /// order rather than each row's time from the rows, all over the store.
+    times: Vec<i64>,
     /// The order last computed, for the sort and the number of rows it was computed for.
     ordered: Vec<u32>,
     ordered_for: Option<(Order, usize)>,
@@ -130,26 +133,35 @@ impl OrderIndex {
         let rows = store.rows();
         let mut new: Vec<(i64, u32)> = (from..to).map(|i| (time_of(&rows[i]), i as u32)).collect();
         new.sort_unstable();
-        let key = |i: u32| (time_of(&rows[i as usize]), i);
-        if self.by_time.last().is_none_or(|&last| key(last) < new[0]) {
+        if self.times.last().is_none_or(|&last| last <= new[0].0) {
             self.by_time.extend(new.iter().map(|&(_, i)| i));
-        } else {
-            let old = std::mem::take(&mut self.by_time);
-            let mut merged = Vec::with_capacity(old.len() + new.len());
-            let (mut a, mut b) = (0, 0);
-            while a < old.len() && b < new.len() {
-                if key(old[a]) < new[b] {
-                    merged.push(old[a]);
-                    a += 1;
-                } else {
-                    merged.push(new[b].1);
-                    b += 1;
-                }
-            }
-            merged.extend_from_slice(&old[a..]);
-            merged.extend(new[b..].iter().map(|&(_, i)| i));
-            self.by_time = merged;
+            self.times.extend(new.iter().map(|&(t, _)| t));
+            return;
         }
+        // Rows only ever join at the end of the store, so an old row goes before a new one of
+        // the same time.
+        let old = std::mem::take(&mut self.by_time);
+        let old_times = std::mem::take(&mut self.times);
+        let mut merged = Vec::with_capacity(old.len() + new.len());
+        let mut times = Vec::with_capacity(old.len() + new.len());
+        let (mut a, mut b) = (0, 0);
+        while a < old.len() && b < new.len() {
+            if old_times[a] <= new[b].0 {
+                merged.push(old[a]);
+                times.push(old_times[a]);
+                a += 1;
+            } else {
+                merged.push(new[b].1);
+                times.push(new[b].0);
+                b += 1;
+            }
+        }
+        merged.extend_from_slice(&old[a..]);
+        times.extend_from_slice(&old_times[a..]);
+        merged.extend(new[b..].iter().map(|&(_, i)| i));
+        times.extend(new[b..].iter().map(|&(t, _)| t));
+        self.by_time = merged;
+        self.times = times;
     }
 
     /// Every loaded row in `order` (after [`OrderIndex::extend`]).
@@ -160,7 +172,7 @@ impl OrderIndex {
         }
         if self.ordered_for != Some((order, len)) {
             let mut ordered = std::mem::take(&mut self.ordered);
-            in_order(store, &self.by_time, order, &mut ordered);
+            in_order(store, &self.by_time, &self.times, order, &mut ordered);
             self.ordered = ordered;
             self.ordered_for = Some((order, len));
         }
@@ -248,17 +260,19 @@ impl OrderIndex {
     /// Forgets every row, for a store that replaces the one indexed.
     pub fn clear(&mut self) {
         self.by_time.clear();
+        self.times.clear();
         self.ordered.clear();
         self.ordered_for = None;
     }
 }
 
-/// Every row of `by_time` (all rows, by time then load order) in `order`, into `out`.
-fn in_order(store: &Store, by_time: &[u32], order: Order, out: &mut Vec<u32>) {
+/// Every row of `by_time` (all rows, by time then load order; `times` theirs) in `order`, into
+/// `out`.
+fn in_order(store: &Store, by_time: &[u32], times: &[i64], order: Order, out: &mut Vec<u32>) {
     out.clear();
     out.reserve(by_time.len());
     if order.newest_first {
-        newest_first(store.rows(), by_time, out);
+        newest_first(times, by_time, out);
     } else {
         out.extend_from_slice(by_time);
     }
@@ -284,12 +298,12 @@ fn in_order(store: &Store, by_time: &[u32], order: Order, out: &mut Vec<u32>) {
 }
 
 /// `by_time` from its end, each run of equal times kept in load order.
-fn newest_first(rows: &[Row], by_time: &[u32], out: &mut Vec<u32>) {
+fn newest_first(times: &[i64], by_time: &[u32], out: &mut Vec<u32>) {
     let mut end = by_time.len();
     while end > 0 {
-        let t = time_of(&rows[by_time[end - 1] as usize]);
+        let t = times[end - 1];
         let mut start = end - 1;
-        while start > 0 && time_of(&rows[by_time[start - 1] as usize]) == t {
+        while start > 0 && times[start - 1] == t {
             start -= 1;
         }
         out.extend_from_slice(&by_time[start..end]);

@@ -378,7 +378,9 @@ fn the_hint_key_of_a_command_follows_its_binding() {
 #[test]
 fn the_readme_names_every_action() {
     let readme = include_str!("../../../README.md");
-    let start = readme.find("Actions: ").expect("the README lists the actions");
+    let start = readme
+        .find("Actions: ")
+        .expect("the README lists the actions");
     let listed = &readme[start..start + readme[start..].find('.').unwrap_or(0)];
     for c in Command::ALL {
         assert!(
