@@ -5,7 +5,8 @@
 # dump are the page cache's) meanwhile, then times the redraw after key 3 (the join type), after
 # key e (every event grouped by error) and after Shift-Tab there (regrouped by peer, the key with
 # the most groups), then back in the list after key o (sorted by type) and key O (newest first),
-# after the 6 that completes a find of 4006 (typed after 400) and after n (the next hit), against
+# after the first digit of a find (the first search a number can hold: every event's numbers
+# are read), after the 6 that completes 4006 (typed after 400) and after n (the next hit), against
 # the redraw after key ? (the help, cheap: the round trip through tmux).
 # Prints one line per run, then the medians against the goals.
 #
@@ -98,7 +99,7 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 printf '%s: %s (%d MB, %d MiB) %s, %s cores, load average %s\n' "$(date -u +'%Y-%m-%d %H:%M UTC')" \
   "$FILE" "$((SIZE / 1000000))" "$((SIZE / 1048576))" "$HOW" "$(nproc)" "$LOAD_BEFORE"
 
-declare -a FIRSTS FULLS ANONS PEAKS TOGGLES FLOORS ERRORS PEERS SORTS FLIPS FINDS NEXTS
+declare -a FIRSTS FULLS ANONS PEAKS TOGGLES FLOORS ERRORS PEERS SORTS FLIPS DIGITS FINDS NEXTS
 for run in $(seq "$RUNS"); do
   # A server of its own for each run: one that is still shutting down cannot be reused.
   tmux -S "$SOCK" kill-server 2>/dev/null || true
@@ -170,7 +171,12 @@ for run in $(seq "$RUNS"); do
   # looked at, the selection jumping to the first that holds it), and n to the next one.
   tmux -S "$SOCK" send-keys -t bench /
   wait_text "keeps it"
-  tmux -S "$SOCK" send-keys -t bench -l 400
+  # The first digit typed: the first search that a number can hold reads every event's numbers.
+  nap 0.2
+  screen=$(capture)
+  digit=$(key_to_change 4 "$screen")
+  wait_text '"4" in'
+  tmux -S "$SOCK" send-keys -t bench -l 00
   wait_text '"400" in'
   nap 0.2
   screen=$(capture)
@@ -184,18 +190,19 @@ for run in $(seq "$RUNS"); do
   tmux -S "$SOCK" send-keys -t bench q
 
   FIRSTS+=("$first") FULLS+=("$full") ANONS+=("$anon") PEAKS+=("$peak") TOGGLES+=("$toggle") FLOORS+=("$floor")
-  ERRORS+=("$by_error") PEERS+=("$by_peer") SORTS+=("$by_type") FLIPS+=("$newest") FINDS+=("$find") NEXTS+=("$next")
-  printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); key 3 redrawn in %d ms, grouped by error in %d ms, by peer in %d ms, sorted by type in %d ms, newest first in %d ms, find 4006 in %d ms, next hit in %d ms (key ? in %d ms)\n' \
+  ERRORS+=("$by_error") PEERS+=("$by_peer") SORTS+=("$by_type") FLIPS+=("$newest") DIGITS+=("$digit") FINDS+=("$find") NEXTS+=("$next")
+  printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); key 3 redrawn in %d ms, grouped by error in %d ms, by peer in %d ms, sorted by type in %d ms, newest first in %d ms, find 4 (numbers read) in %d ms, 4006 in %d ms, next hit in %d ms (key ? in %d ms)\n' \
     "$run" "$(awk -v ms="$first" 'BEGIN { print ms / 1000 }')" \
     "$(awk -v ms="$full" 'BEGIN { print ms / 1000 }')" "$((anon / 1024))" "$(share "$anon")" \
     "$((peak / 1024))" "$(share "$peak")" "$toggle" "$by_error" "$by_peer" "$by_type" "$newest" \
-    "$find" "$next" "$floor"
+    "$digit" "$find" "$next" "$floor"
 done
 
 first=$(median "${FIRSTS[@]}") full=$(median "${FULLS[@]}")
 anon=$(median "${ANONS[@]}") peak=$(median "${PEAKS[@]}") toggle=$(median "${TOGGLES[@]}") floor=$(median "${FLOORS[@]}")
 by_error=$(median "${ERRORS[@]}") by_peer=$(median "${PEERS[@]}")
 by_type=$(median "${SORTS[@]}") newest=$(median "${FLIPS[@]}") find=$(median "${FINDS[@]}") next=$(median "${NEXTS[@]}")
+digit=$(median "${DIGITS[@]}")
 verdict() { if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; then echo met; else echo "NOT met"; fi; }
 printf '\nmedians of %d runs (load average %s before, %s after):\n' "$RUNS" "$LOAD_BEFORE" \
   "$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -210,6 +217,7 @@ printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key e (groups by error)" "$by_err
 printf '| %-28s | %7d ms | %11s ms | %7s |\n' "Shift-Tab (groups by peer)" "$by_peer" "<= 100" "$(verdict "$by_peer" 100)"
 printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key o (sorted by type)" "$by_type" "<= 50" "$(verdict "$by_type" 50)"
 printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key O (newest first)" "$newest" "<= 50" "$(verdict "$newest" 50)"
+printf '| %-28s | %7d ms | %14s | %7s |\n' "find: 4, numbers first read" "$digit" "-" ""
 printf '| %-28s | %7d ms | %11s ms | %7s |\n' "find: the 6 of 4006 typed" "$find" "<= 100" "$(verdict "$find" 100)"
 printf '| %-28s | %7d ms | %11s ms | %7s |\n' "n (the next hit)" "$next" "<= 50" "$(verdict "$next" 50)"
 printf '| %-28s | %7d ms | %14s | %7s |\n' "key ? (help): tmux's floor" "$floor" "-" ""
