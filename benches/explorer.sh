@@ -4,7 +4,10 @@
 # "idle" (fully loaded), samples the process's RssAnon (its own memory: the pages of the mapped
 # dump are the page cache's) meanwhile, then times the redraw after key 3 (the join type), after
 # key e (every event grouped by error) and after Shift-Tab there (regrouped by peer, the key with
-# the most groups) against the redraw after key ? (the help, cheap: the round trip through tmux).
+# the most groups), then back in the list after key o (sorted by type) and key O (newest first),
+# after the first digit of a find (the first search a number can hold: every event's numbers
+# are read), after the 6 that completes 4006 (typed after 400) and after n (the next hit), against
+# the redraw after key ? (the help, cheap: the round trip through tmux).
 # Prints one line per run, then the medians against the goals.
 #
 #   benches/explorer.sh target/bench/events-1000000.ndjson [RUNS]
@@ -71,6 +74,17 @@ key_to_change() {
   done
   echo $((t - t1))
 }
+# wait_text TEXT: polls the screen until it holds TEXT.
+wait_text() {
+  local start now
+  start=$(now_ms)
+  while :; do
+    now=$(capture 2>/dev/null || true)
+    [[ $now == *"$1"* ]] && return
+    (($(now_ms) - start < 10000)) || fail "no $1 on the screen after 10 s"
+    nap 0.005
+  done
+}
 # A size in KiB as a share of the file's size, in per cent.
 share() { awk -v kb="$1" -v size="$SIZE" 'BEGIN { print 100 * kb * 1024 / size }'; }
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
@@ -85,7 +99,7 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 printf '%s: %s (%d MB, %d MiB) %s, %s cores, load average %s\n' "$(date -u +'%Y-%m-%d %H:%M UTC')" \
   "$FILE" "$((SIZE / 1000000))" "$((SIZE / 1048576))" "$HOW" "$(nproc)" "$LOAD_BEFORE"
 
-declare -a FIRSTS FULLS ANONS PEAKS TOGGLES FLOORS ERRORS PEERS
+declare -a FIRSTS FULLS ANONS PEAKS TOGGLES FLOORS ERRORS PEERS SORTS FLIPS DIGITS FINDS NEXTS
 for run in $(seq "$RUNS"); do
   # A server of its own for each run: one that is still shutting down cannot be reused.
   tmux -S "$SOCK" kill-server 2>/dev/null || true
@@ -140,19 +154,55 @@ for run in $(seq "$RUNS"); do
   nap 0.2
   screen=$(capture)
   [[ $screen == *"groups by peer"* ]] || fail "Shift-Tab did not group by peer"
+  # Back in the list, every event shown: o sorts by type, O puts the newest first.
+  tmux -S "$SOCK" send-keys -t bench Escape
+  wait_text "Enter/Tab detail"
+  nap 0.2
+  screen=$(capture)
+  by_type=$(key_to_change o "$screen")
+  nap 0.2
+  screen=$(capture)
+  [[ $screen == *"sorted by type"* ]] || fail "key o did not sort by type"
+  newest=$(key_to_change O "$screen")
+  nap 0.2
+  screen=$(capture)
+  [[ $screen == *"newest first"* ]] || fail "key O did not put the newest first"
+  # Find: / opens its prompt, 400 is typed; then the 6 that makes it 4006 (every loaded event
+  # looked at, the selection jumping to the first that holds it), and n to the next one.
+  tmux -S "$SOCK" send-keys -t bench /
+  wait_text "keeps it"
+  # The first digit typed: the first search that a number can hold reads every event's numbers.
+  nap 0.2
+  screen=$(capture)
+  digit=$(key_to_change 4 "$screen")
+  wait_text '"4" in'
+  tmux -S "$SOCK" send-keys -t bench -l 00
+  wait_text '"400" in'
+  nap 0.2
+  screen=$(capture)
+  find=$(key_to_change 6 "$screen")
+  wait_text '"4006" in'
+  tmux -S "$SOCK" send-keys -t bench Enter
+  wait_text "(n/N: next/previous"
+  nap 0.2
+  screen=$(capture)
+  next=$(key_to_change n "$screen")
   tmux -S "$SOCK" send-keys -t bench q
 
   FIRSTS+=("$first") FULLS+=("$full") ANONS+=("$anon") PEAKS+=("$peak") TOGGLES+=("$toggle") FLOORS+=("$floor")
-  ERRORS+=("$by_error") PEERS+=("$by_peer")
-  printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); key 3 redrawn in %d ms, grouped by error in %d ms, by peer in %d ms (key ? in %d ms)\n' \
+  ERRORS+=("$by_error") PEERS+=("$by_peer") SORTS+=("$by_type") FLIPS+=("$newest") DIGITS+=("$digit") FINDS+=("$find") NEXTS+=("$next")
+  printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); key 3 redrawn in %d ms, grouped by error in %d ms, by peer in %d ms, sorted by type in %d ms, newest first in %d ms, find 4 (numbers read) in %d ms, 4006 in %d ms, next hit in %d ms (key ? in %d ms)\n' \
     "$run" "$(awk -v ms="$first" 'BEGIN { print ms / 1000 }')" \
     "$(awk -v ms="$full" 'BEGIN { print ms / 1000 }')" "$((anon / 1024))" "$(share "$anon")" \
-    "$((peak / 1024))" "$(share "$peak")" "$toggle" "$by_error" "$by_peer" "$floor"
+    "$((peak / 1024))" "$(share "$peak")" "$toggle" "$by_error" "$by_peer" "$by_type" "$newest" \
+    "$digit" "$find" "$next" "$floor"
 done
 
 first=$(median "${FIRSTS[@]}") full=$(median "${FULLS[@]}")
 anon=$(median "${ANONS[@]}") peak=$(median "${PEAKS[@]}") toggle=$(median "${TOGGLES[@]}") floor=$(median "${FLOORS[@]}")
 by_error=$(median "${ERRORS[@]}") by_peer=$(median "${PEERS[@]}")
+by_type=$(median "${SORTS[@]}") newest=$(median "${FLIPS[@]}") find=$(median "${FINDS[@]}") next=$(median "${NEXTS[@]}")
+digit=$(median "${DIGITS[@]}")
 verdict() { if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; then echo met; else echo "NOT met"; fi; }
 printf '\nmedians of %d runs (load average %s before, %s after):\n' "$RUNS" "$LOAD_BEFORE" \
   "$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -165,4 +215,9 @@ printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, peak while loading" "$
 printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key 3 (join) to its redraw" "$toggle" "<= 50" "$(verdict "$toggle" 50)"
 printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key e (groups by error)" "$by_error" "<= 100" "$(verdict "$by_error" 100)"
 printf '| %-28s | %7d ms | %11s ms | %7s |\n' "Shift-Tab (groups by peer)" "$by_peer" "<= 100" "$(verdict "$by_peer" 100)"
+printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key o (sorted by type)" "$by_type" "<= 50" "$(verdict "$by_type" 50)"
+printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key O (newest first)" "$newest" "<= 50" "$(verdict "$newest" 50)"
+printf '| %-28s | %7d ms | %14s | %7s |\n' "find: 4, numbers first read" "$digit" "-" ""
+printf '| %-28s | %7d ms | %11s ms | %7s |\n' "find: the 6 of 4006 typed" "$find" "<= 100" "$(verdict "$find" 100)"
+printf '| %-28s | %7d ms | %11s ms | %7s |\n' "n (the next hit)" "$next" "<= 50" "$(verdict "$next" 50)"
 printf '| %-28s | %7d ms | %14s | %7s |\n' "key ? (help): tmux's floor" "$floor" "-" ""

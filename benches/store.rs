@@ -1,4 +1,4 @@
-//! Filtering, searching, grouping and drawing over generated stores of 10k and 100k events, and
+//! Filtering, searching, grouping, ordering and drawing over generated stores of 10k and 100k events, and
 //! of 1M with `CALLSCOPE_BENCH_1M=1`:
 //!
 //!   cargo bench --bench store
@@ -24,12 +24,13 @@ use callscope::event::{EventType, Field};
 use callscope::filter::Filter;
 use callscope::generator::{STORM_ROOM_ID, STORM_SFU_NODE};
 use callscope::insight::{GroupKey, GroupSort};
-use callscope::insight::{Groups, Timeline};
+use callscope::insight::{Groups, Order, OrderIndex, SortKey, Timeline};
 use callscope::source::dump::{DumpFile, LARGE_BATCH, read_file_in_batches};
 use callscope::store::{BatchBuilder, Blob, Reading, Store};
 use callscope::tui::action::{Action, Command};
 use callscope::tui::model::{Model, SourceLabel};
 use callscope::tui::panels::Focus;
+use callscope::tui::update::events::set_order;
 use callscope::tui::update::update;
 use callscope::tui::view::view;
 
@@ -155,6 +156,30 @@ fn store_work(c: &mut Criterion, model: &Model) {
     group.bench_function("timeline", |b| {
         b.iter(|| Timeline::compute(store, black_box(all), 120))
     });
+    // The list's order: every event put in time order (done once, as the events arrive), then
+    // the whole order of another sort, from the time order.
+    group.bench_function("order by time", |b| {
+        b.iter(|| {
+            let mut index = OrderIndex::default();
+            index.extend(store);
+            index
+        })
+    });
+    let mut by_time = OrderIndex::default();
+    by_time.extend(store);
+    for key in [SortKey::Code, SortKey::User] {
+        let order = Order {
+            key,
+            newest_first: true,
+        };
+        group.bench_function(format!("order by {}", key.name()), |b| {
+            b.iter_batched(
+                || by_time.clone(),
+                |mut index| index.ordered(store, black_box(order)).len(),
+                BatchSize::LargeInput,
+            )
+        });
+    }
     group.finish();
 }
 
@@ -256,6 +281,65 @@ fn explorer(c: &mut Criterion, model: &mut Model) {
     );
     // The insight views: `e` groups the shown events by error; from there, Shift-Tab goes to
     // the last key, peer, the one with the most groups. `T` opens the timeline.
+    // The order: the next sort key (time to type), and newest first, each with every event
+    // shown and their frame.
+    change(
+        "sort key time to type + frame",
+        &|m| {
+            command(m, Command::ClearFilters);
+            set_order(m, Order::default());
+        },
+        &|m| command(m, Command::CycleSort),
+    );
+    change(
+        "newest first + frame",
+        &|m| {
+            command(m, Command::ClearFilters);
+            set_order(m, Order::default());
+        },
+        &|m| command(m, Command::FlipTime),
+    );
+    // Find: the last character of a text typed into the find prompt (every loaded event looked
+    // at, the selection jumping to the first that holds it), then `n` to the next one. A code
+    // is a number: the first search for one reads every event's numbers once (before the
+    // measurement, in the setup of the first iteration).
+    let find_typed = |m: &mut Model, text: &str| {
+        close_views(m);
+        m.events.find = None;
+        command(m, Command::Top);
+        command(m, Command::Find);
+        update(
+            m,
+            Action::Input(crossterm::event::Event::Paste(text.to_string())),
+        );
+    };
+    change("find 4006 typed + frame", &|m| find_typed(m, "400"), &|m| {
+        let six = crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Char('6'),
+            crossterm::event::KeyModifiers::NONE,
+        );
+        update(m, Action::Input(crossterm::event::Event::Key(six)));
+    });
+    change(
+        "find storm node typed + frame",
+        &|m| find_typed(m, &STORM_SFU_NODE[..STORM_SFU_NODE.len() - 1]),
+        &|m| {
+            let last = STORM_SFU_NODE.chars().last().unwrap();
+            let key = crossterm::event::KeyEvent::new(
+                crossterm::event::KeyCode::Char(last),
+                crossterm::event::KeyModifiers::NONE,
+            );
+            update(m, Action::Input(crossterm::event::Event::Key(key)));
+        },
+    );
+    change(
+        "n to the next hit + frame",
+        &|m| {
+            find_typed(m, "4006");
+            command(m, Command::Apply);
+        },
+        &|m| command(m, Command::FindNext),
+    );
     change(
         "groups view opened + frame",
         &|m| command(m, Command::ClearFilters),

@@ -1,6 +1,6 @@
 //! Timestamps as integer nanoseconds since the Unix epoch, and the `--since`/`--until` forms.
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
 
 /// Parses an RFC 3339 timestamp (the events' `timestamp`) to nanoseconds since the epoch,
 /// keeping every fractional digit up to nanoseconds.
@@ -99,6 +99,55 @@ pub fn format_nanos(ns: i64) -> String {
     DateTime::<Utc>::from_timestamp_nanos(ns).to_rfc3339_opts(SecondsFormat::Nanos, true)
 }
 
+/// Where times are shown: in UTC, in the system's local time, or at a fixed offset from UTC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Zone {
+    #[default]
+    Utc,
+    /// The system's time zone (`TZ`, else the system's setting), its offset taken at each time
+    /// shown (summer time included).
+    System,
+    /// This many seconds east of UTC.
+    Fixed(i32),
+}
+
+impl Zone {
+    /// The offset from UTC at `ns`, in seconds east.
+    pub fn offset_at(self, ns: i64) -> i32 {
+        use chrono::Offset;
+        match self {
+            Zone::Utc => 0,
+            Zone::Fixed(seconds) => seconds,
+            Zone::System => {
+                let at = DateTime::<Utc>::from_timestamp_nanos(ns).naive_utc();
+                chrono::Local
+                    .offset_from_utc_datetime(&at)
+                    .fix()
+                    .local_minus_utc()
+            }
+        }
+    }
+
+    /// `ns` moved by the zone's offset: formatted as UTC, it reads as the zone's wall clock.
+    pub fn shift(self, ns: i64) -> i64 {
+        if ns == i64::MIN {
+            return ns;
+        }
+        ns.saturating_add(i64::from(self.offset_at(ns)) * 1_000_000_000)
+    }
+
+    /// `UTC`, or the offset at `ns` as `UTC+05:30`.
+    pub fn label(self, ns: i64) -> String {
+        if self == Zone::Utc {
+            return "UTC".to_string();
+        }
+        let offset = self.offset_at(ns);
+        let sign = if offset < 0 { '-' } else { '+' };
+        let minutes = offset.unsigned_abs() / 60;
+        format!("UTC{sign}{:02}:{:02}", minutes / 60, minutes % 60)
+    }
+}
+
 /// The list's time column: date and time to the millisecond, UTC.
 pub fn format_short(ns: i64) -> String {
     DateTime::<Utc>::from_timestamp_nanos(ns)
@@ -159,6 +208,18 @@ pub fn now_nanos() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zone_shifts_times_by_its_offset_and_names_it() {
+        let t = parse_rfc3339_nanos("2026-11-18T08:01:02.258Z").unwrap();
+        let india = Zone::Fixed(5 * 3600 + 30 * 60);
+        assert_eq!(format_short(india.shift(t)), "2026-11-18 13:31:02.258");
+        assert_eq!(india.label(t), "UTC+05:30");
+        assert_eq!(Zone::Fixed(-4 * 3600).label(t), "UTC-04:00");
+        assert_eq!(Zone::Utc.shift(t), t);
+        assert_eq!(Zone::Utc.label(t), "UTC");
+        assert_eq!(india.shift(i64::MIN), i64::MIN, "no time stays no time");
+    }
 
     #[test]
     fn timestamps_read_directly_read_as_chrono_reads_them() {

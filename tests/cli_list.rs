@@ -749,10 +749,15 @@ fn terminal_retried_and_code_filters() {
     );
 }
 
-/// Whether any string value (not key) of `v` contains `needle`, ignoring case.
+/// Whether any string value (not key) of `v`, or any number as written, contains `needle`,
+/// ignoring case.
 fn has_text(v: &Value, needle: &str) -> bool {
     match v {
         Value::String(s) => s.to_lowercase().contains(&needle.to_lowercase()),
+        Value::Number(n) => n
+            .to_string()
+            .to_lowercase()
+            .contains(&needle.to_lowercase()),
         Value::Array(items) => items.iter().any(|i| has_text(i, needle)),
         Value::Object(o) => o.values().any(|i| has_text(i, needle)),
         _ => false,
@@ -777,8 +782,28 @@ fn search_matches_string_values_ignoring_case() {
             "{needle}"
         );
     }
-    for absent in ["error_description", "12345678901234567890", "second copy"] {
+    for absent in ["error_description", "second copy"] {
         assert_eq!(list_all(&["--search", absent]), "", "{absent}");
+    }
+}
+
+#[test]
+fn search_finds_numbers_as_written_so_a_code_finds_every_event_of_that_code() {
+    let with_code = select(|e| *data(e, "error_code") == 4006);
+    let found = parse_lines(&list_all(&["--search", "4006"]));
+    assert_eq!(found, select(|e| has_text(e, "4006")));
+    assert!(
+        with_code.iter().all(|e| found.contains(e)),
+        "every event of code 4006 is found"
+    );
+    assert!(!with_code.is_empty());
+    // A part of a number, and numbers other than the code.
+    for needle in ["00", "12345678901234567890"] {
+        assert_eq!(
+            parse_lines(&list_all(&[&format!("--search={needle}")])),
+            select(|e| has_text(e, needle)),
+            "{needle}"
+        );
     }
 }
 

@@ -293,6 +293,18 @@ impl Pool {
             {
                 words.extend(d.split_whitespace().take(2).map(str::to_string));
             }
+            // Numbers are searched as written: a code, a count, and a part of one.
+            for number in [&data["error_code"], &data["retries_join"]] {
+                if let Some(n) = number.as_i64()
+                    && words.len() < 200
+                {
+                    let text = n.to_string();
+                    if text.len() > 1 {
+                        words.push(text[1..].to_string());
+                    }
+                    words.push(text);
+                }
+            }
         }
         Pool {
             values,
@@ -304,9 +316,11 @@ impl Pool {
 }
 
 /// A filter over any of the fields, built from choices drawn by proptest: each choice picks a
-/// value seen in the data (or none, or one never seen) and whether it is negated.
+/// value seen in the data (or none, or one never seen) and whether it is negated, or hidden
+/// together with the others so chosen.
 fn filter_of(pool: &Pool, picks: &[(u8, u16, u8)], types: u8, terminal: u8, text: u16) -> Filter {
     let mut filter = Filter::default();
+    let mut together = Vec::new();
     for &(field, value, how) in picks {
         let (field, seen) = &pool.values[field as usize % pool.values.len()];
         let value = match (how % 4, seen.is_empty()) {
@@ -315,12 +329,22 @@ fn filter_of(pool: &Pool, picks: &[(u8, u16, u8)], types: u8, terminal: u8, text
             (_, true) => None,
             _ => Some(seen[value as usize % seen.len()].clone()),
         };
-        filter.add(callscope::filter::Condition {
+        let condition = callscope::filter::Condition {
             field: *field,
             value,
             negate: how >= 4,
-        });
+        };
+        // The last choices hide values of several fields together, as `!` on a group does.
+        if how >= 6 {
+            together.push(callscope::filter::Condition {
+                negate: false,
+                ..condition
+            });
+        } else {
+            filter.add(condition);
+        }
     }
+    filter.hide(together);
     for (k, t) in pool.types.iter().enumerate() {
         if types & (1 << (k % 8)) != 0 {
             filter.types.push(EventType::from_name(t));

@@ -341,7 +341,7 @@ fn the_help_lists_every_binding_of_the_key_table() {
     insta::assert_snapshot!("help_140x40", t.backend());
     // The overlay may need scrolling: gather every line it shows on the way down.
     let mut seen = screen_text(t.backend().buffer());
-    for _ in 0..BINDINGS.len() {
+    for _ in 0..BINDINGS.len() + callscope::tui::panels::command::COMMANDS.len() {
         run(&mut m, Command::Down);
         seen.push_str(&screen_text(draw(&m).backend().buffer()));
     }
@@ -357,13 +357,25 @@ fn the_help_of_a_small_terminal_reaches_every_binding_by_scrolling() {
     let mut m = demo(Filter::default(), (80, 24));
     run(&mut m, Command::ToggleHelp);
     let mut seen = String::new();
-    for _ in 0..=BINDINGS.len() + 10 {
+    for _ in 0..=BINDINGS.len() + callscope::tui::panels::command::COMMANDS.len() + 20 {
         seen.push_str(&screen_text(draw(&m).backend().buffer()));
         run(&mut m, Command::Down);
     }
     for b in BINDINGS {
         assert!(seen.contains(b.help), "the help lacks {:?}", b.help);
     }
+}
+
+/// Where the filter editor's input of `label` starts: its row, and the column after the label.
+fn editor_input(buffer: &Buffer, label: &str) -> (u16, u16) {
+    let wanted = format!("{label} ");
+    (0..buffer.area.height)
+        .find_map(|y| {
+            let x = column_of(buffer, y, &wanted)?;
+            // A label is right-aligned in twelve columns after the box's border.
+            (x + label.len() as u16 == 13).then_some((y, x + wanted.len() as u16))
+        })
+        .unwrap_or_else(|| panic!("no input {label:?}:\n{}", screen_text(buffer)))
 }
 
 #[test]
@@ -379,14 +391,33 @@ fn the_filter_editor_shows_the_typed_text_with_the_cursor_after_it() {
     let mut t = draw(&m);
     insta::assert_snapshot!("filter_editor_140x40", t.backend());
     let buffer = t.backend().buffer().clone();
-    let x = column_of(&buffer, 2, "room:weekly").expect("the room input holds the text");
+    let (y, x) = editor_input(&buffer, "room");
+    assert!(row_text(&buffer, y)[..].contains("room weekly"));
     let cursor = t.get_cursor_position().unwrap();
-    assert_eq!(cursor, Position::new(x + "room:weekly".len() as u16, 2));
-    let focused = &buffer[(x + 5, 2)];
+    assert_eq!(cursor, Position::new(x + "weekly".len() as u16, y));
+    let focused = &buffer[(x, y)];
     assert!(
         focused.modifier.contains(Modifier::UNDERLINED),
         "{focused:?}"
     );
+    // Every filter of the command line has its input.
+    for label in [
+        "session",
+        "peer",
+        "user",
+        "type",
+        "code",
+        "sdk",
+        "sdk_version",
+        "os",
+        "device",
+        "env",
+        "since",
+        "until",
+        "search",
+    ] {
+        editor_input(&buffer, label);
+    }
 }
 
 #[test]
@@ -792,54 +823,45 @@ fn a_hostile_event_shows_its_control_characters_as_visible_symbols() {
 }
 
 #[test]
-fn wide_characters_in_an_input_keep_the_other_inputs_and_the_cursor_in_place() {
+fn wide_characters_in_an_input_keep_the_cursor_after_them() {
     let mut m = demo(Filter::default(), (140, 40));
     run(&mut m, Command::EditFilters);
     let empty = draw(&m);
-    let labels = |t: &Terminal<TestBackend>| {
-        ["session:", "peer:", "user:", "search:"]
-            .map(|l| column_of(t.backend().buffer(), 2, l).unwrap())
-    };
+    let (y, x) = editor_input(empty.backend().buffer(), "room");
     for c in "王伟".chars() {
         let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
         update(&mut m, Action::Input(TermEvent::Key(key)));
     }
     let mut typed = draw(&m);
     assert_eq!(
-        labels(&typed),
-        labels(&empty),
-        "{}",
-        row_text(typed.backend().buffer(), 2)
+        editor_input(typed.backend().buffer(), "session"),
+        editor_input(empty.backend().buffer(), "session")
     );
-    let room = column_of(typed.backend().buffer(), 2, "room:").unwrap();
     assert_eq!(
         typed.get_cursor_position().unwrap(),
-        Position::new(room + 5 + 4, 2),
+        Position::new(x + 4, y),
         "the cursor follows the two wide characters"
     );
 }
 
 #[test]
 fn a_long_wide_text_scrolls_in_its_input_with_the_cursor_at_its_end() {
-    let mut m = demo(Filter::default(), (140, 40));
+    let mut m = demo(Filter::default(), (100, 40));
     run(&mut m, Command::EditFilters);
-    // Twenty wide characters: forty columns, twice the input's width at 140 columns.
-    let text = "王伟".repeat(10);
+    // Forty wide characters: eighty columns, more than the input's width.
+    let text = "王伟".repeat(20);
     for c in text.chars() {
         let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
         update(&mut m, Action::Input(TermEvent::Key(key)));
     }
     let mut t = draw(&m);
-    let row = row_text(t.backend().buffer(), 2);
-    let room = column_of(t.backend().buffer(), 2, "room:").unwrap();
-    let session = column_of(t.backend().buffer(), 2, "session:").unwrap();
+    let (y, x) = editor_input(t.backend().buffer(), "room");
+    let row = row_text(t.backend().buffer(), y);
     let cursor = t.get_cursor_position().unwrap();
-    assert!(
-        cursor.x > room + 5 && cursor.x < session,
-        "{cursor:?} in {row}"
-    );
+    assert_eq!(cursor.y, y);
+    assert!(cursor.x > x && cursor.x < 78, "{cursor:?} in {row}");
     // The end of the text is what shows.
-    let shown: String = row_cells(t.backend().buffer(), 2)[(room + 5) as usize..cursor.x as usize]
+    let shown: String = row_cells(t.backend().buffer(), y)[x as usize..cursor.x as usize]
         .concat()
         .replace(' ', "");
     assert!(
@@ -869,6 +891,26 @@ fn tiny_terminals_draw_every_mode_without_failing() {
         let key = KeyEvent::new(KeyCode::Char('王'), KeyModifiers::NONE);
         update(&mut m, Action::Input(TermEvent::Key(key)));
         draw(&m);
+        // The other views and prompts, each opened from the list.
+        for opens in [
+            &[Command::Find][..],
+            &[Command::OpenCommandLine, Command::NextField],
+            &[Command::ShowJson, Command::Down],
+            &[Command::ZoomList],
+            &[Command::ZoomDetail, Command::Down],
+            &[Command::ToggleFacets, Command::Down],
+            &[Command::ShowGroups, Command::ToggleFacets],
+        ] {
+            run(&mut m, Command::Cancel);
+            m.focus = callscope::tui::panels::Focus::List;
+            m.panes.zoom = Default::default();
+            for &c in opens {
+                run(&mut m, c);
+                draw(&m);
+            }
+            update(&mut m, Action::Input(TermEvent::Key(key)));
+            draw(&m);
+        }
     }
 }
 
@@ -1104,7 +1146,7 @@ fn with_keys(mut m: Model, keys: &[(&str, &[&str])]) -> Model {
 fn whole_help(m: &mut Model) -> String {
     run(m, Command::ToggleHelp);
     let mut seen = String::new();
-    for _ in 0..=BINDINGS.len() + 10 {
+    for _ in 0..=BINDINGS.len() + callscope::tui::panels::command::COMMANDS.len() + 20 {
         seen.push_str(&screen_text(draw(m).backend().buffer()));
         run(m, Command::Down);
     }
@@ -1135,7 +1177,7 @@ fn remapped_keys_show_in_the_help_and_the_hint_bar_and_the_old_keys_do_not() {
         "{help}"
     );
     assert!(
-        help.contains("X                     clear every filter"),
+        help.contains("X                     clear the filters set here"),
         "{help}"
     );
     assert!(!help.contains("q/Ctrl-C"), "{help}");
@@ -1397,4 +1439,194 @@ fn a_group_name_cut_to_its_column_ends_in_an_ellipsis() {
         .filter(|l| l.contains('(') && l.contains('…'))
         .count();
     assert!(cut > 0, "{text}");
+}
+
+/// Where `text` is drawn on row `y`, if it is: its cells.
+fn cells_of(buffer: &Buffer, y: u16, text: &str) -> Option<Vec<ratatui::buffer::Cell>> {
+    let x = column_of(buffer, y, text)?;
+    Some(
+        (x..x + text.chars().count() as u16)
+            .map(|x| buffer[(x, y)].clone())
+            .collect(),
+    )
+}
+
+#[test]
+fn a_find_highlights_its_text_in_the_list_and_the_detail_pane() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::Find);
+    for c in "4006".chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        update(&mut m, Action::Input(TermEvent::Key(key)));
+    }
+    let t = draw(&m);
+    insta::assert_snapshot!("find_4006_typed_140x40", t.backend());
+    run(&mut m, Command::Apply);
+    let t = draw(&m);
+    insta::assert_snapshot!("find_4006_140x40", t.backend());
+    let buffer = t.backend().buffer();
+    let hit = Theme::default().find_hit();
+    let first = list_header_row(buffer) + 1;
+    // Every row of code 4006 has its code drawn as a hit; the others do not.
+    let mut rows = 0;
+    for y in first..40 {
+        let code_cells = cells_of(buffer, y, " 4006 ");
+        if let Some(cells) = code_cells {
+            rows += 1;
+            for c in &cells[1..5] {
+                assert_eq!(c.bg, hit.bg.unwrap(), "row {y}: {}", row_text(buffer, y));
+            }
+        }
+    }
+    assert!(rows >= 2, "{}", screen_text(buffer));
+    // The detail pane shows the selected event (of code 4006) with its code marked.
+    let y = (0..40)
+        .find(|&y| row_text(buffer, y).contains("code: 4006"))
+        .expect("the code in the detail pane");
+    let cells = cells_of(buffer, y, "4006").unwrap();
+    assert!(cells.iter().all(|c| c.bg == hit.bg.unwrap()));
+    let label = cells_of(buffer, y, "code:").unwrap();
+    assert!(label.iter().all(|c| c.bg != hit.bg.unwrap()));
+}
+
+#[test]
+fn the_list_alone_and_the_detail_pane_alone_fill_the_body() {
+    let mut m = demo(Filter::default(), (80, 24));
+    run(&mut m, Command::ZoomList);
+    let t = draw(&m);
+    insta::assert_snapshot!("zoom_list_80x24", t.backend());
+    let rows = screen_text(t.backend().buffer())
+        .lines()
+        .filter(|l| l.starts_with("08:"))
+        .count();
+    assert_eq!(
+        rows,
+        24 - 4 - 1 - 2,
+        "every line of the body holds an event"
+    );
+    run(&mut m, Command::ZoomList);
+    run(&mut m, Command::ZoomDetail);
+    let t = draw(&m);
+    insta::assert_snapshot!("zoom_detail_80x24", t.backend());
+    let text = screen_text(t.backend().buffer());
+    assert!(!text.contains("TIME (UTC)"), "{text}");
+    assert!(
+        text.contains("RETRIED: not the final error"),
+        "the first event's detail, whole: {text}"
+    );
+}
+
+#[test]
+fn at_120_columns_the_list_keeps_its_user_and_names_the_columns_it_has_no_room_for() {
+    let m = demo(Filter::default(), (120, 40));
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let header = list_header_row(buffer);
+    assert!(
+        row_text(buffer, header).contains("USER"),
+        "{}",
+        screen_text(buffer)
+    );
+    let title = row_text(buffer, header - 1);
+    assert!(
+        title.contains("no room for SDK, OS (z: list alone)"),
+        "{title}"
+    );
+    // The list alone has room for every column.
+    let mut m = m;
+    run(&mut m, Command::ZoomList);
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let header = list_header_row(buffer);
+    assert!(
+        row_text(buffer, header).contains(" OS"),
+        "{}",
+        screen_text(buffer)
+    );
+    assert!(!row_text(buffer, header - 1).contains("no room"));
+}
+
+#[test]
+fn local_time_shows_in_the_list_the_groups_and_the_detail_pane_and_the_header_names_the_zone() {
+    let mut m = demo(Filter::default(), (140, 40));
+    m.config.local_zone = callscope::time::Zone::Fixed(5 * 3600 + 30 * 60);
+    run(&mut m, Command::ToggleLocalTime);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(text.contains("times local, UTC+05:30"), "{text}");
+    assert!(text.contains("TIME (local)"), "{text}");
+    // The demo's first event is at 08:01:01.574 UTC.
+    assert!(text.contains("13:31:01.574 connect"), "{text}");
+    assert!(
+        text.contains("time: 2026-11-18T08:01:01.574874825Z"),
+        "{text}"
+    );
+    assert!(
+        text.contains("local: 2026-11-18T13:31:01.574874825 (UTC+05:30)"),
+        "{text}"
+    );
+    run(&mut m, Command::ToggleLocalTime);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("times UTC") && text.contains("08:01:01.574 connect"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_json_tree_shows_the_event_field_by_field_with_the_selected_path_in_its_title() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::ShowJson);
+    for _ in 0..6 {
+        run(&mut m, Command::Down);
+    }
+    let t = draw(&m);
+    insta::assert_snapshot!("json_tree_140x40", t.backend());
+    let text = screen_text(t.backend().buffer());
+    assert!(text.contains(" .data.user_id · y value, Y path"), "{text}");
+}
+
+#[test]
+fn the_command_line_shows_its_completions_above_it() {
+    let mut m = demo(Filter::default(), (100, 30));
+    run(&mut m, Command::OpenCommandLine);
+    for c in "room ".chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        update(&mut m, Action::Input(TermEvent::Key(key)));
+    }
+    run(&mut m, Command::NextField);
+    let mut t = draw(&m);
+    insta::assert_snapshot!("command_line_completing_100x30", t.backend());
+    let buffer = t.backend().buffer();
+    let line = row_text(buffer, 29);
+    // The most common room first; the others on the line above.
+    assert!(line.starts_with(":room "), "{line}");
+    let first = line[6..].split_whitespace().next().unwrap();
+    assert!(
+        row_text(buffer, 28).starts_with(&format!(" {first}  ")),
+        "{}",
+        row_text(buffer, 28)
+    );
+    let cursor = t.get_cursor_position().unwrap();
+    assert_eq!(cursor.y, 29);
+    assert_eq!(
+        cursor.x as usize,
+        1 + line[1..]
+            .trim_end()
+            .split("   ")
+            .next()
+            .unwrap()
+            .chars()
+            .count()
+    );
+}
+
+#[test]
+fn the_help_lists_the_commands_of_the_command_line() {
+    let mut m = demo(Filter::default(), (140, 40));
+    let help = whole_help(&mut m);
+    for spec in callscope::tui::panels::command::COMMANDS {
+        assert!(help.contains(spec.usage), "the help lacks {}", spec.usage);
+        assert!(help.contains(spec.help), "the help lacks {}", spec.help);
+    }
 }

@@ -242,6 +242,11 @@ fn demo_count(filter: &Filter) -> String {
 fn assert_terminal_restored(tmux: &Tmux, status: u8) {
     let screen = tmux.wait_for_text(&format!("explorer exited with {status}"));
     assert!(screen.contains(PROMPT), "{screen}");
+    assert_shell_has_the_terminal(tmux);
+}
+
+/// The shell is back on its normal screen with the terminal as it was.
+fn assert_shell_has_the_terminal(tmux: &Tmux) {
     assert_eq!(
         tmux.pane("#{alternate_on}"),
         "0",
@@ -254,10 +259,17 @@ fn assert_terminal_restored(tmux: &Tmux, status: u8) {
     );
     assert_eq!(tmux.pane("#{cursor_flag}"), "1", "the cursor is shown");
     // Raw mode off: the line discipline is canonical and echoes again.
-    tmux.type_text("stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo end");
+    // A mark of its own each time, so that an earlier answer on the screen does not count.
+    static CHECKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let mark = format!(
+        "end{}",
+        CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    tmux.type_text(&format!("stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo {mark}"));
     tmux.keys(&["Enter"]);
+    let answer = format!("icanon echo {mark}");
     tmux.wait_for(
-        |s| s.lines().any(|l| l.trim_end() == "icanon echo end"),
+        |s| s.lines().any(|l| l.trim_end() == answer),
         "the terminal settings of a canonical, echoing line",
     );
     assert_eq!(tmux.pane("#{pane_dead}"), "0", "the shell still runs");
@@ -314,17 +326,21 @@ fn the_demo_explorer_answers_keys_and_restores_the_terminal_on_quit() {
     }
     assert_ne!(rows.join("\n"), before, "the rows changed");
 
+    // A find jumps to the first event that holds the text; & keeps only those.
     tmux.keys(&["/"]);
-    tmux.wait_for_text("Enter apply");
+    tmux.wait_for_text("keeps it");
     tmux.type_text("Siddharth");
+    tmux.wait_for_text("\"Siddharth\" in");
     tmux.keys(&["Enter"]);
+    tmux.wait_for_text("(n/N: next/previous");
+    tmux.keys(&["&"]);
     let found = demo_count(&Filter {
         types: vec![EventType::Join],
         search: Some("Siddharth".into()),
         ..Filter::default()
     });
     let screen = tmux.wait_for_text(&format!("{found} shown / {all} loaded"));
-    assert!(screen.contains("search:Siddharth"), "{screen}");
+    assert!(screen.contains("search=\"Siddharth\""), "{screen}");
     assert!(
         screen.contains("Enter/Tab detail"),
         "back in the list:\n{screen}"
@@ -506,7 +522,18 @@ fn a_click_selects_a_row_and_another_focuses_the_detail_pane() {
         return;
     };
     tmux.start_demo("", "");
-    let a = callscope::tui::view::layout::areas(WIDTH, HEIGHT);
+    // The layout of the demo on this terminal, as the explorer computes it.
+    let mut model = callscope::tui::model::Model::new(
+        callscope::tui::model::SourceLabel::Demo,
+        Filter::default(),
+        WIDTH,
+        HEIGHT,
+    );
+    callscope::tui::update::update(
+        &mut model,
+        callscope::tui::action::Action::BatchLoaded(callscope::source::demo::load()),
+    );
+    let a = callscope::tui::view::layout::areas_of(&model);
     let first_row = a.list.y + callscope::tui::view::layout::TABLE_FIRST_ROW;
     tmux.click(a.list.x + 3, first_row + 4);
     tmux.wait_for_text("events 5/");
@@ -837,6 +864,98 @@ fn a_live_explorer_refused_by_the_api_says_why_in_full_with_the_profiles_token_v
     );
     assert!(!screen.contains("HMS_MANAGEMENT_TOKEN"), "{screen}");
     assert!(!screen.contains("tok-wrong-41c7"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}
+
+#[test]
+fn ctrl_z_gives_the_shell_its_terminal_back_and_fg_brings_the_explorer_back_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.start_demo("", "");
+    tmux.keys(&["j", "j"]);
+    tmux.wait_for_text("events 3/");
+    tmux.keys(&["C-z"]);
+    // The shell has the terminal: its own screen, a canonical line that echoes.
+    // The shell has the terminal as it was; it reports the stop as a status of 128 + SIGTSTP
+    // and runs the rest of the command line.
+    let screen = tmux.wait_for(
+        |s| s.contains("Stopped") && s.trim_end().ends_with(PROMPT),
+        "the shell to say the explorer stopped",
+    );
+    assert!(screen.contains("explorer exited with 148"), "{screen}");
+    assert!(!screen.contains("events 3/"), "{screen}");
+    assert_shell_has_the_terminal(&tmux);
+    // fg: the explorer takes the terminal again, where it was.
+    tmux.type_text("fg");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for_text("events 3/");
+    assert!(screen.contains("2,400 shown"), "{screen}");
+    assert_eq!(tmux.pane("#{alternate_on}"), "1");
+    assert_eq!(tmux.pane("#{mouse_any_flag}"), "1");
+    // And it answers keys as before.
+    tmux.keys(&["j"]);
+    tmux.wait_for_text("events 4/");
+    tmux.keys(&["q"]);
+    tmux.wait_for(
+        |s| !s.contains("events 4/") && s.trim_end().ends_with(PROMPT),
+        "the shell after q",
+    );
+    assert_shell_has_the_terminal(&tmux);
+}
+
+#[test]
+fn r_keeps_the_rows_and_the_selected_event_on_screen_until_the_slow_answer_arrives() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    // A server that answers each request after a second and a half.
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_callscope"));
+    serve
+        .args([
+            "serve",
+            "--demo",
+            "--addr",
+            "127.0.0.1:0",
+            "--delay-ms",
+            "1500",
+        ])
+        .env("CALLSCOPE_SERVE_TOKEN", "tok-slow-5d1e")
+        .stderr(std::process::Stdio::null());
+    let upstream = common::Server::spawn(serve);
+    tmux.launch(
+        "HMS_MANAGEMENT_TOKEN=tok-slow-5d1e ",
+        &format!(
+            "--live --base-url {} --room 673a1f2c9e4b8d0a5c7e3f21",
+            upstream.url
+        ),
+    );
+    tmux.wait_for(
+        |s| s.contains("events 1/") && s.contains("more as you scroll"),
+        "the first page",
+    );
+    for _ in 0..5 {
+        tmux.keys(&["j"]);
+    }
+    let before = tmux.wait_for_text("events 6/");
+    let rows_before: Vec<String> = list_rows(&before).iter().map(|r| r.to_string()).collect();
+    assert!(rows_before.len() > 6, "{before}");
+    tmux.keys(&["R"]);
+    // While the query runs again, the old rows and the selection stay.
+    let during = tmux.wait_for_text("these rows stay until its answer arrives");
+    assert!(during.contains("running again…"), "{during}");
+    assert_eq!(list_rows(&during), rows_before, "{during}");
+    assert!(during.contains("events 6/"), "{during}");
+    // The answer: the selected event is found again, on the line it was on.
+    let after = tmux.wait_for(
+        |s| !s.contains("running again") && s.contains("more as you scroll"),
+        "the new answer",
+    );
+    assert!(after.contains("events 6/"), "{after}");
+    assert_eq!(list_rows(&after)[5], rows_before[5], "{after}");
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux, 0);
 }

@@ -185,7 +185,7 @@ pub struct FilterArgs {
     /// Only this error_code.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub code: Option<i64>,
-    /// Case-insensitive text found in any string value.
+    /// Case-insensitive text found in any string value, or in any number as written (`4006`).
     #[arg(long, value_name = "TEXT")]
     pub search: Option<String>,
     /// Events at or after T: RFC 3339, or a duration back from now (90m, 2h, 3d).

@@ -64,6 +64,10 @@ pub struct Filter {
     pub search: Option<String>,
     pub since: Option<TimeBound>,
     pub until: Option<TimeBound>,
+    /// Values hidden whole: an event for which every condition of one of these holds is left
+    /// out. A value of two fields (an SDK and its version, an error's type, name and code) is
+    /// hidden this way, where negating each of its conditions would hide more.
+    pub hidden: Vec<Vec<Condition>>,
 }
 
 impl Filter {
@@ -98,6 +102,26 @@ impl Filter {
     pub fn add(&mut self, condition: Condition) {
         if let Err(at) = self.conditions.binary_search(&condition) {
             self.conditions.insert(at, condition);
+        }
+    }
+
+    /// Hides the events that have every one of these values (see [`Filter::hidden`]): one
+    /// condition is added negated; several are hidden together. Each value is hidden once.
+    pub fn hide(&mut self, conditions: Vec<Condition>) {
+        match conditions.as_slice() {
+            [] => {}
+            [one] => self.add(Condition {
+                negate: !one.negate,
+                ..one.clone()
+            }),
+            _ => {
+                let mut conditions = conditions;
+                conditions.sort();
+                conditions.dedup();
+                if !self.hidden.contains(&conditions) {
+                    self.hidden.push(conditions);
+                }
+            }
         }
     }
 
@@ -144,6 +168,7 @@ impl Filter {
             search,
             since,
             until,
+            hidden,
         } = self;
         let mut parts: Vec<String> = Vec::new();
         if !types.is_empty() {
@@ -165,6 +190,7 @@ impl Filter {
         if let Some(t) = until {
             parts.push(format!("until={}", t.text));
         }
+        parts.extend(hidden.iter().map(|group| hidden_text(group)));
         if parts.is_empty() {
             "none".to_string()
         } else {
@@ -173,9 +199,33 @@ impl Filter {
     }
 }
 
+/// A value hidden whole, as the header and messages write it: `!(sdk=web sdk_version=0.12.3)`.
+pub fn hidden_text(group: &[Condition]) -> String {
+    let parts: Vec<String> = group.iter().map(Condition::describe).collect();
+    format!("!({})", parts.join(" "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hiding_one_value_negates_it_and_hiding_a_value_of_two_fields_hides_them_together() {
+        let mut f = Filter::default();
+        f.hide(vec![Condition::is(Field::Sdk, "web")]);
+        assert_eq!(
+            f.conditions,
+            [Condition::not(Field::Sdk, Some("web".into()))]
+        );
+        let pair = vec![
+            Condition::is(Field::SdkVersion, "0.12.3"),
+            Condition::is(Field::Sdk, "ios"),
+        ];
+        f.hide(pair.clone());
+        f.hide(pair);
+        assert_eq!(f.hidden.len(), 1, "hidden once");
+        assert_eq!(f.describe(), "sdk!=web  !(sdk=ios sdk_version=0.12.3)");
+    }
 
     #[test]
     fn setting_a_field_replaces_its_wanted_value_and_keeps_what_is_hidden() {

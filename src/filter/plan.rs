@@ -19,6 +19,8 @@ pub struct Plan<V> {
     until: Option<i64>,
     /// The search text, which the reader itself looks for.
     search: Option<String>,
+    /// Values hidden whole: an event that meets every condition of one is left out.
+    hidden: Vec<Vec<Cond<V>>>,
 }
 
 /// One condition of a plan.
@@ -72,6 +74,7 @@ impl<V> Plan<V> {
             search,
             since,
             until,
+            hidden,
         } = filter;
         let types = (!types.is_empty()).then(|| {
             types
@@ -79,27 +82,29 @@ impl<V> Plan<V> {
                 .filter_map(|t| value(t.name()))
                 .collect::<Vec<V>>()
         });
-        let conditions = conditions
-            .iter()
-            .map(|c| {
-                let Condition {
-                    field,
-                    value: wanted,
-                    negate,
-                } = c;
-                let want = match wanted {
-                    None => Want::Absent,
-                    Some(number) if field.is_number() => {
-                        number.trim().parse().map_or(Want::Nothing, Want::Number)
-                    }
-                    Some(text) => value(text).map_or(Want::Nothing, Want::Text),
-                };
-                Cond {
-                    field: *field,
-                    want,
-                    negate: *negate,
+        let mut cond = |c: &'f Condition| {
+            let Condition {
+                field,
+                value: wanted,
+                negate,
+            } = c;
+            let want = match wanted {
+                None => Want::Absent,
+                Some(number) if field.is_number() => {
+                    number.trim().parse().map_or(Want::Nothing, Want::Number)
                 }
-            })
+                Some(text) => value(text).map_or(Want::Nothing, Want::Text),
+            };
+            Cond {
+                field: *field,
+                want,
+                negate: *negate,
+            }
+        };
+        let conditions = conditions.iter().map(&mut cond).collect();
+        let hidden = hidden
+            .iter()
+            .map(|group| group.iter().map(&mut cond).collect())
             .collect();
         let nanos = |b: &Option<TimeBound>| b.as_ref().map(|b| b.nanos);
         Plan {
@@ -109,6 +114,7 @@ impl<V> Plan<V> {
             since: nanos(since),
             until: nanos(until),
             search: search.clone().filter(|s| !s.is_empty()),
+            hidden,
         }
     }
 
@@ -138,17 +144,15 @@ impl<V> Plan<V> {
                 _ => return Some(false),
             }
         }
-        for c in &self.conditions {
-            let holds = match &c.want {
-                Want::Absent if c.field.is_number() => event.number(c.field).is_none(),
-                Want::Absent => event.text(c.field).is_none(),
-                Want::Text(v) => event.text(c.field).is_some_and(|have| *v == have),
-                Want::Number(n) => event.number(c.field) == Some(*n),
-                Want::Nothing => false,
-            };
-            if holds == c.negate {
-                return Some(false);
-            }
+        if self.conditions.iter().any(|c| c.holds(event) == c.negate) {
+            return Some(false);
+        }
+        if self
+            .hidden
+            .iter()
+            .any(|group| group.iter().all(|c| c.holds(event) != c.negate))
+        {
+            return Some(false);
         }
         if let Some(t) = self.terminal
             && event.terminal() != Some(t)
@@ -167,6 +171,22 @@ impl<V> Plan<V> {
             return event.has_search_text();
         }
         Some(true)
+    }
+}
+
+impl<V> Cond<V> {
+    /// Whether the event's field has the value (negation aside).
+    fn holds<R: Record>(&self, event: &R) -> bool
+    where
+        V: PartialEq<R::Text>,
+    {
+        match &self.want {
+            Want::Absent if self.field.is_number() => event.number(self.field).is_none(),
+            Want::Absent => event.text(self.field).is_none(),
+            Want::Text(v) => event.text(self.field).is_some_and(|have| *v == have),
+            Want::Number(n) => event.number(self.field) == Some(*n),
+            Want::Nothing => false,
+        }
     }
 }
 
@@ -250,6 +270,29 @@ mod tests {
             f.add(condition.clone());
             assert_eq!(plan(&f).matches(&e), Some(keeps), "{condition:?}");
         }
+    }
+
+    #[test]
+    fn a_value_hidden_whole_hides_the_events_that_have_all_of_it_and_no_other() {
+        let e = event();
+        let hiding = |group: Vec<Condition>| {
+            let mut f = Filter::default();
+            f.hide(group);
+            plan(&f).matches(&e)
+        };
+        let web = Condition::is(Field::Sdk, "web");
+        assert_eq!(
+            hiding(vec![web.clone(), Condition::is(Field::Code, "500")]),
+            Some(false)
+        );
+        assert_eq!(
+            hiding(vec![web.clone(), Condition::is(Field::Code, "501")]),
+            Some(true)
+        );
+        assert_eq!(
+            hiding(vec![web, Condition::is(Field::Room, "never")]),
+            Some(true)
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod chains;
 mod facets;
 mod groups;
 mod keys;
+mod order;
 mod outcome;
 mod quality;
 mod report;
@@ -28,6 +29,7 @@ pub use chains::{
 pub use facets::{FACET_KEYS, Facet, facets};
 pub use groups::{Group, Groups};
 pub use keys::{GroupKey, GroupSort, GroupValue, Part};
+pub use order::{Order, OrderIndex, SortKey};
 pub use outcome::{Told, tell};
 pub use quality::{Around, Summary, around};
 pub use report::{sparkline_text, write_groups, write_groups_within};

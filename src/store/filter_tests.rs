@@ -269,11 +269,18 @@ fn search_is_a_case_insensitive_substring_of_values_not_keys() {
         search("second copy").is_empty(),
         "the dropped duplicate is not searched"
     );
-    // Keys and numbers are not string values.
+    // Keys are not values.
     assert!(search("error_description").is_empty());
     assert!(search("retries_join").is_empty());
-    assert!(search("12345678901234567890").is_empty());
-    assert!(search("4006").is_empty());
+    // Numbers are found as they are written: a number past any integer type, a code, which finds
+    // the events of that code.
+    assert_eq!(search("12345678901234567890"), [Q1]);
+    assert_eq!(search("1E3"), [Q1]);
+    let code = ids(&store, &Filter::default().with(Field::Code, "4006"));
+    assert!(!code.is_empty());
+    assert_eq!(search("4006"), code);
+    let part = search("006");
+    assert!(code.iter().all(|id| part.contains(id)), "{part:?}");
     let everything = Filter {
         search: Some(String::new()),
         ..Filter::default()

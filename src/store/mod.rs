@@ -99,6 +99,9 @@ pub struct Store {
     times: Option<(i64, i64)>,
     /// The text search's last answers for each string and set, extended as the store grows.
     search: std::sync::Mutex<Option<SearchBits>>,
+    /// The numbers of each event as written, read the first time a search text could be part
+    /// of one, and extended as the store grows.
+    numbers: std::sync::Mutex<search::NumberIndex>,
 }
 
 /// What merging a batch did.
@@ -178,7 +181,13 @@ impl Store {
         };
         let bits = bits.extended(&self.strings, &self.sets, self.times);
         *cache = Some(bits.clone());
-        bits
+        drop(cache);
+        if !needle.is_number_like() {
+            return bits;
+        }
+        let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
+        numbers.extend(self);
+        bits.with_numbers(numbers.rows_where(|text| needle.matches_number(text.as_bytes())))
     }
 
     pub fn str(&self, sym: Sym) -> &str {
@@ -186,6 +195,12 @@ impl Store {
     }
 
     /// The event's JSON exactly as it was read.
+    /// Event `i`'s id as written in its JSON, quotes and escapes included, where it was located
+    /// when the event was read.
+    pub fn id_written(&self, i: usize) -> Option<&[u8]> {
+        self.rows[i].id_at.of(self.raw(i))
+    }
+
     pub fn raw(&self, i: usize) -> &[u8] {
         let row = &self.rows[i];
         let start = row.offset as usize;

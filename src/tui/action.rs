@@ -46,11 +46,24 @@ pub enum Command {
     ToggleConnect,
     /// Cycle the retry-status filter: all, final only, retried only.
     CycleTerminal,
-    /// Edit the search text.
+    /// Edit the search filter.
     EditSearch,
-    /// Edit the room, session, peer and user filters.
+    /// Find a text in the shown events as it is typed (in the groups view: in the groups'
+    /// names).
+    Find,
+    /// To the next event (or group) that holds the text found.
+    FindNext,
+    /// To the previous event (or group) that holds the text found.
+    FindPrev,
+    /// Show only the events that hold the text found: it becomes the search filter.
+    #[strum(serialize = "find_to_filter")]
+    FindToFilter,
+    /// Edit the filters: every one of the command line's.
     EditFilters,
-    /// Clear every filter.
+    /// The `:` command line: `:goto 10:02`, `:room NAME`, `:code 4006`...
+    #[strum(serialize = "command_line")]
+    OpenCommandLine,
+    /// Clear the filters set in the explorer; again: those of the command line and profile.
     ClearFilters,
     /// Show or hide the help screen.
     #[strum(serialize = "help")]
@@ -88,12 +101,16 @@ pub enum Command {
     /// Show or hide the timeline above the list (and move the keyboard to it).
     #[strum(serialize = "timeline")]
     ToggleTimeline,
-    /// Go back to the filter in force before the last group or time range was applied.
+    /// Take the last filter change back, and go back to where it was made (the groups view,
+    /// the list on the event that was selected).
     PopFilter,
     /// In the groups view: group by the next key.
     NextGroupKey,
     /// In the groups view: group by the previous key.
     PrevGroupKey,
+    /// In the groups view or the facets: hide the events of the selected group or value.
+    #[strum(serialize = "hide")]
+    HideValue,
     /// In the groups view: sort by count or by last seen.
     #[strum(serialize = "group_sort")]
     ToggleGroupSort,
@@ -107,10 +124,31 @@ pub enum Command {
     /// Live: re-run the query every few seconds and mark what is new (again: stop).
     #[strum(serialize = "follow")]
     ToggleFollow,
+    /// Sort the list by the next column: time, type, code, room, user, SDK, final/retried
+    /// (each in time order within).
+    #[strum(serialize = "sort")]
+    CycleSort,
+    /// Newest events first, or oldest first.
+    #[strum(serialize = "reverse")]
+    FlipTime,
+    /// The list alone, the detail pane hidden (again: both).
+    #[strum(serialize = "zoom_list")]
+    ZoomList,
+    /// The detail pane alone, full screen (again: both).
+    #[strum(serialize = "zoom_detail")]
+    ZoomDetail,
+    /// The selected event's JSON as a tree, where a field's value or path can be copied.
+    #[strum(serialize = "json")]
+    ShowJson,
+    /// Show times in local time, or in UTC.
+    #[strum(serialize = "local_time")]
+    ToggleLocalTime,
     /// Copy the selected event's JSON to the clipboard.
     CopyJson,
     /// Copy the selected event's id (in a story: its peer id) to the clipboard.
     CopyId,
+    /// Give the terminal back to the shell until `fg` (Ctrl-Z).
+    Suspend,
 }
 
 impl Command {
@@ -153,6 +191,8 @@ pub enum Action {
     ListCommand(Command),
     /// A key typed into the focused filter input.
     Input(crossterm::event::Event),
+    /// A key that no binding of the mode in force names (as the key table writes it).
+    Unbound(String),
     /// The mouse wheel turned over a cell of the screen (`down` is toward the end).
     Wheel {
         column: u16,

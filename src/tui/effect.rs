@@ -20,6 +20,8 @@ pub enum Effect {
     Copy { text: String, what: String },
     /// Loading is over: give the memory freed back to the system.
     ReleaseMemory,
+    /// Give the terminal back and stop the job until `fg` (Ctrl-Z).
+    Suspend,
 }
 
 /// Which events a save writes.

@@ -25,10 +25,18 @@ pub enum Mode {
     Story,
     /// Choosing a time range on the timeline.
     Timeline,
+    /// The facets, a value selected.
+    Facets,
+    /// Typing a text to find.
+    Find,
+    /// The event's JSON as a tree.
+    Json,
+    /// Typing a `:` command.
+    CommandLine,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 9] = [
+    pub const ALL: [Mode; 13] = [
         Mode::List,
         Mode::Detail,
         Mode::Editing,
@@ -38,6 +46,10 @@ impl Mode {
         Mode::Groups,
         Mode::Story,
         Mode::Timeline,
+        Mode::Facets,
+        Mode::Find,
+        Mode::Json,
+        Mode::CommandLine,
     ];
 
     /// Where the keyboard is, in words, for messages about the key table.
@@ -52,12 +64,19 @@ impl Mode {
             Mode::Groups => "the groups view",
             Mode::Story => "a peer's story",
             Mode::Timeline => "the timeline",
+            Mode::Facets => "the facets",
+            Mode::Find => "the find prompt",
+            Mode::Json => "the JSON tree",
+            Mode::CommandLine => "the command line",
         }
     }
 
     /// Whether keys type text here: a plain character is then text, never a command.
     pub fn takes_text(self) -> bool {
-        matches!(self, Mode::Editing | Mode::SavePath)
+        matches!(
+            self,
+            Mode::Editing | Mode::SavePath | Mode::Find | Mode::CommandLine
+        )
     }
 }
 
@@ -199,17 +218,21 @@ pub struct Binding {
 }
 
 use Key::{Char, Code, Ctrl};
-use Mode::{Confirm, Detail, Editing, Groups, Help, List, SavePath, Story, Timeline};
+use Mode::{
+    CommandLine, Confirm, Detail, Editing, Facets, Find, Groups, Help, Json, List, SavePath, Story,
+    Timeline,
+};
 
 const BROWSE: &[Mode] = &[List, Detail];
-const BROWSE_AND_HELP: &[Mode] = &[List, Detail, Help, Groups, Story];
-const VIEWS: &[Mode] = &[List, Detail, Groups, Story];
+const BROWSE_AND_HELP: &[Mode] = &[List, Detail, Help, Groups, Story, Facets, Json];
+const VIEWS: &[Mode] = &[List, Detail, Groups, Story, Facets, Json];
 
 /// The default bindings, in the help screen's order.
 #[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
-    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
-    Binding { modes: &[Editing, SavePath, Confirm], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
+    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
+    Binding { modes: &[Editing, SavePath, Confirm, Find, CommandLine], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
+    Binding { modes: &Mode::ALL, keys: &[Ctrl('z')], command: Command::Suspend, help: "suspend (fg in the shell comes back)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Up), Char('k')], command: Command::Up, help: "previous event (in the detail pane: scroll up)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Down), Char('j')], command: Command::Down, help: "next event (in the detail pane: scroll down)", hint: None },
     Binding { modes: VIEWS, keys: &[Code(KeyCode::PageUp), Ctrl('b')], command: Command::PageUp, help: "one screen up", hint: None },
@@ -218,31 +241,45 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: VIEWS, keys: &[Char('G'), Code(KeyCode::End)], command: Command::Bottom, help: "last event (end of the detail pane)", hint: None },
     Binding { modes: &[List], keys: &[Code(KeyCode::Enter), Code(KeyCode::Tab)], command: Command::FocusDetail, help: "focus the detail pane", hint: Some("detail") },
     Binding { modes: &[Detail], keys: &[Code(KeyCode::Tab), Code(KeyCode::Esc), Code(KeyCode::Enter)], command: Command::FocusList, help: "back to the list", hint: Some("list") },
-    Binding { modes: BROWSE, keys: &[Char('1')], command: Command::TogglePublish, help: "only publish failures, or add/remove them", hint: Some("to 5: types") },
-    Binding { modes: BROWSE, keys: &[Char('2')], command: Command::ToggleSubscribe, help: "only subscribe failures, or add/remove them", hint: None },
-    Binding { modes: BROWSE, keys: &[Char('3')], command: Command::ToggleJoin, help: "only join failures, or add/remove them", hint: None },
-    Binding { modes: BROWSE, keys: &[Char('4')], command: Command::ToggleDisconnected, help: "only disconnections, or add/remove them", hint: None },
-    Binding { modes: BROWSE, keys: &[Char('5')], command: Command::ToggleConnect, help: "only connect failures, or add/remove them", hint: None },
-    Binding { modes: BROWSE, keys: &[Char('t')], command: Command::CycleTerminal, help: "retry status: all, final only, retried only", hint: Some("final/retried") },
-    Binding { modes: BROWSE, keys: &[Char('/')], command: Command::EditSearch, help: "search text in any field", hint: Some("search") },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('1')], command: Command::TogglePublish, help: "only publish failures, or add/remove them", hint: Some("to 5: types") },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('2')], command: Command::ToggleSubscribe, help: "only subscribe failures, or add/remove them", hint: None },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('3')], command: Command::ToggleJoin, help: "only join failures, or add/remove them", hint: None },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('4')], command: Command::ToggleDisconnected, help: "only disconnections, or add/remove them", hint: None },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('5')], command: Command::ToggleConnect, help: "only connect failures, or add/remove them", hint: None },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('t')], command: Command::CycleTerminal, help: "retry status: all, final only, retried only", hint: Some("final/retried") },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('/')], command: Command::Find, help: "find a text as it is typed (in groups: a name)", hint: Some("find") },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('n')], command: Command::FindNext, help: "next event (group) holding the text found", hint: None },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('N')], command: Command::FindPrev, help: "previous event (group) holding it", hint: None },
+    Binding { modes: BROWSE, keys: &[Char('&')], command: Command::FindToFilter, help: "show only the events holding the text found", hint: None },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char(':')], command: Command::OpenCommandLine, help: "a command: :goto 10:02, :room NAME, :code 4006...", hint: Some("command") },
+    Binding { modes: BROWSE, keys: &[Char('\\')], command: Command::EditSearch, help: "edit the search filter", hint: None },
     Binding { modes: BROWSE, keys: &[Char('f')], command: Command::EditFilters, help: "edit room, session, peer and user filters", hint: Some("filters") },
-    Binding { modes: BROWSE, keys: &[Char('x')], command: Command::ClearFilters, help: "clear every filter", hint: None },
+    Binding { modes: BROWSE, keys: &[Char('x')], command: Command::ClearFilters, help: "clear the filters set here (again: all of them)", hint: None },
     Binding { modes: VIEWS, keys: &[Char('e')], command: Command::ShowGroups, help: "group the shown events (error, SDK, OS...)", hint: Some("groups") },
     Binding { modes: BROWSE, keys: &[Char('p')], command: Command::ShowStory, help: "the selected peer's story: its retry chains", hint: Some("peer story") },
-    Binding { modes: &[List, Detail, Groups], keys: &[Char('F')], command: Command::ToggleFacets, help: "facets: top SDKs, OSes, devices, roles...", hint: None },
+    Binding { modes: &[List, Detail, Groups], keys: &[Char('F')], command: Command::ToggleFacets, help: "facets: top SDKs, OSes, devices... to filter on", hint: None },
     Binding { modes: &[List, Detail, Timeline], keys: &[Char('T')], command: Command::ToggleTimeline, help: "timeline of the shown events; pick a range", hint: Some("timeline") },
-    Binding { modes: BROWSE, keys: &[Code(KeyCode::Backspace)], command: Command::PopFilter, help: "back to the filter before the last group or range", hint: None },
+    Binding { modes: &[List, Detail, Groups, Facets], keys: &[Char('u'), Code(KeyCode::Backspace)], command: Command::PopFilter, help: "undo the last filter change (back where it was)", hint: Some("undo") },
     Binding { modes: BROWSE, keys: &[Char('W')], command: Command::ToggleFollow, help: "live: follow new events (re-run the query)", hint: None },
+    Binding { modes: BROWSE, keys: &[Char('o')], command: Command::CycleSort, help: "sort by time, type, code, room, user, SDK, status", hint: Some("sort") },
+    Binding { modes: BROWSE, keys: &[Char('O')], command: Command::FlipTime, help: "newest first / oldest first", hint: None },
+    Binding { modes: &[List, Detail, Groups, Story], keys: &[Char('L')], command: Command::ToggleLocalTime, help: "times in local time / in UTC", hint: None },
+    Binding { modes: BROWSE, keys: &[Char('z')], command: Command::ZoomList, help: "the list alone (again: with the detail pane)", hint: Some("zoom") },
+    Binding { modes: BROWSE, keys: &[Char('Z')], command: Command::ZoomDetail, help: "the detail pane alone, full screen (again: back)", hint: None },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the selected group", hint: Some("its events") },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::Tab), Char('b')], command: Command::NextGroupKey, help: "group by the next key", hint: Some("key") },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::BackTab)], command: Command::PrevGroupKey, help: "group by the previous key", hint: None },
     Binding { modes: &[Groups], keys: &[Char('o')], command: Command::ToggleGroupSort, help: "sort by count or by last seen", hint: Some("sort") },
+    Binding { modes: &[Groups], keys: &[Char('!')], command: Command::HideValue, help: "hide the events of the selected group", hint: Some("hide") },
+    Binding { modes: &[Facets], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the selected value", hint: Some("its events") },
+    Binding { modes: &[Facets], keys: &[Char('!')], command: Command::HideValue, help: "hide the events of the selected value", hint: Some("hide") },
+    Binding { modes: &[Facets], keys: &[Code(KeyCode::Esc), Char('F')], command: Command::Cancel, help: "leave the facets", hint: Some("back") },
     Binding { modes: &[Groups, Story, Timeline], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "back to the list", hint: Some("back") },
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Left), Char('h')], command: Command::Left, help: "one bucket earlier", hint: None },
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Right), Char('l')], command: Command::Right, help: "one bucket later", hint: None },
     Binding { modes: &[Timeline], keys: &[Char(' ')], command: Command::MarkStart, help: "start a range here (again: clear it)", hint: Some("mark") },
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the range (or of the bucket)", hint: Some("apply") },
-    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline], keys: &[Char('?')], command: Command::ToggleHelp, help: "this help", hint: Some("help") },
+    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json], keys: &[Char('?')], command: Command::ToggleHelp, help: "this help", hint: Some("help") },
     Binding { modes: &[Help], keys: &[Code(KeyCode::Esc)], command: Command::ToggleHelp, help: "close the help", hint: None },
     Binding { modes: BROWSE, keys: &[Char('R')], command: Command::Rerun, help: "live: run the query again to see newer events", hint: None },
     Binding { modes: BROWSE, keys: &[Char('A')], command: Command::LoadAll, help: "live: load every matching page (again: stop)", hint: None },
@@ -250,8 +287,17 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('S')], command: Command::SaveLoaded, help: "save every loaded event to a dump", hint: None },
     Binding { modes: &[List, Detail, Story], keys: &[Char('y')], command: Command::CopyJson, help: "copy the event's JSON to the clipboard", hint: Some("copy") },
     Binding { modes: &[List, Detail, Story], keys: &[Char('Y')], command: Command::CopyId, help: "copy the event's id (in a story: the peer id)", hint: None },
-    Binding { modes: &[Editing, SavePath], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
-    Binding { modes: &[Editing, SavePath], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
+    Binding { modes: &[List, Detail, Story], keys: &[Char('J')], command: Command::ShowJson, help: "the event's JSON as a tree, to copy a field", hint: Some("json") },
+    Binding { modes: &[Json], keys: &[Code(KeyCode::Left), Char('h')], command: Command::Left, help: "fold (on a field: its object)", hint: None },
+    Binding { modes: &[Json], keys: &[Code(KeyCode::Right), Char('l')], command: Command::Right, help: "unfold", hint: None },
+    Binding { modes: &[Json], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "fold or unfold", hint: None },
+    Binding { modes: &[Json], keys: &[Char('y')], command: Command::CopyJson, help: "copy the selected field's value", hint: Some("value") },
+    Binding { modes: &[Json], keys: &[Char('Y')], command: Command::CopyId, help: "copy the selected field's path (.data.agent.sdk)", hint: Some("path") },
+    Binding { modes: &[Json], keys: &[Code(KeyCode::Esc), Char('J')], command: Command::Cancel, help: "back to the detail pane", hint: Some("back") },
+    Binding { modes: &[Editing, SavePath, Find, CommandLine], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
+    Binding { modes: &[Editing, SavePath, Find, CommandLine], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
+    Binding { modes: &[CommandLine], keys: &[Code(KeyCode::Tab)], command: Command::NextField, help: "complete the command or its value (again: next)", hint: None },
+    Binding { modes: &[CommandLine], keys: &[Code(KeyCode::BackTab)], command: Command::PrevField, help: "the completion before", hint: None },
     Binding { modes: &[Confirm], keys: &[Char('y')], command: Command::Yes, help: "yes, replace the file", hint: Some("replace") },
     Binding { modes: &[Confirm], keys: &[Char('n'), Code(KeyCode::Esc)], command: Command::No, help: "no, keep the file", hint: Some("keep") },
     Binding { modes: &[Editing], keys: &[Code(KeyCode::Tab), Code(KeyCode::Down)], command: Command::NextField, help: "next filter input", hint: Some("next input") },

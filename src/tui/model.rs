@@ -10,9 +10,13 @@ use super::keymap::Keymap;
 use super::panels::Focus;
 use super::panels::detail::DetailPane;
 use super::panels::facets::FacetsPane;
+use super::panels::find::Find;
 use super::panels::timeline::TimelineStrip;
+use super::update::history::Step;
+use super::view::layout::Zoom;
 use super::view::theme::Theme;
 use crate::filter::Filter;
+use crate::insight::{Order, OrderIndex};
 use crate::source::DumpProblem;
 use crate::store::Store;
 
@@ -72,11 +76,20 @@ pub struct Session {
 pub struct Events {
     pub store: Store,
     pub filter: Filter,
-    /// Indices of the events that pass the filter, in load order.
+    /// Indices of the events that pass the filter, in load order: what the groups, the
+    /// timeline and the facets count.
+    pub matching: Vec<u32>,
+    /// The same events in the order in force: the list's rows.
     pub shown: Vec<u32>,
+    /// The order the list shows them in.
+    pub order: Order,
+    /// Every loaded event in time order, and the whole order last asked for.
+    pub index: OrderIndex,
     pub selection: Selection,
-    /// Filters in force before each group or time range was applied, to go back to.
-    pub earlier: Vec<Filter>,
+    /// Every filter change, with where it was made, to take back (`u`).
+    pub back: Vec<Step>,
+    /// The text found with `/`, and which events hold it.
+    pub find: Option<Find>,
     /// How often the store and the shown events changed, for the views derived from them.
     pub generation: Generation,
 }
@@ -96,8 +109,42 @@ pub struct Generation {
     /// Moves on when events join the store, or a new query replaces it.
     pub store: u64,
     /// Moves on when the shown events change: a new filter, new events that pass it, a new
-    /// store.
+    /// store (not a new order: what is counted of them stays).
     pub shown: u64,
+}
+
+/// Where the user is in the list, to be found again after the shown events change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The selected event: its row, and its id (to find it in a store that replaces this one).
+    pub row: Option<u32>,
+    pub id: Option<String>,
+    /// The line of the list it is drawn on.
+    pub line: usize,
+    /// The selection is on the first event, or on the last: it stays there.
+    pub at_top: bool,
+    pub at_bottom: bool,
+}
+
+impl Place {
+    /// Where the user is now.
+    pub fn of(model: &Model) -> Place {
+        let events = &model.events;
+        let sel = &events.selection;
+        let row = events.shown.get(sel.selected).copied();
+        Place {
+            row,
+            id: row.and_then(|i| event_id(&events.store, i as usize)),
+            line: sel.selected.saturating_sub(sel.offset),
+            at_top: sel.selected == 0,
+            at_bottom: !events.shown.is_empty() && sel.selected + 1 == events.shown.len(),
+        }
+    }
+}
+
+/// An event's id, as written.
+pub fn event_id(store: &Store, i: usize) -> Option<String> {
+    store.event(i).id().map(str::to_string)
 }
 
 /// The list's selection and scroll position.
@@ -117,6 +164,10 @@ pub struct Panes {
     /// leaves it, and the other panels are laid out around it.
     pub timeline: Option<TimelineStrip>,
     pub facets: FacetsPane,
+    /// A pane alone in the body: the list (`z`), or the detail pane (`Z`).
+    pub zoom: Zoom,
+    /// Where the times are shown: UTC, or local time (`L`).
+    pub zone: crate::time::Zone,
 }
 
 /// The terminal's size.
@@ -136,10 +187,15 @@ pub struct Config {
     pub redact: bool,
     /// How often follow mode runs the query again (`--follow-interval`).
     pub follow_every: std::time::Duration,
+    /// The filter of the command line and the profile, which the first `x` goes back to.
+    pub start_filter: Filter,
+    /// The local time `L` shows: the system's zone (a fixed offset in tests).
+    pub local_zone: crate::time::Zone,
 }
 
 impl Model {
     pub fn new(source: SourceLabel, filter: Filter, width: u16, height: u16) -> Model {
+        let start_filter = filter.clone();
         Model {
             session: Session {
                 source,
@@ -152,9 +208,13 @@ impl Model {
             events: Events {
                 store: Store::new(),
                 filter,
+                matching: Vec::new(),
                 shown: Vec::new(),
+                order: Order::default(),
+                index: OrderIndex::default(),
                 selection: Selection::default(),
-                earlier: Vec::new(),
+                back: Vec::new(),
+                find: None,
                 generation: Generation::default(),
             },
             focus: Focus::List,
@@ -166,6 +226,8 @@ impl Model {
                 theme: Theme::default(),
                 redact: false,
                 follow_every: std::time::Duration::from_secs(30),
+                start_filter,
+                local_zone: crate::time::Zone::System,
             },
         }
     }

@@ -115,6 +115,7 @@ pub async fn run(
                         follow_up.extend(update(model, Action::Copied(result)));
                     }
                     Effect::ReleaseMemory => crate::memory::release_freed(),
+                    Effect::Suspend => super::terminal::suspend(terminal)?,
                 }
             }
             effects = follow_up;
@@ -151,7 +152,7 @@ fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
     }
     let store = &model.events.store;
     let rows: Vec<u32> = match what {
-        SaveWhat::Shown => model.events.shown.clone(),
+        SaveWhat::Shown => model.events.matching.clone(),
         SaveWhat::Loaded => (0..store.len() as u32).collect(),
     };
     let format = match target.extension().and_then(|e| e.to_str()) {
@@ -181,6 +182,20 @@ fn copy(terminal: &mut Tui, text: &str) -> std::io::Result<()> {
     out.flush()
 }
 
+/// A key no binding names: said in the status line, in the key table's words.
+fn unbound(key: &crossterm::event::KeyEvent) -> Action {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    let written = match key.code {
+        KeyCode::Char(c) if ctrl => super::keymap::Key::Ctrl(c.to_ascii_lowercase()),
+        KeyCode::Char(c) if alt => super::keymap::Key::Alt(c),
+        KeyCode::Char(c) => super::keymap::Key::Char(c),
+        code => super::keymap::Key::Code(code),
+    };
+    Action::Unbound(written.label())
+}
+
 /// What a terminal event means in the current mode.
 pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
     match ev {
@@ -192,10 +207,12 @@ pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
                 None if mode.takes_text() => Some(Action::Input(TermEvent::Key(key))),
                 // The timeline takes few keys; the list's others (filters, search, types...)
                 // are not swallowed there.
-                None if mode == Mode::Timeline => keymap
-                    .command_for(Mode::List, &key)
-                    .map(Action::ListCommand),
-                None => None,
+                None if mode == Mode::Timeline => Some(
+                    keymap
+                        .command_for(Mode::List, &key)
+                        .map_or_else(|| unbound(&key), Action::ListCommand),
+                ),
+                None => Some(unbound(&key)),
             }
         }
         TermEvent::Mouse(m) => match m.kind {
@@ -291,6 +308,39 @@ mod tests {
         press(&mut m, 'T');
         press(&mut m, 'l');
         assert_eq!(m.focus.mode(), Mode::Timeline);
+    }
+
+    #[test]
+    fn a_key_that_does_nothing_in_a_view_says_so_in_the_status_line() {
+        let mut m = demo();
+        press(&mut m, 'e');
+        assert_eq!(m.focus.mode(), Mode::Groups);
+        // `s` saves from the list; the groups view has no use for it.
+        press(&mut m, 's');
+        assert_eq!(
+            m.status.as_deref(),
+            Some("s does nothing in the groups view (? lists the keys that do)")
+        );
+        assert_eq!(m.focus.mode(), Mode::Groups);
+        // The next key that does something clears it.
+        press(&mut m, 'j');
+        assert_eq!(m.status, None);
+        // A function key, in the list.
+        let f9 = crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::F(9),
+            crossterm::event::KeyModifiers::NONE,
+        );
+        let mut m = demo();
+        let action = translate(&m, TermEvent::Key(f9)).unwrap();
+        update(&mut m, action);
+        assert_eq!(
+            m.status.as_deref(),
+            Some("F9 does nothing in the list (? lists the keys that do)")
+        );
+        // Typed into an input, a letter is text.
+        press(&mut m, 'f');
+        press(&mut m, 'z');
+        assert_eq!(m.status, None);
     }
 
     #[test]

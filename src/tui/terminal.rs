@@ -19,10 +19,15 @@ pub type Tui = Terminal<CrosstermBackend<Stdout>>;
 /// that restores the terminal before the panic message is printed.
 pub fn enter() -> io::Result<Tui> {
     install_panic_hook();
+    take()?;
+    Terminal::new(CrosstermBackend::new(io::stdout())).inspect_err(|_| restore())
+}
+
+/// Raw mode, the alternate screen, mouse reporting and bracketed paste.
+fn take() -> io::Result<()> {
     enable_raw_mode()?;
-    let mut stdout = io::stdout();
     if let Err(e) = execute!(
-        stdout,
+        io::stdout(),
         EnterAlternateScreen,
         EnableMouseCapture,
         EnableBracketedPaste
@@ -30,7 +35,28 @@ pub fn enter() -> io::Result<Tui> {
         restore();
         return Err(e);
     }
-    Terminal::new(CrosstermBackend::new(stdout)).inspect_err(|_| restore())
+    Ok(())
+}
+
+/// Ctrl-Z: gives the terminal back as it was and stops the job, as a shell's Ctrl-Z does (the
+/// whole process group, so that a `zcat | callscope -` stops as one); when `fg` continues it,
+/// takes the terminal again and draws the whole screen afresh.
+#[cfg(unix)]
+pub fn suspend(terminal: &mut Tui) -> io::Result<()> {
+    restore();
+    // SAFETY: kill only sends a signal; pid 0 is this process's group. A signal a process
+    // sends itself is delivered before kill returns: execution continues here on SIGCONT.
+    unsafe {
+        libc::kill(0, libc::SIGTSTP);
+    }
+    take()?;
+    terminal.clear()
+}
+
+/// Without job control, there is nothing to suspend to.
+#[cfg(not(unix))]
+pub fn suspend(_terminal: &mut Tui) -> io::Result<()> {
+    Ok(())
 }
 
 /// Leaves the alternate screen and raw mode. Safe to call more than once; errors are ignored

@@ -6,13 +6,17 @@
 //! derived from the events are brought up to date in one step ([`refresh_derived`]).
 
 pub mod events;
+pub mod history;
 pub mod live;
 
 pub use super::effect::Effect;
 
 use super::action::{Action, Command};
 use super::model::{LoadState, Model, Screen};
-use super::panels::{Focus, Handled, detail, groups, help, list, prompt, story, timeline};
+use super::panels::{
+    Focus, Handled, command, detail, editor, facets, find, groups, help, json, list, prompt, story,
+    timeline,
+};
 use super::view::layout::{areas_of, list_height};
 use events::{append, keep_selection_visible};
 
@@ -26,7 +30,21 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             command(model, c)
         }
         Action::Input(ev) => {
-            prompt::type_into(&mut model.focus, &ev);
+            if prompt::type_into(&mut model.focus, &ev) {
+                match model.focus {
+                    Focus::Find(_) => find::typed(model),
+                    Focus::Command(_) => command::typed(model),
+                    _ => {}
+                }
+            }
+            Vec::new()
+        }
+        Action::Unbound(key) => {
+            let mode = model.focus.mode();
+            // The question's line stays while it waits for its answer.
+            if mode != super::keymap::Mode::Confirm {
+                model.status = Some(does_nothing(model, &key, mode));
+            }
             Vec::new()
         }
         Action::Wheel { column, row, down } => {
@@ -87,6 +105,9 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         model.session.quit = true;
         return vec![Effect::Quit];
     }
+    if c == Command::Suspend {
+        return vec![Effect::Suspend];
+    }
     let handled = match std::mem::take(&mut model.focus) {
         Focus::List => list::handle(model, c),
         Focus::Detail => detail::handle(model, c),
@@ -94,9 +115,13 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Focus::Groups(panel) => groups::handle(panel, model, c),
         Focus::Story(panel) => story::handle(panel, model, c),
         Focus::Help(panel) => help::handle(panel, model, c),
-        Focus::Editing(editor) => prompt::edit_filters(editor, model, c),
+        Focus::Editing(editor) => editor::handle(editor, model, c),
         Focus::SavePath(prompt) => prompt::save_path(prompt, model, c),
         Focus::Confirm(question) => prompt::confirm(question, model, c),
+        Focus::Facets(cursor) => facets::handle(cursor, model, c),
+        Focus::Find(prompt) => find::handle(prompt, model, c),
+        Focus::Json(tree) => json::handle(tree, model, c),
+        Focus::Command(line) => command::handle(line, model, c),
     };
     match handled {
         Handled::Done(focus, effects) => {
@@ -104,10 +129,22 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
             effects
         }
         Handled::Unused(focus) => {
+            let mode = focus.mode();
             model.focus = focus;
+            let key = model.config.keymap.key(mode, c);
+            model.status = Some(does_nothing(model, &key, mode));
             Vec::new()
         }
     }
+}
+
+/// What the status line says of a key that does nothing where it was pressed.
+fn does_nothing(model: &Model, key: &str, mode: super::keymap::Mode) -> String {
+    let help = model.config.keymap.key(mode, Command::ToggleHelp);
+    format!(
+        "{key} does nothing in {} ({help} lists the keys that do)",
+        mode.describe()
+    )
 }
 
 /// Brings every view derived from the events up to date: the groups, the timeline, the focused
@@ -125,6 +162,11 @@ pub fn refresh_derived(model: &mut Model) {
     if let Some(groups) = focus.groups_mut() {
         groups.refresh(events);
     }
+    let mut found = events.find.take();
+    if let Some(find) = &mut found {
+        find.refresh(events);
+    }
+    events.find = found;
     if let Some(strip) = &mut panes.timeline {
         strip.refresh(events, timeline::buckets_for(*screen));
     }
@@ -167,7 +209,12 @@ fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
 fn click(model: &mut Model, column: u16, row: u16) -> Vec<Effect> {
     if matches!(
         model.focus,
-        Focus::Editing(_) | Focus::SavePath(_) | Focus::Confirm(_) | Focus::Help(_)
+        Focus::Editing(_)
+            | Focus::SavePath(_)
+            | Focus::Confirm(_)
+            | Focus::Help(_)
+            | Focus::Find(_)
+            | Focus::Command(_)
     ) {
         return Vec::new();
     }

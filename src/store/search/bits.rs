@@ -21,6 +21,9 @@ pub struct SearchBits {
     sets: Arc<Vec<bool>>,
     /// Spells the timestamps of the store's rows, with the dates of its days spelled ahead.
     speller: Speller,
+    /// For a text that can be part of a number: the events one of whose numbers holds it, as
+    /// bits by event (see [`super::numbers::NumberIndex::rows_where`]).
+    numbers: Option<Arc<Vec<u64>>>,
 }
 
 impl SearchBits {
@@ -30,7 +33,22 @@ impl SearchBits {
             strings: Arc::default(),
             sets: Arc::default(),
             speller: Speller::default(),
+            numbers: None,
         }
+    }
+
+    /// These answers, with the events one of whose numbers holds the text.
+    pub fn with_numbers(mut self, rows: Vec<u64>) -> SearchBits {
+        self.numbers = Some(Arc::new(rows));
+        self
+    }
+
+    /// Whether one of event `i`'s numbers holds the text.
+    fn in_numbers(&self, i: usize) -> bool {
+        self.numbers
+            .as_ref()
+            .and_then(|bits| bits.get(i / 64))
+            .is_some_and(|word| word & (1 << (i % 64)) != 0)
     }
 
     pub fn is_for(&self, needle: &Needle) -> bool {
@@ -84,7 +102,8 @@ impl SearchBits {
             return Some(self.needle.matches_json(store.raw(i)));
         }
         let hit = |s: Sym| self.strings.get(s.0 as usize).copied().unwrap_or(false);
-        if hit(row.kind)
+        if self.in_numbers(i)
+            || hit(row.kind)
             || row.value_syms().into_iter().any(hit)
             || self.sets.get(row.others as usize).copied().unwrap_or(false)
         {

@@ -6,10 +6,12 @@ mod bigrams;
 mod bits;
 mod caseless;
 mod needle;
+mod numbers;
 mod spelled;
 
 pub(super) use bigrams::Bigrams;
 pub use bits::SearchBits;
 pub use needle::Needle;
 pub(super) use needle::is_time_char;
+pub(super) use numbers::NumberIndex;
 pub(super) use spelled::timestamp_digits;

@@ -1,5 +1,6 @@
-//! A search text, prepared once, and how it is found: in one string, in the strings of an event's
-//! JSON (keys excluded) walked without building a tree, or in every interned string at once.
+//! A search text, prepared once, and how it is found: in one string, in the strings and the
+//! numbers as written of an event's JSON (keys excluded) walked without building a tree
+//! (`4006` finds the events of code 4006), or in every interned string at once.
 
 use super::bigrams::Bigrams;
 use super::caseless::Caseless;
@@ -23,6 +24,8 @@ pub struct Needle {
     pub(super) bigrams: Bigrams,
     /// The text holds no ASCII letter: it is found in any case as it is.
     caseless: bool,
+    /// The text can be part of a number as written (digits, `-+.eE`).
+    number_like: bool,
     /// For an ASCII text: finds it in lowercased bytes.
     lower_finder: Option<memchr::memmem::Finder<'static>>,
     /// For an ASCII text of two bytes or more: a vectorised, ASCII-case-insensitive finder
@@ -51,6 +54,7 @@ impl Needle {
             has_i_or_k: lower.contains(['i', 'k']),
             bigrams: Bigrams::of(lower.as_bytes()),
             caseless: !lower.bytes().any(|b| b.is_ascii_alphabetic()),
+            number_like: !lower.is_empty() && lower.bytes().all(super::numbers::is_number_byte),
             lower_finder: ascii.then(|| memchr::memmem::Finder::new(lower.as_bytes()).into_owned()),
             lower,
             ascii,
@@ -60,6 +64,16 @@ impl Needle {
 
     pub fn is_empty(&self) -> bool {
         self.lower.is_empty()
+    }
+
+    /// Whether the text can be part of a number as written: only then are numbers searched.
+    pub fn is_number_like(&self) -> bool {
+        self.number_like
+    }
+
+    /// Whether a number's text (as written, ASCII) holds the text.
+    pub fn matches_number(&self, text: &[u8]) -> bool {
+        self.number_like && contains_ascii_ci(text, self.lower.as_bytes())
     }
 
     /// Whether one string matches.
@@ -83,8 +97,8 @@ impl Needle {
         self.contains_ascii_ci(raw) || memchr::memchr3(b'\\', 0xC4, 0xE2, raw).is_some()
     }
 
-    /// Whether any string value of the JSON document `raw` matches. `raw` must be valid JSON
-    /// (everything in the store was parsed when it was loaded).
+    /// Whether any string value, or any number as written, of the JSON document `raw` matches.
+    /// `raw` must be valid JSON (everything in the store was parsed when it was loaded).
     pub fn matches_json(&self, raw: &[u8]) -> bool {
         if self.lower.is_empty() {
             return true;
@@ -98,6 +112,11 @@ impl Needle {
                 found = true;
             }
         });
+        if !found && self.number_like {
+            super::numbers::for_each_number(raw, |text| {
+                found = found || self.matches_number(text);
+            });
+        }
         found
     }
 
@@ -362,9 +381,13 @@ mod tests {
     }
 
     #[test]
-    fn numbers_and_booleans_are_not_strings() {
-        assert!(!m("500", r#"{"error_code":500,"t":true}"#));
+    fn numbers_are_found_as_written_and_booleans_and_keys_are_not() {
+        assert!(m("500", r#"{"error_code":500,"t":true}"#));
+        assert!(m("00", r#"{"error_code":500,"t":true}"#));
+        assert!(m("2.5E3", r#"{"n":[1,2.5e3]}"#));
         assert!(!m("true", r#"{"error_code":500,"t":true}"#));
+        assert!(!m("7", r#"{"k7":500}"#));
+        assert!(!m("5000", r#"{"error_code":500}"#));
     }
 
     #[test]

@@ -122,7 +122,12 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "toggle_connect",
             "cycle_terminal",
             "edit_search",
+            "find",
+            "find_next",
+            "find_prev",
+            "find_to_filter",
             "edit_filters",
+            "command_line",
             "clear_filters",
             "help",
             "apply",
@@ -142,13 +147,21 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "pop_filter",
             "next_group_key",
             "prev_group_key",
+            "hide",
             "group_sort",
             "left",
             "right",
             "mark",
             "follow",
+            "sort",
+            "reverse",
+            "zoom_list",
+            "zoom_detail",
+            "json",
+            "local_time",
             "copy_json",
             "copy_id",
+            "suspend",
         ]
     );
 }
@@ -202,7 +215,7 @@ fn keys_are_read_as_the_config_writes_them() {
 
 #[test]
 fn an_override_replaces_the_actions_keys_in_every_mode_where_it_is_bound_but_ctrl_c_still_quits() {
-    let keys = keymap(&[("quit", &["z"])]);
+    let keys = keymap(&[("quit", &["v"])]);
     for mode in [
         Mode::List,
         Mode::Detail,
@@ -212,7 +225,7 @@ fn an_override_replaces_the_actions_keys_in_every_mode_where_it_is_bound_but_ctr
         Mode::Timeline,
     ] {
         assert_eq!(
-            keys.command_for(mode, &ch('z')),
+            keys.command_for(mode, &ch('v')),
             Some(Command::Quit),
             "{mode:?}"
         );
@@ -230,16 +243,16 @@ fn an_override_replaces_the_actions_keys_in_every_mode_where_it_is_bound_but_ctr
 
 #[test]
 fn a_plain_character_stays_text_in_the_inputs_so_their_quit_keeps_a_usable_key() {
-    let keys = keymap(&[("quit", &["z"])]);
-    assert_eq!(keys.command_for(Mode::Editing, &ch('z')), None);
+    let keys = keymap(&[("quit", &["v"])]);
+    assert_eq!(keys.command_for(Mode::Editing, &ch('v')), None);
     assert_eq!(
         keys.command_for(Mode::Editing, &ctrl('c')),
         Some(Command::Quit),
         "with no other key in the override, the input keeps its own"
     );
-    let keys = keymap(&[("quit", &["z", "ctrl-q"])]);
+    let keys = keymap(&[("quit", &["v", "ctrl-q"])]);
     for mode in [Mode::Editing, Mode::SavePath] {
-        assert_eq!(keys.command_for(mode, &ch('z')), None, "{mode:?}");
+        assert_eq!(keys.command_for(mode, &ch('v')), None, "{mode:?}");
         assert_eq!(
             keys.command_for(mode, &ctrl('q')),
             Some(Command::Quit),
@@ -251,7 +264,7 @@ fn a_plain_character_stays_text_in_the_inputs_so_their_quit_keeps_a_usable_key()
             "{mode:?}"
         );
     }
-    assert_eq!(keys.command_for(Mode::List, &ch('z')), Some(Command::Quit));
+    assert_eq!(keys.command_for(Mode::List, &ch('v')), Some(Command::Quit));
 }
 
 #[test]
@@ -313,10 +326,10 @@ fn ctrl_c_for_another_action_is_refused_with_quit_rebound_or_not() {
 
 #[test]
 fn two_overrides_on_one_key_are_reported_together() {
-    let problems = problems(&[("top", &["z"]), ("bottom", &["z"])]);
+    let problems = problems(&[("top", &["v"]), ("bottom", &["v"])]);
     assert_eq!(problems.len(), 1, "{problems:#?}");
     assert!(
-        problems[0].contains("[keys] top and [keys] bottom: both bind \"z\" in the list"),
+        problems[0].contains("[keys] top and [keys] bottom: both bind \"v\" in the list"),
         "{}",
         problems[0]
     );
@@ -324,7 +337,7 @@ fn two_overrides_on_one_key_are_reported_together() {
 
 #[test]
 fn unknown_actions_unreadable_keys_and_empty_lists_are_all_reported() {
-    let problems = problems(&[("frobnicate", &["z"]), ("down", &["ctrl-"]), ("up", &[])]);
+    let problems = problems(&[("frobnicate", &["v"]), ("down", &["ctrl-"]), ("up", &[])]);
     assert_eq!(problems.len(), 3, "{problems:#?}");
     let all = problems.join("\n");
     assert!(
@@ -359,4 +372,21 @@ fn the_hint_key_of_a_command_follows_its_binding() {
     let keys = keymap(&[("clear_filters", &["X", "ctrl-x"])]);
     assert_eq!(keys.key(Mode::List, Command::ClearFilters), "X");
     assert_eq!(keys.key(Mode::Timeline, Command::Left), "←");
+}
+
+/// The README's list of actions is the one configs can use: every command, by its name.
+#[test]
+fn the_readme_names_every_action() {
+    let readme = include_str!("../../../README.md");
+    let start = readme
+        .find("Actions: ")
+        .expect("the README lists the actions");
+    let listed = &readme[start..start + readme[start..].find('.').unwrap_or(0)];
+    for c in Command::ALL {
+        assert!(
+            listed.contains(&format!("`{}`", c.name())),
+            "the README's actions lack {}",
+            c.name()
+        );
+    }
 }

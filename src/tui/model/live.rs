@@ -21,6 +21,13 @@ pub struct Live {
     /// Events that follow mode's refreshes fetched again, already loaded: the store counts
     /// them among the duplicates it dropped, which they are not.
     pub refetched: usize,
+    /// A new query runs while the old one's events stay on screen: its first answer replaces
+    /// them.
+    pub replacing: bool,
+    /// Where the user was when the new query's answer replaced the old events, while the
+    /// selected event has not been found again among the pages that came (its id is looked for
+    /// in each new page until it is found or the user moves).
+    pub pending: Option<super::Place>,
 }
 
 impl Live {
@@ -36,6 +43,8 @@ impl Live {
             refresh: false,
             complete: false,
             refetched: 0,
+            replacing: false,
+            pending: None,
         }
     }
 

@@ -154,10 +154,35 @@ fn rows(model: &Model, width: u16) -> Vec<Line<'static>> {
         Some((j, a)) if *j == i => a.clone(),
         _ => After::of(store, i),
     };
-    wrap(
-        detail_lines(&model.config.theme, &event, &after, store.raw(i)),
-        width,
-    )
+    let mut lines = detail_lines(
+        &model.config.theme,
+        &event,
+        &after,
+        store.raw(i),
+        model.panes.zone,
+    );
+    // The text found, where the event holds it.
+    if let Some(find) = model.events.find.as_ref().filter(|f| f.hit(i as u32)) {
+        let hit = model.config.theme.find_hit();
+        lines = lines
+            .into_iter()
+            .map(|l| super::find::mark_line(l, &find.text, hit))
+            .collect();
+    }
+    wrap(lines, width)
+}
+
+/// The first row of the detail pane that holds the text found, if the focused event holds it.
+pub fn first_line_holding(model: &Model) -> Option<u16> {
+    let find = model.events.find.as_ref()?;
+    let inner = block(model).inner(areas_of(model).detail);
+    rows(model, inner.width)
+        .iter()
+        .position(|row| {
+            let text: String = row.spans.iter().map(|s| s.content.as_ref()).collect();
+            super::find::holds(&text, &find.text)
+        })
+        .map(|k| k.min(u16::MAX as usize) as u16)
 }
 
 /// Breaks each line into rows of at most `width` columns, after a space when the row holds one
@@ -259,7 +284,13 @@ fn opt_field(t: &Theme, lines: &mut Vec<Line<'static>>, name: &str, value: Optio
 /// Every line of the detail pane for one event: the retry status first and plain, then the error,
 /// who and where, the type's own fields, the agent, any field the spec does not name, and the raw
 /// JSON.
-pub fn detail_lines(t: &Theme, e: &Event, after: &After, raw: &[u8]) -> Vec<Line<'static>> {
+pub fn detail_lines(
+    t: &Theme,
+    e: &Event,
+    after: &After,
+    raw: &[u8],
+    zone: crate::time::Zone,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let action = e.data_str("action").unwrap_or("");
     if e.event_type().is_known() {
@@ -297,6 +328,14 @@ pub fn detail_lines(t: &Theme, e: &Event, after: &After, raw: &[u8]) -> Vec<Line
     ));
     lines.push(field(t, "type", e.type_name()));
     lines.push(field(t, "time", e.timestamp().unwrap_or("(absent)")));
+    // In local time too, when the times are shown so: the time as sent stays above.
+    if zone != crate::time::Zone::Utc
+        && let Some(ns) = e.timestamp().and_then(crate::time::parse_rfc3339_nanos)
+    {
+        let local = crate::time::format_nanos(zone.shift(ns));
+        let local = local.trim_end_matches('Z');
+        lines.push(field(t, "local", &format!("{local} ({})", zone.label(ns))));
+    }
     if !e.event_type().is_known() {
         // Another family: its own fields follow, all of them, under "Fields".
         lines.push(Line::raw(""));

@@ -1,5 +1,6 @@
 //! The facets in the detail pane's place: the top values of the agent and room fields among the
 //! events of the selected group (while the groups view is open) or among the shown events (`F`).
+//! With the keyboard on them, Enter shows the events of a value and `!` hides them.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,11 +8,17 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::groups::GroupsPanel;
+use super::help::HelpPanel;
+use super::{Focus, Handled, moved, moves};
+use crate::filter::Condition;
 use crate::insight::{self, FACET_KEYS, Facet};
 use crate::insight::{GroupKey, GroupSort};
 use crate::text::cut;
 use crate::text::for_terminal;
+use crate::tui::action::Command;
 use crate::tui::model::{Events, Model};
+use crate::tui::update::history::{self, Return};
+use crate::tui::view::layout::list_height;
 
 /// The facets' part of the panes.
 #[derive(Debug, Default)]
@@ -75,7 +82,7 @@ impl FacetsPane {
                 ),
                 g.groups.members(g.selected),
             ),
-            _ => ("facets of the shown events".to_string(), &events.shown),
+            _ => ("facets of the shown events".to_string(), &events.matching),
         };
         let facets = insight::facets(store, members, 5);
         self.panel = Some(FacetPanel {
@@ -86,18 +93,146 @@ impl FacetsPane {
     }
 }
 
-/// The top values of the agent and room fields, in the detail pane's place.
+/// The keyboard on the facets: which value is selected (counting every facet's values in
+/// order), and where the keyboard goes back to.
+#[derive(Debug)]
+pub struct FacetsCursor {
+    pub selected: usize,
+    /// The list, the detail pane or the groups view the facets were entered from.
+    pub back: Box<Focus>,
+    /// The facets were shown for the keyboard (`F` from the list): leaving hides them again.
+    pub opened: bool,
+}
+
+impl FacetPanel {
+    /// Every value of every facet, in order: (facet, value) places.
+    fn places(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.facets
+            .iter()
+            .enumerate()
+            .flat_map(|(f, facet)| (0..facet.top.len()).map(move |v| (f, v)))
+    }
+
+    /// How many values there are, every facet's.
+    pub fn len(&self) -> usize {
+        self.facets.iter().map(|f| f.top.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The conditions that keep exactly the events of value `k` (counting every facet's).
+    pub fn conditions(&self, store: &crate::store::Store, k: usize) -> Option<Vec<Condition>> {
+        let (f, v) = self.places().nth(k)?;
+        let facet = &self.facets[f];
+        Some(facet.key.conditions(store, &facet.top[v].0))
+    }
+}
+
+/// `F`: the keyboard goes to the facets, shown for it when they were not (from the groups view,
+/// those of the selected group).
+pub fn enter(model: &mut Model, back: Focus) -> Handled {
+    let opened = !matches!(back, Focus::Groups(_)) && !model.panes.facets.on;
+    model.panes.facets.on |= opened;
+    Handled::to(Focus::Facets(FacetsCursor {
+        selected: 0,
+        back: Box::new(back),
+        opened,
+    }))
+}
+
+/// A command with the keyboard on the facets.
+pub fn handle(mut f: FacetsCursor, model: &mut Model, c: Command) -> Handled {
+    let len = model.panes.facets.panel.as_ref().map_or(0, FacetPanel::len);
+    match c {
+        c if moves(c) => f.selected = moved(f.selected, len, c, list_height(model).max(1)),
+        Command::Cancel | Command::ToggleFacets => {
+            if f.opened {
+                model.panes.facets.on = false;
+            }
+            return Handled::to(*f.back);
+        }
+        Command::ToggleHelp => return Handled::to(Focus::Help(HelpPanel::over(Focus::Facets(f)))),
+        Command::PopFilter => {
+            let (focus, effects) = history::undo(model, Focus::Facets(f));
+            return Handled::Done(focus, effects);
+        }
+        Command::Apply | Command::HideValue => {
+            let store = &model.events.store;
+            let Some(conditions) = model
+                .panes
+                .facets
+                .panel
+                .as_ref()
+                .and_then(|p| p.conditions(store, f.selected))
+            else {
+                return Handled::to(Focus::Facets(f));
+            };
+            let mut filter = model.events.filter.clone();
+            let from = match &*f.back {
+                Focus::Groups(g) => {
+                    // The group's own conditions too: the facets counted its events.
+                    if let Some(group) = g.groups.get(g.selected) {
+                        for condition in g.key.conditions(store, &group.value) {
+                            filter.require(condition);
+                        }
+                    }
+                    Return::groups(model, g)
+                }
+                _ => Return::list(model),
+            };
+            if c == Command::HideValue {
+                let mut filter = model.events.filter.clone();
+                filter.hide(conditions);
+                let effects = history::change(model, filter, from);
+                f.selected = f.selected.min(len.saturating_sub(2));
+                return Handled::Done(Focus::Facets(f), effects);
+            }
+            for condition in conditions {
+                filter.require(condition);
+            }
+            if f.opened {
+                model.panes.facets.on = false;
+            }
+            return Handled::Done(Focus::List, history::change(model, filter, from));
+        }
+        _ => return Handled::Unused(Focus::Facets(f)),
+    }
+    Handled::to(Focus::Facets(f))
+}
+
+/// The top values of the agent and room fields, in the detail pane's place; with the keyboard
+/// on them, the selected value is marked and kept in sight.
 pub fn draw(model: &Model, panel: &FacetPanel, frame: &mut Frame, area: Rect) {
+    let cursor = match &model.focus {
+        Focus::Facets(f) => Some(f.selected),
+        Focus::Help(h) => match &*h.back {
+            Focus::Facets(f) => Some(f.selected),
+            _ => None,
+        },
+        _ => None,
+    };
     let theme = &model.config.theme;
     let title = panel.title.as_str();
+    let hint = match cursor {
+        Some(_) => " · Enter: its events, !: hide them".to_string(),
+        None => String::new(),
+    };
     let block = Block::new()
         .borders(Borders::TOP | Borders::LEFT)
-        .border_style(theme.border())
-        .title(format!(" {} ", for_terminal(title)));
+        .border_style(if cursor.is_some() {
+            theme.focused_border()
+        } else {
+            theme.border()
+        })
+        .title(format!(" {}{hint} ", for_terminal(title)));
     let inner = block.inner(area);
     let facets = &panel.facets;
     let bar_width = 10usize;
     let mut lines = Vec::new();
+    let mut nth = 0;
+    let mut cursor_line = 0;
     for (facet, key) in facets.iter().zip(FACET_KEYS) {
         lines.push(Line::styled(
             format!("{} ({} distinct)", key.name(), facet.distinct),
@@ -110,16 +245,24 @@ pub fn draw(model: &Model, panel: &FacetPanel, frame: &mut Frame, area: Rect) {
                 &for_terminal(&value.label(&model.events.store, key)),
                 (inner.width as usize).saturating_sub(26).max(8),
             );
-            lines.push(Line::from(vec![
+            let line = Line::from(vec![
                 Span::styled(
                     format!("{:<w$}", "█".repeat(filled), w = bar_width),
                     theme.key(),
                 ),
                 Span::raw(format!(" {:>3.0}% {:>7} ", share * 100.0, count)),
                 Span::raw(label),
-            ]));
+            ]);
+            if cursor == Some(nth) {
+                cursor_line = lines.len();
+                lines.push(line.style(theme.selected_row()));
+            } else {
+                lines.push(line);
+            }
+            nth += 1;
         }
         lines.push(Line::raw(""));
     }
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    let scroll = (cursor_line + 1).saturating_sub(inner.height as usize) as u16;
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
 }

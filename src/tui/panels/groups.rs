@@ -18,7 +18,7 @@ use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Events, Model};
-use crate::tui::update::events::set_filter;
+use crate::tui::update::history::{self, Return};
 use crate::tui::view::layout::{TABLE_FIRST_ROW, list_height};
 
 /// The groups view: the key, the order, the selected group, and the groups of the shown events.
@@ -61,6 +61,32 @@ impl GroupsPanel {
         panel
     }
 
+    /// The groups view as it was when a filter change was made from it, on the group that
+    /// was selected (found by its conditions, else by its place).
+    pub fn reopen(
+        model: &Model,
+        key: GroupKey,
+        sort: GroupSort,
+        selected: usize,
+        offset: usize,
+        group: &[crate::filter::Condition],
+    ) -> GroupsPanel {
+        let mut panel = GroupsPanel::by(&model.events, key, sort, Groups::default());
+        let store = &model.events.store;
+        let found = (!group.is_empty())
+            .then(|| {
+                (0..panel.groups.len())
+                    .find(|&k| key.conditions(store, &panel.groups.group(k).value) == group)
+            })
+            .flatten();
+        let last = panel.groups.len().saturating_sub(1);
+        panel.selected = found.unwrap_or(selected).min(last);
+        let page = list_height(model).max(1);
+        let line = selected.saturating_sub(offset);
+        panel.offset = visible_offset(panel.selected, panel.selected.saturating_sub(line), page);
+        panel
+    }
+
     /// Counts the groups again when the shown events changed since they were counted.
     pub fn refresh(&mut self, events: &Events) {
         if self.counted_for != events.generation.shown {
@@ -71,7 +97,7 @@ impl GroupsPanel {
 
     fn count(&mut self, events: &Events) {
         let old = std::mem::take(&mut self.groups);
-        self.groups = Groups::recompute(old, &events.store, &events.shown, self.key, self.sort);
+        self.groups = Groups::recompute(old, &events.store, &events.matching, self.key, self.sort);
         self.counted_for = events.generation.shown;
         self.measure(&events.store);
     }
@@ -132,22 +158,51 @@ pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
             g.offset = visible_offset(g.selected, g.selected.saturating_sub(row), page)
                 .min(g.groups.len().saturating_sub(page));
         }
-        Command::ToggleFacets => model.panes.facets.toggle(),
+        Command::ToggleFacets => return super::facets::enter(model, Focus::Groups(g)),
+        Command::Find => return super::find::open(model, Focus::Groups(g)),
+        Command::OpenCommandLine => return super::command::open(Focus::Groups(g)),
+        Command::ToggleLocalTime => super::list::toggle_zone(model),
+        Command::FindNext | Command::FindPrev => {
+            return super::find::next(model, c == Command::FindNext, Focus::Groups(g));
+        }
+        Command::HideValue => {
+            let Some(group) = g.groups.get(g.selected) else {
+                return Handled::to(Focus::Groups(g));
+            };
+            let mut filter = model.events.filter.clone();
+            filter.hide(g.key.conditions(&model.events.store, &group.value));
+            let from = Return::groups(model, &g);
+            let effects = history::change(model, filter, from);
+            return Handled::Done(Focus::Groups(g), effects);
+        }
         Command::ToggleHelp => return Handled::to(Focus::Help(HelpPanel::over(Focus::Groups(g)))),
-        _ => return Handled::Unused(Focus::Groups(g)),
+        Command::PopFilter => {
+            let (focus, effects) = history::undo(model, Focus::Groups(g));
+            return Handled::Done(focus, effects);
+        }
+        // The types and the final/retried choice narrow the events grouped: the groups are
+        // counted again, the view stays.
+        c => match super::list::quick_filter(&model.events.filter, c) {
+            Some(filter) => {
+                let from = Return::groups(model, &g);
+                let effects = history::change(model, filter, from);
+                return Handled::Done(Focus::Groups(g), effects);
+            }
+            None => return Handled::Unused(Focus::Groups(g)),
+        },
     }
     Handled::to(Focus::Groups(g))
 }
 
-/// Enter on a group: the list shows its events; Backspace goes back to the filter before.
+/// Enter on a group: the list shows its events; `u` goes back to the groups, on this group.
 fn open_group(g: GroupsPanel, model: &mut Model) -> Handled {
     let Some(group) = g.groups.get(g.selected) else {
         return Handled::to(Focus::List);
     };
-    let events = &mut model.events;
+    let events = &model.events;
     let filter = filter_of(&events.filter, &events.store, g.key, &group.value);
-    events.earlier.push(events.filter.clone());
-    Handled::Done(Focus::List, set_filter(model, filter))
+    let from = Return::groups(model, &g);
+    Handled::Done(Focus::List, history::change(model, filter, from))
 }
 
 /// A click `row` lines below the top of the view: the group under the pointer is selected.
@@ -166,8 +221,9 @@ pub fn wheel(g: &mut GroupsPanel, step: i64, page: usize) {
     g.offset = visible_offset(g.selected, g.offset, page);
 }
 
-fn short_time(ns: Option<i64>, time: TimeText) -> String {
-    ns.map(|ns| time.seen(ns)).unwrap_or_else(|| "-".into())
+fn short_time(ns: Option<i64>, time: TimeText, zone: crate::time::Zone) -> String {
+    ns.map(|ns| time.seen(zone.shift(ns)))
+        .unwrap_or_else(|| "-".into())
 }
 
 /// The groups table, in the list's place.
@@ -198,7 +254,8 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let end = (g.offset + height).min(g.groups.len());
     // The times carry their day when the loaded events span several.
-    let time = TimeText::of(store.time_range());
+    let zone = model.panes.zone;
+    let time = TimeText::in_zone(store.time_range(), zone);
     let shown = GroupColumn::fitting(area.width, g.name_width, time);
     let spark = GroupColumn::Sparkline.width(time) as usize;
     // The name takes what the other columns leave, and a cut one says so.
@@ -221,8 +278,8 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
                 }
                 GroupColumn::Peers => Cell::from(group.peers.to_string()),
                 GroupColumn::Rooms => Cell::from(group.rooms.to_string()),
-                GroupColumn::First => Cell::from(short_time(group.first_seen, time)),
-                GroupColumn::Last => Cell::from(short_time(group.last_seen, time)),
+                GroupColumn::First => Cell::from(short_time(group.first_seen, time, zone)),
+                GroupColumn::Last => Cell::from(short_time(group.last_seen, time, zone)),
                 GroupColumn::Sparkline => Cell::from(sparkline_text(&g.groups.sparkline(k, spark))),
             }));
             let row = Row::new(cells);

@@ -61,7 +61,7 @@ pub fn wheel(help: &mut HelpPanel, config: &Config, height: u16, step: i64) {
 
 /// The sections of the help screen: one per mode, in this order.
 /// Each section lists the bindings of its first mode, then those of the other modes not listed yet.
-const SECTIONS: [(&[Mode], &str); 7] = [
+const SECTIONS: [(&[Mode], &str); 10] = [
     (
         &[Mode::List, Mode::Detail],
         "Browsing (in the detail pane, the moves scroll it)",
@@ -69,7 +69,13 @@ const SECTIONS: [(&[Mode], &str); 7] = [
     (&[Mode::Groups], "In the groups view"),
     (&[Mode::Story], "In a peer's story"),
     (&[Mode::Timeline], "On the timeline"),
+    (&[Mode::Facets], "In the facets"),
+    (&[Mode::Json], "In the JSON tree"),
     (&[Mode::Editing], "In a filter input"),
+    (
+        &[Mode::Find, Mode::CommandLine],
+        "On the find prompt and the command line",
+    ),
     (&[Mode::SavePath, Mode::Confirm], "Saving"),
     (&[Mode::Help], "In this help"),
 ];
@@ -98,6 +104,21 @@ pub fn help_lines(config: &Config) -> Vec<Line<'static>> {
             lines.push(Line::raw(""));
         }
     }
+    // The commands of the command line, after the keys.
+    lines.push(Line::styled(
+        format!(
+            "Commands ({} opens the line, Tab completes; !value hides)",
+            config.keymap.key(Mode::List, Command::OpenCommandLine)
+        ),
+        theme.title(),
+    ));
+    for spec in super::command::COMMANDS {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {:<22}", spec.usage), theme.key()),
+            Span::raw(spec.help),
+        ]));
+    }
+    lines.push(Line::raw(""));
     lines.push(Line::styled(
         "A click selects a row or focuses a pane; the wheel scrolls the pane under the pointer."
             .to_string(),

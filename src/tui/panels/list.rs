@@ -9,10 +9,11 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table, Wrap};
 
+use super::editor::{FilterEditor, SEARCH_SLOT};
 use super::groups::GroupsPanel;
 use super::help::HelpPanel;
-use super::prompt::{FilterEditor, SEARCH_FIELD, SavePrompt};
-use super::{Focus, Handled, story, timeline};
+use super::prompt::SavePrompt;
+use super::{Focus, Handled, facets, find, story, timeline};
 use crate::event::EventType;
 use crate::filter::Filter;
 use crate::text::cut;
@@ -21,11 +22,12 @@ use crate::tui::clipboard;
 use crate::tui::effect::{Effect, SaveWhat};
 use crate::tui::keymap::Mode;
 use crate::tui::model::{LoadState, Model};
-use crate::tui::update::events::{fetch_more_if_near_end, move_selection, set_filter};
+use crate::tui::update::events::{fetch_more_if_near_end, move_selection, set_order};
+use crate::tui::update::history::{self, Return};
 use crate::tui::update::live;
 use crate::tui::view::header::failure_text;
-use crate::tui::view::layout::{TABLE_FIRST_ROW, list_height};
-use columns::{columns_shown, event_row};
+use crate::tui::view::layout::{TABLE_FIRST_ROW, Zoom, list_height};
+use columns::{columns_shown, event_row, left_out};
 
 /// A command with the keyboard on the list.
 pub fn handle(model: &mut Model, c: Command) -> Handled {
@@ -45,14 +47,23 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::PageDown => step(model, here, page),
         Command::Top => step(model, here, i64::MIN / 2),
         Command::Bottom => step(model, here, i64::MAX / 2),
+        // The facets in the detail pane's place take the keyboard instead.
+        Command::FocusDetail if model.panes.facets.on => {
+            return facets::enter(model, here);
+        }
         Command::FocusDetail if model.selected_event().is_some() => Focus::Detail,
         Command::FocusDetail => here,
-        Command::FocusList => Focus::List,
+        Command::FocusList => {
+            // Leaving the detail pane alone brings the list back.
+            if model.panes.zoom == Zoom::Detail {
+                model.panes.zoom = Zoom::None;
+            }
+            Focus::List
+        }
         Command::EditFilters => Focus::Editing(FilterEditor::from_filter(&model.events.filter, 0)),
-        Command::EditSearch => Focus::Editing(FilterEditor::from_filter(
-            &model.events.filter,
-            SEARCH_FIELD,
-        )),
+        Command::EditSearch => {
+            Focus::Editing(FilterEditor::from_filter(&model.events.filter, SEARCH_SLOT))
+        }
         Command::SaveShown => {
             Focus::SavePath(SavePrompt::new(&model.events.filter, SaveWhat::Shown))
         }
@@ -60,6 +71,12 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
             Focus::SavePath(SavePrompt::new(&model.events.filter, SaveWhat::Loaded))
         }
         Command::ToggleHelp => Focus::Help(HelpPanel::over(here)),
+        Command::Find => return find::open(model, here),
+        Command::OpenCommandLine => return super::command::open(here),
+        Command::FindNext | Command::FindPrev => {
+            return find::next(model, c == Command::FindNext, here);
+        }
+        Command::FindToFilter => return find::to_filter(model, here),
         _ => return act(model, c, here),
     };
     Handled::Done(next, fetch_more_if_near_end(model))
@@ -68,29 +85,30 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
 /// The other browsing commands: filters (which ask for more events themselves), the live
 /// query, copies, and the views that open over the list.
 fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
-    if let Some(t) = c.toggled_type().and_then(|k| EventType::KNOWN.get(k)) {
-        let mut filter = model.events.filter.clone();
-        filter.toggle_type(t.clone());
-        return Handled::Done(here, set_filter(model, filter));
+    if let Some(filter) = quick_filter(&model.events.filter, c) {
+        let from = Return::list(model);
+        return Handled::Done(here, history::change(model, filter, from));
     }
     match c {
-        Command::CycleTerminal => {
-            let mut filter = model.events.filter.clone();
-            filter.terminal = match filter.terminal {
-                None => Some(true),
-                Some(true) => Some(false),
-                Some(false) => None,
-            };
-            Handled::Done(here, set_filter(model, filter))
+        Command::ClearFilters => {
+            let from = Return::list(model);
+            Handled::Done(here, history::clear(model, from))
         }
-        Command::ClearFilters => Handled::Done(here, set_filter(model, Filter::default())),
-        Command::PopFilter => match model.events.earlier.pop() {
-            Some(previous) => Handled::Done(here, set_filter(model, previous)),
-            None => {
-                model.status = Some("no earlier filter to go back to".into());
-                Handled::to(here)
+        Command::CycleSort | Command::FlipTime => {
+            let mut order = model.events.order;
+            if c == Command::CycleSort {
+                order.key = order.key.next();
+            } else {
+                order.newest_first = !order.newest_first;
             }
-        },
+            set_order(model, order);
+            model.status = Some(format!("sorted by {}", order.describe()));
+            Handled::Done(here, fetch_more_if_near_end(model))
+        }
+        Command::PopFilter => {
+            let (focus, effects) = history::undo(model, here);
+            Handled::Done(focus, effects)
+        }
         Command::Rerun => {
             let mode = here.mode();
             Handled::Done(here, live::rerun(model, mode))
@@ -108,18 +126,84 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::ShowGroups => Handled::to(Focus::Groups(GroupsPanel::open(&model.events))),
         Command::ShowStory => story::open(model, here),
         Command::ToggleTimeline => timeline::open(model),
-        Command::ToggleFacets => {
-            model.panes.facets.toggle();
+        Command::ToggleFacets => facets::enter(model, here),
+        Command::ZoomList | Command::ZoomDetail => zoom(model, c, here),
+        Command::ShowJson => super::json::open(model, here),
+        Command::ToggleLocalTime => {
+            toggle_zone(model);
             Handled::to(here)
         }
         _ => Handled::Unused(here),
     }
 }
 
+/// The filter after a type key (`1`-`5`) or the final/retried key, which the list and the
+/// groups view share; `None` for any other command.
+pub fn quick_filter(filter: &Filter, c: Command) -> Option<Filter> {
+    let mut filter = filter.clone();
+    if let Some(t) = c.toggled_type().and_then(|k| EventType::KNOWN.get(k)) {
+        filter.toggle_type(t.clone());
+        return Some(filter);
+    }
+    if c != Command::CycleTerminal {
+        return None;
+    }
+    filter.terminal = match filter.terminal {
+        None => Some(true),
+        Some(true) => Some(false),
+        Some(false) => None,
+    };
+    Some(filter)
+}
+
+/// `L`: times in local time, or in UTC again; the header says which.
+pub fn toggle_zone(model: &mut Model) {
+    use crate::time::Zone;
+    model.panes.zone = match model.panes.zone {
+        Zone::Utc => model.config.local_zone,
+        _ => Zone::Utc,
+    };
+    let at = model.events.store.time_range().map_or(0, |(_, z)| z);
+    model.status = Some(match model.panes.zone {
+        Zone::Utc => "times in UTC".to_string(),
+        zone => format!("times in local time, {}", zone.label(at)),
+    });
+}
+
+/// `z`: the list alone, or back beside the detail pane; `Z`: the detail pane alone (it takes
+/// the keyboard), or back.
+fn zoom(model: &mut Model, c: Command, here: Focus) -> Handled {
+    let (zoom, focus) = match (c, model.panes.zoom) {
+        (Command::ZoomList, Zoom::List) | (Command::ZoomDetail, Zoom::Detail) => (Zoom::None, here),
+        (Command::ZoomList, _) => (Zoom::List, Focus::List),
+        _ if model.selected_event().is_none() => {
+            model.status = Some("no event is selected: nothing to read in full".into());
+            return Handled::to(here);
+        }
+        _ => (Zoom::Detail, Focus::Detail),
+    };
+    model.panes.zoom = zoom;
+    let focus = match (zoom, focus) {
+        // Back from the detail pane alone, the keyboard goes back to the list.
+        (Zoom::None, Focus::Detail) if c == Command::ZoomDetail => Focus::List,
+        (_, focus) => focus,
+    };
+    crate::tui::update::events::keep_selection_visible(model);
+    crate::tui::panels::detail::clamp_scroll(model);
+    Handled::Done(focus, fetch_more_if_near_end(model))
+}
+
 /// Moves the selection by `delta` events; the keyboard stays `here`.
 fn step(model: &mut Model, here: Focus, delta: i64) -> Focus {
     move_selection(model, delta);
     here
+}
+
+/// The width the list's columns want, so that the detail pane beside it is made narrower
+/// before the user's column is left out (see [`crate::tui::view::layout::Shape`]).
+pub fn wanted_width(model: &Model) -> u16 {
+    let time = TimeText::in_zone(model.events.store.time_range(), model.panes.zone);
+    columns::wanted_width(model.events.filter.room().is_some(), time)
 }
 
 /// A click `row` lines below the top of the list: the list takes the keyboard, and the event
@@ -144,7 +228,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let events = &model.events;
     let theme = &model.config.theme;
     let focused = matches!(model.focus, Focus::List);
-    let title = match events.selected() {
+    let mut title = match events.selected() {
         Some(_) => format!(
             " events {}/{} ",
             events.selection.selected + 1,
@@ -152,6 +236,28 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         ),
         None => " events ".to_string(),
     };
+    if let Some(find) = &events.find {
+        let key = |c| model.config.keymap.key(Mode::List, c);
+        title.push_str(&format!(
+            "· \"{}\" in {} ({}/{}) ",
+            crate::text::for_terminal(&find.text),
+            crate::tui::view::header::thousands(find.shown_hits),
+            key(Command::FindNext),
+            key(Command::FindPrev)
+        ));
+    }
+    // The columns left out for want of room are named, with the key that makes room.
+    let one_room = events.filter.room().is_some();
+    let time = TimeText::in_zone(events.store.time_range(), model.panes.zone);
+    let shown = columns_shown(area.width, one_room, time);
+    let missing = left_out(&shown, one_room);
+    if !missing.is_empty() && !events.shown.is_empty() {
+        title.push_str(&format!(
+            "· no room for {} ({}: list alone) ",
+            missing.join(", "),
+            model.config.keymap.key(Mode::List, Command::ZoomList)
+        ));
+    }
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(if focused {
@@ -186,8 +292,6 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let start = events.selection.offset.min(events.shown.len());
     let end = (start + height).min(events.shown.len());
-    let time = TimeText::of(events.store.time_range());
-    let shown = columns_shown(area.width, events.filter.room().is_some(), time);
     let rows: Vec<Row> = (start..end)
         .map(|k| {
             let row = event_row(model, events.shown[k] as usize, &shown, time);
@@ -198,8 +302,13 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             }
         })
         .collect();
-    let header = Row::new(shown.iter().map(|&(k, w)| cut(columns::title(k), w.into())))
-        .style(theme.heading());
+    let zone = model.panes.zone;
+    let header = Row::new(
+        shown
+            .iter()
+            .map(|&(k, w)| cut(columns::title(k, zone), w.into())),
+    )
+    .style(theme.heading());
     let widths: Vec<Constraint> = shown.iter().map(|&(_, w)| Constraint::Length(w)).collect();
     let table = Table::new(rows, widths)
         .header(header)

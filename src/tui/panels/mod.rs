@@ -4,10 +4,14 @@
 //! is open exactly while its state exists. `update` hands a command to the focused panel once;
 //! the panel answers with where the keyboard goes next ([`Handled`]).
 
+pub mod command;
 pub mod detail;
+pub mod editor;
 pub mod facets;
+pub mod find;
 pub mod groups;
 pub mod help;
+pub mod json;
 pub mod list;
 pub mod prompt;
 pub mod story;
@@ -16,9 +20,14 @@ pub mod timeline;
 use super::action::Command;
 use super::effect::Effect;
 use super::keymap::Mode;
+use command::CommandLine;
+use editor::FilterEditor;
+use facets::FacetsCursor;
+use find::FindPrompt;
 use groups::GroupsPanel;
 use help::HelpPanel;
-use prompt::{FilterEditor, ReplaceQuestion, SavePrompt};
+use json::JsonPanel;
+use prompt::{ReplaceQuestion, SavePrompt};
 use story::StoryPanel;
 
 /// Where the keyboard is, with the state of the panel that has it.
@@ -45,6 +54,14 @@ pub enum Focus {
     Groups(GroupsPanel),
     /// A peer's story, in the list's place.
     Story(StoryPanel),
+    /// The facets in the detail pane's place, a value selected.
+    Facets(FacetsCursor),
+    /// A text to find, being typed.
+    Find(FindPrompt),
+    /// The selected event's JSON as a tree, in the detail pane's place.
+    Json(JsonPanel),
+    /// The `:` command line, being typed.
+    Command(CommandLine),
     /// The timeline strip, choosing a range.
     Timeline,
 }
@@ -62,14 +79,22 @@ impl Focus {
             Focus::Groups(_) => Mode::Groups,
             Focus::Story(_) => Mode::Story,
             Focus::Timeline => Mode::Timeline,
+            Focus::Facets(_) => Mode::Facets,
+            Focus::Find(_) => Mode::Find,
+            Focus::Json(_) => Mode::Json,
+            Focus::Command(_) => Mode::CommandLine,
         }
     }
 
-    /// What the screen shows beneath the help: the focus the help was opened from. Any other
-    /// focus is itself.
+    /// What the screen shows in the list's place beneath the help and the facets: the focus
+    /// they were opened from. Any other focus is itself.
     pub fn beneath(&self) -> &Focus {
         match self {
-            Focus::Help(help) => &help.back,
+            Focus::Help(help) => help.back.beneath(),
+            Focus::Facets(facets) => facets.back.beneath(),
+            Focus::Find(find) => find.back.beneath(),
+            Focus::Json(json) => json.back.beneath(),
+            Focus::Command(line) => line.back.beneath(),
             other => other,
         }
     }
@@ -84,11 +109,12 @@ impl Focus {
 
     /// The groups view, to count its groups again.
     pub fn groups_mut(&mut self) -> Option<&mut GroupsPanel> {
-        let focus = match self {
-            Focus::Help(help) => &mut *help.back,
-            other => other,
-        };
-        match focus {
+        match self {
+            Focus::Help(help) => help.back.groups_mut(),
+            Focus::Facets(facets) => facets.back.groups_mut(),
+            Focus::Find(find) => find.back.groups_mut(),
+            Focus::Json(json) => json.back.groups_mut(),
+            Focus::Command(line) => line.back.groups_mut(),
             Focus::Groups(groups) => Some(groups),
             _ => None,
         }
@@ -97,6 +123,17 @@ impl Focus {
     /// Whether keys type text here (a filter input, the save prompt).
     pub fn takes_text(&self) -> bool {
         self.mode().takes_text()
+    }
+}
+
+/// The JSON tree, when it has the keyboard (beneath the help too).
+impl Focus {
+    pub fn json(&self) -> Option<&JsonPanel> {
+        match self {
+            Focus::Help(help) => help.back.json(),
+            Focus::Json(json) => Some(json),
+            _ => None,
+        }
     }
 }
 

@@ -128,6 +128,8 @@ pub fn handle(mut s: StoryPanel, model: &mut Model, c: Command) -> Handled {
             let effects = clipboard::copy_json(model, s.focused_event());
             return Handled::Done(Focus::Story(s), effects);
         }
+        Command::ToggleLocalTime => super::list::toggle_zone(model),
+        Command::ShowJson => return super::json::open(model, Focus::Story(s)),
         Command::CopyId => {
             let effects = clipboard::copy_peer_id(model, s.story.peer);
             return Handled::Done(Focus::Story(s), effects);
@@ -215,7 +217,7 @@ pub fn draw(model: &Model, s: &StoryPanel, frame: &mut Frame, area: Rect) {
                     let time = if row.ts == NO_TIME {
                         "-".into()
                     } else {
-                        crate::time::format_short(row.ts)
+                        crate::time::format_short(model.panes.zone.shift(row.ts))
                     };
                     // The status before the error's name: on a narrow pane the end of the
                     // line is what goes, and which attempt was final must not.

@@ -15,7 +15,8 @@ use crate::insight::{self, Timeline, clock, slot_type};
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Events, Model, Screen};
-use crate::tui::update::events::{keep_selection_visible, set_filter};
+use crate::tui::update::events::keep_selection_visible;
+use crate::tui::update::history::{self, Return};
 use crate::tui::view::layout::{TIMELINE_MIN_HEIGHT, areas_with};
 
 /// The timeline strip: its buckets for the shown events, a cursor and an optional range start.
@@ -67,7 +68,7 @@ impl TimelineStrip {
         // The cursor and the mark stay on the times they were on, in the new buckets.
         let start = |k: usize| self.timeline.buckets.get(k).map(|b| b.start);
         let (cursor_at, anchor_at) = (start(self.cursor), self.anchor.and_then(start));
-        self.timeline = Timeline::compute(&events.store, &events.shown, buckets);
+        self.timeline = Timeline::compute(&events.store, &events.matching, buckets);
         self.counted_for = (events.generation.shown, buckets);
         let last = self.timeline.buckets.len().saturating_sub(1);
         let timeline = &self.timeline;
@@ -146,12 +147,11 @@ fn show_range(model: &mut Model, range: Option<(i64, i64)>) -> Handled {
         text: crate::time::format_nanos(nanos),
         nanos,
     };
-    let events = &mut model.events;
-    let mut filter = events.filter.clone();
+    let mut filter = model.events.filter.clone();
     filter.since = Some(bound(since));
     filter.until = Some(bound(until));
-    events.earlier.push(events.filter.clone());
-    Handled::Done(Focus::List, set_filter(model, filter))
+    let from = Return::list(model);
+    Handled::Done(Focus::List, history::change(model, filter, from))
 }
 
 /// A click on the strip, `x` columns from its left: the cursor goes to that bucket and the

@@ -1,7 +1,7 @@
 //! The live source's part of `update`: the fetch task's reports, loading every page, running
 //! the query again, and follow mode.
 
-use super::events::{append, fetch_more_if_near_end, new_query};
+use super::events::{append, fetch_more_if_near_end, keep_place, new_query, replace_store};
 use crate::source::worker::{self, Report};
 use crate::tui::action::Command;
 use crate::tui::effect::Effect;
@@ -37,7 +37,14 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             live.next = Some(page.next);
             live.fetch = Fetch::Idle;
             let refresh = live.refresh;
+            if live.replacing {
+                let place = replace_store(model);
+                if let Some(live) = model.session.live.as_mut() {
+                    live.pending = Some(place);
+                }
+            }
             let merged = append(model, *page.batch);
+            find_pending(model);
             if refresh && let Some(live) = model.session.live.as_mut() {
                 live.refetched += merged.duplicates;
             }
@@ -53,21 +60,44 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             live.fetch = Fetch::Done;
             live.complete = true;
             live.loading_all = false;
+            live.pending = None;
+            if live.replacing {
+                // An answer with no page: nothing matches now.
+                replace_store(model);
+            }
             follow_end(model, false);
         }
         Report::Failed { message, .. } => {
+            // The old query's events stay, under the failure's message.
             live.fetch = Fetch::Failed(message);
             live.loading_all = false;
+            live.replacing = false;
+            live.pending = None;
             follow_end(model, true);
         }
     }
     Vec::new()
 }
 
+/// Looks for the event selected before a new query's answer replaced the old events among
+/// what has come of the new one; found, it is selected on the line it was on.
+fn find_pending(model: &mut Model) {
+    let Some(place) = model.session.live.as_mut().and_then(|l| l.pending.take()) else {
+        return;
+    };
+    if !keep_place(model, &place, false)
+        && let Some(live) = model.session.live.as_mut()
+    {
+        live.pending = Some(place);
+    }
+}
+
 /// `R`: runs the live query again (the API snapshots results at the first query); from files,
 /// says that there is nothing to run. `mode` is where the key was pressed, to name it.
 pub fn rerun(model: &mut Model, mode: Mode) -> Vec<Effect> {
     if model.session.live.is_some() {
+        model.status =
+            Some("running the query again: these rows stay until its answer arrives".into());
         return new_query(model);
     }
     model.status = Some(format!(

@@ -8,14 +8,13 @@ use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Fetch, LoadState, Model, SourceLabel};
-use crate::tui::panels::prompt::ID_FIELDS;
 use crate::tui::panels::{Focus, prompt};
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let lines = vec![
         title_line(model),
         types_line(model),
-        prompt::inputs_line(model, frame, area),
+        filters_line(model),
         message_line(model, frame, area),
     ];
     frame.render_widget(Paragraph::new(lines), area);
@@ -112,31 +111,6 @@ fn types_line(model: &Model) -> Line<'static> {
         Some(false) => ("retried only", model.config.theme.terminal(Some(false))),
     };
     spans.push(Span::styled(word, style));
-    let mut extra: Vec<String> = model
-        .events
-        .filter
-        .conditions
-        .iter()
-        // The wanted room, session, peer and user have inputs of their own.
-        .filter(|c| c.negate || !ID_FIELDS.contains(&c.field))
-        .map(|c| c.describe())
-        .collect();
-    if let Some(t) = &model.events.filter.since {
-        extra.push(format!("since={}", t.text));
-    }
-    if let Some(t) = &model.events.filter.until {
-        extra.push(format!("until={}", t.text));
-    }
-    if !model.events.earlier.is_empty() {
-        extra.push(format!(
-            "({}: back)",
-            model.config.keymap.key(Mode::List, Command::PopFilter)
-        ));
-    }
-    if !extra.is_empty() {
-        spans.push(Span::styled(" │ ", model.config.theme.label()));
-        spans.push(Span::raw(for_terminal(&extra.join(" ")).into_owned()));
-    }
     // With a type chosen, the families no key names (track, recording...) are left out: said,
     // since the five keys all lit look the same as no type chosen. Last, so that on a narrow
     // screen the status and the filters come first.
@@ -144,6 +118,57 @@ fn types_line(model: &Model) -> Line<'static> {
         spans.push(Span::styled(
             " │ others hidden",
             model.config.theme.type_off(),
+        ));
+    }
+    Line::from(spans)
+}
+
+/// The third line: the order in force, then every filter besides the types and the retry
+/// status (the conditions, the search, the time bounds, the values hidden whole), and the key
+/// that takes the last change back.
+fn filters_line(model: &Model) -> Line<'static> {
+    let theme = &model.config.theme;
+    let filter = &model.events.filter;
+    let key = |c| model.config.keymap.key(Mode::List, c);
+    let mut parts: Vec<String> = filter.conditions.iter().map(|c| c.describe()).collect();
+    if let Some(s) = &filter.search {
+        parts.push(format!("search=\"{s}\""));
+    }
+    if let Some(t) = &filter.since {
+        parts.push(format!("since={}", t.text));
+    }
+    if let Some(t) = &filter.until {
+        parts.push(format!("until={}", t.text));
+    }
+    parts.extend(filter.hidden.iter().map(|g| crate::filter::hidden_text(g)));
+    let zone = model.panes.zone;
+    let at = model.events.store.time_range().map_or(0, |(_, z)| z);
+    let times = match zone {
+        crate::time::Zone::Utc => "UTC".to_string(),
+        _ => format!("local, {}", zone.label(at)),
+    };
+    let mut spans = vec![
+        Span::styled(" sorted by ", theme.label()),
+        Span::raw(model.events.order.describe()),
+        Span::styled(" · times ", theme.label()),
+        Span::raw(times),
+        Span::styled(" │ filters ", theme.label()),
+    ];
+    if parts.is_empty() {
+        spans.push(Span::styled(
+            format!("none ({} edits)", key(Command::EditFilters)),
+            theme.label(),
+        ));
+    } else {
+        spans.push(Span::styled(
+            for_terminal(&parts.join("  ")).into_owned(),
+            theme.title(),
+        ));
+    }
+    if !model.events.back.is_empty() {
+        spans.push(Span::styled(
+            format!("  ({}: undo)", key(Command::PopFilter)),
+            theme.label(),
         ));
     }
     Line::from(spans)
@@ -173,6 +198,12 @@ fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
             live.pages,
             key(Command::LoadAll)
         ),
+        Fetch::Fetching { .. } | Fetch::Retrying { .. } if live.replacing => match &live.fetch {
+            Fetch::Retrying { wait_secs, .. } => {
+                format!("running again, retrying in {wait_secs} s…")
+            }
+            _ => "running again…".to_string(),
+        },
         Fetch::Fetching { page } => format!("fetching page {page}…{all}"),
         Fetch::Retrying {
             attempt,

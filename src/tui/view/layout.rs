@@ -14,7 +14,15 @@ pub struct Areas {
     pub footer: Rect,
 }
 
-/// Lines of the header: source and counts, type toggles, the filter inputs, problems.
+impl Areas {
+    /// Everything between the header and the footer: the timeline, the list and the detail
+    /// pane.
+    pub fn body(&self) -> Rect {
+        self.timeline.union(self.list).union(self.detail)
+    }
+}
+
+/// Lines of the header: source and counts, type toggles, the filters, messages.
 pub const HEADER_HEIGHT: u16 = 4;
 
 /// Wide terminals put the detail pane beside the list; narrow ones below it.
@@ -34,13 +42,44 @@ pub const TIMELINE_HEIGHT: u16 = 7;
 /// axis and the cursor's bucket.
 pub const TIMELINE_MIN_HEIGHT: u16 = 5;
 
+/// Which pane fills the body, when one does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Zoom {
+    #[default]
+    None,
+    /// The list alone (the detail pane hidden).
+    List,
+    /// The detail pane alone, full screen.
+    Detail,
+}
+
+/// What the layout depends on besides the terminal's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Shape {
+    /// The timeline strip is open above the list.
+    pub timeline: bool,
+    pub zoom: Zoom,
+    /// The width the list's columns want so that none of the first ones (up to the user) is
+    /// left out: beside the detail pane, the list takes it from the pane, down to
+    /// [`NARROWEST_DETAIL`]. 0 when the list has no such wish.
+    pub list_wants: u16,
+}
+
+/// The narrowest the detail pane gets beside the list, to leave the list its user column.
+pub const NARROWEST_DETAIL: u16 = 34;
+
+/// The layout's inputs of the model: the open strip, the zoom, the list's wish.
+pub fn shape_of(model: &Model) -> Shape {
+    Shape {
+        timeline: model.panes.timeline.is_some(),
+        zoom: model.panes.zoom,
+        list_wants: crate::tui::panels::list::wanted_width(model),
+    }
+}
+
 /// The areas for the model's terminal size and open panes.
 pub fn areas_of(model: &Model) -> Areas {
-    areas_with(
-        model.screen.width,
-        model.screen.height,
-        model.panes.timeline.is_some(),
-    )
+    areas_in(model.screen.width, model.screen.height, shape_of(model))
 }
 
 /// Rows of events the list shows at once (the groups and a story use the list's place, with
@@ -54,6 +93,19 @@ pub fn areas(width: u16, height: u16) -> Areas {
 }
 
 pub fn areas_with(width: u16, height: u16, timeline: bool) -> Areas {
+    areas_in(
+        width,
+        height,
+        Shape {
+            timeline,
+            ..Shape::default()
+        },
+    )
+}
+
+/// The areas of a terminal `width` by `height`, in a shape.
+pub fn areas_in(width: u16, height: u16, shape: Shape) -> Areas {
+    let timeline = shape.timeline && shape.zoom != Zoom::Detail;
     let area = Rect::new(0, 0, width, height);
     let [header, body, footer] = Layout::vertical([
         Constraint::Length(HEADER_HEIGHT),
@@ -61,17 +113,36 @@ pub fn areas_with(width: u16, height: u16, timeline: bool) -> Areas {
         Constraint::Length(1),
     ])
     .areas(area);
+    if shape.zoom == Zoom::Detail {
+        let nothing = Rect::new(body.x, body.y, 0, 0);
+        return Areas {
+            header,
+            timeline: nothing,
+            list: nothing,
+            detail: body,
+            footer,
+        };
+    }
     let side_by_side = width >= SIDE_BY_SIDE_MIN_WIDTH;
     let split = |body: Rect| -> [Rect; 2] {
+        if shape.zoom == Zoom::List {
+            return [body, Rect::new(body.right(), body.y, 0, 0)];
+        }
         let (direction, constraints) = if side_by_side {
+            // The list's usual share, more when its columns want it, down to the narrowest
+            // detail pane.
+            let share = ((u32::from(body.width) * 62 + 50) / 100) as u16;
+            let wanted = shape
+                .list_wants
+                .min(body.width.saturating_sub(NARROWEST_DETAIL));
             (
                 Direction::Horizontal,
-                [Constraint::Percentage(62), Constraint::Percentage(38)],
+                [Constraint::Length(share.max(wanted)), Constraint::Fill(1)],
             )
         } else {
             (
                 Direction::Vertical,
-                [Constraint::Percentage(50), Constraint::Percentage(50)],
+                [Constraint::Percentage(60), Constraint::Percentage(40)],
             )
         };
         Layout::default()
@@ -87,7 +158,8 @@ pub fn areas_with(width: u16, height: u16, timeline: bool) -> Areas {
             .clamp(TIMELINE_MIN_HEIGHT, TIMELINE_HEIGHT)
             .min(list.height.saturating_sub(3))
     };
-    if timeline && !side_by_side && strip_of(list) < TIMELINE_MIN_HEIGHT {
+    if timeline && !side_by_side && shape.zoom == Zoom::None && strip_of(list) < TIMELINE_MIN_HEIGHT
+    {
         // A short terminal with the detail below the list: the strip is taken from both, the
         // list keeping three lines where it can (its border, its titles and the selected row)
         // and the detail what is left.

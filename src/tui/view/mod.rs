@@ -8,11 +8,13 @@ use ratatui::Frame;
 use ratatui::widgets::Paragraph;
 
 use super::model::Model;
-use super::panels::{Focus, detail, facets, groups, help, list, story, timeline};
+use super::panels::{
+    Focus, command, detail, editor, facets, find, groups, help, json, list, story, timeline,
+};
 
 pub fn view(model: &Model, frame: &mut Frame) {
     let area = frame.area();
-    let a = layout::areas_with(area.width, area.height, model.panes.timeline.is_some());
+    let a = layout::areas_in(area.width, area.height, layout::shape_of(model));
     header::draw(model, frame, a.header);
     if let Some(strip) = &model.panes.timeline {
         timeline::draw(model, strip, frame, a.timeline);
@@ -25,11 +27,19 @@ pub fn view(model: &Model, frame: &mut Frame) {
     }
     // The detail pane's place: the facets (of the selected group, or of the shown events), or
     // the focused event.
-    match &model.panes.facets.panel {
-        Some(panel) => facets::draw(model, panel, frame, a.detail),
-        None => detail::draw(model, frame, a.detail),
+    match (model.focus.json(), &model.panes.facets.panel) {
+        (Some(tree), _) => json::draw(model, tree, frame, a.detail),
+        (None, Some(panel)) => facets::draw(model, panel, frame, a.detail),
+        (None, None) => detail::draw(model, frame, a.detail),
     }
-    frame.render_widget(Paragraph::new(help::hint_line(model)), a.footer);
+    if let Focus::Editing(e) = &model.focus {
+        editor::draw(model, e, frame, a.body());
+    }
+    match &model.focus {
+        Focus::Find(prompt) => find::draw_prompt(model, prompt, frame, a.footer),
+        Focus::Command(line) => command::draw(model, line, frame, a.footer),
+        _ => frame.render_widget(Paragraph::new(help::hint_line(model)), a.footer),
+    }
     if let Focus::Help(h) = &model.focus {
         help::draw(model, h, frame, area);
     }

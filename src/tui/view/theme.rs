@@ -32,6 +32,7 @@ pub struct Theme {
     type_off: Style,
     input_focused: Style,
     new_event: Style,
+    find_hit: Style,
 }
 
 impl Default for Theme {
@@ -98,6 +99,10 @@ impl Theme {
             type_off: Style::new().add_modifier(Modifier::CROSSED_OUT),
             input_focused: Style::new().add_modifier(Modifier::UNDERLINED | BOLD),
             new_event: fg(Color::Green).add_modifier(BOLD),
+            find_hit: Style::new()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(BOLD),
         }
     }
 
@@ -155,6 +160,7 @@ impl Theme {
             problem: Style::new().add_modifier(BOLD),
             focused_border: Style::new().add_modifier(BOLD),
             new_event: Style::new().add_modifier(BOLD | Modifier::UNDERLINED),
+            find_hit: Style::new().add_modifier(BOLD | Modifier::UNDERLINED | Modifier::ITALIC),
             ..Theme::standard()
         }
     }
@@ -232,6 +238,11 @@ impl Theme {
     pub fn new_event(&self) -> Style {
         self.new_event
     }
+
+    /// The text a find looks for, where it shows.
+    pub fn find_hit(&self) -> Style {
+        self.find_hit
+    }
 }
 
 #[cfg(test)]
@@ -254,6 +265,7 @@ mod tests {
             t.type_off,
             t.input_focused,
             t.new_event,
+            t.find_hit,
         ]);
         styles
     }

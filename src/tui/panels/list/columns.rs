@@ -1,6 +1,6 @@
 //! The list's columns: which fit the width, how wide each is drawn, and how much of a time shows.
 
-use ratatui::text::Span;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Row};
 
 use crate::event::EventType;
@@ -43,14 +43,15 @@ const COLUMNS: [Column; 9] = [
     column("OS", 14, 20, true),
 ];
 
-/// Where the time's and the room's columns are in [`COLUMNS`].
+/// Where the time's, the room's and the user's columns are in [`COLUMNS`].
 const TIME: usize = 0;
 const ROOM: usize = 5;
+const USER: usize = 6;
 
 /// The order in which columns take the room a wide terminal has left, up to their widest: the
 /// user and the room first (the detail pane beside the list holds everything else about the
 /// event, and the error's 20 columns hold all but the longest names).
-const WIDENING: [usize; 5] = [6, ROOM, 3, 7, 8];
+const WIDENING: [usize; 5] = [USER, ROOM, 3, 7, 8];
 
 /// The narrowest the error's name gets on a terminal too narrow for the columns that are always
 /// shown.
@@ -68,6 +69,11 @@ pub enum TimeText {
 }
 
 impl TimeText {
+    /// How much of the times to show when the loaded events span `range`, read in `zone`.
+    pub fn in_zone(range: Option<(i64, i64)>, zone: crate::time::Zone) -> TimeText {
+        TimeText::of(range.map(|(a, z)| (zone.shift(a), zone.shift(z))))
+    }
+
     pub fn of(range: Option<(i64, i64)>) -> TimeText {
         let Some((a, z)) = range else {
             return TimeText::Clock;
@@ -169,9 +175,40 @@ pub fn columns_shown(width: u16, one_room: bool, time: TimeText) -> Vec<(usize, 
     shown
 }
 
-/// Column `k`'s title.
-pub fn title(k: usize) -> &'static str {
-    COLUMNS[k].title
+/// The width the columns up to the user's take at their narrowest, with a column of space
+/// between each: what the list asks of a screen shared with the detail pane. The room's is left
+/// out with a room filter.
+pub fn wanted_width(one_room: bool, time: TimeText) -> u16 {
+    let mut width = 0;
+    let mut count = 0;
+    for (k, c) in COLUMNS.iter().enumerate().take(USER + 1) {
+        if one_room && k == ROOM {
+            continue;
+        }
+        width += if k == TIME { time.width() } else { c.width };
+        count += 1;
+    }
+    width + count - 1
+}
+
+/// The titles of the columns left out of `shown` for want of room (not the room's, which a
+/// room filter leaves out on purpose).
+pub fn left_out(shown: &[(usize, u16)], one_room: bool) -> Vec<&'static str> {
+    COLUMNS
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| !(shown.iter().any(|&(j, _)| j == k) || one_room && k == ROOM))
+        .map(|(_, c)| c.title)
+        .collect()
+}
+
+/// Column `k`'s title; the time's says its zone (the header names it in full).
+pub fn title(k: usize, zone: crate::time::Zone) -> &'static str {
+    match zone {
+        crate::time::Zone::Utc => COLUMNS[k].title,
+        _ if k == TIME => "TIME (local)",
+        _ => COLUMNS[k].title,
+    }
 }
 
 /// Event `i`'s row: each shown column's text in its width, a cut one ending in `…`.
@@ -187,7 +224,7 @@ pub fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText
             let text = if row.ts == NO_TIME {
                 "-".to_string()
             } else {
-                crate::time::format_short(row.ts)[time.part()].to_string()
+                crate::time::format_short(model.panes.zone.shift(row.ts))[time.part()].to_string()
             };
             // Events a follow-mode refresh brought are marked new.
             let is_new = model
@@ -213,17 +250,32 @@ pub fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText
         ),
         ROOM if row.room_name.is_none() => (s(row.room_id), None),
         ROOM => (s(row.room_name), None),
-        6 => (s(row.user_name), None),
+        USER => (s(row.user_name), None),
         7 => (join(s(row.sdk), s(row.sdk_version)), None),
         _ => (join(s(row.os), s(row.os_version)), None),
     };
+    // An event that holds the text found: its time is marked, and the text where it shows.
+    let find = model
+        .events
+        .find
+        .as_ref()
+        .filter(|f| f.hit(i as u32))
+        .map(|f| f.text.as_str());
+    let hit = model.config.theme.find_hit();
     // Each text in its column's width, a cut one ending in `…`.
     Row::new(shown.iter().map(|&(k, w)| {
         let (text, style) = cell(k);
         let text = cut(&text, w.into());
-        match style {
-            Some(style) => Cell::from(Span::styled(text, style)),
-            None => Cell::from(text),
+        let style = style.unwrap_or_default();
+        match find {
+            Some(_) if k == TIME => Cell::from(Span::styled(text, style.patch(hit))),
+            Some(needle) => Cell::from(Line::from(super::super::find::marked(
+                &text,
+                needle,
+                style,
+                style.patch(hit),
+            ))),
+            None => Cell::from(Span::styled(text, style)),
         }
     }))
 }

@@ -180,7 +180,7 @@ fn a_command_the_groups_view_has_no_use_for_changes_nothing() {
     run(&mut m, Command::ShowGroups);
     let filter = m.events.filter.clone();
     for c in [
-        Command::ToggleJoin,
+        Command::SaveShown,
         Command::ClearFilters,
         Command::Left,
         Command::NextField,
@@ -188,6 +188,12 @@ fn a_command_the_groups_view_has_no_use_for_changes_nothing() {
     ] {
         assert!(run(&mut m, c).is_empty(), "{c:?}");
         assert_eq!(m.focus.mode(), Mode::Groups, "{c:?}");
+        // Said in the status line.
+        let said = m.status.clone().unwrap_or_default();
+        assert!(
+            said.ends_with("does nothing in the groups view (? lists the keys that do)"),
+            "{c:?}: {said}"
+        );
     }
     assert_eq!(m.events.filter, filter);
 }

@@ -112,3 +112,85 @@ fn a_refresh_of_a_query_not_yet_loaded_whole_counts_nothing_new_then_the_next_do
     let follow = m.session.follow.as_ref().unwrap();
     assert_eq!((follow.new_events, follow.new_from), (1, Some(11)));
 }
+
+/// The demo-like store of `ten()` as a live query's answer, every page loaded.
+fn live_ten() -> Model {
+    let mut m = loaded(&ten());
+    let mut live = crate::tui::model::Live::new("http://127.0.0.1:1".into());
+    live.fetch = Fetch::Done;
+    live.complete = true;
+    live.next = Some(String::new());
+    m.session.live = Some(live);
+    m
+}
+
+fn page(m: &mut Model, events: &[serde_json::Value], next: &str) {
+    let query = m.session.live.as_ref().unwrap().query;
+    let page = crate::source::api::Page {
+        batch: Box::new(batch(events)),
+        next: next.into(),
+        total: None,
+    };
+    update(m, Action::Live(Report::Page { query, page }));
+}
+
+#[test]
+fn rerun_keeps_the_old_rows_until_the_answer_then_finds_the_selected_event_again_by_id() {
+    let mut m = live_ten();
+    select(&mut m, 6);
+    let effects = run(&mut m, Command::Rerun);
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::Worker(worker::Command::Query { .. })]
+    ));
+    // While the new query runs, the old rows and the selection stay.
+    assert_eq!(shown_numbers(&m), (0..10).collect::<Vec<_>>());
+    assert_eq!(selected_number(&m), Some(6));
+    assert_eq!(
+        m.session.live.as_ref().unwrap().fetch,
+        Fetch::Fetching { page: 1 }
+    );
+    // The first page holds newer events and not the selected one: the old rows make way,
+    // and the selected event is looked for in the next pages.
+    let all = {
+        let mut all = ten();
+        all.push(event(20, JOIN, "room-a", false));
+        all
+    };
+    page(&mut m, &all[8..], "more");
+    assert_eq!(shown_numbers(&m), [8, 9, 20]);
+    page(&mut m, &all[..8], "");
+    assert_eq!(m.events.store.len(), 11);
+    assert_eq!(selected_number(&m), Some(6), "found again by its id");
+}
+
+#[test]
+fn a_rerun_that_fails_leaves_the_old_rows_under_its_message() {
+    let mut m = live_ten();
+    select(&mut m, 4);
+    run(&mut m, Command::Rerun);
+    let query = m.session.live.as_ref().unwrap().query;
+    update(
+        &mut m,
+        Action::Live(Report::Failed {
+            query,
+            message: "HTTP 503".into(),
+        }),
+    );
+    assert_eq!(m.events.store.len(), 10);
+    assert_eq!(selected_number(&m), Some(4));
+    assert_eq!(m.session.live.as_ref().unwrap().failure(), Some("HTTP 503"));
+}
+
+#[test]
+fn in_follow_mode_the_selection_at_the_bottom_stays_at_the_bottom() {
+    let mut m = live_ten();
+    run(&mut m, Command::ToggleFollow);
+    run(&mut m, Command::Bottom);
+    refresh_with(&mut m, &[event(70, JOIN, "room-a", false)]);
+    assert_eq!(selected_number(&m), Some(70));
+    // Elsewhere, the selected event stays selected.
+    select(&mut m, 3);
+    refresh_with(&mut m, &[event(71, JOIN, "room-a", false)]);
+    assert_eq!(selected_number(&m), Some(3));
+}

@@ -14,7 +14,7 @@ use crate::store::{Batch, BatchBuilder, Blob};
 use crate::tui::effect::SaveWhat;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Fetch, LoadState, Selection, SourceLabel};
-use crate::tui::panels::prompt::{FIELDS, FilterEditor, SEARCH_FIELD};
+use crate::tui::panels::editor::{FilterEditor, SEARCH_SLOT, SLOTS};
 use crate::tui::panels::story::StoryPanel;
 use crate::tui::view::layout::areas;
 
@@ -203,14 +203,20 @@ fn help_back(m: &Model) -> Mode {
     }
 }
 
+mod command;
 mod copy;
 mod detail;
 mod facets;
 mod filters;
+mod find;
 mod groups;
 mod help;
+mod history;
+mod json;
 mod list;
 mod live;
+mod order;
 mod prompt;
 mod story;
 mod timeline;
+mod zoom;

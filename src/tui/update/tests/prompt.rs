@@ -11,7 +11,7 @@ fn editing_filters_starts_at_the_room_input_and_search_at_the_search_input() {
     run(&mut m, Command::Cancel);
     run(&mut m, Command::EditSearch);
     assert_eq!(m.focus.mode(), Mode::Editing);
-    assert_eq!(editing(&m).unwrap().focus, SEARCH_FIELD);
+    assert_eq!(editing(&m).unwrap().focus, SEARCH_SLOT);
 }
 
 #[test]
@@ -19,7 +19,7 @@ fn typed_room_and_search_apply_as_filters() {
     let mut m = loaded(&ten());
     run(&mut m, Command::EditFilters);
     type_text(&mut m, "room-b");
-    for _ in 0..SEARCH_FIELD {
+    for _ in 0..SEARCH_SLOT {
         run(&mut m, Command::NextField);
     }
     type_text(&mut m, "MESSAGE 7");
@@ -66,7 +66,7 @@ fn the_inputs_start_with_the_current_filters_and_an_emptied_input_clears_its_fil
     run(&mut m, Command::EditFilters);
     let editor = editing(&m).unwrap();
     assert_eq!(editor.inputs[0].value(), "room-a");
-    assert_eq!(editor.inputs[SEARCH_FIELD].value(), "message");
+    assert_eq!(editor.inputs[SEARCH_SLOT].value(), "message");
     press(&mut m, KeyCode::Char('u'), KeyModifiers::CONTROL);
     assert_eq!(editing(&m).unwrap().inputs[0].value(), "");
     run(&mut m, Command::Apply);
@@ -86,7 +86,7 @@ fn backspace_and_cursor_keys_edit_the_focused_input() {
     type_text(&mut m, "s");
     press(&mut m, KeyCode::End, KeyModifiers::NONE);
     press(&mut m, KeyCode::Backspace, KeyModifiers::NONE);
-    assert_eq!(editing(&m).unwrap().inputs[SEARCH_FIELD].value(), "messag");
+    assert_eq!(editing(&m).unwrap().inputs[SEARCH_SLOT].value(), "messag");
 }
 
 #[test]
@@ -94,7 +94,7 @@ fn inputs_cycle_forward_and_backward() {
     let mut m = loaded(&ten());
     run(&mut m, Command::EditFilters);
     run(&mut m, Command::PrevField);
-    assert_eq!(editing(&m).unwrap().focus, FIELDS.len() - 1);
+    assert_eq!(editing(&m).unwrap().focus, SLOTS.len() - 1);
     run(&mut m, Command::NextField);
     assert_eq!(editing(&m).unwrap().focus, 0);
     run(&mut m, Command::NextField);
@@ -154,7 +154,7 @@ fn a_paste_is_typed_into_the_focused_input_without_its_control_characters() {
         Action::Input(TermEvent::Paste("ICE\nDisc\tonnected\u{1b}".into())),
     );
     let editor = editing(&m).expect("editing");
-    assert_eq!(editor.inputs[SEARCH_FIELD].value(), "ICEDisconnected");
+    assert_eq!(editor.inputs[SEARCH_SLOT].value(), "ICEDisconnected");
     assert_eq!(
         m.focus.mode(),
         Mode::Editing,
@@ -207,4 +207,76 @@ fn the_replace_question_names_the_keys_in_force() {
         m.status.as_deref(),
         Some("out.json exists: replace it? (r/n)")
     );
+}
+
+/// Moves the editor's keyboard to the input of `slot`.
+fn to_slot(m: &mut Model, slot: crate::tui::panels::editor::Slot) {
+    let k = SLOTS.iter().position(|s| *s == slot).unwrap();
+    while editing(m).unwrap().focus != k {
+        run(m, Command::NextField);
+    }
+}
+
+#[test]
+fn every_filter_of_the_command_line_has_an_input_and_a_bang_hides_a_value() {
+    use crate::tui::panels::editor::Slot;
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    to_slot(&mut m, Slot::Types);
+    type_text(&mut m, "join");
+    to_slot(&mut m, Slot::Field(Field::Room));
+    type_text(&mut m, "!room-a");
+    to_slot(&mut m, Slot::Field(Field::Code));
+    type_text(&mut m, "4005");
+    to_slot(&mut m, Slot::Since);
+    type_text(&mut m, "2026-11-18T10:00:03Z");
+    run(&mut m, Command::Apply);
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert_eq!(m.events.filter.types, [EventType::Join]);
+    assert_eq!(m.events.filter.code(), Some(4005));
+    assert_eq!(
+        m.events.filter.since.as_ref().map(|b| b.text.as_str()),
+        Some("2026-11-18T10:00:03Z")
+    );
+    // Joins are the even numbers, room-b holds 2, 3, 6, 7; from 3 on.
+    assert_eq!(shown_numbers(&m), [6]);
+    // The inputs show what is in force, and read back as it.
+    run(&mut m, Command::EditFilters);
+    let editor = editing(&m).unwrap();
+    assert_eq!(editor.input(Slot::Field(Field::Room)).value(), "!room-a");
+    assert_eq!(
+        editor.apply_to(&m.events.filter).as_ref(),
+        Ok(&m.events.filter)
+    );
+    // Types can be hidden too.
+    to_slot(&mut m, Slot::Types);
+    press(&mut m, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    type_text(&mut m, "!join");
+    run(&mut m, Command::Apply);
+    assert!(m.events.filter.types.is_empty());
+    // The publishes in room-b from 3 on.
+    assert_eq!(shown_numbers(&m), [3, 7]);
+}
+
+#[test]
+fn an_input_that_does_not_read_stays_with_the_keyboard_on_it_and_says_why() {
+    use crate::tui::panels::editor::Slot;
+    let mut m = loaded(&ten());
+    run(&mut m, Command::EditFilters);
+    to_slot(&mut m, Slot::Field(Field::Code));
+    type_text(&mut m, "40o5");
+    to_slot(&mut m, Slot::Search);
+    run(&mut m, Command::Apply);
+    assert_eq!(m.focus.mode(), Mode::Editing);
+    let k = SLOTS
+        .iter()
+        .position(|s| *s == Slot::Field(Field::Code))
+        .unwrap();
+    assert_eq!(editing(&m).unwrap().focus, k);
+    assert!(
+        m.status.as_deref().unwrap().contains("not applied: code"),
+        "{:?}",
+        m.status
+    );
+    assert!(m.events.filter.is_empty());
 }

@@ -1,0 +1,566 @@
+//! The order the list shows events in: time by default (oldest or newest first), or grouped by
+//! a column (type, code, room, user, SDK, final/retried) and in time order within it. Equal
+//! times keep the order the events were loaded in, whichever way the time runs, so that the
+//! order never changes from one refresh to the next.
+//!
+//! Every loaded event is kept in time order as the store grows (a batch is sorted on its own and
+//! merged in), and the whole order for the sort in force is computed from it once per change of
+//! the sort or of the store: the shown events are then that order's events that pass the filter,
+//! one pass over it. Sorting by a column is a counting sort of the time order by the column's
+//! value, which keeps the time order within each value.
+
+use super::Kinds;
+use crate::store::{Row, Store, Sym};
+
+/// What the list is sorted by, besides the time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortKey {
+    #[default]
+    Time,
+    /// The five types in the order of their keys (publish, subscribe, join, disconnected,
+    /// connect), then other families by name.
+    Type,
+    /// The error code, lowest first.
+    Code,
+    /// The room's name (its id when it has none), A to Z.
+    Room,
+    /// The user's name, A to Z.
+    User,
+    /// The SDK, then its version.
+    Sdk,
+    /// Final errors, then retried ones.
+    Status,
+}
+
+impl SortKey {
+    pub const ALL: [SortKey; 7] = [
+        SortKey::Time,
+        SortKey::Type,
+        SortKey::Code,
+        SortKey::Room,
+        SortKey::User,
+        SortKey::Sdk,
+        SortKey::Status,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SortKey::Time => "time",
+            SortKey::Type => "type",
+            SortKey::Code => "code",
+            SortKey::Room => "room",
+            SortKey::User => "user",
+            SortKey::Sdk => "sdk",
+            SortKey::Status => "final/retried",
+        }
+    }
+
+    /// The key a name (`code`, `status`, `final`) stands for.
+    pub fn named(name: &str) -> Option<SortKey> {
+        let name = name.trim().to_ascii_lowercase();
+        match name.as_str() {
+            "status" | "final" | "retried" | "terminal" => Some(SortKey::Status),
+            _ => SortKey::ALL.into_iter().find(|k| k.name() == name),
+        }
+    }
+
+    /// The next key in [`SortKey::ALL`], round to the first.
+    pub fn next(self) -> SortKey {
+        let k = SortKey::ALL.iter().position(|&s| s == self).unwrap_or(0);
+        SortKey::ALL[(k + 1) % SortKey::ALL.len()]
+    }
+}
+
+/// The order in force: a key, and which way the time runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Order {
+    pub key: SortKey,
+    pub newest_first: bool,
+}
+
+impl Order {
+    /// `time, oldest first`; `code, then newest first`.
+    pub fn describe(self) -> String {
+        let time = if self.newest_first {
+            "newest first"
+        } else {
+            "oldest first"
+        };
+        match self.key {
+            SortKey::Time => format!("time, {time}"),
+            key => format!("{}, then {time}", key.name()),
+        }
+    }
+}
+
+/// Every loaded event in time order, kept as the store grows, and the whole order of the last
+/// sort asked for.
+#[derive(Debug, Default, Clone)]
+pub struct OrderIndex {
+    /// Every row, by time then load order.
+    by_time: Vec<u32>,
+    /// The time of each row of `by_time`, beside it: merging and reversing read these in
+    /// order rather than each row's time from the rows, all over the store.
+    times: Vec<i64>,
+    /// The order last computed, for the sort and the number of rows it was computed for.
+    ordered: Vec<u32>,
+    ordered_for: Option<(Order, usize)>,
+}
+
+/// A row's time for ordering: events without one come before every other.
+fn time_of(row: &Row) -> i64 {
+    row.ts
+}
+
+impl OrderIndex {
+    /// How many rows are in time order.
+    pub fn len(&self) -> usize {
+        self.by_time.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_time.is_empty()
+    }
+
+    /// Puts the rows the store gained since the last call in time order among the others: a
+    /// batch is sorted on its own, then merged in (or added at the end, when it comes after).
+    pub fn extend(&mut self, store: &Store) {
+        let from = self.by_time.len();
+        let to = store.len();
+        if to <= from {
+            return;
+        }
+        let rows = store.rows();
+        let mut new: Vec<(i64, u32)> = (from..to).map(|i| (time_of(&rows[i]), i as u32)).collect();
+        new.sort_unstable();
+        if self.times.last().is_none_or(|&last| last <= new[0].0) {
+            self.by_time.extend(new.iter().map(|&(_, i)| i));
+            self.times.extend(new.iter().map(|&(t, _)| t));
+            return;
+        }
+        // Rows only ever join at the end of the store, so an old row goes before a new one of
+        // the same time.
+        let old = std::mem::take(&mut self.by_time);
+        let old_times = std::mem::take(&mut self.times);
+        let mut merged = Vec::with_capacity(old.len() + new.len());
+        let mut times = Vec::with_capacity(old.len() + new.len());
+        let (mut a, mut b) = (0, 0);
+        while a < old.len() && b < new.len() {
+            if old_times[a] <= new[b].0 {
+                merged.push(old[a]);
+                times.push(old_times[a]);
+                a += 1;
+            } else {
+                merged.push(new[b].1);
+                times.push(new[b].0);
+                b += 1;
+            }
+        }
+        merged.extend_from_slice(&old[a..]);
+        times.extend_from_slice(&old_times[a..]);
+        merged.extend(new[b..].iter().map(|&(_, i)| i));
+        times.extend(new[b..].iter().map(|&(t, _)| t));
+        self.by_time = merged;
+        self.times = times;
+    }
+
+    /// Every loaded row in `order` (after [`OrderIndex::extend`]).
+    pub fn ordered(&mut self, store: &Store, order: Order) -> &[u32] {
+        let len = self.by_time.len();
+        if order == Order::default() {
+            return &self.by_time;
+        }
+        if self.ordered_for != Some((order, len)) {
+            let mut ordered = std::mem::take(&mut self.ordered);
+            in_order(store, &self.by_time, &self.times, order, &mut ordered);
+            self.ordered = ordered;
+            self.ordered_for = Some((order, len));
+        }
+        &self.ordered
+    }
+
+    /// The rows of `members` (a list of rows in any order, each once) in `order`: the order's
+    /// rows that are members, one pass over every loaded row.
+    pub fn arrange(&mut self, store: &Store, order: Order, members: &[u32]) -> Vec<u32> {
+        let all = self.ordered(store, order);
+        if members.len() == all.len() {
+            return all.to_vec();
+        }
+        let mut member = vec![0u64; all.len().div_ceil(64)];
+        for &i in members {
+            member[i as usize / 64] |= 1 << (i % 64);
+        }
+        let mut out = Vec::with_capacity(members.len());
+        out.extend(
+            all.iter()
+                .copied()
+                .filter(|&i| member[i as usize / 64] & (1 << (i % 64)) != 0),
+        );
+        out
+    }
+
+    /// The shown rows (`shown`, in `order`) after `new` rows joined the members (`members`, in
+    /// any order, `new` among them): added at the end when the order is oldest first by time
+    /// and they all come after the last shown (a dump read in time order), else the members
+    /// arranged again.
+    pub fn add(
+        &mut self,
+        store: &Store,
+        order: Order,
+        shown: &mut Vec<u32>,
+        members: &[u32],
+        new: &[u32],
+    ) {
+        if new.is_empty() {
+            return;
+        }
+        if order == Order::default() {
+            let rows = store.rows();
+            let key = |i: u32| (time_of(&rows[i as usize]), i);
+            let mut sorted: Vec<(i64, u32)> = new.iter().map(|&i| key(i)).collect();
+            sorted.sort_unstable();
+            if shown.last().is_none_or(|&last| key(last) < sorted[0]) {
+                shown.extend(sorted.iter().map(|&(_, i)| i));
+                return;
+            }
+        }
+        *shown = self.arrange(store, order, members);
+    }
+
+    /// [`OrderIndex::arrange`], and the place among them of `anchor` (a row that may not be a
+    /// member), or else of the first member after it in the order: where the selection goes
+    /// when the filter changes.
+    pub fn arrange_around(
+        &mut self,
+        store: &Store,
+        order: Order,
+        members: &[u32],
+        anchor: Option<u32>,
+    ) -> (Vec<u32>, Option<usize>) {
+        let all = self.ordered(store, order);
+        let mut member = vec![0u64; all.len().div_ceil(64)];
+        for &i in members {
+            member[i as usize / 64] |= 1 << (i % 64);
+        }
+        let mut out = Vec::with_capacity(members.len());
+        let mut at = None;
+        let mut passed = anchor.is_none();
+        for &i in all {
+            passed = passed || Some(i) == anchor;
+            if member[i as usize / 64] & (1 << (i % 64)) != 0 {
+                if passed && at.is_none() {
+                    at = Some(out.len());
+                }
+                out.push(i);
+            }
+        }
+        (out, at)
+    }
+
+    /// Forgets every row, for a store that replaces the one indexed.
+    pub fn clear(&mut self) {
+        self.by_time.clear();
+        self.times.clear();
+        self.ordered.clear();
+        self.ordered_for = None;
+    }
+}
+
+/// Every row of `by_time` (all rows, by time then load order; `times` theirs) in `order`, into
+/// `out`.
+fn in_order(store: &Store, by_time: &[u32], times: &[i64], order: Order, out: &mut Vec<u32>) {
+    out.clear();
+    out.reserve(by_time.len());
+    if order.newest_first {
+        newest_first(times, by_time, out);
+    } else {
+        out.extend_from_slice(by_time);
+    }
+    if order.key == SortKey::Time {
+        return;
+    }
+    let (ranks, count) = ranks(store, order.key);
+    // A counting sort by rank keeps the time order within each rank.
+    let mut starts = vec![0usize; count + 1];
+    for &i in out.iter() {
+        starts[ranks[i as usize] as usize + 1] += 1;
+    }
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+    let mut sorted = vec![0u32; out.len()];
+    for &i in out.iter() {
+        let slot = &mut starts[ranks[i as usize] as usize];
+        sorted[*slot] = i;
+        *slot += 1;
+    }
+    *out = sorted;
+}
+
+/// `by_time` from its end, each run of equal times kept in load order.
+fn newest_first(times: &[i64], by_time: &[u32], out: &mut Vec<u32>) {
+    let mut end = by_time.len();
+    while end > 0 {
+        let t = times[end - 1];
+        let mut start = end - 1;
+        while start > 0 && times[start - 1] == t {
+            start -= 1;
+        }
+        out.extend_from_slice(&by_time[start..end]);
+        end = start;
+    }
+}
+
+/// Each row's rank under `key` (rows of equal rank have the same value), and how many ranks
+/// there are. Absent values rank last.
+fn ranks(store: &Store, key: SortKey) -> (Vec<u32>, usize) {
+    let rows = store.rows();
+    match key {
+        SortKey::Time => (vec![0; rows.len()], 1),
+        SortKey::Status => (
+            rows.iter()
+                .map(|r| match r.is_terminal() {
+                    Some(true) => 0,
+                    Some(false) => 1,
+                    None => 2,
+                })
+                .collect(),
+            3,
+        ),
+        SortKey::Code => {
+            let mut codes: Vec<i64> = rows.iter().filter_map(Row::error_code).collect();
+            codes.sort_unstable();
+            codes.dedup();
+            let absent = codes.len() as u32;
+            let ranks = rows
+                .iter()
+                .map(|r| {
+                    r.error_code()
+                        .and_then(|c| codes.binary_search(&c).ok())
+                        .map_or(absent, |k| k as u32)
+                })
+                .collect();
+            (ranks, codes.len() + 1)
+        }
+        SortKey::Type => {
+            let kinds = Kinds::of(store);
+            // The five types in their keys' order, then the others by name.
+            by_text(
+                store,
+                rows,
+                |r| r.kind,
+                |s| (kinds.slot(s), store.str(s).to_string()),
+            )
+        }
+        SortKey::Room => by_text(
+            store,
+            rows,
+            |r| {
+                if r.room_name.is_none() {
+                    r.room_id
+                } else {
+                    r.room_name
+                }
+            },
+            |s| folded(store.str(s)),
+        ),
+        SortKey::User => by_text(store, rows, |r| r.user_name, |s| folded(store.str(s))),
+        SortKey::Sdk => {
+            // The SDK and its version, as one value: ranked by pairs of ranks.
+            let (sdk, _) = by_text(store, rows, |r| r.sdk, |s| folded(store.str(s)));
+            let (version, _) = by_text(
+                store,
+                rows,
+                |r| r.sdk_version,
+                |s| version_parts(store.str(s)),
+            );
+            let pairs: Vec<u64> = sdk
+                .iter()
+                .zip(&version)
+                .map(|(&s, &v)| u64::from(s) << 32 | u64::from(v))
+                .collect();
+            let mut distinct = pairs.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let rank_of: rustc_hash::FxHashMap<u64, u32> = distinct
+                .iter()
+                .enumerate()
+                .map(|(k, &p)| (p, k as u32))
+                .collect();
+            (pairs.iter().map(|p| rank_of[p]).collect(), distinct.len())
+        }
+    }
+}
+
+/// Ranks by a value of a symbol each row holds, in the order of `key` of the symbols (symbols
+/// of equal keys share a rank); the absent symbol ranks last.
+fn by_text<K: Ord>(
+    store: &Store,
+    rows: &[Row],
+    of: impl Fn(&Row) -> Sym,
+    key: impl Fn(Sym) -> K,
+) -> (Vec<u32>, usize) {
+    let mut used = vec![false; store.strings().len().max(1)];
+    for r in rows {
+        used[of(r).0 as usize] = true;
+    }
+    let mut keyed: Vec<(K, Sym)> = (1..used.len())
+        .filter(|&s| used[s])
+        .map(|s| (key(Sym(s as u32)), Sym(s as u32)))
+        .collect();
+    keyed.sort();
+    let mut rank_of = vec![u32::MAX; used.len()];
+    let mut count = 0u32;
+    for k in 0..keyed.len() {
+        if k > 0 && keyed[k - 1].0 != keyed[k].0 {
+            count += 1;
+        }
+        rank_of[keyed[k].1.0 as usize] = count;
+    }
+    let count = if keyed.is_empty() { 0 } else { count + 1 };
+    rank_of[0] = count;
+    (
+        rows.iter().map(|r| rank_of[of(r).0 as usize]).collect(),
+        count as usize + 1,
+    )
+}
+
+/// A text as it sorts: ignoring case.
+fn folded(s: &str) -> String {
+    s.chars().flat_map(char::to_lowercase).collect()
+}
+
+/// A version as it sorts: by its numbers (`0.9.1` before `0.12.3`), then the text after each.
+fn version_parts(s: &str) -> Vec<(u64, String)> {
+    s.split('.')
+        .map(|p| {
+            let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
+            (
+                digits.parse().unwrap_or(u64::MAX),
+                p[digits.len()..].to_string(),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Batch;
+
+    fn store(events: &[(&str, &str, i64, &str)]) -> Store {
+        let mut store = Store::new();
+        store.merge(
+            Batch::of_objects(events.iter().map(|(id, ts, code, sdk)| {
+                serde_json::json!({
+                    "id": id, "timestamp": ts, "type": "client.join.failed",
+                    "data": {"error_code": code, "agent": {"sdk": sdk}}
+                })
+                .to_string()
+            }))
+            .unwrap(),
+        );
+        store
+    }
+
+    fn ids(store: &Store, rows: &[u32]) -> Vec<String> {
+        rows.iter()
+            .map(|&i| store.event(i as usize).id().unwrap_or("").to_string())
+            .collect()
+    }
+
+    const T1: &str = "2026-11-18T08:00:00Z";
+    const T2: &str = "2026-11-18T09:00:00Z";
+
+    #[test]
+    fn equal_times_keep_the_load_order_whichever_way_the_time_runs() {
+        let store = store(&[
+            ("b1", T2, 500, "web"),
+            ("a1", T1, 4006, "ios"),
+            ("b2", T2, 500, "web"),
+            ("a2", T1, 500, "web"),
+            ("b3", T2, 4006, "ios"),
+        ]);
+        let mut index = OrderIndex::default();
+        index.extend(&store);
+        let mut order = Order::default();
+        assert_eq!(
+            ids(&store, index.ordered(&store, order)),
+            ["a1", "a2", "b1", "b2", "b3"]
+        );
+        order.newest_first = true;
+        assert_eq!(
+            ids(&store, index.ordered(&store, order)),
+            ["b1", "b2", "b3", "a1", "a2"]
+        );
+        // By code: within a code, the time order in force, equal times in load order.
+        order.key = SortKey::Code;
+        assert_eq!(
+            ids(&store, index.ordered(&store, order)),
+            ["b1", "b2", "a2", "b3", "a1"]
+        );
+        order.newest_first = false;
+        assert_eq!(
+            ids(&store, index.ordered(&store, order)),
+            ["a2", "b1", "b2", "a1", "b3"]
+        );
+        order.key = SortKey::Sdk;
+        assert_eq!(
+            ids(&store, index.ordered(&store, order)),
+            ["a1", "b3", "a2", "b1", "b2"]
+        );
+        // The same order however many times it is asked for.
+        let again = index.ordered(&store, order).to_vec();
+        assert_eq!(again, index.ordered(&store, order));
+    }
+
+    #[test]
+    fn batches_out_of_time_order_are_merged_into_time_order() {
+        let mut s = store(&[("late1", T2, 1, "x"), ("late2", T2, 1, "x")]);
+        let mut index = OrderIndex::default();
+        index.extend(&s);
+        s.merge(
+            Batch::of_objects([
+                serde_json::json!({"id": "early", "timestamp": T1}).to_string(),
+                serde_json::json!({"id": "none"}).to_string(),
+            ])
+            .unwrap(),
+        );
+        index.extend(&s);
+        assert_eq!(
+            ids(&s, index.ordered(&s, Order::default())),
+            ["none", "early", "late1", "late2"]
+        );
+        let members = [3u32, 0];
+        assert_eq!(
+            ids(&s, &index.arrange(&s, Order::default(), &members)),
+            ["none", "late1"]
+        );
+    }
+
+    #[test]
+    fn versions_sort_by_their_numbers() {
+        assert!(version_parts("0.9.1") < version_parts("0.12.3"));
+        assert!(version_parts("1.15.1") > version_parts("1.2"));
+        assert!(version_parts("2.0-beta") > version_parts("2.0"));
+    }
+
+    #[test]
+    fn keys_are_named_and_cycle() {
+        assert_eq!(SortKey::named("FINAL"), Some(SortKey::Status));
+        assert_eq!(SortKey::named("sdk"), Some(SortKey::Sdk));
+        let mut k = SortKey::Time;
+        for _ in 0..SortKey::ALL.len() {
+            k = k.next();
+        }
+        assert_eq!(k, SortKey::Time);
+        assert_eq!(
+            Order {
+                key: SortKey::Code,
+                newest_first: true
+            }
+            .describe(),
+            "code, then newest first"
+        );
+    }
+}

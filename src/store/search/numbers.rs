@@ -1,0 +1,185 @@
+//! The numbers of each event as written (`4006`, `-1`, `2.5e3`), for the text search: a search
+//! for `4006` finds the events whose `error_code` is 4006, as it finds a string holding it.
+//!
+//! The rows hold the error code, but an event may hold any number anywhere (`retries_join`, a
+//! video's width), so the numbers are read off each event's JSON. That is a walk of the whole
+//! dump, done once, the first time a search text could be part of a number, and then only for
+//! the events added since: each event keeps the number of its set of number texts, and the
+//! texts repeat (codes, counts), so a search looks at each distinct text once.
+
+use rayon::prelude::*;
+
+use crate::store::{Interner, Store, Sym, SymSets};
+
+/// Below this many events the numbers are read on one thread.
+const PARALLEL_FROM: usize = 20_000;
+
+/// Calls `f` with the text of each number of the valid JSON document `raw`, as written: a run
+/// of `-+.eE` and digits that starts with `-` or a digit outside a string.
+pub fn for_each_number(raw: &[u8], mut f: impl FnMut(&[u8])) {
+    let mut i = 0;
+    while i < raw.len() {
+        match raw[i] {
+            b'"' => {
+                i = crate::store::read::walk::string_end_escaped(raw, i).0;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < raw.len() && is_number_byte(raw[i]) {
+                    i += 1;
+                }
+                f(&raw[start..i]);
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+/// A byte a JSON number may hold.
+pub fn is_number_byte(b: u8) -> bool {
+    matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+}
+
+/// The number texts of the first `rows` events of a store, and the set of them each holds.
+#[derive(Debug, Default)]
+pub struct NumberIndex {
+    texts: Interner,
+    sets: SymSets,
+    /// For each event indexed, the number of its set in `sets` (0: it holds no number).
+    of_row: Vec<u32>,
+}
+
+/// What one slice of the events holds, read on a thread of its own: its own texts and sets,
+/// renumbered when they join the index.
+#[derive(Default)]
+struct Part {
+    texts: Interner,
+    sets: SymSets,
+    of_row: Vec<u32>,
+}
+
+impl NumberIndex {
+    /// Reads the numbers of the events the index does not cover yet.
+    pub fn extend(&mut self, store: &Store) {
+        let from = self.of_row.len();
+        let len = store.len().saturating_sub(from);
+        if len == 0 {
+            return;
+        }
+        let parts = if len < PARALLEL_FROM {
+            1
+        } else {
+            rayon::current_num_threads()
+        };
+        let step = len.div_ceil(parts);
+        let ranges: Vec<std::ops::Range<usize>> = (0..len)
+            .step_by(step)
+            .map(|start| start..(start + step).min(len))
+            .collect();
+        let read: Vec<Part> = ranges.into_par_iter().map(|r| {
+            let mut part = Part::default();
+            let mut set = Vec::new();
+            for i in from + r.start..from + r.end {
+                set.clear();
+                for_each_number(store.raw(i), |text| {
+                    // Every byte of a number is ASCII.
+                    if let Ok(text) = std::str::from_utf8(text) {
+                        set.push(part.texts.intern(text));
+                    }
+                });
+                set.sort_unstable();
+                set.dedup();
+                part.of_row.push(part.sets.intern(&set));
+            }
+            part
+        }).collect();
+        self.of_row.reserve(len);
+        let mut set = Vec::new();
+        for part in read {
+            let remap = self.texts.intern_all(&part.texts);
+            let sets: Vec<u32> = part
+                .sets
+                .sets_from(0)
+                .map(|s| {
+                    set.clear();
+                    set.extend(s.iter().map(|sym| remap[sym.0 as usize]));
+                    set.sort_unstable();
+                    set.dedup();
+                    self.sets.intern(&set)
+                })
+                .collect();
+            self.of_row
+                .extend(part.of_row.iter().map(|&n| sets[n as usize]));
+        }
+    }
+
+    /// For each indexed event, whether one of its numbers' texts passes `holds`, as bits (event
+    /// `i` is bit `i % 64` of word `i / 64`).
+    pub fn rows_where(&self, holds: impl Fn(&str) -> bool) -> Vec<u64> {
+        let texts: Vec<bool> = std::iter::once(false)
+            .chain(self.texts.strings_from(1).map(&holds))
+            .collect();
+        let sets: Vec<bool> = self
+            .sets
+            .sets_from(0)
+            .map(|s| s.iter().any(|sym: &Sym| texts[sym.0 as usize]))
+            .collect();
+        let mut bits = vec![0u64; self.of_row.len().div_ceil(64)];
+        for (i, &n) in self.of_row.iter().enumerate() {
+            if sets[n as usize] {
+                bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        bits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbers(json: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for_each_number(json.as_bytes(), |n| {
+            out.push(String::from_utf8(n.to_vec()).unwrap())
+        });
+        out
+    }
+
+    #[test]
+    fn numbers_are_read_as_written_and_never_inside_strings() {
+        assert_eq!(
+            numbers(
+                r#"{"a":4006,"b":"x:12 \"3\"","c":[-1,2.5e3,0],"d":{"e":1E+2},"t":true,"n":null}"#
+            ),
+            ["4006", "-1", "2.5e3", "0", "1E+2"]
+        );
+        assert_eq!(numbers(r#"{"k\"1":2}"#), ["2"]);
+    }
+
+    #[test]
+    fn each_event_finds_the_numbers_it_holds_and_only_those() {
+        let lines = [
+            r#"{"id":"a","data":{"error_code":4006,"retries_join":3}}"#,
+            r#"{"id":"b","data":{"error_code":4006}}"#,
+            r#"{"id":"c","data":{"error_message":"4006"}}"#,
+            r#"{"id":"d","data":{"error_code":500,"retries_join":34006}}"#,
+        ];
+        let mut store = Store::new();
+        store.merge(crate::store::Batch::of_objects(lines.iter().map(|l| l.to_string())).unwrap());
+        let mut index = NumberIndex::default();
+        index.extend(&store);
+        assert_eq!(index.of_row.len(), 4);
+        let bits = index.rows_where(|t| t.contains("4006"));
+        assert_eq!(bits, [0b1011]);
+        let bits = index.rows_where(|t| t == "3");
+        assert_eq!(bits, [0b0001]);
+        // Events added later are read when the index is extended, and only those.
+        store.merge(
+            crate::store::Batch::of_objects([r#"{"id":"e","data":{"n":[3]}}"#.to_string()])
+                .unwrap(),
+        );
+        index.extend(&store);
+        assert_eq!(index.rows_where(|t| t == "3"), [0b10001]);
+    }
+}

@@ -1,0 +1,677 @@
+//! The `:` command line: a command and its argument (`:goto 10:02`, `:room weekly-standup`,
+//! `:code !4006`, `:since 30m`), Tab completing the command's name and then its argument from
+//! the values of the loaded events. Filters set here are steps `u` takes back, like any other.
+
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+use tui_input::Input;
+
+use super::editor::{time_bound, with_field, with_types};
+use super::{Focus, Handled};
+use crate::event::{EventType, Field};
+use crate::insight::{Order, SortKey};
+use crate::store::Store;
+use crate::text::for_terminal;
+use crate::tui::action::Command;
+use crate::tui::effect::Effect;
+use crate::tui::keymap::Mode;
+use crate::tui::model::Model;
+use crate::tui::update::events::{fetch_more_if_near_end, select, set_order};
+use crate::tui::update::history::{self, Return};
+
+/// What a command's argument is, for running and completing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arg {
+    /// A time of day or a date and time.
+    Time,
+    /// A room's id or name.
+    Room,
+    Types,
+    /// A field's value(s), `!value` to hide one.
+    Field(Field),
+    /// A `--since` / `--until` value.
+    Bound,
+    /// Free text.
+    Text,
+    SortKey,
+    Nothing,
+}
+
+/// One command: its name, its argument, and what it does, for the help.
+pub struct Spec {
+    pub name: &'static str,
+    arg: Arg,
+    pub usage: &'static str,
+    pub help: &'static str,
+}
+
+const fn spec(name: &'static str, arg: Arg, usage: &'static str, help: &'static str) -> Spec {
+    Spec {
+        name,
+        arg,
+        usage,
+        help,
+    }
+}
+
+/// Every command, in the help's order. A field's command is its short name (`sdk`, `device`);
+/// a value written `!value` hides the events that have it.
+pub const COMMANDS: &[Spec] = &[
+    spec(
+        "goto",
+        Arg::Time,
+        ":goto 10:02",
+        "to the first event at or after a time",
+    ),
+    spec(
+        "room",
+        Arg::Room,
+        ":room NAME|ID",
+        "the events of a room (!: hide it)",
+    ),
+    spec(
+        "type",
+        Arg::Types,
+        ":type join,publish",
+        "these types only (!join hides joins)",
+    ),
+    spec(
+        "code",
+        Arg::Field(Field::Code),
+        ":code 4006",
+        "an error code (!4006 hides it)",
+    ),
+    spec(
+        "error",
+        Arg::Field(Field::ErrorName),
+        ":error ICEFailure",
+        "an error's name",
+    ),
+    spec(
+        "session",
+        Arg::Field(Field::Session),
+        ":session ID",
+        "a session",
+    ),
+    spec("peer", Arg::Field(Field::Peer), ":peer ID", "a peer"),
+    spec("user", Arg::Field(Field::User), ":user ID", "a user id"),
+    spec("role", Arg::Field(Field::Role), ":role host", "a role"),
+    spec(
+        "sdk",
+        Arg::Field(Field::Sdk),
+        ":sdk web",
+        "an SDK (sdk_version: its version)",
+    ),
+    spec(
+        "sdk_version",
+        Arg::Field(Field::SdkVersion),
+        ":sdk_version 0.12.3",
+        "an SDK version",
+    ),
+    spec(
+        "os",
+        Arg::Field(Field::Os),
+        ":os iOS",
+        "an OS (os_version: its version)",
+    ),
+    spec(
+        "os_version",
+        Arg::Field(Field::OsVersion),
+        ":os_version 17.1",
+        "an OS version",
+    ),
+    spec(
+        "device",
+        Arg::Field(Field::Device),
+        ":device Chrome 130",
+        "a device model",
+    ),
+    spec(
+        "domain",
+        Arg::Field(Field::Domain),
+        ":domain NAME",
+        "a domain",
+    ),
+    spec(
+        "env",
+        Arg::Field(Field::Env),
+        ":env prod",
+        "the agent's env",
+    ),
+    spec(
+        "since",
+        Arg::Bound,
+        ":since 30m",
+        "from a time (RFC 3339, or 90m, 2h, 3d back)",
+    ),
+    spec("until", Arg::Bound, ":until 10:30Z", "up to a time"),
+    spec(
+        "search",
+        Arg::Text,
+        ":search TEXT",
+        "the search filter (empty: none)",
+    ),
+    spec("find", Arg::Text, ":find TEXT", "find a text, as / does"),
+    spec(
+        "sort",
+        Arg::SortKey,
+        ":sort code",
+        "sort by time, type, code, room, user, sdk, status",
+    ),
+    spec("newest", Arg::Nothing, ":newest", "newest events first"),
+    spec("oldest", Arg::Nothing, ":oldest", "oldest events first"),
+    spec(
+        "clear",
+        Arg::Nothing,
+        ":clear",
+        "clear the filters, as x does",
+    ),
+    spec(
+        "undo",
+        Arg::Nothing,
+        ":undo",
+        "take the last filter change back, as u does",
+    ),
+];
+
+/// The command line while it is typed.
+#[derive(Debug)]
+pub struct CommandLine {
+    pub input: Input,
+    /// Where the keyboard goes back to.
+    pub back: Box<Focus>,
+    /// The completions of what was typed when Tab was first pressed, and the one shown.
+    pub completion: Option<Completion>,
+}
+
+/// The candidates Tab goes through.
+#[derive(Debug, Clone)]
+pub struct Completion {
+    /// The line as typed, before the first Tab.
+    pub typed: String,
+    /// The text before the word completed.
+    pub head: String,
+    pub candidates: Vec<String>,
+    pub at: usize,
+}
+
+/// `:`: the command line opens.
+pub fn open(here: Focus) -> Handled {
+    Handled::to(Focus::Command(CommandLine {
+        input: Input::default(),
+        back: Box::new(here),
+        completion: None,
+    }))
+}
+
+/// The command a name stands for: the whole name, or a prefix of exactly one.
+fn command_named(name: &str) -> Option<&'static Spec> {
+    let name = name.to_ascii_lowercase();
+    COMMANDS.iter().find(|s| s.name == name).or_else(|| {
+        let mut matching = COMMANDS.iter().filter(|s| s.name.starts_with(&name));
+        match (matching.next(), matching.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
+    })
+}
+
+/// A command while the line is typed.
+pub fn handle(mut line: CommandLine, model: &mut Model, c: Command) -> Handled {
+    match c {
+        Command::Apply => {
+            let text = line.input.value().trim().to_string();
+            let back = *line.back;
+            if text.is_empty() {
+                return Handled::to(back);
+            }
+            match run(model, &text, back) {
+                Ok(handled) => handled,
+                Err(failed) => {
+                    let (why, back) = *failed;
+                    model.status = Some(format!(":{}: {why}", for_terminal(&text)));
+                    line.back = Box::new(back);
+                    Handled::to(Focus::Command(line))
+                }
+            }
+        }
+        Command::Cancel => Handled::to(*line.back),
+        Command::NextField | Command::PrevField => {
+            complete(&mut line, model, c == Command::NextField);
+            Handled::to(Focus::Command(line))
+        }
+        _ => Handled::Unused(Focus::Command(line)),
+    }
+}
+
+/// What was typed changed: the completion starts again from it.
+pub fn typed(model: &mut Model) {
+    if let Focus::Command(line) = &mut model.focus {
+        line.completion = None;
+    }
+}
+
+/// Runs a command line. On failure, why, and the focus to go back to.
+fn run(model: &mut Model, text: &str, back: Focus) -> Result<Handled, Box<(String, Focus)>> {
+    let (name, arg) = match text.split_once(char::is_whitespace) {
+        Some((name, arg)) => (name, arg.trim()),
+        None => (text, ""),
+    };
+    let Some(spec) = command_named(name) else {
+        let names: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
+        return Err(Box::new((
+            format!("no such command; the commands are {}", names.join(", ")),
+            back,
+        )));
+    };
+    let from = match &back {
+        Focus::Groups(g) => Return::groups(model, g),
+        _ => Return::list(model),
+    };
+    let filter = &model.events.filter;
+    let new_filter = match spec.arg {
+        Arg::Field(field) => Some(with_field(filter, field, arg)),
+        Arg::Types => Some(with_types(filter, arg)),
+        Arg::Room => Some(room_filter(model, arg)),
+        Arg::Bound => {
+            let current = if spec.name == "since" {
+                filter.since.as_ref()
+            } else {
+                filter.until.as_ref()
+            };
+            Some(time_bound(spec.name, arg, current).map(|bound| {
+                let mut f = filter.clone();
+                if spec.name == "since" {
+                    f.since = bound;
+                } else {
+                    f.until = bound;
+                }
+                f
+            }))
+        }
+        Arg::Text if spec.name == "search" => {
+            let mut f = filter.clone();
+            f.search = (!arg.is_empty()).then(|| arg.to_string());
+            Some(Ok(f))
+        }
+        _ => None,
+    };
+    if let Some(new_filter) = new_filter {
+        let new_filter = match new_filter {
+            Ok(filter) => filter,
+            Err(why) => return Err(Box::new((why, back))),
+        };
+        let effects = history::change(model, new_filter, from);
+        return Ok(Handled::Done(list_or(back), effects));
+    }
+    match spec.name {
+        "goto" => {
+            let k = match goto_time(model, arg) {
+                Ok(target) => nearest_after(model, target).ok_or("no event is shown".to_string()),
+                Err(why) => Err(why),
+            };
+            let k = match k {
+                Ok(k) => k,
+                Err(why) => return Err(Box::new((why, back))),
+            };
+            select(model, k);
+            let effects = fetch_more_if_near_end(model);
+            Ok(Handled::Done(list_or(back), effects))
+        }
+        "find" => {
+            if arg.is_empty() {
+                model.events.find = None;
+                return Ok(Handled::to(back));
+            }
+            let mut find = super::find::Find::lazy(arg);
+            find.refresh(&model.events);
+            model.events.find = Some(find);
+            Ok(super::find::next(model, true, list_or(back)))
+        }
+        "sort" => {
+            let Some(key) = SortKey::named(arg) else {
+                let names: Vec<&str> = SortKey::ALL.iter().map(|k| k.name()).collect();
+                return Err(Box::new((format!("sort by {}", names.join(", ")), back)));
+            };
+            let order = Order {
+                key,
+                ..model.events.order
+            };
+            set_order(model, order);
+            model.status = Some(format!("sorted by {}", order.describe()));
+            Ok(Handled::to(list_or(back)))
+        }
+        "newest" | "oldest" => {
+            let order = Order {
+                newest_first: spec.name == "newest",
+                ..model.events.order
+            };
+            set_order(model, order);
+            model.status = Some(format!("sorted by {}", order.describe()));
+            Ok(Handled::to(list_or(back)))
+        }
+        "clear" => {
+            let effects: Vec<Effect> = history::clear(model, from);
+            Ok(Handled::Done(list_or(back), effects))
+        }
+        _ => {
+            let (focus, effects) = history::undo(model, back);
+            Ok(Handled::Done(focus, effects))
+        }
+    }
+}
+
+/// Where the keyboard goes after a command that changed the events: the list, or the detail
+/// pane when it was there.
+fn list_or(back: Focus) -> Focus {
+    match back {
+        Focus::Detail => Focus::Detail,
+        Focus::Groups(g) => Focus::Groups(g),
+        _ => Focus::List,
+    }
+}
+
+/// The filter with a room: an id as it is; a name the loaded events give a room, that room's id
+/// (or its name, when several rooms have it). `!` hides it.
+fn room_filter(model: &Model, arg: &str) -> Result<crate::filter::Filter, String> {
+    let (negate, value) = match arg.strip_prefix('!') {
+        Some(rest) => (true, rest.trim()),
+        None => (false, arg),
+    };
+    if value.is_empty() {
+        return with_field(&model.events.filter, Field::Room, "");
+    }
+    let store = &model.events.store;
+    let bang = if negate { "!" } else { "" };
+    let escaped = value.replace('\\', "\\\\").replace(',', "\\,");
+    if store
+        .strings()
+        .lookup(value)
+        .is_some_and(|sym| store.rows().iter().any(|r| r.room_id == sym))
+    {
+        return with_field(
+            &model.events.filter,
+            Field::Room,
+            &format!("{bang}{escaped}"),
+        );
+    }
+    // A name: the ids of the rooms that have it, in any case.
+    let mut ids: Vec<&str> = store
+        .rows()
+        .iter()
+        .filter(|r| !r.room_name.is_none() && store.str(r.room_name).eq_ignore_ascii_case(value))
+        .map(|r| store.str(r.room_id))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    match ids.as_slice() {
+        [id] => with_field(
+            &model.events.filter,
+            Field::Room,
+            &format!("{bang}{}", id.replace('\\', "\\\\").replace(',', "\\,")),
+        ),
+        [] if model.session.live.is_some() => Err(format!(
+            "no loaded event names a room {value:?}: give its id"
+        )),
+        // An id of a room none of the loaded events is in: its events may come.
+        [] => with_field(
+            &model.events.filter,
+            Field::Room,
+            &format!("{bang}{escaped}"),
+        ),
+        _ => with_field(
+            &model.events.filter,
+            Field::RoomName,
+            &format!("{bang}{escaped}"),
+        ),
+    }
+}
+
+/// The time `:goto` names: a time of day (`10:02`, `10:02:30`, in the zone the times are shown
+/// in, on the day of the selected event), or a date and time (RFC 3339, or `2026-11-18 10:02`).
+fn goto_time(model: &Model, arg: &str) -> Result<i64, String> {
+    let arg = arg.trim();
+    if arg.is_empty() {
+        return Err("give a time, such as 10:02 or 2026-11-18T10:02:00Z".into());
+    }
+    if let Some(ns) = crate::time::parse_rfc3339_nanos(arg) {
+        return Ok(ns);
+    }
+    let zone = model.panes.zone;
+    let parse = |s: &str| -> Option<i64> {
+        let mut parts = s.split(':');
+        let h: i64 = parts.next()?.parse().ok()?;
+        let m: i64 = parts.next()?.parse().ok()?;
+        let sec: f64 = parts.next().map_or(Some(0.0), |p| p.parse().ok())?;
+        (parts.next().is_none() && (0..24).contains(&h) && (0..60).contains(&m) && sec < 61.0)
+            .then(|| (h * 3600 + m * 60) * 1_000_000_000 + (sec * 1e9) as i64)
+    };
+    const DAY: i64 = 86_400_000_000_000;
+    // A date and a time of day, or a time of day on the selected event's day.
+    let (day, clock) = match arg.split_once([' ', 'T']) {
+        Some((date, clock)) => {
+            let midnight = crate::time::parse_rfc3339_nanos(&format!("{date}T00:00:00Z"))
+                .ok_or_else(|| format!("{date:?} is not a date (YYYY-MM-DD)"))?;
+            (midnight, clock)
+        }
+        None => {
+            let at = model
+                .selected_event()
+                .map(|i| model.events.store.row(i).ts)
+                .filter(|&ts| ts != crate::store::NO_TIME)
+                .or_else(|| model.events.store.time_range().map(|(a, _)| a))
+                .ok_or("no loaded event has a time")?;
+            (zone.shift(at).div_euclid(DAY) * DAY, arg)
+        }
+    };
+    let since_midnight = parse(clock)
+        .ok_or_else(|| format!("{clock:?} is not a time of day (HH:MM or HH:MM:SS)"))?;
+    let wall = day + since_midnight;
+    // The wall clock back to UTC, with the zone's offset at about that time.
+    Ok(wall - (zone.shift(wall) - wall))
+}
+
+/// The shown event at or after `target` in time, the nearest to it (the last before it when
+/// none is after).
+fn nearest_after(model: &Model, target: i64) -> Option<usize> {
+    let events = &model.events;
+    let ts = |k: usize| events.store.row(events.shown[k] as usize).ts;
+    let after = (0..events.shown.len())
+        .filter(|&k| ts(k) >= target)
+        .min_by_key(|&k| (ts(k), k));
+    after.or_else(|| {
+        (0..events.shown.len())
+            .filter(|&k| ts(k) != crate::store::NO_TIME)
+            .max_by_key(|&k| (ts(k), std::cmp::Reverse(k)))
+    })
+}
+
+/// Tab: the next completion of what was typed (Shift-Tab: the one before), round to what was
+/// typed. A completion that is the only one is taken, and the next Tab completes from it.
+fn complete(line: &mut CommandLine, model: &mut Model, forward: bool) {
+    if line.completion.is_none() {
+        line.completion = completions(line.input.value(), &model.events.store);
+    }
+    let Some(c) = &mut line.completion else {
+        model.status = Some("nothing to complete: the command takes no value".into());
+        return;
+    };
+    let n = c.candidates.len();
+    if n == 0 {
+        model.status = Some("no loaded value starts so".into());
+        line.completion = None;
+        return;
+    }
+    // Place 0 is what was typed; 1..=n the candidates.
+    c.at = if forward {
+        (c.at + 1) % (n + 1)
+    } else {
+        (c.at + n) % (n + 1)
+    };
+    let text = match c.at {
+        0 => c.typed.clone(),
+        k => format!("{}{}", c.head, c.candidates[k - 1]),
+    };
+    let end = text.chars().count();
+    line.input = Input::new(text).with_cursor(end);
+    if n == 1 {
+        line.completion = None;
+    }
+}
+
+/// The completions of a command line as typed: the commands whose names start with it, or the
+/// values of the command's argument that start with what is typed of it (in any case), the
+/// most common first.
+pub fn completions(typed: &str, store: &Store) -> Option<Completion> {
+    let Some((name, arg)) = typed.split_once(' ') else {
+        let candidates: Vec<String> = COMMANDS
+            .iter()
+            .filter(|s| s.name.starts_with(&typed.to_ascii_lowercase()))
+            .map(|s| format!("{} ", s.name))
+            .collect();
+        return Some(Completion {
+            typed: typed.to_string(),
+            head: String::new(),
+            candidates,
+            at: 0,
+        });
+    };
+    let spec = command_named(name)?;
+    // After the last comma of a list, and after a `!`.
+    let start = arg.rfind(',').map_or(0, |k| k + 1);
+    let word = arg[start..].trim_start();
+    let (bang, word) = match word.strip_prefix('!') {
+        Some(rest) => ("!", rest),
+        None => ("", word),
+    };
+    let head = format!(
+        "{name} {}{}{bang}",
+        &arg[..start],
+        if start > 0 { " " } else { "" }
+    );
+    let values = values_of(spec.arg, store);
+    let lower = word.to_lowercase();
+    let candidates = values
+        .into_iter()
+        .filter(|v| v.to_lowercase().starts_with(&lower))
+        .map(|v| v.replace('\\', "\\\\").replace(',', "\\,"))
+        .take(200)
+        .collect();
+    Some(Completion {
+        typed: typed.to_string(),
+        head,
+        candidates,
+        at: 0,
+    })
+}
+
+/// The values an argument can take among the loaded events, the most common first.
+fn values_of(arg: Arg, store: &Store) -> Vec<String> {
+    let counted = |fields: &[Field]| -> Vec<String> {
+        let mut counts: rustc_hash::FxHashMap<String, usize> = Default::default();
+        for row in store.rows() {
+            for &field in fields {
+                let text = match field {
+                    Field::Code => row.error_code().map(|c| c.to_string()),
+                    field => {
+                        let sym = row.text(field);
+                        (!sym.is_none()).then(|| store.str(sym).to_string())
+                    }
+                };
+                if let Some(text) = text {
+                    *counts.entry(text).or_default() += 1;
+                }
+            }
+        }
+        let mut values: Vec<(String, usize)> = counts.into_iter().collect();
+        values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        values.into_iter().map(|(v, _)| v).collect()
+    };
+    match arg {
+        Arg::Field(field) => counted(&[field]),
+        Arg::Room => counted(&[Field::RoomName, Field::Room]),
+        Arg::Types => EventType::KNOWN
+            .iter()
+            .map(|t| t.alias().to_string())
+            .collect(),
+        Arg::SortKey => SortKey::ALL.iter().map(|k| k.name().to_string()).collect(),
+        Arg::Bound => ["15m", "1h", "6h", "1d"].map(String::from).to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// The command line, in the hint bar's place, and the completions above it.
+pub fn draw(model: &Model, line: &CommandLine, frame: &mut Frame, footer: Rect) {
+    let theme = &model.config.theme;
+    let key = |c| model.config.keymap.key(Mode::CommandLine, c);
+    let tail = format!(
+        "   {} completes  {} runs  {} cancels",
+        key(Command::NextField),
+        key(Command::Apply),
+        key(Command::Cancel)
+    );
+    let width = (footer.width as usize)
+        .saturating_sub(1 + tail.chars().count())
+        .max(1);
+    let (text, cursor) = super::editor::visible(&line.input, width);
+    frame.set_cursor_position(Position::new(footer.x + 1 + cursor as u16, footer.y));
+    let pad = width.saturating_sub(unicode_width::UnicodeWidthStr::width(text.as_str()));
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(":", theme.key()),
+            Span::styled(format!("{text}{}", " ".repeat(pad)), theme.input_focused()),
+            Span::styled(tail, theme.label()),
+        ])),
+        footer,
+    );
+    // The completions, on the line above, the one shown marked.
+    let Some(c) = &line.completion else {
+        return;
+    };
+    if c.candidates.is_empty() || footer.y == 0 {
+        return;
+    }
+    let above = Rect::new(footer.x, footer.y - 1, footer.width, 1);
+    let mut spans = vec![Span::raw(" ")];
+    for (k, candidate) in c.candidates.iter().enumerate() {
+        let style = if k + 1 == c.at {
+            theme.selected_row()
+        } else {
+            theme.label()
+        };
+        spans.push(Span::styled(
+            for_terminal(candidate.trim_end()).into_owned(),
+            style,
+        ));
+        spans.push(Span::raw("  "));
+    }
+    frame.render_widget(Clear, above);
+    frame.render_widget(Paragraph::new(Line::from(spans)), above);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_is_named_whole_or_by_a_prefix_of_one() {
+        assert_eq!(command_named("room").map(|s| s.name), Some("room"));
+        assert_eq!(command_named("go").map(|s| s.name), Some("goto"));
+        assert_eq!(
+            command_named("s").map(|s| s.name),
+            None,
+            "session, sdk, since..."
+        );
+        assert_eq!(command_named("sdk").map(|s| s.name), Some("sdk"));
+    }
+
+    #[test]
+    fn every_command_is_described_in_few_enough_words_for_the_help() {
+        for s in COMMANDS {
+            assert!(s.usage.len() <= 22, "{}", s.usage);
+            assert!(s.help.len() <= 50, "{}", s.help);
+        }
+    }
+}

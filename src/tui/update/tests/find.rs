@@ -1,0 +1,138 @@
+//! Find: `/`, `n`/`N`, `&`.
+
+use super::*;
+
+fn find(m: &mut Model, text: &str) {
+    run(m, Command::Find);
+    assert_eq!(m.focus.mode(), Mode::Find);
+    type_text(m, text);
+}
+
+#[test]
+fn find_jumps_as_it_is_typed_and_counts_what_holds_the_text_numbers_included() {
+    let mut m = demo(140, 40);
+    find(&mut m, "4006");
+    let expected = m.events.store.filter(&Filter {
+        search: Some("4006".into()),
+        ..Filter::default()
+    });
+    let codes = m
+        .events
+        .store
+        .filter(&Filter::default().with(Field::Code, "4006"));
+    assert!(
+        codes.iter().all(|i| expected.contains(i)),
+        "every event of code 4006 holds it"
+    );
+    let f = m.events.find.as_ref().unwrap();
+    assert_eq!(f.shown_hits, expected.len());
+    let selected = m.selected_event().unwrap() as u32;
+    assert!(f.hit(selected));
+    // The first event holding it from where the find started: every event before it does not.
+    let k = m.events.selection.selected;
+    assert!(m.events.shown[..k].iter().all(|&i| !f.hit(i)));
+    run(&mut m, Command::Apply);
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert!(
+        m.status.as_deref().unwrap().contains("hold \"4006\""),
+        "{:?}",
+        m.status
+    );
+    // The filter did not change: a find only moves the selection.
+    assert!(m.events.filter.is_empty());
+}
+
+#[test]
+fn n_and_shift_n_go_from_hit_to_hit_round_the_ends() {
+    let mut m = loaded(&ten());
+    find(&mut m, "message 3");
+    run(&mut m, Command::Apply);
+    assert_eq!(selected_number(&m), Some(3));
+    run(&mut m, Command::FindNext);
+    assert_eq!(selected_number(&m), Some(3), "the only hit, found again");
+    assert_eq!(m.status.as_deref(), Some("found again from the top"));
+    run(&mut m, Command::Find);
+    type_text(&mut m, "room-b");
+    run(&mut m, Command::Apply);
+    // room-b holds 2, 3, 6, 7.
+    assert_eq!(selected_number(&m), Some(3), "from where the find began");
+    run(&mut m, Command::FindNext);
+    assert_eq!(selected_number(&m), Some(6));
+    run(&mut m, Command::FindNext);
+    assert_eq!(selected_number(&m), Some(7));
+    run(&mut m, Command::FindNext);
+    assert_eq!(selected_number(&m), Some(2));
+    run(&mut m, Command::FindPrev);
+    assert_eq!(selected_number(&m), Some(7));
+}
+
+#[test]
+fn esc_drops_the_typed_find_and_goes_back_where_it_began() {
+    let mut m = loaded(&ten());
+    select(&mut m, 1);
+    find(&mut m, "room-b");
+    run(&mut m, Command::Apply);
+    let before = m.selected_event();
+    find(&mut m, "message 9");
+    assert_eq!(selected_number(&m), Some(9));
+    run(&mut m, Command::Cancel);
+    assert_eq!(m.selected_event(), before);
+    assert_eq!(m.events.find.as_ref().unwrap().text, "room-b");
+    // Nothing to find again without a find.
+    m.events.find = None;
+    run(&mut m, Command::FindNext);
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .starts_with("nothing to find again")
+    );
+}
+
+#[test]
+fn ampersand_keeps_only_the_events_holding_the_text_found_as_a_step_u_takes_back() {
+    let mut m = loaded(&ten());
+    find(&mut m, "room-b");
+    run(&mut m, Command::Apply);
+    run(&mut m, Command::FindToFilter);
+    assert_eq!(m.events.filter.search.as_deref(), Some("room-b"));
+    assert_eq!(shown_numbers(&m), [2, 3, 6, 7]);
+    run(&mut m, Command::PopFilter);
+    assert_eq!(shown_numbers(&m).len(), 10);
+}
+
+#[test]
+fn events_that_arrive_later_are_looked_at_too() {
+    let mut m = loaded(&ten());
+    find(&mut m, "room-z");
+    run(&mut m, Command::Apply);
+    assert_eq!(m.events.find.as_ref().unwrap().shown_hits, 0);
+    update(
+        &mut m,
+        Action::BatchLoaded(batch(&[event(30, JOIN, "room-z", true)])),
+    );
+    assert_eq!(m.events.find.as_ref().unwrap().shown_hits, 1);
+    run(&mut m, Command::FindNext);
+    assert_eq!(selected_number(&m), Some(30));
+}
+
+#[test]
+fn in_the_groups_view_find_looks_for_a_groups_name() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    run(&mut m, Command::Find);
+    type_text(&mut m, "InvalidRole");
+    let g = m.focus.groups().unwrap();
+    let label = g.groups.group(g.selected).label(&m.events.store, g.key);
+    assert!(label.contains("InvalidRole"), "{label}");
+    run(&mut m, Command::Apply);
+    assert_eq!(m.focus.mode(), Mode::Groups);
+    run(&mut m, Command::FindNext);
+    let g = m.focus.groups().unwrap();
+    assert!(
+        g.groups
+            .group(g.selected)
+            .label(&m.events.store, g.key)
+            .contains("InvalidRole")
+    );
+}
