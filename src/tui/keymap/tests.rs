@@ -161,6 +161,7 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "local_time",
             "copy_json",
             "copy_id",
+            "copy_to_file",
             "suspend",
         ]
     );

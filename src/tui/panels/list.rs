@@ -119,6 +119,10 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
             let event = model.selected_event();
             Handled::Done(here, clipboard::copy_json(model, event))
         }
+        Command::CopyToFile => {
+            let event = model.selected_event();
+            Handled::Done(here, clipboard::to_file(clipboard::copy_json(model, event)))
+        }
         Command::CopyId => {
             let event = model.selected_event();
             Handled::Done(here, clipboard::copy_event_id(model, event))

@@ -128,6 +128,10 @@ pub fn handle(mut s: StoryPanel, model: &mut Model, c: Command) -> Handled {
             let effects = clipboard::copy_json(model, s.focused_event());
             return Handled::Done(Focus::Story(s), effects);
         }
+        Command::CopyToFile => {
+            let effects = clipboard::to_file(clipboard::copy_json(model, s.focused_event()));
+            return Handled::Done(Focus::Story(s), effects);
+        }
         Command::ToggleLocalTime => super::list::toggle_zone(model),
         Command::ShowJson => return super::json::open(model, Focus::Story(s)),
         Command::CopyId => {
