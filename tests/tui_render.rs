@@ -340,16 +340,62 @@ fn the_help_lists_every_binding_of_the_key_table() {
     let t = draw(&m);
     insta::assert_snapshot!("help_140x40", t.backend());
     // The overlay may need scrolling: gather every line it shows on the way down.
-    let mut seen = screen_text(t.backend().buffer());
+    let mut seen = overlay_text(t.backend().buffer());
     for _ in 0..BINDINGS.len() + callscope::tui::panels::command::COMMANDS.len() {
         run(&mut m, Command::Down);
-        seen.push_str(&screen_text(draw(&m).backend().buffer()));
+        seen.push(' ');
+        seen.push_str(&overlay_text(draw(&m).backend().buffer()));
     }
+    let seen = words(&seen);
     for b in m.config.keymap.bindings() {
-        assert!(seen.contains(b.help()), "the help lacks {:?}", b.help());
+        assert!(
+            seen.contains(&words(b.help())),
+            "the help lacks {:?}",
+            b.help()
+        );
         let keys = b.keys_label();
         assert!(seen.contains(&keys), "the help lacks the keys {keys:?}");
     }
+}
+
+/// The text inside the help overlay (centred, 76 columns at most, framed), its rows joined.
+fn overlay_text(buffer: &Buffer) -> String {
+    let width = 76.min(buffer.area.width);
+    let left = (buffer.area.width - width) / 2 + 1;
+    (0..buffer.area.height)
+        .map(|y| {
+            (left..left + width - 2)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A text's words with one space between each: a wrapped line reads as the line.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn the_help_at_80x24_wraps_what_does_not_fit_below_its_start_and_its_last_line_is_whole() {
+    let mut m = demo(Filter::default(), (80, 24));
+    run(&mut m, Command::ToggleHelp);
+    insta::assert_snapshot!("help_80x24", draw(&m).backend());
+    for _ in 0..200 {
+        run(&mut m, Command::Down);
+    }
+    let t = draw(&m);
+    insta::assert_snapshot!("help_80x24_end", t.backend());
+    // Up to the overlay's bottom border.
+    let text = words(&overlay_text(t.backend().buffer()));
+    let last = text.trim_end_matches(['─', ' ']);
+    assert!(
+        last.ends_with(
+            "A click selects a row or focuses a pane; the wheel scrolls the pane under the pointer."
+        ),
+        "{last}"
+    );
 }
 
 #[test]
@@ -358,11 +404,13 @@ fn the_help_of_a_small_terminal_reaches_every_binding_by_scrolling() {
     run(&mut m, Command::ToggleHelp);
     let mut seen = String::new();
     for _ in 0..=BINDINGS.len() + callscope::tui::panels::command::COMMANDS.len() + 20 {
-        seen.push_str(&screen_text(draw(&m).backend().buffer()));
+        seen.push(' ');
+        seen.push_str(&overlay_text(draw(&m).backend().buffer()));
         run(&mut m, Command::Down);
     }
+    let seen = words(&seen);
     for b in BINDINGS {
-        assert!(seen.contains(b.help), "the help lacks {:?}", b.help);
+        assert!(seen.contains(&words(b.help)), "the help lacks {:?}", b.help);
     }
 }
 
@@ -469,16 +517,30 @@ fn a_load_problem_is_shown_in_the_header_with_the_count_of_the_others() {
     let t = draw(&m);
     let text = screen_text(t.backend().buffer());
     assert!(
-        text.contains("⚠ incident/page2.json:3:17: expected `,` or `}`"),
+        text.contains(
+            "⚠ 2 load problems (P lists in full): incident/page2.json:3:17: expected `,` or `}`"
+        ),
         "{text}"
     );
-    assert!(text.contains("(+1 more)"), "{text}");
     let y = (0..4)
         .find(|&y| row_text(t.backend().buffer(), y).contains('⚠'))
         .unwrap();
     let x = column_of(t.backend().buffer(), y, "incident").unwrap();
     assert_eq!(t.backend().buffer()[(x, y)].fg, Color::Red);
     insta::assert_snapshot!("load_problem_100x16", t.backend());
+    // P lists every problem in full, with its place.
+    run(&mut m, Command::ShowProblems);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(
+        text.contains("incident/page2.json:3:17: expected `,` or `}`; the 12 events before it"),
+        "{text}"
+    );
+    assert!(
+        text.contains("incident/page3.json: No such file or directory"),
+        "{text}"
+    );
+    insta::assert_snapshot!("load_problems_listed_100x16", t.backend());
 }
 
 #[test]

@@ -80,6 +80,9 @@ pub enum Command {
     /// Show or hide the help screen.
     #[strum(serialize = "help")]
     ToggleHelp,
+    /// List every problem met loading the events, each with its place (file:line:column).
+    #[strum(serialize = "problems")]
+    ShowProblems,
     /// In a filter input: apply the filters and leave the input.
     Apply,
     /// In a filter input: leave without changing the filters.

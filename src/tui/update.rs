@@ -204,8 +204,11 @@ const WHEEL_STEP: i64 = 3;
 /// The wheel scrolls what is under the pointer: the help while it is open, else the pane.
 fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
     let step = if down { WHEEL_STEP } else { -WHEEL_STEP };
-    if let Focus::Help(help) = &mut model.focus {
-        help::wheel(help, &model.config, model.screen.height, step);
+    if let Focus::Help(help) = &model.focus {
+        let max = help::max_scroll(model, help.page);
+        if let Focus::Help(help) = &mut model.focus {
+            help::wheel(help, max, step);
+        }
         return;
     }
     let a = areas_of(model);

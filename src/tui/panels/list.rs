@@ -71,6 +71,7 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
             Focus::SavePath(SavePrompt::new(&model.events.filter, SaveWhat::Loaded))
         }
         Command::ToggleHelp => Focus::Help(HelpPanel::over(here)),
+        Command::ShowProblems => Focus::Help(HelpPanel::problems(here)),
         Command::Find => return find::open(model, here),
         Command::OpenCommandLine => return super::command::open(here),
         Command::FindNext | Command::FindPrev => {

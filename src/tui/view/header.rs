@@ -249,12 +249,19 @@ fn problems_line(model: &Model) -> Line<'static> {
     match model.session.problems.first() {
         None => Line::raw(""),
         Some(first) => {
-            let more = match model.session.problems.len() {
-                1 => String::new(),
-                n => format!(" (+{} more)", n - 1),
-            };
+            // The count and the key that lists them in full first: a long problem is cut at
+            // the screen's edge.
+            let key = model.config.keymap.key(Mode::List, Command::ShowProblems);
+            let count = crate::text::plural(
+                model.session.problems.len(),
+                "load problem",
+                "load problems",
+            );
             Line::styled(
-                format!(" ⚠ {}{more}", for_terminal(&first.to_string())),
+                format!(
+                    " ⚠ {count} ({key} lists in full): {}",
+                    for_terminal(&first.to_string())
+                ),
                 model.config.theme.problem(),
             )
         }
@@ -263,13 +270,5 @@ fn problems_line(model: &Model) -> Line<'static> {
 
 /// 12345 as `12,345`.
 pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::text::thousands(n)
 }
