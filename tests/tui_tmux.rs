@@ -413,6 +413,34 @@ fn a_damaged_file_opens_with_its_readable_events_and_the_problem_in_the_header()
     assert_terminal_restored(&tmux, 0);
 }
 
+#[test]
+fn with_no_source_and_no_token_the_explorer_says_it_opened_the_demo_and_how_to_go_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.launch("", "");
+    let screen = tmux.wait_for_text("no token was found, so this is the demo");
+    assert!(screen.contains("DEMO"), "{screen}");
+    assert!(screen.contains("set HMS_MANAGEMENT_TOKEN"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}
+
+#[test]
+fn an_empty_file_opens_with_a_note_that_it_is_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty.json"), "").unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.launch("", "empty.json");
+    let screen = tmux.wait_for_text("note: empty.json is empty: it holds no events");
+    assert!(screen.contains("0 shown / 0 loaded"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}
+
 /// The SGR parameters that set a colour: 30-38 and 90-97 (foreground), 40-48 and 100-107
 /// (background). 39 and 49, back to the terminal's own colours, are not colours.
 fn colour_sequences(styled: &str) -> Vec<String> {

@@ -38,6 +38,10 @@ fn folder(list: &List) -> Option<&std::path::Path> {
 }
 
 pub fn run(list: List) -> Result<Ended, Failure> {
+    // Not a problem (the exit status stays 0), but zero events from it should not pass unsaid.
+    for path in list.source.empty_files() {
+        eprintln!("{}", empty_file_note(&path));
+    }
     if folder(&list).is_some() {
         return to_folder(&list);
     }
@@ -80,9 +84,14 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     }
     let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
     lines.push(format!(
-        "{} problem(s) in the input; the {} readable event(s) were used",
-        problems.len(),
-        store.len()
+        "{} in the input; the {} readable {} used",
+        crate::text::plural(problems.len(), "problem", "problems"),
+        crate::text::thousands(store.len()),
+        if store.len() == 1 {
+            "event was"
+        } else {
+            "events were"
+        }
     ));
     Err(Failure::Problems(lines))
 }
@@ -150,6 +159,14 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
 
 /// When a time bound left nothing, says what time the events span: `--since 2h` on an old dump
 /// is empty for a reason the user can see at once.
+/// What is said of an input file that holds nothing.
+pub fn empty_file_note(path: &str) -> String {
+    format!(
+        "callscope: note: {} is empty: it holds no events (was it written in full?)",
+        crate::text::for_terminal(path)
+    )
+}
+
 fn note_time_span(filter: &Filter, store: &Store) {
     let (Some((from, to)), true) = (
         store.time_range(),
