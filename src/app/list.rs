@@ -140,11 +140,11 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         })
         .collect();
     eprintln!(
-        "callscope: wrote {} event(s), {} room(s), {} session(s) and {} peer's stats into {}: {}",
-        rows.len(),
-        related.rooms.len(),
-        related.sessions.len(),
-        related.stats.len(),
+        "callscope: wrote {}, {}, {} and {} into {}: {}",
+        crate::text::plural(rows.len(), "event", "events"),
+        crate::text::plural(related.rooms.len(), "room", "rooms"),
+        crate::text::plural(related.sessions.len(), "session", "sessions"),
+        crate::text::plural(related.stats.len(), "peer's stats", "peers' stats"),
         crate::text::for_terminal(&dir.display().to_string()),
         names.join(", ")
     );
@@ -152,7 +152,10 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         Ok(Ended::Done)
     } else {
         let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
-        lines.push(format!("{} problem(s) in the input", problems.len()));
+        lines.push(format!(
+            "{} in the input",
+            crate::text::plural(problems.len(), "problem", "problems")
+        ));
         Err(Failure::Problems(lines))
     }
 }

@@ -207,7 +207,7 @@ fn opt_field(t: &Theme, lines: &mut Vec<Line<'static>>, name: &str, value: Optio
         Some(v) => lines.push(field(t, name, &value_text(v))),
         None => lines.push(Line::from(vec![
             Span::styled(format!("  {name}: "), t.label()),
-            Span::styled("(absent)", t.label()),
+            Span::styled(crate::text::NONE, t.label()),
         ])),
     }
 }
@@ -258,7 +258,7 @@ pub fn detail_lines(
         },
     ));
     lines.push(field(t, "type", e.type_name()));
-    lines.push(field(t, "time", e.timestamp().unwrap_or("(absent)")));
+    lines.push(field(t, "time", e.timestamp().unwrap_or(crate::text::NONE)));
     // In local time too, when the times are shown so: the time as sent stays above.
     if zone != crate::time::Zone::Utc
         && let Some(ns) = e.timestamp().and_then(crate::time::parse_rfc3339_nanos)
@@ -278,7 +278,7 @@ pub fn detail_lines(
         match explained.table_name_if_differs() {
             Some(table) => {
                 let name = e.data_value("error_name").map(value_text);
-                let name = name.as_deref().unwrap_or("(absent)");
+                let name = name.as_deref().unwrap_or(crate::text::NONE);
                 lines.push(field(t, "name", &format!("{name} ({table})")));
             }
             None => opt_field(t, &mut lines, "name", e.data_value("error_name")),

@@ -184,11 +184,11 @@ pub fn draw(model: &Model, s: &StoryPanel, frame: &mut Frame, area: Rect) {
     let first = s.story.events.first().map(|&i| store.row(i as usize));
     let user = first.map(|r| store.str(r.user_name)).unwrap_or("");
     let title = format!(
-        " story of {} ({}) · {} events, {} chains, {} gave up · {}: back ",
+        " story of {} ({}) · {}, {}, {} gave up · {}: back ",
         for_terminal(user),
         for_terminal(store.str(s.story.peer)),
-        s.story.events.len(),
-        s.story.chains.len(),
+        crate::text::plural(s.story.events.len(), "event", "events"),
+        crate::text::plural(s.story.chains.len(), "chain", "chains"),
         s.story.gave_up(),
         model.config.keymap.key(Mode::Story, Command::Cancel),
     );
