@@ -363,11 +363,19 @@ fn shared_day(store: &Store, rows: &[u32]) -> Option<String> {
 pub const OUTPUT_BUFFER: usize = 1 << 20;
 
 /// Writes a file atomically: a temporary file in the same folder, flushed to disk, then renamed
-/// over the target. A failure leaves any existing file untouched.
+/// over the target. A failure leaves any existing file untouched. A target that is there and is
+/// no file (`/dev/stdout`, `/dev/null`, a named pipe) is written to as it is: a file renamed
+/// over it would take its place.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let target = std::fs::OpenOptions::new().write(true).open(path)?;
+        let mut buf = io::BufWriter::with_capacity(OUTPUT_BUFFER, target);
+        write(&mut buf)?;
+        return buf.flush();
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -492,6 +500,48 @@ pub fn write_folder<'a>(
 #[cfg(test)]
 mod tests {
     use unicode_width::UnicodeWidthStr;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_as_the_target_is_written_to_and_stays_a_pipe() {
+        use std::io::Read;
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out.fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("mkfifo is not available: skipped");
+            return;
+        }
+        let reading = fifo.clone();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(reading)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        });
+        super::write_atomically(&fifo, |out| out.write_all(b"{\"id\":\"e\"}\n")).unwrap();
+        assert!(
+            std::fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+            "the pipe was replaced by a file"
+        );
+        assert_eq!(reader.join().unwrap(), "{\"id\":\"e\"}\n");
+    }
+
+    #[test]
+    fn a_failure_to_create_the_temporary_file_names_the_folder_not_the_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("missing/out.json");
+        let e = super::write_atomically(&target, |_| Ok(())).unwrap_err();
+        let text = e.to_string();
+        assert!(text.starts_with("cannot create a file in "), "{text}");
+        assert!(
+            !text.contains(".callscope-") && !text.contains("at path"),
+            "{text}"
+        );
+    }
 
     use crate::text::NARROWEST;
 
