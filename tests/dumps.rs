@@ -371,14 +371,17 @@ fn an_empty_input_is_a_dump_of_no_events_as_list_writes_one_when_nothing_matches
         .assert()
         .success();
     assert_eq!(std::fs::read(&path).unwrap(), b"");
-    // Read back, from the file and from stdin: no events, no problem.
+    // Read back, from the file and from stdin: no events, no problem; the empty file is noted.
     callscope()
         .args(["list", "--format", "ndjson"])
         .arg(&path)
         .assert()
         .success()
         .stdout("")
-        .stderr("");
+        .stderr(format!(
+            "callscope: note: {} is empty: it holds no events (was it written in full?)\n",
+            path.display()
+        ));
     callscope()
         .args(["list", "-", "--format", "ndjson", "--group-by", "error"])
         .write_stdin("\n  \n")
