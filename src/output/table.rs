@@ -1,197 +1,12 @@
-//! `list`'s formats, and writing a file atomically.
+//! The `table` format, for people: each cell whole in a file or a pipe; on a terminal, fitted to
+//! its width, the columns giving way in a stated order; the date shown once when every row
+//! shares it.
 
 use std::io::{self, Write};
-use std::path::Path;
 
-use crate::event::{Event, EventType, value_text};
+use crate::event::EventType;
 use crate::store::Store;
 use crate::text::{Give, NARROWEST, TABLE_GAP, cut, display_width, fit_table, for_terminal};
-
-/// The formats `list` writes in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Table,
-    Ndjson,
-    Json,
-    Csv,
-}
-
-impl Format {
-    pub const ALL: [Format; 4] = [Format::Table, Format::Ndjson, Format::Json, Format::Csv];
-
-    /// The name on the command line (`--format ndjson`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Table => "table",
-            Format::Ndjson => "ndjson",
-            Format::Json => "json",
-            Format::Csv => "csv",
-        }
-    }
-}
-
-/// The columns of the `csv` format, in order (PRODUCT.md).
-pub const CSV_COLUMNS: &[&str] = &[
-    "id",
-    "timestamp",
-    "type",
-    "error_code",
-    "error_name",
-    "is_terminal",
-    "action",
-    "room_id",
-    "room_name",
-    "session_id",
-    "peer_id",
-    "user_id",
-    "user_name",
-    "role",
-    "sdk",
-    "sdk_version",
-    "os",
-    "os_version",
-    "device_model",
-    "error_message",
-    "error_description",
-];
-
-/// Writes the events `rows` of the store in a format.
-pub fn write_events(
-    store: &Store,
-    rows: &[u32],
-    format: Format,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    write_events_within(store, rows, format, None, out)
-}
-
-/// [`write_events`], with the table fitted into `columns` when given (a terminal's width).
-pub fn write_events_within(
-    store: &Store,
-    rows: &[u32],
-    format: Format,
-    columns: Option<usize>,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    match format {
-        Format::Ndjson | Format::Json => {
-            let raws = rows.iter().map(|&i| store.raw(i as usize));
-            return write_raw_events(raws, rows.len(), format == Format::Json, out);
-        }
-        Format::Csv => write_csv(store, rows, out)?,
-        Format::Table => write_table(store, rows, columns, out)?,
-    }
-    out.flush()
-}
-
-/// Writes `n` events given by their JSON: one per line (the `ndjson` format), or in one envelope
-/// (the `json` format).
-pub fn write_raw_events<'a>(
-    raws: impl Iterator<Item = &'a [u8]>,
-    n: usize,
-    envelope: bool,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    if envelope {
-        write!(
-            out,
-            "{{\"limit\":{n},\"total\":{n},\"next\":\"\",\"events\":["
-        )?;
-        for (k, raw) in raws.enumerate() {
-            if k > 0 {
-                out.write_all(b",")?;
-            }
-            out.write_all(b"\n")?;
-            write_compact(raw, out)?;
-        }
-        out.write_all(b"\n]}\n")?;
-    } else {
-        for raw in raws {
-            write_compact(raw, out)?;
-            out.write_all(b"\n")?;
-        }
-    }
-    out.flush()
-}
-
-/// Writes a JSON value on one line, byte for byte as it was sent but for the whitespace between
-/// tokens (numbers, escapes and key order are untouched).
-pub fn write_compact(raw: &[u8], out: &mut dyn Write) -> io::Result<()> {
-    if memchr::memchr2(b'\n', b'\r', raw).is_none() {
-        return out.write_all(raw);
-    }
-    out.write_all(&compact_json(raw))
-}
-
-/// JSON without the whitespace between its tokens; strings and numbers stay byte for byte.
-pub fn compact_json(json: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(json.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in json {
-        if in_string {
-            out.push(b);
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-        } else if b == b'"' {
-            in_string = true;
-            out.push(b);
-        } else if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            out.push(b);
-        }
-    }
-    out
-}
-
-/// The csv row of one event, in [`CSV_COLUMNS`] order. A `null` is an empty cell, as an absent
-/// field is: the text `null` would read as a value.
-fn csv_record(e: &Event) -> Vec<String> {
-    let cell = |v: Option<&serde_json::Value>| {
-        v.filter(|v| !v.is_null())
-            .map(value_text)
-            .unwrap_or_default()
-    };
-    let data = |f: &str| cell(e.data_value(f));
-    let agent = |f: &str| cell(e.agent().and_then(|a| a.get(f)));
-    vec![
-        e.id().unwrap_or_default().to_string(),
-        e.timestamp().unwrap_or_default().to_string(),
-        e.type_name().to_string(),
-        data("error_code"),
-        data("error_name"),
-        data("is_terminal"),
-        data("action"),
-        data("room_id"),
-        data("room_name"),
-        data("session_id"),
-        data("peer_id"),
-        data("user_id"),
-        data("user_name"),
-        data("role"),
-        agent("sdk"),
-        agent("sdk_version"),
-        agent("os"),
-        agent("os_version"),
-        agent("device_model"),
-        data("error_message"),
-        data("error_description"),
-    ]
-}
-
-fn write_csv(store: &Store, rows: &[u32], out: &mut dyn Write) -> io::Result<()> {
-    let mut w = csv::Writer::from_writer(out);
-    w.write_record(CSV_COLUMNS)?;
-    for &i in rows {
-        w.write_record(csv_record(&store.event(i as usize)))?;
-    }
-    w.flush()?;
-    Ok(())
-}
 
 /// The events table's columns. A cell is cut only to fit a terminal (see
 /// [`fit_events_table`]); a file or a pipe gets every cell whole.
@@ -293,7 +108,7 @@ fn fit_events_table(widths: &mut [usize], total: usize) -> Vec<bool> {
     )
 }
 
-fn write_table(
+pub(super) fn write_table(
     store: &Store,
     rows: &[u32],
     columns: Option<usize>,
@@ -358,117 +173,6 @@ fn shared_day(store: &Store, rows: &[u32]) -> Option<String> {
     days.all(|d| d == first).then_some(first)
 }
 
-/// The buffer a command's output is written through: large, so that a large output is written
-/// in few calls to the system (each costs far more on a file than on /dev/null).
-pub const OUTPUT_BUFFER: usize = 1 << 20;
-
-/// Writes a file atomically: a temporary file in the same folder, flushed to disk, then renamed
-/// over the target. A failure leaves any existing file untouched.
-pub fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".callscope-").suffix(".tmp");
-    // A new file is made as any program makes one: 0666 less the umask (the system applies it
-    // when the file is created), so that `umask 077` keeps a dump of names and addresses private.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder.tempfile_in(dir)?;
-    {
-        let mut buf = io::BufWriter::with_capacity(OUTPUT_BUFFER, tmp.as_file_mut());
-        write(&mut buf)?;
-        buf.flush()?;
-    }
-    // A file replaced keeps its mode.
-    #[cfg(unix)]
-    if let Ok(meta) = std::fs::metadata(path) {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = meta.permissions().mode() & 0o7777;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(mode))?;
-    }
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// The files a folder dump holds: the events, then each kind of related data that is at hand.
-pub const FOLDER_EVENTS: &str = "events.ndjson";
-pub const FOLDER_ROOMS: &str = "rooms.json";
-pub const FOLDER_SESSIONS: &str = "sessions.json";
-pub const FOLDER_STATS: &str = "peer-stats.ndjson";
-
-/// Writes events and the related data beside them into a folder that re-opens as it was: the
-/// events as NDJSON, the rooms and the sessions each as one list response
-/// (`{"limit","data","last"}`, as their endpoints answer), the quality stats one response a
-/// line. Each file is written atomically; a kind with nothing in it is not written. Returns the
-/// files written.
-pub fn write_folder<'a>(
-    dir: &Path,
-    events: impl Iterator<Item = &'a [u8]>,
-    related: &crate::related::Related,
-) -> io::Result<Vec<std::path::PathBuf>> {
-    std::fs::create_dir_all(dir)?;
-    let mut written = Vec::new();
-    let path = dir.join(FOLDER_EVENTS);
-    write_atomically(&path, |out| {
-        for raw in events {
-            write_compact(raw, out)?;
-            out.write_all(b"\n")?;
-        }
-        Ok(())
-    })?;
-    written.push(path);
-    let list = |raws: Vec<&str>, last: Option<&str>| {
-        let mut body = format!("{{\"limit\":{},\"data\":[", raws.len());
-        body.push_str(&raws.join(","));
-        body.push(']');
-        if let Some(last) = last {
-            body.push_str(&format!(",\"last\":{}", serde_json::Value::from(last)));
-        }
-        body.push_str("}\n");
-        body
-    };
-    if !related.rooms.is_empty() {
-        let body = list(
-            related.rooms.iter().map(|r| r.raw.as_str()).collect(),
-            related.rooms.last().map(|r| r.id.as_str()),
-        );
-        let path = dir.join(FOLDER_ROOMS);
-        write_atomically(&path, |out| out.write_all(body.as_bytes()))?;
-        written.push(path);
-    }
-    if !related.sessions.is_empty() {
-        let body = list(
-            related.sessions.iter().map(|s| s.raw.as_str()).collect(),
-            related.sessions.last().map(|s| s.id.as_str()),
-        );
-        let path = dir.join(FOLDER_SESSIONS);
-        write_atomically(&path, |out| out.write_all(body.as_bytes()))?;
-        written.push(path);
-    }
-    if !related.stats.is_empty() {
-        let path = dir.join(FOLDER_STATS);
-        write_atomically(&path, |out| {
-            for s in &related.stats {
-                write_compact(s.raw.as_bytes(), out)?;
-                out.write_all(b"\n")?;
-            }
-            Ok(())
-        })?;
-        written.push(path);
-    }
-    Ok(written)
-}
-
 #[cfg(test)]
 mod tests {
     use unicode_width::UnicodeWidthStr;
@@ -476,6 +180,7 @@ mod tests {
     use crate::text::NARROWEST;
 
     use super::*;
+    use crate::output::{Format, write_events_within};
 
     #[test]
     fn a_table_gives_way_in_the_order_stated_and_stops_once_it_fits() {
