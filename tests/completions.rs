@@ -230,3 +230,25 @@ fn every_page_is_written_into_a_folder_as_a_packager_installs_them() {
         assert!(page.contains(".SH SYNOPSIS"), "{name}");
     }
 }
+
+#[test]
+fn the_man_pages_keys_are_the_key_tables_every_binding() {
+    let page = stdout(&["man"]);
+    let keys = &page[page.find(".SH KEYS").expect("a KEYS section")..];
+    let keys = &keys[..keys[4..].find(".SH ").map_or(keys.len(), |i| i + 4)];
+    // roff escapes each '-' as "\-".
+    let roff = |s: &str| s.replace('-', "\\-");
+    for b in callscope::tui::keymap::BINDINGS {
+        assert!(
+            keys.contains(&roff(b.help)),
+            "the KEYS section lacks {:?}",
+            b.help
+        );
+    }
+    for written in [
+        "\\fBP\\fR\nevery problem met loading",
+        "\\fBw\\fR\nwrite what y copies to a file",
+    ] {
+        assert!(keys.contains(written), "{written}");
+    }
+}

@@ -321,7 +321,7 @@ fn serve_answers_the_related_endpoints_and_a_live_story_and_a_saved_folder_agree
         &into,
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("1 room(s), 1 session(s)"), "{stderr}");
+    assert!(stderr.contains("1 room, 1 session and"), "{stderr}");
     for file in ["events.ndjson", "rooms.json", "sessions.json"] {
         assert!(saved.path().join(file).is_file(), "{file}");
     }

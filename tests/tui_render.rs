@@ -241,7 +241,7 @@ fn a_connect_lacking_session_room_name_template_and_role_says_they_are_absent() 
     let text = screen_text(t.backend().buffer());
     for label in ["role", "room", "session", "template"] {
         assert!(
-            text.contains(&format!("  {label}: (absent)")),
+            text.contains(&format!("  {label}: (none)")),
             "{label}:\n{text}"
         );
     }
@@ -340,16 +340,62 @@ fn the_help_lists_every_binding_of_the_key_table() {
     let t = draw(&m);
     insta::assert_snapshot!("help_140x40", t.backend());
     // The overlay may need scrolling: gather every line it shows on the way down.
-    let mut seen = screen_text(t.backend().buffer());
+    let mut seen = overlay_text(t.backend().buffer());
     for _ in 0..BINDINGS.len() + callscope::tui::panels::command::COMMANDS.len() {
         run(&mut m, Command::Down);
-        seen.push_str(&screen_text(draw(&m).backend().buffer()));
+        seen.push(' ');
+        seen.push_str(&overlay_text(draw(&m).backend().buffer()));
     }
+    let seen = words(&seen);
     for b in m.config.keymap.bindings() {
-        assert!(seen.contains(b.help()), "the help lacks {:?}", b.help());
+        assert!(
+            seen.contains(&words(b.help())),
+            "the help lacks {:?}",
+            b.help()
+        );
         let keys = b.keys_label();
         assert!(seen.contains(&keys), "the help lacks the keys {keys:?}");
     }
+}
+
+/// The text inside the help overlay (centred, 76 columns at most, framed), its rows joined.
+fn overlay_text(buffer: &Buffer) -> String {
+    let width = 76.min(buffer.area.width);
+    let left = (buffer.area.width - width) / 2 + 1;
+    (0..buffer.area.height)
+        .map(|y| {
+            (left..left + width - 2)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A text's words with one space between each: a wrapped line reads as the line.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn the_help_at_80x24_wraps_what_does_not_fit_below_its_start_and_its_last_line_is_whole() {
+    let mut m = demo(Filter::default(), (80, 24));
+    run(&mut m, Command::ToggleHelp);
+    insta::assert_snapshot!("help_80x24", draw(&m).backend());
+    for _ in 0..200 {
+        run(&mut m, Command::Down);
+    }
+    let t = draw(&m);
+    insta::assert_snapshot!("help_80x24_end", t.backend());
+    // Up to the overlay's bottom border.
+    let text = words(&overlay_text(t.backend().buffer()));
+    let last = text.trim_end_matches(['─', ' ']);
+    assert!(
+        last.ends_with(
+            "A click selects a row or focuses a pane; the wheel scrolls the pane under the pointer."
+        ),
+        "{last}"
+    );
 }
 
 #[test]
@@ -358,11 +404,13 @@ fn the_help_of_a_small_terminal_reaches_every_binding_by_scrolling() {
     run(&mut m, Command::ToggleHelp);
     let mut seen = String::new();
     for _ in 0..=BINDINGS.len() + callscope::tui::panels::command::COMMANDS.len() + 20 {
-        seen.push_str(&screen_text(draw(&m).backend().buffer()));
+        seen.push(' ');
+        seen.push_str(&overlay_text(draw(&m).backend().buffer()));
         run(&mut m, Command::Down);
     }
+    let seen = words(&seen);
     for b in BINDINGS {
-        assert!(seen.contains(b.help), "the help lacks {:?}", b.help);
+        assert!(seen.contains(&words(b.help)), "the help lacks {:?}", b.help);
     }
 }
 
@@ -469,16 +517,30 @@ fn a_load_problem_is_shown_in_the_header_with_the_count_of_the_others() {
     let t = draw(&m);
     let text = screen_text(t.backend().buffer());
     assert!(
-        text.contains("⚠ incident/page2.json:3:17: expected `,` or `}`"),
+        text.contains(
+            "⚠ 2 load problems (P lists in full): incident/page2.json:3:17: expected `,` or `}`"
+        ),
         "{text}"
     );
-    assert!(text.contains("(+1 more)"), "{text}");
     let y = (0..4)
         .find(|&y| row_text(t.backend().buffer(), y).contains('⚠'))
         .unwrap();
     let x = column_of(t.backend().buffer(), y, "incident").unwrap();
     assert_eq!(t.backend().buffer()[(x, y)].fg, Color::Red);
     insta::assert_snapshot!("load_problem_100x16", t.backend());
+    // P lists every problem in full, with its place.
+    run(&mut m, Command::ShowProblems);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(
+        text.contains("incident/page2.json:3:17: expected `,` or `}`; the 12 events before it"),
+        "{text}"
+    );
+    assert!(
+        text.contains("incident/page3.json: No such file or directory"),
+        "{text}"
+    );
+    insta::assert_snapshot!("load_problems_listed_100x16", t.backend());
 }
 
 #[test]
@@ -576,12 +638,51 @@ fn type_cells_have_the_colour_of_their_type() {
 }
 
 #[test]
+fn under_no_color_the_type_toggles_read_by_their_marks_alone() {
+    let mut m = demo(Filter::default(), (80, 24));
+    m.config.theme = Theme::named(None, true).unwrap();
+    // No type chosen: every type is shown, and marked so.
+    let header = |m: &Model| {
+        screen_text(draw(m).backend().buffer())
+            .lines()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        header(&m).contains(
+            " types [x]1 publish [x]2 subscribe [x]3 join [x]4 disconnected [x]5 connect"
+        ),
+        "{}",
+        header(&m)
+    );
+    run(&mut m, Command::ToggleJoin);
+    run(&mut m, Command::TogglePublish);
+    let t = draw(&m);
+    let text = header(&m);
+    assert!(
+        text.contains(
+            " types [x]1 publish [ ]2 subscribe [x]3 join [ ]4 disconnected [ ]5 connect"
+        ),
+        "{text}"
+    );
+    // The marks carry it: no colour anywhere on the line.
+    let buffer = t.backend().buffer();
+    for x in 0..buffer.area.width {
+        assert_eq!(buffer[(x, 1)].fg, Color::Reset, "column {x}");
+    }
+    insta::assert_snapshot!("types_no_color_80x24", t.backend());
+}
+
+#[test]
 fn the_header_marks_the_selected_types_and_strikes_out_the_others() {
     let mut m = demo(Filter::default(), (140, 40));
     run(&mut m, Command::ToggleJoin);
     let t = draw(&m);
     let buffer = t.backend().buffer();
     let join = column_of(buffer, 1, "3 join").unwrap();
+    assert!(row_text(buffer, 1).contains("[x]3 join"));
+    assert!(row_text(buffer, 1).contains("[ ]1 publish"));
     assert_eq!(buffer[(join, 1)].fg, Color::Yellow);
     assert!(buffer[(join, 1)].modifier.contains(Modifier::BOLD));
     let publish = column_of(buffer, 1, "1 publish").unwrap();
@@ -608,15 +709,19 @@ fn the_five_types_all_on_say_that_the_other_families_are_hidden() {
     }
     let all_five = line(&m);
     assert!(all_five.contains("others hidden"), "{all_five}");
-    // After the status, which an 80-column screen still shows.
-    assert!(
-        all_five.find("status") < all_five.find("others hidden"),
-        "{all_five}"
-    );
+    // The five types and their marks fit an 80-column screen; the retry status is among the
+    // filters, on the next line.
     let mut narrow = demo(Filter::default(), (80, 24));
     run(&mut narrow, Command::ToggleJoin);
     run(&mut narrow, Command::CycleTerminal);
-    assert!(line(&narrow).contains("status final"), "{}", line(&narrow));
+    assert!(line(&narrow).contains("[x]3 join"), "{}", line(&narrow));
+    assert!(line(&narrow).contains("[ ]5 connect"), "{}", line(&narrow));
+    let filters = screen_text(draw(&narrow).backend().buffer())
+        .lines()
+        .nth(2)
+        .unwrap()
+        .to_string();
+    assert!(filters.contains("│ filters final only"), "{filters}");
     // And the counts agree: the demo's track and recording events are not shown.
     let others = m.events.store.len() - m.events.shown.len();
     assert!(others > 0);
@@ -1073,7 +1178,7 @@ fn the_timeline_strip_draws_the_storm_as_the_tallest_column() {
     run(&mut m, Command::ToggleTimeline);
     let t = draw(&m);
     let text = screen_text(t.backend().buffer());
-    assert!(text.contains("timeline · 5m per column"), "{text}");
+    assert!(text.contains("timeline UTC · 5m per bar"), "{text}");
     insta::assert_snapshot!("timeline_140x40", t.backend());
 }
 
@@ -1085,7 +1190,7 @@ fn the_timeline_draws_its_bars_on_an_80_by_24_terminal_and_shorter_ones() {
         let mut m = demo(Filter::default(), (width, height));
         run(&mut m, Command::ToggleTimeline);
         let text = screen_text(draw(&m).backend().buffer());
-        assert!(text.contains("timeline ·"), "{text}");
+        assert!(text.contains("timeline UTC ·"), "{text}");
         assert!(
             text.chars().any(|c| ('▁'..='█').contains(&c)),
             "{width}x{height}: no bar drawn:\n{text}"
@@ -1214,7 +1319,7 @@ fn hints_written_into_titles_and_messages_name_the_keys_in_force() {
     run(&mut m, Command::ToggleTimeline);
     let text = screen_text(draw(&m).backend().buffer());
     assert!(
-        text.contains("H/L move, m: mark, Enter: show the range · T: hide"),
+        text.contains("H/L move, m: mark, Enter: show · T/Esc: close"),
         "{text}"
     );
 }
@@ -1628,5 +1733,61 @@ fn the_help_lists_the_commands_of_the_command_line() {
     for spec in callscope::tui::panels::command::COMMANDS {
         assert!(help.contains(spec.usage), "the help lacks {}", spec.usage);
         assert!(help.contains(spec.help), "the help lacks {}", spec.help);
+    }
+}
+
+#[test]
+fn one_duplicate_and_one_group_read_in_the_singular() {
+    let e = join_at("same-id", "2026-11-18T10:00:00Z");
+    let m = of_events((140, 40), &[e.clone(), e]);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("1 shown / 1 loaded (1 duplicate dropped)"),
+        "{text}"
+    );
+    let mut m = m;
+    run(&mut m, Command::ShowGroups);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains(" 1 group by error"), "{text}");
+    assert!(!text.contains("1 groups"), "{text}");
+}
+
+#[test]
+fn the_timeline_labels_its_time_axis_fills_the_width_and_esc_closes_it() {
+    for (width, height) in [(80, 24), (200, 50)] {
+        let mut m = demo(Filter::default(), (width, height));
+        run(&mut m, Command::ToggleTimeline);
+        let t = draw(&m);
+        let buffer = t.backend().buffer();
+        let strip = callscope::tui::view::layout::areas_of(&m).timeline;
+        // The axis: times of day under the bars, the demo's first hour first.
+        let axis_row = (strip.y..strip.y + strip.height)
+            .map(|y| {
+                row_cells(buffer, y)[strip.x as usize..(strip.x + strip.width) as usize].concat()
+            })
+            .find(|row| row.trim_start().starts_with("08:00"))
+            .unwrap_or_else(|| panic!("no time axis:\n{}", screen_text(buffer)));
+        let labels: Vec<&str> = axis_row.split_whitespace().collect();
+        assert!(labels.len() >= 3, "{axis_row}");
+        for label in &labels {
+            assert!(
+                label.len() == 5 && label.as_bytes()[2] == b':',
+                "{label:?} in {axis_row}"
+            );
+        }
+        // Bars (or the bucket marks under them) reach the strip's last columns.
+        let right = strip.x + strip.width - 1;
+        let drawn =
+            (strip.y + 1..strip.y + strip.height - 2).any(|y| buffer[(right, y)].symbol() != " ");
+        assert!(drawn, "{width}x{height}:\n{}", screen_text(buffer));
+        if (width, height) == (80, 24) {
+            insta::assert_snapshot!("timeline_axis_80x24", t.backend());
+        }
+        // Esc closes the strip, and the keyboard is back on the list.
+        let esc = TermEvent::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+        let action = callscope::tui::runtime::translate(&m, esc).expect("Esc is bound");
+        update(&mut m, action);
+        assert!(m.panes.timeline.is_none());
+        assert_eq!(m.focus.mode(), Mode::List);
     }
 }

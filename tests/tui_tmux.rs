@@ -413,6 +413,34 @@ fn a_damaged_file_opens_with_its_readable_events_and_the_problem_in_the_header()
     assert_terminal_restored(&tmux, 0);
 }
 
+#[test]
+fn with_no_source_and_no_token_the_explorer_says_it_opened_the_demo_and_how_to_go_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.launch("", "");
+    let screen = tmux.wait_for_text("no token was found, so this is the demo");
+    assert!(screen.contains("DEMO"), "{screen}");
+    assert!(screen.contains("set HMS_MANAGEMENT_TOKEN"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}
+
+#[test]
+fn an_empty_file_opens_with_a_note_that_it_is_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty.json"), "").unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.launch("", "empty.json");
+    let screen = tmux.wait_for_text("note: empty.json is empty: it holds no events");
+    assert!(screen.contains("0 shown / 0 loaded"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}
+
 /// The SGR parameters that set a colour: 30-38 and 90-97 (foreground), 40-48 and 100-107
 /// (background). 39 and 49, back to the terminal's own colours, are not colours.
 fn colour_sequences(styled: &str) -> Vec<String> {
@@ -500,17 +528,65 @@ fn y_puts_the_selected_events_json_on_tmuxs_buffer_and_shift_y_its_id() {
     let Some(tmux) = Tmux::start(dir.path()) else {
         return;
     };
-    tmux.start_demo("", "");
+    // No clipboard program on the PATH: the copy goes to the terminal.
+    tmux.start_demo("PATH=/nonexistent ", "");
     let (json, id) = first_demo_event();
     tmux.keys(&["y"]);
-    tmux.wait_for_text("of JSON to the clipboard");
+    // Sent, not "copied": the terminal does not say whether it took it.
+    tmux.wait_for_text("of JSON to the terminal's clipboard (OSC 52)");
     tmux.wait_for_buffer(&json);
     let copied: serde_json::Value = serde_json::from_str(&tmux.buffer().unwrap()).unwrap();
     assert_eq!(copied["id"], serde_json::Value::from(id.clone()));
 
     tmux.keys(&["Y"]);
-    tmux.wait_for_text(&format!("copied the event id {id} to the clipboard"));
+    tmux.wait_for_text(&format!(
+        "sent the event id {id} to the terminal's clipboard (OSC 52)"
+    ));
     tmux.wait_for_buffer(&id);
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn y_uses_a_clipboard_program_on_the_path_and_w_writes_the_json_to_a_file_it_names() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    // A stand-in xclip: what it is given on its standard input goes to a file.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let clip = dir.path().join("clipboard");
+    let xclip = bin.join("xclip");
+    std::fs::write(
+        &xclip,
+        format!("#!/bin/sh\nexec /bin/cat > '{}'\n", clip.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&xclip, std::fs::Permissions::from_mode(0o755)).unwrap();
+    tmux.start_demo(&format!("PATH='{}' ", bin.display()), "");
+    let (json, _) = first_demo_event();
+    tmux.keys(&["y"]);
+    tmux.wait_for_text("of JSON to the clipboard with xclip");
+    assert_eq!(std::fs::read_to_string(&clip).unwrap(), json);
+
+    // The fallback: the same JSON in a file of the folder callscope was started in.
+    tmux.keys(&["w"]);
+    let file = dir.path().join("callscope-selection.json");
+    let canonical = std::fs::canonicalize(dir.path())
+        .unwrap()
+        .join("callscope-selection.json");
+    tmux.wait_for(
+        |s| {
+            let s = s.replace('\n', "");
+            s.contains(&format!("to {}", file.display()))
+                || s.contains(&format!("to {}", canonical.display()))
+        },
+        "the status naming the file written",
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), format!("{json}\n"));
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux, 0);
 }

@@ -19,6 +19,8 @@ pub struct Explore {
     pub follow: bool,
     /// Live: seconds between two runs of the query in follow mode.
     pub follow_every: std::time::Duration,
+    /// What the explorer says on its first screen, if anything (why it opened the demo).
+    pub note: Option<String>,
 }
 
 /// The filter with its room's name looked up, before the screen is taken.
@@ -42,6 +44,7 @@ pub fn run(explore: Explore) -> Result<Ended, Failure> {
         settings,
         follow,
         follow_every,
+        note,
     } = explore;
     let no_color =
         crate::tui::view::theme::Theme::no_color_requested(std::env::var_os("NO_COLOR").as_deref());
@@ -86,7 +89,15 @@ pub fn run(explore: Explore) -> Result<Ended, Failure> {
     if let Some(connection) = &live {
         filter = room_id(connection, &filter)?;
     }
+    // An empty file is no problem, but the empty screen it opens on is said.
+    let empty: Vec<String> = source
+        .empty_files()
+        .iter()
+        .map(|path| format!("note: {path} is empty: it holds no events"))
+        .collect();
+    let note = note.or((!empty.is_empty()).then(|| empty.join("; ")));
     let explorer = Explorer {
+        note,
         source,
         live,
         filter,

@@ -57,8 +57,9 @@ pub fn fetch(
             if show {
                 let total = p.total.map(|t| format!(" of {t}")).unwrap_or_default();
                 eprint!(
-                    "\r\x1b[2Kfetched page {}: {} events{total}",
-                    p.pages, p.events
+                    "\r\x1b[2Kfetched page {}: {}{total}",
+                    p.pages,
+                    crate::text::plural(p.events, "event", "events")
                 );
             }
         },

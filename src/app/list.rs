@@ -38,6 +38,10 @@ fn folder(list: &List) -> Option<&std::path::Path> {
 }
 
 pub fn run(list: List) -> Result<Ended, Failure> {
+    // Not a problem (the exit status stays 0), but zero events from it should not pass unsaid.
+    for path in list.source.empty_files() {
+        eprintln!("{}", empty_file_note(&path));
+    }
     if folder(&list).is_some() {
         return to_folder(&list);
     }
@@ -80,9 +84,14 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     }
     let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
     lines.push(format!(
-        "{} problem(s) in the input; the {} readable event(s) were used",
-        problems.len(),
-        store.len()
+        "{} in the input; the {} readable {} used",
+        crate::text::plural(problems.len(), "problem", "problems"),
+        crate::text::thousands(store.len()),
+        if store.len() == 1 {
+            "event was"
+        } else {
+            "events were"
+        }
     ));
     Err(Failure::Problems(lines))
 }
@@ -131,11 +140,11 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         })
         .collect();
     eprintln!(
-        "callscope: wrote {} event(s), {} room(s), {} session(s) and {} peer's stats into {}: {}",
-        rows.len(),
-        related.rooms.len(),
-        related.sessions.len(),
-        related.stats.len(),
+        "callscope: wrote {}, {}, {} and {} into {}: {}",
+        crate::text::plural(rows.len(), "event", "events"),
+        crate::text::plural(related.rooms.len(), "room", "rooms"),
+        crate::text::plural(related.sessions.len(), "session", "sessions"),
+        crate::text::plural(related.stats.len(), "peer's stats", "peers' stats"),
         crate::text::for_terminal(&dir.display().to_string()),
         names.join(", ")
     );
@@ -143,13 +152,24 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         Ok(Ended::Done)
     } else {
         let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
-        lines.push(format!("{} problem(s) in the input", problems.len()));
+        lines.push(format!(
+            "{} in the input",
+            crate::text::plural(problems.len(), "problem", "problems")
+        ));
         Err(Failure::Problems(lines))
     }
 }
 
 /// When a time bound left nothing, says what time the events span: `--since 2h` on an old dump
 /// is empty for a reason the user can see at once.
+/// What is said of an input file that holds nothing.
+pub fn empty_file_note(path: &str) -> String {
+    format!(
+        "callscope: note: {} is empty: it holds no events (was it written in full?)",
+        crate::text::for_terminal(path)
+    )
+}
+
 fn note_time_span(filter: &Filter, store: &Store) {
     let (Some((from, to)), true) = (
         store.time_range(),

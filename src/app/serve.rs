@@ -62,8 +62,8 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
                 // Serving part of what the API holds would answer queries wrongly.
                 Err(Stopped::PartWay(store, _, e)) => {
                     return Err(Failure::runtime(format!(
-                        "not serving: {e}; {} event(s) had arrived before it",
-                        store.len()
+                        "not serving: {e}; {} arrived before it",
+                        crate::text::plural(store.len(), "event had", "events had")
                     )));
                 }
             }
@@ -73,8 +73,8 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
             if !problems.is_empty() {
                 let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
                 lines.push(format!(
-                    "not serving: {} problem(s) in the input; fix or leave out the file(s) named above",
-                    problems.len()
+                    "not serving: {} in the input; fix or leave out the files named above",
+                    crate::text::plural(problems.len(), "problem", "problems")
                 ));
                 return Err(Failure::Problems(lines));
             }

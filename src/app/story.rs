@@ -71,7 +71,10 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             let (store, problems) = offline.load_offline();
             if !problems.is_empty() {
                 let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
-                lines.push(format!("{} problem(s) in the input", problems.len()));
+                lines.push(format!(
+                    "{} in the input",
+                    crate::text::plural(problems.len(), "problem", "problems")
+                ));
                 return Err(Failure::Problems(lines));
             }
             (store, offline.related())

@@ -198,13 +198,28 @@ fn explore(mut cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
         .map_err(|e| Failure::usage(e.to_string()))?;
     let filter = cli.filters.to_filter().map_err(Failure::Usage)?;
     // With no source named, the explorer goes live when a token is configured, else it opens
-    // the demo.
+    // the demo, and says why.
+    let mut note = None;
     let source = source_named(&cli.source).unwrap_or_else(|| {
         let live = cli.source.live();
+        let how = live.names.rename(
+            "set HMS_MANAGEMENT_TOKEN (or HMS_ACCESS_KEY and HMS_SECRET, or pass --token-file FILE) \
+             and name a --room",
+        );
         match live.discover() {
-            Ok(Some(_)) => Source::Live(live),
-            _ => Source::Demo,
+            Ok(Some(_)) => return Source::Live(live),
+            Ok(None) => {
+                note = Some(format!(
+                    "no token was found, so this is the demo; for your rooms' events, {how}"
+                ));
+            }
+            Err(e) => {
+                note = Some(format!(
+                    "the token could not be read ({e}), so this is the demo; for your rooms' events, {how}"
+                ));
+            }
         }
+        Source::Demo
     });
     crate::app::explore::run(crate::app::explore::Explore {
         source,
@@ -212,6 +227,7 @@ fn explore(mut cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
         settings,
         follow: cli.follow.follow,
         follow_every: std::time::Duration::from_secs(cli.follow.follow_interval),
+        note,
     })
 }
 

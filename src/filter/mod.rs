@@ -47,7 +47,7 @@ impl Condition {
 
     /// `room=R`, `sdk!=web`, `role=(none)`.
     pub fn describe(&self) -> String {
-        let value = self.value.as_deref().unwrap_or("(none)");
+        let value = self.value.as_deref().unwrap_or(crate::text::NONE);
         let op = if self.negate { "!=" } else { "=" };
         format!("{}{op}{value}", self.field.name())
     }

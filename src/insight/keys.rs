@@ -236,7 +236,7 @@ pub(super) fn label_of(key: GroupKey, parts: &[Part]) -> String {
         _ => parts.iter().filter_map(word).collect::<Vec<_>>().join(" "),
     };
     if label.is_empty() {
-        "(none)".to_string()
+        crate::text::NONE.to_string()
     } else {
         label
     }

@@ -153,7 +153,18 @@ pub fn write_atomically(
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut tmp = builder.tempfile_in(dir)?;
+    // The temporary file is the writer's business: a failure names the folder, not it (the
+    // caller names the file the user asked for).
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!(
+                "cannot create a file in {}: {}",
+                dir.display(),
+                without_path(&e)
+            ),
+        )
+    })?;
     {
         let mut buf = io::BufWriter::with_capacity(OUTPUT_BUFFER, tmp.as_file_mut());
         write(&mut buf)?;
@@ -170,6 +181,15 @@ pub fn write_atomically(
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// An error's own words, without the path tempfile adds to them (`... at path "/x/.tmp"`).
+fn without_path(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at path \"") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
 }
 
 /// The files a folder dump holds: the events, then each kind of related data that is at hand.

@@ -95,6 +95,34 @@ impl Source {
         ndjson::select_spans(self.line_delimited()?, filter).ok()
     }
 
+    /// The files of a file source that hold nothing but whitespace (most often: none at all, a
+    /// dump whose writer failed), by the names messages give them. Standard input and what
+    /// cannot be read are left to the loader.
+    pub fn empty_files(&self) -> Vec<String> {
+        /// Past this size a file is taken to hold something: it is not read here.
+        const SMALL: u64 = 64 * 1024;
+        let Source::Files(files) = self else {
+            return Vec::new();
+        };
+        let mut empty = Vec::new();
+        for arg in files.iter().filter(|f| *f != "-") {
+            for path in dump::expand(arg).unwrap_or_default() {
+                let blank = std::fs::metadata(&path).is_ok_and(|m| {
+                    m.is_file()
+                        && m.len() <= SMALL
+                        && (m.len() == 0
+                            || std::fs::read(&path).is_ok_and(|b| {
+                                b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+                            }))
+                });
+                if blank {
+                    empty.push(dump::display_name(&path));
+                }
+            }
+        }
+        empty
+    }
+
     /// The contents of a file source whose every file looks line-delimited and opened cleanly.
     fn line_delimited(&self) -> Option<Vec<Arc<Blob>>> {
         let Source::Files(files) = self else {

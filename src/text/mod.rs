@@ -1,7 +1,14 @@
 //! Text for people: what a string from the data may do to a terminal, and how much room it takes.
 
+mod count;
 mod sanitize;
 mod width;
 
+pub use count::{plural, thousands};
 pub use sanitize::{ForTerminal, for_terminal, holds_controls, json_escaped};
 pub use width::{Give, NARROWEST, TABLE_GAP, cut, display_width, fit_table};
+
+/// The one word for a value an event does not have, wherever one is shown: the detail pane,
+/// the groups, the facets, the filters (where it is written to choose such events) and the
+/// config's messages.
+pub const NONE: &str = "(none)";

@@ -6,6 +6,18 @@ use crate::source::DumpProblem;
 use crate::source::worker::Report;
 use crate::store::Batch;
 
+/// Where a copy went, for the status line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Copied {
+    /// A clipboard program took `what` and exited with success.
+    Program { what: String, program: &'static str },
+    /// `what` was sent to the terminal as OSC 52 (which it may drop without a word); `failed`
+    /// says why each clipboard program tried did not take it.
+    Terminal { what: String, failed: Vec<String> },
+    /// `what` was written to the file `path`.
+    File { what: String, path: String },
+}
+
 /// What a key (or a mouse gesture) asks for. Each variant is one line of the help screen.
 ///
 /// A command's name in the config's `[keys]` table is its variant's name in snake case, unless
@@ -68,6 +80,9 @@ pub enum Command {
     /// Show or hide the help screen.
     #[strum(serialize = "help")]
     ToggleHelp,
+    /// List every problem met loading the events, each with its place (file:line:column).
+    #[strum(serialize = "problems")]
+    ShowProblems,
     /// In a filter input: apply the filters and leave the input.
     Apply,
     /// In a filter input: leave without changing the filters.
@@ -147,6 +162,9 @@ pub enum Command {
     CopyJson,
     /// Copy the selected event's id (in a story: its peer id) to the clipboard.
     CopyId,
+    /// Write what `copy_json` copies (the event's JSON, in the JSON tree the field's value) to a
+    /// file, for when the clipboard does not work.
+    CopyToFile,
     /// Give the terminal back to the shell until `fg` (Ctrl-Z).
     Suspend,
 }
@@ -224,8 +242,8 @@ pub enum Action {
     },
     /// A save ended: `Ok(message)` or `Err(why)`.
     Saved(Result<String, String>),
-    /// Text was handed to the terminal's clipboard: `Ok(what was copied)` or `Err(why)`.
-    Copied(Result<String, String>),
+    /// A copy ended: where the text went, or `Err(why)` it went nowhere.
+    Copied(Result<Copied, String>),
     /// Follow mode's timer: time to look for new events.
     FollowTick,
 }

@@ -16,12 +16,26 @@ pub enum Effect {
         what: SaveWhat,
         replace: bool,
     },
-    /// Hand `text` to the terminal's clipboard; `what` says what it is, for the confirmation.
-    Copy { text: String, what: String },
+    /// Copy `text` to the clipboard, or write it to a file; `what` says what it is, for the
+    /// confirmation.
+    Copy {
+        text: String,
+        what: String,
+        to: CopyTo,
+    },
     /// Loading is over: give the memory freed back to the system.
     ReleaseMemory,
     /// Give the terminal back and stop the job until `fg` (Ctrl-Z).
     Suspend,
+}
+
+/// Where a copy goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyTo {
+    /// A clipboard program's, else the terminal's (OSC 52).
+    Clipboard,
+    /// A file in the folder callscope was started in, for when the clipboard does not work.
+    File,
 }
 
 /// Which events a save writes.

@@ -40,6 +40,8 @@ pub struct Explorer {
     pub follow: bool,
     /// Live: how often follow mode runs the query again.
     pub follow_every: std::time::Duration,
+    /// Said in the status line of the first screen (why the demo was opened, an empty file).
+    pub note: Option<String>,
 }
 
 /// How the explorer ended.
@@ -68,6 +70,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         redact,
         follow,
         follow_every,
+        note,
     } = explorer;
     let label = match &source {
         Source::Live(live) => SourceLabel::Live {
@@ -91,6 +94,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         model.config.keymap = keymap;
         model.config.theme = theme;
         model.config.redact = redact;
+        model.status = note;
         tracing::debug!(theme = model.config.theme.name, redact, "explorer settings");
         let worker = match live {
             Some(Connection { api, tokens, names }) => {

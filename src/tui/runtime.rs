@@ -9,8 +9,9 @@ use crossterm::event::{
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
-use super::action::Action;
-use super::effect::SaveWhat;
+use super::action::{Action, Copied};
+use super::clipboard;
+use super::effect::{CopyTo, SaveWhat};
 use super::keymap::Mode;
 use super::model::Model;
 use super::terminal::Tui;
@@ -108,10 +109,11 @@ pub async fn run(
                     } => {
                         follow_up.extend(update(model, save(model, &path, what, replace)));
                     }
-                    Effect::Copy { text, what } => {
-                        let result = copy(terminal, &text)
-                            .map(|()| what)
-                            .map_err(|e| format!("the terminal could not be written to: {e}"));
+                    Effect::Copy { text, what, to } => {
+                        let result = match to {
+                            CopyTo::Clipboard => copy(terminal, &text, what),
+                            CopyTo::File => copy_to_file(&text, what),
+                        };
                         follow_up.extend(update(model, Action::Copied(result)));
                     }
                     Effect::ReleaseMemory => crate::memory::release_freed(),
@@ -174,12 +176,33 @@ fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
     })
 }
 
-/// Hands text to the terminal's clipboard (OSC 52), between two frames so that it cannot land
-/// inside a drawing sequence.
-fn copy(terminal: &mut Tui, text: &str) -> std::io::Result<()> {
-    let out = terminal.backend_mut();
-    out.write_all(&super::clipboard::osc52(text))?;
-    out.flush()
+/// Hands text to the first clipboard program on the PATH that takes it, else to the terminal's
+/// clipboard (OSC 52), between two frames so that it cannot land inside a drawing sequence.
+fn copy(terminal: &mut Tui, text: &str, what: String) -> Result<Copied, String> {
+    let programs = clipboard::programs_on(std::env::var_os("PATH").as_deref());
+    let sent = clipboard::send(&programs, text, |bytes| {
+        let out = terminal.backend_mut();
+        out.write_all(bytes)?;
+        out.flush()
+    })?;
+    Ok(match sent {
+        clipboard::Sent::Program(program) => Copied::Program { what, program },
+        clipboard::Sent::Terminal { failed } => Copied::Terminal { what, failed },
+    })
+}
+
+/// Writes text to a file in the folder callscope was started in, for when the clipboard does
+/// not work.
+fn copy_to_file(text: &str, what: String) -> Result<Copied, String> {
+    let folder =
+        std::env::current_dir().map_err(|e| format!("the current folder cannot be found: {e}"))?;
+    let path = clipboard::selection_file(&folder, text);
+    clipboard::write_selection(&path, text)
+        .map_err(|e| format!("{e}; y copies it to the clipboard instead"))?;
+    Ok(Copied::File {
+        what,
+        path: path.display().to_string(),
+    })
 }
 
 /// A key no binding names: said in the status line, in the key table's words.

@@ -11,7 +11,7 @@ pub mod live;
 
 pub use super::effect::Effect;
 
-use super::action::{Action, Command};
+use super::action::{Action, Command, Copied};
 use super::model::{LoadState, Model, Screen};
 use super::panels::{
     Focus, Handled, command, detail, editor, facets, find, groups, help, json, list, prompt, story,
@@ -84,15 +84,37 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Copied(result) => {
-            model.status = Some(match result {
-                Ok(what) => format!("copied {what} to the clipboard"),
-                Err(why) => format!("copy failed: {why}"),
-            });
+            model.status = Some(copied_message(model, result));
             Vec::new()
         }
     };
     refresh_derived(model);
     effects
+}
+
+/// What the status line says of a copy: only what is known. A terminal gives no answer to
+/// OSC 52, so a copy through it is "sent", with the key that writes a file instead.
+fn copied_message(model: &Model, result: Result<Copied, String>) -> String {
+    match result {
+        Ok(Copied::Program { what, program }) => {
+            format!("copied {what} to the clipboard with {program}")
+        }
+        Ok(Copied::Terminal { what, failed }) => {
+            let key = model
+                .config
+                .keymap
+                .key(model.focus.mode(), Command::CopyToFile);
+            let mut message = format!(
+                "sent {what} to the terminal's clipboard (OSC 52); if it does not arrive, {key} writes it to a file"
+            );
+            if !failed.is_empty() {
+                message.push_str(&format!(" ({})", failed.join("; ")));
+            }
+            message
+        }
+        Ok(Copied::File { what, path }) => format!("wrote {what} to {path}"),
+        Err(why) => format!("copy failed: {why}"),
+    }
 }
 
 /// Hands a command to the focused panel. A panel is handed its state and hands back the focus
@@ -182,8 +204,11 @@ const WHEEL_STEP: i64 = 3;
 /// The wheel scrolls what is under the pointer: the help while it is open, else the pane.
 fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
     let step = if down { WHEEL_STEP } else { -WHEEL_STEP };
-    if let Focus::Help(help) = &mut model.focus {
-        help::wheel(help, &model.config, model.screen.height, step);
+    if let Focus::Help(help) = &model.focus {
+        let max = help::max_scroll(model, help.page);
+        if let Focus::Help(help) = &mut model.focus {
+            help::wheel(help, max, step);
+        }
         return;
     }
     let a = areas_of(model);

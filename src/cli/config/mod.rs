@@ -239,7 +239,7 @@ impl fmt::Display for ConfigError {
         f.write_str("config file ")?;
         match &self.path {
             Some(p) => write!(f, "{}", p.display())?,
-            None => f.write_str("(none)")?,
+            None => f.write_str(crate::text::NONE)?,
         }
         if let Some((line, column)) = self.position {
             write!(f, ":{line}:{column}")?;

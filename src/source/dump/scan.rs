@@ -181,7 +181,8 @@ fn visit_object(
     errors: &mut Vec<ScanError>,
 ) {
     let value = &bytes[start..end];
-    let shape = serde_json::from_slice::<Shape>(value).unwrap_or(Shape::Event);
+    let shape =
+        serde_json::from_slice::<Shape>(value).unwrap_or(Shape::Event { events_found: None });
     match shape {
         Shape::Envelope(items) => {
             for item in items {
@@ -196,8 +197,17 @@ fn visit_object(
                 }
             }
         }
-        Shape::Event => {
+        Shape::Event { events_found } => {
             if let Err(message) = event(start, end) {
+                let message = match events_found {
+                    // Meant as an envelope, most likely: said so, rather than "not an event".
+                    Some(found) if message.starts_with("not an event") => format!(
+                        "\"events\" is {found}, not an array: an envelope holds its events in an \
+                         \"events\" array, as the events endpoint answers (nor is this object an \
+                         event: it has no id, type or timestamp string, and no data object)"
+                    ),
+                    _ => message,
+                };
                 errors.push(ScanError {
                     offset: start,
                     message,
@@ -284,7 +294,11 @@ impl<'de, 'b> Visitor<'de> for SalvageSeed<'de, 'b> {
 /// What a JSON object is: an envelope (its events) or an event.
 enum Shape<'a> {
     Envelope(Vec<&'a RawValue>),
-    Event,
+    /// An event; `events_found` names what its `events` key holds when that is no array and
+    /// nothing names a type: an envelope gone wrong, should it prove to be no event either.
+    Event {
+        events_found: Option<&'static str>,
+    },
 }
 
 impl<'de> serde::Deserialize<'de> for Shape<'de> {
@@ -316,7 +330,10 @@ impl<'de> serde::Deserialize<'de> for Shape<'de> {
                             serde_json::from_str(raw.get()).map_err(de::Error::custom)?;
                         Ok(Shape::Envelope(items))
                     }
-                    _ => Ok(Shape::Event),
+                    Some(raw) if !has_type => Ok(Shape::Event {
+                        events_found: raw.get().bytes().next().map(json_kind),
+                    }),
+                    _ => Ok(Shape::Event { events_found: None }),
                 }
             }
         }
@@ -324,14 +341,20 @@ impl<'de> serde::Deserialize<'de> for Shape<'de> {
     }
 }
 
-fn not_an_object(offset: usize, first: u8) -> ScanError {
-    let found = match first {
+/// What a JSON value is, told by its first byte: "a string", "an object"...
+fn json_kind(first: u8) -> &'static str {
+    match first {
         b'"' => "a string",
         b'[' => "an array",
+        b'{' => "an object",
         b't' | b'f' => "a boolean",
         b'n' => "null",
         _ => "a number",
-    };
+    }
+}
+
+fn not_an_object(offset: usize, first: u8) -> ScanError {
+    let found = json_kind(first);
     ScanError {
         offset,
         message: format!("expected an event or an envelope (a JSON object), found {found}"),

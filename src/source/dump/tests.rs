@@ -183,7 +183,35 @@ fn an_object_with_events_and_a_type_is_an_event() {
     let (ids, problems) = read(not_an_array.as_bytes());
     assert!(ids.is_empty(), "{ids:?}");
     assert_eq!(problems.len(), 1, "{problems:?}");
-    assert!(problems[0].message.contains("not an event"), "{problems:?}");
+    assert!(
+        problems[0]
+            .message
+            .starts_with("\"events\" is an object, not an array"),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn an_envelope_whose_events_are_no_array_is_said_to_be_so() {
+    for (text, found) in [
+        (r#"{"events":"nope"}"#, "a string"),
+        (r#"{"events":null}"#, "null"),
+        (r#"{"events":3}"#, "a number"),
+    ] {
+        let (ids, problems) = read(text.as_bytes());
+        assert!(ids.is_empty(), "{text}: {ids:?}");
+        assert_eq!(problems.len(), 1, "{text}: {problems:?}");
+        assert!(
+            problems[0]
+                .message
+                .starts_with(&format!("\"events\" is {found}, not an array: an envelope")),
+            "{text}: {problems:?}"
+        );
+        assert_eq!(problems[0].position, Some((1, 1)), "{text}");
+    }
+    // An event that happens to hold an "events" field of its own is still an event.
+    let (ids, problems) = read(br#"{"id":"ev","events":"x"}"#);
+    assert_eq!((ids, problems.len()), (vec!["ev".to_string()], 0));
 }
 
 #[test]

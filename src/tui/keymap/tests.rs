@@ -130,6 +130,7 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "command_line",
             "clear_filters",
             "help",
+            "problems",
             "apply",
             "cancel",
             "next_field",
@@ -161,6 +162,7 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "local_time",
             "copy_json",
             "copy_id",
+            "copy_to_file",
             "suspend",
         ]
     );

@@ -7,7 +7,6 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use serde_json::Value;
-use unicode_width::UnicodeWidthChar;
 
 use super::{Focus, Handled, list, moves};
 use crate::event::{Event, codes, value_text};
@@ -19,6 +18,7 @@ use crate::tui::model::{Generation, Model};
 use crate::tui::update::events::fetch_more_if_near_end;
 use crate::tui::view::layout::{areas_of, list_height};
 use crate::tui::view::theme::Theme;
+use crate::tui::view::wrap::{leading_spaces, wrap};
 
 /// The detail pane's state.
 #[derive(Debug, Default)]
@@ -169,7 +169,9 @@ fn rows(model: &Model, width: u16) -> Vec<Line<'static>> {
             .map(|l| super::find::mark_line(l, &find.text, hit))
             .collect();
     }
-    wrap(lines, width)
+    // A row after a line's first is indented past the line's own indent, so that a wrapped
+    // value reads as part of its field.
+    wrap(lines, width, |line| leading_spaces(line) + 2)
 }
 
 /// The first row of the detail pane that holds the text found, if the focused event holds it.
@@ -183,77 +185,6 @@ pub fn first_line_holding(model: &Model) -> Option<u16> {
             super::find::holds(&text, &find.text)
         })
         .map(|k| k.min(u16::MAX as usize) as u16)
-}
-
-/// Breaks each line into rows of at most `width` columns, after a space when the row holds one
-/// past its indentation, otherwise inside the word.
-fn wrap(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
-    let width = width.max(1) as usize;
-    let mut rows = Vec::new();
-    for line in lines {
-        let cells: Vec<(char, Style)> = line
-            .spans
-            .iter()
-            .flat_map(|s| s.content.chars().map(move |c| (c, s.style)))
-            .collect();
-        let mut start = 0;
-        loop {
-            let mut end = start;
-            let mut used = 0;
-            let mut after_space = None;
-            let mut seen_text = false;
-            while end < cells.len() {
-                let w = cells[end].0.width().unwrap_or(0);
-                if used + w > width && end > start {
-                    break;
-                }
-                used += w;
-                if cells[end].0 == ' ' {
-                    if seen_text {
-                        after_space = Some(end + 1);
-                    }
-                } else {
-                    seen_text = true;
-                }
-                end += 1;
-            }
-            if end < cells.len()
-                && cells[end].0 != ' '
-                && let Some(at) = after_space
-            {
-                end = at;
-            }
-            rows.push(row_line(&cells[start..end], &line));
-            if end >= cells.len() {
-                break;
-            }
-            // The space a row was broken at is not carried to the next row.
-            start = if cells[end].0 == ' ' { end + 1 } else { end };
-            if start >= cells.len() {
-                break;
-            }
-        }
-    }
-    rows
-}
-
-fn row_line(cells: &[(char, Style)], line: &Line<'static>) -> Line<'static> {
-    let mut spans: Vec<Span<'static>> = Vec::new();
-    let mut text = String::new();
-    let mut style = cells.first().map(|c| c.1).unwrap_or_default();
-    for &(c, s) in cells {
-        if s != style {
-            spans.push(Span::styled(std::mem::take(&mut text), style));
-            style = s;
-        }
-        text.push(c);
-    }
-    if !text.is_empty() {
-        spans.push(Span::styled(text, style));
-    }
-    let mut row = Line::from(spans).style(line.style);
-    row.alignment = line.alignment;
-    row
 }
 
 fn clean(s: &str) -> String {
@@ -276,7 +207,7 @@ fn opt_field(t: &Theme, lines: &mut Vec<Line<'static>>, name: &str, value: Optio
         Some(v) => lines.push(field(t, name, &value_text(v))),
         None => lines.push(Line::from(vec![
             Span::styled(format!("  {name}: "), t.label()),
-            Span::styled("(absent)", t.label()),
+            Span::styled(crate::text::NONE, t.label()),
         ])),
     }
 }
@@ -327,7 +258,7 @@ pub fn detail_lines(
         },
     ));
     lines.push(field(t, "type", e.type_name()));
-    lines.push(field(t, "time", e.timestamp().unwrap_or("(absent)")));
+    lines.push(field(t, "time", e.timestamp().unwrap_or(crate::text::NONE)));
     // In local time too, when the times are shown so: the time as sent stays above.
     if zone != crate::time::Zone::Utc
         && let Some(ns) = e.timestamp().and_then(crate::time::parse_rfc3339_nanos)
@@ -347,7 +278,7 @@ pub fn detail_lines(
         match explained.table_name_if_differs() {
             Some(table) => {
                 let name = e.data_value("error_name").map(value_text);
-                let name = name.as_deref().unwrap_or("(absent)");
+                let name = name.as_deref().unwrap_or(crate::text::NONE);
                 lines.push(field(t, "name", &format!("{name} ({table})")));
             }
             None => opt_field(t, &mut lines, "name", e.data_value("error_name")),

@@ -77,7 +77,10 @@ impl Slot {
                         .filter(|c| c.field == Field::Type && c.negate)
                         .map(|c| {
                             let name = c.value.as_deref().map(EventType::from_name);
-                            format!("!{}", name.map_or("(none)".into(), |t| escape(t.alias())))
+                            format!(
+                                "!{}",
+                                name.map_or(crate::text::NONE.into(), |t| escape(t.alias()))
+                            )
                         }),
                 );
                 items.join(", ")
@@ -109,7 +112,10 @@ pub fn field_text(filter: &Filter, field: Field) -> String {
     conditions
         .iter()
         .map(|c| {
-            let value = c.value.as_deref().map_or("(none)".to_string(), escape);
+            let value = c
+                .value
+                .as_deref()
+                .map_or(crate::text::NONE.to_string(), escape);
             if c.negate { format!("!{value}") } else { value }
         })
         .collect::<Vec<_>>()
@@ -150,7 +156,7 @@ pub fn conditions_of(field: Field, text: &str) -> Result<Vec<Condition>, String>
             Some(rest) => (true, rest.trim()),
             None => (false, item.as_str()),
         };
-        let value = (value != "(none)").then(|| value.to_string());
+        let value = (value != crate::text::NONE).then(|| value.to_string());
         if field.is_number()
             && let Some(v) = &value
             && v.parse::<i64>().is_err()

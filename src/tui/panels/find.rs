@@ -194,8 +194,10 @@ fn say_hits(model: &mut Model, here: &Focus) {
                     )
                 })
                 .count();
+            let are = if n == 1 { "is" } else { "are" };
             format!(
-                "{n} groups are named with \"{text}\" ({}/{} next/previous)",
+                "{} {are} named with \"{text}\" ({}/{} next/previous)",
+                crate::text::plural(n, "group", "groups"),
                 key(Command::FindNext),
                 key(Command::FindPrev)
             )

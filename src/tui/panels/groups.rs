@@ -236,8 +236,8 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
     };
     let key = |c| model.config.keymap.key(Mode::Groups, c);
     let title = format!(
-        " {} groups by {} · sorted by {sort} · {}: key, {}: sort, {}: its events ",
-        g.groups.len(),
+        " {} by {} · sorted by {sort} · {}: key, {}: sort, {}: its events ",
+        crate::text::plural(g.groups.len(), "group", "groups"),
         g.key.name(),
         key(Command::NextGroupKey),
         key(Command::ToggleGroupSort),

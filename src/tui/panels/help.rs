@@ -1,5 +1,5 @@
 //! The help over the screen: every binding in force, generated from the key table, and the hint
-//! bar made from the same table.
+//! bar made from the same table. The same overlay lists every problem met loading the events.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -8,25 +8,46 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use super::{Focus, Handled};
+use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::model::{Config, Model};
 use crate::tui::update::events::fetch_more_if_near_end;
+use crate::tui::view::wrap::{leading_spaces, wrap};
 
-/// The help's state: how far it is scrolled, and the focus it was opened from (still drawn
-/// beneath it, and where the keyboard goes back to).
+/// The help's state: what it shows, how far it is scrolled, and the focus it was opened from
+/// (still drawn beneath it, and where the keyboard goes back to).
 #[derive(Debug)]
 pub struct HelpPanel {
+    pub page: Page,
     pub scroll: u16,
     pub back: Box<Focus>,
+}
+
+/// What the overlay shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// Every key and command.
+    Keys,
+    /// Every problem met loading, each with its place.
+    Problems,
 }
 
 impl HelpPanel {
     /// The help opened over `back`, at its top.
     pub fn over(back: Focus) -> HelpPanel {
         HelpPanel {
+            page: Page::Keys,
             scroll: 0,
             back: Box::new(back),
+        }
+    }
+
+    /// The load problems opened over `back`, at their top.
+    pub fn problems(back: Focus) -> HelpPanel {
+        HelpPanel {
+            page: Page::Problems,
+            ..HelpPanel::over(back)
         }
     }
 
@@ -45,18 +66,22 @@ pub fn handle(mut help: HelpPanel, model: &mut Model, c: Command) -> Handled {
             Focus::Help(help)
         }
         Command::Down => {
-            help.scroll_by(1, max_scroll(&model.config, model.screen.height));
+            help.scroll_by(1, max_scroll(model, help.page));
             Focus::Help(help)
         }
         Command::ToggleHelp => *help.back,
+        // The key that opened the problems closes them; from the keys, it shows them.
+        Command::ShowProblems if help.page == Page::Problems => *help.back,
+        Command::ShowProblems => Focus::Help(HelpPanel::problems(*help.back)),
         _ => return Handled::Unused(Focus::Help(help)),
     };
     Handled::Done(next, fetch_more_if_near_end(model))
 }
 
-/// The wheel scrolls the help wherever the pointer is; `height` is the terminal's.
-pub fn wheel(help: &mut HelpPanel, config: &Config, height: u16, step: i64) {
-    help.scroll_by(step, max_scroll(config, height));
+/// The wheel scrolls the help wherever the pointer is, no further than `max`
+/// ([`max_scroll`]).
+pub fn wheel(help: &mut HelpPanel, max: u16, step: i64) {
+    help.scroll_by(step, max);
 }
 
 /// The sections of the help screen: one per mode, in this order.
@@ -81,7 +106,23 @@ const SECTIONS: [(&[Mode], &str); 10] = [
 ];
 
 /// The help screen's lines, generated from the bindings in force: every binding once.
-pub fn help_lines(config: &Config) -> Vec<Line<'static>> {
+/// Wrapped to `width`, the overlay's inner width.
+pub fn help_lines(config: &Config, width: u16) -> Vec<Line<'static>> {
+    // A key's or a command's description that does not fit goes on below its own start.
+    wrap(unwrapped_help_lines(config), width, |line| {
+        if leading_spaces(line) == 2 {
+            DESCRIPTION_COLUMN
+        } else {
+            0
+        }
+    })
+}
+
+/// Where the descriptions of the keys and commands start: after two spaces and 22 columns of
+/// keys.
+const DESCRIPTION_COLUMN: usize = 24;
+
+fn unwrapped_help_lines(config: &Config) -> Vec<Line<'static>> {
     let theme = &config.theme;
     let mut lines = Vec::new();
     let mut listed: Vec<*const keymap::Bound> = Vec::new();
@@ -127,8 +168,49 @@ pub fn help_lines(config: &Config) -> Vec<Line<'static>> {
     lines
 }
 
+/// The problems page: every problem met loading, each with its place (file:line:column), in
+/// the order they were met.
+pub fn problem_lines(model: &Model, width: u16) -> Vec<Line<'static>> {
+    let problems = &model.session.problems;
+    if problems.is_empty() {
+        return vec![Line::raw("No problem was met loading the events.")];
+    }
+    let mut lines = vec![
+        Line::styled(
+            format!(
+                "{} met loading, each at its file:line:column; {} read {} shown.",
+                crate::text::plural(problems.len(), "problem", "problems"),
+                crate::text::plural(model.events.store.len(), "event", "events"),
+                if model.events.store.len() == 1 {
+                    "is"
+                } else {
+                    "are"
+                },
+            ),
+            model.config.theme.title(),
+        ),
+        Line::raw(""),
+    ];
+    for p in problems {
+        lines.push(Line::styled(
+            format!("  {}", for_terminal(&p.to_string())),
+            model.config.theme.problem(),
+        ));
+    }
+    wrap(lines, width, |line| leading_spaces(line) + 2)
+}
+
+/// A page's lines, wrapped to the overlay's inner width on the model's terminal.
+fn page_lines(model: &Model, page: Page) -> Vec<Line<'static>> {
+    let width = HELP_WIDTH.min(model.screen.width).saturating_sub(2);
+    match page {
+        Page::Keys => help_lines(&model.config, width),
+        Page::Problems => problem_lines(model, width),
+    }
+}
+
 pub fn draw(model: &Model, help: &HelpPanel, frame: &mut Frame, area: Rect) {
-    let lines = help_lines(&model.config);
+    let lines = page_lines(model, help.page);
     let scroll = help.scroll.min(lines.len().saturating_sub(1) as u16);
     let height = (lines.len() as u16 + 2).min(area.height);
     let [row] = Layout::vertical([Constraint::Length(height)])
@@ -146,11 +228,15 @@ pub fn draw(model: &Model, help: &HelpPanel, frame: &mut Frame, area: Rect) {
         .filter(|b| b.command() == Command::ToggleHelp)
         .flat_map(|b| b.keys.iter().map(keymap::Key::label))
         .collect();
+    let title = match help.page {
+        Page::Keys => "keys".to_string(),
+        Page::Problems => "load problems".to_string(),
+    };
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(model.config.theme.focused_border())
         .title(format!(
-            " keys ({}/{} scroll, {} closes) ",
+            " {title} ({}/{} scroll, {} closes) ",
             key(Command::Up),
             key(Command::Down),
             closes.join(" or ")
@@ -161,11 +247,11 @@ pub fn draw(model: &Model, help: &HelpPanel, frame: &mut Frame, area: Rect) {
     );
 }
 
-/// The largest useful scroll of the help on a terminal `height` lines tall: the one that shows
-/// its last line at the bottom.
-pub fn max_scroll(config: &Config, height: u16) -> u16 {
-    let lines = help_lines(config).len().min(u16::MAX as usize - 2) as u16;
-    let shown = (lines + 2).min(height).saturating_sub(2);
+/// The largest useful scroll of a page of the overlay on the model's terminal: the one that
+/// shows its last line at the bottom.
+pub fn max_scroll(model: &Model, page: Page) -> u16 {
+    let lines = page_lines(model, page).len().min(u16::MAX as usize - 2) as u16;
+    let shown = (lines + 2).min(model.screen.height).saturating_sub(2);
     lines.saturating_sub(shown)
 }
 

@@ -11,7 +11,7 @@ use super::help::HelpPanel;
 use super::{Focus, Handled, moved, moves, visible_offset};
 use crate::text::for_terminal;
 use crate::tui::action::Command;
-use crate::tui::effect::Effect;
+use crate::tui::effect::{CopyTo, Effect};
 use crate::tui::keymap::Mode;
 use crate::tui::model::Model;
 use crate::tui::view::layout::areas_of;
@@ -195,6 +195,10 @@ pub fn handle(mut j: JsonPanel, model: &mut Model, c: Command) -> Handled {
             let effects = j.node().map(copy_value).unwrap_or_default();
             return Handled::Done(Focus::Json(j), effects);
         }
+        Command::CopyToFile => {
+            let effects = j.node().map(copy_value).unwrap_or_default();
+            return Handled::Done(Focus::Json(j), crate::tui::clipboard::to_file(effects));
+        }
         Command::CopyId => {
             let effects = j.node().map(copy_path).unwrap_or_default();
             return Handled::Done(Focus::Json(j), effects);
@@ -239,14 +243,22 @@ fn copy_value(node: &Node) -> Vec<Effect> {
             ""
         }
     );
-    vec![Effect::Copy { text, what }]
+    vec![Effect::Copy {
+        text,
+        what,
+        to: CopyTo::Clipboard,
+    }]
 }
 
 /// `Y`: the selected field's path to the clipboard.
 fn copy_path(node: &Node) -> Vec<Effect> {
     let text = path_text(node);
     let what = format!("the path {}", for_terminal(&text));
-    vec![Effect::Copy { text, what }]
+    vec![Effect::Copy {
+        text,
+        what,
+        to: CopyTo::Clipboard,
+    }]
 }
 
 /// A value on one line, for the tree: strings quoted, containers summarised.

@@ -71,6 +71,7 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
             Focus::SavePath(SavePrompt::new(&model.events.filter, SaveWhat::Loaded))
         }
         Command::ToggleHelp => Focus::Help(HelpPanel::over(here)),
+        Command::ShowProblems => Focus::Help(HelpPanel::problems(here)),
         Command::Find => return find::open(model, here),
         Command::OpenCommandLine => return super::command::open(here),
         Command::FindNext | Command::FindPrev => {
@@ -118,6 +119,10 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::CopyJson => {
             let event = model.selected_event();
             Handled::Done(here, clipboard::copy_json(model, event))
+        }
+        Command::CopyToFile => {
+            let event = model.selected_event();
+            Handled::Done(here, clipboard::to_file(clipboard::copy_json(model, event)))
         }
         Command::CopyId => {
             let event = model.selected_event();

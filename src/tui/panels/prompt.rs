@@ -15,7 +15,6 @@ use crate::tui::effect::{Effect, SaveWhat};
 use crate::tui::keymap::Mode;
 use crate::tui::model::Model;
 use crate::tui::update::events::fetch_more_if_near_end;
-use crate::tui::view::header::thousands;
 
 /// The save prompt: the path being typed, and what will be written.
 #[derive(Debug, Clone)]
@@ -146,7 +145,10 @@ pub fn save_line(
         SaveWhat::Shown => model.events.shown.len(),
         SaveWhat::Loaded => model.events.store.len(),
     };
-    let label = format!(" save {} events to: ", thousands(count));
+    let label = format!(
+        " save {} to: ",
+        crate::text::plural(count, "event", "events")
+    );
     let width = area.width.saturating_sub(label.chars().count() as u16 + 1) as usize;
     let scroll = prompt.path.visual_scroll(width.max(1));
     let value: String = for_terminal(prompt.path.value())

@@ -128,6 +128,10 @@ pub fn handle(mut s: StoryPanel, model: &mut Model, c: Command) -> Handled {
             let effects = clipboard::copy_json(model, s.focused_event());
             return Handled::Done(Focus::Story(s), effects);
         }
+        Command::CopyToFile => {
+            let effects = clipboard::to_file(clipboard::copy_json(model, s.focused_event()));
+            return Handled::Done(Focus::Story(s), effects);
+        }
         Command::ToggleLocalTime => super::list::toggle_zone(model),
         Command::ShowJson => return super::json::open(model, Focus::Story(s)),
         Command::CopyId => {
@@ -180,11 +184,11 @@ pub fn draw(model: &Model, s: &StoryPanel, frame: &mut Frame, area: Rect) {
     let first = s.story.events.first().map(|&i| store.row(i as usize));
     let user = first.map(|r| store.str(r.user_name)).unwrap_or("");
     let title = format!(
-        " story of {} ({}) · {} events, {} chains, {} gave up · {}: back ",
+        " story of {} ({}) · {}, {}, {} gave up · {}: back ",
         for_terminal(user),
         for_terminal(store.str(s.story.peer)),
-        s.story.events.len(),
-        s.story.chains.len(),
+        crate::text::plural(s.story.events.len(), "event", "events"),
+        crate::text::plural(s.story.chains.len(), "chain", "chains"),
         s.story.gave_up(),
         model.config.keymap.key(Mode::Story, Command::Cancel),
     );

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders};
 
 use super::help::HelpPanel;
 use super::{Focus, Handled};
@@ -161,9 +161,13 @@ pub fn click(model: &mut Model, x: u16) {
     if matches!(model.focus, Focus::Groups(_) | Focus::Story(_)) {
         return;
     }
+    let width = areas_with(model.screen.width, model.screen.height, true)
+        .timeline
+        .width as usize;
     if let Some(tl) = &mut model.panes.timeline {
-        if (x as usize) < tl.timeline.buckets.len() {
-            tl.cursor = x as usize;
+        let k = bucket_at_column(x as usize, tl.timeline.buckets.len(), width);
+        if k < tl.timeline.buckets.len() {
+            tl.cursor = k;
         }
         model.focus = Focus::Timeline;
     }
@@ -171,18 +175,88 @@ pub fn click(model: &mut Model, x: u16) {
 
 /// `n` events, in words: "1 event", "2 events".
 fn events(n: u64) -> String {
-    if n == 1 {
-        "1 event".to_string()
-    } else {
-        format!("{n} events")
-    }
+    crate::text::plural(n as usize, "event", "events")
 }
 
-/// The timeline strip: one column per bucket, its height the bucket's count, its colour the
-/// type most counted in it; a red mark under buckets holding final errors.
+/// The columns bucket `k` of `n` takes in a strip `width` columns wide: the buckets share the
+/// whole width, each a column or more.
+fn columns_of(k: usize, n: usize, width: usize) -> std::ops::Range<usize> {
+    let n = n.max(1);
+    (k * width).div_ceil(n)..((k + 1) * width).div_ceil(n)
+}
+
+/// The bucket of `n` drawn in column `x` of a strip `width` columns wide.
+fn bucket_at_column(x: usize, n: usize, width: usize) -> usize {
+    if width <= n { x } else { x * n / width }
+}
+
+/// The time axis under the bars: the start of every bucket that begins a round stretch of
+/// time, as far apart as their labels need (`HH:MM`, with seconds when the buckets are
+/// shorter than a minute, `MM-DD` for days). Returns (column, label) pairs, in UTC.
+pub fn axis_labels(timeline: &Timeline, width: usize) -> Vec<(usize, String)> {
+    let n = timeline.buckets.len();
+    if n == 0 || timeline.step <= 0 {
+        return Vec::new();
+    }
+    let step = timeline.step;
+    let format = if step >= insight::DAY {
+        "%m-%d"
+    } else if step < 60 * 1_000_000_000 {
+        "%H:%M:%S"
+    } else {
+        "%H:%M"
+    };
+    let label_width = if format == "%H:%M:%S" { 8 } else { 5 };
+    // The shortest round stretch whose labels leave at least three columns between them.
+    let per_bucket = width.max(n) as f64 / n as f64;
+    let rounds = insight::BUCKET_STEPS
+        .iter()
+        .copied()
+        .chain([2, 7, 14, 28, 56, 112].map(|d| d * insight::DAY));
+    let Some(every) = rounds
+        .filter(|r| r % step == 0)
+        .find(|r| (r / step) as f64 * per_bucket >= (label_width + 3) as f64)
+    else {
+        return Vec::new();
+    };
+    let mut labels = Vec::new();
+    for (k, bucket) in timeline.buckets.iter().enumerate() {
+        if bucket.start.rem_euclid(every) != 0 {
+            continue;
+        }
+        let x = if width <= n {
+            k
+        } else {
+            columns_of(k, n, width).start
+        };
+        if x + label_width > width {
+            break;
+        }
+        let text = chrono::DateTime::<chrono::Utc>::from_timestamp_nanos(bucket.start)
+            .format(format)
+            .to_string();
+        labels.push((x, text));
+    }
+    labels
+}
+
+/// The timeline strip: the buckets' bars across its whole width, each as tall as the bucket's
+/// count and coloured by the type most counted in it; a red mark under buckets holding final
+/// errors; the time axis under them; the cursor's bucket (or the marked range) in the bottom
+/// border.
 pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
     let theme = &model.config.theme;
     let focused = matches!(model.focus, Focus::Timeline);
+    let (lo, hi) = tl.marked();
+    let key = |c| model.config.keymap.key(Mode::Timeline, c);
+    let closes: Vec<String> = model
+        .config
+        .keymap
+        .bindings_for(Mode::Timeline)
+        .filter(|b| b.command() == Command::ToggleTimeline)
+        .flat_map(|b| b.keys.iter().map(crate::tui::keymap::Key::label))
+        .collect();
+    let closes = closes.join("/");
     let block = Block::new()
         .borders(Borders::TOP | Borders::BOTTOM)
         .border_style(if focused {
@@ -191,25 +265,28 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
             theme.border()
         })
         .title({
-            let key = |c| model.config.keymap.key(Mode::Timeline, c);
             // Too few lines for the bars: said where it shows, rather than an empty strip.
             if area.height < TIMELINE_MIN_HEIGHT {
                 format!(
-                    " timeline · too few lines to draw: make the terminal taller · {}: hide ",
-                    key(Command::ToggleTimeline),
+                    " timeline · too few lines to draw: make the terminal taller · {closes}: close ",
                 )
             } else {
                 format!(
-                    " timeline · {} per column · {}/{} move, {}: mark, {}: show the range · {}: hide ",
+                    " timeline UTC · {} per bar · {}/{} move, {}: mark, {}: show · {closes}: close ",
                     tl.timeline.step_label(),
                     key(Command::Left),
                     key(Command::Right),
                     key(Command::MarkStart),
                     key(Command::Apply),
-                    key(Command::ToggleTimeline),
                 )
             }
         });
+    // A strip too short for its bars has no bottom border of its own to write in.
+    let block = if area.height < TIMELINE_MIN_HEIGHT {
+        block
+    } else {
+        block.title_bottom(Line::styled(cursor_words(tl, lo, hi), Style::new()))
+    };
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.height < 3 || tl.timeline.buckets.is_empty() {
@@ -217,22 +294,21 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
     }
     let bars = inner.height - 2;
     let peak = tl.timeline.peak().max(1);
-    let (lo, hi) = tl.marked();
+    let n = tl.timeline.buckets.len();
+    let width = inner.width as usize;
     let buf = frame.buffer_mut();
-    for (x, bucket) in tl
-        .timeline
-        .buckets
-        .iter()
-        .enumerate()
-        .take(inner.width as usize)
-    {
+    for x in 0..width.min(n.max(width)) {
+        let k = bucket_at_column(x, n, width);
+        let Some(bucket) = tl.timeline.buckets.get(k) else {
+            break;
+        };
         let total = bucket.total();
         let dominant = (0..insight::TYPE_SLOTS)
             .max_by_key(|&s| bucket.by_type[s])
             .unwrap_or(0);
         let kind = slot_type(dominant).unwrap_or(EventType::Other(String::new()));
         let mut style = theme.event_type(&kind);
-        if focused && (lo..=hi).contains(&x) {
+        if focused && (lo..=hi).contains(&k) {
             style = style.add_modifier(Modifier::REVERSED);
         }
         // Eighths of a row, so small counts still show.
@@ -255,14 +331,24 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
                 .set_symbol(symbol)
                 .set_style(style);
         }
-        if bucket.finals > 0 {
+        // Under the bucket's first column only.
+        let first_column = x == 0 || bucket_at_column(x - 1, n, width) != k;
+        if bucket.finals > 0 && first_column {
             buf[(inner.x + x as u16, inner.y + bars)]
                 .set_symbol("▴")
                 .set_style(theme.terminal(Some(true)));
         }
     }
+    let axis_y = inner.y + bars + 1;
+    for (x, label) in axis_labels(&tl.timeline, width) {
+        buf.set_string(inner.x + x as u16, axis_y, label, theme.label());
+    }
+}
+
+/// The bottom border's words: the cursor's bucket or the marked range, its events and finals.
+fn cursor_words(tl: &TimelineStrip, lo: usize, hi: usize) -> String {
     let cursor = tl.timeline.buckets.get(tl.cursor);
-    let info = match (cursor, tl.timeline.range(lo, hi)) {
+    match (cursor, tl.timeline.range(lo, hi)) {
         (Some(b), Some((since, until))) => {
             let (total, finals): (u64, u64) = if lo == hi {
                 (b.total().into(), b.finals.into())
@@ -274,7 +360,7 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
                 )
             };
             format!(
-                " {} to {}: {}, {} final{}",
+                " {} to {}: {}, {} final{} ",
                 crate::time::format_short(since),
                 // The end's date too when it is another day's.
                 if since.div_euclid(insight::DAY) == until.div_euclid(insight::DAY) {
@@ -292,9 +378,5 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
             )
         }
         _ => String::new(),
-    };
-    frame.render_widget(
-        Paragraph::new(Line::styled(info, Style::new())),
-        Rect::new(inner.x, inner.y + bars + 1, inner.width, 1),
-    );
+    }
 }

@@ -41,7 +41,10 @@ fn title_line(model: &Model) -> Line<'static> {
     let refetched = model.session.live.as_ref().map_or(0, |l| l.refetched);
     let duplicates = model.events.store.duplicates().saturating_sub(refetched);
     if duplicates > 0 {
-        counts.push_str(&format!(" ({} duplicates dropped)", thousands(duplicates)));
+        counts.push_str(&format!(
+            " ({} dropped)",
+            crate::text::plural(duplicates, "duplicate", "duplicates")
+        ));
     }
     let state = match (&model.session.live, &model.session.load) {
         (Some(live), _) => live_state(model, live),
@@ -78,17 +81,20 @@ fn follow_state(model: &Model) -> String {
     }
 }
 
+/// The second line: each of the five types with its key and a mark that reads without colour
+/// or strikethrough (`[x]` shown, `[ ]` hidden), then the types no key names that are chosen.
 fn types_line(model: &Model) -> Line<'static> {
-    let mut spans = vec![Span::styled(" types ", model.config.theme.label())];
+    let mut spans = vec![Span::styled(" types", model.config.theme.label())];
     for (k, t) in EventType::KNOWN.iter().enumerate() {
         let on = model.events.filter.has_type(t);
-        let style = if on {
-            model.config.theme.type_on(t)
+        let (mark, style) = if on {
+            ("[x]", model.config.theme.type_on(t))
         } else {
-            model.config.theme.type_off()
+            ("[ ]", model.config.theme.type_off())
         };
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(mark, model.config.theme.label()));
         spans.push(Span::styled(format!("{} {}", k + 1, t.alias()), style));
-        spans.push(Span::raw("  "));
     }
     let others: Vec<&EventType> = model
         .events
@@ -98,34 +104,24 @@ fn types_line(model: &Model) -> Line<'static> {
         .filter(|t| !t.is_known())
         .collect();
     for t in others {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled("[x]", model.config.theme.label()));
         spans.push(Span::styled(
             for_terminal(t.name()).into_owned(),
             model.config.theme.type_on(t),
         ));
-        spans.push(Span::raw("  "));
     }
-    spans.push(Span::styled("│ status ", model.config.theme.label()));
-    let (word, style) = match model.events.filter.terminal {
-        None => ("all", ratatui::style::Style::new()),
-        Some(true) => ("final only", model.config.theme.terminal(Some(true))),
-        Some(false) => ("retried only", model.config.theme.terminal(Some(false))),
-    };
-    spans.push(Span::styled(word, style));
     // With a type chosen, the families no key names (track, recording...) are left out: said,
-    // since the five keys all lit look the same as no type chosen. Last, so that on a narrow
-    // screen the status and the filters come first.
+    // since the five keys all marked look the same as no type chosen.
     if !model.events.filter.types.is_empty() {
-        spans.push(Span::styled(
-            " │ others hidden",
-            model.config.theme.type_off(),
-        ));
+        spans.push(Span::styled(" │ others hidden", model.config.theme.label()));
     }
     Line::from(spans)
 }
 
-/// The third line: the order in force, then every filter besides the types and the retry
-/// status (the conditions, the search, the time bounds, the values hidden whole), and the key
-/// that takes the last change back.
+/// The third line: the order in force, then every filter besides the types (the retry status,
+/// the conditions, the search, the time bounds, the values hidden whole), and the key that
+/// takes the last change back.
 fn filters_line(model: &Model) -> Line<'static> {
     let theme = &model.config.theme;
     let filter = &model.events.filter;
@@ -154,12 +150,24 @@ fn filters_line(model: &Model) -> Line<'static> {
         Span::raw(times),
         Span::styled(" │ filters ", theme.label()),
     ];
-    if parts.is_empty() {
+    // The retry status first: the filter the t key cycles.
+    if let Some(terminal) = filter.terminal {
+        let word = if terminal {
+            "final only"
+        } else {
+            "retried only"
+        };
+        spans.push(Span::styled(word, theme.terminal(Some(terminal))));
+        if !parts.is_empty() {
+            spans.push(Span::raw("  "));
+        }
+    }
+    if parts.is_empty() && filter.terminal.is_none() {
         spans.push(Span::styled(
             format!("none ({} edits)", key(Command::EditFilters)),
             theme.label(),
         ));
-    } else {
+    } else if !parts.is_empty() {
         spans.push(Span::styled(
             for_terminal(&parts.join("  ")).into_owned(),
             theme.title(),
@@ -249,12 +257,19 @@ fn problems_line(model: &Model) -> Line<'static> {
     match model.session.problems.first() {
         None => Line::raw(""),
         Some(first) => {
-            let more = match model.session.problems.len() {
-                1 => String::new(),
-                n => format!(" (+{} more)", n - 1),
-            };
+            // The count and the key that lists them in full first: a long problem is cut at
+            // the screen's edge.
+            let key = model.config.keymap.key(Mode::List, Command::ShowProblems);
+            let count = crate::text::plural(
+                model.session.problems.len(),
+                "load problem",
+                "load problems",
+            );
             Line::styled(
-                format!(" ⚠ {}{more}", for_terminal(&first.to_string())),
+                format!(
+                    " ⚠ {count} ({key} lists in full): {}",
+                    for_terminal(&first.to_string())
+                ),
                 model.config.theme.problem(),
             )
         }
@@ -263,13 +278,5 @@ fn problems_line(model: &Model) -> Line<'static> {
 
 /// 12345 as `12,345`.
 pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::text::thousands(n)
 }

@@ -3,6 +3,7 @@
 pub mod header;
 pub mod layout;
 pub mod theme;
+pub mod wrap;
 
 use ratatui::Frame;
 use ratatui::widgets::Paragraph;

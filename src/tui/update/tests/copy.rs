@@ -14,11 +14,101 @@ fn y_copies_the_selected_events_json_on_one_line_and_the_status_confirms() {
     let back: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(back, event(4, JOIN, "room-a", true));
     assert_eq!(what, format!("{} bytes of JSON", text.len()));
-    update(&mut m, Action::Copied(Ok(what.clone())));
+}
+
+#[test]
+fn a_copy_through_the_terminal_is_said_to_be_sent_not_made_with_the_key_that_writes_a_file() {
+    let mut m = demo(140, 40);
+    let what = "312 bytes of JSON".to_string();
+    update(
+        &mut m,
+        Action::Copied(Ok(Copied::Terminal {
+            what: what.clone(),
+            failed: Vec::new(),
+        })),
+    );
+    let status = m.status.clone().unwrap();
+    assert_eq!(
+        status,
+        "sent 312 bytes of JSON to the terminal's clipboard (OSC 52); if it does not arrive, w writes it to a file"
+    );
+    assert!(!status.contains("copied"), "{status}");
+    // The clipboard programs that were tried and failed are named after it.
+    update(
+        &mut m,
+        Action::Copied(Ok(Copied::Terminal {
+            what,
+            failed: vec!["xclip failed (exit status: 1)".into()],
+        })),
+    );
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .ends_with("writes it to a file (xclip failed (exit status: 1))"),
+        "{:?}",
+        m.status
+    );
+}
+
+#[test]
+fn a_copy_by_a_clipboard_program_names_the_program() {
+    let mut m = demo(140, 40);
+    update(
+        &mut m,
+        Action::Copied(Ok(Copied::Program {
+            what: "the event id evt-1".into(),
+            program: "xclip",
+        })),
+    );
     assert_eq!(
         m.status.as_deref(),
-        Some(format!("copied {what} to the clipboard").as_str())
+        Some("copied the event id evt-1 to the clipboard with xclip")
     );
+}
+
+#[test]
+fn w_writes_what_y_copies_to_a_file_in_the_list_the_story_and_the_json_tree() {
+    let mut m = loaded(&ten());
+    select(&mut m, 3);
+    let (json, _) = copied(run(&mut m, Command::CopyJson));
+    match run(&mut m, Command::CopyToFile).as_slice() {
+        [Effect::Copy { text, to, what }] => {
+            assert_eq!(*to, CopyTo::File);
+            assert_eq!(*text, json);
+            assert!(what.ends_with("bytes of JSON"), "{what}");
+        }
+        other => panic!("expected one copy to a file, got {other:?}"),
+    }
+    update(
+        &mut m,
+        Action::Copied(Ok(Copied::File {
+            what: "312 bytes of JSON".into(),
+            path: "/home/u/callscope-selection.json".into(),
+        })),
+    );
+    assert_eq!(
+        m.status.as_deref(),
+        Some("wrote 312 bytes of JSON to /home/u/callscope-selection.json")
+    );
+    // In a peer's story: the focused event's JSON.
+    run(&mut m, Command::ShowStory);
+    assert!(matches!(m.focus, Focus::Story(_)), "{:?}", m.focus.mode());
+    let (story_json, _) = copied(run(&mut m, Command::CopyJson));
+    assert!(matches!(
+        run(&mut m, Command::CopyToFile).as_slice(),
+        [Effect::Copy { text, to: CopyTo::File, .. }] if *text == story_json
+    ));
+    run(&mut m, Command::Cancel);
+    // In the JSON tree: the selected field's value, as y copies it.
+    run(&mut m, Command::ShowJson);
+    let (value, _) = copied(run(&mut m, Command::CopyJson));
+    match run(&mut m, Command::CopyToFile).as_slice() {
+        [Effect::Copy { text, to, .. }] => {
+            assert_eq!((text.as_str(), *to), (value.as_str(), CopyTo::File));
+        }
+        other => panic!("expected one copy to a file, got {other:?}"),
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ use crate::insight::After;
 use crate::source::DumpProblem;
 use crate::source::worker::{self, Report};
 use crate::store::{Batch, BatchBuilder, Blob};
-use crate::tui::effect::SaveWhat;
+use crate::tui::effect::{CopyTo, SaveWhat};
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Fetch, LoadState, Selection, SourceLabel};
 use crate::tui::panels::editor::{FilterEditor, SEARCH_SLOT, SLOTS};
@@ -166,7 +166,13 @@ fn list_row((width, height): (u16, u16), k: u16) -> u16 {
 
 fn copied(effects: Vec<Effect>) -> (String, String) {
     match effects.as_slice() {
-        [Effect::Copy { text, what }] => (text.clone(), what.clone()),
+        [
+            Effect::Copy {
+                text,
+                what,
+                to: CopyTo::Clipboard,
+            },
+        ] => (text.clone(), what.clone()),
         other => panic!("expected one copy, got {other:?}"),
     }
 }

@@ -1,0 +1,81 @@
+//! What `list` says of inputs that hold nothing, or something other than they seem, and of a
+//! file it cannot write: each message names the file the user gave and says what is wrong.
+
+use predicates::prelude::*;
+
+mod common;
+use common::callscope;
+
+#[test]
+fn an_empty_file_is_noted_on_stderr_and_is_no_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content) in [("empty.json", ""), ("blank.ndjson", "\n  \n\t\n")] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, content).unwrap();
+        callscope(dir.path())
+            .arg("list")
+            .arg(&path)
+            .assert()
+            .success()
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "callscope: note: {} is empty: it holds no events",
+                path.display()
+            )));
+    }
+}
+
+#[test]
+fn a_file_with_events_is_not_called_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.ndjson");
+    std::fs::write(
+        &path,
+        r#"{"id":"e1","type":"client.join.failed","timestamp":"2026-11-18T10:00:00Z","data":{}}"#,
+    )
+    .unwrap();
+    callscope(dir.path())
+        .arg("list")
+        .arg(&path)
+        .assert()
+        .success()
+        .stderr("");
+}
+
+#[test]
+fn an_envelope_whose_events_are_not_an_array_is_said_to_be_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nope.json");
+    std::fs::write(&path, r#"{"events":"nope"}"#).unwrap();
+    callscope(dir.path())
+        .arg("list")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}:1:1: \"events\" is a string, not an array: an envelope holds its events in an \"events\" array",
+            path.display()
+        )))
+        .stderr(predicate::str::contains(
+            "1 problem in the input; the 0 readable events were used",
+        ));
+}
+
+#[test]
+fn a_failed_write_names_the_file_asked_for_not_a_temporary_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("no-such-folder/out.json");
+    let out = callscope(dir.path())
+        .args(["list", "--demo", "--format", "json", "--output"])
+        .arg(&target)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(target.display().to_string()))
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains(".callscope-") && !stderr.contains("at path"),
+        "{stderr}"
+    );
+}
