@@ -446,7 +446,7 @@ fn config_reports_a_theme_or_a_key_the_explorer_would_refuse_and_exits_2() {
     }
     // A good one: exit 0, nothing on stderr.
     let home = tempfile::tempdir().unwrap();
-    write_config(home.path(), "theme = \"dark\"\n[keys]\ndown = \"J\"\n");
+    write_config(home.path(), "theme = \"dark\"\n[keys]\ndown = \"F8\"\n");
     callscope(home.path())
         .arg("config")
         .assert()

@@ -1,6 +1,12 @@
 //! The `:` command line: a command and its argument (`:goto 10:02`, `:room weekly-standup`,
 //! `:code !4006`, `:since 30m`), Tab completing the command's name and then its argument from
 //! the values of the loaded events. Filters set here are steps `u` takes back, like any other.
+//!
+//! - `arguments`: reading a room or a time given as an argument.
+//! - `completion`: what Tab offers.
+
+mod arguments;
+mod completion;
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -10,9 +16,8 @@ use tui_input::Input;
 
 use super::editor::{time_bound, with_field, with_types};
 use super::{Focus, Handled};
-use crate::event::{EventType, Field};
+use crate::event::Field;
 use crate::insight::{Order, SortKey};
-use crate::store::Store;
 use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::effect::Effect;
@@ -20,6 +25,9 @@ use crate::tui::keymap::Mode;
 use crate::tui::model::Model;
 use crate::tui::update::events::{fetch_more_if_near_end, select, set_order};
 use crate::tui::update::history::{self, Return};
+use arguments::{goto_time, nearest_after, room_filter};
+use completion::complete;
+pub use completion::completions;
 
 /// What a command's argument is, for running and completing it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -370,235 +378,6 @@ fn list_or(back: Focus) -> Focus {
         Focus::Detail => Focus::Detail,
         Focus::Groups(g) => Focus::Groups(g),
         _ => Focus::List,
-    }
-}
-
-/// The filter with a room: an id as it is; a name the loaded events give a room, that room's id
-/// (or its name, when several rooms have it). `!` hides it.
-fn room_filter(model: &Model, arg: &str) -> Result<crate::filter::Filter, String> {
-    let (negate, value) = match arg.strip_prefix('!') {
-        Some(rest) => (true, rest.trim()),
-        None => (false, arg),
-    };
-    if value.is_empty() {
-        return with_field(&model.events.filter, Field::Room, "");
-    }
-    let store = &model.events.store;
-    let bang = if negate { "!" } else { "" };
-    let escaped = value.replace('\\', "\\\\").replace(',', "\\,");
-    if store
-        .strings()
-        .lookup(value)
-        .is_some_and(|sym| store.rows().iter().any(|r| r.room_id == sym))
-    {
-        return with_field(
-            &model.events.filter,
-            Field::Room,
-            &format!("{bang}{escaped}"),
-        );
-    }
-    // A name: the ids of the rooms that have it, in any case.
-    let mut ids: Vec<&str> = store
-        .rows()
-        .iter()
-        .filter(|r| !r.room_name.is_none() && store.str(r.room_name).eq_ignore_ascii_case(value))
-        .map(|r| store.str(r.room_id))
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    match ids.as_slice() {
-        [id] => with_field(
-            &model.events.filter,
-            Field::Room,
-            &format!("{bang}{}", id.replace('\\', "\\\\").replace(',', "\\,")),
-        ),
-        [] if model.session.live.is_some() => Err(format!(
-            "no loaded event names a room {value:?}: give its id"
-        )),
-        // An id of a room none of the loaded events is in: its events may come.
-        [] => with_field(
-            &model.events.filter,
-            Field::Room,
-            &format!("{bang}{escaped}"),
-        ),
-        _ => with_field(
-            &model.events.filter,
-            Field::RoomName,
-            &format!("{bang}{escaped}"),
-        ),
-    }
-}
-
-/// The time `:goto` names: a time of day (`10:02`, `10:02:30`, in the zone the times are shown
-/// in, on the day of the selected event), or a date and time (RFC 3339, or `2026-11-18 10:02`).
-fn goto_time(model: &Model, arg: &str) -> Result<i64, String> {
-    let arg = arg.trim();
-    if arg.is_empty() {
-        return Err("give a time, such as 10:02 or 2026-11-18T10:02:00Z".into());
-    }
-    if let Some(ns) = crate::time::parse_rfc3339_nanos(arg) {
-        return Ok(ns);
-    }
-    let zone = model.panes.zone;
-    let parse = |s: &str| -> Option<i64> {
-        let mut parts = s.split(':');
-        let h: i64 = parts.next()?.parse().ok()?;
-        let m: i64 = parts.next()?.parse().ok()?;
-        let sec: f64 = parts.next().map_or(Some(0.0), |p| p.parse().ok())?;
-        (parts.next().is_none() && (0..24).contains(&h) && (0..60).contains(&m) && sec < 61.0)
-            .then(|| (h * 3600 + m * 60) * 1_000_000_000 + (sec * 1e9) as i64)
-    };
-    const DAY: i64 = 86_400_000_000_000;
-    // A date and a time of day, or a time of day on the selected event's day.
-    let (day, clock) = match arg.split_once([' ', 'T']) {
-        Some((date, clock)) => {
-            let midnight = crate::time::parse_rfc3339_nanos(&format!("{date}T00:00:00Z"))
-                .ok_or_else(|| format!("{date:?} is not a date (YYYY-MM-DD)"))?;
-            (midnight, clock)
-        }
-        None => {
-            let at = model
-                .selected_event()
-                .map(|i| model.events.store.row(i).ts)
-                .filter(|&ts| ts != crate::store::NO_TIME)
-                .or_else(|| model.events.store.time_range().map(|(a, _)| a))
-                .ok_or("no loaded event has a time")?;
-            (zone.shift(at).div_euclid(DAY) * DAY, arg)
-        }
-    };
-    let since_midnight = parse(clock)
-        .ok_or_else(|| format!("{clock:?} is not a time of day (HH:MM or HH:MM:SS)"))?;
-    let wall = day + since_midnight;
-    // The wall clock back to UTC, with the zone's offset at about that time.
-    Ok(wall - (zone.shift(wall) - wall))
-}
-
-/// The shown event at or after `target` in time, the nearest to it (the last before it when
-/// none is after).
-fn nearest_after(model: &Model, target: i64) -> Option<usize> {
-    let events = &model.events;
-    let ts = |k: usize| events.store.row(events.shown[k] as usize).ts;
-    let after = (0..events.shown.len())
-        .filter(|&k| ts(k) >= target)
-        .min_by_key(|&k| (ts(k), k));
-    after.or_else(|| {
-        (0..events.shown.len())
-            .filter(|&k| ts(k) != crate::store::NO_TIME)
-            .max_by_key(|&k| (ts(k), std::cmp::Reverse(k)))
-    })
-}
-
-/// Tab: the next completion of what was typed (Shift-Tab: the one before), round to what was
-/// typed. A completion that is the only one is taken, and the next Tab completes from it.
-fn complete(line: &mut CommandLine, model: &mut Model, forward: bool) {
-    if line.completion.is_none() {
-        line.completion = completions(line.input.value(), &model.events.store);
-    }
-    let Some(c) = &mut line.completion else {
-        model.status = Some("nothing to complete: the command takes no value".into());
-        return;
-    };
-    let n = c.candidates.len();
-    if n == 0 {
-        model.status = Some("no loaded value starts so".into());
-        line.completion = None;
-        return;
-    }
-    // Place 0 is what was typed; 1..=n the candidates.
-    c.at = if forward {
-        (c.at + 1) % (n + 1)
-    } else {
-        (c.at + n) % (n + 1)
-    };
-    let text = match c.at {
-        0 => c.typed.clone(),
-        k => format!("{}{}", c.head, c.candidates[k - 1]),
-    };
-    let end = text.chars().count();
-    line.input = Input::new(text).with_cursor(end);
-    if n == 1 {
-        line.completion = None;
-    }
-}
-
-/// The completions of a command line as typed: the commands whose names start with it, or the
-/// values of the command's argument that start with what is typed of it (in any case), the
-/// most common first.
-pub fn completions(typed: &str, store: &Store) -> Option<Completion> {
-    let Some((name, arg)) = typed.split_once(' ') else {
-        let candidates: Vec<String> = COMMANDS
-            .iter()
-            .filter(|s| s.name.starts_with(&typed.to_ascii_lowercase()))
-            .map(|s| format!("{} ", s.name))
-            .collect();
-        return Some(Completion {
-            typed: typed.to_string(),
-            head: String::new(),
-            candidates,
-            at: 0,
-        });
-    };
-    let spec = command_named(name)?;
-    // After the last comma of a list, and after a `!`.
-    let start = arg.rfind(',').map_or(0, |k| k + 1);
-    let word = arg[start..].trim_start();
-    let (bang, word) = match word.strip_prefix('!') {
-        Some(rest) => ("!", rest),
-        None => ("", word),
-    };
-    let head = format!(
-        "{name} {}{}{bang}",
-        &arg[..start],
-        if start > 0 { " " } else { "" }
-    );
-    let values = values_of(spec.arg, store);
-    let lower = word.to_lowercase();
-    let candidates = values
-        .into_iter()
-        .filter(|v| v.to_lowercase().starts_with(&lower))
-        .map(|v| v.replace('\\', "\\\\").replace(',', "\\,"))
-        .take(200)
-        .collect();
-    Some(Completion {
-        typed: typed.to_string(),
-        head,
-        candidates,
-        at: 0,
-    })
-}
-
-/// The values an argument can take among the loaded events, the most common first.
-fn values_of(arg: Arg, store: &Store) -> Vec<String> {
-    let counted = |fields: &[Field]| -> Vec<String> {
-        let mut counts: rustc_hash::FxHashMap<String, usize> = Default::default();
-        for row in store.rows() {
-            for &field in fields {
-                let text = match field {
-                    Field::Code => row.error_code().map(|c| c.to_string()),
-                    field => {
-                        let sym = row.text(field);
-                        (!sym.is_none()).then(|| store.str(sym).to_string())
-                    }
-                };
-                if let Some(text) = text {
-                    *counts.entry(text).or_default() += 1;
-                }
-            }
-        }
-        let mut values: Vec<(String, usize)> = counts.into_iter().collect();
-        values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        values.into_iter().map(|(v, _)| v).collect()
-    };
-    match arg {
-        Arg::Field(field) => counted(&[field]),
-        Arg::Room => counted(&[Field::RoomName, Field::Room]),
-        Arg::Types => EventType::KNOWN
-            .iter()
-            .map(|t| t.alias().to_string())
-            .collect(),
-        Arg::SortKey => SortKey::ALL.iter().map(|k| k.name().to_string()).collect(),
-        Arg::Bound => ["15m", "1h", "6h", "1d"].map(String::from).to_vec(),
-        _ => Vec::new(),
     }
 }
 

@@ -9,14 +9,19 @@
 //!
 //! This is also where the peers that get quality stats are chosen, with the tracks they publish
 //! and receive, so that stats and track events name the same tracks.
+//!
+//! - `recordings`: the recorder peers and their `beam.recording.success` events.
+//! - `stats_peers`: which peers get quality stats, and the tracks those name.
+
+mod recordings;
+mod stats_peers;
 
 use std::collections::HashMap;
 
-use super::catalog::{DAY_END, DAY_START, MIN, MS, NOW, SEC, TEMPLATES};
+use super::catalog::{DAY_END, DAY_START, MIN, MS, NOW, SEC};
 use super::dice::Dice;
-use super::json::{DAY_EPOCH_SECS, NS, object_id};
 use super::schedule::{Code, Kind, Plan, Story};
-use super::world::{NO_SESSION, Outcome, Part, RECORDER_ROLE, World};
+use super::world::{Outcome, Part, World};
 
 pub(super) struct Track {
     pub id: [u8; 16],
@@ -293,7 +298,7 @@ pub(super) fn plan(
     let errors = errors_by_peer(world, plans);
     let mut budget = count;
 
-    recordings(side, world, &mut others, count / 5);
+    recordings::recordings(side, world, &mut others, count / 5);
     for i in 0..others.recordings.len() {
         others.events.push(Other::Recording(i as u32));
     }
@@ -408,7 +413,7 @@ pub(super) fn plan(
         "the hosts' tracks always leave room"
     );
 
-    choose_stats(side, world, plans, &mut others, &errors, events);
+    stats_peers::choose_stats(side, world, plans, &mut others, &errors, events);
 
     for (i, other) in others.events.iter().enumerate() {
         let (t, kind) = match *other {
@@ -426,176 +431,4 @@ pub(super) fn plan(
         });
     }
     others
-}
-
-/// The recordings of ended sessions, in rooms whose template records, up to `count`: the recorder
-/// joins a minute or two after the session starts and stops shortly before it ends.
-fn recordings(side: &mut Dice, world: &mut World, others: &mut Others, count: usize) {
-    let mut recorder_users: [Option<u32>; 2] = [None, None];
-    for s in 0..world.sessions.len() {
-        if others.recordings.len() >= count {
-            break;
-        }
-        let session = &world.sessions[s];
-        let room = &world.rooms[session.room as usize];
-        let Some(end) = session.end else { continue };
-        if !TEMPLATES[room.template].records || end - session.start < 10 * MIN {
-            continue;
-        }
-        let started = session.start + side.range(60, 180) * SEC + side.below(SEC);
-        let stopped = end - side.range(5, 60) * SEC - side.below(SEC);
-        let created = stopped + side.range(3, 6) * SEC + side.below(SEC);
-        let t = created + side.range(300, 800) * MS + side.below(MS);
-        if stopped < started + MIN || !(DAY_START..DAY_END).contains(&t) {
-            continue;
-        }
-        let (account, room_index) = (room.account, session.room as usize);
-        let user = *recorder_users[account].get_or_insert_with(|| {
-            world.add_user(side, account, 0, Some(("beam", "Beam Recorder")))
-        });
-        let peer = world.add_peer(side, user, room_index, RECORDER_ROLE, Part::Recorder);
-        let joined = started - side.range(2, 5) * SEC;
-        world.set_presence(peer, joined, stopped + side.range(1, 3) * SEC);
-        world.peers[peer as usize].session = s as u32;
-        let peers = &world.peers;
-        let list = &mut world.sessions[s].peers;
-        let at = list.partition_point(|&q| peers[q as usize].joined <= Some(joined));
-        list.insert(at, peer);
-        let duration = (stopped - started) / NS;
-        others.recordings.push(Recording {
-            session: s as u32,
-            peer,
-            beam_id: object_id(DAY_EPOCH_SECS + started / NS, side.bytes()).into_boxed_str(),
-            started,
-            stopped,
-            created,
-            t,
-            size: duration * side.range(90_000, 260_000),
-            signature: side.bytes(),
-        });
-    }
-}
-
-/// Peers whose stories need their network: Priya; storm peers that got in (one of them for a few
-/// seconds only, so its series are empty; most of them only watch, so their publisher lists are
-/// empty); disconnect-cluster peers of each outcome; noise peers with ICE failures.
-fn choose_stats(
-    side: &mut Dice,
-    world: &World,
-    plans: &[Plan],
-    others: &mut Others,
-    errors: &HashMap<u32, Errors>,
-    events: usize,
-) {
-    let ended = |p: u32| {
-        let peer = &world.peers[p as usize];
-        peer.joined.is_some()
-            && peer.session != NO_SESSION
-            && world.sessions[peer.session as usize].end.is_some()
-    };
-    let mut ice: HashMap<u32, Vec<u64>> = HashMap::new();
-    for p in plans.iter().filter(|p| {
-        matches!(p.kind, Kind::Publish | Kind::Subscribe)
-            && matches!(p.code, Code::IceDisconnected | Code::IceFailure)
-            && matches!(p.story, Story::Noise | Story::Priya)
-    }) {
-        ice.entry(p.who).or_default().push(p.t);
-    }
-    let of = |part: fn(Part) -> bool| -> Vec<u32> {
-        (0..world.peers.len() as u32)
-            .filter(|&p| part(world.peers[p as usize].part) && ended(p))
-            .collect()
-    };
-
-    let mut peers: Vec<u32> = of(|p| p == Part::Priya);
-    let storm = of(|p| p == Part::Storm);
-    let k_storm = (events / 400).clamp(1, 60);
-    let brief = storm.iter().copied().find(|&p| {
-        let peer = &world.peers[p as usize];
-        peer.left
-            .zip(peer.joined)
-            .is_some_and(|(l, j)| l - j < 10 * SEC)
-    });
-    let publisher = storm
-        .iter()
-        .copied()
-        .find(|&p| world.video_of(&world.peers[p as usize]).is_some());
-    let mut picked: Vec<u32> = brief.into_iter().chain(publisher).collect();
-    picked.extend(
-        storm
-            .iter()
-            .copied()
-            .filter(|p| Some(*p) != brief && Some(*p) != publisher)
-            .take(k_storm.saturating_sub(picked.len())),
-    );
-    peers.extend(picked);
-
-    let k_disconnect = (events / 300).clamp(1, 80);
-    let by_outcome: Vec<Vec<u32>> = [Outcome::Stayed, Outcome::Rejoined, Outcome::Left]
-        .into_iter()
-        .map(|o| {
-            of(|p| matches!(p, Part::DisconnectCluster(_)))
-                .into_iter()
-                .filter(|&p| world.peers[p as usize].part == Part::DisconnectCluster(o))
-                .collect()
-        })
-        .collect();
-    let mut taken = 0;
-    for round in 0.. {
-        let mut any = false;
-        for list in &by_outcome {
-            if let Some(&p) = list.get(round) {
-                if taken < k_disconnect {
-                    peers.push(p);
-                    taken += 1;
-                }
-                any = true;
-            }
-        }
-        if !any || taken >= k_disconnect {
-            break;
-        }
-    }
-
-    let k_noise = (events / 600).clamp(1, 40);
-    peers.extend(
-        of(|p| p == Part::Noise)
-            .into_iter()
-            .filter(|p| ice.contains_key(p))
-            .take(k_noise),
-    );
-
-    for peer in peers {
-        let p = &world.peers[peer as usize];
-        let session = &world.sessions[p.session as usize];
-        let (joined, left) = (p.joined.unwrap_or(0), p.left.unwrap_or(NOW));
-        let mut candidates: Vec<u32> = session
-            .peers
-            .iter()
-            .copied()
-            .filter(|&q| {
-                let other = &world.peers[q as usize];
-                q != peer
-                    && world.video_of(other).is_some()
-                    && other.joined.is_some_and(|j| j < left)
-                    && other.left.is_none_or(|l| l > joined)
-            })
-            .collect();
-        // The host first: it is the one everybody watches.
-        candidates.sort_by_key(|&q| (world.peers[q as usize].role != 0, q));
-        candidates.truncate(2);
-        for &q in std::iter::once(&peer).chain(&candidates) {
-            others
-                .timelines
-                .entry(q)
-                .or_insert_with(|| timeline(side, world, q, errors.get(&q).copied()));
-        }
-        let mut troubles = ice.get(&peer).cloned().unwrap_or_default();
-        troubles.sort_unstable();
-        others.stats.push(StatsPeer {
-            peer,
-            remotes: candidates,
-            troubles,
-        });
-    }
 }

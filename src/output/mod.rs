@@ -1,0 +1,315 @@
+//! `list`'s formats, and writing a file atomically.
+//!
+//! - `csv_rows`: the `csv` format's columns and rows.
+//! - `table`: the `table` format, fitted to a terminal.
+
+mod csv_rows;
+mod table;
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::store::Store;
+
+pub use csv_rows::CSV_COLUMNS;
+pub use table::status_word;
+
+/// The formats `list` writes in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Ndjson,
+    Json,
+    Csv,
+}
+
+impl Format {
+    pub const ALL: [Format; 4] = [Format::Table, Format::Ndjson, Format::Json, Format::Csv];
+
+    /// The name on the command line (`--format ndjson`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Ndjson => "ndjson",
+            Format::Json => "json",
+            Format::Csv => "csv",
+        }
+    }
+}
+
+/// Writes the events `rows` of the store in a format.
+pub fn write_events(
+    store: &Store,
+    rows: &[u32],
+    format: Format,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    write_events_within(store, rows, format, None, out)
+}
+
+/// [`write_events`], with the table fitted into `columns` when given (a terminal's width).
+pub fn write_events_within(
+    store: &Store,
+    rows: &[u32],
+    format: Format,
+    columns: Option<usize>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        Format::Ndjson | Format::Json => {
+            let raws = rows.iter().map(|&i| store.raw(i as usize));
+            return write_raw_events(raws, rows.len(), format == Format::Json, out);
+        }
+        Format::Csv => csv_rows::write_csv(store, rows, out)?,
+        Format::Table => table::write_table(store, rows, columns, out)?,
+    }
+    out.flush()
+}
+
+/// Writes `n` events given by their JSON: one per line (the `ndjson` format), or in one envelope
+/// (the `json` format).
+pub fn write_raw_events<'a>(
+    raws: impl Iterator<Item = &'a [u8]>,
+    n: usize,
+    envelope: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if envelope {
+        write!(
+            out,
+            "{{\"limit\":{n},\"total\":{n},\"next\":\"\",\"events\":["
+        )?;
+        for (k, raw) in raws.enumerate() {
+            if k > 0 {
+                out.write_all(b",")?;
+            }
+            out.write_all(b"\n")?;
+            write_compact(raw, out)?;
+        }
+        out.write_all(b"\n]}\n")?;
+    } else {
+        for raw in raws {
+            write_compact(raw, out)?;
+            out.write_all(b"\n")?;
+        }
+    }
+    out.flush()
+}
+
+/// Writes a JSON value on one line, byte for byte as it was sent but for the whitespace between
+/// tokens (numbers, escapes and key order are untouched).
+pub fn write_compact(raw: &[u8], out: &mut dyn Write) -> io::Result<()> {
+    if memchr::memchr2(b'\n', b'\r', raw).is_none() {
+        return out.write_all(raw);
+    }
+    out.write_all(&compact_json(raw))
+}
+
+/// JSON without the whitespace between its tokens; strings and numbers stay byte for byte.
+pub fn compact_json(json: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(json.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in json {
+        if in_string {
+            out.push(b);
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else if b == b'"' {
+            in_string = true;
+            out.push(b);
+        } else if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// The buffer a command's output is written through: large, so that a large output is written
+/// in few calls to the system (each costs far more on a file than on /dev/null).
+pub const OUTPUT_BUFFER: usize = 1 << 20;
+
+/// Writes a file atomically: a temporary file in the same folder, flushed to disk, then renamed
+/// over the target. A failure leaves any existing file untouched. A target that is there and is
+/// no file (`/dev/stdout`, `/dev/null`, a named pipe) is written to as it is: a file renamed
+/// over it would take its place.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let target = std::fs::OpenOptions::new().write(true).open(path)?;
+        let mut buf = io::BufWriter::with_capacity(OUTPUT_BUFFER, target);
+        write(&mut buf)?;
+        return buf.flush();
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".callscope-").suffix(".tmp");
+    // A new file is made as any program makes one: 0666 less the umask (the system applies it
+    // when the file is created), so that `umask 077` keeps a dump of names and addresses private.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    // The temporary file is the writer's business: a failure names the folder, not it (the
+    // caller names the file the user asked for).
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!(
+                "cannot create a file in {}: {}",
+                dir.display(),
+                without_path(&e)
+            ),
+        )
+    })?;
+    {
+        let mut buf = io::BufWriter::with_capacity(OUTPUT_BUFFER, tmp.as_file_mut());
+        write(&mut buf)?;
+        buf.flush()?;
+    }
+    // A file replaced keeps its mode.
+    #[cfg(unix)]
+    if let Ok(meta) = std::fs::metadata(path) {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o7777;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// An error's own words, without the path tempfile adds to them (`... at path "/x/.tmp"`).
+fn without_path(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at path \"") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// The files a folder dump holds: the events, then each kind of related data that is at hand.
+pub const FOLDER_EVENTS: &str = "events.ndjson";
+pub const FOLDER_ROOMS: &str = "rooms.json";
+pub const FOLDER_SESSIONS: &str = "sessions.json";
+pub const FOLDER_STATS: &str = "peer-stats.ndjson";
+
+/// Writes events and the related data beside them into a folder that re-opens as it was: the
+/// events as NDJSON, the rooms and the sessions each as one list response
+/// (`{"limit","data","last"}`, as their endpoints answer), the quality stats one response a
+/// line. Each file is written atomically; a kind with nothing in it is not written. Returns the
+/// files written.
+pub fn write_folder<'a>(
+    dir: &Path,
+    events: impl Iterator<Item = &'a [u8]>,
+    related: &crate::related::Related,
+) -> io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    let path = dir.join(FOLDER_EVENTS);
+    write_atomically(&path, |out| {
+        for raw in events {
+            write_compact(raw, out)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    })?;
+    written.push(path);
+    let list = |raws: Vec<&str>, last: Option<&str>| {
+        let mut body = format!("{{\"limit\":{},\"data\":[", raws.len());
+        body.push_str(&raws.join(","));
+        body.push(']');
+        if let Some(last) = last {
+            body.push_str(&format!(",\"last\":{}", serde_json::Value::from(last)));
+        }
+        body.push_str("}\n");
+        body
+    };
+    if !related.rooms.is_empty() {
+        let body = list(
+            related.rooms.iter().map(|r| r.raw.as_str()).collect(),
+            related.rooms.last().map(|r| r.id.as_str()),
+        );
+        let path = dir.join(FOLDER_ROOMS);
+        write_atomically(&path, |out| out.write_all(body.as_bytes()))?;
+        written.push(path);
+    }
+    if !related.sessions.is_empty() {
+        let body = list(
+            related.sessions.iter().map(|s| s.raw.as_str()).collect(),
+            related.sessions.last().map(|s| s.id.as_str()),
+        );
+        let path = dir.join(FOLDER_SESSIONS);
+        write_atomically(&path, |out| out.write_all(body.as_bytes()))?;
+        written.push(path);
+    }
+    if !related.stats.is_empty() {
+        let path = dir.join(FOLDER_STATS);
+        write_atomically(&path, |out| {
+            for s in &related.stats {
+                write_compact(s.raw.as_bytes(), out)?;
+                out.write_all(b"\n")?;
+            }
+            Ok(())
+        })?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_as_the_target_is_written_to_and_stays_a_pipe() {
+        use std::io::Read;
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out.fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("mkfifo is not available: skipped");
+            return;
+        }
+        let reading = fifo.clone();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(reading)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        });
+        super::write_atomically(&fifo, |out| out.write_all(b"{\"id\":\"e\"}\n")).unwrap();
+        assert!(
+            std::fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+            "the pipe was replaced by a file"
+        );
+        assert_eq!(reader.join().unwrap(), "{\"id\":\"e\"}\n");
+    }
+
+    #[test]
+    fn a_failure_to_create_the_temporary_file_names_the_folder_not_the_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("missing/out.json");
+        let e = super::write_atomically(&target, |_| Ok(())).unwrap_err();
+        let text = e.to_string();
+        assert!(text.starts_with("cannot create a file in "), "{text}");
+        assert!(
+            !text.contains(".callscope-") && !text.contains("at path"),
+            "{text}"
+        );
+    }
+}
