@@ -79,3 +79,49 @@ fn a_failed_write_names_the_file_asked_for_not_a_temporary_one() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_room_name_given_where_an_id_is_wanted_is_said_with_the_rooms_id() {
+    let dir = tempfile::tempdir().unwrap();
+    callscope(dir.path())
+        .args(["list", "--demo", "--room", "weekly-allhands", "--format", "ndjson"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(
+            "callscope: no event is in a room of id weekly-allhands; the room named \
+             weekly-allhands has the id 673a1f2c9e4b8d0a5c7e3f21: --room 673a1f2c9e4b8d0a5c7e3f21\n",
+        );
+    // The same from a dump read on the fast path, and nothing said for a room's own id.
+    let dump = dir.path().join("demo.ndjson");
+    callscope(dir.path())
+        .args(["list", "--demo", "--format", "ndjson", "-o"])
+        .arg(&dump)
+        .assert()
+        .success();
+    callscope(dir.path())
+        .args(["list", "--room", "weekly-allhands", "--format", "ndjson"])
+        .arg(&dump)
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "has the id 673a1f2c9e4b8d0a5c7e3f21",
+        ));
+    let out = callscope(dir.path())
+        .args([
+            "list",
+            "--room",
+            "673a1f2c9e4b8d0a5c7e3f21",
+            "--format",
+            "ndjson",
+        ])
+        .arg(&dump)
+        .assert()
+        .success()
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    assert!(!out.is_empty());
+}

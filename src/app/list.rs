@@ -66,6 +66,8 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                 && let Some(spans) = offline.select_offline_spans(&list.filter)
                 // Nothing in a time range: the full path says what time the events span.
                 && !(bounded && spans.is_empty())
+                // Nor in a room: the full path says which room a name given as an id names.
+                && !(list.filter.room().is_some() && spans.is_empty())
             {
                 write_spans(&list, &spans).map_err(Failure::Runtime)?;
                 // The process ends here: unmapping the dump would only cost time.
@@ -77,6 +79,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     };
     if rows.is_empty() {
         note_time_span(&list.filter, &store);
+        note_room_name(&list.filter, &store);
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
     if problems.is_empty() {
@@ -168,6 +171,37 @@ pub fn empty_file_note(path: &str) -> String {
         "callscope: note: {} is empty: it holds no events (was it written in full?)",
         crate::text::for_terminal(path)
     )
+}
+
+/// `--room NAME` where an id is wanted, offline (live, names are looked up): said, with the id
+/// of the room of that name, when no event is in a room of that id.
+fn note_room_name(filter: &Filter, store: &Store) {
+    let Some(value) = filter.room() else {
+        return;
+    };
+    let rows = store.rows();
+    if rows.iter().any(|r| store.str(r.room_id) == value) {
+        return;
+    }
+    let mut ids: Vec<&str> = rows
+        .iter()
+        .filter(|r| !r.room_name.is_none() && store.str(r.room_name).eq_ignore_ascii_case(value))
+        .map(|r| store.str(r.room_id))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let value = crate::text::for_terminal(value);
+    match ids.as_slice() {
+        [] => {}
+        [id] => eprintln!(
+            "callscope: no event is in a room of id {value}; the room named {value} has the id {id}: --room {id}",
+            id = crate::text::for_terminal(id)
+        ),
+        several => eprintln!(
+            "callscope: no event is in a room of id {value}; rooms named {value} have the ids {}: give one with --room",
+            crate::text::for_terminal(&several.join(", "))
+        ),
+    }
 }
 
 fn note_time_span(filter: &Filter, store: &Store) {
