@@ -8,14 +8,15 @@
 pub mod events;
 pub mod history;
 pub mod live;
+pub mod related;
 
 pub use super::effect::Effect;
 
 use super::action::{Action, Command};
 use super::model::{LoadState, Model, Screen};
 use super::panels::{
-    Focus, Handled, command, detail, editor, facets, find, groups, help, json, list, prompt, story,
-    timeline,
+    Focus, Handled, command, detail, editor, facets, find, groups, help, json, list, prompt,
+    quality, story, timeline,
 };
 use super::view::layout::{areas_of, list_height};
 use events::{append, keep_selection_visible};
@@ -83,6 +84,11 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             });
             Vec::new()
         }
+        Action::RelatedLoaded { objects, now } => {
+            related::loaded(model, objects, now);
+            Vec::new()
+        }
+        Action::Answered { answer, now } => related::answered(model, answer, now),
         Action::Copied(result) => {
             model.status = Some(match result {
                 Ok(what) => format!("copied {what} to the clipboard"),
@@ -122,6 +128,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Focus::Find(prompt) => find::handle(prompt, model, c),
         Focus::Json(tree) => json::handle(tree, model, c),
         Focus::Command(line) => command::handle(line, model, c),
+        Focus::Quality(panel) => quality::handle(panel, model, c),
     };
     match handled {
         Handled::Done(focus, effects) => {
@@ -157,10 +164,14 @@ pub fn refresh_derived(model: &mut Model) {
         focus,
         panes,
         screen,
+        beside,
         ..
     } = model;
     if let Some(groups) = focus.groups_mut() {
         groups.refresh(events);
+    }
+    if let Some(story) = focus.story_mut() {
+        story.retell(&events.store, beside, events.generation.store);
     }
     let mut found = events.find.take();
     if let Some(find) = &mut found {
@@ -173,6 +184,9 @@ pub fn refresh_derived(model: &mut Model) {
     panes
         .detail
         .refresh(&events.store, events.generation, focused);
+    panes
+        .detail
+        .refresh_verdict(&events.store, beside, events.generation, focused);
     panes.facets.refresh(events, focus.groups());
 }
 

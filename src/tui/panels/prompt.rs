@@ -26,8 +26,9 @@ pub struct SavePrompt {
 
 impl SavePrompt {
     /// The prompt as `s` and `S` open it: a path named after the filtered room and the time,
-    /// the cursor at its end.
-    pub fn new(filter: &Filter, what: SaveWhat) -> SavePrompt {
+    /// the cursor at its end; a folder (ending with `/`) when `folder` is set (there is related
+    /// data to save beside the events), else a file.
+    pub fn new(filter: &Filter, what: SaveWhat, folder: bool) -> SavePrompt {
         let room = filter.room().unwrap_or("events");
         let room: String = room
             .chars()
@@ -40,7 +41,11 @@ impl SavePrompt {
             })
             .collect();
         let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S");
-        let default = format!("callscope-{room}-{stamp}.json");
+        let default = if folder {
+            format!("callscope-{room}-{stamp}/")
+        } else {
+            format!("callscope-{room}-{stamp}.json")
+        };
         let cursor = default.len();
         SavePrompt {
             path: Input::new(default).with_cursor(cursor),
