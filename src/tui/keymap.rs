@@ -289,7 +289,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('A')], command: Command::LoadAll, help: "live: load every matching page (again: stop)", hint: None },
     Binding { modes: BROWSE, keys: &[Char('s')], command: Command::SaveShown, help: "save the shown events to a dump", hint: Some("save") },
     Binding { modes: BROWSE, keys: &[Char('S')], command: Command::SaveLoaded, help: "save every loaded event to a dump", hint: None },
-    Binding { modes: &[List, Detail, Story], keys: &[Char('m')], command: Command::ShowQuality, help: "the peer's network in the event's session: quality charts", hint: Some("network") },
+    Binding { modes: &[List, Detail, Story], keys: &[Char('m')], command: Command::ShowQuality, help: "the peer's network in the session, as charts", hint: Some("network") },
     Binding { modes: &[Quality], keys: &[Code(KeyCode::Esc), Char('m')], command: Command::Cancel, help: "back from the network view", hint: Some("back") },
     Binding { modes: &[Quality], keys: &[Char('R')], command: Command::Rerun, help: "live: ask the service for the stats again", hint: Some("ask again") },
     Binding { modes: &[List, Detail, Story], keys: &[Char('y')], command: Command::CopyJson, help: "copy the event's JSON to the clipboard", hint: Some("copy") },

@@ -169,6 +169,7 @@ pub fn refresh_derived(model: &mut Model) {
     } = model;
     if let Some(groups) = focus.groups_mut() {
         groups.refresh(events);
+        groups.refresh_shares(events, beside);
     }
     if let Some(story) = focus.story_mut() {
         story.retell(&events.store, beside, events.generation.store);

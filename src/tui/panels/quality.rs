@@ -81,7 +81,11 @@ pub fn open(
     let peer_id = store.str(row.peer_id).to_string();
     let own = row.text(Field::Session);
     let session_id = if own.is_none() {
-        // The chain's session, else the only session the peer has stats in.
+        // The chain's session (the one its verdict found), else the only session the peer has
+        // stats in.
+        let session = session.or_else(|| {
+            super::detail::verdict_of(store, &model.beside, i).and_then(|v| v.session_id)
+        });
         session.or_else(|| {
             let mut found = model
                 .beside

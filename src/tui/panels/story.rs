@@ -214,6 +214,7 @@ pub fn open(model: &mut Model, here: Focus) -> Handled {
     let room = store.str(store.row(i).text(Field::Room)).to_string();
     let peer_id = store.str(peer).to_string();
     let told_for = (model.events.generation.store, model.beside.version);
+    let lines_len = lines.len();
     model.panes.detail.scroll = 0;
     let effects = crate::tui::update::related::ask_tracks(model, &room, &peer_id);
     Handled::Done(
@@ -224,7 +225,10 @@ pub fn open(model: &mut Model, here: Focus) -> Handled {
             tracks: told.tracks,
             lines,
             selected,
-            offset: selected.saturating_sub(height / 2),
+            // The selected line in the middle, unless the story's end would leave rows empty.
+            offset: selected
+                .saturating_sub(height / 2)
+                .min(lines_len.saturating_sub(height)),
             back: Box::new(here),
             told_for,
         }),
@@ -269,7 +273,13 @@ pub fn handle(mut s: StoryPanel, model: &mut Model, c: Command) -> Handled {
         Command::ShowQuality => {
             let chain = s.focused_chain();
             let session = chain.and_then(|c| s.verdicts[c].session_id.clone());
-            let event = s.focused_event();
+            // On a chain's own lines, the network is told around its last failure.
+            let event = match s.lines.get(s.selected) {
+                Some(StoryLine::Chain(c) | StoryLine::Verdict(c) | StoryLine::Network(c)) => {
+                    s.story.chains[*c].events.last().map(|&i| i as usize)
+                }
+                _ => s.focused_event(),
+            };
             return super::quality::open(model, event, session, Focus::Story(s));
         }
         Command::CopyId => {
