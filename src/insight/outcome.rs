@@ -5,7 +5,7 @@
 
 use super::chains::{Chain, Story, story};
 use super::quality::{Summary, around};
-use super::verdict::{Attempt, Failing, TrackSeen, Verdict, verdict};
+use super::verdict::{Attempt, Failing, RoomSessions, TrackSeen, Verdict, verdict, verdict_in};
 use crate::event::Field;
 use crate::related::Related;
 use crate::store::{NO_TIME, Store, Sym};
@@ -111,6 +111,8 @@ pub fn outcomes(
         tracks.sort_by_key(|t| t.at);
         tracks.dedup();
     }
+    // Each room's sessions read once, for all its chains.
+    let mut rooms: rustc_hash::FxHashMap<String, RoomSessions> = Default::default();
     let kinds = super::Kinds::of(store);
     let mut peers: Vec<Sym> = rows
         .iter()
@@ -128,7 +130,21 @@ pub fn outcomes(
                 .get(failing.room_id)
                 .map(Vec::as_slice)
                 .unwrap_or_default();
-            let outcome = verdict(&failing, related, tracks, now).outcome;
+            let room = rooms
+                .entry(failing.room_id.to_string())
+                .or_insert_with(|| RoomSessions::new(related, failing.room_id, now));
+            // The room's track events of this peer or of its user: the only ones that count.
+            let theirs: Vec<TrackSeen> = tracks
+                .iter()
+                .filter(|t| {
+                    t.peer_id == failing.peer_id
+                        || failing
+                            .user_id
+                            .is_some_and(|u| !u.is_empty() && t.user_id.as_deref() == Some(u))
+                })
+                .cloned()
+                .collect();
+            let outcome = verdict_in(&failing, room, &theirs, now).outcome;
             for &e in &chain.events {
                 table[e as usize] = Some((number, outcome));
             }
@@ -203,4 +219,37 @@ fn tracks_of(store: &Store, story: &Story) -> Vec<TrackSeen> {
     }
     seen.sort_by_key(|t| t.at);
     seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_chains_outcome_in_the_table_is_the_one_its_peers_story_tells() {
+        let mut store = Store::new();
+        store.merge(crate::source::demo::load());
+        let related = crate::source::demo::related();
+        let table = outcomes(&store, &related, &[], 0);
+        let mut peers: Vec<Sym> = store.rows().iter().map(|r| r.peer_id).collect();
+        peers.sort();
+        peers.dedup();
+        let mut chains = 0;
+        for peer in peers.into_iter().filter(|p| !p.is_none()) {
+            let told = tell(&store, &related, peer, 0);
+            for (chain, v) in told.story.chains.iter().zip(&told.verdicts) {
+                chains += 1;
+                for &e in &chain.events {
+                    assert_eq!(table[e as usize].map(|(_, o)| o), Some(v.outcome));
+                }
+            }
+        }
+        assert!(chains > 500, "{chains}");
+        // Events in no chain have no outcome.
+        let tracks =
+            (0..store.len()).filter(|&i| store.str(store.row(i).kind).starts_with("track."));
+        for i in tracks {
+            assert_eq!(table[i], None);
+        }
+    }
 }

@@ -201,6 +201,10 @@ fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
         help::wheel(help, &model.config, model.screen.height, step);
         return;
     }
+    // The network view covers the panes: nothing under it scrolls.
+    if matches!(model.focus, Focus::Quality(_)) {
+        return;
+    }
     let a = areas_of(model);
     let at = (column, row).into();
     if a.detail.contains(at) {
@@ -220,7 +224,8 @@ fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
 }
 
 /// A click selects the row under the pointer, or moves the keyboard to the pane under it. While
-/// text is typed, a question is asked or the help is open, the keyboard stays where it is.
+/// text is typed, a question is asked, or the help or the network view is open, the keyboard
+/// stays where it is.
 fn click(model: &mut Model, column: u16, row: u16) -> Vec<Effect> {
     if matches!(
         model.focus,
@@ -230,6 +235,7 @@ fn click(model: &mut Model, column: u16, row: u16) -> Vec<Effect> {
             | Focus::Help(_)
             | Focus::Find(_)
             | Focus::Command(_)
+            | Focus::Quality(_)
     ) {
         return Vec::new();
     }

@@ -341,7 +341,11 @@ pub fn draw(model: &Model, s: &StoryPanel, frame: &mut Frame, area: Rect) {
         s.story.chains.len(),
         s.story.gave_up(),
         through,
-        live_note(model, first.map(|r| store.str(r.text(Field::Room)))),
+        live_note(
+            model,
+            first.map(|r| store.str(r.text(Field::Room))),
+            store.str(s.story.peer)
+        ),
         model.config.keymap.key(Mode::Story, Command::ShowQuality),
         model.config.keymap.key(Mode::Story, Command::Cancel),
     );
@@ -446,7 +450,7 @@ pub fn draw(model: &Model, s: &StoryPanel, frame: &mut Frame, area: Rect) {
 
 /// Live: what the questions about the room's sessions and the peer's track events are doing,
 /// when they are not answered (" · sessions: asking the service").
-fn live_note(model: &Model, room: Option<&str>) -> String {
+fn live_note(model: &Model, room: Option<&str>, peer: &str) -> String {
     let beside = &model.beside;
     let mut notes = Vec::new();
     match room.and_then(|r| beside.sessions_asked(r)) {
@@ -454,14 +458,13 @@ fn live_note(model: &Model, room: Option<&str>) -> String {
         Some(Asked::Failed(why)) => notes.push(format!("sessions not fetched: {why}")),
         _ => {}
     }
-    for (_, asked) in &beside.peer_tracks {
+    for (_, asked) in beside.peer_tracks.iter().filter(|(p, _)| p == peer) {
         match asked {
             Asked::Asking => notes.push("track events: asking the service".to_string()),
             Asked::Failed(why) => notes.push(format!("track events not fetched: {why}")),
             Asked::Answered => {}
         }
     }
-    notes.dedup();
     notes
         .iter()
         .map(|n| format!(" · {}", for_terminal(n)))

@@ -202,3 +202,28 @@ fn offline_nothing_is_asked_and_m_opens_on_what_is_loaded() {
         Some("these stats come from files: there is no service to ask")
     );
 }
+
+#[test]
+fn the_network_view_covers_the_panes_clicks_and_the_wheel_change_nothing_beneath() {
+    let mut m = loaded(&ten());
+    run(&mut m, Command::ShowQuality);
+    assert_eq!(m.focus.mode(), Mode::Quality);
+    let list = areas(140, 40).list;
+    update(
+        &mut m,
+        Action::Click {
+            column: list.x + 2,
+            row: list.y + 4,
+        },
+    );
+    update(
+        &mut m,
+        Action::Wheel {
+            column: list.x + 2,
+            row: list.y + 4,
+            down: true,
+        },
+    );
+    assert_eq!(m.focus.mode(), Mode::Quality);
+    assert_eq!(m.events.selection.selected, 0);
+}
