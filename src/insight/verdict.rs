@@ -171,7 +171,19 @@ pub struct RoomSessions<'a> {
 }
 
 impl<'a> RoomSessions<'a> {
+    /// Every join of the room, for the verdicts of all its chains.
     pub fn new(related: &'a Related, room_id: &str, now: i64) -> RoomSessions<'a> {
+        RoomSessions::of(related, room_id, now, |_| true)
+    }
+
+    /// The joins of the room that `keep` keeps: those of one failing peer and its user, for a
+    /// single verdict, without indexing the others.
+    fn of(
+        related: &'a Related,
+        room_id: &str,
+        now: i64,
+        keep: impl Fn(&SessionPeer) -> bool,
+    ) -> RoomSessions<'a> {
         let mut room = RoomSessions {
             known: known_span(related, room_id, now),
             ..RoomSessions::default()
@@ -182,6 +194,9 @@ impl<'a> RoomSessions<'a> {
             .filter(|s| s.room_id == room_id)
             .flat_map(|s| s.peers.iter().map(move |p| (s, p)));
         for (k, (s, p)) in peers.enumerate() {
+            if !keep(p) {
+                continue;
+            }
             let Some(joined) = p.joined() else { continue };
             room.by_peer
                 .entry(p.id.as_str())
@@ -215,12 +230,14 @@ impl<'a> RoomSessions<'a> {
 
 /// The verdict of one chain, from the related data and the track events at hand.
 pub fn verdict(failing: &Failing, related: &Related, tracks: &[TrackSeen], now: i64) -> Verdict {
-    verdict_in(
-        failing,
-        &RoomSessions::new(related, failing.room_id, now),
-        tracks,
-        now,
-    )
+    let theirs = |p: &SessionPeer| {
+        p.id == failing.peer_id
+            || failing
+                .user_id
+                .is_some_and(|u| !u.is_empty() && p.user_id.as_deref() == Some(u))
+    };
+    let room = RoomSessions::of(related, failing.room_id, now, theirs);
+    verdict_in(failing, &room, tracks, now)
 }
 
 /// [`verdict`], with the room's sessions read once for many chains.
