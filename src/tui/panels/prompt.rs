@@ -151,7 +151,15 @@ pub fn save_line(
         SaveWhat::Shown => model.events.shown.len(),
         SaveWhat::Loaded => model.events.store.len(),
     };
-    let label = format!(" save {} events to: ", thousands(count));
+    // A folder gets the track events and the related data beside the events.
+    let label = if prompt.path.value().trim_end().ends_with('/') {
+        format!(
+            " save {} events, the track events and the related data into: ",
+            thousands(count)
+        )
+    } else {
+        format!(" save {} events to: ", thousands(count))
+    };
     let width = area.width.saturating_sub(label.chars().count() as u16 + 1) as usize;
     let scroll = prompt.path.visual_scroll(width.max(1));
     let value: String = for_terminal(prompt.path.value())

@@ -227,3 +227,25 @@ fn the_network_view_covers_the_panes_clicks_and_the_wheel_change_nothing_beneath
     assert_eq!(m.focus.mode(), Mode::Quality);
     assert_eq!(m.events.selection.selected, 0);
 }
+
+#[test]
+fn s_offers_a_folder_when_related_data_is_at_hand_and_a_file_otherwise() {
+    let path_of = |m: &Model| match &m.focus {
+        Focus::SavePath(prompt) => prompt.path.value().to_string(),
+        other => panic!("{:?}", other.mode()),
+    };
+    let mut m = loaded(&ten());
+    run(&mut m, Command::SaveShown);
+    assert!(path_of(&m).ends_with(".json"), "{}", path_of(&m));
+    run(&mut m, Command::Cancel);
+    let session = session_with("peer-0", "2026-11-18T10:00:30Z", "2026-11-18T10:20:00Z");
+    update(
+        &mut m,
+        Action::RelatedLoaded {
+            objects: vec![crate::related::Object::Session(session)],
+            now: 0,
+        },
+    );
+    run(&mut m, Command::SaveShown);
+    assert!(path_of(&m).ends_with('/'), "{}", path_of(&m));
+}
