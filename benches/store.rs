@@ -5,6 +5,7 @@
 //!   CALLSCOPE_BENCH_1M=1 cargo bench --bench store
 //!   cargo bench --bench store -- 'explorer/'     # one group of measurements
 //!   cargo bench --bench store -- 'load/'         # reading and merging batches
+//!   cargo bench --bench store -- 'related/'      # verdicts, with the sessions beside the events
 //!
 //! Each store is built once per size (generated NDJSON read in batches, as the explorer reads a
 //! dump) and only the work on it is measured. The `explorer/` figures go through `update` and
@@ -424,6 +425,78 @@ fn loading(c: &mut Criterion, events: usize) {
     group.finish();
 }
 
+/// The verdicts: the explorer with the generated world's rooms, sessions and quality stats
+/// loaded beside its events, each figure beside the same work without them.
+fn related_work(c: &mut Criterion, events: usize) {
+    let dataset = callscope::generator::Dataset::new(events, callscope::generator::DEMO_SEED);
+    let mut related = Vec::new();
+    let mut sessions = Vec::new();
+    dataset
+        .write_rooms(&mut related)
+        .expect("writing to memory");
+    dataset
+        .write_sessions(&mut sessions)
+        .expect("writing to memory");
+    related.extend_from_slice(&sessions);
+    dataset
+        .write_peer_stats(&mut related)
+        .expect("writing to memory");
+    let objects = callscope::related::read_all(&related).expect("the generated data reads");
+    let bare = loaded_model(events);
+    let mut with = loaded_model(events);
+    update(&mut with, Action::RelatedLoaded { objects, now: 0 });
+    let mut group = c.benchmark_group(format!("related/{events}"));
+    configure(&mut group, events);
+    // A storm join failure: its peer's chain, and the verdict on it.
+    let store = &with.events.store;
+    let storm = (0..store.len())
+        .find(|&i| {
+            let row = store.row(i);
+            store.str(row.text(Field::Room)) == STORM_ROOM_ID
+                && store.str(row.kind) == "client.join.failed"
+        })
+        .expect("the storm is generated");
+    group.bench_function("chain of an event (baseline)", |b| {
+        b.iter(|| callscope::insight::After::of(black_box(store), storm))
+    });
+    group.bench_function("verdict of an event's chain", |b| {
+        b.iter(|| callscope::tui::panels::detail::verdict_of(black_box(store), &with.beside, storm))
+    });
+    group.bench_function("group by error (baseline)", |b| {
+        b.iter(|| Groups::compute(store, &with.events.shown, GroupKey::Error, GroupSort::Count))
+    });
+    group.bench_function("outcome of every chain", |b| {
+        b.iter(|| callscope::insight::outcomes(black_box(store), &with.beside.data, &[], 0))
+    });
+    let mut term = terminal();
+    for (name, model) in [("no related data (baseline)", bare), ("related data", with)] {
+        let mut model = model;
+        group.bench_function(format!("key down + frame, {name}"), |b| {
+            b.iter_custom(|iters| {
+                timed_change(
+                    &mut model,
+                    &mut term,
+                    iters,
+                    &|m| command(m, Command::Top),
+                    &|m| command(m, Command::Down),
+                )
+            })
+        });
+        group.bench_function(format!("groups view opened + frame, {name}"), |b| {
+            b.iter_custom(|iters| {
+                timed_change(
+                    &mut model,
+                    &mut term,
+                    iters,
+                    &|m| command(m, Command::Cancel),
+                    &|m| command(m, Command::ShowGroups),
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     // The allocator set up as every callscope command sets it up, so that each large block a
     // measured piece of work takes costs what it costs there: fresh pages from the system.
@@ -438,6 +511,7 @@ fn benches(c: &mut Criterion) {
         );
         store_work(c, &model);
         explorer(c, &mut model);
+        related_work(c, events);
     }
 }
 

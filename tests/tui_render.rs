@@ -3,6 +3,7 @@
 
 use callscope::event::{EventType, Field};
 use callscope::filter::{Filter, TimeBound};
+use callscope::related::Object;
 use callscope::source::DumpProblem;
 use callscope::store::Batch;
 use callscope::tui::action::{Action, Command};
@@ -57,13 +58,25 @@ fn of_events(size: (u16, u16), events: &[Value]) -> Model {
     )
 }
 
+/// The demo as the explorer loads it: its events, then the related data beside them (rooms,
+/// sessions, quality stats).
 fn demo(filter: Filter, size: (u16, u16)) -> Model {
-    loaded(
+    let mut m = loaded(
         SourceLabel::Demo,
         filter,
         size,
         vec![callscope::source::demo::load()],
-    )
+    );
+    let related = callscope::source::demo::related();
+    let objects = related
+        .rooms
+        .into_iter()
+        .map(Object::Room)
+        .chain(related.sessions.into_iter().map(Object::Session))
+        .chain(related.stats.into_iter().map(Object::Stats))
+        .collect();
+    update(&mut m, Action::RelatedLoaded { objects, now: 0 });
+    m
 }
 
 fn run(m: &mut Model, c: Command) {
@@ -1053,10 +1066,20 @@ fn a_narrow_groups_view_gives_up_columns_before_the_groups_names() {
             assert!(text.contains("PEERS") && text.contains("ROOMS"), "{text}");
         }
     }
-    let mut m = demo(Filter::default(), (200, 40));
+    // With the related data at hand, the share of chains that got through gives way after the
+    // sparkline and the first time.
+    let mut m = demo(Filter::default(), (240, 40));
     run(&mut m, Command::ShowGroups);
     let text = screen_text(draw(&m).backend().buffer());
-    for title in ["FINAL%", "PEERS", "ROOMS", "FIRST", "LAST", "OVER TIME"] {
+    for title in [
+        "FINAL%",
+        "GOT THROUGH",
+        "PEERS",
+        "ROOMS",
+        "FIRST",
+        "LAST",
+        "OVER TIME",
+    ] {
         assert!(text.contains(title), "a wide screen shows {title}:\n{text}");
     }
 }
@@ -1790,4 +1813,180 @@ fn the_timeline_labels_its_time_axis_fills_the_width_and_esc_closes_it() {
         assert!(m.panes.timeline.is_none());
         assert_eq!(m.focus.mode(), Mode::List);
     }
+}
+
+fn bound(text: &str) -> TimeBound {
+    TimeBound {
+        text: text.to_string(),
+        nanos: callscope::time::parse_rfc3339_nanos(text).unwrap(),
+    }
+}
+
+/// Søren Kowalski, a peer of the demo's join storm who got in after four failed joins.
+const SOREN: &str = "67fc2ca6-0292-4826-b8f5-81a2c18e5bab";
+
+#[test]
+fn a_story_tells_each_chains_verdict_with_its_evidence_and_the_track_events_dimmed() {
+    let mut m = demo(Filter::default().with(Field::Peer, SOREN), (140, 40));
+    run(&mut m, Command::ShowStory);
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let text = screen_text(buffer);
+    assert!(text.contains("JOIN: 4 failed attempts over 7s"), "{text}");
+    // The verdict names the session, when the peer joined and when it left.
+    assert!(
+        text.contains("got through: joined session 6afd7544… at 10:05:10 (17s after the first"),
+        "{text}"
+    );
+    // The track events, after the failures, dimmed: context, not errors.
+    for words in ["published audio", "published video", "video stopped"] {
+        let y = (0..buffer.area.height)
+            .find(|&y| row_text(buffer, y).contains(words))
+            .unwrap_or_else(|| panic!("no line says {words}:\n{text}"));
+        let x = column_of(buffer, y, words).unwrap();
+        let cell = &buffer[(x, y)];
+        assert!(cell.modifier.contains(Modifier::DIM), "{words}: {cell:?}");
+    }
+    let last_failure = text.find("10:05:01").unwrap();
+    assert!(
+        text.find("published video").unwrap() > last_failure,
+        "{text}"
+    );
+    insta::assert_snapshot!("story_verdict_tracks_140x40", t.backend());
+    // The detail pane of one of the failures gives the same verdict.
+    run(&mut m, Command::Down);
+    run(&mut m, Command::Down);
+    run(&mut m, Command::Down);
+    let detail = screen_text(draw_detail(&m).backend().buffer());
+    assert!(
+        detail.contains("outcome: got through: joined session 6afd7544… at"),
+        "{detail}"
+    );
+    assert!(
+        detail.contains("10:05:10 (17s after the first failure), left"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn a_chain_that_never_got_in_says_over_which_time_the_sessions_hold_no_join() {
+    // A peer of the storm who gave up.
+    let filter = Filter {
+        terminal: Some(true),
+        since: Some(bound("2026-11-18T10:02:00Z")),
+        ..Filter::default().with(Field::Room, STORM_ROOM_ID)
+    };
+    let mut m = demo(filter, (140, 40));
+    run(&mut m, Command::ShowStory);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("never got in: no peer of user usr_f48f5a9373 joined a session"),
+        "{text}"
+    );
+    // The detail pane has room for the whole evidence: the time the sessions cover.
+    let detail = screen_text(draw_detail(&m).backend().buffer());
+    assert!(detail.contains("from 10:02:04 to 10:12:08"), "{detail}");
+    assert!(
+        detail.contains("(its sessions are known over that time)"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn without_session_data_a_verdict_is_unknown_and_says_what_is_missing() {
+    // The events alone, as from a dump without the sessions beside it, of a peer with no
+    // track event (a track event would be evidence enough).
+    let mut m = loaded(
+        SourceLabel::Demo,
+        Filter::default().with(Field::Peer, "449c24e1-2a4e-4651-bbea-386747122376"),
+        (140, 40),
+        vec![callscope::source::demo::load()],
+    );
+    run(&mut m, Command::ShowStory);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(!text.contains("got through:"), "{text}");
+    assert!(
+        text.contains("unknown: no session data for room 673a1f2c9e4b8d0a5c7e3f21: fetch it live"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_groups_view_gives_each_group_its_share_of_chains_that_got_through() {
+    // The storm's window: the generator lets 114 of its 157 retrying peers into the session.
+    let filter = Filter {
+        since: Some(bound("2026-11-18T10:00:00Z")),
+        until: Some(bound("2026-11-18T10:10:00Z")),
+        types: vec![EventType::Join],
+        ..Filter::default().with(Field::Room, STORM_ROOM_ID)
+    };
+    let mut m = demo(filter, (140, 40));
+    run(&mut m, Command::ShowGroups);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("GOT THROUGH"), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("join 500 ServerErrors"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.contains("114/157 73%"), "{row}");
+    // Without related data, no share is claimed.
+    let mut bare = loaded(
+        SourceLabel::Demo,
+        Filter::default(),
+        (140, 40),
+        vec![callscope::source::demo::load()],
+    );
+    run(&mut bare, Command::ShowGroups);
+    let text = screen_text(draw(&bare).backend().buffer());
+    assert!(!text.contains("GOT THROUGH"), "{text}");
+}
+
+#[test]
+fn the_network_view_charts_the_peers_quality_with_its_errors_marked() {
+    let mut m = demo(peer_priya(), (160, 50));
+    run(&mut m, Command::ShowStory);
+    // On the chain's line: the summary is told around its last failure.
+    run(&mut m, Command::Top);
+    run(&mut m, Command::ShowQuality);
+    assert_eq!(m.focus.mode(), Mode::Quality);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(
+        text.contains("network of peer 3f6b2a9e-8c41-4d7a-9b25-e0c4d1f7a863 in session"),
+        "{text}"
+    );
+    assert!(
+        text.contains("summary: packet loss rose to 32.9% by the failure at 11:42:50"),
+        "{text}"
+    );
+    assert!(text.contains("10 error(s) marked"), "{text}");
+    // Each simulcast layer a line of its own; the errors marked; what has no points said so.
+    assert!(
+        text.contains("publish · packet loss % ━ video h ━ video m ━ video l"),
+        "{text}"
+    );
+    assert!(text.contains("█ errors"), "{text}");
+    assert!(
+        text.contains("subscribe · RTT ms: empty, no points on"),
+        "{text}"
+    );
+    insta::assert_snapshot!("quality_priya_160x50", t.backend());
+    // Esc goes back to the story, on the line it was on.
+    run(&mut m, Command::Cancel);
+    assert_eq!(m.focus.mode(), Mode::Story);
+}
+
+#[test]
+fn the_network_view_without_stats_says_which_response_to_add() {
+    let mut m = demo(Filter::default().with(Field::Peer, SOREN), (140, 40));
+    run(&mut m, Command::ShowQuality);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("no quality stats of peer 67fc2ca6-0292-4826-b8f5-81a2c18e5bab in session"),
+        "{text}"
+    );
+    assert!(
+        text.contains("GET /v2/analytics/peer-stats?peer_id="),
+        "{text}"
+    );
 }

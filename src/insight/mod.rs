@@ -30,7 +30,7 @@ pub use facets::{FACET_KEYS, Facet, facets};
 pub use groups::{Group, Groups};
 pub use keys::{GroupKey, GroupSort, GroupValue, Part};
 pub use order::{Order, OrderIndex, SortKey};
-pub use outcome::{Told, tell};
+pub use outcome::{Told, failing_of, outcomes, tell, tell_with, tracks_in};
 pub use quality::{Around, Summary, around};
 pub use report::{sparkline_text, write_groups, write_groups_within};
 pub use timeline::{BUCKET_STEPS, Bucket, DAY, Timeline, step_label};

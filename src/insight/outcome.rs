@@ -3,9 +3,9 @@
 //! failure when its quality stats are at hand. The explorer's story view and `callscope story`
 //! both tell this.
 
-use super::chains::{Story, story};
+use super::chains::{Chain, Story, story};
 use super::quality::{Summary, around};
-use super::verdict::{Attempt, Failing, TrackSeen, Verdict, verdict};
+use super::verdict::{Attempt, Failing, RoomSessions, TrackSeen, Verdict, verdict, verdict_in};
 use crate::event::Field;
 use crate::related::Related;
 use crate::store::{NO_TIME, Store, Sym};
@@ -24,21 +24,33 @@ pub struct Told {
 
 /// Tells the story of `peer` from every loaded event and the related data at hand.
 pub fn tell(store: &Store, related: &Related, peer: Sym, now: i64) -> Told {
+    tell_with(store, related, &[], peer, now)
+}
+
+/// [`tell`], with track events fetched apart from the store's (a live explorer asks for a
+/// peer's track events when its story is opened): those of the story's peer join its own.
+pub fn tell_with(
+    store: &Store,
+    related: &Related,
+    fetched: &[TrackSeen],
+    peer: Sym,
+    now: i64,
+) -> Told {
     let story = story(store, peer);
-    let tracks = tracks_of(store, &story);
+    let mut tracks = tracks_of(store, &story);
+    if !story.peer.is_none() {
+        let peer_id = store.str(story.peer);
+        for t in fetched.iter().filter(|t| t.peer_id == peer_id) {
+            if !tracks.contains(t) {
+                tracks.push(t.clone());
+            }
+        }
+        tracks.sort_by_key(|t| t.at);
+    }
     let mut verdicts = Vec::with_capacity(story.chains.len());
     let mut quality = Vec::with_capacity(story.chains.len());
     for chain in &story.chains {
-        let first = store.row(chain.events[0] as usize);
-        let text = |sym: Sym| (!sym.is_none()).then(|| store.str(sym));
-        let failing = Failing {
-            peer_id: store.str(first.text(Field::Peer)),
-            user_id: text(first.text(Field::User)),
-            room_id: text(first.text(Field::Room)).unwrap_or(""),
-            attempt: Attempt::of(chain.action_name(store)),
-            first: chain.first,
-            last: chain.last,
-        };
+        let failing = failing_of(store, chain);
         let v = verdict(&failing, related, &tracks, now);
         // The session of the failure: the events', else the one the verdict found.
         let session = chain
@@ -63,6 +75,119 @@ pub fn tell(store: &Store, related: &Related, peer: Sym, now: i64) -> Told {
         quality,
         tracks,
     }
+}
+
+/// Who failed, where and when, for a chain's verdict: read off its first error.
+pub fn failing_of<'a>(store: &'a Store, chain: &Chain) -> Failing<'a> {
+    let first = store.row(chain.events[0] as usize);
+    let text = |sym: Sym| (!sym.is_none()).then(|| store.str(sym));
+    Failing {
+        peer_id: store.str(first.text(Field::Peer)),
+        user_id: text(first.text(Field::User)),
+        room_id: text(first.text(Field::Room)).unwrap_or(""),
+        attempt: Attempt::of(chain.action_name(store)),
+        first: chain.first,
+        last: chain.last,
+    }
+}
+
+/// What became of every chain of the loaded events: for each event in a chain, the chain's
+/// number (unique among all peers) and its outcome; `None` for an event in no chain. Every
+/// peer's story is told once, the track events of the store read once and handed to each
+/// chain by room, so that the groups view can count a share per group.
+pub fn outcomes(
+    store: &Store,
+    related: &Related,
+    fetched: &[TrackSeen],
+    now: i64,
+) -> Vec<Option<(u32, super::verdict::Outcome)>> {
+    let rows = store.rows();
+    let mut table = vec![None; rows.len()];
+    let mut by_room: rustc_hash::FxHashMap<String, Vec<TrackSeen>> = Default::default();
+    for t in all_tracks(store).into_iter().chain(fetched.iter().cloned()) {
+        by_room.entry(t.room_id.clone()).or_default().push(t);
+    }
+    for tracks in by_room.values_mut() {
+        tracks.sort_by_key(|t| t.at);
+        tracks.dedup();
+    }
+    // Each room's sessions read once, for all its chains.
+    let mut rooms: rustc_hash::FxHashMap<String, RoomSessions> = Default::default();
+    let kinds = super::Kinds::of(store);
+    let mut peers: Vec<Sym> = rows
+        .iter()
+        .filter(|r| !r.peer_id.is_none() && kinds.is_error(r.kind))
+        .map(|r| r.peer_id)
+        .collect();
+    peers.sort();
+    peers.dedup();
+    let mut number = 0u32;
+    for peer in peers {
+        let story = story(store, peer);
+        for chain in &story.chains {
+            let failing = failing_of(store, chain);
+            let tracks = by_room
+                .get(failing.room_id)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let room = rooms
+                .entry(failing.room_id.to_string())
+                .or_insert_with(|| RoomSessions::new(related, failing.room_id, now));
+            // The room's track events of this peer or of its user: the only ones that count.
+            let theirs: Vec<TrackSeen> = tracks
+                .iter()
+                .filter(|t| {
+                    t.peer_id == failing.peer_id
+                        || failing
+                            .user_id
+                            .is_some_and(|u| !u.is_empty() && t.user_id.as_deref() == Some(u))
+                })
+                .cloned()
+                .collect();
+            let outcome = verdict_in(&failing, room, &theirs, now).outcome;
+            for &e in &chain.events {
+                table[e as usize] = Some((number, outcome));
+            }
+            number += 1;
+        }
+    }
+    table
+}
+
+/// Every track event of the store with a time.
+fn all_tracks(store: &Store) -> Vec<TrackSeen> {
+    let rows = store.rows();
+    let mut seen = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        if row.ts == NO_TIME || !store.str(row.kind).starts_with("track.") {
+            continue;
+        }
+        seen.push(track_seen(store, i));
+    }
+    seen
+}
+
+fn track_seen(store: &Store, i: usize) -> TrackSeen {
+    let row = store.row(i);
+    let event = store.event(i);
+    let text = |sym: Sym| (!sym.is_none()).then(|| store.str(sym).to_string());
+    TrackSeen {
+        at: row.ts,
+        peer_id: store.str(row.text(Field::Peer)).to_string(),
+        user_id: text(row.text(Field::User)),
+        room_id: store.str(row.text(Field::Room)).to_string(),
+        kind: store.str(row.kind).to_string(),
+        media: event.data_str("type").map(str::to_string),
+        source: event.data_str("source").map(str::to_string),
+    }
+}
+
+/// The track events among a store's events (a live answer to a question for them), in time
+/// order.
+pub fn tracks_in(store: &Store) -> Vec<TrackSeen> {
+    let mut seen = all_tracks(store);
+    seen.sort_by_key(|t| t.at);
+    seen
 }
 
 /// The track events of the story's peer, and of the same user in the rooms of its errors.
@@ -90,18 +215,41 @@ fn tracks_of(store: &Store, story: &Story) -> Vec<TrackSeen> {
         if !mine && !same_user {
             continue;
         }
-        let event = store.event(i);
-        let text = |sym: Sym| (!sym.is_none()).then(|| store.str(sym).to_string());
-        seen.push(TrackSeen {
-            at: row.ts,
-            peer_id: store.str(row.text(Field::Peer)).to_string(),
-            user_id: text(row.text(Field::User)),
-            room_id: store.str(row.text(Field::Room)).to_string(),
-            kind: store.str(row.kind).to_string(),
-            media: event.data_str("type").map(str::to_string),
-            source: event.data_str("source").map(str::to_string),
-        });
+        seen.push(track_seen(store, i));
     }
     seen.sort_by_key(|t| t.at);
     seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_chains_outcome_in_the_table_is_the_one_its_peers_story_tells() {
+        let mut store = Store::new();
+        store.merge(crate::source::demo::load());
+        let related = crate::source::demo::related();
+        let table = outcomes(&store, &related, &[], 0);
+        let mut peers: Vec<Sym> = store.rows().iter().map(|r| r.peer_id).collect();
+        peers.sort();
+        peers.dedup();
+        let mut chains = 0;
+        for peer in peers.into_iter().filter(|p| !p.is_none()) {
+            let told = tell(&store, &related, peer, 0);
+            for (chain, v) in told.story.chains.iter().zip(&told.verdicts) {
+                chains += 1;
+                for &e in &chain.events {
+                    assert_eq!(table[e as usize].map(|(_, o)| o), Some(v.outcome));
+                }
+            }
+        }
+        assert!(chains > 500, "{chains}");
+        // Events in no chain have no outcome.
+        let tracks =
+            (0..store.len()).filter(|&i| store.str(store.row(i).kind).starts_with("track."));
+        for i in tracks {
+            assert_eq!(table[i], None);
+        }
+    }
 }

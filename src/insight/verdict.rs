@@ -157,10 +157,98 @@ impl TrackSeen {
     }
 }
 
+/// One join of a room's sessions: its place among them (to keep their order), the session,
+/// the peer and when it joined.
+type Join<'a> = (usize, &'a Session, &'a SessionPeer, i64);
+
+/// A room's sessions read once for the verdicts of many of its chains: the span they are known
+/// over, and their joins by peer id and by user id.
+#[derive(Debug, Default)]
+pub struct RoomSessions<'a> {
+    known: Option<(i64, i64)>,
+    by_peer: rustc_hash::FxHashMap<&'a str, Vec<Join<'a>>>,
+    by_user: rustc_hash::FxHashMap<&'a str, Vec<Join<'a>>>,
+}
+
+impl<'a> RoomSessions<'a> {
+    /// Every join of the room, for the verdicts of all its chains.
+    pub fn new(related: &'a Related, room_id: &str, now: i64) -> RoomSessions<'a> {
+        RoomSessions::of(related, room_id, now, |_| true)
+    }
+
+    /// The joins of the room that `keep` keeps: those of one failing peer and its user, for a
+    /// single verdict, without indexing the others.
+    fn of(
+        related: &'a Related,
+        room_id: &str,
+        now: i64,
+        keep: impl Fn(&SessionPeer) -> bool,
+    ) -> RoomSessions<'a> {
+        let mut room = RoomSessions {
+            known: known_span(related, room_id, now),
+            ..RoomSessions::default()
+        };
+        let peers = related
+            .sessions
+            .iter()
+            .filter(|s| s.room_id == room_id)
+            .flat_map(|s| s.peers.iter().map(move |p| (s, p)));
+        for (k, (s, p)) in peers.enumerate() {
+            if !keep(p) {
+                continue;
+            }
+            let Some(joined) = p.joined() else { continue };
+            room.by_peer
+                .entry(p.id.as_str())
+                .or_default()
+                .push((k, s, p, joined));
+            if let Some(u) = p.user_id.as_deref().filter(|u| !u.is_empty()) {
+                room.by_user.entry(u).or_default().push((k, s, p, joined));
+            }
+        }
+        room
+    }
+
+    /// The joins of the peer, or of a peer of the user, in the sessions' order.
+    fn joins(
+        &self,
+        peer_id: &str,
+        user_id: Option<&str>,
+    ) -> Vec<(&'a Session, &'a SessionPeer, i64)> {
+        let mut joins: Vec<Join<'a>> = self.by_peer.get(peer_id).cloned().unwrap_or_default();
+        if let Some(more) = user_id
+            .filter(|u| !u.is_empty())
+            .and_then(|u| self.by_user.get(u))
+        {
+            joins.extend(more.iter().copied());
+            joins.sort_by_key(|j| j.0);
+            joins.dedup_by_key(|j| j.0);
+        }
+        joins.into_iter().map(|(_, s, p, j)| (s, p, j)).collect()
+    }
+}
+
 /// The verdict of one chain, from the related data and the track events at hand.
 pub fn verdict(failing: &Failing, related: &Related, tracks: &[TrackSeen], now: i64) -> Verdict {
+    let theirs = |p: &SessionPeer| {
+        p.id == failing.peer_id
+            || failing
+                .user_id
+                .is_some_and(|u| !u.is_empty() && p.user_id.as_deref() == Some(u))
+    };
+    let room = RoomSessions::of(related, failing.room_id, now, theirs);
+    verdict_in(failing, &room, tracks, now)
+}
+
+/// [`verdict`], with the room's sessions read once for many chains.
+pub fn verdict_in(
+    failing: &Failing,
+    room: &RoomSessions,
+    tracks: &[TrackSeen],
+    now: i64,
+) -> Verdict {
     let window_end = failing.last.saturating_add(CHAIN_GAP);
-    let known = known_span(related, failing.room_id, now);
+    let known = room.known;
     let covered = known.is_some_and(|(from, to)| from <= failing.first && window_end <= to);
     let same = |peer_id: &str, user_id: Option<&str>| {
         peer_id == failing.peer_id
@@ -168,12 +256,7 @@ pub fn verdict(failing: &Failing, related: &Related, tracks: &[TrackSeen], now: 
                 .user_id
                 .is_some_and(|u| !u.is_empty() && user_id == Some(u))
     };
-    let joins: Vec<(&Session, &SessionPeer, i64)> = related
-        .sessions_of(failing.room_id)
-        .flat_map(|s| s.peers.iter().map(move |p| (s, p)))
-        .filter(|(_, p)| same(&p.id, p.user_id.as_deref()))
-        .filter_map(|(s, p)| p.joined().map(|j| (s, p, j)))
-        .collect();
+    let joins = room.joins(failing.peer_id, failing.user_id);
     let later_join = joins
         .iter()
         .filter(|(_, _, j)| *j >= failing.first && *j <= window_end)

@@ -24,6 +24,10 @@ pub struct Session {
     /// The object as it arrived.
     #[serde(skip)]
     pub raw: String,
+    /// `created_at` and `updated_at` read once by [`Session::parse`]: a verdict asks for them
+    /// for every chain of the room.
+    #[serde(skip)]
+    times: Option<(Option<i64>, Option<i64>)>,
 }
 
 /// A peer of a session.
@@ -41,17 +45,26 @@ pub struct SessionPeer {
     pub joined_at: Option<String>,
     #[serde(default)]
     pub left_at: Option<String>,
+    /// `joined_at` and `left_at` read once by [`Session::parse`].
+    #[serde(skip)]
+    times: Option<(Option<i64>, Option<i64>)>,
 }
 
 impl SessionPeer {
     /// When the peer joined, in nanoseconds since the epoch.
     pub fn joined(&self) -> Option<i64> {
-        self.joined_at.as_deref().and_then(parse_rfc3339_nanos)
+        match self.times {
+            Some((joined, _)) => joined,
+            None => self.joined_at.as_deref().and_then(parse_rfc3339_nanos),
+        }
     }
 
     /// When the peer left; `None` while it is in the call (or when the time is unreadable).
     pub fn left(&self) -> Option<i64> {
-        self.left_at.as_deref().and_then(parse_rfc3339_nanos)
+        match self.times {
+            Some((_, left)) => left,
+            None => self.left_at.as_deref().and_then(parse_rfc3339_nanos),
+        }
     }
 }
 
@@ -59,12 +72,27 @@ impl Session {
     pub fn parse(raw: &str) -> Result<Session, String> {
         let mut session: Session = serde_json::from_str(raw).map_err(|e| e.to_string())?;
         session.raw = raw.to_string();
+        let time = |t: &Option<String>| t.as_deref().and_then(parse_rfc3339_nanos);
+        session.times = Some((time(&session.created_at), time(&session.updated_at)));
+        for peer in &mut session.peers {
+            peer.times = Some((time(&peer.joined_at), time(&peer.left_at)));
+        }
         Ok(session)
     }
 
     /// When the session began.
     pub fn started(&self) -> Option<i64> {
-        self.created_at.as_deref().and_then(parse_rfc3339_nanos)
+        match self.times {
+            Some((created, _)) => created,
+            None => self.created_at.as_deref().and_then(parse_rfc3339_nanos),
+        }
+    }
+
+    fn updated(&self) -> Option<i64> {
+        match self.times {
+            Some((_, updated)) => updated,
+            None => self.updated_at.as_deref().and_then(parse_rfc3339_nanos),
+        }
     }
 
     /// The latest time the session is known to cover: now while it is active, else the last of
@@ -73,7 +101,7 @@ impl Session {
         if self.active == Some(true) {
             return Some(now);
         }
-        let updated = self.updated_at.as_deref().and_then(parse_rfc3339_nanos);
+        let updated = self.updated();
         self.peers
             .iter()
             .filter_map(SessionPeer::left)

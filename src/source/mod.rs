@@ -11,6 +11,7 @@ pub mod merge;
 pub mod ndjson;
 mod ordered;
 pub mod related;
+pub mod related_live;
 pub mod token;
 pub mod worker;
 

@@ -158,6 +158,10 @@ pub enum Command {
     /// Show times in local time, or in UTC.
     #[strum(serialize = "local_time")]
     ToggleLocalTime,
+    /// The peer's network in the event's session: its quality stats as charts over the
+    /// session's time, its errors marked (live: asked for then).
+    #[strum(serialize = "quality")]
+    ShowQuality,
     /// Copy the selected event's JSON to the clipboard.
     CopyJson,
     /// Copy the selected event's id (in a story: its peer id) to the clipboard.
@@ -246,4 +250,15 @@ pub enum Action {
     Copied(Result<Copied, String>),
     /// Follow mode's timer: time to look for new events.
     FollowTick,
+    /// The platform's data an offline source holds beside its events (a folder's rooms,
+    /// sessions and quality stats, the demo's), read off the UI thread, and when it was read.
+    RelatedLoaded {
+        objects: Vec<crate::related::Object>,
+        now: i64,
+    },
+    /// A live answer about the platform's data beside the events, and when it came.
+    Answered {
+        answer: crate::source::related_live::Answer,
+        now: i64,
+    },
 }

@@ -27,6 +27,8 @@ pub enum Effect {
     ReleaseMemory,
     /// Give the terminal back and stop the job until `fg` (Ctrl-Z).
     Suspend,
+    /// Ask the live API about the platform's data beside the events.
+    Ask(crate::source::related_live::Ask),
 }
 
 /// Where a copy goes.

@@ -33,10 +33,12 @@ pub enum Mode {
     Json,
     /// Typing a `:` command.
     CommandLine,
+    /// A peer's network (quality stats) in a session.
+    Quality,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 13] = [
+    pub const ALL: [Mode; 14] = [
         Mode::List,
         Mode::Detail,
         Mode::Editing,
@@ -50,6 +52,7 @@ impl Mode {
         Mode::Find,
         Mode::Json,
         Mode::CommandLine,
+        Mode::Quality,
     ];
 
     /// Where the keyboard is, in words, for messages about the key table.
@@ -68,6 +71,7 @@ impl Mode {
             Mode::Find => "the find prompt",
             Mode::Json => "the JSON tree",
             Mode::CommandLine => "the command line",
+            Mode::Quality => "the network view",
         }
     }
 
@@ -219,8 +223,8 @@ pub struct Binding {
 
 use Key::{Char, Code, Ctrl};
 use Mode::{
-    CommandLine, Confirm, Detail, Editing, Facets, Find, Groups, Help, Json, List, SavePath, Story,
-    Timeline,
+    CommandLine, Confirm, Detail, Editing, Facets, Find, Groups, Help, Json, List, Quality,
+    SavePath, Story, Timeline,
 };
 
 const BROWSE: &[Mode] = &[List, Detail];
@@ -230,7 +234,7 @@ const VIEWS: &[Mode] = &[List, Detail, Groups, Story, Facets, Json];
 /// The default bindings, in the help screen's order.
 #[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
-    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
+    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json, Quality], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
     Binding { modes: &[Editing, SavePath, Confirm, Find, CommandLine], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
     Binding { modes: &Mode::ALL, keys: &[Ctrl('z')], command: Command::Suspend, help: "suspend (fg in the shell comes back)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Up), Char('k')], command: Command::Up, help: "previous event (in the detail pane: scroll up)", hint: None },
@@ -263,7 +267,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('W')], command: Command::ToggleFollow, help: "live: follow new events (re-run the query)", hint: None },
     Binding { modes: BROWSE, keys: &[Char('o')], command: Command::CycleSort, help: "sort by time, type, code, room, user, SDK, status", hint: Some("sort") },
     Binding { modes: BROWSE, keys: &[Char('O')], command: Command::FlipTime, help: "newest first / oldest first", hint: None },
-    Binding { modes: &[List, Detail, Groups, Story], keys: &[Char('L')], command: Command::ToggleLocalTime, help: "times in local time / in UTC", hint: None },
+    Binding { modes: &[List, Detail, Groups, Story, Quality], keys: &[Char('L')], command: Command::ToggleLocalTime, help: "times in local time / in UTC", hint: None },
     Binding { modes: BROWSE, keys: &[Char('z')], command: Command::ZoomList, help: "the list alone (again: with the detail pane)", hint: Some("zoom") },
     Binding { modes: BROWSE, keys: &[Char('Z')], command: Command::ZoomDetail, help: "the detail pane alone, full screen (again: back)", hint: None },
     Binding { modes: &[Groups], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the selected group", hint: Some("its events") },
@@ -281,13 +285,16 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Right), Char('l')], command: Command::Right, help: "one bucket later", hint: None },
     Binding { modes: &[Timeline], keys: &[Char(' ')], command: Command::MarkStart, help: "start a range here (again: clear it)", hint: Some("mark") },
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the range (or of the bucket)", hint: Some("apply") },
-    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json], keys: &[Char('?')], command: Command::ToggleHelp, help: "this help", hint: Some("help") },
+    Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json, Quality], keys: &[Char('?')], command: Command::ToggleHelp, help: "this help", hint: Some("help") },
     Binding { modes: &[List, Detail, Help], keys: &[Char('P')], command: Command::ShowProblems, help: "every problem met loading, with its file:line", hint: None },
     Binding { modes: &[Help], keys: &[Code(KeyCode::Esc)], command: Command::ToggleHelp, help: "close the help", hint: None },
     Binding { modes: BROWSE, keys: &[Char('R')], command: Command::Rerun, help: "live: run the query again to see newer events", hint: None },
     Binding { modes: BROWSE, keys: &[Char('A')], command: Command::LoadAll, help: "live: load every matching page (again: stop)", hint: None },
     Binding { modes: BROWSE, keys: &[Char('s')], command: Command::SaveShown, help: "save the shown events to a dump", hint: Some("save") },
     Binding { modes: BROWSE, keys: &[Char('S')], command: Command::SaveLoaded, help: "save every loaded event to a dump", hint: None },
+    Binding { modes: &[List, Detail, Story], keys: &[Char('m')], command: Command::ShowQuality, help: "the peer's network in the session, as charts", hint: Some("network") },
+    Binding { modes: &[Quality], keys: &[Code(KeyCode::Esc), Char('m')], command: Command::Cancel, help: "back from the network view", hint: Some("back") },
+    Binding { modes: &[Quality], keys: &[Char('R')], command: Command::Rerun, help: "live: ask the service for the stats again", hint: Some("ask again") },
     Binding { modes: &[List, Detail, Story], keys: &[Char('y')], command: Command::CopyJson, help: "copy the event's JSON to the clipboard", hint: Some("copy") },
     Binding { modes: &[List, Detail, Story], keys: &[Char('Y')], command: Command::CopyId, help: "copy the event's id (in a story: the peer id)", hint: None },
     Binding { modes: &[List, Detail, Story, Json], keys: &[Char('w')], command: Command::CopyToFile, help: "write what y copies to a file, if the clipboard fails", hint: None },

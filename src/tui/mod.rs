@@ -3,6 +3,7 @@
 pub mod action;
 pub mod clipboard;
 pub mod effect;
+pub mod folder;
 pub mod keymap;
 pub mod model;
 pub mod panels;
@@ -96,6 +97,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         model.config.redact = redact;
         model.status = note;
         tracing::debug!(theme = model.config.theme.name, redact, "explorer settings");
+        let mut asks = None;
         let worker = match live {
             Some(Connection { api, tokens, names }) => {
                 let url = match &source {
@@ -103,6 +105,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
                     _ => api.base_url().to_string(),
                 };
                 let (reports_tx, mut reports_rx) = mpsc::unbounded_channel();
+                asks = Some(spawn_asker(&api, &tokens, &names, tx.clone()));
                 let worker = crate::source::worker::spawn(api, tokens, reports_tx);
                 let forward = tx.clone();
                 tokio::spawn(async move {
@@ -119,8 +122,16 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
                 }
                 model.session.load = model::LoadState::Idle;
                 for effect in update::new_query(&mut model) {
-                    if let update::Effect::Worker(command) = effect {
-                        let _ = worker.send(command);
+                    match effect {
+                        update::Effect::Worker(command) => {
+                            let _ = worker.send(command);
+                        }
+                        update::Effect::Ask(ask) => {
+                            if let Some(asks) = &asks {
+                                let _ = asks.send(ask);
+                            }
+                        }
+                        _ => {}
                     }
                 }
                 Some(worker)
@@ -137,6 +148,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         let channels = runtime::Channels {
             actions: rx,
             worker,
+            asks,
             stop,
         };
         let result = runtime::run(&mut terminal, &mut model, channels).await;
@@ -191,15 +203,68 @@ pub fn keys_and_theme(settings: &Settings, no_color: bool) -> Result<(Keymap, Th
     }
 }
 
-/// Reads the offline source off the UI thread, sending each file's events as soon as they are read.
+/// The moment it is, in nanoseconds since the epoch.
+fn now() -> i64 {
+    chrono::Utc::now().timestamp_nanos_opt().unwrap_or(i64::MAX)
+}
+
+/// Starts the task that answers the live questions about the platform's data beside the events
+/// (sessions, track events, quality stats); its answers come back as actions.
+fn spawn_asker(
+    api: &crate::source::api::Api,
+    tokens: &crate::source::token::TokenSource,
+    names: &crate::source::token::TokenEnv,
+    tx: mpsc::UnboundedSender<Action>,
+) -> mpsc::UnboundedSender<crate::source::related_live::Ask> {
+    let (answers_tx, mut answers_rx) = mpsc::unbounded_channel();
+    let asks =
+        crate::source::related_live::spawn(api.clone(), tokens.clone(), names.clone(), answers_tx);
+    tokio::spawn(async move {
+        while let Some(answer) = answers_rx.recv().await {
+            if tx.send(Action::Answered { answer, now: now() }).is_err() {
+                break;
+            }
+        }
+    });
+    asks
+}
+
+/// Reads the offline source off the UI thread, sending each file's events as soon as they are
+/// read, and the related data (rooms, sessions, quality stats) the files or the demo hold.
 fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>) {
     tokio::task::spawn_blocking(move || {
         let problems = match &source {
-            Source::Files(files) => crate::source::load_files(files, |_, batch| {
-                let _ = tx.send(Action::BatchLoaded(batch));
-            }),
+            Source::Files(files) => crate::source::load_with_related(
+                files,
+                |_, batch| {
+                    let _ = tx.send(Action::BatchLoaded(batch));
+                },
+                |objects| {
+                    let _ = tx.send(Action::RelatedLoaded {
+                        objects,
+                        now: now(),
+                    });
+                },
+            ),
             Source::Demo | Source::Live(_) => {
                 let _ = tx.send(Action::BatchLoaded(crate::source::demo::load()));
+                let related = crate::source::demo::related();
+                let objects = related
+                    .rooms
+                    .into_iter()
+                    .map(crate::related::Object::Room)
+                    .chain(
+                        related
+                            .sessions
+                            .into_iter()
+                            .map(crate::related::Object::Session),
+                    )
+                    .chain(related.stats.into_iter().map(crate::related::Object::Stats))
+                    .collect();
+                let _ = tx.send(Action::RelatedLoaded {
+                    objects,
+                    now: now(),
+                });
                 Vec::new()
             }
         };

@@ -3,8 +3,10 @@
 //! the panes that stay while the keyboard moves, the terminal's size, and the fixed settings.
 
 mod live;
+mod related;
 
 pub use live::{Fetch, Follow, Live};
+pub use related::{Asked, Beside, Outcomes};
 
 use super::keymap::Keymap;
 use super::panels::Focus;
@@ -32,6 +34,9 @@ pub struct Model {
     /// The panes that stay on screen while the keyboard moves: the detail pane, the timeline
     /// strip, the facets.
     pub panes: Panes,
+    /// The platform's data beside the events: rooms, sessions, quality stats, track events
+    /// fetched for a story.
+    pub beside: Beside,
     /// The terminal's size, for paging and for placing mouse events.
     pub screen: Screen,
     /// A one-line message for the user (a save's result), shown in the header until the next
@@ -219,6 +224,7 @@ impl Model {
             },
             focus: Focus::List,
             panes: Panes::default(),
+            beside: Beside::default(),
             screen: Screen { width, height },
             status: None,
             config: Config {

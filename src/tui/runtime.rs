@@ -29,6 +29,8 @@ pub struct Channels {
     pub actions: mpsc::UnboundedReceiver<Action>,
     /// The live fetch task, when the source is live.
     pub worker: Option<mpsc::UnboundedSender<worker::Command>>,
+    /// The task that answers questions about the related data, when the source is live.
+    pub asks: Option<mpsc::UnboundedSender<crate::source::related_live::Ask>>,
     /// SIGTERM, SIGHUP or a SIGINT from outside, resolving to its number: stop as on `q`.
     /// Listened for before the terminal is taken, so that no such signal can leave it raw.
     pub stop: std::pin::Pin<Box<dyn std::future::Future<Output = i32> + Send>>,
@@ -51,6 +53,7 @@ pub async fn run(
     let Channels {
         actions: mut rx,
         worker,
+        asks,
         mut stop,
     } = channels;
     let mut input = EventStream::new();
@@ -116,6 +119,11 @@ pub async fn run(
                         };
                         follow_up.extend(update(model, Action::Copied(result)));
                     }
+                    Effect::Ask(ask) => {
+                        if let Some(asks) = &asks {
+                            let _ = asks.send(ask);
+                        }
+                    }
                     Effect::ReleaseMemory => crate::memory::release_freed(),
                     Effect::Suspend => super::terminal::suspend(terminal)?,
                 }
@@ -140,11 +148,8 @@ pub async fn run(
 /// `.jsonl` path), written atomically.
 fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
     let target = &crate::folders::expand_home(std::path::Path::new(path));
-    if target.is_dir() {
-        return Action::Saved(Err(format!(
-            "{path} is a folder: name a file in it, such as {}/events.json",
-            path.trim_end_matches('/')
-        )));
+    if target.is_dir() || path.ends_with('/') {
+        return super::folder::save(model, path, target, what, replace);
     }
     if !replace && target.exists() {
         return Action::SaveNeedsConfirm {
@@ -267,7 +272,7 @@ pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
 mod tests {
     use super::*;
     use crate::filter::Filter;
-    use crate::tui::model::SourceLabel;
+    use crate::tui::model::{SourceLabel, event_id};
 
     fn demo() -> Model {
         let mut m = Model::new(SourceLabel::Demo, Filter::default(), 140, 40);
@@ -367,18 +372,79 @@ mod tests {
     }
 
     #[test]
-    fn a_folder_is_refused_before_any_question_and_loses_nothing() {
+    fn a_folder_gets_the_events_and_the_related_data_and_opens_again_to_the_same_verdicts() {
         let dir = tempfile::tempdir().unwrap();
-        let m = demo();
-        let folder = dir.path().to_str().unwrap().to_string();
-        for replace in [false, true] {
-            match save(&m, &folder, SaveWhat::Shown, replace) {
-                Action::Saved(Err(message)) => {
-                    assert!(message.contains("is a folder"), "{message}");
-                }
-                other => panic!("{other:?}"),
+        let mut m = demo();
+        let related = crate::source::demo::related();
+        let objects = related
+            .rooms
+            .into_iter()
+            .map(crate::related::Object::Room)
+            .chain(
+                related
+                    .sessions
+                    .into_iter()
+                    .map(crate::related::Object::Session),
+            )
+            .chain(related.stats.into_iter().map(crate::related::Object::Stats))
+            .collect();
+        update(&mut m, Action::RelatedLoaded { objects, now: 0 });
+        // Only the join failures shown: the track events go with them all the same.
+        let mut joins = m.events.filter.clone();
+        joins.types = vec![crate::event::EventType::Join];
+        crate::tui::update::events::set_filter(&mut m, joins);
+        let folder = dir.path().join("saved").to_str().unwrap().to_string() + "/";
+        match save(&m, &folder, SaveWhat::Shown, false) {
+            Action::Saved(Ok(message)) => {
+                assert!(message.contains("10 rooms, 28 sessions"), "{message}")
             }
+            other => panic!("{other:?}"),
         }
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let mut names: Vec<String> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "events.ndjson",
+                "peer-stats.ndjson",
+                "rooms.json",
+                "sessions.json"
+            ]
+        );
+        // Saving again asks first.
+        assert!(matches!(
+            save(&m, &folder, SaveWhat::Shown, false),
+            Action::SaveNeedsConfirm { .. }
+        ));
+        // Read again, the folder tells every chain of the shown events as the explorer did.
+        let source = crate::source::Source::Files(vec![folder.clone()]);
+        let (store, problems) = source.load_offline();
+        assert!(problems.is_empty(), "{problems:?}");
+        let again = source.related();
+        let before = crate::insight::outcomes(&m.events.store, &m.beside.data, &[], 0);
+        let after = crate::insight::outcomes(&store, &again, &[], 0);
+        let told = |store: &crate::store::Store,
+                    table: &[Option<(u32, crate::insight::Outcome)>]| {
+            let mut by_id: Vec<(String, crate::insight::Outcome)> = (0..store.len())
+                .filter(|&i| store.str(store.row(i).kind) == "client.join.failed")
+                .filter_map(|i| Some((event_id(store, i)?, table[i]?.1)))
+                .collect();
+            by_id.sort();
+            by_id
+        };
+        let (b, a) = (told(&m.events.store, &before), told(&store, &after));
+        assert_eq!(b.len(), a.len());
+        assert_eq!(b, a);
+        assert!(
+            a.iter()
+                .any(|(_, o)| *o == crate::insight::Outcome::GotThrough)
+        );
+        assert!(
+            a.iter()
+                .any(|(_, o)| *o == crate::insight::Outcome::NeverGotIn)
+        );
     }
 }

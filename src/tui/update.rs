@@ -8,14 +8,15 @@
 pub mod events;
 pub mod history;
 pub mod live;
+pub mod related;
 
 pub use super::effect::Effect;
 
 use super::action::{Action, Command, Copied};
 use super::model::{LoadState, Model, Screen};
 use super::panels::{
-    Focus, Handled, command, detail, editor, facets, find, groups, help, json, list, prompt, story,
-    timeline,
+    Focus, Handled, command, detail, editor, facets, find, groups, help, json, list, prompt,
+    quality, story, timeline,
 };
 use super::view::layout::{areas_of, list_height};
 use events::{append, keep_selection_visible};
@@ -83,6 +84,11 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             });
             Vec::new()
         }
+        Action::RelatedLoaded { objects, now } => {
+            related::loaded(model, objects, now);
+            Vec::new()
+        }
+        Action::Answered { answer, now } => related::answered(model, answer, now),
         Action::Copied(result) => {
             model.status = Some(copied_message(model, result));
             Vec::new()
@@ -144,6 +150,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Focus::Find(prompt) => find::handle(prompt, model, c),
         Focus::Json(tree) => json::handle(tree, model, c),
         Focus::Command(line) => command::handle(line, model, c),
+        Focus::Quality(panel) => quality::handle(panel, model, c),
     };
     match handled {
         Handled::Done(focus, effects) => {
@@ -179,10 +186,15 @@ pub fn refresh_derived(model: &mut Model) {
         focus,
         panes,
         screen,
+        beside,
         ..
     } = model;
     if let Some(groups) = focus.groups_mut() {
         groups.refresh(events);
+        groups.refresh_shares(events, beside);
+    }
+    if let Some(story) = focus.story_mut() {
+        story.retell(&events.store, beside, events.generation.store);
     }
     let mut found = events.find.take();
     if let Some(find) = &mut found {
@@ -195,6 +207,9 @@ pub fn refresh_derived(model: &mut Model) {
     panes
         .detail
         .refresh(&events.store, events.generation, focused);
+    panes
+        .detail
+        .refresh_verdict(&events.store, beside, events.generation, focused);
     panes.facets.refresh(events, focus.groups());
 }
 
@@ -209,6 +224,10 @@ fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
         if let Focus::Help(help) = &mut model.focus {
             help::wheel(help, max, step);
         }
+        return;
+    }
+    // The network view covers the panes: nothing under it scrolls.
+    if matches!(model.focus, Focus::Quality(_)) {
         return;
     }
     let a = areas_of(model);
@@ -230,7 +249,8 @@ fn wheel(model: &mut Model, column: u16, row: u16, down: bool) {
 }
 
 /// A click selects the row under the pointer, or moves the keyboard to the pane under it. While
-/// text is typed, a question is asked or the help is open, the keyboard stays where it is.
+/// text is typed, a question is asked, or the help or the network view is open, the keyboard
+/// stays where it is.
 fn click(model: &mut Model, column: u16, row: u16) -> Vec<Effect> {
     if matches!(
         model.focus,
@@ -240,6 +260,7 @@ fn click(model: &mut Model, column: u16, row: u16) -> Vec<Effect> {
             | Focus::Help(_)
             | Focus::Find(_)
             | Focus::Command(_)
+            | Focus::Quality(_)
     ) {
         return Vec::new();
     }

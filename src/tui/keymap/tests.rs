@@ -160,6 +160,7 @@ fn the_commands_keep_the_names_configs_know_them_by() {
             "zoom_detail",
             "json",
             "local_time",
+            "quality",
             "copy_json",
             "copy_id",
             "copy_to_file",

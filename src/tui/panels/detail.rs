@@ -10,11 +10,11 @@ use serde_json::Value;
 
 use super::{Focus, Handled, list, moves};
 use crate::event::{Event, codes, value_text};
-use crate::insight::After;
+use crate::insight::{After, Verdict, tell_with};
 use crate::store::Store;
 use crate::text::for_terminal;
 use crate::tui::action::Command;
-use crate::tui::model::{Generation, Model};
+use crate::tui::model::{Beside, Generation, Model};
 use crate::tui::update::events::fetch_more_if_near_end;
 use crate::tui::view::layout::{areas_of, list_height};
 use crate::tui::view::theme::Theme;
@@ -29,6 +29,10 @@ pub struct DetailPane {
     pub after: Option<(usize, After)>,
     /// The store's generation `after` was computed for.
     after_for: u64,
+    /// The verdict of the focused event's chain: (event index, verdict), and the versions of
+    /// the store and of the related data it was told for.
+    pub verdict: Option<(usize, Verdict)>,
+    verdict_for: (u64, u64),
 }
 
 impl DetailPane {
@@ -42,6 +46,39 @@ impl DetailPane {
             self.after_for = generation.store;
         }
     }
+}
+
+impl DetailPane {
+    /// Tells the verdict of the focused event's chain again when the event, the store or the
+    /// related data changed.
+    pub fn refresh_verdict(
+        &mut self,
+        store: &Store,
+        beside: &Beside,
+        generation: Generation,
+        focused: Option<usize>,
+    ) {
+        let versions = (generation.store, beside.version);
+        let current = self.verdict.as_ref().map(|(i, _)| *i) == focused
+            && (focused.is_none() || self.verdict_for == versions);
+        if current {
+            return;
+        }
+        self.verdict_for = versions;
+        self.verdict = focused.and_then(|i| Some((i, verdict_of(store, beside, i)?)));
+    }
+}
+
+/// The verdict of the chain the event at `i` is in, if it is in one.
+pub fn verdict_of(store: &Store, beside: &Beside, i: usize) -> Option<Verdict> {
+    let peer = store.row(i).peer_id;
+    if peer.is_none() {
+        return None;
+    }
+    let told = tell_with(store, &beside.data, &beside.tracks, peer, beside.now);
+    let k = told.story.events.iter().position(|&e| e as usize == i)?;
+    let chain = told.story.chain_of[k]? as usize;
+    told.verdicts.into_iter().nth(chain)
 }
 
 /// A command with the keyboard on the detail pane: the moves scroll it; the other browsing
@@ -161,6 +198,24 @@ fn rows(model: &Model, width: u16) -> Vec<Line<'static>> {
         store.raw(i),
         model.panes.zone,
     );
+    // The chain's verdict, under what the chain's errors say.
+    if event.event_type().is_known() {
+        let verdict = match &model.panes.detail.verdict {
+            Some((j, v)) if *j == i => Some(v.clone()),
+            _ => verdict_of(store, &model.beside, i),
+        };
+        if let Some(v) = verdict {
+            let t = &model.config.theme;
+            lines.insert(
+                2.min(lines.len()),
+                Line::from(vec![
+                    Span::raw("outcome: "),
+                    Span::styled(v.outcome.words(), t.outcome(v.outcome)),
+                    Span::raw(format!(": {}", clean(&v.evidence))),
+                ]),
+            );
+        }
+    }
     // The text found, where the event holds it.
     if let Some(find) = model.events.find.as_ref().filter(|f| f.hit(i as u32)) {
         let hit = model.config.theme.find_hit();

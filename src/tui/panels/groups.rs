@@ -10,14 +10,14 @@ use super::help::HelpPanel;
 use super::list::TimeText;
 use super::{Focus, Handled, moved, moves, shifted, visible_offset};
 use crate::filter::Filter;
-use crate::insight::{GroupKey, GroupSort};
+use crate::insight::{GroupKey, GroupSort, Outcome};
 use crate::insight::{GroupValue, Groups, sparkline_text};
 use crate::store::Store;
 use crate::text::cut;
 use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
-use crate::tui::model::{Events, Model};
+use crate::tui::model::{Beside, Events, Model};
 use crate::tui::update::history::{self, Return};
 use crate::tui::view::layout::{TABLE_FIRST_ROW, list_height};
 
@@ -34,6 +34,39 @@ pub struct GroupsPanel {
     pub name_width: usize,
     /// The generation of the shown events the groups were counted for.
     counted_for: u64,
+    /// For each group, how many of its events' retry chains are proven to have got through
+    /// (or reconnected), of how many; empty while no related data is at hand.
+    pub shares: Vec<Share>,
+    /// The versions of the shown events and of the related data the shares were counted for.
+    shared_for: (u64, u64),
+}
+
+/// How many of a group's chains got through, of how many.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Share {
+    pub through: u32,
+    /// Chains whose outcome the data tells, success or not.
+    pub known: u32,
+    pub chains: u32,
+}
+
+impl Share {
+    /// `114/157 73%`; `-` for a group with no chain; `unknown` where the data tells no
+    /// chain's outcome (an action no data of the platform's follows).
+    pub fn text(self) -> String {
+        if self.chains == 0 {
+            return "-".into();
+        }
+        if self.known == 0 {
+            return "unknown".into();
+        }
+        format!(
+            "{}/{} {:.0}%",
+            self.through,
+            self.chains,
+            f64::from(self.through) * 100.0 / f64::from(self.chains)
+        )
+    }
 }
 
 impl GroupsPanel {
@@ -56,6 +89,8 @@ impl GroupsPanel {
             groups: old,
             name_width: 0,
             counted_for: 0,
+            shares: Vec::new(),
+            shared_for: (u64::MAX, u64::MAX),
         };
         panel.count(events);
         panel
@@ -95,7 +130,52 @@ impl GroupsPanel {
         }
     }
 
+    /// Counts each group's share of chains that got through again, when the shown events or
+    /// the related data changed. Nothing is counted while no related data is at hand: every
+    /// chain would be unknown.
+    pub fn refresh_shares(&mut self, events: &Events, beside: &mut Beside) {
+        let versions = (events.generation.shown, beside.version);
+        if self.shared_for == versions {
+            return;
+        }
+        self.shared_for = versions;
+        self.shares.clear();
+        if beside.is_empty() {
+            return;
+        }
+        let outcomes = &beside
+            .outcomes(&events.store, events.generation.store)
+            .by_event;
+        let mut chains: Vec<(u32, Outcome)> = Vec::new();
+        for k in 0..self.groups.len() {
+            chains.clear();
+            chains.extend(
+                self.groups
+                    .members(k)
+                    .iter()
+                    .filter_map(|&i| outcomes.get(i as usize).copied().flatten()),
+            );
+            chains.sort_unstable();
+            chains.dedup();
+            self.shares.push(Share {
+                through: chains.iter().filter(|(_, o)| o.succeeded()).count() as u32,
+                known: chains
+                    .iter()
+                    .filter(|(_, o)| *o != Outcome::Unknown)
+                    .count() as u32,
+                chains: chains.len() as u32,
+            });
+        }
+    }
+
+    /// The shares are counted again at the next refresh.
+    fn forget_shares(&mut self) {
+        self.shares.clear();
+        self.shared_for = (u64::MAX, u64::MAX);
+    }
+
     fn count(&mut self, events: &Events) {
+        self.forget_shares();
         let old = std::mem::take(&mut self.groups);
         self.groups = Groups::recompute(old, &events.store, &events.matching, self.key, self.sort);
         self.counted_for = events.generation.shown;
@@ -151,6 +231,8 @@ pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
             let selected = g.groups.get(g.selected);
             let row = g.selected.saturating_sub(g.offset);
             g.groups.sort(&model.events.store, g.sort);
+            // The shares follow their groups' new places.
+            g.forget_shares();
             g.selected = selected
                 .and_then(|group| g.groups.position(&group.value))
                 .unwrap_or(0);
@@ -256,7 +338,7 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
     // The times carry their day when the loaded events span several.
     let zone = model.panes.zone;
     let time = TimeText::in_zone(store.time_range(), zone);
-    let shown = GroupColumn::fitting(area.width, g.name_width, time);
+    let shown = GroupColumn::fitting(area.width, g.name_width, time, !g.shares.is_empty());
     let spark = GroupColumn::Sparkline.width(time) as usize;
     // The name takes what the other columns leave, and a cut one says so.
     let name_width = area
@@ -275,6 +357,10 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
                 )),
                 GroupColumn::FinalShare => {
                     Cell::from(format!("{:.0}%", group.final_share() * 100.0))
+                }
+                GroupColumn::GotThrough => {
+                    let share = g.shares.get(k).copied().unwrap_or_default();
+                    Cell::from(Span::styled(share.text(), theme.terminal(Some(false))))
                 }
                 GroupColumn::Peers => Cell::from(group.peers.to_string()),
                 GroupColumn::Rooms => Cell::from(group.rooms.to_string()),
@@ -303,6 +389,7 @@ enum GroupColumn {
     Count,
     Final,
     FinalShare,
+    GotThrough,
     Peers,
     Rooms,
     First,
@@ -316,10 +403,11 @@ enum GroupColumn {
 const GROUP_NAME_ROOM: u16 = 44;
 
 impl GroupColumn {
-    const ALL: [GroupColumn; 8] = [
+    const ALL: [GroupColumn; 9] = [
         GroupColumn::Count,
         GroupColumn::Final,
         GroupColumn::FinalShare,
+        GroupColumn::GotThrough,
         GroupColumn::Peers,
         GroupColumn::Rooms,
         GroupColumn::First,
@@ -330,9 +418,10 @@ impl GroupColumn {
     /// The order in which columns give way to the group's name on a narrow screen: the
     /// sparkline first; how many peers and rooms an error reaches last; the count and the
     /// finals never.
-    const GIVING_WAY: [GroupColumn; 6] = [
+    const GIVING_WAY: [GroupColumn; 7] = [
         GroupColumn::Sparkline,
         GroupColumn::First,
+        GroupColumn::GotThrough,
         GroupColumn::FinalShare,
         GroupColumn::Last,
         GroupColumn::Rooms,
@@ -344,6 +433,7 @@ impl GroupColumn {
             GroupColumn::Count => "COUNT",
             GroupColumn::Final => "FINAL",
             GroupColumn::FinalShare => "FINAL%",
+            GroupColumn::GotThrough => "GOT THROUGH",
             GroupColumn::Peers => "PEERS",
             GroupColumn::Rooms => "ROOMS",
             GroupColumn::First => "FIRST",
@@ -357,6 +447,7 @@ impl GroupColumn {
             GroupColumn::Count => 7,
             GroupColumn::First | GroupColumn::Last => time.seen_width(),
             GroupColumn::Sparkline => 16,
+            GroupColumn::GotThrough => 12,
             _ => 6,
         }
     }
@@ -364,9 +455,12 @@ impl GroupColumn {
     /// The columns drawn in a table `width` wide whose longest name on screen is `longest`:
     /// all of them when the name fits, else without those that give way first, until it does
     /// (or until only the count and the finals are left).
-    fn fitting(width: u16, longest: usize, time: TimeText) -> Vec<GroupColumn> {
+    fn fitting(width: u16, longest: usize, time: TimeText, shares: bool) -> Vec<GroupColumn> {
         let wanted = (longest.min(usize::from(GROUP_NAME_ROOM))) as u16;
         let mut shown = GroupColumn::ALL.to_vec();
+        if !shares {
+            shown.retain(|&c| c != GroupColumn::GotThrough);
+        }
         // Each column takes its width and one column of space before it.
         let room = |shown: &[GroupColumn]| {
             let taken: u16 = shown.iter().map(|c| c.width(time) + 1).sum();

@@ -86,13 +86,14 @@ pub fn wheel(help: &mut HelpPanel, max: u16, step: i64) {
 
 /// The sections of the help screen: one per mode, in this order.
 /// Each section lists the bindings of its first mode, then those of the other modes not listed yet.
-const SECTIONS: [(&[Mode], &str); 10] = [
+const SECTIONS: [(&[Mode], &str); 11] = [
     (
         &[Mode::List, Mode::Detail],
         "Browsing (in the detail pane, the moves scroll it)",
     ),
     (&[Mode::Groups], "In the groups view"),
     (&[Mode::Story], "In a peer's story"),
+    (&[Mode::Quality], "In the network view"),
     (&[Mode::Timeline], "On the timeline"),
     (&[Mode::Facets], "In the facets"),
     (&[Mode::Json], "In the JSON tree"),

@@ -64,12 +64,16 @@ pub fn browse(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::EditSearch => {
             Focus::Editing(FilterEditor::from_filter(&model.events.filter, SEARCH_SLOT))
         }
-        Command::SaveShown => {
-            Focus::SavePath(SavePrompt::new(&model.events.filter, SaveWhat::Shown))
-        }
-        Command::SaveLoaded => {
-            Focus::SavePath(SavePrompt::new(&model.events.filter, SaveWhat::Loaded))
-        }
+        Command::SaveShown => Focus::SavePath(SavePrompt::new(
+            &model.events.filter,
+            SaveWhat::Shown,
+            !model.beside.data.is_empty(),
+        )),
+        Command::SaveLoaded => Focus::SavePath(SavePrompt::new(
+            &model.events.filter,
+            SaveWhat::Loaded,
+            !model.beside.data.is_empty(),
+        )),
         Command::ToggleHelp => Focus::Help(HelpPanel::over(here)),
         Command::ShowProblems => Focus::Help(HelpPanel::problems(here)),
         Command::Find => return find::open(model, here),
@@ -134,6 +138,10 @@ fn act(model: &mut Model, c: Command, here: Focus) -> Handled {
         Command::ToggleFacets => facets::enter(model, here),
         Command::ZoomList | Command::ZoomDetail => zoom(model, c, here),
         Command::ShowJson => super::json::open(model, here),
+        Command::ShowQuality => {
+            let event = model.selected_event();
+            super::quality::open(model, event, None, here)
+        }
         Command::ToggleLocalTime => {
             toggle_zone(model);
             Handled::to(here)

@@ -14,6 +14,7 @@ pub mod help;
 pub mod json;
 pub mod list;
 pub mod prompt;
+pub mod quality;
 pub mod story;
 pub mod timeline;
 
@@ -28,6 +29,7 @@ use groups::GroupsPanel;
 use help::HelpPanel;
 use json::JsonPanel;
 use prompt::{ReplaceQuestion, SavePrompt};
+use quality::QualityPanel;
 use story::StoryPanel;
 
 /// Where the keyboard is, with the state of the panel that has it.
@@ -64,6 +66,8 @@ pub enum Focus {
     Command(CommandLine),
     /// The timeline strip, choosing a range.
     Timeline,
+    /// A peer's network in a session, over the list's and the detail pane's places.
+    Quality(QualityPanel),
 }
 
 impl Focus {
@@ -83,6 +87,7 @@ impl Focus {
             Focus::Find(_) => Mode::Find,
             Focus::Json(_) => Mode::Json,
             Focus::Command(_) => Mode::CommandLine,
+            Focus::Quality(_) => Mode::Quality,
         }
     }
 
@@ -116,6 +121,21 @@ impl Focus {
             Focus::Json(json) => json.back.groups_mut(),
             Focus::Command(line) => line.back.groups_mut(),
             Focus::Groups(groups) => Some(groups),
+            _ => None,
+        }
+    }
+
+    /// The story, when it is in the list's place (beneath the help and the network view too),
+    /// to tell it again.
+    pub fn story_mut(&mut self) -> Option<&mut StoryPanel> {
+        match self {
+            Focus::Help(help) => help.back.story_mut(),
+            Focus::Facets(facets) => facets.back.story_mut(),
+            Focus::Find(find) => find.back.story_mut(),
+            Focus::Json(json) => json.back.story_mut(),
+            Focus::Command(line) => line.back.story_mut(),
+            Focus::Quality(quality) => quality.back.story_mut(),
+            Focus::Story(story) => Some(story),
             _ => None,
         }
     }

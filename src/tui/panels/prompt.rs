@@ -25,8 +25,9 @@ pub struct SavePrompt {
 
 impl SavePrompt {
     /// The prompt as `s` and `S` open it: a path named after the filtered room and the time,
-    /// the cursor at its end.
-    pub fn new(filter: &Filter, what: SaveWhat) -> SavePrompt {
+    /// the cursor at its end; a folder (ending with `/`) when `folder` is set (there is related
+    /// data to save beside the events), else a file.
+    pub fn new(filter: &Filter, what: SaveWhat, folder: bool) -> SavePrompt {
         let room = filter.room().unwrap_or("events");
         let room: String = room
             .chars()
@@ -39,7 +40,11 @@ impl SavePrompt {
             })
             .collect();
         let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S");
-        let default = format!("callscope-{room}-{stamp}.json");
+        let default = if folder {
+            format!("callscope-{room}-{stamp}/")
+        } else {
+            format!("callscope-{room}-{stamp}.json")
+        };
         let cursor = default.len();
         SavePrompt {
             path: Input::new(default).with_cursor(cursor),
@@ -145,10 +150,18 @@ pub fn save_line(
         SaveWhat::Shown => model.events.shown.len(),
         SaveWhat::Loaded => model.events.store.len(),
     };
-    let label = format!(
-        " save {} to: ",
-        crate::text::plural(count, "event", "events")
-    );
+    // A folder gets the track events and the related data beside the events.
+    let label = if prompt.path.value().trim_end().ends_with('/') {
+        format!(
+            " save {}, the track events and the related data into: ",
+            crate::text::plural(count, "event", "events")
+        )
+    } else {
+        format!(
+            " save {} to: ",
+            crate::text::plural(count, "event", "events")
+        )
+    };
     let width = area.width.saturating_sub(label.chars().count() as u16 + 1) as usize;
     let scroll = prompt.path.visual_scroll(width.max(1));
     let value: String = for_terminal(prompt.path.value())

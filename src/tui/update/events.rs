@@ -147,10 +147,12 @@ pub fn new_query(model: &mut Model) -> Vec<Effect> {
         follow.new_events = 0;
         follow.refreshing = false;
     }
-    vec![Effect::Worker(worker::Command::Query {
+    let mut effects = vec![Effect::Worker(worker::Command::Query {
         id,
         filter: model.events.filter.clone(),
-    })]
+    })];
+    effects.extend(super::related::ask_sessions(model));
+    effects
 }
 
 /// The first answer of a new live query arrived: the old query's events make way for the new

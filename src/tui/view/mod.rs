@@ -10,7 +10,8 @@ use ratatui::widgets::Paragraph;
 
 use super::model::Model;
 use super::panels::{
-    Focus, command, detail, editor, facets, find, groups, help, json, list, story, timeline,
+    Focus, command, detail, editor, facets, find, groups, help, json, list, quality, story,
+    timeline,
 };
 
 pub fn view(model: &Model, frame: &mut Frame) {
@@ -20,18 +21,11 @@ pub fn view(model: &Model, frame: &mut Frame) {
     if let Some(strip) = &model.panes.timeline {
         timeline::draw(model, strip, frame, a.timeline);
     }
-    // The list's place: the groups, a story, or the events.
-    match model.focus.beneath() {
-        Focus::Groups(g) => groups::draw(model, g, frame, a.list),
-        Focus::Story(s) => story::draw(model, s, frame, a.list),
-        _ => list::draw(model, frame, a.list),
-    }
-    // The detail pane's place: the facets (of the selected group, or of the shown events), or
-    // the focused event.
-    match (model.focus.json(), &model.panes.facets.panel) {
-        (Some(tree), _) => json::draw(model, tree, frame, a.detail),
-        (None, Some(panel)) => facets::draw(model, panel, frame, a.detail),
-        (None, None) => detail::draw(model, frame, a.detail),
+    // The network view takes the list's and the detail pane's places.
+    if let Focus::Quality(q) = model.focus.beneath() {
+        quality::draw(model, q, frame, a.body());
+    } else {
+        body(model, frame, &a);
     }
     if let Focus::Editing(e) = &model.focus {
         editor::draw(model, e, frame, a.body());
@@ -43,5 +37,20 @@ pub fn view(model: &Model, frame: &mut Frame) {
     }
     if let Focus::Help(h) = &model.focus {
         help::draw(model, h, frame, area);
+    }
+}
+
+/// The list's place (the groups, a story, or the events) and the detail pane's (the facets of
+/// the selected group or of the shown events, the JSON tree, or the focused event).
+fn body(model: &Model, frame: &mut Frame, a: &layout::Areas) {
+    match model.focus.beneath() {
+        Focus::Groups(g) => groups::draw(model, g, frame, a.list),
+        Focus::Story(s) => story::draw(model, s, frame, a.list),
+        _ => list::draw(model, frame, a.list),
+    }
+    match (model.focus.json(), &model.panes.facets.panel) {
+        (Some(tree), _) => json::draw(model, tree, frame, a.detail),
+        (None, Some(panel)) => facets::draw(model, panel, frame, a.detail),
+        (None, None) => detail::draw(model, frame, a.detail),
     }
 }

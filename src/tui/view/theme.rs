@@ -190,6 +190,22 @@ impl Theme {
         self.title
     }
 
+    /// A chain's outcome: a proven success as a retried error is (the SDK's retry worked), a
+    /// proven failure as a final one, an unknown one plain. Each says itself in words too.
+    pub fn outcome(&self, outcome: crate::insight::Outcome) -> Style {
+        use crate::insight::Outcome;
+        match outcome {
+            Outcome::GotThrough | Outcome::Reconnected => self.retried,
+            Outcome::NeverGotIn | Outcome::Left => self.final_error,
+            Outcome::Unknown => self.label,
+        }
+    }
+
+    /// Context beside the errors (a peer's track events): dimmed.
+    pub fn context(&self) -> Style {
+        self.label.add_modifier(Modifier::DIM)
+    }
+
     /// Field names, separators and other chrome around the text that matters.
     pub fn label(&self) -> Style {
         self.label

@@ -223,6 +223,7 @@ mod list;
 mod live;
 mod order;
 mod prompt;
+mod related;
 mod story;
 mod timeline;
 mod zoom;

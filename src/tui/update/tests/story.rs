@@ -40,10 +40,17 @@ fn the_story_of_a_peer_holds_every_loaded_event_of_that_peer() {
     run(&mut m, Command::ShowStory);
     assert_eq!(m.focus.mode(), Mode::Story);
     let story = story_of(&m).unwrap();
+    // Her errors as events, her track events as track lines (dimmed context) holding theirs.
     let events = story
         .lines
         .iter()
-        .filter(|l| matches!(l, crate::tui::panels::story::StoryLine::Event(_)))
+        .filter(|l| {
+            matches!(
+                l,
+                crate::tui::panels::story::StoryLine::Event(_)
+                    | crate::tui::panels::story::StoryLine::Track { event: Some(_), .. }
+            )
+        })
         .count();
     let loaded = m
         .events

@@ -1,0 +1,117 @@
+//! The platform's data beside the events, as the explorer holds it: the rooms, sessions and
+//! quality stats loaded with the events (a folder, the demo) or asked of the live API, the track
+//! events asked for apart from the query's, and where each live question stands.
+
+use crate::insight::{Outcome, TrackSeen};
+use crate::related::{Object, Related};
+
+/// Where a live question stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Asked {
+    Asking,
+    /// The service refused, or could not be reached: its words.
+    Failed(String),
+    Answered,
+}
+
+/// The related data at hand, and what became of every chain by it.
+#[derive(Debug, Default)]
+pub struct Beside {
+    pub data: Related,
+    /// Track events fetched for a story, apart from the query's events.
+    pub tracks: Vec<TrackSeen>,
+    /// Those track events as they arrived, to be saved with the events.
+    pub track_raws: Vec<Box<[u8]>>,
+    /// The moment the data was read: an active session is known until then.
+    pub now: i64,
+    /// Moves on whenever the data changes, for the views derived from it.
+    pub version: u64,
+    /// Live: the questions asked of the sessions of a room (by room id).
+    pub sessions: Vec<(String, Asked)>,
+    /// Live: the questions asked of a peer's track events (by peer id).
+    pub peer_tracks: Vec<(String, Asked)>,
+    /// Live: the questions asked of a peer's stats in a session (by peer and session id).
+    pub stats: Vec<((String, String), Asked)>,
+    /// For each loaded event in a chain, its chain's number and outcome, and the versions of
+    /// the store and of this data it was told for.
+    outcomes: Option<Outcomes>,
+}
+
+/// What became of every chain of the loaded events.
+#[derive(Debug, Default)]
+pub struct Outcomes {
+    pub by_event: Vec<Option<(u32, Outcome)>>,
+    store: u64,
+    version: u64,
+}
+
+impl Beside {
+    /// Adds objects read or fetched; returns how many were new.
+    pub fn add(&mut self, objects: Vec<Object>, now: i64) -> usize {
+        let added = self.data.add(objects);
+        self.now = self.now.max(now);
+        if added > 0 {
+            self.version += 1;
+        }
+        added
+    }
+
+    /// Adds track events fetched apart from the store's.
+    pub fn add_tracks(&mut self, tracks: Vec<TrackSeen>) {
+        let before = self.tracks.len();
+        for t in tracks {
+            if !self.tracks.contains(&t) {
+                self.tracks.push(t);
+            }
+        }
+        if self.tracks.len() != before {
+            self.tracks.sort_by_key(|t| t.at);
+            self.version += 1;
+        }
+    }
+
+    /// Whether there is anything a verdict can rest on besides the errors.
+    pub fn is_empty(&self) -> bool {
+        self.data.sessions.is_empty() && self.tracks.is_empty() && self.data.stats.is_empty()
+    }
+
+    /// Where a live question about a room's sessions stands, if it was asked.
+    pub fn sessions_asked(&self, room_id: &str) -> Option<&Asked> {
+        self.sessions
+            .iter()
+            .find(|(r, _)| r == room_id)
+            .map(|(_, a)| a)
+    }
+
+    /// Where a live question about a peer's stats stands, if it was asked.
+    pub fn stats_asked(&self, peer_id: &str, session_id: &str) -> Option<&Asked> {
+        self.stats
+            .iter()
+            .find(|((p, s), _)| p == peer_id && s == session_id)
+            .map(|(_, a)| a)
+    }
+
+    /// Records where a question stands.
+    pub fn set<K: PartialEq>(list: &mut Vec<(K, Asked)>, key: K, asked: Asked) {
+        match list.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, a)) => *a = asked,
+            None => list.push((key, asked)),
+        }
+    }
+
+    /// The outcome of every chain, told again when the store or this data changed.
+    pub fn outcomes(&mut self, store: &crate::store::Store, store_generation: u64) -> &Outcomes {
+        let current = self
+            .outcomes
+            .as_ref()
+            .is_some_and(|o| o.store == store_generation && o.version == self.version);
+        if !current {
+            self.outcomes = Some(Outcomes {
+                by_event: crate::insight::outcomes(store, &self.data, &self.tracks, self.now),
+                store: store_generation,
+                version: self.version,
+            });
+        }
+        self.outcomes.get_or_insert_with(Outcomes::default)
+    }
+}
