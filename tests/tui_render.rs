@@ -1990,3 +1990,27 @@ fn the_network_view_without_stats_says_which_response_to_add() {
         "{text}"
     );
 }
+
+#[test]
+fn an_empty_list_says_when_a_room_was_given_by_its_name_or_a_range_misses_every_event() {
+    let filter = Filter::default().with(callscope::event::Field::Room, "weekly-allhands");
+    let m = demo(filter, (140, 40));
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("the room named weekly-allhands has the id")
+            && text.contains("673a1f2c9e4b8d0a5c7e3f21: :room weekly-allhands filters by it"),
+        "{text}"
+    );
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::OpenCommandLine);
+    for c in "since 2030-01-01T00:00:00Z".chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        update(&mut m, Action::Input(TermEvent::Key(key)));
+    }
+    run(&mut m, Command::Apply);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("events read span 2026-11-18T08:01:01"),
+        "{text}"
+    );
+}

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::fetch::{Stopped, fetch};
 use super::{Ended, Failure};
 use crate::filter::Filter;
-use crate::insight::{GroupKey, GroupSort};
+use crate::insight::{GroupKey, GroupSort, WhyEmpty};
 use crate::output::Format;
 use crate::source::Source;
 use crate::source::ndjson::Spans;
@@ -78,8 +78,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
         }
     };
     if rows.is_empty() {
-        note_time_span(&list.filter, &store);
-        note_room_name(&list.filter, &store);
+        note_why_empty(&list.filter, &store);
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
     if problems.is_empty() {
@@ -163,8 +162,6 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
     }
 }
 
-/// When a time bound left nothing, says what time the events span: `--since 2h` on an old dump
-/// is empty for a reason the user can see at once.
 /// What is said of an input file that holds nothing.
 pub fn empty_file_note(path: &str) -> String {
     format!(
@@ -173,64 +170,19 @@ pub fn empty_file_note(path: &str) -> String {
     )
 }
 
-/// `--room NAME` where an id is wanted, offline (live, names are looked up): said, with the id
-/// of the room of that name, when no event is in a room of that id.
-fn note_room_name(filter: &Filter, store: &Store) {
-    let Some(value) = filter.room() else {
-        return;
-    };
-    let rows = store.rows();
-    if rows.iter().any(|r| store.str(r.room_id) == value) {
-        return;
+/// Why nothing matched, when the events read can say (a room's name given for its id, a time
+/// range that misses them all), with how to ask again.
+fn note_why_empty(filter: &Filter, store: &Store) {
+    for why in crate::insight::why_empty(filter, store) {
+        let how = match &why {
+            WhyEmpty::RoomName { ids, .. } => match ids.as_slice() {
+                [id] => format!(": --room {}", crate::text::for_terminal(id)),
+                _ => ": give one with --room".to_string(),
+            },
+            WhyEmpty::TimeSpan { .. } => String::new(),
+        };
+        eprintln!("callscope: {}{how}", why.words());
     }
-    let mut ids: Vec<&str> = rows
-        .iter()
-        .filter(|r| !r.room_name.is_none() && store.str(r.room_name).eq_ignore_ascii_case(value))
-        .map(|r| store.str(r.room_id))
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let value = crate::text::for_terminal(value);
-    match ids.as_slice() {
-        [] => {}
-        [id] => eprintln!(
-            "callscope: no event is in a room of id {value}; the room named {value} has the id {id}: --room {id}",
-            id = crate::text::for_terminal(id)
-        ),
-        several => eprintln!(
-            "callscope: no event is in a room of id {value}; rooms named {value} have the ids {}: give one with --room",
-            crate::text::for_terminal(&several.join(", "))
-        ),
-    }
-}
-
-fn note_time_span(filter: &Filter, store: &Store) {
-    let (Some((from, to)), true) = (
-        store.time_range(),
-        filter.since.is_some() || filter.until.is_some(),
-    ) else {
-        return;
-    };
-    // Said only when the range misses every event read, whatever the other filters.
-    let after = filter.since.as_ref().is_some_and(|s| s.nanos > to);
-    let before = filter.until.as_ref().is_some_and(|u| u.nanos < from);
-    if !after && !before {
-        return;
-    }
-    let bound = |b: &Option<crate::filter::TimeBound>, word: &str| {
-        b.as_ref()
-            .map(|b| format!("{word} {} ({})", b.text, crate::time::format_nanos(b.nanos)))
-    };
-    let asked: Vec<String> = [bound(&filter.since, "since"), bound(&filter.until, "until")]
-        .into_iter()
-        .flatten()
-        .collect();
-    eprintln!(
-        "callscope: no event matches {}; the events read span {} to {}",
-        asked.join(" and "),
-        crate::time::format_nanos(from),
-        crate::time::format_nanos(to)
-    );
 }
 
 /// The format `list` writes in: the one asked for, else a table on a terminal and NDJSON

@@ -7,6 +7,7 @@
 
 mod after;
 mod chains;
+mod empty;
 mod facets;
 mod groups;
 mod keys;
@@ -26,6 +27,7 @@ pub use after::After;
 pub use chains::{
     CHAIN_GAP, Chain, ChainAt, Ending, Outside, Story, chain_at, clock, duration_words, story,
 };
+pub use empty::{WhyEmpty, why_empty};
 pub use facets::{FACET_KEYS, Facet, facets};
 pub use groups::{Group, Groups};
 pub use keys::{GroupKey, GroupSort, GroupValue, Part};

@@ -289,10 +289,28 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
                 None => "no events loaded".to_string(),
             }
         } else {
-            format!(
-                "no event matches the filters ({} clears them)",
-                model.config.keymap.key(Mode::List, Command::ClearFilters)
-            )
+            let mut text = format!(
+                "no event matches the filters ({} clears them, {} takes the last change back)",
+                model.config.keymap.key(Mode::List, Command::ClearFilters),
+                model.config.keymap.key(Mode::List, Command::PopFilter)
+            );
+            // What the loaded events say of it: a room's name given for its id, a time range
+            // that misses them all.
+            for why in crate::insight::why_empty(&events.filter, &events.store) {
+                text.push_str("\n ");
+                text.push_str(&why.words());
+                if let crate::insight::WhyEmpty::RoomName { value, .. } = &why {
+                    text.push_str(&format!(
+                        ": {}room {} filters by it",
+                        model
+                            .config
+                            .keymap
+                            .key(Mode::List, Command::OpenCommandLine),
+                        crate::text::for_terminal(value)
+                    ));
+                }
+            }
+            text
         };
         frame.render_widget(
             Paragraph::new(format!(" {text}"))

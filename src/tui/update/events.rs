@@ -113,10 +113,11 @@ pub fn set_order(model: &mut Model, order: Order) {
     let events = &mut model.events;
     events.order = order;
     events.shown = events.index.arrange(&events.store, order, &events.matching);
+    // At the top of the list the selection stays at the top (`O` shows the newest event
+    // there); anywhere else the selected event stays selected.
     keep_place(
         model,
         &Place {
-            at_top: false,
             at_bottom: false,
             ..place
         },

@@ -33,7 +33,17 @@ fn files_read_out_of_time_order_show_in_time_order_with_the_first_event_selected
     assert_eq!(shown_numbers(&m), [2, 1, 4, 3]);
     assert_eq!(
         selected_number(&m),
-        Some(3),
+        Some(2),
+        "at the top, the selection stays at the top: the newest event"
+    );
+    // Anywhere else, the selected event stays selected.
+    run(&mut m, Command::Down);
+    assert_eq!(selected_number(&m), Some(1));
+    run(&mut m, Command::FlipTime);
+    assert_eq!(shown_numbers(&m), [3, 4, 1, 2]);
+    assert_eq!(
+        selected_number(&m),
+        Some(1),
         "the selected event stays selected"
     );
 }

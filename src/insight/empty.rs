@@ -1,0 +1,164 @@
+//! Why a filter left nothing, when the events read can say: a room given by its name where its
+//! id is wanted, or a time range that misses every event. `list` says it on stderr, the explorer
+//! in its empty list, each with how to ask again.
+
+use crate::filter::{Filter, TimeBound};
+use crate::store::Store;
+use crate::text::for_terminal;
+
+/// What the events read say of a filter that left nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WhyEmpty {
+    /// No event is in a room of this id, but events name a room so: the ids of those rooms,
+    /// sorted (one, or several of the same name).
+    RoomName { value: String, ids: Vec<String> },
+    /// The time range asked for (`since 2h (2026-11-18T…)`) misses every event read, which
+    /// span `from` to `to`.
+    TimeSpan { asked: String, from: i64, to: i64 },
+}
+
+impl WhyEmpty {
+    /// The reason in words, safe for a terminal, without how to ask again.
+    pub fn words(&self) -> String {
+        match self {
+            WhyEmpty::RoomName { value, ids } => {
+                let value = for_terminal(value);
+                match ids.as_slice() {
+                    [id] => format!(
+                        "no event is in a room of id {value}; the room named {value} has the id {}",
+                        for_terminal(id)
+                    ),
+                    several => format!(
+                        "no event is in a room of id {value}; rooms named {value} have the ids {}",
+                        for_terminal(&several.join(", "))
+                    ),
+                }
+            }
+            WhyEmpty::TimeSpan { asked, from, to } => format!(
+                "no event matches {}; the events read span {} to {}",
+                for_terminal(asked),
+                crate::time::format_nanos(*from),
+                crate::time::format_nanos(*to)
+            ),
+        }
+    }
+}
+
+/// What the events of `store` say of `filter`, when it leaves nothing for a reason they show.
+pub fn why_empty(filter: &Filter, store: &Store) -> Vec<WhyEmpty> {
+    [room_name(filter, store), time_span(filter, store)]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// A room's name given where its id is wanted: said when no event is in a room of that id and
+/// events name a room so (in any case).
+fn room_name(filter: &Filter, store: &Store) -> Option<WhyEmpty> {
+    let value = filter.room()?;
+    let rows = store.rows();
+    if rows.iter().any(|r| store.str(r.room_id) == value) {
+        return None;
+    }
+    let mut ids: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.room_name.is_none() && store.str(r.room_name).eq_ignore_ascii_case(value))
+        .map(|r| store.str(r.room_id).to_string())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    (!ids.is_empty()).then(|| WhyEmpty::RoomName {
+        value: value.to_string(),
+        ids,
+    })
+}
+
+/// A time range that misses every event read, whatever the other filters.
+fn time_span(filter: &Filter, store: &Store) -> Option<WhyEmpty> {
+    let (from, to) = store.time_range()?;
+    let after = filter.since.as_ref().is_some_and(|s| s.nanos > to);
+    let before = filter.until.as_ref().is_some_and(|u| u.nanos < from);
+    if !after && !before {
+        return None;
+    }
+    let bound = |b: &Option<TimeBound>, word: &str| {
+        b.as_ref()
+            .map(|b| format!("{word} {} ({})", b.text, crate::time::format_nanos(b.nanos)))
+    };
+    let asked: Vec<String> = [bound(&filter.since, "since"), bound(&filter.until, "until")]
+        .into_iter()
+        .flatten()
+        .collect();
+    Some(WhyEmpty::TimeSpan {
+        asked: asked.join(" and "),
+        from,
+        to,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Field;
+    use crate::store::Batch;
+
+    fn store_of(lines: &[&str]) -> Store {
+        let mut store = Store::default();
+        store.merge(Batch::of_objects(lines.iter().map(|l| l.to_string())).unwrap());
+        store
+    }
+
+    fn bound(text: &str) -> TimeBound {
+        let nanos = chrono::DateTime::parse_from_rfc3339(text)
+            .unwrap()
+            .timestamp_nanos_opt()
+            .unwrap();
+        TimeBound {
+            text: text.into(),
+            nanos,
+        }
+    }
+
+    const EVENTS: [&str; 2] = [
+        r#"{"id":"a","type":"client.join.failed","timestamp":"2026-11-18T10:00:00Z","data":{"room_id":"r1","room_name":"standup"}}"#,
+        r#"{"id":"b","type":"client.join.failed","timestamp":"2026-11-18T11:00:00Z","data":{"room_id":"r2","room_name":"Standup"}}"#,
+    ];
+
+    #[test]
+    fn a_room_name_is_said_with_the_ids_of_the_rooms_so_named() {
+        let store = store_of(&EVENTS);
+        let filter = Filter::default().with(Field::Room, "STANDUP");
+        assert_eq!(
+            why_empty(&filter, &store),
+            [WhyEmpty::RoomName {
+                value: "STANDUP".into(),
+                ids: vec!["r1".into(), "r2".into()],
+            }]
+        );
+        // An id some event has, or a name no event has, says nothing.
+        assert!(why_empty(&Filter::default().with(Field::Room, "r1"), &store).is_empty());
+        assert!(why_empty(&Filter::default().with(Field::Room, "retro"), &store).is_empty());
+    }
+
+    #[test]
+    fn a_range_that_misses_every_event_says_what_they_span() {
+        let store = store_of(&EVENTS);
+        let mut filter = Filter::default();
+        filter.since = Some(bound("2026-11-19T00:00:00Z"));
+        let why = why_empty(&filter, &store);
+        let [WhyEmpty::TimeSpan { from, to, .. }] = why.as_slice() else {
+            panic!("{why:?}");
+        };
+        assert!(from < to);
+        assert!(
+            why[0]
+                .words()
+                .contains("span 2026-11-18T10:00:00.000000000Z to 2026-11-18T11:00:00"),
+            "{}",
+            why[0].words()
+        );
+        // A range that holds an event, whatever the other filters, says nothing.
+        filter.since = Some(bound("2026-11-18T10:30:00Z"));
+        assert!(why_empty(&filter, &store).is_empty());
+    }
+}
