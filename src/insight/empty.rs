@@ -143,8 +143,10 @@ mod tests {
     #[test]
     fn a_range_that_misses_every_event_says_what_they_span() {
         let store = store_of(&EVENTS);
-        let mut filter = Filter::default();
-        filter.since = Some(bound("2026-11-19T00:00:00Z"));
+        let mut filter = Filter {
+            since: Some(bound("2026-11-19T00:00:00Z")),
+            ..Filter::default()
+        };
         let why = why_empty(&filter, &store);
         let [WhyEmpty::TimeSpan { from, to, .. }] = why.as_slice() else {
             panic!("{why:?}");
