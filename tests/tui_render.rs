@@ -1630,3 +1630,86 @@ fn the_help_lists_the_commands_of_the_command_line() {
         assert!(help.contains(spec.help), "the help lacks {}", spec.help);
     }
 }
+
+/// A live explorer with no room: the room prompt, as it opens.
+fn live_without_a_room(size: (u16, u16)) -> Model {
+    let url = "https://api.100ms.live";
+    let mut m = Model::new(
+        SourceLabel::Live { url: url.into() },
+        Filter::default(),
+        size.0,
+        size.1,
+    );
+    let mut live = callscope::tui::model::Live::new(url.into());
+    live.rooms_used = vec![callscope::tui::rooms_used::UsedRoom {
+        id: "6733c0ffee0000000000beef".into(),
+        name: Some("support-escalations".into()),
+        base_url: url.into(),
+        used_at: 1_763_400_000,
+    }];
+    m.session.live = Some(live);
+    m.session.load = callscope::tui::model::LoadState::Idle;
+    let mut effects = callscope::tui::update::new_query(&mut m);
+    effects.extend(callscope::tui::update::live::ask_room(&mut m));
+    assert_eq!(effects, [callscope::tui::update::Effect::RecentRooms]);
+    m
+}
+
+#[test]
+fn the_room_prompt_offers_the_rooms_of_recent_sessions_and_those_used_before() {
+    let mut m = live_without_a_room((120, 24));
+    let at = |t: &str| callscope::time::parse_rfc3339_nanos(t);
+    let recent =
+        |id: &str, name: Option<&str>, started: &str, ended: Option<&str>, peers, sessions| {
+            callscope::source::recent::RecentRoom {
+                id: id.into(),
+                name: name.map(str::to_string),
+                started: at(started),
+                ended: ended.and_then(at),
+                active: ended.is_none(),
+                peers,
+                sessions,
+            }
+        };
+    update(
+        &mut m,
+        Action::RecentRooms(Ok(vec![
+            recent(
+                "673a1f2c9e4b8d0a5c7e3f21",
+                Some("weekly-allhands"),
+                "2026-11-18T10:02:00Z",
+                None,
+                14,
+                1,
+            ),
+            recent(
+                "65af97002889d74ef8d1e18f",
+                None,
+                "2026-11-18T08:00:00Z",
+                Some("2026-11-18T08:41:10Z"),
+                1,
+                3,
+            ),
+        ])),
+    );
+    run(&mut m, Command::Down);
+    insta::assert_snapshot!("room_prompt", draw(&m).backend());
+    // While the sessions are asked for, and when they cannot be.
+    let m = live_without_a_room((120, 24));
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("asking the sessions endpoint…"), "{text}");
+    assert!(text.contains("no room chosen"), "{text}");
+    let mut m = live_without_a_room((120, 24));
+    update(
+        &mut m,
+        Action::RecentRooms(Err(
+            "cannot list the recent sessions: HTTP 403: Forbidden".into()
+        )),
+    );
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("cannot list the recent sessions: HTTP 403"),
+        "{text}"
+    );
+    assert!(text.contains("support-escalations"), "{text}");
+}

@@ -281,7 +281,8 @@ pub async fn serve_on(
 ) -> Result<(), String> {
     let limits = options.limits;
     let auth = auth::Auth::new(&token.value, options.app);
-    let api = Arc::new(api::Api::new(store, related, auth, options.rules).with_delay(options.delay));
+    let api =
+        Arc::new(api::Api::new(store, related, auth, options.rules).with_delay(options.delay));
     drop(token);
     // Answers are gzip'd for the clients that ask (a page of a hundred events shrinks about
     // eightfold); the log layer sits outside, to time the whole answer. A request is answered

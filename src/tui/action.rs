@@ -228,4 +228,11 @@ pub enum Action {
     Copied(Result<String, String>),
     /// Follow mode's timer: time to look for new events.
     FollowTick,
+    /// The rooms of recent sessions, for the room prompt, or why they could not be listed.
+    RecentRooms(Result<Vec<crate::source::recent::RecentRoom>, String>),
+    /// What the rooms endpoint says of a name typed into the room prompt.
+    RoomLookedUp {
+        name: String,
+        result: Result<crate::source::api::rooms::Named, String>,
+    },
 }

@@ -22,6 +22,12 @@ pub enum Effect {
     ReleaseMemory,
     /// Give the terminal back and stop the job until `fg` (Ctrl-Z).
     Suspend,
+    /// List the rooms of recent sessions, for the room prompt.
+    RecentRooms,
+    /// Look up a room's name in the rooms endpoint.
+    LookUpRoom(String),
+    /// Remember a room whose events were loaded, for the room prompt of later runs.
+    RememberRoom(crate::tui::rooms_used::UsedRoom),
 }
 
 /// Which events a save writes.

@@ -6,6 +6,7 @@ pub mod effect;
 pub mod keymap;
 pub mod model;
 pub mod panels;
+pub mod rooms_used;
 pub mod runtime;
 pub mod terminal;
 pub mod update;
@@ -92,6 +93,8 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         model.config.theme = theme;
         model.config.redact = redact;
         tracing::debug!(theme = model.config.theme.name, redact, "explorer settings");
+        let connection = live.clone();
+        let mut start = Vec::new();
         let worker = match live {
             Some(Connection { api, tokens, names }) => {
                 let url = match &source {
@@ -108,21 +111,23 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
                         }
                     }
                 });
-                model.session.live = Some(model::Live::new(url));
+                let mut state = model::Live::new(url);
+                if let Some(path) = rooms_used::path() {
+                    state.rooms_used = rooms_used::read(&path);
+                }
+                model.session.live = Some(state);
                 model.config.follow_every = follow_every;
                 if follow {
                     model.session.follow = Some(model::Follow::new(model.config.follow_every));
                 }
                 model.session.load = model::LoadState::Idle;
-                for effect in update::new_query(&mut model) {
-                    if let update::Effect::Worker(command) = effect {
-                        let _ = worker.send(command);
-                    }
-                }
+                // With no room named, no query is sent: the room prompt asks for one.
+                start.extend(update::new_query(&mut model));
+                start.extend(update::live::ask_room(&mut model));
                 Some(worker)
             }
             None => {
-                spawn_loader(source, tx);
+                spawn_loader(source, tx.clone());
                 None
             }
         };
@@ -134,6 +139,9 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
             actions: rx,
             worker,
             stop,
+            sender: tx,
+            connection,
+            start,
         };
         let result = runtime::run(&mut terminal, &mut model, channels).await;
         drop(guard);

@@ -4,7 +4,7 @@
 
 mod live;
 
-pub use live::{Fetch, Follow, Live};
+pub use live::{Clock, Fetch, Follow, Live};
 
 use super::keymap::Keymap;
 use super::panels::Focus;

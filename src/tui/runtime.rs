@@ -18,6 +18,7 @@ use super::update::{Effect, update};
 use super::view::view;
 use crate::output::Format;
 use crate::output::write_atomically;
+use crate::source::live::Connection;
 use crate::source::worker;
 
 /// How many queued background results are folded into one frame at most.
@@ -31,6 +32,12 @@ pub struct Channels {
     /// SIGTERM, SIGHUP or a SIGINT from outside, resolving to its number: stop as on `q`.
     /// Listened for before the terminal is taken, so that no such signal can leave it raw.
     pub stop: std::pin::Pin<Box<dyn std::future::Future<Output = i32> + Send>>,
+    /// Where the answers of the room prompt's requests go: the loop's own actions.
+    pub sender: mpsc::UnboundedSender<Action>,
+    /// The live source's client, for the room prompt's requests (sessions, rooms).
+    pub connection: Option<Connection>,
+    /// What the first update asked for, carried out before the first key.
+    pub start: Vec<Effect>,
 }
 
 /// How the explorer's loop ended.
@@ -51,8 +58,19 @@ pub async fn run(
         actions: mut rx,
         worker,
         mut stop,
+        sender,
+        connection,
+        start,
     } = channels;
     let mut input = EventStream::new();
+    let outside = Outside {
+        worker: &worker,
+        sender: &sender,
+        connection: connection.as_ref(),
+    };
+    if let Some(ended) = carry_out(terminal, model, start, &outside)? {
+        return Ok(ended);
+    }
     terminal.draw(|f| view(model, f))?;
     // Follow mode's next run of the query, armed while follow mode is on and idle.
     let mut next_follow: Option<tokio::time::Instant> = None;
@@ -91,34 +109,8 @@ pub async fn run(
                 Err(_) => break,
             }
         }
-        while !effects.is_empty() {
-            let mut follow_up = Vec::new();
-            for effect in effects {
-                match effect {
-                    Effect::Quit => return Ok(Ended::Quit),
-                    Effect::Worker(command) => {
-                        if let Some(worker) = &worker {
-                            let _ = worker.send(command);
-                        }
-                    }
-                    Effect::Save {
-                        path,
-                        what,
-                        replace,
-                    } => {
-                        follow_up.extend(update(model, save(model, &path, what, replace)));
-                    }
-                    Effect::Copy { text, what } => {
-                        let result = copy(terminal, &text)
-                            .map(|()| what)
-                            .map_err(|e| format!("the terminal could not be written to: {e}"));
-                        follow_up.extend(update(model, Action::Copied(result)));
-                    }
-                    Effect::ReleaseMemory => crate::memory::release_freed(),
-                    Effect::Suspend => super::terminal::suspend(terminal)?,
-                }
-            }
-            effects = follow_up;
+        if let Some(ended) = carry_out(terminal, model, effects, &outside)? {
+            return Ok(ended);
         }
         if model.session.quit {
             return Ok(Ended::Quit);
@@ -132,6 +124,93 @@ pub async fn run(
             "frame"
         );
     }
+}
+
+/// What effects reach besides the terminal and the model.
+struct Outside<'a> {
+    worker: &'a Option<mpsc::UnboundedSender<worker::Command>>,
+    sender: &'a mpsc::UnboundedSender<Action>,
+    connection: Option<&'a Connection>,
+}
+
+/// Carries out the effects of an update, and those of the updates their results make; `Some`
+/// when one of them ends the loop.
+fn carry_out(
+    terminal: &mut Tui,
+    model: &mut Model,
+    mut effects: Vec<Effect>,
+    outside: &Outside,
+) -> std::io::Result<Option<Ended>> {
+    while !effects.is_empty() {
+        let mut follow_up = Vec::new();
+        for effect in effects {
+            match effect {
+                Effect::Quit => return Ok(Some(Ended::Quit)),
+                Effect::Worker(command) => {
+                    if let Some(worker) = outside.worker {
+                        let _ = worker.send(command);
+                    }
+                }
+                Effect::Save {
+                    path,
+                    what,
+                    replace,
+                } => {
+                    follow_up.extend(update(model, save(model, &path, what, replace)));
+                }
+                Effect::Copy { text, what } => {
+                    let result = copy(terminal, &text)
+                        .map(|()| what)
+                        .map_err(|e| format!("the terminal could not be written to: {e}"));
+                    follow_up.extend(update(model, Action::Copied(result)));
+                }
+                Effect::ReleaseMemory => crate::memory::release_freed(),
+                Effect::Suspend => super::terminal::suspend(terminal)?,
+                Effect::RecentRooms => recent_rooms(model, outside),
+                Effect::LookUpRoom(name) => look_up(name, outside),
+                Effect::RememberRoom(mut room) => {
+                    room.used_at = chrono::Utc::now().timestamp();
+                    if let Some(path) = super::rooms_used::path()
+                        && let Err(e) = super::rooms_used::remember(&path, room)
+                    {
+                        tracing::warn!(path = %path.display(), error = %e, "cannot remember the room");
+                    }
+                }
+            }
+        }
+        effects = follow_up;
+    }
+    Ok(None)
+}
+
+/// Lists the rooms of recent sessions in the background; the answer comes as an action.
+fn recent_rooms(model: &Model, outside: &Outside) {
+    let (Some(connection), Some(live)) = (outside.connection, &model.session.live) else {
+        return;
+    };
+    let known: std::collections::HashMap<String, String> =
+        super::rooms_used::of_api(&live.rooms_used, &live.url)
+            .filter_map(|r| r.name.clone().map(|n| (r.id.clone(), n)))
+            .collect();
+    let (connection, sender) = (connection.clone(), outside.sender.clone());
+    tokio::spawn(async move {
+        let result = crate::source::recent::recent_rooms(&connection, &known).await;
+        let _ = sender.send(Action::RecentRooms(result));
+    });
+}
+
+/// Looks a room's name up in the background; the answer comes as an action.
+fn look_up(name: String, outside: &Outside) {
+    let Some(connection) = outside.connection else {
+        return;
+    };
+    let (connection, sender) = (connection.clone(), outside.sender.clone());
+    tokio::spawn(async move {
+        let result = crate::source::live::look_up_room(&connection, &name)
+            .await
+            .map_err(|e| e.to_string());
+        let _ = sender.send(Action::RoomLookedUp { name, result });
+    });
 }
 
 /// Carries out a save: the shown or loaded events, as an envelope (or NDJSON for a `.ndjson` or

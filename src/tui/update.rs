@@ -14,8 +14,8 @@ pub use super::effect::Effect;
 use super::action::{Action, Command};
 use super::model::{LoadState, Model, Screen};
 use super::panels::{
-    Focus, Handled, command, detail, editor, facets, find, groups, help, json, list, prompt, story,
-    timeline,
+    Focus, Handled, command, detail, editor, facets, find, groups, help, json, list, prompt, rooms,
+    story, timeline,
 };
 use super::view::layout::{areas_of, list_height};
 use events::{append, keep_selection_visible};
@@ -34,6 +34,7 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
                 match model.focus {
                     Focus::Find(_) => find::typed(model),
                     Focus::Command(_) => command::typed(model),
+                    Focus::Rooms(ref mut prompt) => rooms::typed(prompt),
                     _ => {}
                 }
             }
@@ -83,6 +84,11 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             });
             Vec::new()
         }
+        Action::RecentRooms(result) => {
+            rooms::recent_arrived(model, result);
+            Vec::new()
+        }
+        Action::RoomLookedUp { name, result } => rooms::looked_up(model, name, result),
         Action::Copied(result) => {
             model.status = Some(match result {
                 Ok(what) => format!("copied {what} to the clipboard"),
@@ -91,6 +97,9 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             Vec::new()
         }
     };
+    // A query without a room asked for the room prompt.
+    let mut effects = effects;
+    effects.extend(live::ask_room(model));
     refresh_derived(model);
     effects
 }
@@ -122,6 +131,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Focus::Find(prompt) => find::handle(prompt, model, c),
         Focus::Json(tree) => json::handle(tree, model, c),
         Focus::Command(line) => command::handle(line, model, c),
+        Focus::Rooms(prompt) => rooms::handle(prompt, model, c),
     };
     match handled {
         Handled::Done(focus, effects) => {
@@ -215,6 +225,7 @@ fn click(model: &mut Model, column: u16, row: u16) -> Vec<Effect> {
             | Focus::Help(_)
             | Focus::Find(_)
             | Focus::Command(_)
+            | Focus::Rooms(_)
     ) {
         return Vec::new();
     }

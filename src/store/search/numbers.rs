@@ -76,23 +76,26 @@ impl NumberIndex {
             .step_by(step)
             .map(|start| start..(start + step).min(len))
             .collect();
-        let read: Vec<Part> = ranges.into_par_iter().map(|r| {
-            let mut part = Part::default();
-            let mut set = Vec::new();
-            for i in from + r.start..from + r.end {
-                set.clear();
-                for_each_number(store.raw(i), |text| {
-                    // Every byte of a number is ASCII.
-                    if let Ok(text) = std::str::from_utf8(text) {
-                        set.push(part.texts.intern(text));
-                    }
-                });
-                set.sort_unstable();
-                set.dedup();
-                part.of_row.push(part.sets.intern(&set));
-            }
-            part
-        }).collect();
+        let read: Vec<Part> = ranges
+            .into_par_iter()
+            .map(|r| {
+                let mut part = Part::default();
+                let mut set = Vec::new();
+                for i in from + r.start..from + r.end {
+                    set.clear();
+                    for_each_number(store.raw(i), |text| {
+                        // Every byte of a number is ASCII.
+                        if let Ok(text) = std::str::from_utf8(text) {
+                            set.push(part.texts.intern(text));
+                        }
+                    });
+                    set.sort_unstable();
+                    set.dedup();
+                    part.of_row.push(part.sets.intern(&set));
+                }
+                part
+            })
+            .collect();
         self.of_row.reserve(len);
         let mut set = Vec::new();
         for part in read {

@@ -61,7 +61,7 @@ pub fn wheel(help: &mut HelpPanel, config: &Config, height: u16, step: i64) {
 
 /// The sections of the help screen: one per mode, in this order.
 /// Each section lists the bindings of its first mode, then those of the other modes not listed yet.
-const SECTIONS: [(&[Mode], &str); 10] = [
+const SECTIONS: [(&[Mode], &str); 11] = [
     (
         &[Mode::List, Mode::Detail],
         "Browsing (in the detail pane, the moves scroll it)",
@@ -77,6 +77,7 @@ const SECTIONS: [(&[Mode], &str); 10] = [
         "On the find prompt and the command line",
     ),
     (&[Mode::SavePath, Mode::Confirm], "Saving"),
+    (&[Mode::Rooms], "Choosing a room (live)"),
     (&[Mode::Help], "In this help"),
 ];
 

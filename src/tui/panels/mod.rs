@@ -14,6 +14,7 @@ pub mod help;
 pub mod json;
 pub mod list;
 pub mod prompt;
+pub mod rooms;
 pub mod story;
 pub mod timeline;
 
@@ -28,6 +29,7 @@ use groups::GroupsPanel;
 use help::HelpPanel;
 use json::JsonPanel;
 use prompt::{ReplaceQuestion, SavePrompt};
+use rooms::RoomPrompt;
 use story::StoryPanel;
 
 /// Where the keyboard is, with the state of the panel that has it.
@@ -64,6 +66,8 @@ pub enum Focus {
     Command(CommandLine),
     /// The timeline strip, choosing a range.
     Timeline,
+    /// The live query's room, being chosen.
+    Rooms(RoomPrompt),
 }
 
 impl Focus {
@@ -83,6 +87,7 @@ impl Focus {
             Focus::Find(_) => Mode::Find,
             Focus::Json(_) => Mode::Json,
             Focus::Command(_) => Mode::CommandLine,
+            Focus::Rooms(_) => Mode::Rooms,
         }
     }
 

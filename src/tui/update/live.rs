@@ -2,11 +2,14 @@
 //! the query again, and follow mode.
 
 use super::events::{append, fetch_more_if_near_end, keep_place, new_query, replace_store};
+use crate::event::Field;
 use crate::source::worker::{self, Report};
 use crate::tui::action::Command;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Fetch, Follow, Model};
+use crate::tui::panels::{Focus, rooms};
+use crate::tui::rooms_used::{self, UsedRoom};
 
 /// A report of the live fetch task; those of an older query are dropped.
 pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
@@ -48,13 +51,15 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             if refresh && let Some(live) = model.session.live.as_mut() {
                 live.refetched += merged.duplicates;
             }
+            let mut effects: Vec<Effect> = remember_room(model).into_iter().collect();
             if model.session.follow.as_ref().is_some_and(|f| f.refreshing) {
                 follow_page(model, merged.added);
-                return Vec::new();
+                return effects;
             }
             if model.session.live.as_ref().is_some_and(|l| !l.loading_all) {
-                return fetch_more_if_near_end(model);
+                effects.extend(fetch_more_if_near_end(model));
             }
+            return effects;
         }
         Report::Finished { .. } => {
             live.fetch = Fetch::Done;
@@ -77,6 +82,52 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
         }
     }
     Vec::new()
+}
+
+/// The room of the query, to be remembered for the room prompt of later runs, once events of
+/// it were loaded (once a run): with the name its events give it, else the name it was chosen
+/// by.
+fn remember_room(model: &mut Model) -> Option<Effect> {
+    let id = model.events.filter.room()?.to_string();
+    let store = &model.events.store;
+    if store.is_empty() {
+        return None;
+    }
+    let live = model.session.live.as_mut()?;
+    if live.remembered.as_deref() == Some(id.as_str()) {
+        return None;
+    }
+    let named = store.rows().iter().find_map(|row| {
+        let name = row.text(Field::RoomName);
+        (!name.is_none() && store.str(row.text(Field::Room)) == id)
+            .then(|| store.str(name).to_string())
+    });
+    let chosen = live
+        .chosen
+        .as_ref()
+        .filter(|(chosen, _)| *chosen == id)
+        .and_then(|(_, name)| name.clone());
+    let room = UsedRoom {
+        id: id.clone(),
+        name: named.or(chosen),
+        base_url: live.url.clone(),
+        used_at: live.clock.unix,
+    };
+    live.remembered = Some(id);
+    rooms_used::add(&mut live.rooms_used, room.clone());
+    Some(Effect::RememberRoom(room))
+}
+
+/// After an update: opens the room prompt when a query without a room was asked for (or a
+/// room's name no loaded event gives was named), unless it is open.
+pub fn ask_room(model: &mut Model) -> Vec<Effect> {
+    let Some(typed) = model.session.live.as_mut().and_then(|l| l.ask_room.take()) else {
+        return Vec::new();
+    };
+    if matches!(model.focus, Focus::Rooms(_)) {
+        return Vec::new();
+    }
+    rooms::open(model, &typed)
 }
 
 /// Looks for the event selected before a new query's answer replaced the old events among
@@ -114,6 +165,10 @@ pub fn load_all(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     let id = live.query;
+    if live.fetch == Fetch::NoRoom {
+        model.status = Some(format!("no room chosen: {}", rooms::HOW_TO_CHOOSE));
+        return Vec::new();
+    }
     if live.loading_all {
         live.loading_all = false;
         model.status = Some("stopped loading every page".into());
@@ -154,7 +209,12 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
     let (Some(follow), Some(live)) = (session.follow.as_mut(), session.live.as_mut()) else {
         return Vec::new();
     };
-    if follow.refreshing || matches!(live.fetch, Fetch::Fetching { .. } | Fetch::Retrying { .. }) {
+    if follow.refreshing
+        || matches!(
+            live.fetch,
+            Fetch::Fetching { .. } | Fetch::Retrying { .. } | Fetch::NoRoom
+        )
+    {
         return Vec::new();
     }
     follow.refreshing = true;

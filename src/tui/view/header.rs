@@ -217,6 +217,10 @@ fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
         ),
         Fetch::Done => "all pages loaded".into(),
         Fetch::Failed(message) => format!("error: {}", failure_text(model, message)),
+        Fetch::NoRoom => format!(
+            "no room chosen: {}",
+            crate::tui::panels::rooms::HOW_TO_CHOOSE
+        ),
     }
 }
 

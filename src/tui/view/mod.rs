@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 
 use super::model::Model;
 use super::panels::{
-    Focus, command, detail, editor, facets, find, groups, help, json, list, story, timeline,
+    Focus, command, detail, editor, facets, find, groups, help, json, list, rooms, story, timeline,
 };
 
 pub fn view(model: &Model, frame: &mut Frame) {
@@ -34,6 +34,9 @@ pub fn view(model: &Model, frame: &mut Frame) {
     }
     if let Focus::Editing(e) = &model.focus {
         editor::draw(model, e, frame, a.body());
+    }
+    if let Focus::Rooms(prompt) = &model.focus {
+        rooms::draw(model, prompt, frame, a.body());
     }
     match &model.focus {
         Focus::Find(prompt) => find::draw_prompt(model, prompt, frame, a.footer),

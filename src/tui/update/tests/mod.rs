@@ -217,6 +217,7 @@ mod list;
 mod live;
 mod order;
 mod prompt;
+mod rooms;
 mod story;
 mod timeline;
 mod zoom;
