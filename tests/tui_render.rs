@@ -1713,3 +1713,170 @@ fn the_room_prompt_offers_the_rooms_of_recent_sessions_and_those_used_before() {
     );
     assert!(text.contains("support-escalations"), "{text}");
 }
+
+/// A live explorer on a room, its first page loaded (100 of the 2,400 events the server counts),
+/// the clock at `start`.
+fn live_loading(start: std::time::Instant) -> Model {
+    let url = "https://api.100ms.live";
+    let mut m = Model::new(
+        SourceLabel::Live { url: url.into() },
+        Filter::default().with(Field::Room, STORM_ROOM_ID),
+        140,
+        12,
+    );
+    let mut live = callscope::tui::model::Live::new(url.into());
+    live.clock = callscope::tui::model::Clock {
+        at: start,
+        unix: 1_763_460_000,
+    };
+    m.session.live = Some(live);
+    m.session.load = callscope::tui::model::LoadState::Idle;
+    let effects = callscope::tui::update::new_query(&mut m);
+    assert_eq!(effects.len(), 1, "{effects:?}");
+    let query = m.session.live.as_ref().unwrap().query;
+    let events: Vec<Value> = (0..100)
+        .map(|k| {
+            let mut e = join_at(
+                &format!("e{k}"),
+                &format!("2026-11-18T10:{:02}:00Z", k % 60),
+            );
+            e["data"]["room_id"] = STORM_ROOM_ID.into();
+            e
+        })
+        .collect();
+    let page = callscope::source::api::Page {
+        batch: Box::new(batch(&events)),
+        next: "more".into(),
+        total: Some(2_400),
+    };
+    update(
+        &mut m,
+        Action::Live(callscope::source::worker::Report::Page { query, page }),
+    );
+    m
+}
+
+fn report(m: &mut Model, report: callscope::source::worker::Report) {
+    update(m, Action::Live(report));
+}
+
+fn tick(m: &mut Model, at: std::time::Instant) {
+    update(
+        m,
+        Action::Tick(callscope::tui::model::Clock {
+            at,
+            unix: 1_763_460_000,
+        }),
+    );
+}
+
+/// The header's four lines.
+fn header_text(m: &Model) -> String {
+    let text = screen_text(draw(m).backend().buffer());
+    text.lines().take(4).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn a_stalled_request_says_how_long_it_waited_for_which_part_and_the_timeouts() {
+    use callscope::source::worker::{InFlight, Report};
+    use std::time::Duration;
+    let t0 = std::time::Instant::now();
+    let mut m = live_loading(t0);
+    let query = m.session.live.as_ref().unwrap().query;
+    run(&mut m, Command::LoadAll);
+    report(&mut m, Report::Fetching { query, page: 2 });
+    report(
+        &mut m,
+        Report::InFlight {
+            query,
+            requests: vec![
+                InFlight {
+                    part: "the error events (error=true)".into(),
+                    since: t0 + Duration::from_millis(200),
+                },
+                InFlight {
+                    part: "the client.join.failed events".into(),
+                    since: t0,
+                },
+            ],
+        },
+    );
+    // Within a second: events so far against the total, and no wait said.
+    tick(&mut m, t0 + Duration::from_millis(900));
+    let text = header_text(&m);
+    assert!(text.contains("fetching… 100 of 2,400 events"), "{text}");
+    assert!(!text.contains("page"), "page numbers give way: {text}");
+    assert!(!text.contains("waiting"), "{text}");
+    // Twelve seconds on: the oldest request, its part, and the timeouts.
+    tick(&mut m, t0 + Duration::from_secs(12));
+    insta::assert_snapshot!("live_stalled_request", header_text(&m));
+    let text = header_text(&m);
+    assert!(
+        text.contains("waiting 12 s for the client.join.failed events (and 1 other request)"),
+        "{text}"
+    );
+    // The request lands: nothing waits.
+    report(
+        &mut m,
+        Report::InFlight {
+            query,
+            requests: Vec::new(),
+        },
+    );
+    assert!(!header_text(&m).contains("waiting"));
+}
+
+#[test]
+fn a_rate_limit_counts_down_to_the_retry_and_loading_everything_goes_on_after_it() {
+    use callscope::source::worker::{InFlight, Report, Retry};
+    use std::time::Duration;
+    let t0 = std::time::Instant::now();
+    let mut m = live_loading(t0);
+    let query = m.session.live.as_ref().unwrap().query;
+    run(&mut m, Command::LoadAll);
+    report(
+        &mut m,
+        Report::InFlight {
+            query,
+            requests: vec![InFlight {
+                part: "the error events (error=true)".into(),
+                since: t0,
+            }],
+        },
+    );
+    report(
+        &mut m,
+        Report::Retrying {
+            query,
+            retry: Retry {
+                attempt: 2,
+                wait: Duration::from_secs(90),
+                asked: true,
+                gives_up_in: Duration::from_secs(29 * 60),
+                reason: "HTTP 429: Too Many Requests (retry after 90 seconds)".into(),
+                at: t0 + Duration::from_secs(1),
+            },
+        },
+    );
+    tick(&mut m, t0 + Duration::from_secs(9));
+    insta::assert_snapshot!("live_rate_limit_countdown", header_text(&m));
+    let text = header_text(&m);
+    assert!(text.contains("retrying in 82 s"), "{text}");
+    assert!(
+        text.contains("the server asked to wait 90 s: next try in 82 s; loading every page goes on after it (A stops)"),
+        "{text}"
+    );
+    assert!(m.session.live.as_ref().unwrap().loading_all);
+    // A minute on, the count goes on down.
+    tick(&mut m, t0 + Duration::from_secs(70));
+    assert!(header_text(&m).contains("next try in 21 s"));
+    // The wait over, the new try is on its way: how long it has waited counts from the end of
+    // the wait.
+    tick(&mut m, t0 + Duration::from_secs(95));
+    let text = header_text(&m);
+    assert!(text.contains("retrying now"), "{text}");
+    assert!(
+        text.contains("waiting 4 s for the error events (error=true)"),
+        "{text}"
+    );
+}

@@ -294,7 +294,7 @@ pub async fn fetch_all_with(
                 }
             }
             Report::Retrying { retry, .. } => on_retry(&retry),
-            Report::Fetching { .. } => {}
+            Report::Fetching { .. } | Report::InFlight { .. } => {}
             Report::Finished { .. } => return Ok(store),
             Report::Failed { message, .. } => return Err((store, message)),
         }

@@ -228,6 +228,9 @@ pub enum Action {
     Copied(Result<String, String>),
     /// Follow mode's timer: time to look for new events.
     FollowTick,
+    /// The clock, every second while a live request is on its way or a retry waits: the
+    /// header's waits and countdowns count from it.
+    Tick(super::model::Clock),
     /// The rooms of recent sessions, for the room prompt, or why they could not be listed.
     RecentRooms(Result<Vec<crate::source::recent::RecentRoom>, String>),
     /// What the rooms endpoint says of a name typed into the room prompt.

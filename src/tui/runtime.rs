@@ -74,6 +74,8 @@ pub async fn run(
     terminal.draw(|f| view(model, f))?;
     // Follow mode's next run of the query, armed while follow mode is on and idle.
     let mut next_follow: Option<tokio::time::Instant> = None;
+    // The clock's next tick, armed while the header counts (a request on its way, a wait).
+    let mut next_tick: Option<tokio::time::Instant> = None;
     loop {
         match &model.session.follow {
             Some(f) if !f.refreshing => {
@@ -83,6 +85,21 @@ pub async fn run(
         }
         let follow_due = async {
             match next_follow {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        // While a live request is on its way or a retry waits, the clock ticks every second
+        // for the header's waits and countdowns.
+        if super::update::live::counting(model) {
+            next_tick.get_or_insert_with(|| {
+                tokio::time::Instant::now() + std::time::Duration::from_secs(1)
+            });
+        } else {
+            next_tick = None;
+        }
+        let tick_due = async {
+            match next_tick {
                 Some(at) => tokio::time::sleep_until(at).await,
                 None => std::future::pending().await,
             }
@@ -97,6 +114,10 @@ pub async fn run(
             () = follow_due => {
                 next_follow = None;
                 Some(Action::FollowTick)
+            }
+            () = tick_due => {
+                next_tick = None;
+                Some(Action::Tick(super::model::Clock::now()))
             }
             signal = &mut stop => return Ok(Ended::Signal(signal)),
         };

@@ -64,6 +64,10 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::FollowTick => live::follow_tick(model),
+        Action::Tick(clock) => {
+            live::tick(model, clock);
+            Vec::new()
+        }
         Action::LoadFinished { problems } => {
             model.session.problems.extend(problems);
             model.session.load = LoadState::Idle;

@@ -1,6 +1,7 @@
 //! The live query's state and follow mode's: what the header says of them, and what `update`
 //! needs to drop the reports of older queries and to mark new events.
 
+use crate::source::worker::InFlight;
 use crate::tui::rooms_used::UsedRoom;
 
 /// The live query's state.
@@ -44,6 +45,8 @@ pub struct Live {
     /// The time as the runtime last told it: what the header's waits and countdowns count
     /// from.
     pub clock: Clock,
+    /// The requests of the query on their way, as the fetch task last reported them.
+    pub requests: Vec<InFlight>,
 }
 
 /// A moment, on the monotonic clock (for waits) and the wall clock (for dates).
@@ -83,6 +86,7 @@ impl Live {
             remembered: None,
             chosen: None,
             clock: Clock::now(),
+            requests: Vec::new(),
         }
     }
 
@@ -113,6 +117,10 @@ pub enum Fetch {
         /// How long after the wait the request is given up if it keeps failing.
         gives_up_secs: u64,
         reason: String,
+        /// When the wait ends (the countdown's end).
+        until: std::time::Instant,
+        /// The server asked for the wait (a rate limit), rather than the client backing off.
+        asked: bool,
     },
     Done,
     Failed(String),

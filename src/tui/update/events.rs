@@ -134,6 +134,7 @@ pub fn new_query(model: &mut Model) -> Vec<Effect> {
         // The API refuses a query without a room: none is sent, and the room prompt asks for
         // one. Reports of the older query no longer apply.
         live.query += 1;
+        live.requests.clear();
         live.fetch = Fetch::NoRoom;
         live.loading_all = false;
         live.replacing = false;
@@ -145,6 +146,7 @@ pub fn new_query(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     }
     live.query += 1;
+    live.requests.clear();
     live.next = None;
     live.total = None;
     live.pages = 0;

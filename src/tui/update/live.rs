@@ -18,7 +18,8 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
         | Report::Retrying { query, .. }
         | Report::Page { query, .. }
         | Report::Finished { query }
-        | Report::Failed { query, .. } => *query,
+        | Report::Failed { query, .. }
+        | Report::InFlight { query, .. } => *query,
     };
     let Some(live) = model.session.live.as_mut().filter(|l| l.query == query) else {
         // A report of an older query: its results no longer apply.
@@ -32,8 +33,11 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
                 wait_secs: retry.wait.as_secs_f64().ceil() as u64,
                 gives_up_secs: retry.gives_up_in.as_secs(),
                 reason: retry.reason,
+                until: retry.at + retry.wait,
+                asked: retry.asked,
             }
         }
+        Report::InFlight { requests, .. } => live.requests = requests,
         Report::Page { page, .. } => {
             live.pages += 1;
             live.total = page.total.or(live.total);
@@ -128,6 +132,21 @@ pub fn ask_room(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     }
     rooms::open(model, &typed)
+}
+
+/// The runtime's clock ticked: the header's waits and countdowns count from the new time.
+pub fn tick(model: &mut Model, clock: crate::tui::model::Clock) {
+    if let Some(live) = model.session.live.as_mut() {
+        live.clock = clock;
+    }
+}
+
+/// Whether the header shows something that counts with the clock: a request on its way or a
+/// wait before a retry.
+pub fn counting(model: &Model) -> bool {
+    model.session.live.as_ref().is_some_and(|l| {
+        !l.requests.is_empty() || matches!(l.fetch, Fetch::Fetching { .. } | Fetch::Retrying { .. })
+    })
 }
 
 /// Looks for the event selected before a new query's answer replaced the old events among
@@ -226,6 +245,7 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
     live.query += 1;
     live.next = None;
     live.pages = 0;
+    live.requests.clear();
     live.fetch = Fetch::Fetching { page: 1 };
     live.loading_all = true;
     live.refresh = true;
