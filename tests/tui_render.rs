@@ -1717,12 +1717,17 @@ fn the_room_prompt_offers_the_rooms_of_recent_sessions_and_those_used_before() {
 /// A live explorer on a room, its first page loaded (100 of the 2,400 events the server counts),
 /// the clock at `start`.
 fn live_loading(start: std::time::Instant) -> Model {
+    live_loading_at(start, (140, 12))
+}
+
+/// [`live_loading`] on a terminal of this size.
+fn live_loading_at(start: std::time::Instant, size: (u16, u16)) -> Model {
     let url = "https://api.100ms.live";
     let mut m = Model::new(
         SourceLabel::Live { url: url.into() },
         Filter::default().with(Field::Room, STORM_ROOM_ID),
-        140,
-        12,
+        size.0,
+        size.1,
     );
     let mut live = callscope::tui::model::Live::new(url.into());
     live.clock = callscope::tui::model::Clock {
@@ -1741,6 +1746,8 @@ fn live_loading(start: std::time::Instant) -> Model {
                 &format!("2026-11-18T10:{:02}:00Z", k % 60),
             );
             e["data"]["room_id"] = STORM_ROOM_ID.into();
+            e["data"]["peer_id"] = format!("peer-{}", k % 4).into();
+            e["data"]["is_terminal"] = (k % 3 == 0).into();
             e
         })
         .collect();
@@ -1804,7 +1811,10 @@ fn a_stalled_request_says_how_long_it_waited_for_which_part_and_the_timeouts() {
     // Within a second: events so far against the total, and no wait said.
     tick(&mut m, t0 + Duration::from_millis(900));
     let text = header_text(&m);
-    assert!(text.contains("fetching… 100 of 2,400 events"), "{text}");
+    assert!(
+        text.contains("100 of 2,400 loaded so far │ fetching… (loading all: A stops)"),
+        "{text}"
+    );
     assert!(!text.contains("page"), "page numbers give way: {text}");
     assert!(!text.contains("waiting"), "{text}");
     // Twelve seconds on: the oldest request, its part, and the timeouts.
@@ -1878,5 +1888,97 @@ fn a_rate_limit_counts_down_to_the_retry_and_loading_everything_goes_on_after_it
     assert!(
         text.contains("waiting 4 s for the error events (error=true)"),
         "{text}"
+    );
+}
+
+/// The lines of the screen that carry the coverage note, and the header's first line.
+fn coverage_lines(m: &Model, note: &str) -> String {
+    let text = screen_text(draw(m).backend().buffer());
+    let mut lines = vec![text.lines().next().unwrap().trim_end().to_string()];
+    lines.extend(
+        text.lines()
+            .skip(1)
+            .filter(|l| l.contains(note))
+            .map(|l| l.trim_end().to_string()),
+    );
+    lines.join("\n")
+}
+
+#[test]
+fn with_part_of_a_live_query_loaded_every_summary_says_what_it_covers() {
+    let mut m = live_loading_at(std::time::Instant::now(), (140, 40));
+    let note = "100 of 2,400 loaded: A loads all";
+    let header = header_text(&m);
+    assert!(header.contains(&format!("100 shown / {note}")), "{header}");
+    run(&mut m, Command::ToggleTimeline);
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::ShowGroups);
+    run(&mut m, Command::ToggleFacets);
+    let groups = coverage_lines(&m, "100 of 2,400 loaded");
+    // The header, the timeline, the groups in the list's place and the facets beside them.
+    assert_eq!(groups.matches("100 of 2,400 loaded").count(), 4, "{groups}");
+    insta::assert_snapshot!("coverage_live_groups_facets_timeline", groups);
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::ShowStory);
+    let story = coverage_lines(&m, "100 of 2,400 loaded");
+    assert!(story.matches("100 of 2,400 loaded").count() >= 2, "{story}");
+    // Every page loaded: no note.
+    let query = m.session.live.as_ref().unwrap().query;
+    update(
+        &mut m,
+        Action::Live(callscope::source::worker::Report::Finished { query }),
+    );
+    let live = m.session.live.as_mut().unwrap();
+    live.next = Some(String::new());
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(!text.contains("loads all"), "{text}");
+    // On a narrow terminal the header still says it where a view's title leaves no room.
+    let mut m = live_loading_at(std::time::Instant::now(), (80, 24));
+    run(&mut m, Command::ShowGroups);
+    assert!(header_text(&m).contains("100 of 2,400 loaded"));
+}
+
+#[test]
+fn saved_pages_of_a_larger_answer_are_marked_as_part_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let events: Vec<Value> = (0..5)
+        .map(|k| join_at(&format!("e{k}"), &format!("2026-11-18T10:0{k}:00Z")))
+        .collect();
+    let page = |events: &[Value], next: &str| {
+        json!({"limit": events.len(), "total": 2400, "next": next, "events": events}).to_string()
+    };
+    std::fs::write(dir.path().join("page1.json"), page(&events[..3], "c:1~a=")).unwrap();
+    std::fs::write(dir.path().join("page2.json"), page(&events[3..], "c:2~b=")).unwrap();
+    let saved = callscope::source::pages::of_paths([
+        dir.path().join("page1.json").as_path(),
+        dir.path().join("page2.json").as_path(),
+    ]);
+    assert_eq!((saved.pages, saved.total), (2, Some(2400)));
+    let mut m = loaded(
+        SourceLabel::Files {
+            count: 2,
+            first: "page1.json".into(),
+        },
+        Filter::default(),
+        (140, 30),
+        vec![batch(&events)],
+    );
+    update(&mut m, Action::SavedPages(saved));
+    let note = "5 of 2,400: the saved pages hold part of their query";
+    run(&mut m, Command::ShowGroups);
+    let lines = coverage_lines(&m, "5 of 2,400");
+    assert!(lines.contains(&format!("5 shown / {note}")), "{lines}");
+    // The header, the groups and their facets.
+    assert_eq!(lines.matches("5 of 2,400").count(), 3, "{lines}");
+    insta::assert_snapshot!("coverage_saved_pages", lines);
+    // A dump of events (no envelope) says nothing of the kind.
+    std::fs::write(
+        dir.path().join("events.ndjson"),
+        events.iter().map(|e| format!("{e}\n")).collect::<String>(),
+    )
+    .unwrap();
+    assert_eq!(
+        callscope::source::pages::of_file(&dir.path().join("events.ndjson")),
+        None
     );
 }

@@ -57,6 +57,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
             }
         },
         offline => {
+            note_saved_pages(offline);
             let bounded = list.filter.since.is_some() || list.filter.until.is_some();
             if copies_json(&list)
                 && let Some(spans) = offline.select_offline_spans(&list.filter)
@@ -145,6 +146,39 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
         lines.push(format!("{} problem(s) in the input", problems.len()));
         Err(Failure::Problems(lines))
+    }
+}
+
+/// Saved API pages whose `total` or `next` say that their query matched more than they hold:
+/// said on stderr, so that a partial answer is not read as the whole.
+fn note_saved_pages(source: &Source) {
+    let Source::Files(files) = source else {
+        return;
+    };
+    let paths: Vec<PathBuf> = files
+        .iter()
+        .filter(|f| *f != "-")
+        .filter_map(|f| crate::source::dump::expand(f).ok())
+        .flatten()
+        .collect();
+    let pages = crate::source::pages::of_paths(paths.iter().map(|p| p.as_path()));
+    if !pages.say_more_than(pages.events as usize) {
+        return;
+    }
+    let thousands = crate::tui::view::header::thousands;
+    let held = thousands(pages.events as usize);
+    let saved = match pages.pages {
+        1 => "the saved page holds".to_string(),
+        n => format!("the {n} saved pages hold"),
+    };
+    match pages.total {
+        Some(total) => eprintln!(
+            "callscope: partial: {saved} {held} of the {} events their query matched",
+            thousands(total as usize)
+        ),
+        None => eprintln!(
+            "callscope: partial: {saved} {held} events, and more followed (no page is the query's last)"
+        ),
     }
 }
 

@@ -217,6 +217,9 @@ pub enum Action {
     },
     /// A report of the live fetch task.
     Live(Report),
+    /// What the saved API pages among the files say of their query (its total, whether its
+    /// last page is there).
+    SavedPages(crate::source::pages::SavedPages),
     /// The file to save to exists: the user must confirm replacing it with `what`.
     SaveNeedsConfirm {
         path: String,

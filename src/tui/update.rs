@@ -76,6 +76,10 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             vec![Effect::ReleaseMemory]
         }
         Action::Live(report) => live::report(model, report),
+        Action::SavedPages(pages) => {
+            model.session.saved = pages;
+            Vec::new()
+        }
         Action::SaveNeedsConfirm { path, what } => {
             prompt::ask_replace(model, path, what);
             Vec::new()

@@ -29,12 +29,16 @@ fn title_line(model: &Model) -> Line<'static> {
         }
         SourceLabel::Live { url } => format!("LIVE  {}", for_terminal(url)),
     };
-    let mut counts = format!(
-        "{} shown / {} loaded",
-        thousands(model.events.shown.len()),
-        thousands(model.events.store.len())
-    );
-    if let Some(total) = model.session.live.as_ref().and_then(|l| l.total) {
+    // Loaded, against what the query matches when that is more.
+    let loaded = match super::coverage::note(model) {
+        Some(note) => note,
+        None => format!("{} loaded", thousands(model.events.store.len())),
+    };
+    let mut counts = format!("{} shown / {loaded}", thousands(model.events.shown.len()));
+    if let Some(total) = model.session.live.as_ref().and_then(|l| l.total)
+        && total != model.events.store.len() as u64
+        && super::coverage::note(model).is_none()
+    {
         counts.push_str(&format!(" / {} total", thousands(total as usize)));
     }
     // Follow mode's refreshes fetch what is loaded again: those are no duplicates of the data.
@@ -211,6 +215,10 @@ fn live_state(model: &Model, live: &Live) -> String {
                 }
                 _ => "running again…".to_string(),
             }
+        }
+        // The counts say how far the load is when the server gave a total.
+        Fetch::Fetching { .. } if super::coverage::note(model).is_some() => {
+            format!("fetching…{all}")
         }
         Fetch::Fetching { .. } => format!("fetching… {}{all}", so_far(model, live)),
         Fetch::Retrying {

@@ -1,5 +1,6 @@
 //! Pure drawing: `view(&Model, &mut Frame)` lays out the screen and has each panel draw its part.
 
+pub mod coverage;
 pub mod header;
 pub mod layout;
 pub mod theme;
@@ -32,6 +33,8 @@ pub fn view(model: &Model, frame: &mut Frame) {
         (None, Some(panel)) => facets::draw(model, panel, frame, a.detail),
         (None, None) => detail::draw(model, frame, a.detail),
     }
+    // The views that summarise say so when they summarise part of what matches.
+    coverage::mark_views(model, frame, &a);
     if let Focus::Editing(e) = &model.focus {
         editor::draw(model, e, frame, a.body());
     }
