@@ -33,8 +33,10 @@ pub struct RecentRoom {
 }
 
 /// The rooms of `sessions`, each once with its newest session, newest first; at most `most`.
+/// A session listed twice (by the running and the ended queries alike) counts once.
 pub fn rooms_of(sessions: &[Session], most: usize) -> Vec<RecentRoom> {
-    let mut sorted: Vec<&Session> = sessions.iter().collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut sorted: Vec<&Session> = sessions.iter().filter(|s| seen.insert(&s.id)).collect();
     // Newest first; a session whose start is unreadable goes last.
     sorted.sort_by_key(|s| std::cmp::Reverse(s.started().unwrap_or(i64::MIN)));
     let mut rooms: Vec<RecentRoom> = Vec::new();
@@ -151,6 +153,8 @@ mod tests {
             session("s2", "b", "2026-11-18T09:00:00Z", true, 5),
             session("s3", "a", "2026-11-18T10:00:00Z", false, 3),
             session("s4", "c", "2026-11-17T10:00:00Z", false, 1),
+            // Listed again: counted once.
+            session("s3", "a", "2026-11-18T10:00:00Z", false, 3),
         ];
         let rooms = rooms_of(&sessions, 10);
         let ids: Vec<&str> = rooms.iter().map(|r| r.id.as_str()).collect();

@@ -342,8 +342,14 @@ pub fn draw(model: &Model, prompt: &RoomPrompt, frame: &mut Frame, area: Rect) {
             inner.y + 1,
         ));
     }
+    // A lookup on its way is news; what it found (or why it failed) is a problem to read.
+    let style = if prompt.looking_up.is_some() {
+        theme.label()
+    } else {
+        theme.problem()
+    };
     lines.push(match &prompt.message {
-        Some(m) => Line::styled(for_terminal(m).into_owned(), theme.problem()),
+        Some(m) => Line::styled(for_terminal(m).into_owned(), style),
         None => Line::raw(""),
     });
     // The offers, the selected one marked; scrolled to keep it in sight.
