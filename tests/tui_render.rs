@@ -1712,6 +1712,53 @@ fn the_room_prompt_offers_the_rooms_of_recent_sessions_and_those_used_before() {
         "{text}"
     );
     assert!(text.contains("support-escalations"), "{text}");
+    // A name two rooms have: both offered, first, with what tells them apart.
+    for c in "allhands".chars() {
+        update(
+            &mut m,
+            Action::Input(TermEvent::Key(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::NONE,
+            ))),
+        );
+    }
+    run(&mut m, Command::Apply);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("looking up the room named \"allhands\"…"),
+        "{text}"
+    );
+    let room = |id: &str, created: &str| {
+        callscope::related::Room::parse(&format!(
+            r#"{{"id":"{id}","name":"allhands","enabled":true,"created_at":"{created}"}}"#
+        ))
+        .unwrap()
+    };
+    update(
+        &mut m,
+        Action::RoomLookedUp {
+            name: "allhands".into(),
+            result: Ok(callscope::source::api::rooms::Named::Several(vec![
+                room("65af97002889d74ef8d1e18f", "2025-01-05T10:00:00Z"),
+                room("65af97002889d74ef8d1e190", "2026-03-01T10:00:00Z"),
+            ])),
+        },
+    );
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("2 rooms are named \"allhands\": choose the one you mean"),
+        "{text}"
+    );
+    let found = text
+        .split("Rooms found")
+        .nth(1)
+        .expect("the rooms found are listed");
+    assert!(
+        found.contains("▶ allhands")
+            && found.contains("created 2025-01-05")
+            && found.contains("65af97002889d74ef8d1e190"),
+        "{text}"
+    );
 }
 
 /// A live explorer on a room, its first page loaded (100 of the 2,400 events the server counts),

@@ -57,7 +57,6 @@ pub fn run(list: List) -> Result<Ended, Failure> {
             }
         },
         offline => {
-            note_saved_pages(offline);
             let bounded = list.filter.since.is_some() || list.filter.until.is_some();
             if copies_json(&list)
                 && let Some(spans) = offline.select_offline_spans(&list.filter)
@@ -65,6 +64,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                 && !(bounded && spans.is_empty())
             {
                 write_spans(&list, &spans).map_err(Failure::Runtime)?;
+                note_saved_pages(offline);
                 // The process ends here: unmapping the dump would only cost time.
                 std::mem::forget(spans);
                 return Ok(Ended::Done);
@@ -76,6 +76,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
         note_time_span(&list.filter, &store);
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
+    note_saved_pages(&list.source);
     if problems.is_empty() {
         return Ok(Ended::Done);
     }
@@ -155,13 +156,7 @@ fn note_saved_pages(source: &Source) {
     let Source::Files(files) = source else {
         return;
     };
-    let paths: Vec<PathBuf> = files
-        .iter()
-        .filter(|f| *f != "-")
-        .filter_map(|f| crate::source::dump::expand(f).ok())
-        .flatten()
-        .collect();
-    let pages = crate::source::pages::of_paths(paths.iter().map(|p| p.as_path()));
+    let pages = crate::source::pages::of_args(files);
     if !pages.say_more_than(pages.events as usize) {
         return;
     }

@@ -8,8 +8,10 @@ use std::path::Path;
 
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-/// A file of pages larger than this is not looked at: saved pages are small.
-const MOST_BYTES: u64 = 256 * 1024 * 1024;
+/// A file larger than this is not looked at: a saved page of at most 100 events is about
+/// 150 KB, so a larger envelope is an export (`list --format json`, whose total is what it
+/// holds) rather than a page, and reading it a second time would cost as much as loading it.
+pub const MOST_BYTES: u64 = 16 * 1024 * 1024;
 
 /// What the saved pages among some files say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -43,6 +45,18 @@ impl SavedPages {
     }
 }
 
+/// What the saved pages among the files and folders named on the command line say (standard
+/// input, read once already, is not read again).
+pub fn of_args(args: &[String]) -> SavedPages {
+    let paths: Vec<std::path::PathBuf> = args
+        .iter()
+        .filter(|a| *a != "-")
+        .filter_map(|a| super::dump::expand(a).ok())
+        .flatten()
+        .collect();
+    of_paths(paths.iter().map(|p| p.as_path()))
+}
+
 /// What the saved pages among `paths` say (files that hold no envelope add nothing).
 pub fn of_paths<'a>(paths: impl IntoIterator<Item = &'a Path>) -> SavedPages {
     let mut all = SavedPages::default();
@@ -66,18 +80,24 @@ pub fn of_file(path: &Path) -> Option<SavedPages> {
     let mut magic = [0u8; 2];
     let n = file.read(&mut magic).ok()?;
     let head = std::io::Cursor::new(magic[..n].to_vec()).chain(file);
-    let reader: Box<dyn Read> = if n == 2 && magic == [0x1f, 0x8b] {
-        Box::new(flate2::read::MultiGzDecoder::new(head))
+    // Read whole (a page is small): parsing a slice is several times faster than a reader.
+    let mut bytes = Vec::new();
+    if n == 2 && magic == [0x1f, 0x8b] {
+        flate2::read::MultiGzDecoder::new(head)
+            .take(MOST_BYTES)
+            .read_to_end(&mut bytes)
+            .ok()?;
     } else {
-        Box::new(head)
-    };
-    of_reader(std::io::BufReader::new(reader))
+        head.take(MOST_BYTES).read_to_end(&mut bytes).ok()?;
+    }
+    of_bytes(&bytes)
 }
 
-/// [`of_file`] over what a reader gives.
-pub fn of_reader(reader: impl Read) -> Option<SavedPages> {
+/// [`of_file`] over a file's bytes.
+pub fn of_bytes(bytes: &[u8]) -> Option<SavedPages> {
+    // An event dump is told by its first value: an event, or an array that starts with one.
     let mut all = SavedPages::default();
-    let values = serde_json::Deserializer::from_reader(reader).into_iter::<Pages>();
+    let values = serde_json::Deserializer::from_slice(bytes).into_iter::<Pages>();
     for value in values {
         all.add(value.ok()?.0);
     }
@@ -193,7 +213,7 @@ mod tests {
     use super::*;
 
     fn pages(text: &str) -> Option<SavedPages> {
-        of_reader(text.as_bytes())
+        of_bytes(text.as_bytes())
     }
 
     const EVENT: &str = r#"{"id":"a","type":"client.join.failed","data":{}}"#;

@@ -199,29 +199,23 @@ pub fn keys_and_theme(settings: &Settings, no_color: bool) -> Result<(Keymap, Th
 fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>) {
     tokio::task::spawn_blocking(move || {
         let problems = match &source {
-            Source::Files(files) => {
-                let problems = crate::source::load_files(files, |_, batch| {
-                    let _ = tx.send(Action::BatchLoaded(batch));
-                });
-                // Saved API pages say whether their query had more than they hold.
-                let paths: Vec<std::path::PathBuf> = files
-                    .iter()
-                    .filter(|f| *f != "-")
-                    .filter_map(|f| crate::source::dump::expand(f).ok())
-                    .flatten()
-                    .collect();
-                let pages = crate::source::pages::of_paths(paths.iter().map(|p| p.as_path()));
-                if pages.pages > 0 {
-                    let _ = tx.send(Action::SavedPages(pages));
-                }
-                problems
-            }
+            Source::Files(files) => crate::source::load_files(files, |_, batch| {
+                let _ = tx.send(Action::BatchLoaded(batch));
+            }),
             Source::Demo | Source::Live(_) => {
                 let _ = tx.send(Action::BatchLoaded(crate::source::demo::load()));
                 Vec::new()
             }
         };
         let _ = tx.send(Action::LoadFinished { problems });
+        // Saved API pages say whether their query had more than they hold: read once the
+        // events are shown, so that it does not hold them back.
+        if let Source::Files(files) = &source {
+            let pages = crate::source::pages::of_args(files);
+            if pages.pages > 0 {
+                let _ = tx.send(Action::SavedPages(pages));
+            }
+        }
     });
 }
 
