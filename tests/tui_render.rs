@@ -1979,6 +1979,10 @@ fn with_part_of_a_live_query_loaded_every_summary_says_what_it_covers() {
     live.next = Some(String::new());
     let text = screen_text(draw(&m).backend().buffer());
     assert!(!text.contains("loads all"), "{text}");
+    // A follow mode refresh pages through the query again: nothing of it is missing.
+    m.session.live.as_mut().unwrap().next = Some("more".into());
+    assert!(m.session.live.as_ref().unwrap().complete);
+    assert!(!header_text(&m).contains("of 2,400 loaded"));
     // On a narrow terminal the header still says it where a view's title leaves no room.
     let mut m = live_loading_at(std::time::Instant::now(), (80, 24));
     run(&mut m, Command::ShowGroups);

@@ -27,7 +27,8 @@ pub fn note(model: &Model) -> Option<String> {
 fn notes(model: &Model) -> Option<(String, String)> {
     let loaded = model.events.store.len();
     if let Some(live) = &model.session.live {
-        let more = live.next.as_deref().is_some_and(|n| !n.is_empty());
+        // Follow mode's refreshes page through a query loaded whole once: no part missing.
+        let more = live.next.as_deref().is_some_and(|n| !n.is_empty()) && !live.complete;
         if !more {
             return None;
         }
