@@ -197,6 +197,10 @@ fn live_state(model: &Model, live: &Live) -> String {
     };
     match &live.fetch {
         Fetch::Idle if live.next.as_deref() == Some("") => "all pages loaded".into(),
+        // The counts say how much is loaded and the key that loads all.
+        Fetch::Idle if super::coverage::note(model).is_some() => {
+            "idle; more as you scroll".to_string()
+        }
         Fetch::Idle => format!(
             "idle, {} page(s); more as you scroll, {} loads all",
             live.pages,
