@@ -244,10 +244,39 @@ pub fn looked_up(model: &mut Model, name: String, result: Result<Named, String>)
             Vec::new()
         }
         Named::None { near } if near.is_empty() => {
-            prompt.message = Some(format!(
-                "no room is named {name:?}: check the name, or give the room's id"
-            ));
-            prompt.found.clear();
+            // The rooms offered whose names contain it, for a name half remembered.
+            let lower = name.to_lowercase();
+            let offered: Vec<Room> = prompt
+                .choices()
+                .into_iter()
+                .filter(|c| {
+                    c.name
+                        .as_deref()
+                        .is_some_and(|n| n.to_lowercase().contains(&lower))
+                })
+                .fold(Vec::new(), |mut rooms, c| {
+                    if !rooms.iter().any(|r: &Room| r.id == c.id) {
+                        rooms.push(Room {
+                            id: c.id,
+                            name: c.name.unwrap_or_default(),
+                            enabled: None,
+                            created_at: None,
+                            raw: String::new(),
+                        });
+                    }
+                    rooms
+                });
+            if offered.is_empty() {
+                prompt.message = Some(format!(
+                    "no room is named {name:?}: check the name, or give the room's id"
+                ));
+                prompt.found.clear();
+            } else {
+                prompt.message = Some(format!(
+                    "no room is named {name:?}; these rooms offered here have names that contain it"
+                ));
+                offer(prompt, offered);
+            }
             Vec::new()
         }
         Named::None { near } => {
@@ -285,7 +314,7 @@ fn ran(r: &RecentRoom) -> String {
         };
     };
     match (r.active, r.ended) {
-        (true, _) => format!("{} UTC, running", when(start)),
+        (true, _) => format!("{} UTC, running now", when(start)),
         (false, Some(end)) if when(end).get(..10) == when(start).get(..10) => {
             format!("{}–{} UTC", when(start), when(end).get(11..).unwrap_or(""))
         }
@@ -409,12 +438,12 @@ pub fn draw(model: &Model, prompt: &RoomPrompt, frame: &mut Frame, area: Rect) {
                 };
                 let more = match r.sessions {
                     1 => String::new(),
-                    n => format!(", {n} sessions listed"),
+                    n => format!(" · {n} sessions"),
                 };
                 row(
                     &mut rows,
                     format!(
-                        "{} {}, {peers}{more}",
+                        "{} {} · {peers}{more}",
                         named_room(r.name.as_deref(), &r.id),
                         ran(r)
                     ),

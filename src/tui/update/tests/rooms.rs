@@ -300,3 +300,35 @@ fn a_room_is_remembered_once_its_events_load_with_the_name_they_give_it() {
     let live = m.session.live.as_ref().unwrap();
     assert_eq!(live.rooms_used[0].id, "room-a");
 }
+
+#[test]
+fn a_name_no_room_has_offers_the_offered_rooms_whose_names_contain_it() {
+    let (mut m, _) = live(Filter::default(), vec![used(ID_B, "standup", URL)]);
+    update(
+        &mut m,
+        Action::RecentRooms(Ok(vec![recent(ID_A, Some("weekly-allhands"))])),
+    );
+    type_text(&mut m, "Weekly");
+    run(&mut m, Command::Apply);
+    update(
+        &mut m,
+        Action::RoomLookedUp {
+            name: "Weekly".into(),
+            result: Ok(Named::None { near: Vec::new() }),
+        },
+    );
+    let p = prompt(&m);
+    assert!(
+        p.message
+            .as_deref()
+            .unwrap()
+            .contains("names that contain it"),
+        "{:?}",
+        p.message
+    );
+    assert_eq!(p.found.len(), 1);
+    assert_eq!(p.found[0].id, ID_A);
+    // Enter takes it.
+    let effects = run(&mut m, Command::Apply);
+    assert_eq!(query_of(&effects).and_then(|f| f.room()), Some(ID_A));
+}
