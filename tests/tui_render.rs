@@ -1699,6 +1699,14 @@ fn the_room_prompt_offers_the_rooms_of_recent_sessions_and_those_used_before() {
     let text = screen_text(draw(&m).backend().buffer());
     assert!(text.contains("asking the sessions endpoint…"), "{text}");
     assert!(text.contains("no room chosen"), "{text}");
+    // Closed, the empty list says why it is empty and how to choose.
+    let mut closed = live_without_a_room((120, 24));
+    run(&mut closed, Command::Cancel);
+    let text = screen_text(draw(&closed).backend().buffer());
+    assert!(
+        text.contains("no events loaded: no room chosen (the live API answers one room at"),
+        "{text}"
+    );
     let mut m = live_without_a_room((120, 24));
     update(
         &mut m,
