@@ -1030,3 +1030,32 @@ fn a_time_range_that_misses_every_event_says_when_the_events_are() {
         .stdout("")
         .stderr("");
 }
+
+#[test]
+fn saved_pages_of_a_larger_answer_are_said_to_be_partial_on_stderr() {
+    // page1.json says its query matched 3 events and gives a next cursor: it holds 2.
+    callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(fixture("page1.json"))
+        .assert()
+        .success()
+        .stdout(predicate::str::is_empty().not())
+        .stderr(predicate::str::contains(
+            "callscope: partial: the saved page holds 2 of the 3 events their query matched",
+        ));
+    // With its last page beside it, the answer is whole: nothing said.
+    callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(fixture("page1.json"))
+        .arg(fixture("page2.json"))
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    // A dump of events says nothing of the kind.
+    callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(fixture("quirks.ndjson"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("partial").not());
+}

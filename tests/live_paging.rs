@@ -281,6 +281,7 @@ async fn load_all_in_pages_of(
                 retry.attempt, retry.wait, retry.reason
             )),
             Report::Fetching { page, .. } => log.push(format!("fetching {page}")),
+            Report::InFlight { .. } => {}
             Report::Finished { .. } => return (store, log, None),
             Report::Failed { message, .. } => return (store, log, Some(message)),
         }
@@ -1285,4 +1286,59 @@ async fn a_new_query_cancels_every_cursor_of_the_old_one() {
         late.is_empty(),
         "the old query's cursors asked for more: {late:#?}"
     );
+}
+
+/// The requests on their way as the worker reports them, one line per report: each request's
+/// part, or "none".
+async fn in_flight_reports(server: &FaultServer, filter: Filter) -> Vec<String> {
+    let api = Api::new(&server.url, 3).unwrap();
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn(api, tokens(), reports_tx);
+    commands.send(Command::Query { id: 1, filter }).unwrap();
+    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    let mut seen = Vec::new();
+    loop {
+        match reports
+            .recv()
+            .await
+            .expect("the worker reports until the end")
+        {
+            Report::InFlight { requests, .. } => {
+                let parts: Vec<String> = requests.into_iter().map(|r| r.part).collect();
+                seen.push(if parts.is_empty() {
+                    "none".to_string()
+                } else {
+                    parts.join(" + ")
+                });
+            }
+            Report::Finished { .. } | Report::Failed { .. } => {
+                // The last report of the requests follows at once.
+                if let Ok(Report::InFlight { requests, .. }) = reports.try_recv() {
+                    assert!(requests.is_empty());
+                    seen.push("none".into());
+                }
+                return seen;
+            }
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_worker_says_which_part_of_the_query_each_request_on_its_way_loads() {
+    let one_page = || {
+        vec![Reply::Page {
+            ids: vec![1, 2],
+            next: "",
+            total: 2,
+        }]
+    };
+    // No type: the one cursor asks for the error events.
+    let server = FaultServer::start(one_page()).await;
+    let seen = in_flight_reports(&server, in_room()).await;
+    assert_eq!(seen, ["the error events (error=true)", "none"]);
+    // A type: its events.
+    let server = FaultServer::start(one_page()).await;
+    let seen = in_flight_reports(&server, join_only()).await;
+    assert_eq!(seen, ["the client.join.failed events", "none"]);
 }

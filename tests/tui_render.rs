@@ -2014,3 +2014,414 @@ fn an_empty_list_says_when_a_room_was_given_by_its_name_or_a_range_misses_every_
         "{text}"
     );
 }
+
+/// A live explorer with no room: the room prompt, as it opens.
+fn live_without_a_room(size: (u16, u16)) -> Model {
+    let url = "https://api.100ms.live";
+    let mut m = Model::new(
+        SourceLabel::Live { url: url.into() },
+        Filter::default(),
+        size.0,
+        size.1,
+    );
+    let mut live = callscope::tui::model::Live::new(url.into());
+    live.rooms_used = vec![callscope::tui::rooms_used::UsedRoom {
+        id: "6733c0ffee0000000000beef".into(),
+        name: Some("support-escalations".into()),
+        base_url: url.into(),
+        used_at: 1_763_400_000,
+    }];
+    m.session.live = Some(live);
+    m.session.load = callscope::tui::model::LoadState::Idle;
+    let mut effects = callscope::tui::update::new_query(&mut m);
+    effects.extend(callscope::tui::update::live::ask_room(&mut m));
+    assert_eq!(effects, [callscope::tui::update::Effect::RecentRooms]);
+    m
+}
+
+#[test]
+fn the_room_prompt_offers_the_rooms_of_recent_sessions_and_those_used_before() {
+    let mut m = live_without_a_room((120, 24));
+    let at = |t: &str| callscope::time::parse_rfc3339_nanos(t);
+    let recent =
+        |id: &str, name: Option<&str>, started: &str, ended: Option<&str>, peers, sessions| {
+            callscope::source::recent::RecentRoom {
+                id: id.into(),
+                name: name.map(str::to_string),
+                started: at(started),
+                ended: ended.and_then(at),
+                active: ended.is_none(),
+                peers,
+                sessions,
+            }
+        };
+    update(
+        &mut m,
+        Action::RecentRooms(Ok(vec![
+            recent(
+                "673a1f2c9e4b8d0a5c7e3f21",
+                Some("weekly-allhands"),
+                "2026-11-18T10:02:00Z",
+                None,
+                14,
+                1,
+            ),
+            recent(
+                "65af97002889d74ef8d1e18f",
+                None,
+                "2026-11-18T08:00:00Z",
+                Some("2026-11-18T08:41:10Z"),
+                1,
+                3,
+            ),
+        ])),
+    );
+    run(&mut m, Command::Down);
+    insta::assert_snapshot!("room_prompt", draw(&m).backend());
+    // While the sessions are asked for, and when they cannot be.
+    let m = live_without_a_room((120, 24));
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("asking the sessions endpoint…"), "{text}");
+    assert!(text.contains("no room chosen"), "{text}");
+    // Closed, the empty list says why it is empty and how to choose.
+    let mut closed = live_without_a_room((120, 24));
+    run(&mut closed, Command::Cancel);
+    let text = screen_text(draw(&closed).backend().buffer());
+    assert!(
+        text.contains("no events loaded: no room chosen (the live API answers one room at"),
+        "{text}"
+    );
+    let mut m = live_without_a_room((120, 24));
+    update(
+        &mut m,
+        Action::RecentRooms(Err(
+            "cannot list the recent sessions: HTTP 403: Forbidden".into()
+        )),
+    );
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("cannot list the recent sessions: HTTP 403"),
+        "{text}"
+    );
+    assert!(text.contains("support-escalations"), "{text}");
+    // A name two rooms have: both offered, first, with what tells them apart.
+    for c in "allhands".chars() {
+        update(
+            &mut m,
+            Action::Input(TermEvent::Key(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::NONE,
+            ))),
+        );
+    }
+    run(&mut m, Command::Apply);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("looking up the room named \"allhands\"…"),
+        "{text}"
+    );
+    let room = |id: &str, created: &str| {
+        callscope::related::Room::parse(&format!(
+            r#"{{"id":"{id}","name":"allhands","enabled":true,"created_at":"{created}"}}"#
+        ))
+        .unwrap()
+    };
+    update(
+        &mut m,
+        Action::RoomLookedUp {
+            name: "allhands".into(),
+            result: Ok(callscope::source::api::rooms::Named::Several(vec![
+                room("65af97002889d74ef8d1e18f", "2025-01-05T10:00:00Z"),
+                room("65af97002889d74ef8d1e190", "2026-03-01T10:00:00Z"),
+            ])),
+        },
+    );
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(
+        text.contains("2 rooms are named \"allhands\": choose the one you mean"),
+        "{text}"
+    );
+    let found = text
+        .split("Rooms found")
+        .nth(1)
+        .expect("the rooms found are listed");
+    assert!(
+        found.contains("▶ allhands")
+            && found.contains("created 2025-01-05")
+            && found.contains("65af97002889d74ef8d1e190"),
+        "{text}"
+    );
+}
+
+/// A live explorer on a room, its first page loaded (100 of the 2,400 events the server counts),
+/// the clock at `start`.
+fn live_loading(start: std::time::Instant) -> Model {
+    live_loading_at(start, (140, 12))
+}
+
+/// [`live_loading`] on a terminal of this size.
+fn live_loading_at(start: std::time::Instant, size: (u16, u16)) -> Model {
+    let url = "https://api.100ms.live";
+    let mut m = Model::new(
+        SourceLabel::Live { url: url.into() },
+        Filter::default().with(Field::Room, STORM_ROOM_ID),
+        size.0,
+        size.1,
+    );
+    let mut live = callscope::tui::model::Live::new(url.into());
+    live.clock = callscope::tui::model::Clock {
+        at: start,
+        unix: 1_763_460_000,
+    };
+    m.session.live = Some(live);
+    m.session.load = callscope::tui::model::LoadState::Idle;
+    let effects = callscope::tui::update::new_query(&mut m);
+    assert_eq!(effects.len(), 1, "{effects:?}");
+    let query = m.session.live.as_ref().unwrap().query;
+    let events: Vec<Value> = (0..100)
+        .map(|k| {
+            let mut e = join_at(
+                &format!("e{k}"),
+                &format!("2026-11-18T10:{:02}:00Z", k % 60),
+            );
+            e["data"]["room_id"] = STORM_ROOM_ID.into();
+            e["data"]["peer_id"] = format!("peer-{}", k % 4).into();
+            e["data"]["is_terminal"] = (k % 3 == 0).into();
+            e
+        })
+        .collect();
+    let page = callscope::source::api::Page {
+        batch: Box::new(batch(&events)),
+        next: "more".into(),
+        total: Some(2_400),
+    };
+    update(
+        &mut m,
+        Action::Live(callscope::source::worker::Report::Page { query, page }),
+    );
+    m
+}
+
+fn report(m: &mut Model, report: callscope::source::worker::Report) {
+    update(m, Action::Live(report));
+}
+
+fn tick(m: &mut Model, at: std::time::Instant) {
+    update(
+        m,
+        Action::Tick(callscope::tui::model::Clock {
+            at,
+            unix: 1_763_460_000,
+        }),
+    );
+}
+
+/// The header's four lines.
+fn header_text(m: &Model) -> String {
+    let text = screen_text(draw(m).backend().buffer());
+    text.lines().take(4).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn a_stalled_request_says_how_long_it_waited_for_which_part_and_the_timeouts() {
+    use callscope::source::worker::{InFlight, Report};
+    use std::time::Duration;
+    let t0 = std::time::Instant::now();
+    let mut m = live_loading(t0);
+    let query = m.session.live.as_ref().unwrap().query;
+    run(&mut m, Command::LoadAll);
+    report(&mut m, Report::Fetching { query, page: 2 });
+    report(
+        &mut m,
+        Report::InFlight {
+            query,
+            requests: vec![
+                InFlight {
+                    part: "the error events (error=true)".into(),
+                    since: t0 + Duration::from_millis(200),
+                },
+                InFlight {
+                    part: "the client.join.failed events".into(),
+                    since: t0,
+                },
+            ],
+        },
+    );
+    // Within a second: events so far against the total, and no wait said.
+    tick(&mut m, t0 + Duration::from_millis(900));
+    let text = header_text(&m);
+    assert!(
+        text.contains("100 of 2,400 loaded so far │ fetching… (loading all: A stops)"),
+        "{text}"
+    );
+    assert!(!text.contains("page"), "page numbers give way: {text}");
+    assert!(!text.contains("waiting"), "{text}");
+    // Twelve seconds on: the oldest request, its part, and the timeouts.
+    tick(&mut m, t0 + Duration::from_secs(12));
+    insta::assert_snapshot!("live_stalled_request", header_text(&m));
+    let text = header_text(&m);
+    assert!(
+        text.contains("waiting 12 s for the client.join.failed events (and 1 other request)"),
+        "{text}"
+    );
+    // The request lands: nothing waits.
+    report(
+        &mut m,
+        Report::InFlight {
+            query,
+            requests: Vec::new(),
+        },
+    );
+    assert!(!header_text(&m).contains("waiting"));
+}
+
+#[test]
+fn a_rate_limit_counts_down_to_the_retry_and_loading_everything_goes_on_after_it() {
+    use callscope::source::worker::{InFlight, Report, Retry};
+    use std::time::Duration;
+    let t0 = std::time::Instant::now();
+    let mut m = live_loading(t0);
+    let query = m.session.live.as_ref().unwrap().query;
+    run(&mut m, Command::LoadAll);
+    report(
+        &mut m,
+        Report::InFlight {
+            query,
+            requests: vec![InFlight {
+                part: "the error events (error=true)".into(),
+                since: t0,
+            }],
+        },
+    );
+    report(
+        &mut m,
+        Report::Retrying {
+            query,
+            retry: Retry {
+                attempt: 2,
+                wait: Duration::from_secs(90),
+                asked: true,
+                gives_up_in: Duration::from_secs(29 * 60),
+                reason: "HTTP 429: Too Many Requests (retry after 90 seconds)".into(),
+                at: t0 + Duration::from_secs(1),
+            },
+        },
+    );
+    tick(&mut m, t0 + Duration::from_secs(9));
+    insta::assert_snapshot!("live_rate_limit_countdown", header_text(&m));
+    let text = header_text(&m);
+    assert!(text.contains("retrying in 82 s"), "{text}");
+    assert!(
+        text.contains("the server asked to wait 90 s: next try in 82 s; loading every page goes on after it (A stops)"),
+        "{text}"
+    );
+    assert!(m.session.live.as_ref().unwrap().loading_all);
+    // A minute on, the count goes on down.
+    tick(&mut m, t0 + Duration::from_secs(70));
+    assert!(header_text(&m).contains("next try in 21 s"));
+    // The wait over, the new try is on its way: how long it has waited counts from the end of
+    // the wait.
+    tick(&mut m, t0 + Duration::from_secs(95));
+    let text = header_text(&m);
+    assert!(text.contains("retrying now"), "{text}");
+    assert!(
+        text.contains("waiting 4 s for the error events (error=true)"),
+        "{text}"
+    );
+}
+
+/// The lines of the screen that carry the coverage note, and the header's first line.
+fn coverage_lines(m: &Model, note: &str) -> String {
+    let text = screen_text(draw(m).backend().buffer());
+    let mut lines = vec![text.lines().next().unwrap().trim_end().to_string()];
+    lines.extend(
+        text.lines()
+            .skip(1)
+            .filter(|l| l.contains(note))
+            .map(|l| l.trim_end().to_string()),
+    );
+    lines.join("\n")
+}
+
+#[test]
+fn with_part_of_a_live_query_loaded_every_summary_says_what_it_covers() {
+    let mut m = live_loading_at(std::time::Instant::now(), (140, 40));
+    let note = "100 of 2,400 loaded: A loads all";
+    let header = header_text(&m);
+    assert!(header.contains(&format!("100 shown / {note}")), "{header}");
+    run(&mut m, Command::ToggleTimeline);
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::ShowGroups);
+    run(&mut m, Command::ToggleFacets);
+    let groups = coverage_lines(&m, "100 of 2,400 loaded");
+    // The header, the timeline, the groups in the list's place and the facets beside them.
+    assert_eq!(groups.matches("100 of 2,400 loaded").count(), 4, "{groups}");
+    insta::assert_snapshot!("coverage_live_groups_facets_timeline", groups);
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::ShowStory);
+    let story = coverage_lines(&m, "100 of 2,400 loaded");
+    assert!(story.matches("100 of 2,400 loaded").count() >= 2, "{story}");
+    // Every page loaded: no note.
+    let query = m.session.live.as_ref().unwrap().query;
+    update(
+        &mut m,
+        Action::Live(callscope::source::worker::Report::Finished { query }),
+    );
+    let live = m.session.live.as_mut().unwrap();
+    live.next = Some(String::new());
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(!text.contains("loads all"), "{text}");
+    // A follow mode refresh pages through the query again: nothing of it is missing.
+    m.session.live.as_mut().unwrap().next = Some("more".into());
+    assert!(m.session.live.as_ref().unwrap().complete);
+    assert!(!header_text(&m).contains("of 2,400 loaded"));
+    // On a narrow terminal the header still says it where a view's title leaves no room.
+    let mut m = live_loading_at(std::time::Instant::now(), (80, 24));
+    run(&mut m, Command::ShowGroups);
+    assert!(header_text(&m).contains("100 of 2,400 loaded"));
+}
+
+#[test]
+fn saved_pages_of_a_larger_answer_are_marked_as_part_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let events: Vec<Value> = (0..5)
+        .map(|k| join_at(&format!("e{k}"), &format!("2026-11-18T10:0{k}:00Z")))
+        .collect();
+    let page = |events: &[Value], next: &str| {
+        json!({"limit": events.len(), "total": 2400, "next": next, "events": events}).to_string()
+    };
+    std::fs::write(dir.path().join("page1.json"), page(&events[..3], "c:1~a=")).unwrap();
+    std::fs::write(dir.path().join("page2.json"), page(&events[3..], "c:2~b=")).unwrap();
+    let saved = callscope::source::pages::of_paths([
+        dir.path().join("page1.json").as_path(),
+        dir.path().join("page2.json").as_path(),
+    ]);
+    assert_eq!((saved.pages, saved.total), (2, Some(2400)));
+    let mut m = loaded(
+        SourceLabel::Files {
+            count: 2,
+            first: "page1.json".into(),
+        },
+        Filter::default(),
+        (140, 30),
+        vec![batch(&events)],
+    );
+    update(&mut m, Action::SavedPages(saved));
+    let note = "5 of 2,400: the saved pages hold part of their query";
+    run(&mut m, Command::ShowGroups);
+    let lines = coverage_lines(&m, "5 of 2,400");
+    assert!(lines.contains(&format!("5 shown / {note}")), "{lines}");
+    // The header, the groups and their facets.
+    assert_eq!(lines.matches("5 of 2,400").count(), 3, "{lines}");
+    insta::assert_snapshot!("coverage_saved_pages", lines);
+    // A dump of events (no envelope) says nothing of the kind.
+    std::fs::write(
+        dir.path().join("events.ndjson"),
+        events.iter().map(|e| format!("{e}\n")).collect::<String>(),
+    )
+    .unwrap();
+    assert_eq!(
+        callscope::source::pages::of_file(&dir.path().join("events.ndjson")),
+        None
+    );
+}

@@ -28,6 +28,8 @@ struct Tmux {
     /// Where the explorer looks for its config when none is named: empty, so that the config
     /// of the machine running the tests plays no part.
     config_home: std::path::PathBuf,
+    /// Where the explorer remembers what it remembers (the rooms used before): the test's own.
+    state_home: std::path::PathBuf,
 }
 
 impl Tmux {
@@ -51,6 +53,7 @@ impl Tmux {
                 .expect("a UTF-8 temporary path")
                 .into(),
             config_home: dir.join("config-home"),
+            state_home: dir.join("state-home"),
         };
         let shell = format!("env PS1='{PROMPT} ' /bin/sh");
         let (w, h) = (WIDTH.to_string(), HEIGHT.to_string());
@@ -88,6 +91,7 @@ impl Tmux {
             .env_remove("CALLSCOPE_CONFIG")
             .env_remove("NO_COLOR")
             .env("XDG_CONFIG_HOME", &self.config_home)
+            .env("XDG_STATE_HOME", &self.state_home)
             .output()
             .expect("tmux runs")
     }
@@ -1173,6 +1177,76 @@ fn live_the_network_view_says_the_service_answers_once_the_session_has_ended() {
         "{screen}"
     );
     assert!(body.contains("R asks again"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}
+
+#[test]
+fn with_no_room_the_live_explorer_asks_for_one_looks_its_name_up_and_remembers_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_callscope"));
+    serve
+        .args(["serve", "--demo", "--addr", "127.0.0.1:0"])
+        .env("CALLSCOPE_SERVE_TOKEN", "tok-room-2b7a")
+        .stderr(std::process::Stdio::null());
+    let upstream = common::Server::spawn(serve);
+    let launch = || {
+        tmux.launch(
+            "HMS_MANAGEMENT_TOKEN=tok-room-2b7a ",
+            &format!("--live --base-url {}", upstream.url),
+        )
+    };
+    launch();
+    // No query is sent (serve, like the hosted API, refuses one without a room): the prompt
+    // offers the rooms of the demo's recent sessions, named through the rooms endpoint.
+    let screen = tmux.wait_for(
+        |s| s.contains("Choose a room") && s.contains("weekly-allhands") && s.contains("peers"),
+        "the room prompt with the recent sessions' rooms",
+    );
+    assert!(screen.contains("no room chosen"), "{screen}");
+    assert!(!screen.contains("room_id is required"), "{screen}");
+    assert!(!screen.contains("Rooms used before"), "{screen}");
+    // A name, looked up: its events load.
+    tmux.type_text("weekly-allhands");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for(
+        |s| s.contains("events 1/") && s.contains("more as you scroll"),
+        "the room's first page",
+    );
+    assert!(screen.contains("room=673a1f2c9e4b8d0a5c7e3f21"), "{screen}");
+    assert!(!screen.contains("Choose a room"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+    let remembered = std::fs::read_to_string(tmux.state_home.join("callscope").join("rooms.json"))
+        .expect("the room is remembered in the state folder");
+    assert!(
+        remembered.contains("673a1f2c9e4b8d0a5c7e3f21") && remembered.contains("weekly-allhands"),
+        "{remembered}"
+    );
+    // The next run offers it among the rooms used before.
+    launch();
+    let screen = tmux.wait_for(
+        |s| s.contains("Rooms used before") && s.contains("peers"),
+        "the prompt with the rooms used before",
+    );
+    let used = screen
+        .split("Rooms used before")
+        .nth(1)
+        .expect("the section is drawn");
+    assert!(used.contains("weekly-allhands"), "{screen}");
+    // Taken with the arrows: the last room offered is the one used before.
+    for _ in 0..20 {
+        tmux.keys(&["Down"]);
+    }
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for(
+        |s| s.contains("events 1/") && s.contains("more as you scroll"),
+        "the first page of the room used before",
+    );
+    assert!(screen.contains("room=673a1f2c9e4b8d0a5c7e3f21"), "{screen}");
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux, 0);
 }

@@ -86,7 +86,10 @@ pub fn run(explore: Explore) -> Result<Ended, Failure> {
             "the explorer needs a terminal; use `callscope list` to print events",
         ));
     }
-    if let Some(connection) = &live {
+    // With no room, the explorer asks for one: the live API answers queries of one room only.
+    if let Some(connection) = &live
+        && filter.room().is_some()
+    {
         filter = room_id(connection, &filter)?;
     }
     // An empty file is no problem, but the empty screen it opens on is said.

@@ -70,6 +70,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                 && !(list.filter.room().is_some() && spans.is_empty())
             {
                 write_spans(&list, &spans).map_err(Failure::Runtime)?;
+                note_saved_pages(offline);
                 // The process ends here: unmapping the dump would only cost time.
                 std::mem::forget(spans);
                 return Ok(Ended::Done);
@@ -81,6 +82,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
         note_why_empty(&list.filter, &store);
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
+    note_saved_pages(&list.source);
     if problems.is_empty() {
         return Ok(Ended::Done);
     }
@@ -159,6 +161,33 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
             crate::text::plural(problems.len(), "problem", "problems")
         ));
         Err(Failure::Problems(lines))
+    }
+}
+
+/// Saved API pages whose `total` or `next` say that their query matched more than they hold:
+/// said on stderr, so that a partial answer is not read as the whole.
+fn note_saved_pages(source: &Source) {
+    let Source::Files(files) = source else {
+        return;
+    };
+    let pages = crate::source::pages::of_args(files);
+    if !pages.say_more_than(pages.events as usize) {
+        return;
+    }
+    let thousands = crate::tui::view::header::thousands;
+    let held = thousands(pages.events as usize);
+    let saved = match pages.pages {
+        1 => "the saved page holds".to_string(),
+        n => format!("the {n} saved pages hold"),
+    };
+    match pages.total {
+        Some(total) => eprintln!(
+            "callscope: partial: {saved} {held} of the {} events their query matched",
+            thousands(total as usize)
+        ),
+        None => eprintln!(
+            "callscope: partial: {saved} {held} events, and more followed (no page is the query's last)"
+        ),
     }
 }
 

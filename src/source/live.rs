@@ -88,6 +88,16 @@ pub async fn resolve_room(connection: &Connection, value: &str) -> Result<String
     if rooms::looks_like_room_id(value) {
         return Ok(value.to_string());
     }
+    match look_up_room(connection, value).await? {
+        rooms::Named::One(room) => Ok(room.id),
+        named => Err(RoomError::Unknown(not_one_room(value, &named))),
+    }
+}
+
+/// What the rooms endpoint says of a room's name: the enabled rooms of that name, then the
+/// disabled ones (a room's past events outlive it), and, when none has it, the room whose id it
+/// is in another form than the service's own (a replayed dump's, say).
+pub async fn look_up_room(connection: &Connection, value: &str) -> Result<rooms::Named, RoomError> {
     let tokens = std::sync::Mutex::new(connection.tokens.clone());
     let pause = worker::Pause::default();
     let lookup = |enabled: Option<bool>| {
@@ -117,7 +127,6 @@ pub async fn resolve_room(connection: &Connection, value: &str) -> Result<String
         found = rooms::named(value, lookup(Some(false)).await?);
     }
     if let rooms::Named::None { .. } = &found {
-        // An id in another form than the service's own (a replayed dump's, say).
         let by_id = worker::retrying(
             &tokens,
             &pause,
@@ -132,26 +141,32 @@ pub async fn resolve_room(connection: &Connection, value: &str) -> Result<String
             )))
         })?;
         if let Some(room) = by_id {
-            return Ok(room.id);
+            return Ok(rooms::Named::One(room));
         }
     }
-    match found {
-        rooms::Named::One(room) => {
-            tracing::info!(name = value, id = %room.id, "room named");
-            Ok(room.id)
-        }
-        rooms::Named::None { near } if near.is_empty() => Err(RoomError::Unknown(format!(
+    if let rooms::Named::One(room) = &found {
+        tracing::info!(name = value, id = %room.id, "room named");
+    }
+    Ok(found)
+}
+
+/// What to say when a name does not name exactly one room: none (with the rooms whose names
+/// contain it), or several, listed.
+pub fn not_one_room(value: &str, named: &rooms::Named) -> String {
+    match named {
+        rooms::Named::One(room) => format!("{value:?} is the room {}", room.line()),
+        rooms::Named::None { near } if near.is_empty() => format!(
             "no room is named {value:?}: give its id (--room ID), or check the name in the dashboard"
-        ))),
-        rooms::Named::None { near } => Err(RoomError::Unknown(format!(
+        ),
+        rooms::Named::None { near } => format!(
             "no room is named {value:?}; rooms whose names contain it: {}",
-            list(&near)
-        ))),
-        rooms::Named::Several(rooms) => Err(RoomError::Unknown(format!(
+            list(near)
+        ),
+        rooms::Named::Several(rooms) => format!(
             "{} rooms are named {value:?}: give the id of the one you mean (--room ID): {}",
             rooms.len(),
-            list(&rooms)
-        ))),
+            list(rooms)
+        ),
     }
 }
 
@@ -279,7 +294,7 @@ pub async fn fetch_all_with(
                 }
             }
             Report::Retrying { retry, .. } => on_retry(&retry),
-            Report::Fetching { .. } => {}
+            Report::Fetching { .. } | Report::InFlight { .. } => {}
             Report::Finished { .. } => return Ok(store),
             Report::Failed { message, .. } => return Err((store, message)),
         }

@@ -10,6 +10,8 @@ pub mod live;
 pub mod merge;
 pub mod ndjson;
 mod ordered;
+pub mod pages;
+pub mod recent;
 pub mod related;
 pub mod related_live;
 pub mod token;

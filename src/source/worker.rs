@@ -91,6 +91,14 @@ pub enum Command {
     Stop { id: u64 },
 }
 
+/// A request on its way: the part of the query it loads, and since when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InFlight {
+    /// "the client.join.failed events", "the error events (error=true)"...
+    pub part: String,
+    pub since: std::time::Instant,
+}
+
 /// A retry about to happen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Retry {
@@ -102,6 +110,8 @@ pub struct Retry {
     /// How long after the wait the request is given up if it keeps failing.
     pub gives_up_in: Duration,
     pub reason: String,
+    /// When the wait began.
+    pub at: std::time::Instant,
 }
 
 /// When a request that keeps failing is given up, in words: "gives up in 2 min".
@@ -160,6 +170,11 @@ pub enum Report {
     /// The query has no more pages.
     Finished {
         query: u64,
+    },
+    /// The requests on their way changed: these are now (none when the list is empty).
+    InFlight {
+        query: u64,
+        requests: Vec<InFlight>,
     },
     /// A request failed for good; what was loaded stays.
     Failed {
@@ -284,6 +299,7 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
             asked: asked.is_some(),
             gives_up_in: left.saturating_sub(wait),
             reason: error.describe(),
+            at: std::time::Instant::now(),
         });
         tokio::time::sleep(wait).await;
     }
@@ -351,6 +367,7 @@ async fn run(ctx: Ctx, mut commands: mpsc::UnboundedReceiver<Command>) {
                 }
                 if let Some(s) = state.as_mut() {
                     s.pump(&ctx);
+                    s.report_in_flight(&ctx);
                 }
             }
             (slot, result) = landed => {
@@ -358,6 +375,7 @@ async fn run(ctx: Ctx, mut commands: mpsc::UnboundedReceiver<Command>) {
                     s.landed(slot, result, &ctx);
                     s.settle(&ctx);
                     s.pump(&ctx);
+                    s.report_in_flight(&ctx);
                 }
             }
         }

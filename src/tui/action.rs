@@ -239,6 +239,9 @@ pub enum Action {
     },
     /// A report of the live fetch task.
     Live(Report),
+    /// What the saved API pages among the files say of their query (its total, whether its
+    /// last page is there).
+    SavedPages(crate::source::pages::SavedPages),
     /// The file to save to exists: the user must confirm replacing it with `what`.
     SaveNeedsConfirm {
         path: String,
@@ -260,5 +263,15 @@ pub enum Action {
     Answered {
         answer: crate::source::related_live::Answer,
         now: i64,
+    },
+    /// The clock, every second while a live request is on its way or a retry waits: the
+    /// header's waits and countdowns count from it.
+    Tick(super::model::Clock),
+    /// The rooms of recent sessions, for the room prompt, or why they could not be listed.
+    RecentRooms(Result<Vec<crate::source::recent::RecentRoom>, String>),
+    /// What the rooms endpoint says of a name typed into the room prompt.
+    RoomLookedUp {
+        name: String,
+        result: Result<crate::source::api::rooms::Named, String>,
     },
 }

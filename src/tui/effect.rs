@@ -29,6 +29,12 @@ pub enum Effect {
     Suspend,
     /// Ask the live API about the platform's data beside the events.
     Ask(crate::source::related_live::Ask),
+    /// List the rooms of recent sessions, for the room prompt.
+    RecentRooms,
+    /// Look up a room's name in the rooms endpoint.
+    LookUpRoom(String),
+    /// Remember a room whose events were loaded, for the room prompt of later runs.
+    RememberRoom(crate::tui::rooms_used::UsedRoom),
 }
 
 /// Where a copy goes.

@@ -35,10 +35,12 @@ pub enum Mode {
     CommandLine,
     /// A peer's network (quality stats) in a session.
     Quality,
+    /// Choosing the live query's room.
+    Rooms,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 14] = [
+    pub const ALL: [Mode; 15] = [
         Mode::List,
         Mode::Detail,
         Mode::Editing,
@@ -53,6 +55,7 @@ impl Mode {
         Mode::Json,
         Mode::CommandLine,
         Mode::Quality,
+        Mode::Rooms,
     ];
 
     /// Where the keyboard is, in words, for messages about the key table.
@@ -72,6 +75,7 @@ impl Mode {
             Mode::Json => "the JSON tree",
             Mode::CommandLine => "the command line",
             Mode::Quality => "the network view",
+            Mode::Rooms => "the room prompt",
         }
     }
 
@@ -79,7 +83,7 @@ impl Mode {
     pub fn takes_text(self) -> bool {
         matches!(
             self,
-            Mode::Editing | Mode::SavePath | Mode::Find | Mode::CommandLine
+            Mode::Editing | Mode::SavePath | Mode::Find | Mode::CommandLine | Mode::Rooms
         )
     }
 }
@@ -223,7 +227,7 @@ pub struct Binding {
 
 use Key::{Char, Code, Ctrl};
 use Mode::{
-    CommandLine, Confirm, Detail, Editing, Facets, Find, Groups, Help, Json, List, Quality,
+    CommandLine, Confirm, Detail, Editing, Facets, Find, Groups, Help, Json, List, Quality, Rooms,
     SavePath, Story, Timeline,
 };
 
@@ -235,7 +239,7 @@ const VIEWS: &[Mode] = &[List, Detail, Groups, Story, Facets, Json];
 #[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json, Quality], keys: &[Char('q'), Ctrl('c')], command: Command::Quit, help: "quit", hint: Some("quit") },
-    Binding { modes: &[Editing, SavePath, Confirm, Find, CommandLine], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
+    Binding { modes: &[Editing, SavePath, Confirm, Find, CommandLine, Rooms], keys: &[Ctrl('c')], command: Command::Quit, help: "quit", hint: None },
     Binding { modes: &Mode::ALL, keys: &[Ctrl('z')], command: Command::Suspend, help: "suspend (fg in the shell comes back)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Up), Char('k')], command: Command::Up, help: "previous event (in the detail pane: scroll up)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Code(KeyCode::Down), Char('j')], command: Command::Down, help: "next event (in the detail pane: scroll down)", hint: None },
@@ -305,8 +309,10 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[Json], keys: &[Char('y')], command: Command::CopyJson, help: "copy the selected field's value", hint: Some("value") },
     Binding { modes: &[Json], keys: &[Char('Y')], command: Command::CopyId, help: "copy the selected field's path (.data.agent.sdk)", hint: Some("path") },
     Binding { modes: &[Json], keys: &[Code(KeyCode::Esc), Char('J')], command: Command::Cancel, help: "back to the detail pane", hint: Some("back") },
-    Binding { modes: &[Editing, SavePath, Find, CommandLine], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
-    Binding { modes: &[Editing, SavePath, Find, CommandLine], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
+    Binding { modes: &[Editing, SavePath, Find, CommandLine, Rooms], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "apply", hint: Some("apply") },
+    Binding { modes: &[Editing, SavePath, Find, CommandLine, Rooms], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "cancel", hint: Some("cancel") },
+    Binding { modes: &[Rooms], keys: &[Code(KeyCode::Up)], command: Command::Up, help: "the room above", hint: None },
+    Binding { modes: &[Rooms], keys: &[Code(KeyCode::Down)], command: Command::Down, help: "the room below", hint: Some("choose") },
     Binding { modes: &[CommandLine], keys: &[Code(KeyCode::Tab)], command: Command::NextField, help: "complete the command or its value (again: next)", hint: None },
     Binding { modes: &[CommandLine], keys: &[Code(KeyCode::BackTab)], command: Command::PrevField, help: "the completion before", hint: None },
     Binding { modes: &[Confirm], keys: &[Char('y')], command: Command::Yes, help: "yes, replace the file", hint: Some("replace") },

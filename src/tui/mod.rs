@@ -7,6 +7,7 @@ pub mod folder;
 pub mod keymap;
 pub mod model;
 pub mod panels;
+pub mod rooms_used;
 pub mod runtime;
 pub mod terminal;
 pub mod update;
@@ -98,6 +99,8 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         model.status = note;
         tracing::debug!(theme = model.config.theme.name, redact, "explorer settings");
         let mut asks = None;
+        let connection = live.clone();
+        let mut start = Vec::new();
         let worker = match live {
             Some(Connection { api, tokens, names }) => {
                 let url = match &source {
@@ -115,29 +118,23 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
                         }
                     }
                 });
-                model.session.live = Some(model::Live::new(url));
+                let mut state = model::Live::new(url);
+                if let Some(path) = rooms_used::path() {
+                    state.rooms_used = rooms_used::read(&path);
+                }
+                model.session.live = Some(state);
                 model.config.follow_every = follow_every;
                 if follow {
                     model.session.follow = Some(model::Follow::new(model.config.follow_every));
                 }
                 model.session.load = model::LoadState::Idle;
-                for effect in update::new_query(&mut model) {
-                    match effect {
-                        update::Effect::Worker(command) => {
-                            let _ = worker.send(command);
-                        }
-                        update::Effect::Ask(ask) => {
-                            if let Some(asks) = &asks {
-                                let _ = asks.send(ask);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
+                // With no room named, no query is sent: the room prompt asks for one.
+                start.extend(update::new_query(&mut model));
+                start.extend(update::live::ask_room(&mut model));
                 Some(worker)
             }
             None => {
-                spawn_loader(source, tx);
+                spawn_loader(source, tx.clone());
                 None
             }
         };
@@ -150,6 +147,9 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
             worker,
             asks,
             stop,
+            sender: tx,
+            connection,
+            start,
         };
         let result = runtime::run(&mut terminal, &mut model, channels).await;
         drop(guard);
@@ -269,6 +269,14 @@ fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>) {
             }
         };
         let _ = tx.send(Action::LoadFinished { problems });
+        // Saved API pages say whether their query had more than they hold: read once the
+        // events are shown, so that it does not hold them back.
+        if let Source::Files(files) = &source {
+            let pages = crate::source::pages::of_args(files);
+            if pages.pages > 0 {
+                let _ = tx.send(Action::SavedPages(pages));
+            }
+        }
     });
 }
 

@@ -5,7 +5,7 @@
 mod live;
 mod related;
 
-pub use live::{Fetch, Follow, Live};
+pub use live::{Clock, Fetch, Follow, Live};
 pub use related::{Asked, Beside, Outcomes};
 
 use super::keymap::Keymap;
@@ -74,6 +74,8 @@ pub struct Session {
     pub follow: Option<Follow>,
     /// The user asked to leave.
     pub quit: bool,
+    /// What the saved API pages among the files say of the query they came from.
+    pub saved: crate::source::pages::SavedPages,
 }
 
 /// The loaded events, the filter, the events it shows and the selection among them.
@@ -209,6 +211,7 @@ impl Model {
                 live: None,
                 follow: None,
                 quit: false,
+                saved: Default::default(),
             },
             events: Events {
                 store: Store::new(),

@@ -19,6 +19,7 @@ use super::update::{Effect, update};
 use super::view::view;
 use crate::output::Format;
 use crate::output::write_atomically;
+use crate::source::live::Connection;
 use crate::source::worker;
 
 /// How many queued background results are folded into one frame at most.
@@ -34,6 +35,12 @@ pub struct Channels {
     /// SIGTERM, SIGHUP or a SIGINT from outside, resolving to its number: stop as on `q`.
     /// Listened for before the terminal is taken, so that no such signal can leave it raw.
     pub stop: std::pin::Pin<Box<dyn std::future::Future<Output = i32> + Send>>,
+    /// Where the answers of the room prompt's requests go: the loop's own actions.
+    pub sender: mpsc::UnboundedSender<Action>,
+    /// The live source's client, for the room prompt's requests (sessions, rooms).
+    pub connection: Option<Connection>,
+    /// What the first update asked for, carried out before the first key.
+    pub start: Vec<Effect>,
 }
 
 /// How the explorer's loop ended.
@@ -55,11 +62,25 @@ pub async fn run(
         worker,
         asks,
         mut stop,
+        sender,
+        connection,
+        start,
     } = channels;
     let mut input = EventStream::new();
+    let outside = Outside {
+        worker: &worker,
+        asks: &asks,
+        sender: &sender,
+        connection: connection.as_ref(),
+    };
+    if let Some(ended) = carry_out(terminal, model, start, &outside)? {
+        return Ok(ended);
+    }
     terminal.draw(|f| view(model, f))?;
     // Follow mode's next run of the query, armed while follow mode is on and idle.
     let mut next_follow: Option<tokio::time::Instant> = None;
+    // The clock's next tick, armed while the header counts (a request on its way, a wait).
+    let mut next_tick: Option<tokio::time::Instant> = None;
     loop {
         match &model.session.follow {
             Some(f) if !f.refreshing => {
@@ -69,6 +90,21 @@ pub async fn run(
         }
         let follow_due = async {
             match next_follow {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        // While a live request is on its way or a retry waits, the clock ticks every second
+        // for the header's waits and countdowns.
+        if super::update::live::counting(model) {
+            next_tick.get_or_insert_with(|| {
+                tokio::time::Instant::now() + std::time::Duration::from_secs(1)
+            });
+        } else {
+            next_tick = None;
+        }
+        let tick_due = async {
+            match next_tick {
                 Some(at) => tokio::time::sleep_until(at).await,
                 None => std::future::pending().await,
             }
@@ -84,6 +120,10 @@ pub async fn run(
                 next_follow = None;
                 Some(Action::FollowTick)
             }
+            () = tick_due => {
+                next_tick = None;
+                Some(Action::Tick(super::model::Clock::now()))
+            }
             signal = &mut stop => return Ok(Ended::Signal(signal)),
         };
         let Some(action) = action else { continue };
@@ -95,40 +135,8 @@ pub async fn run(
                 Err(_) => break,
             }
         }
-        while !effects.is_empty() {
-            let mut follow_up = Vec::new();
-            for effect in effects {
-                match effect {
-                    Effect::Quit => return Ok(Ended::Quit),
-                    Effect::Worker(command) => {
-                        if let Some(worker) = &worker {
-                            let _ = worker.send(command);
-                        }
-                    }
-                    Effect::Save {
-                        path,
-                        what,
-                        replace,
-                    } => {
-                        follow_up.extend(update(model, save(model, &path, what, replace)));
-                    }
-                    Effect::Copy { text, what, to } => {
-                        let result = match to {
-                            CopyTo::Clipboard => copy(terminal, &text, what),
-                            CopyTo::File => copy_to_file(&text, what),
-                        };
-                        follow_up.extend(update(model, Action::Copied(result)));
-                    }
-                    Effect::Ask(ask) => {
-                        if let Some(asks) = &asks {
-                            let _ = asks.send(ask);
-                        }
-                    }
-                    Effect::ReleaseMemory => crate::memory::release_freed(),
-                    Effect::Suspend => super::terminal::suspend(terminal)?,
-                }
-            }
-            effects = follow_up;
+        if let Some(ended) = carry_out(terminal, model, effects, &outside)? {
+            return Ok(ended);
         }
         if model.session.quit {
             return Ok(Ended::Quit);
@@ -142,6 +150,100 @@ pub async fn run(
             "frame"
         );
     }
+}
+
+/// What effects reach besides the terminal and the model.
+struct Outside<'a> {
+    worker: &'a Option<mpsc::UnboundedSender<worker::Command>>,
+    asks: &'a Option<mpsc::UnboundedSender<crate::source::related_live::Ask>>,
+    sender: &'a mpsc::UnboundedSender<Action>,
+    connection: Option<&'a Connection>,
+}
+
+/// Carries out the effects of an update, and those of the updates their results make; `Some`
+/// when one of them ends the loop.
+fn carry_out(
+    terminal: &mut Tui,
+    model: &mut Model,
+    mut effects: Vec<Effect>,
+    outside: &Outside,
+) -> std::io::Result<Option<Ended>> {
+    while !effects.is_empty() {
+        let mut follow_up = Vec::new();
+        for effect in effects {
+            match effect {
+                Effect::Quit => return Ok(Some(Ended::Quit)),
+                Effect::Worker(command) => {
+                    if let Some(worker) = outside.worker {
+                        let _ = worker.send(command);
+                    }
+                }
+                Effect::Save {
+                    path,
+                    what,
+                    replace,
+                } => {
+                    follow_up.extend(update(model, save(model, &path, what, replace)));
+                }
+                Effect::Copy { text, what, to } => {
+                    let result = match to {
+                        CopyTo::Clipboard => copy(terminal, &text, what),
+                        CopyTo::File => copy_to_file(&text, what),
+                    };
+                    follow_up.extend(update(model, Action::Copied(result)));
+                }
+                Effect::Ask(ask) => {
+                    if let Some(asks) = outside.asks {
+                        let _ = asks.send(ask);
+                    }
+                }
+                Effect::ReleaseMemory => crate::memory::release_freed(),
+                Effect::Suspend => super::terminal::suspend(terminal)?,
+                Effect::RecentRooms => recent_rooms(model, outside),
+                Effect::LookUpRoom(name) => look_up(name, outside),
+                Effect::RememberRoom(mut room) => {
+                    room.used_at = chrono::Utc::now().timestamp();
+                    if let Some(path) = super::rooms_used::path()
+                        && let Err(e) = super::rooms_used::remember(&path, room)
+                    {
+                        tracing::warn!(path = %path.display(), error = %e, "cannot remember the room");
+                    }
+                }
+            }
+        }
+        effects = follow_up;
+    }
+    Ok(None)
+}
+
+/// Lists the rooms of recent sessions in the background; the answer comes as an action.
+fn recent_rooms(model: &Model, outside: &Outside) {
+    let (Some(connection), Some(live)) = (outside.connection, &model.session.live) else {
+        return;
+    };
+    let known: std::collections::HashMap<String, String> =
+        super::rooms_used::of_api(&live.rooms_used, &live.url)
+            .filter_map(|r| r.name.clone().map(|n| (r.id.clone(), n)))
+            .collect();
+    let (connection, sender) = (connection.clone(), outside.sender.clone());
+    tokio::spawn(async move {
+        let result = crate::source::recent::recent_rooms(&connection, &known).await;
+        let _ = sender.send(Action::RecentRooms(result));
+    });
+}
+
+/// Looks a room's name up in the background; the answer comes as an action.
+fn look_up(name: String, outside: &Outside) {
+    let Some(connection) = outside.connection else {
+        return;
+    };
+    let (connection, sender) = (connection.clone(), outside.sender.clone());
+    tokio::spawn(async move {
+        let result = crate::source::live::look_up_room(&connection, &name)
+            .await
+            .map_err(|e| e.to_string());
+        let _ = sender.send(Action::RoomLookedUp { name, result });
+    });
 }
 
 /// Carries out a save: the shown or loaded events, as an envelope (or NDJSON for a `.ndjson` or

@@ -16,7 +16,7 @@ use super::action::{Action, Command, Copied};
 use super::model::{LoadState, Model, Screen};
 use super::panels::{
     Focus, Handled, command, detail, editor, facets, find, groups, help, json, list, prompt,
-    quality, story, timeline,
+    quality, rooms, story, timeline,
 };
 use super::view::layout::{areas_of, list_height};
 use events::{append, keep_selection_visible};
@@ -35,6 +35,7 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
                 match model.focus {
                     Focus::Find(_) => find::typed(model),
                     Focus::Command(_) => command::typed(model),
+                    Focus::Rooms(ref mut prompt) => rooms::typed(prompt),
                     _ => {}
                 }
             }
@@ -64,6 +65,10 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::FollowTick => live::follow_tick(model),
+        Action::Tick(clock) => {
+            live::tick(model, clock);
+            Vec::new()
+        }
         Action::LoadFinished { problems } => {
             model.session.problems.extend(problems);
             model.session.load = LoadState::Idle;
@@ -72,6 +77,10 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             vec![Effect::ReleaseMemory]
         }
         Action::Live(report) => live::report(model, report),
+        Action::SavedPages(pages) => {
+            model.session.saved = pages;
+            Vec::new()
+        }
         Action::SaveNeedsConfirm { path, what } => {
             prompt::ask_replace(model, path, what);
             Vec::new()
@@ -89,11 +98,19 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Answered { answer, now } => related::answered(model, answer, now),
+        Action::RecentRooms(result) => {
+            rooms::recent_arrived(model, result);
+            Vec::new()
+        }
+        Action::RoomLookedUp { name, result } => rooms::looked_up(model, name, result),
         Action::Copied(result) => {
             model.status = Some(copied_message(model, result));
             Vec::new()
         }
     };
+    // A query without a room asked for the room prompt.
+    let mut effects = effects;
+    effects.extend(live::ask_room(model));
     refresh_derived(model);
     effects
 }
@@ -151,6 +168,7 @@ fn command(model: &mut Model, c: Command) -> Vec<Effect> {
         Focus::Json(tree) => json::handle(tree, model, c),
         Focus::Command(line) => command::handle(line, model, c),
         Focus::Quality(panel) => quality::handle(panel, model, c),
+        Focus::Rooms(prompt) => rooms::handle(prompt, model, c),
     };
     match handled {
         Handled::Done(focus, effects) => {
@@ -261,6 +279,7 @@ fn click(model: &mut Model, column: u16, row: u16) -> Vec<Effect> {
             | Focus::Find(_)
             | Focus::Command(_)
             | Focus::Quality(_)
+            | Focus::Rooms(_)
     ) {
         return Vec::new();
     }

@@ -8,8 +8,11 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Instant;
 
-use super::{Command, Ctx, Fanout, MAX_TYPED_CURSORS, REPEATED_CURSOR, Report, fetch_with_retries};
+use super::{
+    Command, Ctx, Fanout, InFlight, MAX_TYPED_CURSORS, REPEATED_CURSOR, Report, fetch_with_retries,
+};
 use crate::event::EventType;
 use crate::filter::Filter;
 use crate::source::api::{FetchError, Fetched, Page};
@@ -137,8 +140,10 @@ pub(super) struct QueryState {
     census_for: Option<u64>,
     /// Pages that arrived, every cursor's.
     pages: usize,
-    /// Every request on its way; dropping one cancels it.
-    flights: Vec<(Slot, Flight)>,
+    /// Every request on its way, with when it was asked for; dropping one cancels it.
+    flights: Vec<(Slot, Instant, Flight)>,
+    /// The requests on their way as last reported.
+    reported: Vec<Slot>,
     /// The query is loaded in full.
     finished: bool,
 }
@@ -162,6 +167,7 @@ impl QueryState {
             census_for: None,
             pages: 0,
             flights: Vec::new(),
+            reported: Vec::new(),
             finished: false,
         }
     }
@@ -176,8 +182,8 @@ impl QueryState {
         cx: &mut Context<'_>,
     ) -> Poll<(Slot, Result<Fetched, FetchError>)> {
         for k in 0..self.flights.len() {
-            if let Poll::Ready(result) = self.flights[k].1.as_mut().poll(cx) {
-                let (slot, _) = self.flights.swap_remove(k);
+            if let Poll::Ready(result) = self.flights[k].2.as_mut().poll(cx) {
+                let (slot, _, _) = self.flights.swap_remove(k);
                 return Poll::Ready((slot, result));
             }
         }
@@ -266,7 +272,7 @@ impl QueryState {
     fn fold_back(&mut self) {
         tracing::info!("the service does not order events by time; one cursor loads the query");
         self.single_only = true;
-        self.flights.retain(|(slot, _)| *slot == Slot::Cursor(0));
+        self.flights.retain(|(slot, _, _)| *slot == Slot::Cursor(0));
         self.census_busy = false;
         for k in 1..self.cursors.len() {
             self.cursors[k].busy = false;
@@ -331,7 +337,8 @@ impl QueryState {
                 })
                 .await
             });
-            self.flights.push((Slot::Census(self.generation), flight));
+            self.flights
+                .push((Slot::Census(self.generation), Instant::now(), flight));
         }
     }
 
@@ -356,7 +363,7 @@ impl QueryState {
             })
             .await
         });
-        self.flights.push((Slot::Cursor(k), flight));
+        self.flights.push((Slot::Cursor(k), Instant::now(), flight));
     }
 
     /// Notes the types outside the five on a page; once fanned out, each gets a cursor.
@@ -578,6 +585,46 @@ impl QueryState {
             },
         });
         true
+    }
+
+    /// Reports the requests on their way, when they changed since the last report: what the
+    /// header says a stalled load waits for.
+    pub(super) fn report_in_flight(&mut self, ctx: &Ctx) {
+        let slots: Vec<Slot> = self.flights.iter().map(|(slot, _, _)| *slot).collect();
+        if slots == self.reported {
+            return;
+        }
+        self.reported = slots;
+        let requests = self
+            .flights
+            .iter()
+            .map(|(slot, since, _)| InFlight {
+                part: self.part(*slot),
+                since: *since,
+            })
+            .collect();
+        ctx.report(Report::InFlight {
+            query: self.id,
+            requests,
+        });
+    }
+
+    /// The part of the query a request loads, in words.
+    fn part(&self, slot: Slot) -> String {
+        match slot {
+            Slot::Census(_) => "a count of the query's events".into(),
+            Slot::Cursor(0) if self.filter.types.is_empty() => {
+                "the error events (error=true)".into()
+            }
+            Slot::Cursor(0) => {
+                let names: Vec<&str> = self.filter.types.iter().map(|t| t.name()).collect();
+                format!("the {} events", names.join(", "))
+            }
+            Slot::Cursor(k) => match &self.cursors[k].kind {
+                Some(t) => format!("the {} events", t.name()),
+                None => "the query".into(),
+            },
+        }
     }
 
     /// The query's total, as its own cursor last reported it.

@@ -1,6 +1,9 @@
 //! The live query's state and follow mode's: what the header says of them, and what `update`
 //! needs to drop the reports of older queries and to mark new events.
 
+use crate::source::worker::InFlight;
+use crate::tui::rooms_used::UsedRoom;
+
 /// The live query's state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Live {
@@ -28,6 +31,39 @@ pub struct Live {
     /// selected event has not been found again among the pages that came (its id is looked for
     /// in each new page until it is found or the user moves).
     pub pending: Option<super::Place>,
+    /// A query without a room was asked for and not sent (the API answers queries of one room
+    /// only), or a room's name was given that no loaded event has: the room prompt opens at the
+    /// end of the update, looking the name up if one is given.
+    pub ask_room: Option<String>,
+    /// The rooms used before, every API's, newest first (see [`crate::tui::rooms_used`]).
+    pub rooms_used: Vec<UsedRoom>,
+    /// The room whose loaded events were last remembered: each room is remembered once a run.
+    pub remembered: Option<String>,
+    /// The room last chosen in the prompt and the name it was chosen by, for remembering it
+    /// when its events do not name it.
+    pub chosen: Option<(String, Option<String>)>,
+    /// The time as the runtime last told it: what the header's waits and countdowns count
+    /// from.
+    pub clock: Clock,
+    /// The requests of the query on their way, as the fetch task last reported them.
+    pub requests: Vec<InFlight>,
+}
+
+/// A moment, on the monotonic clock (for waits) and the wall clock (for dates).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    pub at: std::time::Instant,
+    /// Seconds since the epoch.
+    pub unix: i64,
+}
+
+impl Clock {
+    pub fn now() -> Clock {
+        Clock {
+            at: std::time::Instant::now(),
+            unix: chrono::Utc::now().timestamp(),
+        }
+    }
 }
 
 impl Live {
@@ -45,6 +81,12 @@ impl Live {
             refetched: 0,
             replacing: false,
             pending: None,
+            ask_room: None,
+            rooms_used: Vec::new(),
+            remembered: None,
+            chosen: None,
+            clock: Clock::now(),
+            requests: Vec::new(),
         }
     }
 
@@ -75,9 +117,15 @@ pub enum Fetch {
         /// How long after the wait the request is given up if it keeps failing.
         gives_up_secs: u64,
         reason: String,
+        /// When the wait ends (the countdown's end).
+        until: std::time::Instant,
+        /// The server asked for the wait (a rate limit), rather than the client backing off.
+        asked: bool,
     },
     Done,
     Failed(String),
+    /// The filter names no room, so no query was sent.
+    NoRoom,
 }
 
 /// Follow mode: the query runs again every `every`, longer after failures.

@@ -86,7 +86,7 @@ pub fn wheel(help: &mut HelpPanel, max: u16, step: i64) {
 
 /// The sections of the help screen: one per mode, in this order.
 /// Each section lists the bindings of its first mode, then those of the other modes not listed yet.
-const SECTIONS: [(&[Mode], &str); 11] = [
+const SECTIONS: [(&[Mode], &str); 12] = [
     (
         &[Mode::List, Mode::Detail],
         "Browsing (in the detail pane, the moves scroll it)",
@@ -103,6 +103,7 @@ const SECTIONS: [(&[Mode], &str); 11] = [
         "On the find prompt and the command line",
     ),
     (&[Mode::SavePath, Mode::Confirm], "Saving"),
+    (&[Mode::Rooms], "Choosing a room (live)"),
     (&[Mode::Help], "In this help"),
 ];
 

@@ -286,6 +286,17 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             // The header has room for the start of a failure's reason only: here it is whole.
             match model.session.live.as_ref().and_then(|l| l.failure()) {
                 Some(message) => format!("no events loaded: {}", failure_text(model, message)),
+                None if model
+                    .session
+                    .live
+                    .as_ref()
+                    .is_some_and(|l| l.fetch == crate::tui::model::Fetch::NoRoom) =>
+                {
+                    format!(
+                        "no events loaded: no room chosen (the live API answers one room at a time); {}",
+                        super::rooms::HOW_TO_CHOOSE
+                    )
+                }
                 None => "no events loaded".to_string(),
             }
         } else {

@@ -15,6 +15,7 @@ pub mod json;
 pub mod list;
 pub mod prompt;
 pub mod quality;
+pub mod rooms;
 pub mod story;
 pub mod timeline;
 
@@ -30,6 +31,7 @@ use help::HelpPanel;
 use json::JsonPanel;
 use prompt::{ReplaceQuestion, SavePrompt};
 use quality::QualityPanel;
+use rooms::RoomPrompt;
 use story::StoryPanel;
 
 /// Where the keyboard is, with the state of the panel that has it.
@@ -68,6 +70,8 @@ pub enum Focus {
     Timeline,
     /// A peer's network in a session, over the list's and the detail pane's places.
     Quality(QualityPanel),
+    /// The live query's room, being chosen.
+    Rooms(RoomPrompt),
 }
 
 impl Focus {
@@ -88,6 +92,7 @@ impl Focus {
             Focus::Json(_) => Mode::Json,
             Focus::Command(_) => Mode::CommandLine,
             Focus::Quality(_) => Mode::Quality,
+            Focus::Rooms(_) => Mode::Rooms,
         }
     }
 

@@ -120,6 +120,7 @@ pub fn type_into(focus: &mut Focus, ev: &crossterm::event::Event) -> bool {
         Focus::SavePath(prompt) => &mut prompt.path,
         Focus::Find(prompt) => &mut prompt.input,
         Focus::Command(line) => &mut line.input,
+        Focus::Rooms(prompt) => &mut prompt.input,
         _ => return false,
     };
     let before = input.value().len();

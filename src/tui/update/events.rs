@@ -131,7 +131,23 @@ pub fn new_query(model: &mut Model) -> Vec<Effect> {
     let Some(live) = model.session.live.as_mut() else {
         return Vec::new();
     };
+    if model.events.filter.room().is_none() {
+        // The API refuses a query without a room: none is sent, and the room prompt asks for
+        // one. Reports of the older query no longer apply.
+        live.query += 1;
+        live.requests.clear();
+        live.fetch = Fetch::NoRoom;
+        live.loading_all = false;
+        live.replacing = false;
+        live.pending = None;
+        live.ask_room = Some(String::new());
+        if let Some(follow) = &mut model.session.follow {
+            follow.refreshing = false;
+        }
+        return Vec::new();
+    }
     live.query += 1;
+    live.requests.clear();
     live.next = None;
     live.total = None;
     live.pages = 0;

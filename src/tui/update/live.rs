@@ -2,11 +2,14 @@
 //! the query again, and follow mode.
 
 use super::events::{append, fetch_more_if_near_end, keep_place, new_query, replace_store};
+use crate::event::Field;
 use crate::source::worker::{self, Report};
 use crate::tui::action::Command;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Fetch, Follow, Model};
+use crate::tui::panels::{Focus, rooms};
+use crate::tui::rooms_used::{self, UsedRoom};
 
 /// A report of the live fetch task; those of an older query are dropped.
 pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
@@ -15,7 +18,8 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
         | Report::Retrying { query, .. }
         | Report::Page { query, .. }
         | Report::Finished { query }
-        | Report::Failed { query, .. } => *query,
+        | Report::Failed { query, .. }
+        | Report::InFlight { query, .. } => *query,
     };
     let Some(live) = model.session.live.as_mut().filter(|l| l.query == query) else {
         // A report of an older query: its results no longer apply.
@@ -29,8 +33,11 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
                 wait_secs: retry.wait.as_secs_f64().ceil() as u64,
                 gives_up_secs: retry.gives_up_in.as_secs(),
                 reason: retry.reason,
+                until: retry.at + retry.wait,
+                asked: retry.asked,
             }
         }
+        Report::InFlight { requests, .. } => live.requests = requests,
         Report::Page { page, .. } => {
             live.pages += 1;
             live.total = page.total.or(live.total);
@@ -48,13 +55,15 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             if refresh && let Some(live) = model.session.live.as_mut() {
                 live.refetched += merged.duplicates;
             }
+            let mut effects: Vec<Effect> = remember_room(model).into_iter().collect();
             if model.session.follow.as_ref().is_some_and(|f| f.refreshing) {
                 follow_page(model, merged.added);
-                return Vec::new();
+                return effects;
             }
             if model.session.live.as_ref().is_some_and(|l| !l.loading_all) {
-                return fetch_more_if_near_end(model);
+                effects.extend(fetch_more_if_near_end(model));
             }
+            return effects;
         }
         Report::Finished { .. } => {
             live.fetch = Fetch::Done;
@@ -77,6 +86,67 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
         }
     }
     Vec::new()
+}
+
+/// The room of the query, to be remembered for the room prompt of later runs, once events of
+/// it were loaded (once a run): with the name its events give it, else the name it was chosen
+/// by.
+fn remember_room(model: &mut Model) -> Option<Effect> {
+    let id = model.events.filter.room()?.to_string();
+    let store = &model.events.store;
+    if store.is_empty() {
+        return None;
+    }
+    let live = model.session.live.as_mut()?;
+    if live.remembered.as_deref() == Some(id.as_str()) {
+        return None;
+    }
+    let named = store.rows().iter().find_map(|row| {
+        let name = row.text(Field::RoomName);
+        (!name.is_none() && store.str(row.text(Field::Room)) == id)
+            .then(|| store.str(name).to_string())
+    });
+    let chosen = live
+        .chosen
+        .as_ref()
+        .filter(|(chosen, _)| *chosen == id)
+        .and_then(|(_, name)| name.clone());
+    let room = UsedRoom {
+        id: id.clone(),
+        name: named.or(chosen),
+        base_url: live.url.clone(),
+        used_at: live.clock.unix,
+    };
+    live.remembered = Some(id);
+    rooms_used::add(&mut live.rooms_used, room.clone());
+    Some(Effect::RememberRoom(room))
+}
+
+/// After an update: opens the room prompt when a query without a room was asked for (or a
+/// room's name no loaded event gives was named), unless it is open.
+pub fn ask_room(model: &mut Model) -> Vec<Effect> {
+    let Some(typed) = model.session.live.as_mut().and_then(|l| l.ask_room.take()) else {
+        return Vec::new();
+    };
+    if matches!(model.focus, Focus::Rooms(_)) {
+        return Vec::new();
+    }
+    rooms::open(model, &typed)
+}
+
+/// The runtime's clock ticked: the header's waits and countdowns count from the new time.
+pub fn tick(model: &mut Model, clock: crate::tui::model::Clock) {
+    if let Some(live) = model.session.live.as_mut() {
+        live.clock = clock;
+    }
+}
+
+/// Whether the header shows something that counts with the clock: a request on its way or a
+/// wait before a retry.
+pub fn counting(model: &Model) -> bool {
+    model.session.live.as_ref().is_some_and(|l| {
+        !l.requests.is_empty() || matches!(l.fetch, Fetch::Fetching { .. } | Fetch::Retrying { .. })
+    })
 }
 
 /// Looks for the event selected before a new query's answer replaced the old events among
@@ -114,6 +184,10 @@ pub fn load_all(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     let id = live.query;
+    if live.fetch == Fetch::NoRoom {
+        model.status = Some(format!("no room chosen: {}", rooms::HOW_TO_CHOOSE));
+        return Vec::new();
+    }
     if live.loading_all {
         live.loading_all = false;
         model.status = Some("stopped loading every page".into());
@@ -154,7 +228,12 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
     let (Some(follow), Some(live)) = (session.follow.as_mut(), session.live.as_mut()) else {
         return Vec::new();
     };
-    if follow.refreshing || matches!(live.fetch, Fetch::Fetching { .. } | Fetch::Retrying { .. }) {
+    if follow.refreshing
+        || matches!(
+            live.fetch,
+            Fetch::Fetching { .. } | Fetch::Retrying { .. } | Fetch::NoRoom
+        )
+    {
         return Vec::new();
     }
     follow.refreshing = true;
@@ -166,6 +245,7 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
     live.query += 1;
     live.next = None;
     live.pages = 0;
+    live.requests.clear();
     live.fetch = Fetch::Fetching { page: 1 };
     live.loading_all = true;
     live.refresh = true;

@@ -7,7 +7,7 @@ use crate::event::EventType;
 use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
-use crate::tui::model::{Fetch, LoadState, Model, SourceLabel};
+use crate::tui::model::{Fetch, Live, LoadState, Model, SourceLabel};
 use crate::tui::panels::{Focus, prompt};
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
@@ -29,12 +29,16 @@ fn title_line(model: &Model) -> Line<'static> {
         }
         SourceLabel::Live { url } => format!("LIVE  {}", for_terminal(url)),
     };
-    let mut counts = format!(
-        "{} shown / {} loaded",
-        thousands(model.events.shown.len()),
-        thousands(model.events.store.len())
-    );
-    if let Some(total) = model.session.live.as_ref().and_then(|l| l.total) {
+    // Loaded, against what the query matches when that is more.
+    let loaded = match super::coverage::note(model) {
+        Some(note) => note,
+        None => format!("{} loaded", thousands(model.events.store.len())),
+    };
+    let mut counts = format!("{} shown / {loaded}", thousands(model.events.shown.len()));
+    if let Some(total) = model.session.live.as_ref().and_then(|l| l.total)
+        && total != model.events.store.len() as u64
+        && super::coverage::note(model).is_none()
+    {
         counts.push_str(&format!(" / {} total", thousands(total as usize)));
     }
     // Follow mode's refreshes fetch what is loaded again: those are no duplicates of the data.
@@ -192,7 +196,7 @@ pub fn failure_text(model: &Model, message: &str) -> String {
     )
 }
 
-fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
+fn live_state(model: &Model, live: &Live) -> String {
     let key = |c| model.config.keymap.key(Mode::List, c);
     let all = if live.loading_all {
         format!(" (loading all: {} stops)", key(Command::LoadAll))
@@ -201,31 +205,142 @@ fn live_state(model: &Model, live: &crate::tui::model::Live) -> String {
     };
     match &live.fetch {
         Fetch::Idle if live.next.as_deref() == Some("") => "all pages loaded".into(),
+        // The counts say how much is loaded and the key that loads all.
+        Fetch::Idle if super::coverage::note(model).is_some() => {
+            "idle; more as you scroll".to_string()
+        }
         Fetch::Idle => format!(
             "idle, {} page(s); more as you scroll, {} loads all",
             live.pages,
             key(Command::LoadAll)
         ),
-        Fetch::Fetching { .. } | Fetch::Retrying { .. } if live.replacing => match &live.fetch {
-            Fetch::Retrying { wait_secs, .. } => {
-                format!("running again, retrying in {wait_secs} s…")
+        // A new query while the old one's events stay on screen (none at the start).
+        Fetch::Fetching { .. } | Fetch::Retrying { .. }
+            if live.replacing && !model.events.store.is_empty() =>
+        {
+            match &live.fetch {
+                Fetch::Retrying { until, .. } => {
+                    format!(
+                        "running again, retrying in {} s…",
+                        seconds_left(live, *until)
+                    )
+                }
+                _ => "running again…".to_string(),
             }
-            _ => "running again…".to_string(),
-        },
-        Fetch::Fetching { page } => format!("fetching page {page}…{all}"),
+        }
+        // The counts say how far the load is when the server gave a total.
+        Fetch::Fetching { .. } if super::coverage::note(model).is_some() => {
+            format!("fetching…{all}")
+        }
+        Fetch::Fetching { .. } => format!("fetching… {}{all}", so_far(model, live)),
         Fetch::Retrying {
             attempt,
-            wait_secs,
             gives_up_secs,
             reason,
-        } => format!(
-            "retrying in {wait_secs} s (attempt {attempt}, {}): {}",
-            crate::source::worker::giving_up_words(*gives_up_secs),
-            for_terminal(reason)
-        ),
+            until,
+            ..
+        } => {
+            let left = seconds_left(live, *until);
+            let when = if left == 0 {
+                "retrying now".to_string()
+            } else {
+                format!("retrying in {left} s")
+            };
+            format!(
+                "{when} (attempt {attempt}, {}): {}{all}",
+                crate::source::worker::giving_up_words(*gives_up_secs),
+                for_terminal(reason)
+            )
+        }
         Fetch::Done => "all pages loaded".into(),
         Fetch::Failed(message) => format!("error: {}", failure_text(model, message)),
+        Fetch::NoRoom => format!(
+            "no room chosen: {}",
+            crate::tui::panels::rooms::HOW_TO_CHOOSE
+        ),
     }
+}
+
+/// Whole seconds until `until` on the model's clock, rounded up: a countdown.
+fn seconds_left(live: &Live, until: std::time::Instant) -> u64 {
+    until
+        .saturating_duration_since(live.clock.at)
+        .as_secs_f64()
+        .ceil() as u64
+}
+
+/// The events loaded so far, against the query's total when the server gave one:
+/// `1,200 of 2,400 events`.
+fn so_far(model: &Model, live: &Live) -> String {
+    let loaded = thousands(model.events.store.len());
+    match live.total {
+        Some(total) => format!("{loaded} of {} events", thousands(total as usize)),
+        None => format!("{loaded} events so far"),
+    }
+}
+
+/// A request waits longer than this before the header says what it waits for.
+pub const STALL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// What a live load waits for, when it waits: the server's wait before a retry counted down,
+/// or the request on its way longest, once it has waited past [`STALL`], with the timeouts
+/// that end a try.
+fn wait_line(model: &Model) -> Option<Line<'static>> {
+    let live = model.session.live.as_ref()?;
+    let key = |c| model.config.keymap.key(Mode::List, c);
+    let then = if live.loading_all {
+        format!(
+            "; loading every page goes on after it ({} stops)",
+            key(Command::LoadAll)
+        )
+    } else {
+        String::new()
+    };
+    let text = match &live.fetch {
+        Fetch::Retrying {
+            until,
+            asked,
+            wait_secs,
+            ..
+        } if seconds_left(live, *until) > 0 => {
+            let who = if *asked {
+                format!("the server asked to wait {wait_secs} s")
+            } else {
+                format!("backing off {wait_secs} s after a failure")
+            };
+            format!(" {who}: next try in {} s{then}", seconds_left(live, *until))
+        }
+        Fetch::Fetching { .. } | Fetch::Retrying { .. } => {
+            // A retry's new try starts when its wait ends.
+            let restarted = match &live.fetch {
+                Fetch::Retrying { until, .. } => Some(*until),
+                _ => None,
+            };
+            let (oldest, since) = live
+                .requests
+                .iter()
+                .map(|r| (r, restarted.map_or(r.since, |u| u.max(r.since))))
+                .min_by_key(|(_, since)| *since)?;
+            let waited = live.clock.at.saturating_duration_since(since);
+            if waited <= STALL {
+                return None;
+            }
+            let others = match live.requests.len() {
+                1 => String::new(),
+                2 => " (and 1 other request)".to_string(),
+                n => format!(" (and {} other requests)", n - 1),
+            };
+            format!(
+                " waiting {} s for {}{others}: a try ends after {} s without data, {} s in all",
+                waited.as_secs(),
+                for_terminal(&oldest.part),
+                crate::source::api::READ_TIMEOUT.as_secs(),
+                crate::source::api::REQUEST_DEADLINE.as_secs(),
+            )
+        }
+        _ => return None,
+    };
+    Some(Line::styled(text, model.config.theme.label()))
 }
 
 /// The fourth line: the save prompt while one is open, else the last message, else why a live
@@ -249,6 +364,9 @@ fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
             format!(" ⚠ loading stopped: {}", failure_text(model, message)),
             model.config.theme.problem(),
         );
+    }
+    if let Some(line) = wait_line(model) {
+        return line;
     }
     problems_line(model)
 }

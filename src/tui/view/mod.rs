@@ -1,5 +1,6 @@
 //! Pure drawing: `view(&Model, &mut Frame)` lays out the screen and has each panel draw its part.
 
+pub mod coverage;
 pub mod header;
 pub mod layout;
 pub mod theme;
@@ -10,7 +11,7 @@ use ratatui::widgets::Paragraph;
 
 use super::model::Model;
 use super::panels::{
-    Focus, command, detail, editor, facets, find, groups, help, json, list, quality, story,
+    Focus, command, detail, editor, facets, find, groups, help, json, list, quality, rooms, story,
     timeline,
 };
 
@@ -27,8 +28,13 @@ pub fn view(model: &Model, frame: &mut Frame) {
     } else {
         body(model, frame, &a);
     }
+    // The views that summarise say so when they summarise part of what matches.
+    coverage::mark_views(model, frame, &a);
     if let Focus::Editing(e) = &model.focus {
         editor::draw(model, e, frame, a.body());
+    }
+    if let Focus::Rooms(prompt) = &model.focus {
+        rooms::draw(model, prompt, frame, a.body());
     }
     match &model.focus {
         Focus::Find(prompt) => find::draw_prompt(model, prompt, frame, a.footer),

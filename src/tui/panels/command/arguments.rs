@@ -44,6 +44,16 @@ pub(super) fn room_filter(model: &Model, arg: &str) -> Result<crate::filter::Fil
             Field::Room,
             &format!("{bang}{}", id.replace('\\', "\\\\").replace(',', "\\,")),
         ),
+        // Live, a room's id the query may bring events of.
+        [] if model.session.live.is_some()
+            && crate::source::api::rooms::looks_like_room_id(value) =>
+        {
+            with_field(
+                &model.events.filter,
+                Field::Room,
+                &format!("{bang}{escaped}"),
+            )
+        }
         [] if model.session.live.is_some() => Err(format!(
             "no loaded event names a room {value:?}: give its id"
         )),

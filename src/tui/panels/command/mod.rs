@@ -278,6 +278,15 @@ fn run(model: &mut Model, text: &str, back: Focus) -> Result<Handled, Box<(Strin
         Focus::Groups(g) => Return::groups(model, g),
         _ => Return::list(model),
     };
+    // Live, a name no loaded event gives a room: the room prompt looks it up.
+    if spec.arg == Arg::Room
+        && !arg.starts_with('!')
+        && !arg.is_empty()
+        && room_filter(model, arg).is_err()
+        && super::rooms::look_up_named(model, arg)
+    {
+        return Ok(Handled::to(list_or(back)));
+    }
     let filter = &model.events.filter;
     let new_filter = match spec.arg {
         Arg::Field(field) => Some(with_field(filter, field, arg)),

@@ -113,9 +113,20 @@ fn a_refresh_of_a_query_not_yet_loaded_whole_counts_nothing_new_then_the_next_do
     assert_eq!((follow.new_events, follow.new_from), (1, Some(11)));
 }
 
-/// The demo-like store of `ten()` as a live query's answer, every page loaded.
+/// `ten()`, every event in room-a: the answer of a live query, which names one room.
+fn ten_in_room_a() -> Vec<serde_json::Value> {
+    let mut events = ten();
+    for e in &mut events {
+        e["data"]["room_id"] = "room-a".into();
+    }
+    events
+}
+
+/// The demo-like store of `ten_in_room_a()` as a live query's answer, every page loaded.
 fn live_ten() -> Model {
-    let mut m = loaded(&ten());
+    let mut m = loaded(&ten_in_room_a());
+    m.events.filter = Filter::default().with(Field::Room, "room-a");
+    refilter(&mut m);
     let mut live = crate::tui::model::Live::new("http://127.0.0.1:1".into());
     live.fetch = Fetch::Done;
     live.complete = true;
@@ -153,7 +164,7 @@ fn rerun_keeps_the_old_rows_until_the_answer_then_finds_the_selected_event_again
     // The first page holds newer events and not the selected one: the old rows make way,
     // and the selected event is looked for in the next pages.
     let all = {
-        let mut all = ten();
+        let mut all = ten_in_room_a();
         all.push(event(20, JOIN, "room-a", false));
         all
     };

@@ -224,6 +224,7 @@ mod live;
 mod order;
 mod prompt;
 mod related;
+mod rooms;
 mod story;
 mod timeline;
 mod zoom;

@@ -1,0 +1,256 @@
+//! What saved API pages say of the query they came from: a page's `total` counts every event the
+//! query matched, and a non-empty `next` says more pages followed. A folder of five saved pages of
+//! a 2,400-event query is 5% of the answer, and must not read as the whole of it.
+
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+/// A file larger than this is not looked at: a saved page of at most 100 events is about
+/// 150 KB, so a larger envelope is an export (`list --format json`, whose total is what it
+/// holds) rather than a page, and reading it a second time would cost as much as loading it.
+pub const MOST_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What the saved pages among some files say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SavedPages {
+    /// Envelopes (`{"limit", "total", "next", "events"}`) read.
+    pub pages: usize,
+    /// Events their `events` arrays hold, duplicates included.
+    pub events: u64,
+    /// The largest `total` among them: how many events their query matched.
+    pub total: Option<u64>,
+    /// Some page's `next` was empty: the query's last page is among them.
+    pub last_page: bool,
+}
+
+impl SavedPages {
+    fn add(&mut self, other: SavedPages) {
+        self.pages += other.pages;
+        self.events += other.events;
+        self.total = self.total.max(other.total);
+        self.last_page |= other.last_page;
+    }
+
+    /// Whether the pages say that more events exist than the `loaded` ones: their total is
+    /// larger, or (without a total) none of them is the query's last page.
+    pub fn say_more_than(&self, loaded: usize) -> bool {
+        self.pages > 0
+            && match self.total {
+                Some(total) => total > loaded as u64,
+                None => !self.last_page,
+            }
+    }
+}
+
+/// What the saved pages among the files and folders named on the command line say (standard
+/// input, read once already, is not read again).
+pub fn of_args(args: &[String]) -> SavedPages {
+    let paths: Vec<std::path::PathBuf> = args
+        .iter()
+        .filter(|a| *a != "-")
+        .filter_map(|a| super::dump::expand(a).ok())
+        .flatten()
+        .collect();
+    of_paths(paths.iter().map(|p| p.as_path()))
+}
+
+/// What the saved pages among `paths` say (files that hold no envelope add nothing).
+pub fn of_paths<'a>(paths: impl IntoIterator<Item = &'a Path>) -> SavedPages {
+    let mut all = SavedPages::default();
+    for path in paths {
+        if let Some(pages) = of_file(path) {
+            all.add(pages);
+        }
+    }
+    all
+}
+
+/// What the envelopes of one file say, when the file is made of envelopes (one, several one
+/// after another, or an array of them), gzip'd or not. `None` for anything else: a dump of
+/// events is told by its first value, so that it is not read again.
+pub fn of_file(path: &Path) -> Option<SavedPages> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MOST_BYTES {
+        return None;
+    }
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut magic = [0u8; 2];
+    let n = file.read(&mut magic).ok()?;
+    let head = std::io::Cursor::new(magic[..n].to_vec()).chain(file);
+    // Read whole (a page is small): parsing a slice is several times faster than a reader.
+    let mut bytes = Vec::new();
+    if n == 2 && magic == [0x1f, 0x8b] {
+        flate2::read::MultiGzDecoder::new(head)
+            .take(MOST_BYTES)
+            .read_to_end(&mut bytes)
+            .ok()?;
+    } else {
+        head.take(MOST_BYTES).read_to_end(&mut bytes).ok()?;
+    }
+    of_bytes(&bytes)
+}
+
+/// [`of_file`] over a file's bytes.
+pub fn of_bytes(bytes: &[u8]) -> Option<SavedPages> {
+    // An event dump is told by its first value: an event, or an array that starts with one.
+    let mut all = SavedPages::default();
+    let values = serde_json::Deserializer::from_slice(bytes).into_iter::<Pages>();
+    for value in values {
+        all.add(value.ok()?.0);
+    }
+    (all.pages > 0).then_some(all)
+}
+
+/// One top-level value that is an envelope or an array of envelopes; anything else fails to
+/// read, at its first event.
+struct Pages(SavedPages);
+
+impl<'de> de::Deserialize<'de> for Pages {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Pages, D::Error> {
+        d.deserialize_any(PagesVisitor).map(Pages)
+    }
+}
+
+struct PagesVisitor;
+
+impl<'de> Visitor<'de> for PagesVisitor {
+    type Value = SavedPages;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an envelope of events, or an array of them")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SavedPages, A::Error> {
+        let mut all = SavedPages::default();
+        while let Some(Envelope(page)) = seq.next_element::<Envelope>()? {
+            all.add(page);
+        }
+        Ok(all)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<SavedPages, A::Error> {
+        EnvelopeVisitor.visit_map(map)
+    }
+}
+
+/// One envelope; an event (or any other object) fails.
+struct Envelope(SavedPages);
+
+impl<'de> de::Deserialize<'de> for Envelope {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Envelope, D::Error> {
+        d.deserialize_map(EnvelopeVisitor).map(Envelope)
+    }
+}
+
+struct EnvelopeVisitor;
+
+impl<'de> Visitor<'de> for EnvelopeVisitor {
+    type Value = SavedPages;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an envelope of events")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SavedPages, A::Error> {
+        let mut events = None;
+        let mut total = None;
+        let mut next: Option<String> = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                // An event: not a page.
+                "type" => return Err(de::Error::custom("an event")),
+                "events" => events = Some(map.next_value::<Count>()?.0),
+                "total" => total = map.next_value::<serde_json::Value>()?.as_u64(),
+                "next" => {
+                    next = map
+                        .next_value::<serde_json::Value>()?
+                        .as_str()
+                        .map(str::to_string)
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let events = events.ok_or_else(|| de::Error::custom("no events"))?;
+        Ok(SavedPages {
+            pages: 1,
+            events,
+            total,
+            last_page: next.is_none_or(|n| n.is_empty()),
+        })
+    }
+}
+
+/// How many values an array holds.
+struct Count(u64);
+
+impl<'de> de::Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = u64;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u64, A::Error> {
+                let mut n = 0;
+                while seq.next_element::<IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(n)
+            }
+        }
+        d.deserialize_seq(V).map(Count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pages(text: &str) -> Option<SavedPages> {
+        of_bytes(text.as_bytes())
+    }
+
+    const EVENT: &str = r#"{"id":"a","type":"client.join.failed","data":{}}"#;
+
+    #[test]
+    fn saved_pages_say_their_total_and_whether_the_last_page_is_among_them() {
+        let first =
+            format!(r#"{{"limit":2,"total":2400,"next":"c:1~a=","events":[{EVENT},{EVENT}]}}"#);
+        let last = format!(r#"{{"limit":1,"total":2400,"next":"","events":[{EVENT}]}}"#);
+        let one = pages(&first).unwrap();
+        assert_eq!(
+            one,
+            SavedPages {
+                pages: 1,
+                events: 2,
+                total: Some(2400),
+                last_page: false
+            }
+        );
+        assert!(one.say_more_than(2));
+        assert!(!one.say_more_than(2400));
+        // Two pages one after another, and the same in an array.
+        let both = pages(&format!("{first}\n{last}\n")).unwrap();
+        assert_eq!((both.pages, both.events, both.last_page), (2, 3, true));
+        assert_eq!(pages(&format!("[{first},{last}]")), Some(both));
+        // Without a total, a page with a next cursor says more follow; the last one, not.
+        let untotalled = format!(r#"{{"next":"x","events":[{EVENT}]}}"#);
+        assert!(pages(&untotalled).unwrap().say_more_than(1));
+        let whole = format!(r#"{{"next":"","events":[{EVENT}]}}"#);
+        assert!(!pages(&whole).unwrap().say_more_than(1));
+    }
+
+    #[test]
+    fn a_dump_of_events_is_no_pages() {
+        assert_eq!(pages(&format!("{EVENT}\n{EVENT}\n")), None);
+        assert_eq!(pages(&format!("[{EVENT},{EVENT}]")), None);
+        assert_eq!(pages(""), None);
+        assert_eq!(pages("not json"), None);
+    }
+}
