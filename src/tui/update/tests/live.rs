@@ -150,9 +150,13 @@ fn rerun_keeps_the_old_rows_until_the_answer_then_finds_the_selected_event_again
     let mut m = live_ten();
     select(&mut m, 6);
     let effects = run(&mut m, Command::Rerun);
+    // The query again, and the room's sessions asked for with it.
     assert!(matches!(
         effects.as_slice(),
-        [Effect::Worker(worker::Command::Query { .. })]
+        [
+            Effect::Worker(worker::Command::Query { .. }),
+            Effect::Ask(_)
+        ]
     ));
     // While the new query runs, the old rows and the selection stay.
     assert_eq!(shown_numbers(&m), (0..10).collect::<Vec<_>>());
