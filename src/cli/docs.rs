@@ -190,6 +190,10 @@ Profiles (base URL, where the token comes from, default filters), the theme and 
 .TP
 \fI~/.local/state/callscope/callscope.log\fR
 The log, when \fBCALLSCOPE_LOG\fR is set without \fB\-\-log\-file\fR.
+.TP
+\fI~/.local/state/callscope/rooms.json\fR
+The rooms whose events were loaded live (id, name, base URL, when), offered by the explorer's room
+prompt.
 ";
 
 const EXIT_STATUS: &str = r".SH EXIT STATUS
