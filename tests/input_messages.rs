@@ -125,3 +125,21 @@ fn a_room_name_given_where_an_id_is_wanted_is_said_with_the_rooms_id() {
         .clone();
     assert!(!out.is_empty());
 }
+
+#[test]
+fn a_value_to_hide_given_to_a_filter_flag_is_refused_and_said() {
+    let home = tempfile::tempdir().unwrap();
+    let out = callscope(home.path())
+        .args(["list", "--demo", "--sdk", "!web", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "--sdk \"!web\": give a value to keep; the explorer's filters (f) hide one with !web"
+        ),
+        "{stderr}"
+    );
+}

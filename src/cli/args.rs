@@ -252,6 +252,14 @@ impl FilterArgs {
                         field.name().replace('_', " ")
                     ));
                 }
+                // The explorer's `!value` (hide a value) is no value a field holds: said, rather
+                // than matching nothing in silence.
+                Some(v) if v.starts_with('!') => {
+                    let flag = field.name().replace('_', "-");
+                    return Err(format!(
+                        "--{flag} {v:?}: give a value to keep; the explorer's filters (f) hide one with {v}"
+                    ));
+                }
                 Some(v) => filter.set(field, Some(v.to_string())),
                 None => {}
             }
