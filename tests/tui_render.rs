@@ -2426,3 +2426,32 @@ fn saved_pages_of_a_larger_answer_are_marked_as_part_of_it() {
         None
     );
 }
+
+#[test]
+fn filters_too_long_for_the_header_are_cut_visibly_after_the_order_gives_way() {
+    let filter = Filter::default()
+        .with(callscope::event::Field::Type, "client.disconnected")
+        .with(callscope::event::Field::Code, "1003")
+        .with(
+            callscope::event::Field::ErrorName,
+            "WebSocketConnectionLost",
+        )
+        .with(callscope::event::Field::Sdk, "android")
+        .with(callscope::event::Field::SdkVersion, "2.9.47");
+    // At 80 columns the order gives way and the filters are cut, saying so.
+    let m = demo(filter.clone(), (80, 30));
+    let line = row_text(draw(&m).backend().buffer(), 2);
+    assert!(line.starts_with(" filters "), "the order gave way: {line}");
+    assert!(line.contains("… (f shows them all)"), "{line}");
+    assert!(line.contains("code=1003"), "{line}");
+    // At 120, once the order has given way, every filter is whole.
+    let m = demo(filter.clone(), (120, 30));
+    let line = row_text(draw(&m).backend().buffer(), 2);
+    assert!(line.starts_with(" filters "), "the order gave way: {line}");
+    assert!(line.contains("sdk_version=2.9.47"), "{line}");
+    let m = demo(filter, (200, 30));
+    let line = row_text(draw(&m).backend().buffer(), 2);
+    assert!(line.contains("sorted by time"), "{line}");
+    assert!(line.contains("sdk_version=2.9.47"), "{line}");
+    assert!(!line.contains("shows them all"), "{line}");
+}

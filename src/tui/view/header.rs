@@ -14,7 +14,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let lines = vec![
         title_line(model),
         types_line(model),
-        filters_line(model),
+        filters_line(model, area.width as usize),
         message_line(model, frame, area),
     ];
     frame.render_widget(Paragraph::new(lines), area);
@@ -125,8 +125,10 @@ fn types_line(model: &Model) -> Line<'static> {
 
 /// The third line: the order in force, then every filter besides the types (the retry status,
 /// the conditions, the search, the time bounds, the values hidden whole), and the key that
-/// takes the last change back.
-fn filters_line(model: &Model) -> Line<'static> {
+/// takes the last change back. Where `width` is too narrow, the order gives way first; then the
+/// filters are cut, visibly, with the key that lists them all: a filter in force is never
+/// hidden without a word.
+fn filters_line(model: &Model, width: usize) -> Line<'static> {
     let theme = &model.config.theme;
     let filter = &model.events.filter;
     let key = |c| model.config.keymap.key(Mode::List, c);
@@ -147,13 +149,14 @@ fn filters_line(model: &Model) -> Line<'static> {
         crate::time::Zone::Utc => "UTC".to_string(),
         _ => format!("local, {}", zone.label(at)),
     };
-    let mut spans = vec![
+    let order = vec![
         Span::styled(" sorted by ", theme.label()),
         Span::raw(model.events.order.describe()),
         Span::styled(" · times ", theme.label()),
         Span::raw(times),
         Span::styled(" │ filters ", theme.label()),
     ];
+    let mut spans = Vec::new();
     // The retry status first: the filter the t key cycles.
     if let Some(terminal) = filter.terminal {
         let word = if terminal {
@@ -171,19 +174,46 @@ fn filters_line(model: &Model) -> Line<'static> {
             format!("none ({} edits)", key(Command::EditFilters)),
             theme.label(),
         ));
-    } else if !parts.is_empty() {
-        spans.push(Span::styled(
-            for_terminal(&parts.join("  ")).into_owned(),
-            theme.title(),
-        ));
     }
-    if !model.events.back.is_empty() {
-        spans.push(Span::styled(
+    let undo = (!model.events.back.is_empty()).then(|| {
+        Span::styled(
             format!("  ({}: undo)", key(Command::PopFilter)),
             theme.label(),
-        ));
+        )
+    });
+    let listed = for_terminal(&parts.join("  ")).into_owned();
+    let width_of = |spans: &[Span]| -> usize {
+        spans
+            .iter()
+            .map(|s| crate::text::display_width(&s.content))
+            .sum()
+    };
+    let fixed = width_of(&spans)
+        + undo
+            .as_ref()
+            .map_or(0, |u| width_of(std::slice::from_ref(u)));
+    let mut line = if width_of(&order) + fixed + crate::text::display_width(&listed) <= width {
+        order
+    } else {
+        vec![Span::styled(" filters ", theme.label())]
+    };
+    let room = width.saturating_sub(width_of(&line) + fixed);
+    if crate::text::display_width(&listed) <= room {
+        if !listed.is_empty() {
+            spans.push(Span::styled(listed, theme.title()));
+        }
+    } else {
+        let more = format!(" ({} shows them all)", key(Command::EditFilters));
+        let cut = crate::text::cut(
+            &listed,
+            room.saturating_sub(crate::text::display_width(&more)),
+        );
+        spans.push(Span::styled(cut, theme.title()));
+        spans.push(Span::styled(more, theme.label()));
     }
-    Line::from(spans)
+    line.extend(spans);
+    line.extend(undo);
+    Line::from(line)
 }
 
 /// A live load's failure, neutralised, with the key that runs the query again: the header's
