@@ -76,8 +76,9 @@ impl Source {
         related
     }
 
-    /// Loads a dump or demo source and selects the events that match: line-delimited dumps take
-    /// the fast path (only lines that could match are parsed), everything else the full one.
+    /// Loads a dump or demo source and selects the events that match: line-delimited dumps and
+    /// single envelopes take the fast path (only events that could match are parsed), everything
+    /// else the full one.
     pub fn select_offline(&self, filter: &Filter) -> (Store, Vec<DumpProblem>, Vec<u32>) {
         if let Some(blobs) = self.line_delimited()
             && let Ok((store, rows)) = ndjson::select(blobs, filter)
@@ -89,13 +90,14 @@ impl Source {
         (store, problems, rows)
     }
 
-    /// The events of a line-delimited dump that match, chosen without a store (for the formats
+    /// The events of a line-delimited dump or an envelope that match, chosen without a store (for the formats
     /// that copy each event's JSON); `None` when the source is not one the fast path can read.
     pub fn select_offline_spans(&self, filter: &Filter) -> Option<ndjson::Spans> {
         ndjson::select_spans(self.line_delimited()?, filter).ok()
     }
 
-    /// The contents of a file source whose every file looks line-delimited and opened cleanly.
+    /// The contents of a file source whose every file looks line-delimited or opens as an
+    /// envelope, and opened cleanly.
     fn line_delimited(&self) -> Option<Vec<Arc<Blob>>> {
         let Source::Files(files) = self else {
             return None;
@@ -116,8 +118,10 @@ impl Source {
                 // decompresses, keeping what does not fit in memory in a temporary file.
                 let blob = dump::map_plain_file(&path)?;
                 // The fast path reads lines as they are: a byte order mark before the first
-                // would be read as part of it.
-                if blob.starts_with(dump::BYTE_ORDER_MARK) || !ndjson::looks_line_delimited(&blob) {
+                // would be read as part of it (and is left to the full way in an envelope).
+                if blob.starts_with(dump::BYTE_ORDER_MARK)
+                    || !(ndjson::looks_line_delimited(&blob) || ndjson::looks_like_envelope(&blob))
+                {
                     return None;
                 }
                 blobs.push(Arc::new(blob));

@@ -8,6 +8,7 @@ use hashbrown::hash_table::{Entry, HashTable};
 use memchr::memmem::Finder;
 
 use super::check::is_one_json_value;
+use super::envelope;
 use super::id::top_level_id;
 use super::prefilter::Prefilter;
 use super::{NotLineDelimited, parallel, trim};
@@ -38,6 +39,21 @@ pub(super) fn candidates(
     let mut parts: Vec<(usize, Vec<LineInfo>)> = Vec::new();
     for (b, blob) in blobs.iter().enumerate() {
         let bytes: &[u8] = blob;
+        // An envelope's events, or the lines of NDJSON.
+        if let Some(open) = envelope::events_array(bytes) {
+            let read = |from, to, first| {
+                let mut out = Vec::new();
+                let end = envelope::walk_events(bytes, from, to, first, &mut |a, z| {
+                    out.push(read_event(bytes, a, z, &pre)?);
+                    Ok(())
+                })?;
+                Ok((out, end))
+            };
+            for part in envelope::read_in_pieces(bytes, open, threads, read)? {
+                parts.push((b, part));
+            }
+            continue;
+        }
         let slices = split_at_lines(bytes, threads);
         for part in parallel(&slices, |&(a, z)| read_lines(bytes, a, z, &pre)) {
             parts.push((b, part?));
@@ -190,39 +206,52 @@ fn read_lines<'a>(
         if line.is_empty() {
             continue;
         }
-        // A line that does not end its object is damaged (most often cut short, as the last
-        // line of a dump still being written): the full way reports it.
-        if line[0] != b'{' || line[line.len() - 1] != b'}' {
-            return Err(NotLineDelimited);
-        }
-        // A line without a plain top-level id (an envelope, an odd event) goes the full way;
-        // so does one that names `events`, which the full way reads as an envelope when that is
-        // an array and the line has no type.
-        let id = top_level_id(line).ok_or(NotLineDelimited)?;
-        if EVENTS_KEY.find(line).is_some() {
-            return Err(NotLineDelimited);
-        }
-        // A line that spells `"id"` twice may hold the key twice, and the full way takes the
-        // last one: only it can tell which event this line is a copy of.
-        if ID_KEYS.find_iter(line).nth(1).is_some() {
-            return Err(NotLineDelimited);
-        }
-        let candidate = pre.is_empty() || pre.may_match(line);
-        // A line that is not parsed is still checked to be one well-formed JSON value: damage
-        // in it is then reported, by the full way, exactly as without a filter.
-        if !candidate && !is_one_json_value(line) {
-            return Err(NotLineDelimited);
-        }
         let a = line_start + lead;
-        out.push(LineInfo {
-            start: a,
-            end: a + line.len(),
-            id,
-            hash: id_hash(id),
-            candidate,
-        });
+        out.push(read_event(bytes, a, a + line.len(), pre)?);
     }
     Ok(out)
+}
+
+/// The first pass over one event, `bytes[start..end]`: a line of NDJSON without the whitespace
+/// around it, or an event of an envelope.
+fn read_event<'a>(
+    bytes: &'a [u8],
+    start: usize,
+    end: usize,
+    pre: &Prefilter,
+) -> Result<LineInfo<'a>, NotLineDelimited> {
+    let line = &bytes[start..end];
+    // A line that does not end its object is damaged (most often cut short, as the last
+    // line of a dump still being written): the full way reports it.
+    if line[0] != b'{' || line[line.len() - 1] != b'}' {
+        return Err(NotLineDelimited);
+    }
+    // A line without a plain top-level id (an envelope, an odd event) goes the full way;
+    // so does one that names `events`, which the full way reads as an envelope when that is
+    // an array and the line has no type (an event of an envelope is never read as one, but is
+    // rare enough to be left to the full way too).
+    let id = top_level_id(line).ok_or(NotLineDelimited)?;
+    if EVENTS_KEY.find(line).is_some() {
+        return Err(NotLineDelimited);
+    }
+    // A line that spells `"id"` twice may hold the key twice, and the full way takes the
+    // last one: only it can tell which event this line is a copy of.
+    if ID_KEYS.find_iter(line).nth(1).is_some() {
+        return Err(NotLineDelimited);
+    }
+    let candidate = pre.is_empty() || pre.may_match(line);
+    // A line that is not parsed is still checked to be one well-formed JSON value: damage
+    // in it is then reported, by the full way, exactly as without a filter.
+    if !candidate && !is_one_json_value(line) {
+        return Err(NotLineDelimited);
+    }
+    Ok(LineInfo {
+        start,
+        end,
+        id,
+        hash: id_hash(id),
+        candidate,
+    })
 }
 
 /// `"id"`, however often a line spells it.

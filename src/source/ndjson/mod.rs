@@ -1,5 +1,7 @@
 //! A fast, exact path for selecting events from line-delimited dumps (one event object per line,
-//! the shape `callscope list --format ndjson` and most exports write).
+//! the shape `callscope list --format ndjson` and most exports write), and from a dump that is one
+//! envelope (what `list --format json` and the explorer's save write), whose events are found by
+//! their structure alone, on every core, and then read as lines are (see `envelope`).
 //!
 //! Only lines that could match are parsed: a line must hold the literal JSON text of each id filter
 //! (and of one of the types) and the search text in any case, unless it holds an escape (`\`),
@@ -36,6 +38,12 @@ pub fn looks_line_delimited(bytes: &[u8]) -> bool {
         }
         None => false,
     }
+}
+
+/// Whether a file opens as one envelope (`{"limit":..,"events":[`, as `list --format json`
+/// writes): the fast path reads its events as it reads lines (see `envelope`).
+pub fn looks_like_envelope(bytes: &[u8]) -> bool {
+    envelope::events_array(bytes).is_some()
 }
 
 /// Trims JSON's whitespace (space, tab, CR, LF; not the form feed ASCII also counts).
@@ -165,6 +173,7 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
 mod candidates;
 mod check;
 mod direct;
+mod envelope;
 mod id;
 mod prefilter;
 mod walk;

@@ -33,7 +33,7 @@ struct Walk {
 /// Sixteen bytes at a time, and without a branch per string where they hold no backslash: when
 /// an event's `data` comes before its `id`, every line's `data` is walked through to find the
 /// id.
-fn skip_container(b: &[u8], start: usize) -> Option<usize> {
+pub(super) fn skip_container(b: &[u8], start: usize) -> Option<usize> {
     let mut walk = Walk::default();
     let mut i = start;
     #[cfg(target_arch = "x86_64")]
