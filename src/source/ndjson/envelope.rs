@@ -108,8 +108,14 @@ pub(super) enum PieceEnd {
 
 /// Walks the events of the array from `from`, where an event starts (or, when `first`, where
 /// the array's content starts and it may be empty), handing each event's span to `event`, up to
-/// the first event that starts at or past `to`. `event` must refuse a span that is not one whole
-/// JSON value: the span of an event on a line of its own is a guess that it proves.
+/// the first event that starts at or past `to`.
+///
+/// The span of an event on a line of its own is a guess, which `event` may take and the reading
+/// after it proves: a span that is not the whole event is not one whole JSON value, and is
+/// refused by the first pass (an event has one `"id"`, a span over two holds two), by the check
+/// of the spans it does not parse, or by the parse of those it does, which hands the file to the
+/// full way. Spans each one JSON value, commas between them and the `]` after the last can only
+/// be the array's events, as JSON is read one way only.
 pub(super) fn walk_events(
     bytes: &[u8],
     from: usize,
@@ -121,17 +127,27 @@ pub(super) fn walk_events(
     if first && bytes.get(i) == Some(&b']') {
         return Ok(PieceEnd::Closed(i));
     }
+    let mut guessing = true;
     loop {
         if bytes.get(i) != Some(&b'{') {
             return Err(NotLineDelimited);
         }
-        let end = match line_end_guess(bytes, i) {
+        let guess = if guessing {
+            line_end_guess(bytes, i)
+        } else {
+            None
+        };
+        let end = match guess {
             // An envelope written one event a line (as callscope writes one): the event is
-            // taken to end at its line's last `}`, which spares walking it. The guess is proven
-            // by `event`, which accepts only a span that is one whole JSON value, and an object
-            // that starts at `i` can be only one such span. A span refused is walked.
+            // taken to end at its line's last `}`, where another event or the array's end
+            // follows, which spares walking it. What is read of the span proves the guess
+            // (see above).
             Some(guess) if event(i, guess).is_ok() => guess,
             guess => {
+                // A layout the guesses do not fit (events over several lines or several on
+                // one): the rest of the piece is walked, rather than each line looked through
+                // again to its end.
+                guessing = false;
                 let end = skip_container(bytes, i).ok_or(NotLineDelimited)?;
                 if guess == Some(end) {
                     return Err(NotLineDelimited);
@@ -208,7 +224,7 @@ pub(super) fn read_in_pieces<T: Send>(
 }
 
 /// One past the last `}` of the line that `start` is on, when the line ends with it (a comma
-/// after it, and whitespace, aside).
+/// after it, and whitespace, aside) and another event or the end of the array follows.
 fn line_end_guess(bytes: &[u8], start: usize) -> Option<usize> {
     let newline = start + memchr::memchr(b'\n', &bytes[start..])?;
     let mut end = newline;
@@ -221,7 +237,17 @@ fn line_end_guess(bytes: &[u8], start: usize) -> Option<usize> {
             end -= 1;
         }
     }
-    (end > start + 1 && bytes[end - 1] == b'}').then_some(end)
+    if end <= start + 1 || bytes[end - 1] != b'}' {
+        return None;
+    }
+    // What follows: another event, after a comma, or the end of the array.
+    let next = skip_ws(bytes, end);
+    let follows = match bytes.get(next) {
+        Some(b',') => bytes.get(skip_ws(bytes, next + 1)) == Some(&b'{'),
+        Some(b']') => true,
+        _ => false,
+    };
+    follows.then_some(end)
 }
 
 /// Where to cut the events array that starts at `open` into about `n` pieces: `open`, then the
