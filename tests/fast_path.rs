@@ -703,3 +703,62 @@ fn a_damaged_later_copy_of_an_id_is_reported_as_without_a_filter() {
         assert!(source.select_offline_spans(&filter).is_none());
     }
 }
+
+/// `list` run on `path` (`-` for stdin, fed `stdin`) with `args`: its status, stdout and stderr.
+fn list(path: &str, stdin: &[u8], args: &[&str]) -> (Option<i32>, String, String) {
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["list", path, "--format", "ndjson"])
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn list_on_stdin_and_on_a_gzip_file_selects_what_it_selects_on_the_file() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let lines = varied(generated(2000, 8));
+    let path = write(&dir, "a.ndjson", &lines);
+    let bytes = std::fs::read(&path).unwrap();
+    let gz_path = dir.path().join("a.ndjson.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&bytes).unwrap();
+    std::fs::write(&gz_path, gz.finish().unwrap()).unwrap();
+    let gz_path = gz_path.display().to_string();
+    for args in [
+        &[][..],
+        &["--type", "join", "--room", "673a1f2c9e4b8d0a5c7e3f21"],
+        &["--search", "TIMEOUT"],
+        &["--peer", "3f6b2a9e-8c41-4d7a-9b25-e0c4d1f7a863"],
+    ] {
+        let on_file = list(&path, b"", args);
+        assert_eq!(on_file.0, Some(0), "{args:?}: {}", on_file.2);
+        assert_eq!(list("-", &bytes, args), on_file, "stdin, {args:?}");
+        assert_eq!(list(&gz_path, b"", args), on_file, "gzip, {args:?}");
+    }
+}
+
+#[test]
+fn a_damaged_stdin_is_reported_as_the_full_way_reports_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for (what, damage) in damaged_lines() {
+        let bytes = std::fs::read(damaged_dump(&dir, &damage)).unwrap();
+        // The events that are read count, whether they match or not.
+        for filter in [["--room", "r1"], ["--search", "zzz"]] {
+            // A bound in time that every event is within: read the full way, holding every
+            // event.
+            let bounded = [&filter[..], &["--since", "2000-01-01T00:00:00Z"]].concat();
+            let full = list("-", &bytes, &bounded);
+            assert_eq!(full.0, Some(2), "{what}");
+            assert!(full.2.contains("<stdin>:2:"), "{what}: {}", full.2);
+            assert!(full.2.contains("readable event(s)"), "{what}: {}", full.2);
+            assert_eq!(list("-", &bytes, &filter), full, "{what}, {filter:?}");
+        }
+    }
+}

@@ -82,7 +82,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     lines.push(format!(
         "{} problem(s) in the input; the {} readable event(s) were used",
         problems.len(),
-        store.len()
+        store.events_read()
     ));
     Err(Failure::Problems(lines))
 }

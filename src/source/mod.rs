@@ -85,9 +85,39 @@ impl Source {
         {
             return (store, Vec::new(), rows);
         }
+        if let Some(selected) = self.select_streamed(filter) {
+            return selected;
+        }
         let (store, problems) = self.load_offline();
         let rows = store.filter(filter);
         (store, problems, rows)
+    }
+
+    /// [`Source::select_offline`] of one stream (stdin, a pipe, a gzip'd file) read as it comes,
+    /// keeping only the events that match; `None` for any other source. A filter bounded in time
+    /// is left to the full way, which tells the time the events span when none is in the range.
+    fn select_streamed(&self, filter: &Filter) -> Option<(Store, Vec<DumpProblem>, Vec<u32>)> {
+        let Source::Files(files) = self else {
+            return None;
+        };
+        let [arg] = files.as_slice() else {
+            return None;
+        };
+        if filter.since.is_some() || filter.until.is_some() {
+            return None;
+        }
+        let [path] = dump::expand(arg).ok()?.try_into().ok()?;
+        let name = dump::display_name(&path);
+        if path == std::path::Path::new("-") {
+            return Some(ndjson::select_stream(&name, std::io::stdin(), filter));
+        }
+        // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
+        // data holds no event.
+        if dump::map_plain_file(&path).is_some() || related::read_if_related(&path).is_some() {
+            return None;
+        }
+        let file = std::fs::File::open(&path).ok()?;
+        Some(ndjson::select_stream(&name, file, filter))
     }
 
     /// The events of a line-delimited dump or an envelope that match, chosen without a store (for the formats
@@ -102,7 +132,7 @@ impl Source {
         let Source::Files(files) = self else {
             return None;
         };
-        // stdin can be read only once: it never takes the fast path.
+        // stdin can be read only once: it is read as a stream (see `select_streamed`).
         if files.is_empty() || self.reads_stdin() {
             return None;
         }

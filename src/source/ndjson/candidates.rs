@@ -16,15 +16,15 @@ use crate::filter::{Filter, Plan};
 use crate::store::Blob;
 
 /// What the first pass learns of one line.
-struct LineInfo<'a> {
-    start: usize,
-    end: usize,
+pub(super) struct LineInfo<'a> {
+    pub(super) start: usize,
+    pub(super) end: usize,
     /// The bytes of its top-level id, which has no escape: two ids are the same string exactly
     /// when their bytes are equal.
-    id: &'a [u8],
+    pub(super) id: &'a [u8],
     /// [`id_hash`] of the id.
     hash: u64,
-    candidate: bool,
+    pub(super) candidate: bool,
 }
 
 /// The first two passes: for each blob, the lines that may match and are the first of their id,
@@ -38,25 +38,8 @@ pub(super) fn candidates(
     // Every line of every blob, in input order: one part per slice of a blob.
     let mut parts: Vec<(usize, Vec<LineInfo>)> = Vec::new();
     for (b, blob) in blobs.iter().enumerate() {
-        let bytes: &[u8] = blob;
-        // An envelope's events, or the lines of NDJSON.
-        if let Some(open) = envelope::events_array(bytes) {
-            let read = |from, to, first| {
-                let mut out = Vec::new();
-                let end = envelope::walk_events(bytes, from, to, first, &mut |a, z| {
-                    out.push(read_event(bytes, a, z, &pre)?);
-                    Ok(())
-                })?;
-                Ok((out, end))
-            };
-            for part in envelope::read_in_pieces(bytes, open, threads, read)? {
-                parts.push((b, part));
-            }
-            continue;
-        }
-        let slices = split_at_lines(bytes, threads);
-        for part in parallel(&slices, |&(a, z)| read_lines(bytes, a, z, &pre)) {
-            parts.push((b, part?));
+        for part in first_pass(blob, &pre, threads)? {
+            parts.push((b, part));
         }
     }
     let mut kept: Vec<Vec<(usize, usize)>> = vec![Vec::new(); blobs.len()];
@@ -64,6 +47,30 @@ pub(super) fn candidates(
         kept[b].push((start, end));
     }
     Ok(kept)
+}
+
+/// The first pass over the events of one blob (an envelope's, or the lines of NDJSON), in parts
+/// read on `threads` cores, in order.
+pub(super) fn first_pass<'a>(
+    bytes: &'a [u8],
+    pre: &Prefilter,
+    threads: usize,
+) -> Result<Vec<Vec<LineInfo<'a>>>, NotLineDelimited> {
+    if let Some(open) = envelope::events_array(bytes) {
+        let read = |from, to, first| {
+            let mut out = Vec::new();
+            let end = envelope::walk_events(bytes, from, to, first, &mut |a, z| {
+                out.push(read_event(bytes, a, z, pre)?);
+                Ok(())
+            })?;
+            Ok((out, end))
+        };
+        return envelope::read_in_pieces(bytes, open, threads, read);
+    }
+    let slices = split_at_lines(bytes, threads);
+    parallel(&slices, |&(a, z)| read_lines(bytes, a, z, pre))
+        .into_iter()
+        .collect()
 }
 
 /// The candidate lines that are the first line of their id in input order, as (blob, start,

@@ -22,6 +22,7 @@ use crate::store::{Blob, Reading, Store};
 
 use candidates::candidates;
 use direct::Direct;
+pub use stream::select_stream;
 
 /// Whether a file looks line-delimited: its first non-blank line (after a byte order mark) is one
 /// complete JSON object.
@@ -176,6 +177,7 @@ mod direct;
 mod envelope;
 mod id;
 mod prefilter;
+mod stream;
 mod walk;
 
 #[cfg(test)]
