@@ -266,26 +266,38 @@ pub(super) fn cuts(bytes: &[u8], open: usize, n: usize) -> Vec<usize> {
     cuts
 }
 
-/// The first `{` at or after `from` that follows a comma after a `}` (whitespace aside).
+/// The first `{` at or after `from` that follows a comma after a `}` (whitespace aside): one that
+/// starts a line, as each event does in an envelope written one event a line, when there is one
+/// (an event's own objects and arrays rarely start a line), else any.
 fn event_start_after(bytes: &[u8], from: usize) -> Option<usize> {
+    let line_starts = memchr::memmem::find_iter(&bytes[from..], b"\n{").map(|i| from + i + 1);
+    for brace in line_starts.take(64) {
+        if follows_an_event(bytes, brace) {
+            return Some(brace);
+        }
+    }
     let mut at = from;
     while at < bytes.len() {
         let brace = at + memchr::memchr(b'{', &bytes[at..])?;
-        let before = |mut i: usize| {
-            while i > 0 && is_ws(bytes[i - 1]) {
-                i -= 1;
-            }
-            i.checked_sub(1)
-        };
-        if let Some(comma) = before(brace)
-            && bytes[comma] == b','
-            && before(comma).is_some_and(|close| bytes[close] == b'}')
-        {
+        if follows_an_event(bytes, brace) {
             return Some(brace);
         }
         at = brace + 1;
     }
     None
+}
+
+/// Whether the `{` at `brace` follows a comma after a `}` (whitespace aside).
+fn follows_an_event(bytes: &[u8], brace: usize) -> bool {
+    let before = |mut i: usize| {
+        while i > 0 && is_ws(bytes[i - 1]) {
+            i -= 1;
+        }
+        i.checked_sub(1)
+    };
+    before(brace).is_some_and(|comma| {
+        bytes[comma] == b',' && before(comma).is_some_and(|close| bytes[close] == b'}')
+    })
 }
 
 #[cfg(test)]
