@@ -114,6 +114,7 @@ fi
 
 # callscope is also the generator of the dumps and the envelope: it is built even when it is not
 # timed.
+GIVEN_BIN=${BIN:-}
 if [ -z "${BIN:-}" ]; then
   cargo build --release --quiet
   BIN=$(cargo metadata --format-version 1 --no-deps | jq -r .target_directory)/release/callscope
@@ -128,7 +129,12 @@ for t in $TOOLS; do
   case $t in
     callscope)
       AVAILABLE+=(callscope)
-      VERSIONS+=("callscope $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?')")
+      # A binary given is named by its path: the work tree's commit need not be its build.
+      if [ -n "$GIVEN_BIN" ]; then
+        VERSIONS+=("callscope at $GIVEN_BIN")
+      else
+        VERSIONS+=("callscope $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?')")
+      fi
       ;;
     jq | jaq | rg)
       p=$(tool "$t")

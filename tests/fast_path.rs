@@ -97,6 +97,25 @@ fn write(dir: &tempfile::TempDir, name: &str, lines: &[String]) -> String {
     path.display().to_string()
 }
 
+/// The events of `lines` as one envelope, as `list --format json` writes it (one event a line,
+/// `layout` between them: `"\n"` as written, `""` for one line, other whitespace), blank lines
+/// left out.
+fn write_envelope(dir: &tempfile::TempDir, name: &str, lines: &[String], layout: &str) -> String {
+    let events: Vec<&str> = lines
+        .iter()
+        .map(|l| l.as_str())
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let n = events.len();
+    let text = format!(
+        "{{\"limit\":{n},\"total\":{n},\"next\":\"\",\"events\":[{layout}{}{layout}]}}\n",
+        events.join(&format!(",{layout}"))
+    );
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
 fn selected(store: &Store, rows: &[u32]) -> Vec<Vec<u8>> {
     rows.iter()
         .map(|&i| store.raw(i as usize).to_vec())
@@ -218,6 +237,110 @@ fn the_fast_path_equals_the_full_path_on_other_field_orders_escapes_and_duplicat
     let source = Source::Files(vec![a.clone(), b.clone()]);
     assert!(source.select_offline_spans(&Filter::default()).is_some());
     assert_same(vec![a, b]);
+}
+
+#[test]
+fn an_envelope_takes_the_fast_path_and_selects_what_the_full_path_selects() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = varied(generated(2500, 4));
+    for (name, layout) in [
+        ("lines.json", "\n"),
+        ("one.json", ""),
+        ("spaced.json", " \r\n\t"),
+    ] {
+        let path = write_envelope(&dir, name, &lines, layout);
+        let source = Source::Files(vec![path.clone()]);
+        assert!(
+            source.select_offline_spans(&Filter::default()).is_some(),
+            "{name} takes the fast path"
+        );
+        assert_same(vec![path]);
+    }
+    // Beside an NDJSON file, in one source: the first copy of an id is the one kept across both.
+    let a = write(&dir, "a.ndjson", &varied(generated(800, 4)));
+    let b = write_envelope(&dir, "b.json", &lines, "\n");
+    assert_same(vec![a.clone(), b.clone()]);
+    assert_same(vec![b, a]);
+}
+
+/// Envelopes the full way reads otherwise than the fast path would, or reports: each is handed
+/// to the full way, with the same events and problems.
+#[test]
+fn an_envelope_the_fast_path_cannot_read_alike_is_read_the_full_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let event = |id: &str, room: &str| {
+        format!(r#"{{"id":"{id}","type":"client.join.failed","data":{{"room_id":"{room}"}}}}"#)
+    };
+    let (a, b) = (event("a", "r1"), event("b", "r2"));
+    let cut = &b[..b.len() - 3];
+    let cases = [
+        (
+            "a type beside the events",
+            format!(r#"{{"type":"x","events":[{a},{b}]}}"#),
+            0,
+        ),
+        (
+            "events twice",
+            format!(r#"{{"events":[{a}],"events":[{b}]}}"#),
+            0,
+        ),
+        (
+            "an element not an object",
+            format!(r#"{{"events":[{a},7,{b}]}}"#),
+            1,
+        ),
+        (
+            "an event cut short",
+            format!("{{\"events\":[\n{a},\n{cut}\n]}}"),
+            1,
+        ),
+        ("a comma too many", format!(r#"{{"events":[{a},{b},]}}"#), 1),
+        (
+            "a second value after it",
+            format!(r#"{{"events":[{a}]}} {{"events":[{b}]}}"#),
+            0,
+        ),
+        (
+            "damage after the events",
+            format!(r#"{{"events":[{a},{b}],"next":nope}}"#),
+            1,
+        ),
+        (
+            "an escaped key",
+            format!(r#"{{"ev\u0065nts":[{a},{b}]}}"#),
+            0,
+        ),
+        (
+            "the array never closed",
+            format!("{{\"events\":[\n{a},\n{b}\n"),
+            1,
+        ),
+    ];
+    for (what, text, problems) in cases {
+        let path = dir.path().join("odd.json");
+        std::fs::write(&path, &text).unwrap();
+        let source = Source::Files(vec![path.display().to_string()]);
+        let (plain, plain_problems) = source.load_offline();
+        assert_eq!(plain_problems.len(), problems, "{what}: {plain_problems:?}");
+        for filter in [Filter::default(), Filter::default().with(Field::Room, "r1")] {
+            let (store, got_problems, rows) = source.select_offline(&filter);
+            assert_eq!(got_problems, plain_problems, "{what}");
+            assert_eq!(
+                selected(&store, &rows),
+                selected(&plain, &plain.filter(&filter)),
+                "{what}, {}",
+                filter.describe()
+            );
+            if let Some(spans) = source.select_offline_spans(&filter) {
+                assert!(
+                    plain_problems.is_empty(),
+                    "{what}: the damage is left to the full way"
+                );
+                let got: Vec<Vec<u8>> = spans.raws().map(<[u8]>::to_vec).collect();
+                assert_eq!(got, selected(&plain, &plain.filter(&filter)), "{what}");
+            }
+        }
+    }
 }
 
 #[test]
@@ -384,29 +507,35 @@ proptest::proptest! {
         terminal in 0u8..3,
         text in 0u16..1000,
     ) {
-        let (dir, source, pool) = &*PROPERTY_DUMP;
+        let (dir, sources, pool) = &*PROPERTY_DUMP;
         let _ = dir;
         let filter = filter_of(pool, &picks, types, terminal, text);
-        let (plain_store, _) = source.load_offline();
+        let (plain_store, _) = sources[0].load_offline();
         let plain = selected(&plain_store, &plain_store.filter(&filter));
-        let (store, problems, rows) = source.select_offline(&filter);
-        proptest::prop_assert!(problems.is_empty());
-        proptest::prop_assert!(selected(&store, &rows) == plain, "store path: {}", filter.describe());
-        let spans = source.select_offline_spans(&filter).expect("the dump is line-delimited");
-        let copied: Vec<Vec<u8>> = spans.raws().map(<[u8]>::to_vec).collect();
-        proptest::prop_assert!(copied == plain, "span path: {}", filter.describe());
+        // The NDJSON file, and the same events as one envelope, one event a line or all on one.
+        for source in sources {
+            let (store, problems, rows) = source.select_offline(&filter);
+            proptest::prop_assert!(problems.is_empty());
+            proptest::prop_assert!(selected(&store, &rows) == plain, "store path: {}", filter.describe());
+            let spans = source.select_offline_spans(&filter).expect("the fast path reads the dump");
+            let copied: Vec<Vec<u8>> = spans.raws().map(<[u8]>::to_vec).collect();
+            proptest::prop_assert!(copied == plain, "span path: {}", filter.describe());
+        }
     }
 }
 
 /// The dump the property runs on: generated events in the other shapes, written once.
-static PROPERTY_DUMP: std::sync::LazyLock<(tempfile::TempDir, Source, Pool)> =
+static PROPERTY_DUMP: std::sync::LazyLock<(tempfile::TempDir, Vec<Source>, Pool)> =
     std::sync::LazyLock::new(|| {
         let dir = tempfile::tempdir().unwrap();
         let lines = varied(generated(1500, 21));
-        let a = write(&dir, "a.ndjson", &lines);
+        let sources = vec![
+            Source::Files(vec![write(&dir, "a.ndjson", &lines)]),
+            Source::Files(vec![write_envelope(&dir, "lines.json", &lines, "\n")]),
+            Source::Files(vec![write_envelope(&dir, "one.json", &lines, "")]),
+        ];
         let pool = Pool::of(&lines);
-        let source = Source::Files(vec![a]);
-        (dir, source, pool)
+        (dir, sources, pool)
     });
 
 /// Lines damaged in ways that still start with `{` and end with `}`, each with the room `r2`
@@ -572,5 +701,64 @@ fn a_damaged_later_copy_of_an_id_is_reported_as_without_a_filter() {
         let (_, problems, _) = source.select_offline(&filter);
         assert_eq!(problems, plain_problems, "{}", filter.describe());
         assert!(source.select_offline_spans(&filter).is_none());
+    }
+}
+
+/// `list` run on `path` (`-` for stdin, fed `stdin`) with `args`: its status, stdout and stderr.
+fn list(path: &str, stdin: &[u8], args: &[&str]) -> (Option<i32>, String, String) {
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["list", path, "--format", "ndjson"])
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn list_on_stdin_and_on_a_gzip_file_selects_what_it_selects_on_the_file() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let lines = varied(generated(2000, 8));
+    let path = write(&dir, "a.ndjson", &lines);
+    let bytes = std::fs::read(&path).unwrap();
+    let gz_path = dir.path().join("a.ndjson.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&bytes).unwrap();
+    std::fs::write(&gz_path, gz.finish().unwrap()).unwrap();
+    let gz_path = gz_path.display().to_string();
+    for args in [
+        &[][..],
+        &["--type", "join", "--room", "673a1f2c9e4b8d0a5c7e3f21"],
+        &["--search", "TIMEOUT"],
+        &["--peer", "3f6b2a9e-8c41-4d7a-9b25-e0c4d1f7a863"],
+    ] {
+        let on_file = list(&path, b"", args);
+        assert_eq!(on_file.0, Some(0), "{args:?}: {}", on_file.2);
+        assert_eq!(list("-", &bytes, args), on_file, "stdin, {args:?}");
+        assert_eq!(list(&gz_path, b"", args), on_file, "gzip, {args:?}");
+    }
+}
+
+#[test]
+fn a_damaged_stdin_is_reported_as_the_full_way_reports_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for (what, damage) in damaged_lines() {
+        let bytes = std::fs::read(damaged_dump(&dir, &damage)).unwrap();
+        // The events that are read count, whether they match or not.
+        for filter in [["--room", "r1"], ["--search", "zzz"]] {
+            // A bound in time that every event is within: read the full way, holding every
+            // event.
+            let bounded = [&filter[..], &["--since", "2000-01-01T00:00:00Z"]].concat();
+            let full = list("-", &bytes, &bounded);
+            assert_eq!(full.0, Some(2), "{what}");
+            assert!(full.2.contains("<stdin>:2:"), "{what}: {}", full.2);
+            assert!(full.2.contains("readable event(s)"), "{what}: {}", full.2);
+            assert_eq!(list("-", &bytes, &filter), full, "{what}, {filter:?}");
+        }
     }
 }

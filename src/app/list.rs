@@ -90,8 +90,8 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     lines.push(format!(
         "{} in the input; the {} readable {} used",
         crate::text::plural(problems.len(), "problem", "problems"),
-        crate::text::thousands(store.len()),
-        if store.len() == 1 {
+        crate::text::thousands(store.events_read()),
+        if store.events_read() == 1 {
             "event was"
         } else {
             "events were"

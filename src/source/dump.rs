@@ -13,7 +13,10 @@ use crate::store::{Batch, Blob, Reading};
 
 use pieces::{Batches, scan_blob};
 pub use scan::{ScanError, scan};
+#[cfg(test)]
+pub(in crate::source) use stream::load_stream;
 use stream::read_stream_in_batches;
+pub(in crate::source) use stream::{Cut, PieceRead, Spares, read_piece, with_pieces};
 
 /// Extensions of the files read from a folder.
 pub const FOLDER_EXTENSIONS: &[&str] = &["json", "ndjson", "jsonl", "gz"];
@@ -25,7 +28,7 @@ pub const LARGE_BATCH: usize = 65_536;
 const PARALLEL_BYTES: usize = 32 << 20;
 
 /// The size of the pieces a large line-delimited file is cut into for reading on every core.
-const PIECE_BYTES: usize = 32 << 20;
+pub(in crate::source) const PIECE_BYTES: usize = 32 << 20;
 
 /// The UTF-8 byte order mark some tools write before a file's text: not part of it.
 pub(crate) const BYTE_ORDER_MARK: &[u8] = &[0xEF, 0xBB, 0xBF];
@@ -40,7 +43,7 @@ pub(crate) fn mark_len(bytes: &[u8]) -> usize {
 }
 
 /// Problems reported for one file past this count are summed up in one line.
-const MAX_PROBLEMS_PER_FILE: usize = 20;
+pub(in crate::source) const MAX_PROBLEMS_PER_FILE: usize = 20;
 
 /// Something wrong with one input, said for a person.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -233,7 +236,7 @@ fn read(
 /// Adds a file's problems, given at their lines and columns: at most [`MAX_PROBLEMS_PER_FILE`]
 /// of the `total`, and a line for the rest. A file that holds nothing but blanks is a dump of no
 /// events, as callscope writes one when nothing matches, not a problem.
-fn report(
+pub(in crate::source) fn report(
     path: &str,
     positioned: Vec<((usize, usize), String)>,
     total: usize,

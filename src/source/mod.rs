@@ -79,20 +79,54 @@ impl Source {
         related
     }
 
-    /// Loads a dump or demo source and selects the events that match: line-delimited dumps take
-    /// the fast path (only lines that could match are parsed), everything else the full one.
+    /// Loads a dump or demo source and selects the events that match: line-delimited dumps and
+    /// single envelopes take the fast path (only events that could match are parsed), everything
+    /// else the full one.
     pub fn select_offline(&self, filter: &Filter) -> (Store, Vec<DumpProblem>, Vec<u32>) {
         if let Some(blobs) = self.line_delimited()
             && let Ok((store, rows)) = ndjson::select(blobs, filter)
         {
             return (store, Vec::new(), rows);
         }
+        if let Some(selected) = self.select_streamed(filter) {
+            return selected;
+        }
         let (store, problems) = self.load_offline();
         let rows = store.filter(filter);
         (store, problems, rows)
     }
 
-    /// The events of a line-delimited dump that match, chosen without a store (for the formats
+    /// [`Source::select_offline`] of one stream (stdin, a pipe, a gzip'd file) read as it comes,
+    /// keeping only the events that match; `None` for any other source. No filter, or one bounded
+    /// in time, is left to the full way (which tells the time the events span when none is in
+    /// the range).
+    fn select_streamed(&self, filter: &Filter) -> Option<(Store, Vec<DumpProblem>, Vec<u32>)> {
+        let Source::Files(files) = self else {
+            return None;
+        };
+        let [arg] = files.as_slice() else {
+            return None;
+        };
+        // Without a filter every event is the answer: the full way holds no more, and reads
+        // each event once rather than for the filter and again for the store.
+        if filter.is_empty() || filter.since.is_some() || filter.until.is_some() {
+            return None;
+        }
+        let [path] = dump::expand(arg).ok()?.try_into().ok()?;
+        let name = dump::display_name(&path);
+        if path == std::path::Path::new("-") {
+            return Some(ndjson::select_stream(&name, std::io::stdin(), filter));
+        }
+        // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
+        // data holds no event.
+        if dump::map_plain_file(&path).is_some() || related::read_if_related(&path).is_some() {
+            return None;
+        }
+        let file = std::fs::File::open(&path).ok()?;
+        Some(ndjson::select_stream(&name, file, filter))
+    }
+
+    /// The events of a line-delimited dump or an envelope that match, chosen without a store (for the formats
     /// that copy each event's JSON); `None` when the source is not one the fast path can read.
     pub fn select_offline_spans(&self, filter: &Filter) -> Option<ndjson::Spans> {
         ndjson::select_spans(self.line_delimited()?, filter).ok()
@@ -126,12 +160,13 @@ impl Source {
         empty
     }
 
-    /// The contents of a file source whose every file looks line-delimited and opened cleanly.
+    /// The contents of a file source whose every file looks line-delimited or opens as an
+    /// envelope, and opened cleanly.
     fn line_delimited(&self) -> Option<Vec<Arc<Blob>>> {
         let Source::Files(files) = self else {
             return None;
         };
-        // stdin can be read only once: it never takes the fast path.
+        // stdin can be read only once: it is read as a stream (see `select_streamed`).
         if files.is_empty() || self.reads_stdin() {
             return None;
         }
@@ -147,8 +182,10 @@ impl Source {
                 // decompresses, keeping what does not fit in memory in a temporary file.
                 let blob = dump::map_plain_file(&path)?;
                 // The fast path reads lines as they are: a byte order mark before the first
-                // would be read as part of it.
-                if blob.starts_with(dump::BYTE_ORDER_MARK) || !ndjson::looks_line_delimited(&blob) {
+                // would be read as part of it (and is left to the full way in an envelope).
+                if blob.starts_with(dump::BYTE_ORDER_MARK)
+                    || !(ndjson::looks_line_delimited(&blob) || ndjson::looks_like_envelope(&blob))
+                {
                     return None;
                 }
                 blobs.push(Arc::new(blob));

@@ -97,11 +97,26 @@ pub struct Store {
     duplicates: usize,
     /// The earliest and the latest time of the events that have one.
     times: Option<(i64, i64)>,
+    /// Events read beside these, each the first of its id, that a reader keeping only those
+    /// that match left out.
+    left_out: usize,
     /// The text search's last answers for each string and set, extended as the store grows.
     search: std::sync::Mutex<Option<SearchBits>>,
     /// The numbers of each event as written, read the first time a search text could be part
     /// of one, and extended as the store grows.
     numbers: std::sync::Mutex<search::NumberIndex>,
+}
+
+/// The ids of events read, for a reader that de-duplicates as a store does without keeping every
+/// event: an id is new when no equal one was recorded before it (an absent one always is).
+#[derive(Debug, Default)]
+pub struct SeenIds(IdIndex);
+
+impl SeenIds {
+    /// Records `ids`, in order, and empties them; for each, whether it is new.
+    pub fn record(&mut self, ids: &mut Vec<IdKey>) -> Vec<bool> {
+        self.0.insert_all(ids)
+    }
 }
 
 /// What merging a batch did.
@@ -130,6 +145,17 @@ impl Store {
     /// one; `None` when none has.
     pub fn time_range(&self) -> Option<(i64, i64)> {
         self.times
+    }
+
+    /// How many events were read into it, or beside it by a reader that kept only those that
+    /// match (the first copy of each id; the same as [`Store::len`] for a store read whole).
+    pub fn events_read(&self) -> usize {
+        self.rows.len() + self.left_out
+    }
+
+    /// Counts `n` events read beside the store's and left out of it.
+    pub fn left_out(&mut self, n: usize) {
+        self.left_out += n;
     }
 
     /// How many events were dropped because an event with the same id was already loaded.

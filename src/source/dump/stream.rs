@@ -27,8 +27,34 @@ fn gzip_stopped(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProble
     }
 }
 
+/// Buffers of pieces read and done with, for the next pieces of a stream.
+#[derive(Default)]
+pub(in crate::source) struct Spares(std::sync::Mutex<Vec<Vec<u8>>>);
+
+impl Spares {
+    /// How many buffers are kept: more than the pieces a stream holds at once.
+    const MOST: usize = 16;
+
+    /// A buffer given back, emptied, when there is one of at least `capacity` bytes.
+    fn take(&self, capacity: usize) -> Option<Vec<u8>> {
+        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let at = spares.iter().position(|b| b.capacity() >= capacity)?;
+        let mut buffer = spares.swap_remove(at);
+        buffer.clear();
+        Some(buffer)
+    }
+
+    /// Gives a piece's buffer back for a later piece.
+    pub(in crate::source) fn give(&self, buffer: Vec<u8>) {
+        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if spares.len() < Self::MOST {
+            spares.push(buffer);
+        }
+    }
+}
+
 /// What the reading thread of [`read_stream_in_batches`] hands over.
-enum Cut {
+pub(in crate::source) enum Cut {
     /// The next piece of the file, cut between events, and where it starts in the file. Not
     /// `cut` when it is the whole file, which is not line-delimited or ended before its first
     /// line did.
@@ -61,6 +87,94 @@ pub(super) fn read_stream_in_batches(
         crate::memory::available().map_or(u64::MAX, |bytes| (bytes / 4).saturating_sub(being_read));
     let keep = Keep::in_a_temporary_file_beyond(in_memory);
     read_stream_keeping(name, reader, keep, batches, piece_bytes, on_batch)
+}
+
+/// The pieces of a stream (stdin, a pipe, a gzip'd file, inflated), cut between events as
+/// [`read_stream_in_batches`] cuts them, handed to `take` as they come. What stopped the reading
+/// (damaged gzip data, a failing pipe) comes last, after the pieces read before it.
+///
+/// A piece's buffer given back to `spares` once read is used again for a later piece: a new one
+/// would have every page of it faulted in afresh.
+pub(in crate::source) fn with_pieces<R>(
+    name: &str,
+    mut reader: impl Read + Send,
+    piece_bytes: usize,
+    spares: &Spares,
+    take: impl FnOnce(&mut (dyn Iterator<Item = Cut> + Send)) -> R,
+) -> R {
+    let head = match read_head(&mut reader) {
+        Ok(head) => head,
+        Err(e) => {
+            return take(&mut std::iter::once(Cut::Stopped(read_failure(
+                name, &e, 0,
+            ))));
+        }
+    };
+    let gzip = is_gzip(&head);
+    let bytes = std::io::Cursor::new(head).chain(reader);
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::scope(|scope| {
+        if gzip {
+            let decoder = flate2::read::MultiGzDecoder::new(bytes);
+            scope.spawn(move || {
+                cut_in_pieces(name, decoder, gzip_stopped, piece_bytes, Some(spares), &tx);
+            });
+        } else {
+            scope.spawn(move || {
+                cut_in_pieces(name, bytes, read_failure, piece_bytes, Some(spares), &tx);
+            });
+        }
+        take(&mut rx.into_iter())
+    })
+}
+
+/// A stream's first two bytes (fewer when it ends first): what tells gzip data.
+fn read_head(reader: &mut impl Read) -> std::io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    while head.len() < 2 {
+        let mut byte = [0u8];
+        match reader.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) => head.push(byte[0]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(head)
+}
+
+/// Reads one piece of a stream the full way, as [`read_stream_in_batches`] reads each: its
+/// events handed over in batches, and what else it held.
+pub(in crate::source) fn read_piece(
+    blob: &Arc<Blob>,
+    reading: &crate::store::Reading,
+    on_batch: &mut dyn FnMut(Batch),
+) -> PieceRead {
+    let batches = Batches {
+        reading,
+        first: super::LARGE_BATCH,
+    };
+    let found = scan_blob(blob, batches, false, on_batch);
+    PieceRead::of(blob, found)
+}
+
+/// Every event of a stream read the full way, cut in pieces of about `piece_bytes`, into a store.
+#[cfg(test)]
+pub(in crate::source) fn load_stream(
+    name: &str,
+    reader: impl Read + Send,
+    piece_bytes: usize,
+) -> (crate::store::Store, Vec<DumpProblem>) {
+    let reading = crate::store::Reading::start();
+    let batches = Batches {
+        reading: &reading,
+        first: 2_000,
+    };
+    let mut store = crate::store::Store::new();
+    let problems = read_stream_in_batches(name, reader, batches, piece_bytes, &mut |batch| {
+        store.merge(batch);
+    });
+    (store, problems)
 }
 
 /// [`read_stream_in_batches`], keeping the pieces as `keep` does.
@@ -123,7 +237,7 @@ fn read_pieces_as_they_come(
     // One piece waits while the next is cut; the workers take theirs from it as they may start.
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     std::thread::scope(|scope| {
-        scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, &tx));
+        scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, None, &tx));
         let mut damage = None;
         let mut errors = Vec::new();
         let mut total_errors = 0;
@@ -181,17 +295,17 @@ enum Sent {
 }
 
 /// What a piece held besides its events.
-struct PieceRead {
+pub(in crate::source) struct PieceRead {
     /// Its first problems, at their lines (from 1) and columns in the piece: no more than a file
     /// reports.
-    errors: Vec<((usize, usize), String)>,
-    total_errors: usize,
+    pub(in crate::source) errors: Vec<((usize, usize), String)>,
+    pub(in crate::source) total_errors: usize,
     /// How many line ends it holds.
-    lines: usize,
+    pub(in crate::source) lines: usize,
 }
 
 impl PieceRead {
-    fn of(bytes: &[u8], found: Vec<super::ScanError>) -> PieceRead {
+    pub(in crate::source) fn of(bytes: &[u8], found: Vec<super::ScanError>) -> PieceRead {
         PieceRead {
             total_errors: found.len(),
             errors: positioned(bytes, found),
@@ -208,10 +322,14 @@ fn cut_in_pieces(
     mut reader: impl Read,
     failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
     piece_bytes: usize,
+    spares: Option<&Spares>,
     tx: &std::sync::mpsc::SyncSender<Cut>,
 ) {
-    let mut buf: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
+    // Each piece's buffer is made to hold it from the start: grown a doubling at a time, it would
+    // be copied over and over, and its new pages faulted in each time.
+    let room = piece_bytes.min(64 << 20) + 2 * chunk.len();
+    let mut buf: Vec<u8> = Vec::with_capacity(room);
     let mut read = 0u64;
     // Where the next piece starts in the file.
     let mut at = 0u64;
@@ -251,7 +369,11 @@ fn cut_in_pieces(
             let from = piece_bytes.max(looked).min(whole.saturating_sub(1));
             match next_event_line(&buf[..whole], from) {
                 Some(cut) if cut > 0 => {
-                    let rest = buf.split_off(cut);
+                    let want = room.max(buf.len() - cut + chunk.len());
+                    let mut rest = spares.and_then(|s| s.take(want)).unwrap_or_default();
+                    rest.reserve(want);
+                    rest.extend_from_slice(&buf[cut..]);
+                    buf.truncate(cut);
                     let bytes = std::mem::replace(&mut buf, rest);
                     let piece = Cut::Piece {
                         at,

@@ -1,0 +1,377 @@
+//! The fast path over a stream (stdin, a pipe, a gzip'd file as it inflates): its pieces, cut
+//! between events as the full way cuts them, are read on every core as they come, and only the
+//! events that match are kept, copied out of their piece. What is held is the answer and the ids
+//! read so far (for de-duplication), not the input.
+//!
+//! A piece the fast path cannot read (damage, an odd event) is read the full way, as the full way
+//! reads each piece of a stream on its own: its events go into a store of their own, the filter
+//! picks from it, and its problems are reported at their lines in the whole stream.
+
+use std::io::Read;
+use std::sync::Arc;
+
+use super::NotLineDelimited;
+use super::candidates::first_pass;
+use super::direct::Direct;
+use super::prefilter::Prefilter;
+use crate::filter::{Filter, Plan};
+use crate::source::dump::{self, Cut, DumpProblem, PieceRead};
+use crate::store::probe::Probe;
+use crate::store::{Batch, Blob, IdKey, Reading, SeenIds, Store};
+
+/// What one piece of the stream gave.
+struct Piece {
+    /// The id of each event, in order (those the full way drops within the piece left out).
+    ids: Vec<IdKey>,
+    /// Which of them match, as indices into `ids`, ascending.
+    matched: Vec<usize>,
+    /// The matching events, copied out of the piece one after another.
+    answer: Arc<Blob>,
+    /// Where each matching event is in `answer`.
+    spans: Vec<(usize, usize)>,
+    /// The matching events read into a batch, when every one of them is the first of its id
+    /// in the piece (the stream's de-duplication decides the rest).
+    batch: Option<Batch>,
+    /// Its problems and its line count.
+    read: PieceRead,
+}
+
+/// What the reading threads hand over, in stream order.
+enum Sent {
+    Piece(Box<Piece>),
+    Stopped(DumpProblem),
+}
+
+/// Selects the events of a stream named `name` that match `filter`, as
+/// [`Source::select_offline`](crate::source::Source::select_offline) selects them from the full
+/// way's store: the store holds the events that match (and no other; it counts the others as
+/// read, see [`Store::events_read`]), the indices are all of them, in stream order.
+pub fn select_stream(
+    name: &str,
+    reader: impl Read + Send,
+    filter: &Filter,
+) -> (Store, Vec<DumpProblem>, Vec<u32>) {
+    select_in_pieces(name, reader, filter, dump::PIECE_BYTES)
+}
+
+/// [`select_stream`], the stream cut in pieces of about `piece_bytes`.
+fn select_in_pieces(
+    name: &str,
+    reader: impl Read + Send,
+    filter: &Filter,
+    piece_bytes: usize,
+) -> (Store, Vec<DumpProblem>, Vec<u32>) {
+    let plan = Plan::new(filter, |s| Some(s.as_bytes()));
+    let pre = Prefilter::new(&plan);
+    let direct = Direct::new(filter);
+    let reading = Reading::start();
+    let mut seen = SeenIds::default();
+    let mut store = Store::new();
+    let mut rows: Vec<u32> = Vec::new();
+    let mut damage = None;
+    let mut unread = Vec::new();
+    // The events read, each the first of its id, that are not in the store: those that do not
+    // match.
+    let mut left_out = 0;
+    let mut errors = Vec::new();
+    let mut total_errors = 0;
+    // Line ends before the piece being handed over.
+    let mut lines = 0;
+    let threads = crate::source::ordered::threads();
+    let spares = dump::Spares::default();
+    dump::with_pieces(name, reader, piece_bytes, &spares, |pieces| {
+        crate::source::ordered::in_order_from(
+            pieces,
+            threads,
+            |_, cut, send| match cut {
+                Cut::Piece { bytes, .. } => {
+                    let blob = Arc::new(Blob::Owned(bytes));
+                    let piece = read_fast(&blob, &pre, &direct, &reading, filter)
+                        .unwrap_or_else(|_| read_full(&blob, &reading, filter));
+                    send(Sent::Piece(Box::new(piece)));
+                    // Nothing refers to the piece's bytes any more: the buffer is used again.
+                    if let Ok(Blob::Owned(buffer)) = Arc::try_unwrap(blob) {
+                        spares.give(buffer);
+                    }
+                }
+                Cut::Stopped(p) => send(Sent::Stopped(p)),
+            },
+            |sent| match sent {
+                Sent::Piece(mut piece) => {
+                    let fresh = seen.record(&mut piece.ids);
+                    let all_fresh = piece.matched.iter().all(|&i| fresh[i]);
+                    let batch = match piece.batch.take() {
+                        Some(batch) if all_fresh => batch,
+                        // Some match but are later copies of an id read before: the batch is
+                        // made again of the others.
+                        _ => {
+                            let keep = piece.matched.iter().map(|&i| fresh[i]);
+                            let spans = piece.spans.iter().zip(keep).filter(|(_, k)| *k);
+                            let spans = spans.map(|(s, _)| *s);
+                            batch_of_read(&reading, &piece.answer, spans, filter, &mut unread)
+                        }
+                    };
+                    let merged = store.merge(batch);
+                    left_out += fresh.iter().filter(|f| **f).count() - merged.added;
+                    rows.extend((merged.first..merged.first + merged.added).map(|i| i as u32));
+                    for ((line, col), message) in piece.read.errors {
+                        if errors.len() < dump::MAX_PROBLEMS_PER_FILE {
+                            errors.push(((lines + line, col), message));
+                        }
+                    }
+                    total_errors += piece.read.total_errors;
+                    lines += piece.read.lines;
+                }
+                Sent::Stopped(p) => damage = Some(p),
+            },
+        );
+    });
+    drop(reading);
+    let mut problems: Vec<DumpProblem> = damage.into_iter().collect();
+    dump::report(name, errors, total_errors, &mut problems);
+    problems.extend(unread.into_iter().map(|m| dump::problem(name, None, m)));
+    store.left_out(left_out);
+    (store, problems, rows)
+}
+
+/// A piece read the fast way: each event's id and, for the candidates, the filter's answer.
+fn read_fast(
+    blob: &Arc<Blob>,
+    pre: &Prefilter,
+    direct: &Direct,
+    reading: &Reading,
+    filter: &Filter,
+) -> Result<Piece, NotLineDelimited> {
+    let bytes: &[u8] = blob;
+    // A byte order mark is left to the full way, as in a file.
+    if bytes.starts_with(dump::BYTE_ORDER_MARK) {
+        return Err(NotLineDelimited);
+    }
+    // A piece that is not line-delimited is the whole stream: the first pass reads it as an
+    // envelope, or fails and leaves it to the full way.
+    let mut ids = Vec::new();
+    let mut matched = Vec::new();
+    let mut events = Vec::new();
+    for line in first_pass(bytes, pre, 1)?.into_iter().flatten() {
+        let id = IdKey::of_bytes(line.id).ok_or(NotLineDelimited)?;
+        if line.candidate && direct.matches(&bytes[line.start..line.end])? {
+            matched.push(ids.len());
+            events.push(&bytes[line.start..line.end]);
+        }
+        ids.push(id);
+    }
+    let (answer, spans) = copied(events.into_iter());
+    let batch =
+        batch_of(reading, &answer, spans.iter().copied(), filter).map_err(|_| NotLineDelimited)?;
+    Ok(Piece {
+        ids,
+        matched,
+        answer,
+        spans,
+        batch: Some(batch),
+        read: PieceRead::of(bytes, Vec::new()),
+    })
+}
+
+/// A piece read the full way, into a store of its own, which the filter picks from.
+fn read_full(blob: &Arc<Blob>, reading: &Reading, filter: &Filter) -> Piece {
+    let mut own = Store::new();
+    let read = dump::read_piece(blob, reading, &mut |batch| {
+        own.merge(batch);
+    });
+    let picked = own.filter(filter);
+    let ids = (0..own.len())
+        .map(|i| {
+            // The id as the store read it (every event in it was read so).
+            let probe = Probe::read(own.raw(i)).ok();
+            match probe.as_ref().and_then(|p| p.id.get()) {
+                None => IdKey::Absent,
+                Some(b) => IdKey::of_bytes(b).unwrap_or(IdKey::Absent),
+            }
+        })
+        .collect();
+    let matched: Vec<usize> = picked.iter().map(|&i| i as usize).collect();
+    let (answer, spans) = copied(matched.iter().map(|&i| own.raw(i)));
+    // The store dropped the piece's later copies already: every event that matches is the
+    // first of its id in the piece. (A store's event reads again as it read: else the batch is
+    // made again when handed over, and says what it could not read.)
+    let batch = batch_of(reading, &answer, spans.iter().copied(), filter).ok();
+    Piece {
+        ids,
+        matched,
+        answer,
+        spans,
+        batch,
+        read,
+    }
+}
+
+/// `events` copied one after another (a line end between them), and where each is.
+fn copied<'a>(events: impl Iterator<Item = &'a [u8]>) -> (Arc<Blob>, Vec<(usize, usize)>) {
+    let mut bytes = Vec::new();
+    let mut spans = Vec::new();
+    for event in events {
+        let start = bytes.len();
+        bytes.extend_from_slice(event);
+        spans.push((start, bytes.len()));
+        bytes.push(b'\n');
+    }
+    bytes.shrink_to_fit();
+    (Arc::new(Blob::Owned(bytes)), spans)
+}
+
+/// The events of `blob` at `spans` read into a batch (indexed for the text search only when the
+/// filter searches); the first that cannot be read stops it.
+fn batch_of(
+    reading: &Reading,
+    blob: &Arc<Blob>,
+    spans: impl Iterator<Item = (usize, usize)>,
+    filter: &Filter,
+) -> Result<Batch, serde_json::Error> {
+    let mut builder = reading.builder(Arc::clone(blob));
+    if filter.search.is_none() {
+        builder = builder.unindexed();
+    }
+    for (a, z) in spans {
+        builder.push(a, z)?;
+    }
+    Ok(builder.finish())
+}
+
+/// [`batch_of`] for events that were read before (into a store, or by the filter), which read
+/// again the same way: one that does not is left out, and said.
+fn batch_of_read(
+    reading: &Reading,
+    blob: &Arc<Blob>,
+    spans: impl Iterator<Item = (usize, usize)>,
+    filter: &Filter,
+    unread: &mut Vec<String>,
+) -> Batch {
+    let mut builder = reading.builder(Arc::clone(blob));
+    if filter.search.is_none() {
+        builder = builder.unindexed();
+    }
+    for (a, z) in spans {
+        if let Err(e) = builder.push(a, z) {
+            unread.push(format!(
+                "an event that matched could not be read again: {e}"
+            ));
+        }
+    }
+    builder.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{EventType, Field};
+
+    /// NDJSON with what the fast path leaves to the full way here and there: escaped ids, a
+    /// damaged line, an envelope line, ids copied across pieces, events without an id.
+    fn dump() -> Vec<u8> {
+        let mut generated = Vec::new();
+        crate::generator::write_ndjson(&mut generated, 3000, 9).unwrap();
+        let mut out = Vec::new();
+        let lines: Vec<&[u8]> = generated
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .collect();
+        for (k, line) in lines.iter().enumerate() {
+            out.extend_from_slice(line);
+            out.push(b'\n');
+            match k % 500 {
+                // A copy of an earlier event's id, with another room.
+                17 => {
+                    let earlier = String::from_utf8_lossy(lines[k / 2]).into_owned();
+                    let copy = earlier.replacen("\"room_id\":\"", "\"room_id\":\"x", 1);
+                    out.extend_from_slice(copy.as_bytes());
+                    out.push(b'\n');
+                }
+                101 if k > 1000 => {
+                    out.extend_from_slice(b"{\"id\":\"cut\",\"data\":{\"room_id\":\n")
+                }
+                202 => out
+                    .extend_from_slice(b"{\"id\":\"e\\u0031\",\"type\":\"client.join.failed\"}\n"),
+                303 => out.extend_from_slice(b"{\"type\":\"client.join.failed\",\"data\":{}}\n"),
+                404 => out.extend_from_slice(
+                    b"{\"events\":[{\"id\":\"in-envelope\",\"type\":\"client.join.failed\"}]}\n",
+                ),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn filters() -> Vec<Filter> {
+        vec![
+            Filter::default(),
+            Filter {
+                types: vec![EventType::Join],
+                ..Filter::default()
+            },
+            Filter::default().with(Field::Room, "673a1f2c9e4b8d0a5c7e3f21"),
+            Filter {
+                search: Some("TIMEOUT".into()),
+                ..Filter::default()
+            },
+        ]
+    }
+
+    #[test]
+    fn a_stream_in_pieces_selects_what_the_full_way_selects_with_the_same_problems() {
+        let bytes = dump();
+        for piece_bytes in [1 << 12, 50_000, 1 << 30] {
+            // The full way, reading the same stream in the same pieces.
+            let (full, full_problems) =
+                dump::load_stream("d", std::io::Cursor::new(&bytes), piece_bytes);
+            assert!(!full_problems.is_empty(), "the dump holds damage");
+            for filter in filters() {
+                let want: Vec<&[u8]> = full
+                    .filter(&filter)
+                    .iter()
+                    .map(|&i| full.raw(i as usize))
+                    .collect();
+                let (store, problems, rows) =
+                    select_in_pieces("d", std::io::Cursor::new(&bytes), &filter, piece_bytes);
+                let got: Vec<&[u8]> = rows.iter().map(|&i| store.raw(i as usize)).collect();
+                let what = format!("{} in pieces of {piece_bytes}", filter.describe());
+                assert!(got == want, "{what}: {} against {}", got.len(), want.len());
+                assert_eq!(problems, full_problems, "{what}");
+                assert_eq!(store.events_read(), full.len(), "{what}");
+                // Only the answer is held.
+                assert_eq!(store.len(), rows.len(), "{what}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_gzip_stream_is_inflated_and_read_as_the_plain_one() {
+        use std::io::Write;
+        let bytes = dump();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&bytes).unwrap();
+        let gz = gz.finish().unwrap();
+        for filter in filters() {
+            let plain = select_in_pieces("d", std::io::Cursor::new(&bytes), &filter, 50_000);
+            let inflated = select_in_pieces("d", std::io::Cursor::new(&gz), &filter, 50_000);
+            let raws = |(store, _, rows): &(Store, Vec<DumpProblem>, Vec<u32>)| -> Vec<Vec<u8>> {
+                rows.iter()
+                    .map(|&i| store.raw(i as usize).to_vec())
+                    .collect()
+            };
+            assert_eq!(raws(&inflated), raws(&plain), "{}", filter.describe());
+            assert_eq!(inflated.1, plain.1);
+        }
+        // Cut short: what came before the damage is kept, and the damage said.
+        let cut = &gz[..gz.len() / 2];
+        let (_, problems, rows) =
+            select_in_pieces("d", std::io::Cursor::new(cut), &Filter::default(), 50_000);
+        assert!(!rows.is_empty());
+        assert!(
+            problems[0]
+                .message
+                .contains("gzip data is damaged or cut short"),
+            "{problems:?}"
+        );
+    }
+}
