@@ -2455,3 +2455,35 @@ fn filters_too_long_for_the_header_are_cut_visibly_after_the_order_gives_way() {
     assert!(line.contains("sdk_version=2.9.47"), "{line}");
     assert!(!line.contains("shows them all"), "{line}");
 }
+
+#[test]
+fn a_query_run_again_that_fails_says_why_while_it_waits_to_retry() {
+    use callscope::source::worker::{Report, Retry};
+    use std::time::Duration;
+    let t0 = std::time::Instant::now();
+    let mut m = live_loading_at(t0, (200, 12));
+    run(&mut m, Command::Rerun);
+    let query = m.session.live.as_ref().unwrap().query;
+    report(
+        &mut m,
+        Report::Retrying {
+            query,
+            retry: Retry {
+                attempt: 1,
+                wait: Duration::from_secs(8),
+                asked: false,
+                gives_up_in: Duration::from_secs(120),
+                reason: "cannot connect to 127.0.0.1:8097: connection refused".into(),
+                at: t0,
+            },
+        },
+    );
+    tick(&mut m, t0 + Duration::from_secs(2));
+    let text = header_text(&m);
+    assert!(
+        text.contains(
+            "running again, retrying in 6 s: cannot connect to 127.0.0.1:8097: connection refused"
+        ),
+        "{text}"
+    );
+}

@@ -249,10 +249,11 @@ fn live_state(model: &Model, live: &Live) -> String {
             if live.replacing && !model.events.store.is_empty() =>
         {
             match &live.fetch {
-                Fetch::Retrying { until, .. } => {
+                Fetch::Retrying { until, reason, .. } => {
                     format!(
-                        "running again, retrying in {} s…",
-                        seconds_left(live, *until)
+                        "running again, retrying in {} s: {}",
+                        seconds_left(live, *until),
+                        for_terminal(reason)
                     )
                 }
                 _ => "running again…".to_string(),
