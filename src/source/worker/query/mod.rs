@@ -1,7 +1,10 @@
 //! One query of the fetch task: its cursors (the query's own, and one per type once "load
 //! everything" fans out), the requests on their way, the census that can retire the untyped
 //! cursor, and the merge of what arrives. No I/O of its own: requests are futures that the task
-//! polls, and reports go out through the task's channel.
+//! polls, and reports go out through the task's channel. What it does with each answer is in
+//! `landed`.
+
+mod landed;
 
 use std::collections::{BTreeSet, HashSet};
 use std::future::Future;
@@ -364,136 +367,6 @@ impl QueryState {
             .await
         });
         self.flights.push((Slot::Cursor(k), Instant::now(), flight));
-    }
-
-    /// Notes the types outside the five on a page; once fanned out, each gets a cursor.
-    fn discover(&mut self, fetched: &Fetched) {
-        for kind in fetched.entries.iter().filter_map(|e| e.kind.as_deref()) {
-            if !EventType::from_name(kind).is_known() && !self.others.contains(kind) {
-                self.others.insert(kind.to_string());
-                if self.fanned {
-                    self.add_typed(EventType::Other(kind.to_string()));
-                }
-            }
-        }
-    }
-
-    pub(super) fn landed(&mut self, slot: Slot, result: Result<Fetched, FetchError>, ctx: &Ctx) {
-        match slot {
-            Slot::Census(generation) => self.census_landed(generation, result),
-            Slot::Cursor(k) => self.cursor_landed(k, result, ctx),
-        }
-        if self.fanned && !self.single_only && self.merge.order() == Order::Unordered {
-            self.fold_back();
-        }
-    }
-
-    fn census_landed(&mut self, generation: u64, result: Result<Fetched, FetchError>) {
-        self.census_busy = false;
-        let fetched = match result {
-            Ok(f) => f,
-            Err(e) => {
-                // The untyped cursor carries on to the end: slower, never incomplete.
-                tracing::warn!(error = %e.describe(), "the census failed; the untyped cursor carries on");
-                return;
-            }
-        };
-        self.discover(&fetched);
-        let covered = generation == self.generation
-            && fetched.total.is_some()
-            && fetched.total == self.typed_total();
-        if covered && self.census_may_help() {
-            tracing::info!(
-                total = fetched.total,
-                "the typed cursors cover the query; the untyped cursor stops"
-            );
-            self.cursors[0].state = CursorState::Retired;
-            if !self.cursors[0].busy {
-                self.merge.close(0);
-            }
-        }
-    }
-
-    fn cursor_landed(&mut self, k: usize, result: Result<Fetched, FetchError>, ctx: &Ctx) {
-        self.cursors[k].busy = false;
-        let fetched = match result {
-            Ok(f) => f,
-            Err(e) => {
-                if self.fanned {
-                    let message = format!("{}: {}", self.cursors[k].label(), e.describe());
-                    self.cursors[k].state = CursorState::Failed {
-                        message,
-                        retry: true,
-                    };
-                    self.merge.close(k);
-                } else {
-                    self.load_all = false;
-                    self.asked = false;
-                    ctx.report(Report::Failed {
-                        query: self.id,
-                        message: e.describe(),
-                    });
-                }
-                return;
-            }
-        };
-        self.pages += 1;
-        self.discover(&fetched);
-        let asked = ctx.api.page_size();
-        let cursor = &mut self.cursors[k];
-        cursor.total = fetched.total.or(cursor.total);
-        let next = fetched.next.clone();
-        let repeated = !next.is_empty() && !cursor.used.insert(next.clone());
-        let events = fetched.entries.len() as u64;
-        cursor.received += events;
-        let sparse = events * 10 < u64::from(asked);
-        cursor.sparse_run = if sparse { cursor.sparse_run + 1 } else { 0 };
-        let stopped = paging_stops(cursor, &next, repeated, asked);
-        let stops = stopped.is_some();
-        cursor.next = Some(if stops { String::new() } else { next });
-        let ended = cursor.next.as_deref() == Some("");
-        if let Some(why) = &stopped {
-            tracing::warn!(reason = %why, "paging stopped");
-            cursor.state = CursorState::Failed {
-                message: if self.fanned {
-                    format!("{}: {why}", cursor.label())
-                } else {
-                    why.clone()
-                },
-                retry: false,
-            };
-        } else if ended {
-            cursor.state = CursorState::Ended;
-        }
-        if self.fanned {
-            let retired = cursor.state == CursorState::Retired;
-            let Fetched { blob, entries, .. } = fetched;
-            self.merge.push(k, &blob, entries);
-            if stops || ended || retired {
-                self.merge.close(k);
-            }
-            return;
-        }
-        // One cursor: the page is reported as it came.
-        self.merge.passed(k, &fetched.entries);
-        self.asked = false;
-        ctx.report(Report::Page {
-            query: self.id,
-            page: fetched.into_page(),
-        });
-        if let Some(message) = stopped {
-            self.load_all = false;
-            ctx.report(Report::Failed {
-                query: self.id,
-                message,
-            });
-        } else if ended {
-            self.load_all = false;
-            self.finished = true;
-            ctx.report(Report::Finished { query: self.id });
-        } else {
-            self.maybe_fan_out(ctx);
-        }
     }
 
     /// With several cursors: reports what the merge can hand on, and the end of the query.
