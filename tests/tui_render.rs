@@ -2487,3 +2487,17 @@ fn a_query_run_again_that_fails_says_why_while_it_waits_to_retry() {
         "{text}"
     );
 }
+
+#[test]
+fn a_narrow_facets_pane_gives_its_room_to_the_values() {
+    // Beside the list on a 120-column terminal, an SDK and its version read whole.
+    let mut m = demo(Filter::default(), (120, 40));
+    run(&mut m, Command::ToggleFacets);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("sdk ("), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("web 0.12.") && !l.contains("web 0.12.…")),
+        "{text}"
+    );
+}

@@ -229,7 +229,10 @@ pub fn draw(model: &Model, panel: &FacetPanel, frame: &mut Frame, area: Rect) {
         .title(format!(" {}{hint} ", for_terminal(title)));
     let inner = block.inner(area);
     let facets = &panel.facets;
-    let bar_width = 10usize;
+    // A narrow pane (beside a list on a 120-column terminal) gives its room to the values: an
+    // SDK's or an OS's version is what tells them apart.
+    let narrow = inner.width < 50;
+    let (bar_width, count_width) = if narrow { (4usize, 5usize) } else { (10, 7) };
     let mut lines = Vec::new();
     let mut nth = 0;
     let mut cursor_line = 0;
@@ -241,16 +244,23 @@ pub fn draw(model: &Model, panel: &FacetPanel, frame: &mut Frame, area: Rect) {
         for (k, (value, count)) in facet.top.iter().enumerate() {
             let share = facet.share(k);
             let filled = (share * bar_width as f64).round() as usize;
+            // The bar, a space, the share (4), a space, the count, a space.
+            let taken = bar_width + 1 + 4 + 1 + count_width + 1;
             let label = cut(
                 &for_terminal(&value.label(&model.events.store, key)),
-                (inner.width as usize).saturating_sub(26).max(8),
+                (inner.width as usize).saturating_sub(taken).max(8),
             );
             let line = Line::from(vec![
                 Span::styled(
                     format!("{:<w$}", "█".repeat(filled), w = bar_width),
                     theme.key(),
                 ),
-                Span::raw(format!(" {:>3.0}% {:>7} ", share * 100.0, count)),
+                Span::raw(format!(
+                    " {:>3.0}% {:>w$} ",
+                    share * 100.0,
+                    count,
+                    w = count_width
+                )),
                 Span::raw(label),
             ]);
             if cursor == Some(nth) {
