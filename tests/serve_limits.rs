@@ -170,34 +170,51 @@ async fn an_oversized_head_gets_431_and_a_body_413() {
     assert!(head.starts_with("HTTP/1.1 413"), "{head}");
 }
 
+/// The real binary serving the fixture, started by a shell after `ulimit` (such as
+/// `ulimit -n 64`).
+#[cfg(unix)]
+fn serve_under(ulimit: &str) -> common::Server {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!(
+            "{ulimit} && exec \"$0\" serve \"$1\" --addr 127.0.0.1:0"
+        ))
+        .arg(env!("CARGO_BIN_EXE_callscope"))
+        .arg(fixture("join.json"))
+        .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
+        .stderr(std::process::Stdio::null());
+    common::Server::spawn(cmd)
+}
+
+/// The status line's first 12 bytes of the answer to a normal request on a new connection,
+/// waiting at most `timeout` for it (past it, a panic saying `what` was expected).
+#[cfg(unix)]
+fn status_within(addr: &str, timeout: Duration, what: &str) -> [u8; 12] {
+    let mut client = std::net::TcpStream::connect(addr).unwrap();
+    client.set_read_timeout(Some(timeout)).unwrap();
+    client.write_all(request().as_bytes()).unwrap();
+    let mut answer = [0u8; 12];
+    client.read_exact(&mut answer).expect(what);
+    answer
+}
+
 /// The real binary under a limit of 64 open files: more half-open connections than it has
 /// descriptors for. Without a cap it would accept until none is left and then nobody; with one,
 /// each connection's deadline frees a place, and a normal client is served.
 #[cfg(unix)]
 #[test]
 fn the_binary_under_a_low_descriptor_limit_still_serves_a_normal_client() {
-    let mut cmd = std::process::Command::new("sh");
-    cmd.arg("-c")
-        .arg("ulimit -n 64 && exec \"$0\" serve \"$1\" --addr 127.0.0.1:0")
-        .arg(env!("CARGO_BIN_EXE_callscope"))
-        .arg(fixture("join.json"))
-        .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
-        .stderr(std::process::Stdio::null());
-    let server = common::Server::spawn(cmd);
+    let server = serve_under("ulimit -n 64");
     let addr = format!("127.0.0.1:{}", server.port);
     let held: Vec<std::net::TcpStream> = (0..70)
         .map(|_| std::net::TcpStream::connect(&addr).unwrap())
         .collect();
-    let mut client = std::net::TcpStream::connect(&addr).unwrap();
     // The header deadline is 10 s: the client's turn comes after one or two of them.
-    client
-        .set_read_timeout(Some(Duration::from_secs(40)))
-        .unwrap();
-    client.write_all(request().as_bytes()).unwrap();
-    let mut answer = [0u8; 12];
-    client
-        .read_exact(&mut answer)
-        .expect("the client is answered while the other connections are held");
+    let answer = status_within(
+        &addr,
+        Duration::from_secs(40),
+        "the client is answered while the other connections are held",
+    );
     assert_eq!(&answer, b"HTTP/1.1 200");
     drop(held);
 }
@@ -217,28 +234,17 @@ fn the_binary_raises_a_low_soft_descriptor_limit_and_serves_at_once() {
         eprintln!("the hard limit of open files is {hard}: nothing to raise the soft one to");
         return;
     }
-    let mut cmd = std::process::Command::new("sh");
-    cmd.arg("-c")
-        .arg("ulimit -Sn 64 && exec \"$0\" serve \"$1\" --addr 127.0.0.1:0")
-        .arg(env!("CARGO_BIN_EXE_callscope"))
-        .arg(fixture("join.json"))
-        .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
-        .stderr(std::process::Stdio::null());
-    let server = common::Server::spawn(cmd);
+    let server = serve_under("ulimit -Sn 64");
     let addr = format!("127.0.0.1:{}", server.port);
     let held: Vec<std::net::TcpStream> = (0..200)
         .map(|_| std::net::TcpStream::connect(&addr).unwrap())
         .collect();
-    let mut client = std::net::TcpStream::connect(&addr).unwrap();
     // Well within the 10 s header deadline: the client does not wait for held ones to end.
-    client
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .unwrap();
-    client.write_all(request().as_bytes()).unwrap();
-    let mut answer = [0u8; 12];
-    client
-        .read_exact(&mut answer)
-        .expect("the client is answered at once");
+    let answer = status_within(
+        &addr,
+        Duration::from_secs(5),
+        "the client is answered at once",
+    );
     assert_eq!(&answer, b"HTTP/1.1 200");
     drop(held);
 }

@@ -3,7 +3,6 @@
 
 use callscope::event::{EventType, Field};
 use callscope::filter::{Filter, TimeBound};
-use callscope::related::Object;
 use callscope::source::DumpProblem;
 use callscope::store::Batch;
 use callscope::tui::action::{Action, Command};
@@ -67,14 +66,7 @@ fn demo(filter: Filter, size: (u16, u16)) -> Model {
         size,
         vec![callscope::source::demo::load()],
     );
-    let related = callscope::source::demo::related();
-    let objects = related
-        .rooms
-        .into_iter()
-        .map(Object::Room)
-        .chain(related.sessions.into_iter().map(Object::Session))
-        .chain(related.stats.into_iter().map(Object::Stats))
-        .collect();
+    let objects = callscope::source::demo::related().into_objects().collect();
     update(&mut m, Action::RelatedLoaded { objects, now: 0 });
     m
 }
@@ -2495,9 +2487,16 @@ fn a_narrow_facets_pane_gives_its_room_to_the_values() {
     run(&mut m, Command::ToggleFacets);
     let text = screen_text(draw(&m).backend().buffer());
     assert!(text.contains("sdk ("), "{text}");
+    // The facets pane is right of the last border on a line; its values follow their share.
+    let values: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.rsplit('│').next())
+        .filter(|pane| pane.contains('%'))
+        .collect();
     assert!(
-        text.lines()
-            .any(|l| l.contains("web 0.12.") && !l.contains("web 0.12.…")),
-        "{text}"
+        values
+            .iter()
+            .any(|v| v.contains("web 0.12.") && !v.contains("web 0.12.…")),
+        "{values:?}"
     );
 }

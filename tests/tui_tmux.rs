@@ -910,12 +910,7 @@ fn a_live_explorer_refused_by_the_api_says_why_in_full_with_the_profiles_token_v
     let Some(tmux) = Tmux::start(dir.path()) else {
         return;
     };
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_callscope"));
-    serve
-        .args(["serve", "--demo", "--addr", "127.0.0.1:0"])
-        .env("CALLSCOPE_SERVE_TOKEN", "tok-good-9f2e")
-        .stderr(std::process::Stdio::null());
-    let upstream = common::Server::spawn(serve);
+    let upstream = serve_demo("tok-good-9f2e");
     // A profile that reads the token from a variable of its own.
     std::fs::write(
         dir.path().join("prod.toml"),
@@ -995,19 +990,7 @@ fn r_keeps_the_rows_and_the_selected_event_on_screen_until_the_slow_answer_arriv
         return;
     };
     // A server that answers each request after a second and a half.
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_callscope"));
-    serve
-        .args([
-            "serve",
-            "--demo",
-            "--addr",
-            "127.0.0.1:0",
-            "--delay-ms",
-            "1500",
-        ])
-        .env("CALLSCOPE_SERVE_TOKEN", "tok-slow-5d1e")
-        .stderr(std::process::Stdio::null());
-    let upstream = common::Server::spawn(serve);
+    let upstream = serve(&["--demo", "--delay-ms", "1500"], "tok-slow-5d1e");
     tmux.launch(
         "HMS_MANAGEMENT_TOKEN=tok-slow-5d1e ",
         &format!(
@@ -1070,9 +1053,16 @@ fn on_the_demo_a_peers_story_tells_whether_it_got_through_in_two_keys() {
 
 /// `callscope serve` over the demo, with a token.
 fn serve_demo(token: &str) -> common::Server {
+    serve(&["--demo"], token)
+}
+
+/// `callscope serve` with these arguments on a port of its own, with a token.
+fn serve(args: &[&str], token: &str) -> common::Server {
     let mut serve = Command::new(env!("CARGO_BIN_EXE_callscope"));
     serve
-        .args(["serve", "--demo", "--addr", "127.0.0.1:0"])
+        .arg("serve")
+        .args(args)
+        .args(["--addr", "127.0.0.1:0"])
         .env("CALLSCOPE_SERVE_TOKEN", token)
         .stderr(std::process::Stdio::null());
     common::Server::spawn(serve)
@@ -1158,12 +1148,7 @@ fn live_the_network_view_says_the_service_answers_once_the_session_has_ended() {
 "#,
     )
     .unwrap();
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_callscope"));
-    serve
-        .args(["serve", folder.to_str().unwrap(), "--addr", "127.0.0.1:0"])
-        .env("CALLSCOPE_SERVE_TOKEN", "tok-act-71b0")
-        .stderr(std::process::Stdio::null());
-    let upstream = common::Server::spawn(serve);
+    let upstream = serve(&[folder.to_str().unwrap()], "tok-act-71b0");
     tmux.launch(
         "HMS_MANAGEMENT_TOKEN=tok-act-71b0 ",
         &format!("--live --base-url {} --room r-active", upstream.url),
@@ -1187,12 +1172,7 @@ fn with_no_room_the_live_explorer_asks_for_one_looks_its_name_up_and_remembers_i
     let Some(tmux) = Tmux::start(dir.path()) else {
         return;
     };
-    let mut serve = Command::new(env!("CARGO_BIN_EXE_callscope"));
-    serve
-        .args(["serve", "--demo", "--addr", "127.0.0.1:0"])
-        .env("CALLSCOPE_SERVE_TOKEN", "tok-room-2b7a")
-        .stderr(std::process::Stdio::null());
-    let upstream = common::Server::spawn(serve);
+    let upstream = serve_demo("tok-room-2b7a");
     let launch = || {
         tmux.launch(
             "HMS_MANAGEMENT_TOKEN=tok-room-2b7a ",

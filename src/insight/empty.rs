@@ -57,20 +57,32 @@ pub fn why_empty(filter: &Filter, store: &Store) -> Vec<WhyEmpty> {
 fn room_name(filter: &Filter, store: &Store) -> Option<WhyEmpty> {
     let value = filter.room()?;
     let rows = store.rows();
-    if rows.iter().any(|r| store.str(r.room_id) == value) {
+    // An id some event is in: compared as interned symbols, not as text.
+    if store
+        .strings()
+        .lookup(value)
+        .is_some_and(|sym| rows.iter().any(|r| r.room_id == sym))
+    {
         return None;
     }
-    let mut ids: Vec<String> = rows
+    let ids = room_ids_named(store, value);
+    (!ids.is_empty()).then(|| WhyEmpty::RoomName {
+        value: value.to_string(),
+        ids: ids.into_iter().map(str::to_string).collect(),
+    })
+}
+
+/// The ids of the rooms the loaded events give this name (in any case), sorted, each once.
+pub fn room_ids_named<'a>(store: &'a Store, name: &str) -> Vec<&'a str> {
+    let mut ids: Vec<&str> = store
+        .rows()
         .iter()
-        .filter(|r| !r.room_name.is_none() && store.str(r.room_name).eq_ignore_ascii_case(value))
-        .map(|r| store.str(r.room_id).to_string())
+        .filter(|r| !r.room_name.is_none() && store.str(r.room_name).eq_ignore_ascii_case(name))
+        .map(|r| store.str(r.room_id))
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    (!ids.is_empty()).then(|| WhyEmpty::RoomName {
-        value: value.to_string(),
-        ids,
-    })
+    ids
 }
 
 /// A time range that misses every event read, whatever the other filters.

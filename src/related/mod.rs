@@ -159,18 +159,22 @@ impl Related {
 
     /// Everything of `other` not there yet.
     pub fn merge(&mut self, other: Related) -> usize {
+        self.add(other.into_objects())
+    }
+
+    /// Every room, session and peer's stats, as objects: the rooms first, then the sessions,
+    /// then the stats.
+    pub fn into_objects(self) -> impl Iterator<Item = Object> {
         let Related {
             rooms,
             sessions,
             stats,
-        } = other;
-        self.add(
-            rooms
-                .into_iter()
-                .map(Object::Room)
-                .chain(sessions.into_iter().map(Object::Session))
-                .chain(stats.into_iter().map(Object::Stats)),
-        )
+        } = self;
+        rooms
+            .into_iter()
+            .map(Object::Room)
+            .chain(sessions.into_iter().map(Object::Session))
+            .chain(stats.into_iter().map(Object::Stats))
     }
 
     /// The sessions of a room.

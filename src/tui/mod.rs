@@ -248,19 +248,7 @@ fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>) {
             ),
             Source::Demo | Source::Live(_) => {
                 let _ = tx.send(Action::BatchLoaded(crate::source::demo::load()));
-                let related = crate::source::demo::related();
-                let objects = related
-                    .rooms
-                    .into_iter()
-                    .map(crate::related::Object::Room)
-                    .chain(
-                        related
-                            .sessions
-                            .into_iter()
-                            .map(crate::related::Object::Session),
-                    )
-                    .chain(related.stats.into_iter().map(crate::related::Object::Stats))
-                    .collect();
+                let objects = crate::source::demo::related().into_objects().collect();
                 let _ = tx.send(Action::RelatedLoaded {
                     objects,
                     now: now(),

@@ -477,19 +477,7 @@ mod tests {
     fn a_folder_gets_the_events_and_the_related_data_and_opens_again_to_the_same_verdicts() {
         let dir = tempfile::tempdir().unwrap();
         let mut m = demo();
-        let related = crate::source::demo::related();
-        let objects = related
-            .rooms
-            .into_iter()
-            .map(crate::related::Object::Room)
-            .chain(
-                related
-                    .sessions
-                    .into_iter()
-                    .map(crate::related::Object::Session),
-            )
-            .chain(related.stats.into_iter().map(crate::related::Object::Stats))
-            .collect();
+        let objects = crate::source::demo::related().into_objects().collect();
         update(&mut m, Action::RelatedLoaded { objects, now: 0 });
         // Only the join failures shown: the track events go with them all the same.
         let mut joins = m.events.filter.clone();

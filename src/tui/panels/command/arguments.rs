@@ -30,14 +30,7 @@ pub(super) fn room_filter(model: &Model, arg: &str) -> Result<crate::filter::Fil
         );
     }
     // A name: the ids of the rooms that have it, in any case.
-    let mut ids: Vec<&str> = store
-        .rows()
-        .iter()
-        .filter(|r| !r.room_name.is_none() && store.str(r.room_name).eq_ignore_ascii_case(value))
-        .map(|r| store.str(r.room_id))
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
+    let ids = crate::insight::room_ids_named(store, value);
     match ids.as_slice() {
         [id] => with_field(
             &model.events.filter,
