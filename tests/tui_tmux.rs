@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use callscope::event::EventType;
 use callscope::filter::Filter;
 use callscope::store::Store;
-use callscope::tui::view::header::thousands;
+use callscope::text::thousands;
 
 mod common;
 
@@ -1039,7 +1039,15 @@ fn on_the_demo_a_peers_story_tells_whether_it_got_through_in_two_keys() {
     };
     tmux.start_demo("", &format!("--peer {SOREN}"));
     tmux.keys(&["p"]);
-    let screen = tmux.wait_for_text("got through: joined session 6afd7544… at 10:05:10");
+    // Waited for whole: a capture can catch the story drawn over part of the list.
+    let screen = tmux.wait_for(
+        |s| {
+            s.contains("got through: joined session 6afd7544… at 10:05:10")
+                && s.contains("published video")
+                && s.contains("outcome: got through")
+        },
+        "the story with its verdict and track events, and the detail pane's verdict",
+    );
     assert!(
         screen.contains("JOIN: 4 failed attempts over 7s"),
         "{screen}"

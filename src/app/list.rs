@@ -174,7 +174,7 @@ fn note_saved_pages(source: &Source) {
     if !pages.say_more_than(pages.events as usize) {
         return;
     }
-    let thousands = crate::tui::view::header::thousands;
+    let thousands = crate::text::thousands;
     let held = thousands(pages.events as usize);
     let saved = match pages.pages {
         1 => "the saved page holds".to_string(),

@@ -16,12 +16,12 @@ use super::{Focus, Handled, visible_offset};
 use crate::filter::Filter;
 use crate::store::Store;
 use crate::text::for_terminal;
+use crate::text::thousands;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Events, Model};
 use crate::tui::update::events::{fetch_more_if_near_end, select};
 use crate::tui::update::history::{self, Return};
-use crate::tui::view::header::thousands;
 use crate::tui::view::layout::list_height;
 
 /// A find in force: its text, and which loaded events hold it.

@@ -254,7 +254,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         title.push_str(&format!(
             "· \"{}\" in {} ({}/{}) ",
             crate::text::for_terminal(&find.text),
-            crate::tui::view::header::thousands(find.shown_hits),
+            crate::text::thousands(find.shown_hits),
             key(Command::FindNext),
             key(Command::FindPrev)
         ));

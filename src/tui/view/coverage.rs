@@ -7,9 +7,9 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use super::header::thousands;
 use super::layout::Areas;
 use crate::text::display_width;
+use crate::text::thousands;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::Model;

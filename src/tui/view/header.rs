@@ -4,7 +4,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::event::EventType;
-use crate::text::for_terminal;
+use crate::text::{for_terminal, thousands};
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Fetch, Live, LoadState, Model, SourceLabel};
@@ -423,9 +423,4 @@ fn problems_line(model: &Model) -> Line<'static> {
             )
         }
     }
-}
-
-/// 12345 as `12,345`.
-pub fn thousands(n: usize) -> String {
-    crate::text::thousands(n)
 }
