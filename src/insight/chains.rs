@@ -286,11 +286,11 @@ fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<
     (chains, chain_of)
 }
 
-/// The time of day in UTC, `11:06:02`.
+/// The time of day in UTC, `11:06:02`. (Worked out from the seconds of the day: chrono's
+/// formatting took a sixth of the work of every chain's verdict, which names several times.)
 pub fn clock(ns: i64) -> String {
-    chrono::DateTime::<chrono::Utc>::from_timestamp_nanos(ns)
-        .format("%H:%M:%S")
-        .to_string()
+    let day = ns.div_euclid(S).rem_euclid(86_400);
+    format!("{:02}:{:02}:{:02}", day / 3600, day % 3600 / 60, day % 60)
 }
 
 /// `0s`, `43s`, `1m 43s`, `2h 05m`, `3d 4h`.
@@ -320,6 +320,27 @@ mod tests {
 
     fn endings(story: &Story) -> Vec<String> {
         story.chains.iter().map(|c| c.ending.words()).collect()
+    }
+
+    #[test]
+    fn the_clock_reads_as_chrono_formats_it_before_and_after_1970() {
+        for ns in [
+            0,
+            1,
+            -1,
+            S - 1,
+            86_399 * S + 999_999_999,
+            1_763_460_362 * S + 5,
+            -86_401 * S,
+            -S / 2,
+            i64::MIN,
+            i64::MAX,
+        ] {
+            let chrono = chrono::DateTime::<chrono::Utc>::from_timestamp_nanos(ns)
+                .format("%H:%M:%S")
+                .to_string();
+            assert_eq!(clock(ns), chrono, "{ns}");
+        }
     }
 
     #[test]

@@ -93,26 +93,26 @@ pub fn failing_of<'a>(store: &'a Store, chain: &Chain) -> Failing<'a> {
 
 /// What became of every chain of the loaded events: for each event in a chain, the chain's
 /// number (unique among all peers) and its outcome; `None` for an event in no chain. Every
-/// peer's story is told once, the track events of the store read once and handed to each
-/// chain by room, so that the groups view can count a share per group.
+/// peer's story is told once, on the threads of rayon's pool (a peer's chains need nothing of
+/// another's); the track events of the store are read once and indexed by room, then by peer
+/// and by user, and each room's sessions are indexed once, so that the groups view can count a
+/// share per group. Chains are numbered in the order of their peers' symbols.
 pub fn outcomes(
     store: &Store,
     related: &Related,
     fetched: &[TrackSeen],
     now: i64,
 ) -> Vec<Option<(u32, super::verdict::Outcome)>> {
+    use rayon::prelude::*;
     let rows = store.rows();
-    let mut table = vec![None; rows.len()];
-    let mut by_room: rustc_hash::FxHashMap<String, Vec<TrackSeen>> = Default::default();
-    for t in all_tracks(store).into_iter().chain(fetched.iter().cloned()) {
-        by_room.entry(t.room_id.clone()).or_default().push(t);
-    }
-    for tracks in by_room.values_mut() {
-        tracks.sort_by_key(|t| t.at);
-        tracks.dedup();
-    }
-    // Each room's sessions read once, for all its chains.
-    let mut rooms: rustc_hash::FxHashMap<String, RoomSessions> = Default::default();
+    // A verdict reads a track event's time, kind, peer, user and room: its media and source,
+    // read from the event's JSON, only name it in words.
+    let mut all: Vec<TrackSeen> = all_tracks(store)
+        .filter_map(|i| track_seen_in_row(store, i))
+        .collect();
+    all.extend(fetched.iter().cloned());
+    all.sort_by(|a, b| (a.at, &a.room_id).cmp(&(b.at, &b.room_id)));
+    let tracks = RoomTracks::of(&all);
     let kinds = super::Kinds::of(store);
     let mut peers: Vec<Sym> = rows
         .iter()
@@ -121,71 +121,147 @@ pub fn outcomes(
         .collect();
     peers.sort();
     peers.dedup();
-    let mut number = 0u32;
-    for peer in peers {
-        let story = story(store, peer);
-        for chain in &story.chains {
-            let failing = failing_of(store, chain);
-            let tracks = by_room
-                .get(failing.room_id)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            let room = rooms
-                .entry(failing.room_id.to_string())
-                .or_insert_with(|| RoomSessions::new(related, failing.room_id, now));
-            // The room's track events of this peer or of its user: the only ones that count.
-            let theirs: Vec<TrackSeen> = tracks
+    // Each room's sessions read once, for all its chains.
+    let mut room_ids: Vec<Sym> = rows.iter().map(|r| r.text(Field::Room)).collect();
+    room_ids.sort();
+    room_ids.dedup();
+    let rooms: rustc_hash::FxHashMap<&str, RoomSessions> = room_ids
+        .par_iter()
+        .map(|&r| {
+            let id = if r.is_none() { "" } else { store.str(r) };
+            (id, RoomSessions::new(related, id, now))
+        })
+        .collect();
+    let told: Vec<Vec<(Vec<u32>, super::verdict::Outcome)>> = peers
+        .par_iter()
+        .map(|&peer| {
+            story(store, peer)
+                .chains
                 .iter()
-                .filter(|t| {
-                    t.peer_id == failing.peer_id
-                        || failing
-                            .user_id
-                            .is_some_and(|u| !u.is_empty() && t.user_id.as_deref() == Some(u))
+                .map(|chain| {
+                    let failing = failing_of(store, chain);
+                    let theirs = tracks.theirs(&failing);
+                    let outcome = match rooms.get(failing.room_id) {
+                        Some(room) => verdict_in(&failing, room, &theirs, now).outcome,
+                        None => {
+                            let room = RoomSessions::new(related, failing.room_id, now);
+                            verdict_in(&failing, &room, &theirs, now).outcome
+                        }
+                    };
+                    (chain.events.clone(), outcome)
                 })
-                .cloned()
-                .collect();
-            let outcome = verdict_in(&failing, room, &theirs, now).outcome;
-            for &e in &chain.events {
-                table[e as usize] = Some((number, outcome));
-            }
-            number += 1;
+                .collect()
+        })
+        .collect();
+    let mut table = vec![None; rows.len()];
+    for (number, (events, outcome)) in told.into_iter().flatten().enumerate() {
+        for e in events {
+            table[e as usize] = Some((number as u32, outcome));
         }
     }
     table
 }
 
-/// Every track event of the store with a time.
-fn all_tracks(store: &Store) -> Vec<TrackSeen> {
-    let rows = store.rows();
-    let mut seen = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        if row.ts == NO_TIME || !store.str(row.kind).starts_with("track.") {
-            continue;
-        }
-        seen.push(track_seen(store, i));
-    }
-    seen
+/// Track events (in time order) indexed by room, then by peer id and by user id: the only ones
+/// a chain's verdict looks at are those of its room and of its peer or its user.
+struct RoomTracks<'a> {
+    all: &'a [TrackSeen],
+    by_room: rustc_hash::FxHashMap<&'a str, Theirs<'a>>,
 }
 
-fn track_seen(store: &Store, i: usize) -> TrackSeen {
+#[derive(Default)]
+struct Theirs<'a> {
+    by_peer: rustc_hash::FxHashMap<&'a str, Vec<usize>>,
+    by_user: rustc_hash::FxHashMap<&'a str, Vec<usize>>,
+}
+
+impl<'a> RoomTracks<'a> {
+    fn of(all: &'a [TrackSeen]) -> RoomTracks<'a> {
+        let mut by_room: rustc_hash::FxHashMap<&'a str, Theirs<'a>> = Default::default();
+        for (k, t) in all.iter().enumerate() {
+            let room = by_room.entry(t.room_id.as_str()).or_default();
+            room.by_peer.entry(t.peer_id.as_str()).or_default().push(k);
+            if let Some(u) = t.user_id.as_deref().filter(|u| !u.is_empty()) {
+                room.by_user.entry(u).or_default().push(k);
+            }
+        }
+        RoomTracks { all, by_room }
+    }
+
+    /// The track events of the failing peer's room that are its own or its user's, in time
+    /// order, each once.
+    fn theirs(&self, failing: &Failing) -> Vec<TrackSeen> {
+        let Some(room) = self.by_room.get(failing.room_id) else {
+            return Vec::new();
+        };
+        let mut picked: Vec<usize> = room
+            .by_peer
+            .get(failing.peer_id)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(more) = failing
+            .user_id
+            .filter(|u| !u.is_empty())
+            .and_then(|u| room.by_user.get(u))
+        {
+            picked.extend(more);
+            picked.sort_unstable();
+        }
+        let mut theirs: Vec<TrackSeen> = picked.into_iter().map(|k| self.all[k].clone()).collect();
+        theirs.dedup();
+        theirs
+    }
+}
+
+/// The index of every track event of the store with a time.
+fn all_tracks(store: &Store) -> impl Iterator<Item = usize> + '_ {
+    // The types met so far, and whether each is a track event's: there are a few.
+    let mut types: Vec<(Sym, bool)> = Vec::new();
+    let mut is_track = move |kind: Sym| match types.iter().find(|(k, _)| *k == kind) {
+        Some(&(_, track)) => track,
+        None => {
+            let track = store.str(kind).starts_with("track.");
+            types.push((kind, track));
+            track
+        }
+    };
+    store
+        .rows()
+        .iter()
+        .enumerate()
+        .filter(move |(_, row)| row.ts != NO_TIME && is_track(row.kind))
+        .map(|(i, _)| i)
+}
+
+/// A track event as its row tells it, without its media and source (which are read from its
+/// JSON).
+fn track_seen_in_row(store: &Store, i: usize) -> Option<TrackSeen> {
     let row = store.row(i);
-    let event = store.event(i);
     let text = |sym: Sym| (!sym.is_none()).then(|| store.str(sym).to_string());
-    TrackSeen {
+    Some(TrackSeen {
         at: row.ts,
         peer_id: store.str(row.text(Field::Peer)).to_string(),
         user_id: text(row.text(Field::User)),
         room_id: store.str(row.text(Field::Room)).to_string(),
         kind: store.str(row.kind).to_string(),
+        media: None,
+        source: None,
+    })
+}
+
+fn track_seen(store: &Store, i: usize) -> TrackSeen {
+    let event = store.event(i);
+    TrackSeen {
         media: event.data_str("type").map(str::to_string),
         source: event.data_str("source").map(str::to_string),
+        ..track_seen_in_row(store, i).expect("a row")
     }
 }
 
 /// The track events among a store's events (a live answer to a question for them), in time
 /// order.
 pub fn tracks_in(store: &Store) -> Vec<TrackSeen> {
-    let mut seen = all_tracks(store);
+    let mut seen: Vec<TrackSeen> = all_tracks(store).map(|i| track_seen(store, i)).collect();
     seen.sort_by_key(|t| t.at);
     seen
 }
