@@ -99,9 +99,38 @@ pub struct Events {
     pub find: Option<Find>,
     /// How often the store and the shown events changed, for the views derived from them.
     pub generation: Generation,
+    /// Why no event is shown, when the loaded events can say.
+    pub why_empty: WhyEmptyNote,
+}
+
+/// Why the filter leaves no event, when the loaded events can say ([`crate::insight::why_empty`],
+/// which may read every row): told again when the store or the shown events change, not on every
+/// frame.
+#[derive(Debug, Default)]
+pub struct WhyEmptyNote {
+    /// The generations of the store and of the shown events it was told for.
+    told_for: Option<(u64, u64)>,
+    pub reasons: Vec<crate::insight::WhyEmpty>,
 }
 
 impl Events {
+    /// Tells again why no event is shown, when the store or the shown events changed since it
+    /// was told.
+    pub fn refresh_why_empty(&mut self) {
+        let now = (self.generation.store, self.generation.shown);
+        if self.why_empty.told_for == Some(now) {
+            return;
+        }
+        self.why_empty = WhyEmptyNote {
+            told_for: Some(now),
+            reasons: if self.shown.is_empty() && !self.store.is_empty() {
+                crate::insight::why_empty(&self.filter, &self.store)
+            } else {
+                Vec::new()
+            },
+        };
+    }
+
     /// The store index of the selected event, if any is shown.
     pub fn selected(&self) -> Option<usize> {
         self.shown.get(self.selection.selected).map(|&i| i as usize)
@@ -224,6 +253,7 @@ impl Model {
                 back: Vec::new(),
                 find: None,
                 generation: Generation::default(),
+                why_empty: WhyEmptyNote::default(),
             },
             focus: Focus::List,
             panes: Panes::default(),

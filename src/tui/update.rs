@@ -195,7 +195,7 @@ fn does_nothing(model: &Model, key: &str, mode: super::keymap::Mode) -> String {
 }
 
 /// Brings every view derived from the events up to date: the groups, the timeline, the focused
-/// event's chain and the facets. Each remembers the generation of the events it was computed
+/// event's chain, the facets and why no event is shown. Each remembers the generation of the events it was computed
 /// for, and is computed again only when that moved on (or, for the timeline, its width).
 pub fn refresh_derived(model: &mut Model) {
     let focused = model.focused_event();
@@ -214,6 +214,7 @@ pub fn refresh_derived(model: &mut Model) {
     if let Some(story) = focus.story_mut() {
         story.retell(&events.store, beside, events.generation.store);
     }
+    events.refresh_why_empty();
     let mut found = events.find.take();
     if let Some(find) = &mut found {
         find.refresh(events);

@@ -307,10 +307,10 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             );
             // What the loaded events say of it: a room's name given for its id, a time range
             // that misses them all.
-            for why in crate::insight::why_empty(&events.filter, &events.store) {
+            for why in &events.why_empty.reasons {
                 text.push_str("\n ");
                 text.push_str(&why.words());
-                if let crate::insight::WhyEmpty::RoomName { value, .. } = &why {
+                if let crate::insight::WhyEmpty::RoomName { value, .. } = why {
                     text.push_str(&format!(
                         ": {}room {} filters by it",
                         model
