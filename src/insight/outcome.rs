@@ -8,7 +8,7 @@ use super::quality::{Summary, around};
 use super::verdict::{Attempt, Failing, RoomSessions, TrackSeen, Verdict, verdict, verdict_in};
 use crate::event::Field;
 use crate::related::Related;
-use crate::store::{NO_TIME, Store, Sym};
+use crate::store::{Store, Sym};
 
 /// A peer's story with the outcome of each chain.
 #[derive(Debug, Clone, PartialEq)]
@@ -156,15 +156,11 @@ pub fn outcomes(
 
 /// Every track event of the store with a time.
 fn all_tracks(store: &Store) -> Vec<TrackSeen> {
-    let rows = store.rows();
-    let mut seen = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        if row.ts == NO_TIME || !store.str(row.kind).starts_with("track.") {
-            continue;
-        }
-        seen.push(track_seen(store, i));
-    }
-    seen
+    store
+        .track_rows()
+        .iter()
+        .map(|&i| track_seen(store, i as usize))
+        .collect()
 }
 
 fn track_seen(store: &Store, i: usize) -> TrackSeen {
@@ -202,12 +198,10 @@ fn tracks_of(store: &Store, story: &Story) -> Vec<TrackSeen> {
         .collect();
     users.sort();
     users.dedup();
-    let is_track = |kind: Sym| store.str(kind).starts_with("track.");
     let mut seen = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        if row.ts == NO_TIME || !is_track(row.kind) {
-            continue;
-        }
+    for &i in store.track_rows() {
+        let i = i as usize;
+        let row = &rows[i];
         let mine = row.text(Field::Peer) == story.peer && !story.peer.is_none();
         let same_user = users
             .iter()

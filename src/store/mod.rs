@@ -94,6 +94,10 @@ pub struct Store {
     sets: SymSets,
     ids: IdIndex,
     peers: PeerIndex,
+    /// The rows of track events (a type starting with `track.`) that have a time, in load
+    /// order: what a peer's verdict reads besides its own rows, without going through every
+    /// row.
+    tracks: Vec<u32>,
     duplicates: usize,
     /// The earliest and the latest time of the events that have one.
     times: Option<(i64, i64)>,
@@ -192,6 +196,12 @@ impl Store {
         self.peers.rows(peer)
     }
 
+    /// The rows of the track events that have a time (their type starts with `track.`), in
+    /// load order.
+    pub fn track_rows(&self) -> &[u32] {
+        &self.tracks
+    }
+
     /// The sets of other string values that rows refer to (`Row::others`).
     pub fn sets(&self) -> &SymSets {
         &self.sets
@@ -260,6 +270,8 @@ impl Store {
             })
             .collect();
         let mut duplicates = 0;
+        // Whether each type is a track event's, asked once per type.
+        let mut track_kinds = rustc_hash::FxHashMap::default();
         let fresh = self.ids.insert_all(&mut batch.ids);
         for ((mut row, located), fresh) in batch.rows.drain(..).zip(fresh) {
             if !fresh {
@@ -279,6 +291,9 @@ impl Store {
                 });
             }
             self.peers.push(row.peer_id, self.rows.len() as u32);
+            if row.ts != NO_TIME && self.is_track_kind(&mut track_kinds, row.kind) {
+                self.tracks.push(self.rows.len() as u32);
+            }
             if !row.search_raw {
                 self.located.resize(self.rows.len(), Located::default());
                 self.located.push(located);
@@ -292,6 +307,13 @@ impl Store {
             added: self.rows.len() - first,
             duplicates,
         }
+    }
+
+    /// Whether `kind` is a track event's type, remembered in `known` for the rest of a merge.
+    fn is_track_kind(&self, known: &mut rustc_hash::FxHashMap<Sym, bool>, kind: Sym) -> bool {
+        *known
+            .entry(kind)
+            .or_insert_with(|| self.strings.get(kind).starts_with("track."))
     }
 
     /// Makes room for the rest of the batch's blob at once, judged by the size of the batch's

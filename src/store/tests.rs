@@ -490,6 +490,39 @@ fn the_rows_of_a_peer_are_every_row_with_its_peer_in_load_order() {
 }
 
 #[test]
+fn the_track_rows_are_every_timed_track_event_in_load_order_across_batches() {
+    let mut lines = generated_lines(600, 4);
+    // A track event without a time, and types that only look like a track event's.
+    lines.insert(
+        100,
+        r#"{"id":"t-no-time","type":"track.add.success","data":{"peer_id":"p"}}"#.to_string(),
+    );
+    lines.insert(
+        200,
+        r#"{"id":"t-other","timestamp":"2024-11-18T10:00:00Z","type":"tracks.add","data":{}}"#
+            .to_string(),
+    );
+    lines.insert(
+        300,
+        r#"{"id":"t-upper","timestamp":"2024-11-18T10:00:00Z","type":"Track.add","data":{}}"#
+            .to_string(),
+    );
+    let mut store = Store::new();
+    // Two batches, the second repeating some events of the first (dropped as duplicates).
+    store.merge(batch(&(lines[..400].join("\n") + "\n")));
+    store.merge(batch(&(lines[300..].join("\n") + "\n")));
+    assert_eq!(store.len(), lines.len());
+    let scanned: Vec<u32> = (0..store.len() as u32)
+        .filter(|&i| {
+            let row = store.row(i as usize);
+            row.ts != NO_TIME && store.str(row.kind).starts_with("track.")
+        })
+        .collect();
+    assert!(scanned.len() > 10, "{} track events", scanned.len());
+    assert_eq!(store.track_rows(), scanned);
+}
+
+#[test]
 fn an_unindexed_store_still_searches_exactly_by_reading_each_event() {
     let unindexed = |lines: &[String]| {
         let text = lines.join("\n");
