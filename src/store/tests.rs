@@ -597,6 +597,35 @@ fn room_is_reserved_for_the_rest_of_a_file_but_not_on_a_wild_guess() {
     let mut store = Store::new();
     store.merge(builder.finish());
     assert!(store.rows.capacity() >= 4000, "{}", store.rows.capacity());
+    // Past a fair sample (20,000 events), the guess is trusted whole: the rows never grow again
+    // while the rest of the file is merged, batch after batch (trusted up to four times the
+    // first batch only, they would grow at 100,000).
+    let lines: String = (0..200_000)
+        .map(|i| format!("{{\"id\":\"{i:08x}-0000-4000-8000-{i:012x}\"}}\n"))
+        .collect();
+    let blob = Arc::new(Blob::Owned(lines.clone().into_bytes()));
+    let mut store = Store::new();
+    let mut start = 0;
+    let mut capacities = Vec::new();
+    for chunk in lines.lines().collect::<Vec<_>>().chunks(25_000) {
+        let mut builder = BatchBuilder::new(Arc::clone(&blob));
+        for line in chunk {
+            builder.push(start, start + line.len()).unwrap();
+            start += line.len() + 1;
+        }
+        store.merge(builder.finish());
+        capacities.push(store.rows.capacity());
+    }
+    assert_eq!(store.len(), 200_000);
+    assert!(capacities[0] >= 200_000, "{capacities:?}");
+    assert!(
+        capacities.iter().all(|&c| c == capacities[0]),
+        "{capacities:?}"
+    );
+    // The ids are still each kept once.
+    let again = lines.lines().take(30_000).collect::<Vec<_>>().join("\n");
+    let merged = store.merge(batch(&again));
+    assert_eq!((merged.added, merged.duplicates), (0, 30_000));
 }
 
 /// Each row of `store`, one per line of `lines` in order, holds its event's agent fields, domain,
