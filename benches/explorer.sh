@@ -279,12 +279,14 @@ done
 if ((${#DUMPS[@]} > 1)); then
   # The growth: each median (times in ms, memory in MiB) at each size.
   printf 'growth, medians of %d runs each (times in ms, RssAnon in MiB):\n' "$RUNS"
-  printf '| %12s |' events "${FIGURES[@]}"
-  echo
-  printf '|%s' "$(printf -- '-%.0s' {1..14})" && for f in "${FIGURES[@]}"; do printf '|%s' "$(printf -- '-%.0s' $(seq $((${#f} + 2))))"; done
+  printf '| %-24s | %12s ' dump events
+  for f in "${FIGURES[@]}"; do printf '| %s ' "$f"; done
+  echo '|'
+  printf '|%s|%s' "$(printf -- '-%.0s' {1..26})" "$(printf -- '-%.0s' {1..14})"
+  for f in "${FIGURES[@]}"; do printf '|%s' "$(printf -- '-%.0s' $(seq $((${#f} + 2))))"; done
   echo '|'
   for d in "${!DUMPS[@]}"; do
-    printf '| %12s |' "${LOADED[d]:-?}"
+    printf '| %-24s | %12s |' "$(basename "${DUMPS[d]}")" "${LOADED[d]:-?}"
     for f in "${FIGURES[@]}"; do
       v=${GROWTH[$d,$f]}
       [[ $f == anon || $f == peak ]] && v=$((v / 1024))
