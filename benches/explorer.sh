@@ -1,28 +1,41 @@
 #!/usr/bin/env bash
-# Measures the explorer on a large dump as a user meets it: the release binary runs in a 160x45
+# Measures the explorer on large dumps as a user meets it: the release binary runs in a 160x45
 # tmux pane; the script polls the screen for the first events (first screen) and for the loader's
 # "idle" (fully loaded), samples the process's RssAnon (its own memory: the pages of the mapped
-# dump are the page cache's) meanwhile, then times the redraw after key 3 (the join type), after
-# key e (every event grouped by error) and after Shift-Tab there (regrouped by peer, the key with
-# the most groups), then back in the list after key o (sorted by type) and key O (newest first),
-# after the first digit of a find (the first search a number can hold: every event's numbers
-# are read), after the 6 that completes 4006 (typed after 400) and after n (the next hit), against
-# the redraw after key ? (the help, cheap: the round trip through tmux).
-# Prints one line per run, then the medians against the goals.
+# dump are the page cache's) meanwhile, then times the redraw after each key the goals name:
+# key 3 (the join type), t (final errors only), a search set with \ (SEARCH, every event read),
+# T (the timeline) and F (the facets of the shown events), key e (every event grouped by error)
+# and Shift-Tab there (regrouped by peer, the key with the most groups), then back in the list
+# key o (sorted by type) and key O (newest first), the first digit of a find (the first search a
+# number can hold: every event's numbers are read), the 6 that completes 4006 (typed after 400)
+# and n (the next hit), against the redraw after key ? (the help, cheap: the round trip through
+# tmux). Prints one line per run, then the medians against the goals; given several dumps (100k,
+# 1M and 5M events, say), each in turn, then a table of the growth: each median at each size.
 #
 #   benches/explorer.sh target/bench/events-1000000.ndjson [RUNS]
+#   benches/explorer.sh e100k.ndjson e1m.ndjson e5m.ndjson [RUNS]   the growth
 #   BIN=path/to/callscope benches/explorer.sh DUMP [RUNS]
 #   PIPE=1 benches/explorer.sh DUMP [RUNS]    the dump through a pipe: `cat DUMP | callscope -`
+#   SEARCH=text                               the search (default sfu-prod-in2-03)
+#   KEY_LIMIT_S=30                            give up on a key unanswered this long
 #
-# The dump is read once before the runs, so every run starts with it in the page cache. Times are
-# from the start of the process to the poll that saw the screen, so they include up to one poll
-# interval (5 ms before the first screen, 20 ms after) and tmux's own delay.
+# Each dump is read once before its runs, so every run starts with it in the page cache. Times
+# are from the start of the process (or the key) to the poll that saw the screen, so they include
+# up to one poll interval (5 ms before the first screen, 20 ms after, 2 ms after a key) and tmux's
+# own delay.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FILE=${1:?usage: benches/explorer.sh DUMP [RUNS]}
-RUNS=${2:-3}
+(($# >= 1)) || { echo "usage: benches/explorer.sh DUMP... [RUNS]" >&2; exit 2; }
+DUMPS=("$@")
+RUNS=3
+if (($# > 1)) && [[ ${DUMPS[-1]} =~ ^[0-9]+$ ]]; then
+  RUNS=${DUMPS[-1]}
+  unset 'DUMPS[-1]'
+fi
 command -v tmux >/dev/null || { echo "tmux is needed (apt-get install tmux)" >&2; exit 2; }
-[ -r "$FILE" ] || { echo "cannot read $FILE" >&2; exit 2; }
+for FILE in "${DUMPS[@]}"; do
+  [ -r "$FILE" ] || { echo "cannot read $FILE" >&2; exit 2; }
+done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "RUNS must be a positive number" >&2; exit 2; }
 ((BASH_VERSINFO[0] >= 5)) || { echo "bash 5 is needed (EPOCHREALTIME)" >&2; exit 2; }
 if [ -z "${BIN:-}" ]; then
@@ -31,16 +44,9 @@ if [ -z "${BIN:-}" ]; then
 fi
 [ -x "$BIN" ] || { echo "no callscope binary at $BIN" >&2; exit 2; }
 BIN=$(realpath "$BIN")
-FILE=$(realpath "$FILE")
-SIZE=$(stat -c %s "$FILE")
 LIMIT_S=${LIMIT_S:-120} # give up on a run after this long
-if [ -n "${PIPE:-}" ]; then
-  COMMAND="exec bash -c \"exec '$BIN' - < <(cat '$FILE')\""
-  HOW="through a pipe"
-else
-  COMMAND="exec '$BIN' '$FILE'"
-  HOW="mapped"
-fi
+KEY_LIMIT_S=${KEY_LIMIT_S:-30}
+SEARCH=${SEARCH:-sfu-prod-in2-03}
 
 BASE=$(mktemp -u /tmp/callscope-bench.XXXXXX)
 SOCK=$BASE.0
@@ -69,7 +75,7 @@ key_to_change() {
     now=$(capture 2>/dev/null || true)
     t=$(now_ms)
     if [ "$now" != "$2" ]; then break; fi
-    ((t - t1 < 10000)) || fail "no redraw 10 s after pressing $1"
+    ((t - t1 < KEY_LIMIT_S * 1000)) || fail "no redraw $KEY_LIMIT_S s after pressing $1"
     nap 0.002
   done
   echo $((t - t1))
@@ -81,143 +87,211 @@ wait_text() {
   while :; do
     now=$(capture 2>/dev/null || true)
     [[ $now == *"$1"* ]] && return
-    (($(now_ms) - start < 10000)) || fail "no $1 on the screen after 10 s"
+    (($(now_ms) - start < KEY_LIMIT_S * 1000)) || fail "no $1 on the screen after $KEY_LIMIT_S s"
     nap 0.005
   done
 }
 # A size in KiB as a share of the file's size, in per cent.
 share() { awk -v kb="$1" -v size="$SIZE" 'BEGIN { print 100 * kb * 1024 / size }'; }
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+# Stops the whole script, from a command substitution as well (its `exit` would end only that).
 fail() {
   echo "run $run: $1; the screen was:" >&2
   capture 2>/dev/null >&2 || true
+  kill -TERM $$
   exit 1
 }
+trap 'exit 1' TERM
 
-cat "$FILE" >/dev/null
-LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-printf '%s: %s (%d MB, %d MiB) %s, %s cores, load average %s\n' "$(date -u +'%Y-%m-%d %H:%M UTC')" \
-  "$FILE" "$((SIZE / 1000000))" "$((SIZE / 1048576))" "$HOW" "$(nproc)" "$LOAD_BEFORE"
-
-declare -a FIRSTS FULLS ANONS PEAKS TOGGLES FLOORS ERRORS PEERS SORTS FLIPS DIGITS FINDS NEXTS
-for run in $(seq "$RUNS"); do
-  # A server of its own for each run: one that is still shutting down cannot be reused.
-  tmux -S "$SOCK" kill-server 2>/dev/null || true
-  SOCK=$BASE.$run
-  # The tmux server and pane are up before the clock starts; the pane is then replaced by
-  # callscope itself (exec), so the pane's pid is callscope's.
-  tmux -S "$SOCK" new-session -d -s bench -x 160 -y 45 'sleep 100000'
-  t0=$(now_ms)
-  tmux -S "$SOCK" respawn-pane -k -t bench "$COMMAND"
-  pid=$(tmux -S "$SOCK" display -p -t bench '#{pane_pid}')
-  first="" full="" peak=0 interval=0.005
+# wait_change SCREEN: waits for the screen to differ from SCREEN (after a key not timed).
+wait_change() {
+  local start now
+  start=$(now_ms)
   while :; do
-    screen=$(capture 2>/dev/null || true)
-    t=$(now_ms)
-    kb=$(rss_anon_kb "$pid")
-    ((kb > peak)) && peak=$kb
-    if [ -z "$first" ] && [ "$(shown_count "$screen")" -gt 0 ] 2>/dev/null; then
-      first=$((t - t0))
-      interval=0.02
-    fi
-    if [[ $screen == *"│ idle"* ]]; then
-      full=$((t - t0))
-      break
-    fi
-    kill -0 "$pid" 2>/dev/null || fail "callscope exited"
-    ((t - t0 < LIMIT_S * 1000)) || fail "not loaded after $LIMIT_S s"
-    nap "$interval"
+    now=$(capture 2>/dev/null || true)
+    [ "$now" != "$1" ] && return
+    (($(now_ms) - start < KEY_LIMIT_S * 1000)) || fail "no redraw after $KEY_LIMIT_S s"
+    nap 0.005
   done
-  [ -n "$first" ] || first=$full
-  anon=$(rss_anon_kb "$pid")
-  ((anon > peak)) && peak=$anon
+}
+# press KEY: presses KEY, untimed, and waits for the redraw.
+press() {
+  local before
+  before=$(capture)
+  tmux -S "$SOCK" send-keys -t bench "$1"
+  wait_change "$before"
+  nap 0.2
+}
+# timed KEY: after a pause, presses KEY and prints the ms to its redraw.
+timed() {
+  nap 0.2
+  key_to_change "$1" "$(capture)"
+}
+ms_to_s() { awk -v ms="$1" 'BEGIN { print ms / 1000 }'; }
 
-  # The round trip of a key through tmux, the floor: ? opens the help, a cheap redraw.
-  floor=$(key_to_change '?' "$screen")
-  tmux -S "$SOCK" send-keys -t bench '?'
-  nap 0.2
-  # Key 3 turns the join type on: from every event to one type.
-  screen=$(capture)
-  toggle=$(key_to_change 3 "$screen")
-  # Key 3 again shows every event again; e groups them by error, and Shift-Tab from the first
-  # key goes to the last one, peer.
-  nap 0.2
-  screen=$(capture)
-  key_to_change 3 "$screen" >/dev/null
-  nap 0.2
-  screen=$(capture)
-  by_error=$(key_to_change e "$screen")
-  nap 0.2
-  screen=$(capture)
-  [[ $screen == *"groups by error"* ]] || fail "key e did not group by error"
-  by_peer=$(key_to_change BTab "$screen")
-  nap 0.2
-  screen=$(capture)
-  [[ $screen == *"groups by peer"* ]] || fail "Shift-Tab did not group by peer"
-  # Back in the list, every event shown: o sorts by type, O puts the newest first.
-  tmux -S "$SOCK" send-keys -t bench Escape
-  wait_text "Enter/Tab detail"
-  nap 0.2
-  screen=$(capture)
-  by_type=$(key_to_change o "$screen")
-  nap 0.2
-  screen=$(capture)
-  [[ $screen == *"sorted by type"* ]] || fail "key o did not sort by type"
-  newest=$(key_to_change O "$screen")
-  nap 0.2
-  screen=$(capture)
-  [[ $screen == *"newest first"* ]] || fail "key O did not put the newest first"
-  # Find: / opens its prompt, 400 is typed; then the 6 that makes it 4006 (every loaded event
-  # looked at, the selection jumping to the first that holds it), and n to the next one.
-  tmux -S "$SOCK" send-keys -t bench /
-  wait_text "keeps it"
-  # The first digit typed: the first search that a number can hold reads every event's numbers.
-  nap 0.2
-  screen=$(capture)
-  digit=$(key_to_change 4 "$screen")
-  wait_text '"4" in'
-  tmux -S "$SOCK" send-keys -t bench -l 00
-  wait_text '"400" in'
-  nap 0.2
-  screen=$(capture)
-  find=$(key_to_change 6 "$screen")
-  wait_text '"4006" in'
-  tmux -S "$SOCK" send-keys -t bench Enter
-  wait_text "(n/N: next/previous"
-  nap 0.2
-  screen=$(capture)
-  next=$(key_to_change n "$screen")
-  tmux -S "$SOCK" send-keys -t bench q
+# The columns of the growth table, in order: the name of each figure and its unit.
+FIGURES=(first full anon peak toggle final search timeline facets by_error by_peer by_type newest digit find next floor)
+declare -A GROWTH   # GROWTH[dump,figure]: the median of the runs on that dump
+declare -a LOADED   # the events each dump loads, as the header counts them
 
-  FIRSTS+=("$first") FULLS+=("$full") ANONS+=("$anon") PEAKS+=("$peak") TOGGLES+=("$toggle") FLOORS+=("$floor")
-  ERRORS+=("$by_error") PEERS+=("$by_peer") SORTS+=("$by_type") FLIPS+=("$newest") DIGITS+=("$digit") FINDS+=("$find") NEXTS+=("$next")
-  printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); key 3 redrawn in %d ms, grouped by error in %d ms, by peer in %d ms, sorted by type in %d ms, newest first in %d ms, find 4 (numbers read) in %d ms, 4006 in %d ms, next hit in %d ms (key ? in %d ms)\n' \
-    "$run" "$(awk -v ms="$first" 'BEGIN { print ms / 1000 }')" \
-    "$(awk -v ms="$full" 'BEGIN { print ms / 1000 }')" "$((anon / 1024))" "$(share "$anon")" \
-    "$((peak / 1024))" "$(share "$peak")" "$toggle" "$by_error" "$by_peer" "$by_type" "$newest" \
-    "$digit" "$find" "$next" "$floor"
+# measure INDEX FILE: the runs on one dump, then their medians.
+measure() {
+  local d=$1 FILE
+  FILE=$(realpath "$2")
+  SIZE=$(stat -c %s "$FILE")
+  if [ -n "${PIPE:-}" ]; then
+    COMMAND="exec bash -c \"exec '$BIN' - < <(cat '$FILE')\""
+    HOW="through a pipe"
+  else
+    COMMAND="exec '$BIN' '$FILE'"
+    HOW="mapped"
+  fi
+  cat "$FILE" >/dev/null
+  LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+  printf '%s: %s (%d MB, %d MiB) %s, %s cores, load average %s\n' "$(date -u +'%Y-%m-%d %H:%M UTC')" \
+    "$FILE" "$((SIZE / 1000000))" "$((SIZE / 1048576))" "$HOW" "$(nproc)" "$LOAD_BEFORE"
+  local -A ALL=()
+  local f
+  for run in $(seq "$RUNS"); do
+    # A server of its own for each run: one that is still shutting down cannot be reused.
+    tmux -S "$SOCK" kill-server 2>/dev/null || true
+    SOCK=$BASE.$d.$run
+    # The tmux server and pane are up before the clock starts; the pane is then replaced by
+    # callscope itself (exec), so the pane's pid is callscope's.
+    tmux -S "$SOCK" new-session -d -s bench -x 160 -y 45 'sleep 100000'
+    t0=$(now_ms)
+    tmux -S "$SOCK" respawn-pane -k -t bench "$COMMAND"
+    pid=$(tmux -S "$SOCK" display -p -t bench '#{pane_pid}')
+    first="" full="" peak=0 interval=0.005
+    while :; do
+      screen=$(capture 2>/dev/null || true)
+      t=$(now_ms)
+      kb=$(rss_anon_kb "$pid")
+      ((kb > peak)) && peak=$kb
+      if [ -z "$first" ] && [ "$(shown_count "$screen")" -gt 0 ] 2>/dev/null; then
+        first=$((t - t0))
+        interval=0.02
+      fi
+      if [[ $screen == *"│ idle"* ]]; then
+        full=$((t - t0))
+        break
+      fi
+      kill -0 "$pid" 2>/dev/null || fail "callscope exited"
+      ((t - t0 < LIMIT_S * 1000)) || fail "not loaded after $LIMIT_S s"
+      nap "$interval"
+    done
+    [ -n "$first" ] || first=$full
+    anon=$(rss_anon_kb "$pid")
+    ((anon > peak)) && peak=$anon
+    [[ $screen =~ ([0-9][0-9,]*)\ loaded ]] && LOADED[d]=${BASH_REMATCH[1]}
+
+    # The round trip of a key through tmux, the floor: ? opens the help, a cheap redraw.
+    floor=$(key_to_change '?' "$screen")
+    press '?'
+    # Key 3 turns the join type on: from every event to one type; again shows every event.
+    toggle=$(timed 3)
+    press 3
+    # t shows the final errors only; twice more (retried only, then all) goes back.
+    final=$(timed t)
+    [[ $(capture) == *final* ]] || fail "key t did not show the final errors"
+    press t
+    press t
+    # \ edits the search; the Enter that applies it reads every event; u undoes it.
+    tmux -S "$SOCK" send-keys -t bench '\'
+    wait_text "Enter apply"
+    tmux -S "$SOCK" send-keys -t bench -l "$SEARCH"
+    wait_text "$SEARCH"
+    search=$(timed Enter)
+    wait_text "search=\"$SEARCH\""
+    press u
+    # T opens the timeline of the shown events, F the facets; each again closes it.
+    timeline=$(timed T)
+    [[ $(capture) == *"timeline UTC"* ]] || fail "key T did not open the timeline"
+    press T
+    facets=$(timed F)
+    [[ $(capture) == *"facets of the shown events"* ]] || fail "key F did not open the facets"
+    press F
+    # e groups every event by error, and Shift-Tab from the first key goes to the last one, peer.
+    by_error=$(timed e)
+    nap 0.2
+    [[ $(capture) == *"groups by error"* ]] || fail "key e did not group by error"
+    by_peer=$(timed BTab)
+    nap 0.2
+    [[ $(capture) == *"groups by peer"* ]] || fail "Shift-Tab did not group by peer"
+    # Back in the list, every event shown: o sorts by type, O puts the newest first.
+    tmux -S "$SOCK" send-keys -t bench Escape
+    wait_text "Enter/Tab detail"
+    by_type=$(timed o)
+    nap 0.2
+    [[ $(capture) == *"sorted by type"* ]] || fail "key o did not sort by type"
+    newest=$(timed O)
+    nap 0.2
+    [[ $(capture) == *"newest first"* ]] || fail "key O did not put the newest first"
+    # Find: / opens its prompt, 400 is typed; then the 6 that makes it 4006 (every loaded event
+    # looked at, the selection jumping to the first that holds it), and n to the next one.
+    tmux -S "$SOCK" send-keys -t bench /
+    wait_text "keeps it"
+    # The first digit typed: the first search that a number can hold reads every event's numbers.
+    digit=$(timed 4)
+    wait_text '"4" in'
+    tmux -S "$SOCK" send-keys -t bench -l 00
+    wait_text '"400" in'
+    find=$(timed 6)
+    wait_text '"4006" in'
+    tmux -S "$SOCK" send-keys -t bench Enter
+    wait_text "(n/N: next/previous"
+    next=$(timed n)
+    tmux -S "$SOCK" send-keys -t bench q
+
+    for f in "${FIGURES[@]}"; do ALL[$f]+="${!f} "; done
+    printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); redrawn after: key 3 %d ms, t %d ms, search %d ms, T %d ms, F %d ms, e (by error) %d ms, Shift-Tab (by peer) %d ms, o (by type) %d ms, O (newest first) %d ms, find 4 (numbers read) %d ms, 4006 %d ms, n %d ms (key ? in %d ms)\n' \
+      "$run" "$(ms_to_s "$first")" "$(ms_to_s "$full")" "$((anon / 1024))" "$(share "$anon")" \
+      "$((peak / 1024))" "$(share "$peak")" "$toggle" "$final" "$search" "$timeline" "$facets" \
+      "$by_error" "$by_peer" "$by_type" "$newest" "$digit" "$find" "$next" "$floor"
+  done
+
+  # shellcheck disable=SC2086
+  for f in "${FIGURES[@]}"; do GROWTH[$d,$f]=$(median ${ALL[$f]}); done
+  m() { echo "${GROWTH[$d,$1]}"; }
+  verdict() { if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; then echo met; else echo "NOT met"; fi; }
+  printf '\nmedians of %d runs (load average %s before, %s after):\n' "$RUNS" "$LOAD_BEFORE" \
+    "$(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '| %-28s | %10s | %14s | %7s |\n' "what" "median" "goal" ""
+  printf '|------------------------------|-----------:|---------------:|---------|\n'
+  printf '| %-28s | %8.3f s | %12s s | %7s |\n' "first screen" "$(ms_to_s "$(m first)")" "<= 0.1" "$(verdict "$(m first)" 100)"
+  printf '| %-28s | %8.3f s | %14s | %7s |\n' "fully loaded" "$(ms_to_s "$(m full)")" "1 s a million" ""
+  printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, loaded" "$(($(m anon) / 1024))" "$((SIZE / 5 / 1048576))" "$(verdict "$(($(m anon) * 1024))" "$((SIZE / 5))")"
+  printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, peak while loading" "$(($(m peak) / 1024))" "$((SIZE / 5 / 1048576))" "$(verdict "$(($(m peak) * 1024))" "$((SIZE / 5))")"
+  local -a names=("key 3 (join)" "key t (final only)" "search (Enter after \\)" "key T (timeline)" "key F (facets)" "key e (groups by error)" "Shift-Tab (groups by peer)" "key o (sorted by type)" "key O (newest first)" "find: 4, numbers first read" "find: the 6 of 4006 typed" "n (the next hit)")
+  local -a keys=(toggle final search timeline facets by_error by_peer by_type newest digit find next)
+  local k
+  for k in "${!keys[@]}"; do
+    printf '| %-28s | %7d ms | %11s ms | %7s |\n' "${names[k]}" "$(m "${keys[k]}")" "<= 100" "$(verdict "$(m "${keys[k]}")" 100)"
+  done
+  printf '| %-28s | %7d ms | %14s | %7s |\n' "key ? (help): tmux's floor" "$(m floor)" "-" ""
+  echo
+}
+
+for d in "${!DUMPS[@]}"; do
+  measure "$d" "${DUMPS[d]}"
 done
 
-first=$(median "${FIRSTS[@]}") full=$(median "${FULLS[@]}")
-anon=$(median "${ANONS[@]}") peak=$(median "${PEAKS[@]}") toggle=$(median "${TOGGLES[@]}") floor=$(median "${FLOORS[@]}")
-by_error=$(median "${ERRORS[@]}") by_peer=$(median "${PEERS[@]}")
-by_type=$(median "${SORTS[@]}") newest=$(median "${FLIPS[@]}") find=$(median "${FINDS[@]}") next=$(median "${NEXTS[@]}")
-digit=$(median "${DIGITS[@]}")
-verdict() { if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; then echo met; else echo "NOT met"; fi; }
-printf '\nmedians of %d runs (load average %s before, %s after):\n' "$RUNS" "$LOAD_BEFORE" \
-  "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '| %-28s | %10s | %14s | %7s |\n' "what" "median" "goal" ""
-printf '|------------------------------|-----------:|---------------:|---------|\n'
-printf '| %-28s | %8.3f s | %12s s | %7s |\n' "first screen" "$(awk -v x="$first" 'BEGIN { print x / 1000 }')" "<= 0.3" "$(verdict "$first" 300)"
-printf '| %-28s | %8.3f s | %12s s | %7s |\n' "fully loaded" "$(awk -v x="$full" 'BEGIN { print x / 1000 }')" "<= 2" "$(verdict "$full" 2000)"
-printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, loaded" "$((anon / 1024))" "$((SIZE / 4 / 1048576))" "$(verdict "$((anon * 1024))" "$((SIZE / 4))")"
-printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, peak while loading" "$((peak / 1024))" "$((SIZE / 4 / 1048576))" "$(verdict "$((peak * 1024))" "$((SIZE / 4))")"
-printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key 3 (join) to its redraw" "$toggle" "<= 50" "$(verdict "$toggle" 50)"
-printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key e (groups by error)" "$by_error" "<= 100" "$(verdict "$by_error" 100)"
-printf '| %-28s | %7d ms | %11s ms | %7s |\n' "Shift-Tab (groups by peer)" "$by_peer" "<= 100" "$(verdict "$by_peer" 100)"
-printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key o (sorted by type)" "$by_type" "<= 50" "$(verdict "$by_type" 50)"
-printf '| %-28s | %7d ms | %11s ms | %7s |\n' "key O (newest first)" "$newest" "<= 50" "$(verdict "$newest" 50)"
-printf '| %-28s | %7d ms | %14s | %7s |\n' "find: 4, numbers first read" "$digit" "-" ""
-printf '| %-28s | %7d ms | %11s ms | %7s |\n' "find: the 6 of 4006 typed" "$find" "<= 100" "$(verdict "$find" 100)"
-printf '| %-28s | %7d ms | %11s ms | %7s |\n' "n (the next hit)" "$next" "<= 50" "$(verdict "$next" 50)"
-printf '| %-28s | %7d ms | %14s | %7s |\n' "key ? (help): tmux's floor" "$floor" "-" ""
+if ((${#DUMPS[@]} > 1)); then
+  # The growth: each median (times in ms, memory in MiB) at each size.
+  printf 'growth, medians of %d runs each (times in ms, RssAnon in MiB):\n' "$RUNS"
+  printf '| %-24s | %12s ' dump events
+  for f in "${FIGURES[@]}"; do printf '| %s ' "$f"; done
+  echo '|'
+  printf '|%s|%s' "$(printf -- '-%.0s' {1..26})" "$(printf -- '-%.0s' {1..14})"
+  for f in "${FIGURES[@]}"; do printf '|%s' "$(printf -- '-%.0s' $(seq $((${#f} + 2))))"; done
+  echo '|'
+  for d in "${!DUMPS[@]}"; do
+    printf '| %-24s | %12s |' "$(basename "${DUMPS[d]}")" "${LOADED[d]:-?}"
+    for f in "${FIGURES[@]}"; do
+      v=${GROWTH[$d,$f]}
+      [[ $f == anon || $f == peak ]] && v=$((v / 1024))
+      printf " %${#f}s |" "$v"
+    done
+    echo
+  done
+fi

@@ -8,7 +8,7 @@ use super::quality::{Summary, around};
 use super::verdict::{Attempt, Failing, RoomSessions, TrackSeen, Verdict, verdict, verdict_in};
 use crate::event::Field;
 use crate::related::Related;
-use crate::store::{NO_TIME, Store, Sym};
+use crate::store::{Store, Sym};
 
 /// A peer's story with the outcome of each chain.
 #[derive(Debug, Clone, PartialEq)]
@@ -215,22 +215,7 @@ impl<'a> RoomTracks<'a> {
 
 /// The index of every track event of the store with a time.
 fn all_tracks(store: &Store) -> impl Iterator<Item = usize> + '_ {
-    // The types met so far, and whether each is a track event's: there are a few.
-    let mut types: Vec<(Sym, bool)> = Vec::new();
-    let mut is_track = move |kind: Sym| match types.iter().find(|(k, _)| *k == kind) {
-        Some(&(_, track)) => track,
-        None => {
-            let track = store.str(kind).starts_with("track.");
-            types.push((kind, track));
-            track
-        }
-    };
-    store
-        .rows()
-        .iter()
-        .enumerate()
-        .filter(move |(_, row)| row.ts != NO_TIME && is_track(row.kind))
-        .map(|(i, _)| i)
+    store.track_rows().iter().map(|&i| i as usize)
 }
 
 /// A track event as its row tells it, without its media and source (which are read from its
@@ -278,12 +263,10 @@ fn tracks_of(store: &Store, story: &Story) -> Vec<TrackSeen> {
         .collect();
     users.sort();
     users.dedup();
-    let is_track = |kind: Sym| store.str(kind).starts_with("track.");
     let mut seen = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        if row.ts == NO_TIME || !is_track(row.kind) {
-            continue;
-        }
+    for &i in store.track_rows() {
+        let i = i as usize;
+        let row = &rows[i];
         let mine = row.text(Field::Peer) == story.peer && !story.peer.is_none();
         let same_user = users
             .iter()

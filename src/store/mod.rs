@@ -42,6 +42,10 @@ use intern::ids::IdIndex;
 /// Below this many events a filter runs on one thread: starting threads would cost more.
 const PARALLEL_FROM: usize = 100_000;
 
+/// The events seen after which the size of a batch's events is trusted to tell how many the
+/// rest of its blob holds (see [`Store::reserve_for`]).
+const TRUSTED_SAMPLE: usize = 20_000;
+
 /// The rows of each peer, as a list through the rows: a peer's story and chains read a few rows
 /// instead of all of them.
 #[derive(Debug, Default)]
@@ -94,6 +98,10 @@ pub struct Store {
     sets: SymSets,
     ids: IdIndex,
     peers: PeerIndex,
+    /// The rows of track events (a type starting with `track.`) that have a time, in load
+    /// order: what a peer's verdict reads besides its own rows, without going through every
+    /// row.
+    tracks: Vec<u32>,
     duplicates: usize,
     /// The earliest and the latest time of the events that have one.
     times: Option<(i64, i64)>,
@@ -192,6 +200,12 @@ impl Store {
         self.peers.rows(peer)
     }
 
+    /// The rows of the track events that have a time (their type starts with `track.`), in
+    /// load order.
+    pub fn track_rows(&self) -> &[u32] {
+        &self.tracks
+    }
+
     /// The sets of other string values that rows refer to (`Row::others`).
     pub fn sets(&self) -> &SymSets {
         &self.sets
@@ -260,6 +274,8 @@ impl Store {
             })
             .collect();
         let mut duplicates = 0;
+        // Whether each type is a track event's, asked once per type.
+        let mut track_kinds = rustc_hash::FxHashMap::default();
         let fresh = self.ids.insert_all(&mut batch.ids);
         for ((mut row, located), fresh) in batch.rows.drain(..).zip(fresh) {
             if !fresh {
@@ -279,6 +295,9 @@ impl Store {
                 });
             }
             self.peers.push(row.peer_id, self.rows.len() as u32);
+            if row.ts != NO_TIME && self.is_track_kind(&mut track_kinds, row.kind) {
+                self.tracks.push(self.rows.len() as u32);
+            }
             if !row.search_raw {
                 self.located.resize(self.rows.len(), Located::default());
                 self.located.push(located);
@@ -294,12 +313,22 @@ impl Store {
         }
     }
 
+    /// Whether `kind` is a track event's type, remembered in `known` for the rest of a merge.
+    fn is_track_kind(&self, known: &mut rustc_hash::FxHashMap<Sym, bool>, kind: Sym) -> bool {
+        *known
+            .entry(kind)
+            .or_insert_with(|| self.strings.get(kind).starts_with("track."))
+    }
+
     /// Makes room for the rest of the batch's blob at once, judged by the size of the batch's
     /// events, when the batch does not fit: growing to a million rows one doubling at a time
-    /// would copy them over and over. The guess is trusted up to four times the rows held so
-    /// far, so that a first batch of unusually small events cannot reserve gigabytes. (The id
-    /// set grows on its own, by doubling: its slots are touched all over, so room reserved
-    /// there would be memory, not only address space.)
+    /// would copy them over and over, each copy a pause of the UI thread that merges (hundreds
+    /// of milliseconds past a million rows). Until [`TRUSTED_SAMPLE`] events were seen, the
+    /// guess is trusted up to four times the rows held so far, so that a first batch of
+    /// unusually small events cannot reserve gigabytes; past that, it is trusted whole. (The
+    /// id set grows on its own, by doubling: its slots are touched all over, so room reserved
+    /// there would be memory, not only address space, and a guess of the events a few tens of
+    /// per cent high would double it.)
     fn reserve_for(&mut self, batch: &Batch) {
         let n = batch.rows.len();
         if self.rows.capacity() - self.rows.len() >= n {
@@ -307,7 +336,12 @@ impl Store {
         }
         let bytes: u64 = batch.rows.iter().map(|(r, _)| u64::from(r.len) + 1).sum();
         let whole = (batch.blob.len() as u64).saturating_mul(n as u64) / bytes.max(1);
-        let cap = self.rows.len().saturating_add(n).saturating_mul(4);
+        let seen = self.rows.len().saturating_add(n);
+        let cap = if seen >= TRUSTED_SAMPLE {
+            usize::MAX
+        } else {
+            seen.saturating_mul(4)
+        };
         let expected = usize::try_from(whole).unwrap_or(usize::MAX).min(cap).max(n);
         self.rows.reserve(expected);
         if batch.rows.iter().any(|(row, _)| !row.search_raw) {

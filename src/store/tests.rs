@@ -490,6 +490,39 @@ fn the_rows_of_a_peer_are_every_row_with_its_peer_in_load_order() {
 }
 
 #[test]
+fn the_track_rows_are_every_timed_track_event_in_load_order_across_batches() {
+    let mut lines = generated_lines(600, 4);
+    // A track event without a time, and types that only look like a track event's.
+    lines.insert(
+        100,
+        r#"{"id":"t-no-time","type":"track.add.success","data":{"peer_id":"p"}}"#.to_string(),
+    );
+    lines.insert(
+        200,
+        r#"{"id":"t-other","timestamp":"2024-11-18T10:00:00Z","type":"tracks.add","data":{}}"#
+            .to_string(),
+    );
+    lines.insert(
+        300,
+        r#"{"id":"t-upper","timestamp":"2024-11-18T10:00:00Z","type":"Track.add","data":{}}"#
+            .to_string(),
+    );
+    let mut store = Store::new();
+    // Two batches, the second repeating some events of the first (dropped as duplicates).
+    store.merge(batch(&(lines[..400].join("\n") + "\n")));
+    store.merge(batch(&(lines[300..].join("\n") + "\n")));
+    assert_eq!(store.len(), lines.len());
+    let scanned: Vec<u32> = (0..store.len() as u32)
+        .filter(|&i| {
+            let row = store.row(i as usize);
+            row.ts != NO_TIME && store.str(row.kind).starts_with("track.")
+        })
+        .collect();
+    assert!(scanned.len() > 10, "{} track events", scanned.len());
+    assert_eq!(store.track_rows(), scanned);
+}
+
+#[test]
 fn an_unindexed_store_still_searches_exactly_by_reading_each_event() {
     let unindexed = |lines: &[String]| {
         let text = lines.join("\n");
@@ -564,6 +597,35 @@ fn room_is_reserved_for_the_rest_of_a_file_but_not_on_a_wild_guess() {
     let mut store = Store::new();
     store.merge(builder.finish());
     assert!(store.rows.capacity() >= 4000, "{}", store.rows.capacity());
+    // Past a fair sample (20,000 events), the guess is trusted whole: the rows never grow again
+    // while the rest of the file is merged, batch after batch (trusted up to four times the
+    // first batch only, they would grow at 100,000).
+    let lines: String = (0..200_000)
+        .map(|i| format!("{{\"id\":\"{i:08x}-0000-4000-8000-{i:012x}\"}}\n"))
+        .collect();
+    let blob = Arc::new(Blob::Owned(lines.clone().into_bytes()));
+    let mut store = Store::new();
+    let mut start = 0;
+    let mut capacities = Vec::new();
+    for chunk in lines.lines().collect::<Vec<_>>().chunks(25_000) {
+        let mut builder = BatchBuilder::new(Arc::clone(&blob));
+        for line in chunk {
+            builder.push(start, start + line.len()).unwrap();
+            start += line.len() + 1;
+        }
+        store.merge(builder.finish());
+        capacities.push(store.rows.capacity());
+    }
+    assert_eq!(store.len(), 200_000);
+    assert!(capacities[0] >= 200_000, "{capacities:?}");
+    assert!(
+        capacities.iter().all(|&c| c == capacities[0]),
+        "{capacities:?}"
+    );
+    // The ids are still each kept once.
+    let again = lines.lines().take(30_000).collect::<Vec<_>>().join("\n");
+    let merged = store.merge(batch(&again));
+    assert_eq!((merged.added, merged.duplicates), (0, 30_000));
 }
 
 /// Each row of `store`, one per line of `lines` in order, holds its event's agent fields, domain,

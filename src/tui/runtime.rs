@@ -25,6 +25,11 @@ use crate::source::worker;
 /// How many queued background results are folded into one frame at most.
 const MAX_BURST: usize = 64;
 
+/// How long a frame folds queued background results for: past it the frame is drawn and the
+/// rest waits for the next one, so that a burst of batches (a loader ahead of the merging)
+/// cannot hold the screen and the keys for the time of all of them.
+const BURST_BUDGET: std::time::Duration = std::time::Duration::from_millis(40);
+
 /// What the loop talks to besides the terminal.
 pub struct Channels {
     pub actions: mpsc::UnboundedReceiver<Action>,
@@ -130,6 +135,9 @@ pub async fn run(
         let started = std::time::Instant::now();
         let mut effects = update(model, action);
         for _ in 0..MAX_BURST {
+            if started.elapsed() >= BURST_BUDGET {
+                break;
+            }
             match rx.try_recv() {
                 Ok(action) => effects.extend(update(model, action)),
                 Err(_) => break,

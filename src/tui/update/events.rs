@@ -67,7 +67,9 @@ pub fn keep_place(model: &mut Model, place: &Place, same_store: bool) -> bool {
 pub fn append(model: &mut Model, batch: Batch) -> Merged {
     let place = Place::of(model);
     let events = &mut model.events;
+    let started = std::time::Instant::now();
     let merged = events.store.merge(batch);
+    let merged_in = started.elapsed();
     if merged.added > 0 {
         // New events may continue the selected event's chain.
         events.generation.store += 1;
@@ -88,6 +90,13 @@ pub fn append(model: &mut Model, batch: Batch) -> Merged {
         }
     }
     keep_place(model, &place, true);
+    // Beside each frame's `update_ms`: what one batch of a load costs the UI thread.
+    tracing::trace!(
+        merge_ms = merged_in.as_secs_f64() * 1e3,
+        shown_ms = (started.elapsed() - merged_in).as_secs_f64() * 1e3,
+        added = merged.added,
+        "batch"
+    );
     merged
 }
 
