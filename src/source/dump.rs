@@ -317,6 +317,7 @@ fn io_message(e: &std::io::Error) -> String {
     }
 }
 
+mod envelope;
 mod pieces;
 mod scan;
 mod stream;
