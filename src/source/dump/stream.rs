@@ -1,6 +1,7 @@
 //! Dumps read as their bytes come: stdin, pipes, and gzip'd files as they decompress. A thread
 //! cuts the bytes into pieces between events while the loader reads each piece on every core as
-//! it comes. Every piece but the first is kept in a temporary file, mapped.
+//! it comes. What is not to be held in memory (see [`Holding`]) is kept in a temporary file,
+//! mapped.
 
 use std::io::Read;
 use std::sync::Arc;
@@ -8,7 +9,7 @@ use std::sync::Arc;
 use super::pieces::{Batches, next_event_line, scan_blob};
 use super::scan::is_json_ws;
 use super::{
-    DumpProblem, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, positioned, problem, report,
+    DumpProblem, Holding, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, positioned, problem, report,
 };
 use crate::store::{Batch, Blob};
 
@@ -67,20 +68,34 @@ pub(in crate::source) enum Cut {
 /// its first two bytes): a thread cuts the bytes into pieces of about `piece_bytes`, where
 /// [`split_between_events`](super::pieces::split_between_events) would cut them, while every
 /// core reads them as they come, as [`read_pieces`](super::pieces::read_pieces) reads a mapped
-/// file's. Every piece after the first is kept in a temporary file (see [`Keep`]).
+/// file's. The pieces past a quarter of the memory free are kept in a temporary file (see
+/// [`Keep`]), or every piece after the first, as `holding` says.
 /// Problems keep their lines and columns in the whole file. As with `read_pieces`, each piece is
 /// read on its own: damage that stops the reading of one (a value cut short, binary data) does
 /// not stop the next.
 pub(super) fn read_stream_in_batches(
     name: &str,
     reader: impl Read + Send,
+    holding: Holding,
     batches: Batches,
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    // The first piece only, for the first screen: the rest goes to the file, so that what is
-    // held is the store (about a fifth of the dump) and the pieces being read, not the input.
-    let keep = Keep::in_a_temporary_file_beyond(piece_bytes as u64);
+    let in_memory = match holding {
+        // The pieces within the first `piece_bytes`: what is held is the store (about a fifth
+        // of the dump) and the pieces being read, not the input.
+        Holding::FirstPiece => piece_bytes as u64,
+        // A quarter of the memory free now, less the pieces being read (one per core, one
+        // waiting its turn, one in the channel, one being filled): the rest is left for
+        // callscope's store, the file's pages not yet written out, and others.
+        Holding::WhileItFits => {
+            let threads = crate::source::ordered::threads() as u64;
+            let being_read = (threads + 3) * piece_bytes as u64;
+            crate::memory::available()
+                .map_or(u64::MAX, |bytes| (bytes / 4).saturating_sub(being_read))
+        }
+    };
+    let keep = Keep::in_a_temporary_file_beyond(in_memory);
     read_stream_keeping(name, reader, keep, batches, piece_bytes, on_batch)
 }
 
@@ -166,8 +181,9 @@ pub(in crate::source) fn load_stream(
         first: 2_000,
     };
     let mut store = crate::store::Store::new();
-    let problems = read_stream_in_batches(name, reader, batches, piece_bytes, &mut |batch| {
-        store.merge(batch);
+    let holding = Holding::WhileItFits;
+    let problems = read_stream_in_batches(name, reader, holding, batches, piece_bytes, &mut |b| {
+        store.merge(b);
     });
     (store, problems)
 }
@@ -264,7 +280,8 @@ fn read_pieces_as_they_come(
                     };
                     let blob = Arc::new(blob);
                     blob.prepare(0, blob.len());
-                    let found = scan_blob(&blob, batches, false, &mut |batch| {
+                    // A file that came whole (an envelope) is read on every core, as if mapped.
+                    let found = scan_blob(&blob, batches, !cut, &mut |batch| {
                         send(Sent::Batch(Box::new(batch)))
                     });
                     send(Sent::Piece(PieceRead::of(&blob, found)));
