@@ -289,6 +289,78 @@ fn a_truncated_envelope_exits_2_with_its_position_and_lists_the_readable_events(
     assert_eq!(ids(&out.get_output().stdout), [S2]);
 }
 
+/// An envelope of `count` events large enough to be read in pieces on every core (more than 32
+/// MiB), one event a line (`layout` "\n", as the explorer's save writes it) or all on one line
+/// (""), with event `at` replaced by `odd`; the events' ids, in order, the odd one left out.
+fn large_envelope(count: usize, at: usize, odd: &str, layout: &str) -> (String, Vec<String>) {
+    let pad = "x".repeat(1_100);
+    let mut ids = Vec::new();
+    let events: Vec<String> = (0..count)
+        .map(|k| {
+            if k == at {
+                return odd.to_string();
+            }
+            ids.push(format!("e{k}"));
+            format!(
+                r#"{{"id":"e{k}","type":"client.join.failed","timestamp":"2026-11-18T08:{:02}:00Z","data":{{"room_id":"r{}","message":"{pad}"}}}}"#,
+                k % 60,
+                k % 9
+            )
+        })
+        .collect();
+    let text = format!(
+        "{{\"limit\":{count},\"events\":[{layout}{}{layout}]}}\n",
+        events.join(&format!(",{layout}"))
+    );
+    assert!(text.len() > 40 << 20);
+    (text, ids)
+}
+
+#[test]
+fn damage_deep_in_a_large_envelope_is_reported_at_its_place_and_the_events_before_it_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved.json");
+    // Three quarters in: in a piece other than the first, on any number of cores.
+    let (count, at) = (40_000, 30_000);
+    for (layout, line) in [("\n", at + 2), ("", 1)] {
+        let (text, want) = large_envelope(count, at, r#"{"id":"bad","data":{,"x":1}}"#, layout);
+        // At the comma after `"data":{`, the event's 21st character.
+        let start = text.find(r#"{"id":"bad""#).unwrap();
+        let col = start - text[..start].rfind('\n').map_or(0, |n| n + 1) + 21;
+        std::fs::write(&path, &text).unwrap();
+        let out = callscope()
+            .args(["list", "--format", "ndjson"])
+            .arg(&path)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{}:{line}:{col}: invalid JSON: key must be a string",
+                path.display()
+            )));
+        assert_eq!(ids(&out.get_output().stdout), want[..at], "{layout:?}");
+    }
+}
+
+#[test]
+fn an_object_that_is_no_event_deep_in_a_large_envelope_is_reported_and_the_others_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved.json");
+    let (count, at) = (40_000, 35_000);
+    let (text, want) = large_envelope(count, at, r#"{"x":1}"#, "\n");
+    std::fs::write(&path, &text).unwrap();
+    let out = callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}:{}:1: not an event",
+            path.display(),
+            at + 2
+        )));
+    assert_eq!(ids(&out.get_output().stdout), want);
+}
+
 #[test]
 fn a_cut_line_that_no_filter_selects_is_still_reported() {
     // The fast path of a filtered list parses only the lines that may match: a line cut short

@@ -104,13 +104,26 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
     Ok(files)
 }
 
+/// How much of a dump read as it comes (stdin, a pipe, a gzip'd file) is held in memory; the
+/// rest is kept in a temporary file on disk, unlinked, mapped as a dump is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holding {
+    /// Up to a quarter of the memory free: for a command that ends once it has read (`list`,
+    /// which is faster so, as writing the file costs time).
+    WhileItFits,
+    /// Its first piece: for the explorer, which holds what it has read for as long as it runs.
+    FirstPiece,
+}
+
 /// Reads every event of one file (or stdin for `-`), handing them over in batches as
 /// [`read_file_in_batches`] does. A gzip'd file, stdin or a pipe is read as it comes (see
-/// `stream::read_stream_in_batches`), so that its first events show before the rest has arrived.
+/// `stream::read_stream_in_batches`), so that its first events show before the rest has arrived,
+/// holding in memory what `holding` says.
 pub fn read_path_in_batches(
     path: &Path,
     reading: &Reading,
     size: usize,
+    holding: Holding,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
     let name = display_name(path);
@@ -119,7 +132,8 @@ pub fn read_path_in_batches(
         first: size,
     };
     if path == Path::new("-") {
-        return read_stream_in_batches(&name, std::io::stdin(), batches, PIECE_BYTES, on_batch);
+        let stdin = std::io::stdin();
+        return read_stream_in_batches(&name, stdin, holding, batches, PIECE_BYTES, on_batch);
     }
     let opened = std::fs::File::open(path).and_then(|file| {
         let regular = file.metadata()?.is_file();
@@ -128,14 +142,14 @@ pub fn read_path_in_batches(
     let blob = match opened {
         // A pipe or device (`<(zcat dump.gz)`) has no length to map.
         Ok((file, false)) => {
-            return read_stream_in_batches(&name, file, batches, PIECE_BYTES, on_batch);
+            return read_stream_in_batches(&name, file, holding, batches, PIECE_BYTES, on_batch);
         }
         Ok((file, true)) => Blob::map_file(&file),
         Err(e) => Err(e),
     };
     match blob {
         Ok(blob) if is_gzip(&blob) => {
-            read_stream_in_batches(&name, &blob[..], batches, PIECE_BYTES, on_batch)
+            read_stream_in_batches(&name, &blob[..], holding, batches, PIECE_BYTES, on_batch)
         }
         Ok(blob) => read(
             DumpFile {
@@ -317,6 +331,7 @@ fn io_message(e: &std::io::Error) -> String {
     }
 }
 
+mod envelope;
 mod pieces;
 mod scan;
 mod stream;

@@ -202,13 +202,15 @@ const FIRST_BATCH: usize = 2_000;
 /// each file's batch to `on_batch` as soon as it is read. Returns the problems met; a file that
 /// cannot be opened is a problem and the others are still read.
 pub fn load_files(args: &[String], on_batch: impl FnMut(&str, Batch)) -> Vec<DumpProblem> {
-    load_with_related(args, on_batch, |_| {})
+    load_with_related(args, dump::Holding::WhileItFits, on_batch, |_| {})
 }
 
 /// [`load_files`], handing the related data of the files that hold it (rooms, sessions, quality
-/// stats, told by their content) to `on_related` instead of reading them as events.
+/// stats, told by their content) to `on_related` instead of reading them as events, and holding
+/// in memory what `holding` says of a dump read as it comes.
 pub fn load_with_related(
     args: &[String],
+    holding: dump::Holding,
     mut on_batch: impl FnMut(&str, Batch),
     mut on_related: impl FnMut(Vec<crate::related::Object>),
 ) -> Vec<DumpProblem> {
@@ -236,6 +238,7 @@ pub fn load_with_related(
                 &path,
                 &reading,
                 FIRST_BATCH,
+                holding,
                 &mut |batch| on_batch(&name, batch),
             ));
         }

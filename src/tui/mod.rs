@@ -236,6 +236,9 @@ fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>) {
         let problems = match &source {
             Source::Files(files) => crate::source::load_with_related(
                 files,
+                // What the explorer reads it holds while it runs: a piped or gzip'd dump goes
+                // to a temporary file rather than stay in its memory.
+                crate::source::dump::Holding::FirstPiece,
                 |_, batch| {
                     let _ = tx.send(Action::BatchLoaded(batch));
                 },

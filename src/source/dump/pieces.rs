@@ -1,10 +1,11 @@
-//! A file's bytes read into batches: a large line-delimited file cut into pieces between events,
-//! read on every core and handed over in file order.
+//! A file's bytes read into batches: a large line-delimited file, or envelope (see `envelope`),
+//! cut into pieces between events, read on every core and handed over in file order.
 
 use std::sync::Arc;
 
 use serde::de::IgnoredAny;
 
+use super::envelope::read_envelope;
 use super::scan::{ScanError, is_json_ws, scan, scan_lines};
 use super::{LARGE_BATCH, PARALLEL_BYTES, PIECE_BYTES};
 use crate::store::{Batch, BatchBuilder, Blob, Reading};
@@ -78,11 +79,10 @@ pub(super) fn scan_blob(
     let bytes: &[u8] = blob;
     let mut errors = Vec::new();
     let threads = crate::source::ordered::threads();
-    if may_parallel
-        && threads > 1
-        && bytes.len() >= PARALLEL_BYTES
-        && crate::source::ndjson::looks_line_delimited(bytes)
-    {
+    let parallel = may_parallel && threads > 1 && bytes.len() >= PARALLEL_BYTES;
+    if parallel && let Some(found) = read_envelope(blob, batches, threads, PIECE_BYTES, on_batch) {
+        errors = found;
+    } else if parallel && crate::source::ndjson::looks_line_delimited(bytes) {
         read_pieces(blob, batches, threads, PIECE_BYTES, on_batch, &mut errors);
     } else {
         let mut batcher = Batcher::new(batches, Arc::clone(blob));

@@ -381,7 +381,7 @@ fn describe_json_error(e: &serde_json::Error) -> String {
 }
 
 /// A NUL byte, or many control bytes, in the first few kilobytes: not a text dump.
-fn looks_binary(bytes: &[u8]) -> bool {
+pub(super) fn looks_binary(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(8192)];
     if head.contains(&0) {
         return true;

@@ -1,6 +1,7 @@
 //! Dumps read as their bytes come: stdin, pipes, and gzip'd files as they decompress. A thread
 //! cuts the bytes into pieces between events while the loader reads each piece on every core as
-//! it comes. What does not fit in memory is kept in a temporary file, mapped.
+//! it comes. What is not to be held in memory (see [`Holding`]) is kept in a temporary file,
+//! mapped.
 
 use std::io::Read;
 use std::sync::Arc;
@@ -8,7 +9,7 @@ use std::sync::Arc;
 use super::pieces::{Batches, next_event_line, scan_blob};
 use super::scan::is_json_ws;
 use super::{
-    DumpProblem, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, positioned, problem, report,
+    DumpProblem, Holding, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, positioned, problem, report,
 };
 use crate::store::{Batch, Blob};
 
@@ -68,23 +69,32 @@ pub(in crate::source) enum Cut {
 /// [`split_between_events`](super::pieces::split_between_events) would cut them, while every
 /// core reads them as they come, as [`read_pieces`](super::pieces::read_pieces) reads a mapped
 /// file's. The pieces past a quarter of the memory free are kept in a temporary file (see
-/// [`Keep`]).
+/// [`Keep`]), or every piece after the first, as `holding` says.
 /// Problems keep their lines and columns in the whole file. As with `read_pieces`, each piece is
 /// read on its own: damage that stops the reading of one (a value cut short, binary data) does
 /// not stop the next.
 pub(super) fn read_stream_in_batches(
     name: &str,
     reader: impl Read + Send,
+    holding: Holding,
     batches: Batches,
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    // A quarter of the memory free now, less the pieces being read (one per core, one waiting
-    // its turn, one in the channel, one being filled): the rest is left for callscope's store
-    // (about a fifth of the dump), the file's pages not yet written out, and others.
-    let being_read = (crate::source::ordered::threads() as u64 + 3) * piece_bytes as u64;
-    let in_memory =
-        crate::memory::available().map_or(u64::MAX, |bytes| (bytes / 4).saturating_sub(being_read));
+    let in_memory = match holding {
+        // The pieces within the first `piece_bytes`: what is held is the store (about a fifth
+        // of the dump) and the pieces being read, not the input.
+        Holding::FirstPiece => piece_bytes as u64,
+        // A quarter of the memory free now, less the pieces being read (one per core, one
+        // waiting its turn, one in the channel, one being filled): the rest is left for
+        // callscope's store, the file's pages not yet written out, and others.
+        Holding::WhileItFits => {
+            let threads = crate::source::ordered::threads() as u64;
+            let being_read = (threads + 3) * piece_bytes as u64;
+            crate::memory::available()
+                .map_or(u64::MAX, |bytes| (bytes / 4).saturating_sub(being_read))
+        }
+    };
     let keep = Keep::in_a_temporary_file_beyond(in_memory);
     read_stream_keeping(name, reader, keep, batches, piece_bytes, on_batch)
 }
@@ -171,8 +181,9 @@ pub(in crate::source) fn load_stream(
         first: 2_000,
     };
     let mut store = crate::store::Store::new();
-    let problems = read_stream_in_batches(name, reader, batches, piece_bytes, &mut |batch| {
-        store.merge(batch);
+    let holding = Holding::WhileItFits;
+    let problems = read_stream_in_batches(name, reader, holding, batches, piece_bytes, &mut |b| {
+        store.merge(b);
     });
     (store, problems)
 }
@@ -236,8 +247,12 @@ fn read_pieces_as_they_come(
 ) -> Vec<DumpProblem> {
     // One piece waits while the next is cut; the workers take theirs from it as they may start.
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    // The buffers of the pieces moved to the file, for the next pieces: a new one would have
+    // every page of it faulted in afresh.
+    let spares = Spares::default();
+    let spares = &spares;
     std::thread::scope(|scope| {
-        scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, None, &tx));
+        scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, Some(spares), &tx));
         let mut damage = None;
         let mut errors = Vec::new();
         let mut total_errors = 0;
@@ -252,14 +267,21 @@ fn read_pieces_as_they_come(
                     // A piece to be kept in the file goes there first, and is read from it. The
                     // first piece of a file cut into pieces stays in memory, for the first
                     // screen's sake.
-                    let blob = if (k > 0 || !cut) && keep.would_move(at, bytes.len()) {
-                        keep.move_to_file(at, &bytes).unwrap_or(Blob::Owned(bytes))
-                    } else {
-                        Blob::Owned(bytes)
+                    let moved = (k > 0 || !cut) && keep.would_move(at, bytes.len());
+                    let blob = match moved.then(|| keep.move_to_file(at, &bytes)).flatten() {
+                        Some(mapped) => {
+                            // A whole file that is not line-delimited is no piece's size.
+                            if cut {
+                                spares.give(bytes);
+                            }
+                            mapped
+                        }
+                        None => Blob::Owned(bytes),
                     };
                     let blob = Arc::new(blob);
                     blob.prepare(0, blob.len());
-                    let found = scan_blob(&blob, batches, false, &mut |batch| {
+                    // A file that came whole (an envelope) is read on every core, as if mapped.
+                    let found = scan_blob(&blob, batches, !cut, &mut |batch| {
                         send(Sent::Batch(Box::new(batch)))
                     });
                     send(Sent::Piece(PieceRead::of(&blob, found)));
@@ -314,7 +336,11 @@ impl PieceRead {
     }
 }
 
-/// Reads every byte, handing them over in pieces cut between events; a file that is not
+/// The size of a stream's first piece, at most: what the first screen waits for.
+const FIRST_PIECE_BYTES: usize = 4 << 20;
+
+/// Reads every byte, handing them over in pieces cut between events (the first of about
+/// [`FIRST_PIECE_BYTES`], the others of about `piece_bytes`); a file that is not
 /// line-delimited goes over whole. Stops at the first failure to read (damage, for gzip), after
 /// handing over what came before it.
 fn cut_in_pieces(
@@ -338,7 +364,9 @@ fn cut_in_pieces(
     debug_assert!(piece_bytes > 0);
     // How long the bytes must be before a cut is looked for, and where the last look ended (a
     // look goes on from there, rather than over the same lines again).
-    let mut target = piece_bytes;
+    // The first piece is smaller: it shows first, and it stays in memory (see `Keep`).
+    let mut size = piece_bytes.min(FIRST_PIECE_BYTES);
+    let mut target = size;
     let mut looked = 0;
     let damage = loop {
         match reader.read(&mut chunk) {
@@ -366,7 +394,7 @@ fn cut_in_pieces(
             }
             // Only whole lines are looked at: the last one may go on in the next bytes.
             let whole = memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1);
-            let from = piece_bytes.max(looked).min(whole.saturating_sub(1));
+            let from = size.max(looked).min(whole.saturating_sub(1));
             match next_event_line(&buf[..whole], from) {
                 Some(cut) if cut > 0 => {
                     let want = room.max(buf.len() - cut + chunk.len());
@@ -384,7 +412,7 @@ fn cut_in_pieces(
                     if tx.send(piece).is_err() {
                         return;
                     }
-                    (target, looked) = (piece_bytes, 0);
+                    (size, target, looked) = (piece_bytes, piece_bytes, 0);
                 }
                 // No place to cut yet: read on, and look again a piece further.
                 _ => (target, looked) = (buf.len() + piece_bytes, whole.saturating_sub(1)),
@@ -408,10 +436,11 @@ fn cut_in_pieces(
 /// Where a stream's pieces are kept once read: in memory up to a size, then in a temporary file,
 /// unlinked as it is made, from which each piece is mapped. The pages of those are the page
 /// cache's, for the system to write out and drop, as a mapped dump's are, rather than
-/// callscope's own memory: a dump larger than the memory free can be piped in. Writing them
-/// costs time, so a dump that fits stays in memory. A piece stays in memory, too, when no such
-/// file can be made or written (no temporary folder, a full disk), and when the temporary
-/// folder is itself in memory (a tmpfs), where the file would only add the time.
+/// callscope's own memory: a dump larger than the memory free can be piped in, and what
+/// callscope holds is its store, not its input. Writing them costs time (the kernel's copy into
+/// new pages of the page cache, on the thread that reads the piece next). A piece stays in
+/// memory when no such file can be made or written (no temporary folder, a full disk), and when
+/// the temporary folder is itself in memory (a tmpfs), where the file would only add the time.
 pub(super) struct Keep {
     /// How many of the stream's first bytes stay in memory.
     in_memory: u64,

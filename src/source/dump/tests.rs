@@ -41,7 +41,9 @@ fn read_named(path: &str, bytes: &[u8]) -> (Vec<String>, Vec<DumpProblem>) {
 /// de-duplication), and the problems.
 fn read_path(path: &Path) -> (usize, Vec<DumpProblem>) {
     let mut events = 0;
-    let problems = read_path_in_batches(path, &Reading::start(), 2000, &mut |batch| {
+    let reading = Reading::start();
+    let holding = Holding::FirstPiece;
+    let problems = read_path_in_batches(path, &reading, 2000, holding, &mut |batch| {
         events += batch.len()
     });
     (events, problems)
@@ -821,6 +823,7 @@ fn read_gzip_streamed(gz: &[u8], piece_bytes: usize) -> (Read, Vec<DumpProblem>)
     let problems = read_stream_in_batches(
         "t.gz",
         gz,
+        Holding::WhileItFits,
         first_of(2000, &reading),
         piece_bytes,
         &mut |b| batches.push(b),
@@ -948,6 +951,7 @@ fn a_gzip_file_read_while_it_decompresses_gives_what_reading_it_whole_gives() {
     read_stream_in_batches(
         "t.gz",
         &files[0].1[..],
+        Holding::WhileItFits,
         first_of(2000, &reading),
         8 << 10,
         &mut |_| batches += 1,
@@ -1083,6 +1087,7 @@ fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
         let problems = read_stream_in_batches(
             "<stdin>",
             pipe,
+            Holding::WhileItFits,
             first_of(2000, &reading),
             piece_bytes,
             &mut |b| batches.push(b),
@@ -1166,6 +1171,7 @@ fn no_piece_ends_on_a_damaged_line_that_ends_like_an_event() {
         let problems = read_stream_in_batches(
             "t",
             &bytes[..],
+            Holding::WhileItFits,
             first_of(2000, &reading),
             piece_bytes,
             &mut |b| batches.push(b),

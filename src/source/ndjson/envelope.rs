@@ -29,7 +29,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 /// Where the events of an envelope start (just after the `[` of its `events` array), when
 /// `bytes` open as one: an object whose members before `events` are plain keys (no escape, no
 /// `type`) with sound values.
-pub(super) fn events_array(bytes: &[u8]) -> Option<usize> {
+pub(in crate::source) fn events_array(bytes: &[u8]) -> Option<usize> {
     let mut i = skip_ws(bytes, 0);
     if bytes.get(i) != Some(&b'{') {
         return None;
@@ -76,7 +76,7 @@ fn sound_value(bytes: &[u8], i: usize) -> Option<usize> {
 
 /// Whether what follows the `]` of the events array at `close` ends the envelope soundly: other
 /// plain members (none named `events` or `type`), the closing brace, then only whitespace.
-pub(super) fn ends_soundly(bytes: &[u8], close: usize) -> bool {
+pub(in crate::source) fn ends_soundly(bytes: &[u8], close: usize) -> bool {
     let mut i = skip_ws(bytes, close + 1);
     loop {
         match bytes.get(i) {
@@ -99,7 +99,7 @@ pub(super) fn ends_soundly(bytes: &[u8], close: usize) -> bool {
 
 /// Where the walk of a piece of the events array ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum PieceEnd {
+pub(in crate::source) enum PieceEnd {
     /// At the start of the next event, the first at or past the piece's end, after a comma.
     Next(usize),
     /// At the `]` that closes the array.
@@ -116,7 +116,7 @@ pub(super) enum PieceEnd {
 /// of the spans it does not parse, or by the parse of those it does, which hands the file to the
 /// full way. Spans each one JSON value, commas between them and the `]` after the last can only
 /// be the array's events, as JSON is read one way only.
-pub(super) fn walk_events(
+pub(in crate::source) fn walk_events(
     bytes: &[u8],
     from: usize,
     to: usize,
@@ -253,7 +253,7 @@ fn line_end_guess(bytes: &[u8], start: usize) -> Option<usize> {
 /// Where to cut the events array that starts at `open` into about `n` pieces: `open`, then the
 /// start of an object that follows `},` past each `n`th of the bytes. A guess: a cut in a string
 /// is found out by [`walk_events`].
-pub(super) fn cuts(bytes: &[u8], open: usize, n: usize) -> Vec<usize> {
+pub(in crate::source) fn cuts(bytes: &[u8], open: usize, n: usize) -> Vec<usize> {
     let mut cuts = vec![open];
     let len = bytes.len().saturating_sub(open);
     for k in 1..n {

@@ -174,7 +174,7 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
 mod candidates;
 mod check;
 mod direct;
-mod envelope;
+pub(in crate::source) mod envelope;
 mod id;
 mod prefilter;
 mod stream;
