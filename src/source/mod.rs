@@ -132,6 +132,18 @@ impl Source {
         ndjson::select_spans(self.line_delimited()?, filter).ok()
     }
 
+    /// The groups of the events that match (the first `max` of them, when given), counted
+    /// without a store of every event; `None` when the source is not one the fast path reads
+    /// (see [`ndjson::group`]).
+    pub fn group_offline(
+        &self,
+        filter: &Filter,
+        fields: ndjson::group::GroupFields,
+        max: Option<usize>,
+    ) -> Option<ndjson::group::Grouped> {
+        ndjson::group::group(self.line_delimited()?, filter, fields, max).ok()
+    }
+
     /// The files of a file source that hold nothing but whitespace (most often: none at all, a
     /// dump whose writer failed), by the names messages give them. Standard input and what
     /// cannot be read are left to the loader.

@@ -175,6 +175,7 @@ mod candidates;
 mod check;
 mod direct;
 mod envelope;
+pub mod group;
 mod id;
 mod prefilter;
 mod stream;
