@@ -47,7 +47,9 @@ fn fast(
     max: Option<usize>,
     format: Format,
 ) -> Option<Vec<u8>> {
-    let (store, groups) = callscope::app::grouped::groups_of(source, filter, key, sort, max)?;
+    let (store, groups, problems) =
+        callscope::app::grouped::groups_of(source, filter, key, sort, max)?;
+    assert!(problems.is_empty(), "{problems:?}");
     let mut out = Vec::new();
     callscope::insight::write_groups_within(&store, &groups, format, None, &mut out).unwrap();
     Some(out)
@@ -326,4 +328,81 @@ fn list_group_by_prints_the_fast_groups_and_leaves_tables_and_redaction_to_the_f
         .unwrap(),
         "the names are replaced"
     );
+}
+
+/// `list ARGS` run on `path` (`-` for stdin, fed `stdin`): its status, stdout and stderr.
+fn list(path: &str, stdin: &[u8], args: &[&str]) -> (Option<i32>, String, String) {
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["list", path])
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// On stdin and on a gzip'd file, the groups are counted as the stream comes (holding the groups,
+/// not the events), and print what they print on the file itself.
+#[test]
+fn group_by_on_stdin_and_on_a_gzip_file_prints_what_it_prints_on_the_file() {
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = varied(generated(2000, 9));
+    // Copies of ids across the whole stream, the later ones with other content.
+    lines.extend(varied(generated(300, 9)));
+    let path = write(&dir, "a.ndjson", &lines);
+    let bytes = std::fs::read(&path).unwrap();
+    let gz_path = dir.path().join("a.ndjson.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&bytes).unwrap();
+    std::fs::write(&gz_path, gz.finish().unwrap()).unwrap();
+    let gz_path = gz_path.display().to_string();
+    for args in [
+        &["--group-by", "error", "--format", "json"][..],
+        &["--group-by", "peer", "--format", "csv", "--max", "1500"],
+        &["--group-by", "room", "--format", "ndjson", "--type", "join"],
+        &["--group-by", "env", "--format", "json", "--terminal"],
+        &["--group-by", "sdk", "--format", "json", "--sort", "last"],
+        &[
+            "--group-by",
+            "error",
+            "--format",
+            "json",
+            "--room",
+            "no-such-room",
+        ],
+    ] {
+        let on_file = list(&path, b"", args);
+        assert_eq!(on_file.0, Some(0), "{args:?}: {}", on_file.2);
+        assert!(
+            on_file.1.len() > 4 || args.contains(&"no-such-room"),
+            "{args:?}"
+        );
+        assert_eq!(list("-", &bytes, args), on_file, "stdin, {args:?}");
+        assert_eq!(list(&gz_path, b"", args), on_file, "gzip, {args:?}");
+    }
+}
+
+#[test]
+fn group_by_on_a_damaged_stdin_reports_what_the_full_way_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    for (what, damage) in damaged_lines() {
+        let bytes = std::fs::read(damaged_dump(&dir, &damage)).unwrap();
+        for args in [
+            &["--group-by", "error", "--format", "json"][..],
+            &["--group-by", "room", "--format", "csv", "--room", "r1"],
+        ] {
+            // A bound in time that every event is within: read the full way.
+            let bounded = [args, &["--since", "2000-01-01T00:00:00Z"]].concat();
+            let full = list("-", &bytes, &bounded);
+            assert_eq!(full.0, Some(2), "{what}");
+            assert!(full.2.contains("<stdin>:2:"), "{what}: {}", full.2);
+            assert!(full.2.contains("readable event"), "{what}: {}", full.2);
+            assert_eq!(list("-", &bytes, args), full, "{what}, {args:?}");
+        }
+    }
 }

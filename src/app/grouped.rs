@@ -3,20 +3,22 @@
 
 use crate::filter::Filter;
 use crate::insight::{Group, GroupKey, GroupSort, Groups};
-use crate::source::Source;
 use crate::source::ndjson::group::GroupFields;
+use crate::source::{DumpProblem, Source};
 use crate::store::{Store, Sym};
 
 /// The groups of the events of `source` that match `filter` (the first `max` of them) under
-/// `key`, with the store their strings are read from; `None` when the full way counts them: a
-/// source the fast path does not read, or nothing that matches (the full way then says why).
+/// `key`, with the store their strings are read from (which counts the events read) and the
+/// problems met; `None` when the full way counts them: a source the fast path does not read, or
+/// a dump that is mapped and holds nothing that matches (the full way then says why). A stream
+/// (stdin, a gzip'd file) is read once, as it comes: its groups are given whatever they are.
 pub fn groups_of(
     source: &Source,
     filter: &Filter,
     key: GroupKey,
     sort: GroupSort,
     max: Option<usize>,
-) -> Option<(Store, Groups)> {
+) -> Option<(Store, Groups, Vec<DumpProblem>)> {
     let (first, second) = key.value_fields();
     let fields = GroupFields {
         first,
@@ -24,10 +26,11 @@ pub fn groups_of(
         code: key == GroupKey::Error,
         display: key.display_field(),
     };
-    let grouped = source.group_offline(filter, fields, max)?;
-    if grouped.groups.is_empty() {
-        return None;
-    }
+    let (grouped, problems) = match source.group_offline(filter, fields, max) {
+        Some(grouped) if grouped.groups.is_empty() => return None,
+        Some(grouped) => (grouped, Vec::new()),
+        None => source.group_streamed(filter, fields, max)?,
+    };
     let store = grouped.store;
     let groups: Vec<Group> = grouped
         .groups
@@ -48,5 +51,5 @@ pub fn groups_of(
         })
         .collect();
     let groups = Groups::of_counts(&store, key, sort, &groups);
-    Some((store, groups))
+    Some((store, groups, problems))
 }

@@ -75,14 +75,14 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                 std::mem::forget(spans);
                 return Ok(Ended::Done);
             }
-            if let Some((store, groups)) = fast_groups(&list) {
+            if let Some((store, groups, problems)) = fast_groups(&list) {
                 let format = list_format(&list);
                 write_out(&list, |out| {
                     crate::insight::write_groups_within(&store, &groups, format, None, out)
                 })
                 .map_err(Failure::Runtime)?;
                 note_saved_pages(offline);
-                return Ok(Ended::Done);
+                return ended(&problems, &store);
             }
             offline.select_offline(&list.filter)
         }
@@ -92,6 +92,12 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
     note_saved_pages(&list.source);
+    ended(&problems, &store)
+}
+
+/// Done, or the problems met in the input (the output was written all the same) and how many of
+/// its events (`store` counts them) were used.
+fn ended(problems: &[crate::source::DumpProblem], store: &Store) -> Result<Ended, Failure> {
     if problems.is_empty() {
         return Ok(Ended::Done);
     }
@@ -245,7 +251,13 @@ fn copies_json(list: &List) -> bool {
 /// The groups `list --group-by` prints, counted without a store of every event, when they can
 /// be: a table (whose activity column reads each event's time) and redacted names are left to
 /// the full way.
-fn fast_groups(list: &List) -> Option<(Store, crate::insight::Groups)> {
+fn fast_groups(
+    list: &List,
+) -> Option<(
+    Store,
+    crate::insight::Groups,
+    Vec<crate::source::DumpProblem>,
+)> {
     let key = list.group_by?;
     if list.redact || list_format(list) == Format::Table {
         return None;

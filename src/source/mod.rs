@@ -126,6 +126,40 @@ impl Source {
         Some(ndjson::select_stream(&name, file, filter))
     }
 
+    /// [`Source::group_offline`] of one stream (stdin, a pipe, a gzip'd file) read as it comes,
+    /// holding the groups rather than the events, with the problems met; `None` for any other
+    /// source, and for a filter bounded in time (the full way tells the time the events span
+    /// when none is in the range).
+    pub fn group_streamed(
+        &self,
+        filter: &Filter,
+        fields: ndjson::group::GroupFields,
+        max: Option<usize>,
+    ) -> Option<(ndjson::group::Grouped, Vec<DumpProblem>)> {
+        let Source::Files(files) = self else {
+            return None;
+        };
+        let [arg] = files.as_slice() else {
+            return None;
+        };
+        if filter.since.is_some() || filter.until.is_some() {
+            return None;
+        }
+        let [path] = dump::expand(arg).ok()?.try_into().ok()?;
+        let name = dump::display_name(&path);
+        if path == std::path::Path::new("-") {
+            let stdin = std::io::stdin();
+            return Some(ndjson::group_stream(&name, stdin, filter, fields, max));
+        }
+        // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
+        // data holds no event.
+        if dump::map_plain_file(&path).is_some() || related::read_if_related(&path).is_some() {
+            return None;
+        }
+        let file = std::fs::File::open(&path).ok()?;
+        Some(ndjson::group_stream(&name, file, filter, fields, max))
+    }
+
     /// The events of a line-delimited dump or an envelope that match, chosen without a store (for the formats
     /// that copy each event's JSON); `None` when the source is not one the fast path can read.
     pub fn select_offline_spans(&self, filter: &Filter) -> Option<ndjson::Spans> {

@@ -99,10 +99,29 @@ impl<'f> Direct<'f> {
         raw: &[u8],
         f: impl FnOnce(&Line) -> R,
     ) -> Result<Option<R>, NotLineDelimited> {
+        self.read_checked(raw, true, f)
+    }
+
+    /// [`Direct::read`] of an event de-duplicated already (on the id a store read): its id is
+    /// not read again.
+    pub(super) fn read_deduplicated<R>(
+        &self,
+        raw: &[u8],
+        f: impl FnOnce(&Line) -> R,
+    ) -> Result<Option<R>, NotLineDelimited> {
+        self.read_checked(raw, false, f)
+    }
+
+    fn read_checked<R>(
+        &self,
+        raw: &[u8],
+        check_id: bool,
+        f: impl FnOnce(&Line) -> R,
+    ) -> Result<Option<R>, NotLineDelimited> {
         let text = simdutf8::basic::from_utf8(raw).map_err(|_| NotLineDelimited)?;
         let probe = Probe::read_text(text).map_err(|_| NotLineDelimited)?;
         // The line was de-duplicated on the id its first pass read: the store would use this one.
-        if !probe.strings_are_utf8() || probe.id.get() != top_level_id(raw) {
+        if !probe.strings_are_utf8() || (check_id && probe.id.get() != top_level_id(raw)) {
             return Err(NotLineDelimited);
         }
         let line = Line {

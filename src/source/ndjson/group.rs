@@ -60,30 +60,59 @@ pub struct Grouped {
 
 /// A string read off an event: borrowed from the dump when it is there as it reads (no escape),
 /// else a copy.
-type Bytes<'a> = Cow<'a, [u8]>;
+pub(super) type Bytes<'a> = Cow<'a, [u8]>;
 
 /// A group's key as bytes: two strings and a code, each absent or not.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct Key<'a> {
+pub(super) struct Key<'a> {
     first: Option<Bytes<'a>>,
     second: Option<Bytes<'a>>,
     code: Option<i64>,
 }
 
+impl<'a> Key<'a> {
+    pub(super) fn new(
+        first: Option<Bytes<'a>>,
+        second: Option<Bytes<'a>>,
+        code: Option<i64>,
+    ) -> Key<'a> {
+        Key {
+            first,
+            second,
+            code,
+        }
+    }
+
+    /// Its parts: the two strings and the code.
+    pub(super) fn into_parts(self) -> (Option<Bytes<'a>>, Option<Bytes<'a>>, Option<i64>) {
+        (self.first, self.second, self.code)
+    }
+
+    /// The key holding its own strings.
+    pub(super) fn into_owned(self) -> Key<'static> {
+        let own = |b: Option<Bytes>| b.map(|b| Cow::Owned(b.into_owned()));
+        Key {
+            first: own(self.first),
+            second: own(self.second),
+            code: self.code,
+        }
+    }
+}
+
 /// An event's place: (blob, start, end).
-type Place = (usize, usize, usize);
+pub(super) type Place = (usize, usize, usize);
 
 /// A group as one part of the events counts it.
-struct Tally<'a> {
-    key: Key<'a>,
-    hash: u64,
-    first: Place,
-    named: Option<Place>,
-    count: u32,
-    finals: u32,
+pub(super) struct Tally<'a> {
+    pub(super) key: Key<'a>,
+    pub(super) hash: u64,
+    pub(super) first: Place,
+    pub(super) named: Option<Place>,
+    pub(super) count: u32,
+    pub(super) finals: u32,
     /// `i64::MAX` and `i64::MIN` while no event has a time.
-    first_ts: i64,
-    last_ts: i64,
+    pub(super) first_ts: i64,
+    pub(super) last_ts: i64,
 }
 
 /// A distinct (group, value) pair of a part: the group as the part numbers it.
@@ -163,7 +192,7 @@ fn chunk_len(len: usize, n: usize) -> usize {
 }
 
 /// The hash of a key, or of a value with its group.
-fn hash_of<T: std::hash::Hash>(t: &T) -> u64 {
+pub(super) fn hash_of<T: std::hash::Hash>(t: &T) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(t)
 }
 
@@ -178,16 +207,16 @@ fn held<'a>(raw: &'a [u8], bytes: &[u8]) -> Bytes<'a> {
 }
 
 /// What the counts take of one event.
-struct Read<'a> {
-    key: Key<'a>,
-    named: bool,
-    terminal: bool,
-    time: Option<i64>,
-    peer: Option<Bytes<'a>>,
-    room: Option<Bytes<'a>>,
+pub(super) struct Read<'a> {
+    pub(super) key: Key<'a>,
+    pub(super) named: bool,
+    pub(super) terminal: bool,
+    pub(super) time: Option<i64>,
+    pub(super) peer: Option<Bytes<'a>>,
+    pub(super) room: Option<Bytes<'a>>,
 }
 
-fn read_of<'a>(raw: &'a [u8], line: &Line, fields: GroupFields) -> Read<'a> {
+pub(super) fn read_of<'a>(raw: &'a [u8], line: &Line, fields: GroupFields) -> Read<'a> {
     let text = |field: Field| line.text(field).map(|b| held(raw, b));
     Read {
         key: Key {
@@ -377,9 +406,23 @@ fn joined(
     let peers = distinct(&peer_pairs);
     let rooms = distinct(&room_pairs);
 
-    // The store of each group's first event, and of the first that names it when another.
-    let mut events: Vec<Place> = Vec::with_capacity(groups);
-    let mut counted = Vec::with_capacity(groups);
+    let (events, counted) = counted_of(&tallies, &peers, &rooms);
+    let store = store_of(blobs, &events)?;
+    Ok(Grouped {
+        store,
+        groups: counted,
+    })
+}
+
+/// Each group's counts, and the places of the events the store of [`Grouped`] holds (each
+/// group's first event, and the first that names it when another), in that store's order.
+pub(super) fn counted_of(
+    tallies: &[Tally],
+    peers: &[u32],
+    rooms: &[u32],
+) -> (Vec<Place>, Vec<Counted>) {
+    let mut events: Vec<Place> = Vec::with_capacity(tallies.len());
+    let mut counted = Vec::with_capacity(tallies.len());
     for (g, t) in tallies.iter().enumerate() {
         let row = events.len() as u32;
         events.push(t.first);
@@ -402,16 +445,12 @@ fn joined(
             last_seen: timed.then_some(t.last_ts),
         });
     }
-    let store = store_of(blobs, &events)?;
-    Ok(Grouped {
-        store,
-        groups: counted,
-    })
+    (events, counted)
 }
 
 /// A store of the events at `places`, in that order (each a distinct event: none is left out as
 /// a copy).
-fn store_of(blobs: &[Arc<Blob>], places: &[Place]) -> Result<Store, NotLineDelimited> {
+pub(super) fn store_of(blobs: &[Arc<Blob>], places: &[Place]) -> Result<Store, NotLineDelimited> {
     let reading = Reading::start();
     let mut store = Store::new();
     let mut start = 0;
