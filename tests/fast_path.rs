@@ -482,3 +482,26 @@ fn a_damaged_stdin_is_reported_as_the_full_way_reports_it() {
         }
     }
 }
+
+/// Without a filter, stdin is written as it comes rather than held: the same events, the same
+/// problems and the same count of readable events as the full way (which a bound in time that
+/// every event is within still takes).
+#[test]
+fn every_event_of_a_damaged_stdin_is_written_as_the_full_way_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for (what, damage) in damaged_lines() {
+        let bytes = std::fs::read(damaged_dump(&dir, &damage)).unwrap();
+        for args in [&[][..], &["--max", "1"]] {
+            let bounded = [args, &["--since", "2000-01-01T00:00:00Z"]].concat();
+            let full = list("-", &bytes, &bounded);
+            assert_eq!(full.0, Some(2), "{what}");
+            assert!(full.2.contains("<stdin>:2:"), "{what}: {}", full.2);
+            assert!(
+                full.2.contains("readable events were used"),
+                "{what}: {}",
+                full.2
+            );
+            assert_eq!(list("-", &bytes, args), full, "{what}, {args:?}");
+        }
+    }
+}

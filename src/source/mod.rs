@@ -136,20 +136,44 @@ impl Source {
         fields: ndjson::group::GroupFields,
         max: Option<usize>,
     ) -> Option<(ndjson::group::Grouped, Vec<DumpProblem>)> {
+        if filter.since.is_some() || filter.until.is_some() {
+            return None;
+        }
+        let (name, stream) = self.one_stream()?;
+        Some(ndjson::group_stream(&name, stream, filter, fields, max))
+    }
+
+    /// Every event of one stream (stdin, a pipe, a gzip'd file) handed to `each` as it comes (the
+    /// first `max`), de-duplicated as the full way does: how many events were read, the problems
+    /// met and `each`'s error; `None` for any other source (see [`ndjson::each_of_stream`]).
+    pub fn each_streamed(
+        &self,
+        max: Option<usize>,
+        each: impl FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> Option<(usize, Vec<DumpProblem>, std::io::Result<()>)> {
+        let (name, stream) = self.one_stream()?;
+        Some(ndjson::each_of_stream(&name, stream, max, each))
+    }
+
+    /// Whether the source is one stream (stdin, a pipe, a gzip'd file), which
+    /// [`Source::each_streamed`] and [`Source::group_streamed`] read as it comes.
+    pub fn reads_one_stream(&self) -> bool {
+        self.one_stream().is_some()
+    }
+
+    /// The one stream a file source names (stdin, a pipe, a gzip'd file), opened, with the name
+    /// messages give it; `None` for any other source.
+    fn one_stream(&self) -> Option<(String, Box<dyn std::io::Read + Send>)> {
         let Source::Files(files) = self else {
             return None;
         };
         let [arg] = files.as_slice() else {
             return None;
         };
-        if filter.since.is_some() || filter.until.is_some() {
-            return None;
-        }
         let [path] = dump::expand(arg).ok()?.try_into().ok()?;
         let name = dump::display_name(&path);
         if path == std::path::Path::new("-") {
-            let stdin = std::io::stdin();
-            return Some(ndjson::group_stream(&name, stdin, filter, fields, max));
+            return Some((name, Box::new(std::io::stdin())));
         }
         // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
         // data holds no event.
@@ -157,7 +181,7 @@ impl Source {
             return None;
         }
         let file = std::fs::File::open(&path).ok()?;
-        Some(ndjson::group_stream(&name, file, filter, fields, max))
+        Some((name, Box::new(file)))
     }
 
     /// The events of a line-delimited dump or an envelope that match, chosen without a store (for the formats

@@ -23,6 +23,7 @@ use crate::store::{Blob, Reading, Store};
 use candidates::candidates;
 use direct::Direct;
 pub use stream::select_stream;
+pub use stream_all::each_of_stream;
 pub use stream_group::group_stream;
 
 /// Whether a file looks line-delimited: its first non-blank line (after a byte order mark) is one
@@ -180,6 +181,7 @@ pub mod group;
 mod id;
 mod prefilter;
 mod stream;
+mod stream_all;
 mod stream_group;
 mod walk;
 
