@@ -101,8 +101,8 @@ impl GroupKey {
         }
     }
 
-    /// The field shown beside the grouped one (`room_name`, `user_name`), if any: what
-    /// [`GroupKey::display_of`] reads.
+    /// The field shown beside the grouped one (`room_name`, `user_name`), if any: what a
+    /// group's name is read from.
     pub fn display_field(self) -> Option<Field> {
         match self {
             GroupKey::Room => Some(Field::RoomName),
