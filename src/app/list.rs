@@ -75,6 +75,18 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                 std::mem::forget(spans);
                 return Ok(Ended::Done);
             }
+            if let Some(ended) = stream_every_event(&list) {
+                return ended;
+            }
+            if let Some((store, groups, problems)) = fast_groups(&list) {
+                let format = list_format(&list);
+                write_out(&list, |out| {
+                    crate::insight::write_groups_within(&store, &groups, format, None, out)
+                })
+                .map_err(Failure::Runtime)?;
+                note_saved_pages(offline);
+                return ended(&problems, store.events_read());
+            }
             offline.select_offline(&list.filter)
         }
     };
@@ -83,6 +95,12 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
     note_saved_pages(&list.source);
+    ended(&problems, store.events_read())
+}
+
+/// Done, or the problems met in the input (the output was written all the same) and how many of
+/// its events (`read`) were used.
+fn ended(problems: &[crate::source::DumpProblem], read: usize) -> Result<Ended, Failure> {
     if problems.is_empty() {
         return Ok(Ended::Done);
     }
@@ -90,8 +108,8 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     lines.push(format!(
         "{} in the input; the {} readable {} used",
         crate::text::plural(problems.len(), "problem", "problems"),
-        crate::text::thousands(store.events_read()),
-        if store.events_read() == 1 {
+        crate::text::thousands(read),
+        if read == 1 {
             "event was"
         } else {
             "events were"
@@ -233,6 +251,53 @@ fn copies_json(list: &List) -> bool {
         && list.group_by.is_none()
 }
 
+/// `list` without a filter on a stream (stdin, a pipe, a gzip'd file), as NDJSON: each event
+/// written as it comes, rather than held; `None` when it is not that.
+fn stream_every_event(list: &List) -> Option<Result<Ended, Failure>> {
+    if !list.filter.is_empty()
+        || list_format(list) != Format::Ndjson
+        || !copies_json(list)
+        || !list.source.reads_one_stream()
+    {
+        return None;
+    }
+    let mut streamed = None;
+    let written = write_out(list, |out| {
+        let each = |raw: &[u8]| {
+            crate::output::write_compact(raw, &mut *out)?;
+            out.write_all(b"\n")
+        };
+        let Some((read, problems, written)) = list.source.each_streamed(list.max, each) else {
+            return Ok(());
+        };
+        streamed = Some((read, problems));
+        written
+    });
+    let (read, problems) = streamed?;
+    if let Err(e) = written {
+        return Some(Err(Failure::Runtime(e)));
+    }
+    note_saved_pages(&list.source);
+    Some(ended(&problems, read))
+}
+
+/// The groups `list --group-by` prints, counted without a store of every event, when they can
+/// be: a table (whose activity column reads each event's time) and redacted names are left to
+/// the full way.
+fn fast_groups(
+    list: &List,
+) -> Option<(
+    Store,
+    crate::insight::Groups,
+    Vec<crate::source::DumpProblem>,
+)> {
+    let key = list.group_by?;
+    if list.redact || list_format(list) == Format::Table {
+        return None;
+    }
+    super::grouped::groups_of(&list.source, &list.filter, key, list.sort, list.max)
+}
+
 fn write_spans(list: &List, spans: &Spans) -> Result<(), String> {
     let n = list.max.map_or(spans.len(), |m| m.min(spans.len()));
     let format = list_format(list);
@@ -244,7 +309,7 @@ fn write_spans(list: &List, spans: &Spans) -> Result<(), String> {
 /// Writes to `--output` (atomically) or to stdout, where a closed pipe is no error.
 fn write_out(
     list: &List,
-    write: impl Fn(&mut dyn Write) -> std::io::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), String> {
     match &list.output {
         Some(path) => crate::output::write_atomically(path, write)

@@ -7,6 +7,7 @@
 pub mod demo_data;
 pub mod explore;
 mod fetch;
+pub mod grouped;
 pub mod list;
 pub mod serve;
 pub mod story;

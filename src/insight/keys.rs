@@ -101,6 +101,16 @@ impl GroupKey {
         }
     }
 
+    /// The field shown beside the grouped one (`room_name`, `user_name`), if any: what a
+    /// group's name is read from.
+    pub fn display_field(self) -> Option<Field> {
+        match self {
+            GroupKey::Room => Some(Field::RoomName),
+            GroupKey::Peer => Some(Field::UserName),
+            _ => None,
+        }
+    }
+
     /// The conditions that keep exactly the events of a group, as strings, so that they outlive
     /// the store the group was counted in (a new live query makes a new store).
     pub fn conditions(self, store: &Store, value: &GroupValue) -> Vec<Condition> {

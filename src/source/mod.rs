@@ -126,10 +126,80 @@ impl Source {
         Some(ndjson::select_stream(&name, file, filter))
     }
 
+    /// [`Source::group_offline`] of one stream (stdin, a pipe, a gzip'd file) read as it comes,
+    /// holding the groups rather than the events, with the problems met; `None` for any other
+    /// source, and for a filter bounded in time (the full way tells the time the events span
+    /// when none is in the range).
+    pub fn group_streamed(
+        &self,
+        filter: &Filter,
+        fields: ndjson::group::GroupFields,
+        max: Option<usize>,
+    ) -> Option<(ndjson::group::Grouped, Vec<DumpProblem>)> {
+        if filter.since.is_some() || filter.until.is_some() {
+            return None;
+        }
+        let (name, stream) = self.one_stream()?;
+        Some(ndjson::group_stream(&name, stream, filter, fields, max))
+    }
+
+    /// Every event of one stream (stdin, a pipe, a gzip'd file) handed to `each` as it comes (the
+    /// first `max`), de-duplicated as the full way does: how many events were read, the problems
+    /// met and `each`'s error; `None` for any other source (see [`ndjson::each_of_stream`]).
+    pub fn each_streamed(
+        &self,
+        max: Option<usize>,
+        each: impl FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> Option<(usize, Vec<DumpProblem>, std::io::Result<()>)> {
+        let (name, stream) = self.one_stream()?;
+        Some(ndjson::each_of_stream(&name, stream, max, each))
+    }
+
+    /// Whether the source is one stream (stdin, a pipe, a gzip'd file), which
+    /// [`Source::each_streamed`] and [`Source::group_streamed`] read as it comes.
+    pub fn reads_one_stream(&self) -> bool {
+        self.one_stream().is_some()
+    }
+
+    /// The one stream a file source names (stdin, a pipe, a gzip'd file), opened, with the name
+    /// messages give it; `None` for any other source.
+    fn one_stream(&self) -> Option<(String, Box<dyn std::io::Read + Send>)> {
+        let Source::Files(files) = self else {
+            return None;
+        };
+        let [arg] = files.as_slice() else {
+            return None;
+        };
+        let [path] = dump::expand(arg).ok()?.try_into().ok()?;
+        let name = dump::display_name(&path);
+        if path == std::path::Path::new("-") {
+            return Some((name, Box::new(std::io::stdin())));
+        }
+        // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
+        // data holds no event.
+        if dump::map_plain_file(&path).is_some() || related::read_if_related(&path).is_some() {
+            return None;
+        }
+        let file = std::fs::File::open(&path).ok()?;
+        Some((name, Box::new(file)))
+    }
+
     /// The events of a line-delimited dump or an envelope that match, chosen without a store (for the formats
     /// that copy each event's JSON); `None` when the source is not one the fast path can read.
     pub fn select_offline_spans(&self, filter: &Filter) -> Option<ndjson::Spans> {
         ndjson::select_spans(self.line_delimited()?, filter).ok()
+    }
+
+    /// The groups of the events that match (the first `max` of them, when given), counted
+    /// without a store of every event; `None` when the source is not one the fast path reads
+    /// (see [`ndjson::group`]).
+    pub fn group_offline(
+        &self,
+        filter: &Filter,
+        fields: ndjson::group::GroupFields,
+        max: Option<usize>,
+    ) -> Option<ndjson::group::Grouped> {
+        ndjson::group::group(self.line_delimited()?, filter, fields, max).ok()
     }
 
     /// The files of a file source that hold nothing but whitespace (most often: none at all, a

@@ -274,6 +274,40 @@ impl Groups {
         out
     }
 
+    /// Groups counted elsewhere (what `list --group-by` reads straight off a dump): each
+    /// group's value, name and counts, in the order their first events were met, sorted as
+    /// [`Groups::compute`] sorts them. They hold no members and draw no sparklines: what a list
+    /// prints of them, not what the explorer narrows to.
+    pub fn of_counts(store: &Store, key: GroupKey, sort: GroupSort, groups: &[Group]) -> Groups {
+        let mut out = Groups {
+            key: Some(key),
+            span: None,
+            values: groups.iter().map(|g| g.value).collect(),
+            sums: groups
+                .iter()
+                .map(|g| Sums {
+                    count: g.count,
+                    finals: g.finals,
+                    display: g.display,
+                })
+                .collect(),
+            extents: groups
+                .iter()
+                .map(|g| Extent {
+                    start: 0,
+                    peers: g.peers,
+                    rooms: g.rooms,
+                    first: g.first_seen.unwrap_or(NO_TIME),
+                    last: g.last_seen.unwrap_or(NO_TIME),
+                })
+                .collect(),
+            ranks: groups.iter().map(|g| rank(store, g.value.first)).collect(),
+            ..Groups::default()
+        };
+        out.sort(store, sort);
+        out
+    }
+
     pub fn len(&self) -> usize {
         self.order.len()
     }
@@ -370,7 +404,10 @@ impl Groups {
     /// The shown indices of group `k` (a position in the order of the last sort), in load
     /// order: what the list narrows to when a group is chosen.
     pub fn members(&self, k: usize) -> &[u32] {
-        &self.members[self.range(self.order[k] as usize)]
+        // Groups counted elsewhere hold none (see [`Groups::of_counts`]).
+        self.members
+            .get(self.range(self.order[k] as usize))
+            .unwrap_or_default()
     }
 
     /// The events of group `k` counted over `buckets` equal slices of [`Groups::span`]; events
@@ -388,7 +425,7 @@ impl Groups {
 
     /// The sparkline of the group at place `p`.
     fn count_sparkline(&self, p: usize, buckets: usize) -> Vec<u32> {
-        let Some((lo, hi)) = self.span.filter(|_| buckets > 0) else {
+        let Some((lo, hi)) = self.span.filter(|_| buckets > 0 && !self.facts.is_empty()) else {
             return Vec::new();
         };
         let mut counts = vec![0u32; buckets];

@@ -10,7 +10,7 @@ use crate::time::parse_rfc3339_nanos;
 
 /// An event read off a line's probe, as the plan reads it: the same fields, read the same way,
 /// as the row a store would make of the same probe.
-struct Line<'p, 'a> {
+pub(super) struct Line<'p, 'a> {
     probe: &'p Probe<'a>,
     raw: &'p [u8],
     search: Option<&'p Needle>,
@@ -89,12 +89,39 @@ impl<'f> Direct<'f> {
     /// Whether the event matches; an error for an event the store would refuse (the full path
     /// then reports it where it stands).
     pub(super) fn matches(&self, raw: &[u8]) -> Result<bool, NotLineDelimited> {
-        if simdutf8::basic::from_utf8(raw).is_err() {
-            return Err(NotLineDelimited);
-        }
-        let probe = Probe::read(raw).map_err(|_| NotLineDelimited)?;
+        Ok(self.read(raw, |_| ())?.is_some())
+    }
+
+    /// `f` of the event as the plan read it when it matches, `None` when it does not; an error
+    /// for an event the store would refuse (the full path then reports it where it stands).
+    pub(super) fn read<R>(
+        &self,
+        raw: &[u8],
+        f: impl FnOnce(&Line) -> R,
+    ) -> Result<Option<R>, NotLineDelimited> {
+        self.read_checked(raw, true, f)
+    }
+
+    /// [`Direct::read`] of an event de-duplicated already (on the id a store read): its id is
+    /// not read again.
+    pub(super) fn read_deduplicated<R>(
+        &self,
+        raw: &[u8],
+        f: impl FnOnce(&Line) -> R,
+    ) -> Result<Option<R>, NotLineDelimited> {
+        self.read_checked(raw, false, f)
+    }
+
+    fn read_checked<R>(
+        &self,
+        raw: &[u8],
+        check_id: bool,
+        f: impl FnOnce(&Line) -> R,
+    ) -> Result<Option<R>, NotLineDelimited> {
+        let text = simdutf8::basic::from_utf8(raw).map_err(|_| NotLineDelimited)?;
+        let probe = Probe::read_text(text).map_err(|_| NotLineDelimited)?;
         // The line was de-duplicated on the id its first pass read: the store would use this one.
-        if !probe.strings_are_utf8() || probe.id.get() != top_level_id(raw) {
+        if !probe.strings_are_utf8() || (check_id && probe.id.get() != top_level_id(raw)) {
             return Err(NotLineDelimited);
         }
         let line = Line {
@@ -102,6 +129,6 @@ impl<'f> Direct<'f> {
             raw,
             search: self.search.as_ref(),
         };
-        Ok(self.plan.matches(&line).unwrap_or(false))
+        Ok(self.plan.matches(&line).unwrap_or(false).then(|| f(&line)))
     }
 }

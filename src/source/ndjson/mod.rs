@@ -23,6 +23,8 @@ use crate::store::{Blob, Reading, Store};
 use candidates::candidates;
 use direct::Direct;
 pub use stream::select_stream;
+pub use stream_all::each_of_stream;
+pub use stream_group::group_stream;
 
 /// Whether a file looks line-delimited: its first non-blank line (after a byte order mark) is one
 /// complete JSON object.
@@ -175,9 +177,12 @@ mod candidates;
 mod check;
 mod direct;
 pub(in crate::source) mod envelope;
+pub mod group;
 mod id;
 mod prefilter;
 mod stream;
+mod stream_all;
+mod stream_group;
 mod walk;
 
 #[cfg(test)]

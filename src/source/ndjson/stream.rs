@@ -20,20 +20,20 @@ use crate::store::probe::Probe;
 use crate::store::{Batch, Blob, IdKey, Reading, SeenIds, Store};
 
 /// What one piece of the stream gave.
-struct Piece {
+pub(super) struct Piece {
     /// The id of each event, in order (those the full way drops within the piece left out).
-    ids: Vec<IdKey>,
+    pub(super) ids: Vec<IdKey>,
     /// Which of them match, as indices into `ids`, ascending.
-    matched: Vec<usize>,
+    pub(super) matched: Vec<usize>,
     /// The matching events, copied out of the piece one after another.
-    answer: Arc<Blob>,
+    pub(super) answer: Arc<Blob>,
     /// Where each matching event is in `answer`.
-    spans: Vec<(usize, usize)>,
+    pub(super) spans: Vec<(usize, usize)>,
     /// The matching events read into a batch, when every one of them is the first of its id
     /// in the piece (the stream's de-duplication decides the rest).
-    batch: Option<Batch>,
+    pub(super) batch: Option<Batch>,
     /// Its problems and its line count.
-    read: PieceRead,
+    pub(super) read: PieceRead,
 }
 
 /// What the reading threads hand over, in stream order.
@@ -86,7 +86,7 @@ fn select_in_pieces(
             |_, cut, send| match cut {
                 Cut::Piece { bytes, .. } => {
                     let blob = Arc::new(Blob::Owned(bytes));
-                    let piece = read_fast(&blob, &pre, &direct, &reading, filter)
+                    let piece = read_fast(&blob, &pre, &direct, Some((&reading, filter)))
                         .unwrap_or_else(|_| read_full(&blob, &reading, filter));
                     send(Sent::Piece(Box::new(piece)));
                     // Nothing refers to the piece's bytes any more: the buffer is used again.
@@ -134,13 +134,13 @@ fn select_in_pieces(
     (store, problems, rows)
 }
 
-/// A piece read the fast way: each event's id and, for the candidates, the filter's answer.
-fn read_fast(
+/// A piece read the fast way: each event's id and, for the candidates, the filter's answer; the
+/// events that match read into a batch when `batch` is given (the reading and the filter).
+pub(super) fn read_fast(
     blob: &Arc<Blob>,
     pre: &Prefilter,
     direct: &Direct,
-    reading: &Reading,
-    filter: &Filter,
+    batch: Option<(&Reading, &Filter)>,
 ) -> Result<Piece, NotLineDelimited> {
     let bytes: &[u8] = blob;
     // A byte order mark is left to the full way, as in a file.
@@ -161,20 +161,25 @@ fn read_fast(
         ids.push(id);
     }
     let (answer, spans) = copied(events.into_iter());
-    let batch =
-        batch_of(reading, &answer, spans.iter().copied(), filter).map_err(|_| NotLineDelimited)?;
+    let batch = match batch {
+        Some((reading, filter)) => Some(
+            batch_of(reading, &answer, spans.iter().copied(), filter)
+                .map_err(|_| NotLineDelimited)?,
+        ),
+        None => None,
+    };
     Ok(Piece {
         ids,
         matched,
         answer,
         spans,
-        batch: Some(batch),
+        batch,
         read: PieceRead::of(bytes, Vec::new()),
     })
 }
 
 /// A piece read the full way, into a store of its own, which the filter picks from.
-fn read_full(blob: &Arc<Blob>, reading: &Reading, filter: &Filter) -> Piece {
+pub(super) fn read_full(blob: &Arc<Blob>, reading: &Reading, filter: &Filter) -> Piece {
     let mut own = Store::new();
     let read = dump::read_piece(blob, reading, &mut |batch| {
         own.merge(batch);

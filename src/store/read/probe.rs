@@ -89,6 +89,15 @@ impl<'a> Probe<'a> {
         Probe::read_thoroughly(raw)
     }
 
+    /// [`Probe::read`] of an event known to be UTF-8 (its text): the same fields, without
+    /// checking the text again.
+    pub fn read_text(text: &'a str) -> Result<Probe<'a>, serde_json::Error> {
+        match plain::read(text, None) {
+            Some(probe) => Ok(probe),
+            None => Probe::read_thoroughly(text.as_bytes()),
+        }
+    }
+
     /// Reads an event's fields into `probe` (empty) as [`Probe::read`] does, and puts the place
     /// of each of its string values in `strings` (cleared first). Values that `remembered` holds
     /// are skipped, as `plain::read_into` says; `seen` tells which (and is empty when the
