@@ -197,7 +197,28 @@ fn a_named_pipe_is_opened_once_and_read_to_its_end() {
         .assert()
         .success()
         .stderr("")
-        .stdout(String::from_utf8(quirks).unwrap());
+        .stdout(String::from_utf8(quirks.clone()).unwrap());
+    writer.join().unwrap().unwrap();
+    // Grouped as it comes, as from the same bytes in a file.
+    let file = dir.path().join("file.ndjson");
+    std::fs::write(&file, &quirks).unwrap();
+    let from_file = callscope()
+        .args(["list", "--group-by", "error"])
+        .arg(&file)
+        .assert()
+        .success();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, quirks))
+    };
+    callscope()
+        .args(["list", "--group-by", "error"])
+        .arg(&fifo)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .stderr("")
+        .stdout(from_file.get_output().stdout.clone());
     writer.join().unwrap().unwrap();
 }
 

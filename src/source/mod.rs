@@ -156,14 +156,17 @@ impl Source {
     }
 
     /// Whether the source is one stream (stdin, a pipe, a gzip'd file), which
-    /// [`Source::each_streamed`] and [`Source::group_streamed`] read as it comes.
+    /// [`Source::each_streamed`] and [`Source::group_streamed`] read as it comes. Nothing is
+    /// opened: a named pipe opened to look at it would lose what its writer wrote to that
+    /// opening, and leave the next one waiting for a writer.
     pub fn reads_one_stream(&self) -> bool {
-        self.one_stream().is_some()
+        self.stream_path().is_some()
     }
 
-    /// The one stream a file source names (stdin, a pipe, a gzip'd file), opened, with the name
-    /// messages give it; `None` for any other source.
-    fn one_stream(&self) -> Option<(String, Box<dyn std::io::Read + Send>)> {
+    /// The path of the one stream a file source names (stdin as `-`, a pipe, a gzip'd file);
+    /// `None` for any other source. A regular file is read only when it is not mapped: a gzip'd
+    /// one.
+    fn stream_path(&self) -> Option<std::path::PathBuf> {
         let Source::Files(files) = self else {
             return None;
         };
@@ -171,14 +174,24 @@ impl Source {
             return None;
         };
         let [path] = dump::expand(arg).ok()?.try_into().ok()?;
+        if path == std::path::Path::new("-") {
+            return Some(path);
+        }
+        // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
+        // data holds no event. Neither looks at what is not a regular file.
+        if dump::map_plain_file(&path).is_some() || related::read_if_related(&path).is_some() {
+            return None;
+        }
+        Some(path)
+    }
+
+    /// The one stream a file source names, opened (once), with the name messages give it;
+    /// `None` for any other source.
+    fn one_stream(&self) -> Option<(String, Box<dyn std::io::Read + Send>)> {
+        let path = self.stream_path()?;
         let name = dump::display_name(&path);
         if path == std::path::Path::new("-") {
             return Some((name, Box::new(std::io::stdin())));
-        }
-        // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
-        // data holds no event.
-        if dump::map_plain_file(&path).is_some() || related::read_if_related(&path).is_some() {
-            return None;
         }
         let file = std::fs::File::open(&path).ok()?;
         Some((name, Box::new(file)))
