@@ -5,5 +5,7 @@
 
 pub(super) mod plain;
 pub mod probe;
+
+pub use plain::next_stop;
 pub(super) mod remembered;
 pub(super) mod walk;

@@ -446,7 +446,7 @@ impl<'a> Reader<'a, '_> {
 /// Where the first quote, backslash or control character at or after `i` stands in `b` (its
 /// length when there is none): sixteen bytes at a time, then eight, then one.
 #[inline]
-fn next_stop(b: &[u8], mut i: usize) -> usize {
+pub fn next_stop(b: &[u8], mut i: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{
