@@ -254,10 +254,7 @@ fn read_pieces_as_they_come(
     std::thread::scope(|scope| {
         scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, Some(spares), &tx));
         let mut damage = None;
-        let mut errors = Vec::new();
-        let mut total_errors = 0;
-        // Lines before the piece being handed over.
-        let mut lines = 0;
+        let mut problems = LineProblems::default();
         crate::source::ordered::in_order_from(
             rx.into_iter(),
             crate::source::ordered::threads(),
@@ -290,21 +287,11 @@ fn read_pieces_as_they_come(
             },
             |read| match read {
                 Sent::Batch(batch) => on_batch(*batch),
-                Sent::Piece(piece) => {
-                    for ((line, col), message) in piece.errors {
-                        if errors.len() < MAX_PROBLEMS_PER_FILE {
-                            errors.push(((lines + line, col), message));
-                        }
-                    }
-                    total_errors += piece.total_errors;
-                    lines += piece.lines;
-                }
+                Sent::Piece(piece) => problems.add(piece),
                 Sent::Stopped(p) => damage = Some(p),
             },
         );
-        let mut problems: Vec<DumpProblem> = damage.into_iter().collect();
-        report(name, errors, total_errors, &mut problems);
-        problems
+        problems.into_problems(name, damage)
     })
 }
 
@@ -333,6 +320,40 @@ impl PieceRead {
             errors: positioned(bytes, found),
             lines: memchr::memchr_iter(b'\n', bytes).count(),
         }
+    }
+}
+
+/// The problems of a stream's lines, told as its pieces are handed over in order: each piece's
+/// lines numbered on from the lines of the pieces before it, the first few kept.
+#[derive(Debug, Default)]
+pub(in crate::source) struct LineProblems {
+    errors: Vec<((usize, usize), String)>,
+    total: usize,
+    lines: usize,
+}
+
+impl LineProblems {
+    /// Adds what the reading of the next piece met.
+    pub(in crate::source) fn add(&mut self, piece: PieceRead) {
+        for ((line, col), message) in piece.errors {
+            if self.errors.len() < MAX_PROBLEMS_PER_FILE {
+                self.errors.push(((self.lines + line, col), message));
+            }
+        }
+        self.total += piece.total_errors;
+        self.lines += piece.lines;
+    }
+
+    /// The problems of the stream named `name`: the damage that stopped it, if any, then those
+    /// of its lines.
+    pub(in crate::source) fn into_problems(
+        self,
+        name: &str,
+        damage: Option<DumpProblem>,
+    ) -> Vec<DumpProblem> {
+        let mut problems: Vec<DumpProblem> = damage.into_iter().collect();
+        report(name, self.errors, self.total, &mut problems);
+        problems
     }
 }
 

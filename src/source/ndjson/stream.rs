@@ -73,10 +73,7 @@ fn select_in_pieces(
     // The events read, each the first of its id, that are not in the store: those that do not
     // match.
     let mut left_out = 0;
-    let mut errors = Vec::new();
-    let mut total_errors = 0;
-    // Line ends before the piece being handed over.
-    let mut lines = 0;
+    let mut lines = dump::LineProblems::default();
     let threads = crate::source::ordered::threads();
     let spares = dump::Spares::default();
     dump::with_pieces(name, reader, piece_bytes, &spares, |pieces| {
@@ -114,21 +111,14 @@ fn select_in_pieces(
                     let merged = store.merge(batch);
                     left_out += fresh.iter().filter(|f| **f).count() - merged.added;
                     rows.extend((merged.first..merged.first + merged.added).map(|i| i as u32));
-                    for ((line, col), message) in piece.read.errors {
-                        if errors.len() < dump::MAX_PROBLEMS_PER_FILE {
-                            errors.push(((lines + line, col), message));
-                        }
-                    }
-                    total_errors += piece.read.total_errors;
-                    lines += piece.read.lines;
+                    lines.add(piece.read);
                 }
                 Sent::Stopped(p) => damage = Some(p),
             },
         );
     });
     drop(reading);
-    let mut problems: Vec<DumpProblem> = damage.into_iter().collect();
-    dump::report(name, errors, total_errors, &mut problems);
+    let mut problems = lines.into_problems(name, damage);
     problems.extend(unread.into_iter().map(|m| dump::problem(name, None, m)));
     store.left_out(left_out);
     (store, problems, rows)

@@ -48,9 +48,7 @@ fn each_in_pieces(
     let mut left = max.unwrap_or(usize::MAX);
     let mut written = Ok(());
     let mut damage = None;
-    let mut errors = Vec::new();
-    let mut total_errors = 0;
-    let mut lines = 0;
+    let mut lines = dump::LineProblems::default();
     let threads = crate::source::ordered::threads();
     let spares = dump::Spares::default();
     dump::with_pieces(name, reader, piece_bytes, &spares, |pieces| {
@@ -80,21 +78,14 @@ fn each_in_pieces(
                             written = each(&piece.answer[a..z]);
                         }
                     }
-                    for ((line, col), message) in piece.read.errors {
-                        if errors.len() < dump::MAX_PROBLEMS_PER_FILE {
-                            errors.push(((lines + line, col), message));
-                        }
-                    }
-                    total_errors += piece.read.total_errors;
-                    lines += piece.read.lines;
+                    lines.add(piece.read);
                 }
                 Sent::Stopped(p) => damage = Some(p),
             },
         );
     });
     drop(reading);
-    let mut problems: Vec<DumpProblem> = damage.into_iter().collect();
-    dump::report(name, errors, total_errors, &mut problems);
+    let problems = lines.into_problems(name, damage);
     (read, problems, written)
 }
 

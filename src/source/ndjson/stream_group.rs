@@ -198,9 +198,7 @@ fn group_in_pieces(
     let mut left = max.unwrap_or(usize::MAX);
     let mut damage = None;
     let mut unread = 0;
-    let mut errors = Vec::new();
-    let mut total_errors = 0;
-    let mut lines = 0;
+    let mut lines = dump::LineProblems::default();
     let threads = crate::source::ordered::threads();
     let spares = dump::Spares::default();
     dump::with_pieces(name, reader, piece_bytes, &spares, |pieces| {
@@ -237,13 +235,7 @@ fn group_in_pieces(
                             None => unread += 1,
                         }
                     }
-                    for ((line, col), message) in piece.read.errors {
-                        if errors.len() < dump::MAX_PROBLEMS_PER_FILE {
-                            errors.push(((lines + line, col), message));
-                        }
-                    }
-                    total_errors += piece.read.total_errors;
-                    lines += piece.read.lines;
+                    lines.add(piece.read);
                     give(&spares, piece.bytes);
                 }
                 Sent::Stopped(p) => damage = Some(p),
@@ -251,8 +243,7 @@ fn group_in_pieces(
         );
     });
     drop(reading);
-    let mut problems: Vec<DumpProblem> = damage.into_iter().collect();
-    dump::report(name, errors, total_errors, &mut problems);
+    let mut problems = lines.into_problems(name, damage);
     if unread > 0 {
         problems.push(dump::problem(
             name,
