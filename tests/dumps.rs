@@ -184,42 +184,37 @@ fn a_named_pipe_is_opened_once_and_read_to_its_end() {
         .unwrap();
     assert!(made.success());
     let quirks = fixture_bytes("quirks.ndjson");
-    let writer = {
-        let (fifo, quirks) = (fifo.clone(), quirks.clone());
-        // Opening a pipe to write waits for its reader.
-        std::thread::spawn(move || std::fs::write(fifo, quirks))
-    };
-    callscope()
-        .args(["list", "--format", "ndjson"])
-        .arg(&fifo)
-        // A reader left waiting is a failure, not a hung test.
-        .timeout(std::time::Duration::from_secs(60))
-        .assert()
-        .success()
-        .stderr("")
-        .stdout(String::from_utf8(quirks.clone()).unwrap());
-    writer.join().unwrap().unwrap();
-    // Grouped as it comes, as from the same bytes in a file.
     let file = dir.path().join("file.ndjson");
     std::fs::write(&file, &quirks).unwrap();
-    let from_file = callscope()
-        .args(["list", "--group-by", "error"])
-        .arg(&file)
-        .assert()
-        .success();
-    let writer = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || std::fs::write(fifo, quirks))
-    };
-    callscope()
-        .args(["list", "--group-by", "error"])
-        .arg(&fifo)
-        .timeout(std::time::Duration::from_secs(60))
-        .assert()
-        .success()
-        .stderr("")
-        .stdout(from_file.get_output().stdout.clone());
-    writer.join().unwrap().unwrap();
+    // Every event as it comes, and grouped as it comes: as from the same bytes in a file.
+    for args in [["--format", "ndjson"], ["--group-by", "error"]] {
+        let from_file = callscope()
+            .arg("list")
+            .args(args)
+            .arg(&file)
+            .assert()
+            .success();
+        let expected = from_file.get_output().stdout.clone();
+        if args[0] == "--format" {
+            assert_eq!(expected, quirks);
+        }
+        let writer = {
+            let (fifo, quirks) = (fifo.clone(), quirks.clone());
+            // Opening a pipe to write waits for its reader.
+            std::thread::spawn(move || std::fs::write(fifo, quirks))
+        };
+        callscope()
+            .arg("list")
+            .args(args)
+            .arg(&fifo)
+            // A reader left waiting is a failure, not a hung test.
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .success()
+            .stderr("")
+            .stdout(expected);
+        writer.join().unwrap().unwrap();
+    }
 }
 
 #[test]

@@ -114,9 +114,9 @@ pub(in crate::source) fn with_pieces<R>(
 ) -> R {
     let head = match read_head(&mut reader) {
         Ok(head) => head,
-        Err(e) => {
+        Err((e, at)) => {
             return take(&mut std::iter::once(Cut::Stopped(read_failure(
-                name, &e, 0,
+                name, &e, at,
             ))));
         }
     };
@@ -138,8 +138,9 @@ pub(in crate::source) fn with_pieces<R>(
     })
 }
 
-/// A stream's first two bytes (fewer when it ends first): what tells gzip data.
-fn read_head(reader: &mut impl Read) -> std::io::Result<Vec<u8>> {
+/// A stream's first two bytes (fewer when it ends first): what tells gzip data. A failure to
+/// read comes with how many bytes were read before it.
+fn read_head(reader: &mut impl Read) -> Result<Vec<u8>, (std::io::Error, u64)> {
     let mut head = Vec::new();
     while head.len() < 2 {
         let mut byte = [0u8];
@@ -147,7 +148,7 @@ fn read_head(reader: &mut impl Read) -> std::io::Result<Vec<u8>> {
             Ok(0) => break,
             Ok(_) => head.push(byte[0]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => return Err((e, head.len() as u64)),
         }
     }
     Ok(head)
@@ -197,16 +198,10 @@ pub(super) fn read_stream_keeping(
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    let mut head = Vec::new();
-    while head.len() < 2 {
-        let mut byte = [0u8];
-        match reader.read(&mut byte) {
-            Ok(0) => break,
-            Ok(_) => head.push(byte[0]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return vec![read_failure(name, &e, head.len() as u64)],
-        }
-    }
+    let head = match read_head(&mut reader) {
+        Ok(head) => head,
+        Err((e, at)) => return vec![read_failure(name, &e, at)],
+    };
     let gzip = is_gzip(&head);
     let bytes = std::io::Cursor::new(head).chain(reader);
     if gzip {

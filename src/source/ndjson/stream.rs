@@ -36,10 +36,47 @@ pub(super) struct Piece {
     pub(super) read: PieceRead,
 }
 
-/// What the reading threads hand over, in stream order.
-enum Sent {
-    Piece(Box<Piece>),
-    Stopped(DumpProblem),
+/// Cuts the stream named `name` into pieces of about `piece_bytes`, reads each with `read` on
+/// every core, and hands each piece read to `take` in stream order; both are given the spare
+/// buffers, to hand a piece's back once nothing refers to it. Gives the damage that stopped the
+/// stream, if any. The stream readers (select, group, every event) go through this.
+pub(super) fn each_piece<P: Send>(
+    name: &str,
+    reader: impl Read + Send,
+    piece_bytes: usize,
+    read: impl Fn(Vec<u8>, &dump::Spares) -> P + Sync,
+    mut take: impl FnMut(P, &dump::Spares),
+) -> Option<DumpProblem> {
+    /// What the reading threads hand over, in stream order.
+    enum Sent<P> {
+        Piece(Box<P>),
+        Stopped(DumpProblem),
+    }
+    let mut damage = None;
+    let threads = crate::source::ordered::threads();
+    let spares = dump::Spares::default();
+    dump::with_pieces(name, reader, piece_bytes, &spares, |pieces| {
+        crate::source::ordered::in_order_from(
+            pieces,
+            threads,
+            |_, cut, send| match cut {
+                Cut::Piece { bytes, .. } => send(Sent::Piece(Box::new(read(bytes, &spares)))),
+                Cut::Stopped(p) => send(Sent::Stopped(p)),
+            },
+            |sent| match sent {
+                Sent::Piece(piece) => take(*piece, &spares),
+                Sent::Stopped(p) => damage = Some(p),
+            },
+        );
+    });
+    damage
+}
+
+/// Hands a piece's buffer back to the spares, once nothing else refers to it.
+pub(super) fn give_back(spares: &dump::Spares, blob: Arc<Blob>) {
+    if let Ok(Blob::Owned(buffer)) = Arc::try_unwrap(blob) {
+        spares.give(buffer);
+    }
 }
 
 /// Selects the events of a stream named `name` that match `filter`, as
@@ -68,55 +105,43 @@ fn select_in_pieces(
     let mut seen = SeenIds::default();
     let mut store = Store::new();
     let mut rows: Vec<u32> = Vec::new();
-    let mut damage = None;
     let mut unread = Vec::new();
     // The events read, each the first of its id, that are not in the store: those that do not
     // match.
     let mut left_out = 0;
     let mut lines = dump::LineProblems::default();
-    let threads = crate::source::ordered::threads();
-    let spares = dump::Spares::default();
-    dump::with_pieces(name, reader, piece_bytes, &spares, |pieces| {
-        crate::source::ordered::in_order_from(
-            pieces,
-            threads,
-            |_, cut, send| match cut {
-                Cut::Piece { bytes, .. } => {
-                    let blob = Arc::new(Blob::Owned(bytes));
-                    let piece = read_fast(&blob, &pre, &direct, Some((&reading, filter)))
-                        .unwrap_or_else(|_| read_full(&blob, &reading, filter));
-                    send(Sent::Piece(Box::new(piece)));
-                    // Nothing refers to the piece's bytes any more: the buffer is used again.
-                    if let Ok(Blob::Owned(buffer)) = Arc::try_unwrap(blob) {
-                        spares.give(buffer);
-                    }
+    let damage = each_piece(
+        name,
+        reader,
+        piece_bytes,
+        |bytes, spares| {
+            let blob = Arc::new(Blob::Owned(bytes));
+            let piece = read_fast(&blob, &pre, &direct, Some((&reading, filter)))
+                .unwrap_or_else(|_| read_full(&blob, &reading, filter));
+            // Nothing refers to the piece's bytes any more: the buffer is used again.
+            give_back(spares, blob);
+            piece
+        },
+        |mut piece: Piece, _| {
+            let fresh = seen.record(&mut piece.ids);
+            let all_fresh = piece.matched.iter().all(|&i| fresh[i]);
+            let batch = match piece.batch.take() {
+                Some(batch) if all_fresh => batch,
+                // Some match but are later copies of an id read before: the batch is made
+                // again of the others.
+                _ => {
+                    let keep = piece.matched.iter().map(|&i| fresh[i]);
+                    let spans = piece.spans.iter().zip(keep).filter(|(_, k)| *k);
+                    let spans = spans.map(|(s, _)| *s);
+                    batch_of_read(&reading, &piece.answer, spans, filter, &mut unread)
                 }
-                Cut::Stopped(p) => send(Sent::Stopped(p)),
-            },
-            |sent| match sent {
-                Sent::Piece(mut piece) => {
-                    let fresh = seen.record(&mut piece.ids);
-                    let all_fresh = piece.matched.iter().all(|&i| fresh[i]);
-                    let batch = match piece.batch.take() {
-                        Some(batch) if all_fresh => batch,
-                        // Some match but are later copies of an id read before: the batch is
-                        // made again of the others.
-                        _ => {
-                            let keep = piece.matched.iter().map(|&i| fresh[i]);
-                            let spans = piece.spans.iter().zip(keep).filter(|(_, k)| *k);
-                            let spans = spans.map(|(s, _)| *s);
-                            batch_of_read(&reading, &piece.answer, spans, filter, &mut unread)
-                        }
-                    };
-                    let merged = store.merge(batch);
-                    left_out += fresh.iter().filter(|f| **f).count() - merged.added;
-                    rows.extend((merged.first..merged.first + merged.added).map(|i| i as u32));
-                    lines.add(piece.read);
-                }
-                Sent::Stopped(p) => damage = Some(p),
-            },
-        );
-    });
+            };
+            let merged = store.merge(batch);
+            left_out += fresh.iter().filter(|f| **f).count() - merged.added;
+            rows.extend((merged.first..merged.first + merged.added).map(|i| i as u32));
+            lines.add(piece.read);
+        },
+    );
     drop(reading);
     let mut problems = lines.into_problems(name, damage);
     problems.extend(unread.into_iter().map(|m| dump::problem(name, None, m)));

@@ -7,16 +7,10 @@ use std::sync::Arc;
 
 use super::direct::Direct;
 use super::prefilter::Prefilter;
-use super::stream::{Piece, read_fast, read_full};
+use super::stream::{Piece, each_piece, give_back, read_fast, read_full};
 use crate::filter::{Filter, Plan};
-use crate::source::dump::{self, Cut, DumpProblem};
+use crate::source::dump::{self, DumpProblem};
 use crate::store::{Blob, Reading, SeenIds};
-
-/// What the reading threads hand over, in stream order.
-enum Sent {
-    Piece(Box<Piece>),
-    Stopped(DumpProblem),
-}
 
 /// Hands each event of the stream named `name` (its JSON as the full way keeps it) to `each`, in
 /// stream order, the first `max` of them when given; stops handing them on at `each`'s first
@@ -47,43 +41,31 @@ fn each_in_pieces(
     let mut read = 0;
     let mut left = max.unwrap_or(usize::MAX);
     let mut written = Ok(());
-    let mut damage = None;
     let mut lines = dump::LineProblems::default();
-    let threads = crate::source::ordered::threads();
-    let spares = dump::Spares::default();
-    dump::with_pieces(name, reader, piece_bytes, &spares, |pieces| {
-        crate::source::ordered::in_order_from(
-            pieces,
-            threads,
-            |_, cut, send| match cut {
-                Cut::Piece { bytes, .. } => {
-                    let blob = Arc::new(Blob::Owned(bytes));
-                    let piece = read_fast(&blob, &pre, &direct, None)
-                        .unwrap_or_else(|_| read_full(&blob, &reading, &everything));
-                    send(Sent::Piece(Box::new(piece)));
-                    // Nothing refers to the piece's bytes any more: the buffer is used again.
-                    if let Ok(Blob::Owned(buffer)) = Arc::try_unwrap(blob) {
-                        spares.give(buffer);
-                    }
+    let damage = each_piece(
+        name,
+        reader,
+        piece_bytes,
+        |bytes, spares| {
+            let blob = Arc::new(Blob::Owned(bytes));
+            let piece = read_fast(&blob, &pre, &direct, None)
+                .unwrap_or_else(|_| read_full(&blob, &reading, &everything));
+            // Nothing refers to the piece's bytes any more: the buffer is used again.
+            give_back(spares, blob);
+            piece
+        },
+        |mut piece: Piece, _| {
+            let fresh = seen.record(&mut piece.ids);
+            read += fresh.iter().filter(|f| **f).count();
+            for (&i, &(a, z)) in piece.matched.iter().zip(&piece.spans) {
+                if fresh[i] && left > 0 && written.is_ok() {
+                    left -= 1;
+                    written = each(&piece.answer[a..z]);
                 }
-                Cut::Stopped(p) => send(Sent::Stopped(p)),
-            },
-            |sent| match sent {
-                Sent::Piece(mut piece) => {
-                    let fresh = seen.record(&mut piece.ids);
-                    read += fresh.iter().filter(|f| **f).count();
-                    for (&i, &(a, z)) in piece.matched.iter().zip(&piece.spans) {
-                        if fresh[i] && left > 0 && written.is_ok() {
-                            left -= 1;
-                            written = each(&piece.answer[a..z]);
-                        }
-                    }
-                    lines.add(piece.read);
-                }
-                Sent::Stopped(p) => damage = Some(p),
-            },
-        );
-    });
+            }
+            lines.add(piece.read);
+        },
+    );
     drop(reading);
     let problems = lines.into_problems(name, damage);
     (read, problems, written)

@@ -17,9 +17,9 @@ use super::group::{
     Bytes, GroupFields, Grouped, Key, Place, Tally, counted_of, hash_of, read_of, store_of,
 };
 use super::prefilter::Prefilter;
-use super::stream;
+use super::stream::{self, each_piece, give_back};
 use crate::filter::{Filter, Plan};
-use crate::source::dump::{self, Cut, DumpProblem, PieceRead};
+use crate::source::dump::{self, DumpProblem, PieceRead};
 use crate::store::{Blob, IdKey, Reading, SeenIds, Store};
 
 /// A string of an event of a piece: where the piece holds it as it reads (no escape), else a
@@ -88,12 +88,6 @@ struct Read {
     ids: Vec<IdKey>,
     events: Vec<(usize, (usize, usize), Option<Fact>)>,
     read: PieceRead,
-}
-
-/// What the reading threads hand over, in stream order.
-enum Sent {
-    Piece(Box<Read>),
-    Stopped(DumpProblem),
 }
 
 /// A piece read the fast way: each event's id, and the fact of each that matches.
@@ -196,52 +190,41 @@ fn group_in_pieces(
     let mut counter = Counter::default();
     let mut read_events = 0;
     let mut left = max.unwrap_or(usize::MAX);
-    let mut damage = None;
     let mut unread = 0;
     let mut lines = dump::LineProblems::default();
-    let threads = crate::source::ordered::threads();
-    let spares = dump::Spares::default();
-    dump::with_pieces(name, reader, piece_bytes, &spares, |pieces| {
-        crate::source::ordered::in_order_from(
-            pieces,
-            threads,
-            |_, cut, send| match cut {
-                Cut::Piece { bytes, .. } => {
-                    let blob = Arc::new(Blob::Owned(bytes));
-                    let read = match read_fast(blob, &pre, &direct, fields) {
-                        Ok(read) => read,
-                        Err((blob, _)) => {
-                            let read = read_full(&blob, &reading, filter, fields);
-                            give(&spares, blob);
-                            read
-                        }
-                    };
-                    send(Sent::Piece(Box::new(read)));
+    let damage = each_piece(
+        name,
+        reader,
+        piece_bytes,
+        |bytes, spares| {
+            let blob = Arc::new(Blob::Owned(bytes));
+            match read_fast(blob, &pre, &direct, fields) {
+                Ok(read) => read,
+                Err((blob, _)) => {
+                    let read = read_full(&blob, &reading, filter, fields);
+                    give_back(spares, blob);
+                    read
                 }
-                Cut::Stopped(p) => send(Sent::Stopped(p)),
-            },
-            |sent| match sent {
-                Sent::Piece(mut piece) => {
-                    let fresh = seen.record(&mut piece.ids);
-                    read_events += fresh.iter().filter(|f| **f).count();
-                    let bytes: &[u8] = &piece.bytes;
-                    for (i, (a, z), fact) in std::mem::take(&mut piece.events) {
-                        if !fresh[i] || left == 0 {
-                            continue;
-                        }
-                        left -= 1;
-                        match fact {
-                            Some(fact) => counter.add(&fact, bytes, &bytes[a..z]),
-                            None => unread += 1,
-                        }
-                    }
-                    lines.add(piece.read);
-                    give(&spares, piece.bytes);
+            }
+        },
+        |mut piece: Read, spares| {
+            let fresh = seen.record(&mut piece.ids);
+            read_events += fresh.iter().filter(|f| **f).count();
+            let bytes: &[u8] = &piece.bytes;
+            for (i, (a, z), fact) in std::mem::take(&mut piece.events) {
+                if !fresh[i] || left == 0 {
+                    continue;
                 }
-                Sent::Stopped(p) => damage = Some(p),
-            },
-        );
-    });
+                left -= 1;
+                match fact {
+                    Some(fact) => counter.add(&fact, bytes, &bytes[a..z]),
+                    None => unread += 1,
+                }
+            }
+            lines.add(piece.read);
+            give_back(spares, piece.bytes);
+        },
+    );
     drop(reading);
     let mut problems = lines.into_problems(name, damage);
     if unread > 0 {
@@ -386,13 +369,6 @@ fn copy(events: &mut Vec<u8>, raw: &[u8]) -> Place {
     let place = (0, start, events.len());
     events.push(b'\n');
     place
-}
-
-/// A piece's buffer given back for the next piece, when nothing else holds it.
-fn give(spares: &dump::Spares, blob: Arc<Blob>) {
-    if let Ok(Blob::Owned(buffer)) = Arc::try_unwrap(blob) {
-        spares.give(buffer);
-    }
 }
 
 #[cfg(test)]
