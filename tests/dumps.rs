@@ -357,6 +357,52 @@ fn damage_deep_in_a_large_envelope_is_reported_at_its_place_and_the_events_befor
     }
 }
 
+/// A large envelope piped in (more than a piece: it goes to a temporary file as it comes, rather
+/// than into memory) lists, selects and groups as the same file does, its damage at the same
+/// place.
+#[test]
+fn a_large_envelope_on_stdin_lists_selects_and_groups_as_the_same_file_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved.json");
+    let (count, at) = (40_000, 30_000);
+    for layout in ["\n", ""] {
+        let (text, want) = large_envelope(count, at, r#"{"id":"bad","data":{,"x":1}}"#, layout);
+        std::fs::write(&path, &text).unwrap();
+        // Each way of listing once; the layout on one line, as an API page has it, once.
+        let works: &[&[&str]] = match layout {
+            "" => &[&[]],
+            _ => &[
+                &[],
+                &["--type", "join", "--room", "r1"],
+                &["--group-by", "room"],
+            ],
+        };
+        for &args in works {
+            let run = |input: &str, stdin: &[u8]| {
+                let out = callscope()
+                    .env("TMPDIR", dir.path())
+                    .args(["list", "--format", "ndjson", input])
+                    .args(args)
+                    .write_stdin(stdin.to_vec())
+                    .output()
+                    .unwrap();
+                let stderr = String::from_utf8(out.stderr).unwrap();
+                (out.status.code(), out.stdout, stderr)
+            };
+            let on_file = run(&path.display().to_string(), b"");
+            assert_eq!(on_file.0, Some(2), "{layout:?} {args:?}: {}", on_file.2);
+            if args.is_empty() {
+                assert_eq!(ids(&on_file.1), want[..at], "{layout:?}");
+            }
+            let on_stdin = run("-", text.as_bytes());
+            assert_eq!(on_stdin.0, on_file.0, "{layout:?} {args:?}: {}", on_stdin.2);
+            assert!(on_stdin.1 == on_file.1, "{layout:?} {args:?}");
+            let named = on_file.2.replace(&path.display().to_string(), "<stdin>");
+            assert_eq!(on_stdin.2, named, "{layout:?} {args:?}");
+        }
+    }
+}
+
 #[test]
 fn an_object_that_is_no_event_deep_in_a_large_envelope_is_reported_and_the_others_listed() {
     let dir = tempfile::tempdir().unwrap();

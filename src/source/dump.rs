@@ -332,6 +332,7 @@ fn io_message(e: &std::io::Error) -> String {
 }
 
 mod envelope;
+mod keep;
 mod pieces;
 mod scan;
 mod stream;

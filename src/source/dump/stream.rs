@@ -6,6 +6,7 @@
 use std::io::Read;
 use std::sync::Arc;
 
+use super::keep::{Keep, Spool, spool_lost};
 use super::pieces::{Batches, next_event_line, scan_blob};
 use super::scan::is_json_ws;
 use super::{
@@ -58,8 +59,9 @@ impl Spares {
 pub(in crate::source) enum Cut {
     /// The next piece of the file, cut between events, and where it starts in the file. Not
     /// `cut` when it is the whole file, which is not line-delimited or ended before its first
-    /// line did.
-    Piece { at: u64, bytes: Vec<u8>, cut: bool },
+    /// line did: then it may be mapped from a temporary file (see [`Spool`]); a piece that is
+    /// cut is in memory.
+    Piece { at: u64, bytes: Blob, cut: bool },
     /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
     Stopped(DumpProblem),
 }
@@ -123,15 +125,18 @@ pub(in crate::source) fn with_pieces<R>(
     let gzip = is_gzip(&head);
     let bytes = std::io::Cursor::new(head).chain(reader);
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    // A stream that cannot be cut (an envelope) is held whole until it has all come: past a
+    // piece's size, in a temporary file rather than in memory.
+    let keep = &Keep::in_a_temporary_file_beyond(piece_bytes as u64);
     std::thread::scope(|scope| {
         if gzip {
             let decoder = flate2::read::MultiGzDecoder::new(bytes);
             scope.spawn(move || {
-                cut_in_pieces(name, decoder, gzip_stopped, piece_bytes, Some(spares), &tx);
+                cut_in_pieces(name, decoder, gzip_stopped, piece_bytes, spares, keep, &tx);
             });
         } else {
             scope.spawn(move || {
-                cut_in_pieces(name, bytes, read_failure, piece_bytes, Some(spares), &tx);
+                cut_in_pieces(name, bytes, read_failure, piece_bytes, spares, keep, &tx);
             });
         }
         take(&mut rx.into_iter())
@@ -246,8 +251,9 @@ fn read_pieces_as_they_come(
     // every page of it faulted in afresh.
     let spares = Spares::default();
     let spares = &spares;
+    let keep = &keep;
     std::thread::scope(|scope| {
-        scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, Some(spares), &tx));
+        scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, spares, keep, &tx));
         let mut damage = None;
         let mut problems = LineProblems::default();
         crate::source::ordered::in_order_from(
@@ -259,16 +265,18 @@ fn read_pieces_as_they_come(
                     // A piece to be kept in the file goes there first, and is read from it. The
                     // first piece of a file cut into pieces stays in memory, for the first
                     // screen's sake.
-                    let moved = (k > 0 || !cut) && keep.would_move(at, bytes.len());
+                    let moved = (k > 0 || !cut)
+                        && matches!(bytes, Blob::Owned(_))
+                        && keep.would_move(at, bytes.len());
                     let blob = match moved.then(|| keep.move_to_file(at, &bytes)).flatten() {
                         Some(mapped) => {
                             // A whole file that is not line-delimited is no piece's size.
-                            if cut {
-                                spares.give(bytes);
+                            if let (true, Blob::Owned(buffer)) = (cut, bytes) {
+                                spares.give(buffer);
                             }
                             mapped
                         }
-                        None => Blob::Owned(bytes),
+                        None => bytes,
                     };
                     let blob = Arc::new(blob);
                     blob.prepare(0, blob.len());
@@ -357,14 +365,16 @@ const FIRST_PIECE_BYTES: usize = 4 << 20;
 
 /// Reads every byte, handing them over in pieces cut between events (the first of about
 /// [`FIRST_PIECE_BYTES`], the others of about `piece_bytes`); a file that is not
-/// line-delimited goes over whole. Stops at the first failure to read (damage, for gzip), after
-/// handing over what came before it.
+/// line-delimited goes over whole, held in `keep`'s file past what it keeps in memory (see
+/// [`Spool`]). Stops at the first failure to read (damage, for gzip), after handing over what
+/// came before it.
 fn cut_in_pieces(
     name: &str,
     mut reader: impl Read,
     failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
     piece_bytes: usize,
-    spares: Option<&Spares>,
+    spares: &Spares,
+    keep: &Keep,
     tx: &std::sync::mpsc::SyncSender<Cut>,
 ) {
     let mut chunk = vec![0u8; 64 * 1024];
@@ -384,15 +394,35 @@ fn cut_in_pieces(
     let mut size = piece_bytes.min(FIRST_PIECE_BYTES);
     let mut target = size;
     let mut looked = 0;
+    // The bytes of a file that is not line-delimited, once they go to the file.
+    let mut spool: Option<Spool> = None;
     let damage = loop {
         match reader.read(&mut chunk) {
             Ok(0) => break None,
             Ok(n) => {
-                buf.extend_from_slice(&chunk[..n]);
                 read += n as u64;
+                if let Some(spooled) = &mut spool {
+                    match spooled.add(&chunk[..n]) {
+                        Ok(()) => continue,
+                        // The file failed: what went to it comes back into memory, and the
+                        // rest stays there.
+                        Err(written) => {
+                            spool = None;
+                            match written {
+                                Ok(bytes) => buf = bytes,
+                                Err(e) => break Some(spool_lost(name, &e)),
+                            }
+                        }
+                    }
+                }
+                buf.extend_from_slice(&chunk[..n]);
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => break Some(failed(name, &e, read)),
+        }
+        if first_line.said == Some(false) && spool.is_none() {
+            spool = Spool::start(keep, &mut buf);
+            continue;
         }
         // As many pieces as the bytes so far hold.
         while buf.len() >= target {
@@ -400,6 +430,7 @@ fn cut_in_pieces(
                 Some(true) => {}
                 Some(false) => {
                     target = usize::MAX;
+                    spool = Spool::start(keep, &mut buf);
                     break;
                 }
                 // The first line goes on in the next bytes.
@@ -414,14 +445,14 @@ fn cut_in_pieces(
             match next_event_line(&buf[..whole], from) {
                 Some(cut) if cut > 0 => {
                     let want = room.max(buf.len() - cut + chunk.len());
-                    let mut rest = spares.and_then(|s| s.take(want)).unwrap_or_default();
+                    let mut rest = spares.take(want).unwrap_or_default();
                     rest.reserve(want);
                     rest.extend_from_slice(&buf[cut..]);
                     buf.truncate(cut);
                     let bytes = std::mem::replace(&mut buf, rest);
                     let piece = Cut::Piece {
                         at,
-                        bytes,
+                        bytes: Blob::Owned(bytes),
                         cut: true,
                     };
                     at += cut as u64;
@@ -435,130 +466,32 @@ fn cut_in_pieces(
             }
         }
     };
-    if !buf.is_empty() || first_line.said.is_none() {
+    if let Some(spooled) = spool {
+        match spooled.finish() {
+            Ok(whole) => {
+                let _ = tx.send(Cut::Piece {
+                    at: 0,
+                    bytes: whole,
+                    cut: false,
+                });
+            }
+            Err(e) => {
+                let _ = tx.send(Cut::Stopped(spool_lost(name, &e)));
+                return;
+            }
+        }
+    } else if !buf.is_empty() || first_line.said.is_none() {
         // The last piece of a line-delimited file, or the whole of one that is not.
         let cut = first_line.said == Some(true);
         let _ = tx.send(Cut::Piece {
             at,
-            bytes: buf,
+            bytes: Blob::Owned(buf),
             cut,
         });
     }
     if let Some(damage) = damage {
         let _ = tx.send(Cut::Stopped(damage));
     }
-}
-
-/// Where a stream's pieces are kept once read: in memory up to a size, then in a temporary file,
-/// unlinked as it is made, from which each piece is mapped. The pages of those are the page
-/// cache's, for the system to write out and drop, as a mapped dump's are, rather than
-/// callscope's own memory: a dump larger than the memory free can be piped in, and what
-/// callscope holds is its store, not its input. Writing them costs time (the kernel's copy into
-/// new pages of the page cache, on the thread that reads the piece next). A piece stays in
-/// memory when no such file can be made or written (no temporary folder, a full disk), and when
-/// the temporary folder is itself in memory (a tmpfs), where the file would only add the time.
-pub(super) struct Keep {
-    /// How many of the stream's first bytes stay in memory.
-    in_memory: u64,
-    /// The file, made when the first piece goes to it; why there is none, when it cannot be
-    /// made.
-    file: std::sync::OnceLock<Result<std::fs::File, String>>,
-    /// Set once a write or a map has failed: the pieces after it stay in memory.
-    failed: std::sync::atomic::AtomicBool,
-}
-
-impl Keep {
-    /// Past the first `in_memory` bytes, in a temporary file in `TMPDIR` (else `/tmp`), when one
-    /// can be made.
-    pub(super) fn in_a_temporary_file_beyond(in_memory: u64) -> Keep {
-        Keep {
-            in_memory,
-            file: std::sync::OnceLock::new(),
-            failed: std::sync::atomic::AtomicBool::new(false),
-        }
-    }
-
-    /// Past the first `in_memory` bytes, in `file`, or in memory when there is none.
-    #[cfg(test)]
-    pub(super) fn in_file_beyond(file: Option<std::fs::File>, in_memory: u64) -> Keep {
-        let keep = Keep::in_a_temporary_file_beyond(in_memory);
-        let _ = keep.file.set(file.ok_or_else(|| "no file".to_string()));
-        keep
-    }
-
-    /// Whether the `len` bytes that start `at` bytes into the stream are to go to the file.
-    fn would_move(&self, at: u64, len: usize) -> bool {
-        len > 0
-            && at.saturating_add(len as u64) > self.in_memory
-            && !self.failed.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    /// `bytes`, which start `at` bytes into the stream, written to the file and mapped from
-    /// it; `None` when there is no file or the write or the map fails (logged once), and they
-    /// stay in memory, as every later piece does.
-    fn move_to_file(&self, at: u64, bytes: &[u8]) -> Option<Blob> {
-        let failed = match self.file.get_or_init(temporary_file_on_disk) {
-            Ok(file) => match spill(file, at, bytes) {
-                Ok(map) => return Some(Blob::Mapped(map)),
-                Err(e) => e.to_string(),
-            },
-            Err(why) => why.clone(),
-        };
-        if !self.failed.swap(true, std::sync::atomic::Ordering::Relaxed) {
-            tracing::warn!(
-                error = failed,
-                "the rest of a piped or gzip'd dump is held in memory, not in a temporary file"
-            );
-        }
-        None
-    }
-}
-
-/// A new temporary file, unlinked, in `TMPDIR`; why there is none when none can be made, or
-/// when it would be held in memory (a tmpfs).
-fn temporary_file_on_disk() -> Result<std::fs::File, String> {
-    let folder = std::env::temp_dir();
-    let file = tempfile::tempfile().map_err(|e| {
-        format!(
-            "no temporary file could be made in {}: {e}",
-            folder.display()
-        )
-    })?;
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        use std::os::fd::AsRawFd;
-        let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
-        // SAFETY: fstatfs writes a `statfs` into the place given, for an open descriptor.
-        let known = unsafe { libc::fstatfs(file.as_raw_fd(), fs.as_mut_ptr()) } == 0;
-        // SAFETY: fstatfs returned 0, so it wrote the whole `statfs`.
-        if known && unsafe { fs.assume_init() }.f_type == libc::TMPFS_MAGIC {
-            return Err(format!("{} is a tmpfs, held in memory", folder.display()));
-        }
-    }
-    Ok(file)
-}
-
-/// Writes `bytes` into `file`, `at` bytes in, and maps them.
-#[cfg(unix)]
-fn spill(file: &std::fs::File, at: u64, bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
-    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)?;
-    // SAFETY: the file was made for this stream and unlinked at once: no other program opens
-    // it by name, and callscope never truncates it. Each piece is written once, before it is
-    // mapped, at bytes no other piece has; the map starts on the page that holds its first
-    // byte, which may hold the end of the piece before, still being written by another thread,
-    // but the slice the map gives is this piece's bytes only. The map stays valid once the
-    // file is closed.
-    unsafe {
-        memmap2::MmapOptions::new()
-            .offset(at)
-            .len(bytes.len())
-            .map(file)
-    }
-}
-
-#[cfg(not(unix))]
-fn spill(_: &std::fs::File, _: u64, _: &[u8]) -> std::io::Result<memmap2::Mmap> {
-    Err(std::io::ErrorKind::Unsupported.into())
 }
 
 /// Whether a file that comes a little at a time is line-delimited, said once its first line

@@ -959,6 +959,17 @@ fn a_gzip_file_read_while_it_decompresses_gives_what_reading_it_whole_gives() {
     assert!(batches > 50, "{batches} batches");
 }
 
+/// A reader with nothing to give, that calls its function when read: what is so when a stream
+/// read before it ends.
+struct Watch<F>(F);
+
+impl<F: FnMut()> std::io::Read for Watch<F> {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        (self.0)();
+        Ok(0)
+    }
+}
+
 /// Bytes that come `step` at a time, as from a pipe, each read first interrupted by a signal
 /// when told to, and then fail when told to.
 struct Trickle<'a> {
@@ -1005,7 +1016,7 @@ fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_th
     lines[250] = "{\"id\": broken".to_string();
     let bytes = lines.join("\n").into_bytes();
     let (whole, whole_problems) = read_whole("t", Arc::new(Blob::Owned(bytes.clone())), None);
-    let kept = |keep: stream::Keep| {
+    let kept = |keep: keep::Keep| {
         let mut batches = Vec::new();
         let problems = stream::read_stream_keeping(
             "t",
@@ -1028,11 +1039,11 @@ fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_th
     let half = bytes.len() as u64 / 2;
     let mut firsts_in_memory = Vec::new();
     for (keep, in_file) in [
-        (stream::Keep::in_file_beyond(Some(on_disk()), 0), true),
-        (stream::Keep::in_file_beyond(Some(on_disk()), half), true),
-        (stream::Keep::in_a_temporary_file_beyond(u64::MAX), false),
-        (stream::Keep::in_file_beyond(Some(unwritable), 0), false),
-        (stream::Keep::in_file_beyond(None, 0), false),
+        (keep::Keep::in_file_beyond(Some(on_disk()), 0), true),
+        (keep::Keep::in_file_beyond(Some(on_disk()), half), true),
+        (keep::Keep::in_a_temporary_file_beyond(u64::MAX), false),
+        (keep::Keep::in_file_beyond(Some(unwritable), 0), false),
+        (keep::Keep::in_file_beyond(None, 0), false),
     ] {
         let (streamed, problems, mapped) = kept(keep);
         assert!(mapped.len() > 5, "{} batches", mapped.len());
@@ -1051,26 +1062,86 @@ fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_th
         firsts_in_memory[1] > firsts_in_memory[0],
         "{firsts_in_memory:?}"
     );
-    // A file that is not line-delimited comes as one piece, shown once it is all read: it goes
-    // to the file too.
-    let envelope = PAGE1.as_bytes();
-    let keep = stream::Keep::in_file_beyond(Some(on_disk()), 0);
+}
+
+/// A stream that is not line-delimited (an envelope) comes as one piece, read once it has all
+/// come: past what stays in memory, its bytes go to the file as they come, and the whole is
+/// read from the file, with the events and the problems (at their lines and columns) that
+/// reading it whole in memory gives. When the file cannot be written, it stays in memory.
+#[test]
+fn an_envelope_streamed_past_what_stays_in_memory_goes_to_the_file_as_it_comes() {
+    let reading = Reading::start();
+    let on_disk = || tempfile::tempfile_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let unwritable = || {
+        let named = tempfile::NamedTempFile::new().unwrap();
+        std::fs::File::open(named.path()).unwrap()
+    };
+    // Several pages, one event a line, with a damaged event near the end.
+    let pages: Vec<serde_json::Value> = [PAGE1, PAGE2]
+        .iter()
+        .map(|p| serde_json::from_str(p).unwrap())
+        .collect();
+    let mut events: Vec<String> = (0..40)
+        .flat_map(|_| {
+            pages
+                .iter()
+                .flat_map(|p| p["events"].as_array().unwrap().clone())
+        })
+        .map(|e| e.to_string())
+        .collect();
+    let damaged = events.len() - 3;
+    events[damaged] = r#"{"id":"bad","data":{,"x":1}}"#.to_string();
+    let envelope = format!(
+        "{{\"limit\":100,\"events\":[\n{}\n]}}\n",
+        events.join(",\n")
+    );
+    let envelope = envelope.as_bytes();
+    let (whole, whole_problems) = read_whole("t", Arc::new(Blob::Owned(envelope.to_vec())), None);
+    assert!(!whole.events.is_empty());
+    assert_eq!(whole_problems.len(), 1, "{whole_problems:?}");
+    // The file's length when the stream ends: what went to it as the bytes came.
+    let file = on_disk();
+    let watched = file.try_clone().unwrap();
+    let mut written_before_the_end = None;
+    let stream = std::io::Read::chain(
+        Trickle::new(envelope, false),
+        Watch(|| written_before_the_end = Some(watched.metadata().unwrap().len())),
+    );
     let mut batches = Vec::new();
+    let keep = keep::Keep::in_file_beyond(Some(file), 0);
     let problems = stream::read_stream_keeping(
         "t",
-        envelope,
+        stream,
         keep,
         first_of(50, &reading),
         8 << 10,
         &mut |b| batches.push(b),
     );
-    assert_eq!(problems, []);
-    assert_eq!(batches.len(), 1);
-    assert!(matches!(batches[0].blob(), Blob::Mapped(_)));
-    let streamed = Read::of(batches, Vec::new());
-    let whole = read_on_one_thread(&Arc::new(Blob::Owned(envelope.to_vec())));
-    assert_eq!(streamed.events, whole.events);
-    assert!(!whole.events.is_empty());
+    assert_eq!(problems, whole_problems);
+    assert_eq!(written_before_the_end, Some(envelope.len() as u64));
+    let half = envelope.len() as u64 / 2;
+    for (keep, in_file) in [
+        (keep::Keep::in_file_beyond(Some(on_disk()), 0), true),
+        (keep::Keep::in_file_beyond(Some(on_disk()), half), true),
+        (keep::Keep::in_file_beyond(Some(unwritable()), 0), false),
+        (keep::Keep::in_file_beyond(None, 0), false),
+        (keep::Keep::in_a_temporary_file_beyond(u64::MAX), false),
+    ] {
+        let mut batches = Vec::new();
+        let problems = stream::read_stream_keeping(
+            "t",
+            Trickle::new(envelope, false),
+            keep,
+            first_of(50, &reading),
+            8 << 10,
+            &mut |b| batches.push(b),
+        );
+        assert!(!batches.is_empty());
+        let mapped = batches.iter().all(|b| matches!(b.blob(), Blob::Mapped(_)));
+        assert_eq!(mapped, in_file, "in a file: {in_file}");
+        assert_eq!(problems, whole_problems, "in a file: {in_file}");
+        assert_eq!(Read::of(batches, Vec::new()).events, whole.events);
+    }
 }
 
 #[test]

@@ -44,7 +44,7 @@ pub(super) fn each_piece<P: Send>(
     name: &str,
     reader: impl Read + Send,
     piece_bytes: usize,
-    read: impl Fn(Vec<u8>, &dump::Spares) -> P + Sync,
+    read: impl Fn(Arc<Blob>, &dump::Spares) -> P + Sync,
     mut take: impl FnMut(P, &dump::Spares),
 ) -> Option<DumpProblem> {
     /// What the reading threads hand over, in stream order.
@@ -60,7 +60,9 @@ pub(super) fn each_piece<P: Send>(
             pieces,
             threads,
             |_, cut, send| match cut {
-                Cut::Piece { bytes, .. } => send(Sent::Piece(Box::new(read(bytes, &spares)))),
+                Cut::Piece { bytes, .. } => {
+                    send(Sent::Piece(Box::new(read(Arc::new(bytes), &spares))));
+                }
                 Cut::Stopped(p) => send(Sent::Stopped(p)),
             },
             |sent| match sent {
@@ -70,6 +72,16 @@ pub(super) fn each_piece<P: Send>(
         );
     });
     damage
+}
+
+/// How many cores read a piece: one, as the others read the pieces beside it; every core for an
+/// envelope, which is never cut (see [`dump::Cut::Piece`]): it is the stream's one piece.
+pub(super) fn threads_for(bytes: &[u8]) -> usize {
+    if super::looks_like_envelope(bytes) {
+        crate::source::ordered::threads()
+    } else {
+        1
+    }
 }
 
 /// Hands a piece's buffer back to the spares, once nothing else refers to it.
@@ -114,8 +126,7 @@ fn select_in_pieces(
         name,
         reader,
         piece_bytes,
-        |bytes, spares| {
-            let blob = Arc::new(Blob::Owned(bytes));
+        |blob, spares| {
             let piece = read_fast(&blob, &pre, &direct, Some((&reading, filter)))
                 .unwrap_or_else(|_| read_full(&blob, &reading, filter));
             // Nothing refers to the piece's bytes any more: the buffer is used again.
@@ -167,15 +178,24 @@ pub(super) fn read_fast(
     let mut ids = Vec::new();
     let mut matched = Vec::new();
     let mut events = Vec::new();
-    for line in first_pass(bytes, pre, 1)?.into_iter().flatten() {
+    for line in first_pass(bytes, pre, threads_for(bytes))?
+        .into_iter()
+        .flatten()
+    {
         let id = IdKey::of_bytes(line.id).ok_or(NotLineDelimited)?;
         if line.candidate && direct.matches(&bytes[line.start..line.end])? {
             matched.push(ids.len());
-            events.push(&bytes[line.start..line.end]);
+            events.push((line.start, line.end));
         }
         ids.push(id);
     }
-    let (answer, spans) = copied(events.into_iter());
+    let (answer, spans) = match **blob {
+        // A mapped piece (a whole stream kept in a file, see `dump::Cut::Piece`) has no buffer
+        // to give back: the answer is read from it, rather than copied out of what may be all
+        // of it.
+        Blob::Mapped(_) => (Arc::clone(blob), events),
+        Blob::Owned(_) => copied(events.into_iter().map(|(a, z)| &bytes[a..z])),
+    };
     let batch = match batch {
         Some((reading, filter)) => Some(
             batch_of(reading, &answer, spans.iter().copied(), filter)

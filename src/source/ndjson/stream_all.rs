@@ -3,14 +3,12 @@
 //! `list` without a filter writes, holding the ids read so far and the pieces being read rather
 //! than every event.
 
-use std::sync::Arc;
-
 use super::direct::Direct;
 use super::prefilter::Prefilter;
 use super::stream::{Piece, each_piece, give_back, read_fast, read_full};
 use crate::filter::{Filter, Plan};
 use crate::source::dump::{self, DumpProblem};
-use crate::store::{Blob, Reading, SeenIds};
+use crate::store::{Reading, SeenIds};
 
 /// Hands each event of the stream named `name` (its JSON as the full way keeps it) to `each`, in
 /// stream order, the first `max` of them when given; stops handing them on at `each`'s first
@@ -46,8 +44,7 @@ fn each_in_pieces(
         name,
         reader,
         piece_bytes,
-        |bytes, spares| {
-            let blob = Arc::new(Blob::Owned(bytes));
+        |blob, spares| {
             let piece = read_fast(&blob, &pre, &direct, None)
                 .unwrap_or_else(|_| read_full(&blob, &reading, &everything));
             // Nothing refers to the piece's bytes any more: the buffer is used again.

@@ -106,7 +106,10 @@ fn read_fast(
             }
             let mut ids = Vec::new();
             let mut events = Vec::new();
-            for line in first_pass(bytes, pre, 1)?.into_iter().flatten() {
+            for line in first_pass(bytes, pre, stream::threads_for(bytes))?
+                .into_iter()
+                .flatten()
+            {
                 let id = IdKey::of_bytes(line.id).ok_or(NotLineDelimited)?;
                 if line.candidate {
                     let span = (line.start, line.end);
@@ -196,15 +199,12 @@ fn group_in_pieces(
         name,
         reader,
         piece_bytes,
-        |bytes, spares| {
-            let blob = Arc::new(Blob::Owned(bytes));
-            match read_fast(blob, &pre, &direct, fields) {
-                Ok(read) => read,
-                Err((blob, _)) => {
-                    let read = read_full(&blob, &reading, filter, fields);
-                    give_back(spares, blob);
-                    read
-                }
+        |blob, spares| match read_fast(blob, &pre, &direct, fields) {
+            Ok(read) => read,
+            Err((blob, _)) => {
+                let read = read_full(&blob, &reading, filter, fields);
+                give_back(spares, blob);
+                read
             }
         },
         |mut piece: Read, spares| {

@@ -1,0 +1,231 @@
+//! Where the bytes of a stream (stdin, a pipe, a gzip'd file as it inflates) are held once
+//! read: in memory up to a size, then in a temporary file on disk, unlinked, mapped as a dump
+//! is. A stream that is cut in pieces keeps each piece there once read ([`Keep`]); one that
+//! cannot be cut (an envelope) goes there as it comes ([`Spool`]).
+
+use super::{DumpProblem, problem};
+use crate::store::Blob;
+
+/// Where a stream's pieces are kept once read: in memory up to a size, then in a temporary file,
+/// unlinked as it is made, from which each piece is mapped. The pages of those are the page
+/// cache's, for the system to write out and drop, as a mapped dump's are, rather than
+/// callscope's own memory: a dump larger than the memory free can be piped in, and what
+/// callscope holds is its store, not its input. Writing them costs time (the kernel's copy into
+/// new pages of the page cache, on the thread that reads the piece next). A piece stays in
+/// memory when no such file can be made or written (no temporary folder, a full disk), and when
+/// the temporary folder is itself in memory (a tmpfs), where the file would only add the time.
+pub(in crate::source::dump) struct Keep {
+    /// How many of the stream's first bytes stay in memory.
+    in_memory: u64,
+    /// The file, made when the first piece goes to it; why there is none, when it cannot be
+    /// made.
+    file: std::sync::OnceLock<Result<std::fs::File, String>>,
+    /// Set once a write or a map has failed: the pieces after it stay in memory.
+    failed: std::sync::atomic::AtomicBool,
+}
+
+impl Keep {
+    /// Past the first `in_memory` bytes, in a temporary file in `TMPDIR` (else `/tmp`), when one
+    /// can be made.
+    pub(in crate::source::dump) fn in_a_temporary_file_beyond(in_memory: u64) -> Keep {
+        Keep {
+            in_memory,
+            file: std::sync::OnceLock::new(),
+            failed: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Past the first `in_memory` bytes, in `file`, or in memory when there is none.
+    #[cfg(test)]
+    pub(in crate::source::dump) fn in_file_beyond(
+        file: Option<std::fs::File>,
+        in_memory: u64,
+    ) -> Keep {
+        let keep = Keep::in_a_temporary_file_beyond(in_memory);
+        let _ = keep.file.set(file.ok_or_else(|| "no file".to_string()));
+        keep
+    }
+
+    /// Whether the `len` bytes that start `at` bytes into the stream are to go to the file.
+    pub(super) fn would_move(&self, at: u64, len: usize) -> bool {
+        len > 0
+            && at.saturating_add(len as u64) > self.in_memory
+            && !self.failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// `bytes`, which start `at` bytes into the stream, written to the file and mapped from
+    /// it; `None` when there is no file or the write or the map fails (logged once), and they
+    /// stay in memory, as every later piece does.
+    pub(super) fn move_to_file(&self, at: u64, bytes: &[u8]) -> Option<Blob> {
+        let moved = self
+            .write(at, bytes)
+            .and_then(|()| self.map(at, bytes.len()));
+        moved.map_err(|why| self.fail(&why)).ok()
+    }
+
+    /// Writes `bytes` into the file, `at` bytes in, making the file first.
+    fn write(&self, at: u64, bytes: &[u8]) -> Result<(), String> {
+        let file = self
+            .file
+            .get_or_init(temporary_file_on_disk)
+            .as_ref()
+            .map_err(String::clone)?;
+        write_at(file, at, bytes).map_err(|e| e.to_string())
+    }
+
+    /// Maps the `len` bytes of the file that start `at` bytes in.
+    fn map(&self, at: u64, len: usize) -> Result<Blob, String> {
+        let file = self
+            .file
+            .get_or_init(temporary_file_on_disk)
+            .as_ref()
+            .map_err(String::clone)?;
+        map_at(file, at, len)
+            .map(Blob::Mapped)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Reads back the file's first `len` bytes.
+    fn read_back(&self, len: u64) -> std::io::Result<Vec<u8>> {
+        let file = self.file.get().and_then(|f| f.as_ref().ok());
+        let file = file.ok_or_else(|| std::io::Error::other("the temporary file is gone"))?;
+        let mut bytes = vec![0; usize::try_from(len).map_err(std::io::Error::other)?];
+        read_exact_at(file, &mut bytes, 0)?;
+        Ok(bytes)
+    }
+
+    /// Notes that the file failed: what comes later stays in memory. Logged once.
+    fn fail(&self, why: &str) {
+        if !self.failed.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            tracing::warn!(
+                error = why,
+                "the rest of a piped or gzip'd dump is held in memory, not in a temporary file"
+            );
+        }
+    }
+}
+
+/// The bytes of a stream that cannot be cut in pieces (an envelope), written to [`Keep`]'s file
+/// as they come once they are past what it keeps in memory: such a stream is read once it has
+/// all come, and held whole in memory until then, it would make callscope's memory the size of
+/// its input. Mapped once it has all come, it is read as a mapped dump is, on every core.
+pub(super) struct Spool<'k> {
+    keep: &'k Keep,
+    /// How many bytes are in the file.
+    written: u64,
+}
+
+impl<'k> Spool<'k> {
+    /// The stream's bytes so far, `buf`, moved to the file when `keep` says they go there (`buf`
+    /// is then emptied and its memory given back); `None` when they stay in memory.
+    pub(super) fn start(keep: &'k Keep, buf: &mut Vec<u8>) -> Option<Spool<'k>> {
+        if !keep.would_move(0, buf.len()) {
+            return None;
+        }
+        if let Err(why) = keep.write(0, buf) {
+            keep.fail(&why);
+            return None;
+        }
+        let written = buf.len() as u64;
+        *buf = Vec::new();
+        Some(Spool { keep, written })
+    }
+
+    /// Adds the next bytes. When the file fails, every byte the stream gave so far, read back
+    /// from it into memory (the caller adds `bytes`), or why they could not be read back.
+    pub(super) fn add(&mut self, bytes: &[u8]) -> Result<(), std::io::Result<Vec<u8>>> {
+        match self.keep.write(self.written, bytes) {
+            Ok(()) => {
+                self.written += bytes.len() as u64;
+                Ok(())
+            }
+            Err(why) => {
+                self.keep.fail(&why);
+                Err(self.keep.read_back(self.written))
+            }
+        }
+    }
+
+    /// Every byte of the stream, mapped from the file (or read back from it when it cannot be
+    /// mapped).
+    pub(super) fn finish(self) -> std::io::Result<Blob> {
+        match self.keep.map(0, self.written as usize) {
+            Ok(whole) => Ok(whole),
+            Err(why) => {
+                self.keep.fail(&why);
+                self.keep.read_back(self.written).map(Blob::Owned)
+            }
+        }
+    }
+}
+
+/// What is said of a stream whose bytes went to a temporary file that then failed, and could not
+/// be read back.
+pub(super) fn spool_lost(name: &str, e: &std::io::Error) -> DumpProblem {
+    let msg =
+        format!("the temporary file that held it failed ({e}): none of its events could be read");
+    problem(name, None, msg)
+}
+
+/// A new temporary file, unlinked, in `TMPDIR`; why there is none when none can be made, or
+/// when it would be held in memory (a tmpfs).
+fn temporary_file_on_disk() -> Result<std::fs::File, String> {
+    let folder = std::env::temp_dir();
+    let file = tempfile::tempfile().map_err(|e| {
+        format!(
+            "no temporary file could be made in {}: {e}",
+            folder.display()
+        )
+    })?;
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        use std::os::fd::AsRawFd;
+        let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
+        // SAFETY: fstatfs writes a `statfs` into the place given, for an open descriptor.
+        let known = unsafe { libc::fstatfs(file.as_raw_fd(), fs.as_mut_ptr()) } == 0;
+        // SAFETY: fstatfs returned 0, so it wrote the whole `statfs`.
+        if known && unsafe { fs.assume_init() }.f_type == libc::TMPFS_MAGIC {
+            return Err(format!("{} is a tmpfs, held in memory", folder.display()));
+        }
+    }
+    Ok(file)
+}
+
+/// Writes `bytes` into `file`, `at` bytes in.
+#[cfg(unix)]
+fn write_at(file: &std::fs::File, at: u64, bytes: &[u8]) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
+}
+
+/// Reads `file`'s bytes from `at` on into `bytes`, filling it.
+#[cfg(unix)]
+fn read_exact_at(file: &std::fs::File, bytes: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, bytes, at)
+}
+
+/// Maps `len` bytes of `file`, from `at` on.
+#[cfg(unix)]
+fn map_at(file: &std::fs::File, at: u64, len: usize) -> std::io::Result<memmap2::Mmap> {
+    // SAFETY: the file was made for this stream and unlinked at once: no other program opens
+    // it by name, and callscope never truncates it. Each piece is written once, before it is
+    // mapped, at bytes no other piece has; the map starts on the page that holds its first
+    // byte, which may hold the end of the piece before, still being written by another thread,
+    // but the slice the map gives is this piece's bytes only. The map stays valid once the
+    // file is closed.
+    unsafe { memmap2::MmapOptions::new().offset(at).len(len).map(file) }
+}
+
+#[cfg(not(unix))]
+fn write_at(_: &std::fs::File, _: u64, _: &[u8]) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+#[cfg(not(unix))]
+fn read_exact_at(_: &std::fs::File, _: &mut [u8], _: u64) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+#[cfg(not(unix))]
+fn map_at(_: &std::fs::File, _: u64, _: usize) -> std::io::Result<memmap2::Mmap> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
