@@ -451,14 +451,28 @@ fn list_on_stdin_and_on_a_gzip_file_selects_what_it_selects_on_the_file() {
     gz.write_all(&bytes).unwrap();
     std::fs::write(&gz_path, gz.finish().unwrap()).unwrap();
     let gz_path = gz_path.display().to_string();
+    // A room given by its name, where its id is wanted: nothing is listed, and the note that
+    // says the room's id is said of a stream as of the file.
+    let name = lines
+        .iter()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find_map(|e| Some(e["data"]["room_name"].as_str()?.to_string()))
+        .unwrap();
+    let shouted = name.to_ascii_uppercase();
     for args in [
         &[][..],
         &["--type", "join", "--room", "673a1f2c9e4b8d0a5c7e3f21"],
         &["--search", "TIMEOUT"],
         &["--peer", "3f6b2a9e-8c41-4d7a-9b25-e0c4d1f7a863"],
+        &["--room", &name],
+        &["--type", "join", "--room", &shouted],
     ] {
         let on_file = list(&path, b"", args);
         assert_eq!(on_file.0, Some(0), "{args:?}: {}", on_file.2);
+        if args.iter().any(|a| a.eq_ignore_ascii_case(&name)) {
+            assert!(on_file.1.is_empty(), "{args:?}");
+            assert!(on_file.2.contains("has the id"), "{args:?}: {}", on_file.2);
+        }
         assert_eq!(list("-", &bytes, args), on_file, "stdin, {args:?}");
         assert_eq!(list(&gz_path, b"", args), on_file, "gzip, {args:?}");
     }

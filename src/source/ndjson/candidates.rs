@@ -35,12 +35,47 @@ pub(super) fn candidates(
     threads: usize,
 ) -> Result<Vec<Vec<(usize, usize)>>, NotLineDelimited> {
     let pre = Prefilter::new(&Plan::new(filter, |s| Some(s.as_bytes())));
+    first_of_their_ids(blobs, &pre, threads, None)
+}
+
+/// The events that may name the room `room` (see [`super::may_name`]) and are the first of
+/// their id, as (start, end) for each blob in input order: what a room given by its name is
+/// told with when the filter leaves nothing.
+pub(super) fn naming(
+    blobs: &[Arc<Blob>],
+    room: &[u8],
+    threads: usize,
+) -> Result<Vec<Vec<(usize, usize)>>, NotLineDelimited> {
+    let everything = Prefilter::new(&Plan::new(&Filter::default(), |s| Some(s.as_bytes())));
+    let names = |event: &[u8]| super::may_name(event, room);
+    first_of_their_ids(blobs, &everything, threads, Some(&names))
+}
+
+/// What says which events are candidates, given each one's JSON.
+type Mark<'a> = dyn Fn(&[u8]) -> bool + Sync + 'a;
+
+/// The lines of `blobs` that `pre` takes as candidates (those `mark` says, when given) and are
+/// the first of their id, as (start, end) for each blob in input order.
+fn first_of_their_ids(
+    blobs: &[Arc<Blob>],
+    pre: &Prefilter,
+    threads: usize,
+    mark: Option<&Mark<'_>>,
+) -> Result<Vec<Vec<(usize, usize)>>, NotLineDelimited> {
     // Every line of every blob, in input order: one part per slice of a blob.
     let mut parts: Vec<(usize, Vec<LineInfo>)> = Vec::new();
     for (b, blob) in blobs.iter().enumerate() {
-        for part in first_pass(blob, &pre, threads)? {
+        for part in first_pass(blob, pre, threads)? {
             parts.push((b, part));
         }
+    }
+    if let Some(mark) = mark {
+        use rayon::prelude::*;
+        parts.par_iter_mut().for_each(|(b, lines)| {
+            for line in lines {
+                line.candidate = mark(&blobs[*b][line.start..line.end]);
+            }
+        });
     }
     let mut kept: Vec<Vec<(usize, usize)>> = vec![Vec::new(); blobs.len()];
     for (b, start, end) in first_copies(blobs, &parts, threads)? {

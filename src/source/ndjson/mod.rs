@@ -81,6 +81,7 @@ pub fn select(
     let reading = Reading::start();
     let mut store = Store::new();
     let mut result = Ok(());
+    let kept_spans = kept.clone();
     for (blob, candidates) in blobs.iter().zip(kept) {
         // Batches of a bounded size, merged in input order as they are read: the batches
         // waiting in memory stay few however many events are selected.
@@ -107,10 +108,27 @@ pub fn select(
             },
         );
     }
-    drop(reading);
     result?;
     // The store holds candidates only; the filter decides.
     let rows = store.filter(filter);
+    // A room given by its name where its id is wanted leaves nothing, and the store must hold
+    // the events that name it for that to be said (see `insight::why_empty`): they are added,
+    // beside the rows.
+    if rows.is_empty()
+        && let Some(room) = filter.room()
+    {
+        let named = candidates::naming(&blobs, room.as_bytes(), threads)?;
+        for (blob, (named, candidates)) in blobs.iter().zip(named.into_iter().zip(kept_spans)) {
+            let held: std::collections::HashSet<usize> =
+                candidates.iter().map(|&(a, _)| a).collect();
+            let mut builder = reading.builder(Arc::clone(blob)).unindexed();
+            for (a, z) in named.into_iter().filter(|(a, _)| !held.contains(a)) {
+                builder.push(a, z).map_err(|_| NotLineDelimited)?;
+            }
+            store.merge(builder.finish());
+        }
+    }
+    drop(reading);
     Ok((store, rows))
 }
 
@@ -165,6 +183,26 @@ pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, Not
         }
     }
     Ok(Spans { blobs, spans })
+}
+
+/// Whether an event may give the room `room` as its name or its id, in any case of its ASCII
+/// letters (see `insight::why_empty`): its JSON holds the text so, or holds an escape, which
+/// may spell it otherwise.
+pub(super) fn may_name(event: &[u8], room: &[u8]) -> bool {
+    let Some((&first, rest)) = room.split_first() else {
+        return true;
+    };
+    memchr::memchr(b'\\', event).is_some()
+        || memchr::memchr2_iter(
+            first.to_ascii_lowercase(),
+            first.to_ascii_uppercase(),
+            event,
+        )
+        .any(|at| {
+            event[at + 1..]
+                .get(..rest.len())
+                .is_some_and(|r| r.eq_ignore_ascii_case(rest))
+        })
 }
 
 /// Runs `f` on each item, on the threads of rayon's pool; the results in order.

@@ -19,6 +19,9 @@ use crate::source::dump::{self, Cut, DumpProblem, PieceRead};
 use crate::store::probe::Probe;
 use crate::store::{Batch, Blob, IdKey, Reading, SeenIds, Store};
 
+/// Where events are in a blob: (start, end) of each.
+type Spans = Vec<(usize, usize)>;
+
 /// What one piece of the stream gave.
 pub(super) struct Piece {
     /// The id of each event, in order (those the full way drops within the piece left out).
@@ -32,6 +35,10 @@ pub(super) struct Piece {
     /// The matching events read into a batch, when every one of them is the first of its id
     /// in the piece (the stream's de-duplication decides the rest).
     pub(super) batch: Option<Batch>,
+    /// Events that do not match but may name the room the filter asks for (see
+    /// [`super::may_name`]), as indices into `ids`, and where each is in `answer`: what tells why the
+    /// filter leaves nothing, when it does.
+    pub(super) beside: Vec<(usize, (usize, usize))>,
     /// Its problems and its line count.
     pub(super) read: PieceRead,
 }
@@ -122,13 +129,21 @@ fn select_in_pieces(
     // match.
     let mut left_out = 0;
     let mut lines = dump::LineProblems::default();
+    // A room given by its name where its id is wanted leaves nothing, and the full way says so
+    // from the events it holds (see `insight::why_empty`). Until something matches, the events
+    // that may name the room are kept aside; when nothing has, they go into the store, not
+    // among its rows, for that to be said.
+    let answered = std::sync::atomic::AtomicBool::new(false);
+    let room = filter.room().map(str::as_bytes);
+    let mut beside: Vec<(Arc<Blob>, Spans)> = Vec::new();
     let damage = each_piece(
         name,
         reader,
         piece_bytes,
         |blob, spares| {
-            let piece = read_fast(&blob, &pre, &direct, Some((&reading, filter)))
-                .unwrap_or_else(|_| read_full(&blob, &reading, filter));
+            let named = room.filter(|_| !answered.load(std::sync::atomic::Ordering::Relaxed));
+            let piece = read_fast(&blob, &pre, &direct, Some((&reading, filter)), named)
+                .unwrap_or_else(|_| read_full(&blob, &reading, filter, named));
             // Nothing refers to the piece's bytes any more: the buffer is used again.
             give_back(spares, blob);
             piece
@@ -147,12 +162,31 @@ fn select_in_pieces(
                     batch_of_read(&reading, &piece.answer, spans, filter, &mut unread)
                 }
             };
+            if rows.is_empty() && !piece.beside.is_empty() {
+                let spans = piece
+                    .beside
+                    .iter()
+                    .filter(|(i, _)| fresh[*i])
+                    .map(|(_, s)| *s);
+                beside.push((Arc::clone(&piece.answer), spans.collect()));
+            }
             let merged = store.merge(batch);
             left_out += fresh.iter().filter(|f| **f).count() - merged.added;
             rows.extend((merged.first..merged.first + merged.added).map(|i| i as u32));
+            if !rows.is_empty() && !answered.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                beside = Vec::new();
+            }
             lines.add(piece.read);
         },
     );
+    for (blob, spans) in beside {
+        let mut builder = reading.builder(blob).unindexed();
+        for (a, z) in spans {
+            // Read once already: one that does not read again only goes unsaid.
+            let _ = builder.push(a, z);
+        }
+        left_out -= store.merge(builder.finish()).added;
+    }
     drop(reading);
     let mut problems = lines.into_problems(name, damage);
     problems.extend(unread.into_iter().map(|m| dump::problem(name, None, m)));
@@ -161,12 +195,14 @@ fn select_in_pieces(
 }
 
 /// A piece read the fast way: each event's id and, for the candidates, the filter's answer; the
-/// events that match read into a batch when `batch` is given (the reading and the filter).
+/// events that match read into a batch when `batch` is given (the reading and the filter); the
+/// others that may name the room `named`, kept beside them.
 pub(super) fn read_fast(
     blob: &Arc<Blob>,
     pre: &Prefilter,
     direct: &Direct,
     batch: Option<(&Reading, &Filter)>,
+    named: Option<&[u8]>,
 ) -> Result<Piece, NotLineDelimited> {
     let bytes: &[u8] = blob;
     // A byte order mark is left to the full way, as in a file.
@@ -178,24 +214,34 @@ pub(super) fn read_fast(
     let mut ids = Vec::new();
     let mut matched = Vec::new();
     let mut events = Vec::new();
+    let mut beside = Vec::new();
     for line in first_pass(bytes, pre, threads_for(bytes))?
         .into_iter()
         .flatten()
     {
         let id = IdKey::of_bytes(line.id).ok_or(NotLineDelimited)?;
-        if line.candidate && direct.matches(&bytes[line.start..line.end])? {
+        let event = &bytes[line.start..line.end];
+        if line.candidate && direct.matches(event)? {
             matched.push(ids.len());
             events.push((line.start, line.end));
+        } else if named.is_some_and(|room| super::may_name(event, room)) {
+            beside.push((ids.len(), (line.start, line.end)));
         }
         ids.push(id);
     }
-    let (answer, spans) = match **blob {
+    let found = events.len();
+    let all = events
+        .into_iter()
+        .chain(beside.iter().map(|&(_, span)| span));
+    let (answer, mut spans) = match **blob {
         // A mapped piece (a whole stream kept in a file, see `dump::Cut::Piece`) has no buffer
         // to give back: the answer is read from it, rather than copied out of what may be all
         // of it.
-        Blob::Mapped(_) => (Arc::clone(blob), events),
-        Blob::Owned(_) => copied(events.into_iter().map(|(a, z)| &bytes[a..z])),
+        Blob::Mapped(_) => (Arc::clone(blob), all.collect()),
+        Blob::Owned(_) => copied(all.map(|(a, z)| &bytes[a..z])),
     };
+    let beside = beside.iter().map(|&(i, _)| i).zip(spans.split_off(found));
+    let beside = beside.collect();
     let batch = match batch {
         Some((reading, filter)) => Some(
             batch_of(reading, &answer, spans.iter().copied(), filter)
@@ -209,12 +255,19 @@ pub(super) fn read_fast(
         answer,
         spans,
         batch,
+        beside,
         read: PieceRead::of(bytes, Vec::new()),
     })
 }
 
-/// A piece read the full way, into a store of its own, which the filter picks from.
-pub(super) fn read_full(blob: &Arc<Blob>, reading: &Reading, filter: &Filter) -> Piece {
+/// A piece read the full way, into a store of its own, which the filter picks from; the events
+/// that do not match but may name the room `named` are kept beside them.
+pub(super) fn read_full(
+    blob: &Arc<Blob>,
+    reading: &Reading,
+    filter: &Filter,
+    named: Option<&[u8]>,
+) -> Piece {
     let mut own = Store::new();
     let read = dump::read_piece(blob, reading, &mut |batch| {
         own.merge(batch);
@@ -231,7 +284,19 @@ pub(super) fn read_full(blob: &Arc<Blob>, reading: &Reading, filter: &Filter) ->
         })
         .collect();
     let matched: Vec<usize> = picked.iter().map(|&i| i as usize).collect();
-    let (answer, spans) = copied(matched.iter().map(|&i| own.raw(i)));
+    let beside: Vec<usize> = match named {
+        Some(room) => {
+            let picked: std::collections::HashSet<usize> = matched.iter().copied().collect();
+            (0..own.len())
+                .filter(|i| !picked.contains(i) && super::may_name(own.raw(*i), room))
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    let all = matched.iter().chain(&beside).map(|&i| own.raw(i));
+    let (answer, mut spans) = copied(all);
+    let beside = beside.into_iter().zip(spans.split_off(matched.len()));
+    let beside = beside.collect();
     // The store dropped the piece's later copies already: every event that matches is the
     // first of its id in the piece. (A store's event reads again as it read: else the batch is
     // made again when handed over, and says what it could not read.)
@@ -242,6 +307,7 @@ pub(super) fn read_full(blob: &Arc<Blob>, reading: &Reading, filter: &Filter) ->
         answer,
         spans,
         batch,
+        beside,
         read,
     }
 }
@@ -336,6 +402,10 @@ mod tests {
                 404 => out.extend_from_slice(
                     b"{\"events\":[{\"id\":\"in-envelope\",\"type\":\"client.join.failed\"}]}\n",
                 ),
+                // A room whose name is written with an escape, of no other event.
+                405 => out.extend_from_slice(
+                    b"{\"id\":\"esc\",\"data\":{\"room_id\":\"r-esc\",\"room_name\":\"Lobby\\u002d9\"}}\n",
+                ),
                 _ => {}
             }
         }
@@ -354,6 +424,14 @@ mod tests {
                 search: Some("TIMEOUT".into()),
                 ..Filter::default()
             },
+            // Rooms given by their names, in another case, one of them written with an escape:
+            // nothing matches, and why is told.
+            Filter::default().with(Field::Room, "WEEKLY-ALLHANDS"),
+            Filter {
+                types: vec![EventType::Join],
+                ..Filter::default().with(Field::Room, "weekly-allhands")
+            },
+            Filter::default().with(Field::Room, "lobby-9"),
         ]
     }
 
@@ -378,9 +456,31 @@ mod tests {
                 assert!(got == want, "{what}: {} against {}", got.len(), want.len());
                 assert_eq!(problems, full_problems, "{what}");
                 assert_eq!(store.events_read(), full.len(), "{what}");
-                // Only the answer is held.
-                assert_eq!(store.len(), rows.len(), "{what}");
+                // Only the answer is held, and when there is none, what tells why.
+                let why = crate::insight::why_empty(&filter, &store);
+                if rows.is_empty() && filter.room().is_some() {
+                    assert_eq!(why, crate::insight::why_empty(&filter, &full), "{what}");
+                } else {
+                    assert_eq!(store.len(), rows.len(), "{what}");
+                }
             }
+            let named = select_in_pieces(
+                "d",
+                std::io::Cursor::new(&bytes),
+                &Filter::default().with(Field::Room, "LOBBY-9"),
+                piece_bytes,
+            );
+            let why = crate::insight::why_empty(&Filter::default(), &named.0);
+            assert!(named.2.is_empty());
+            assert_eq!(why.len(), 0, "no filter, no reason");
+            let why = crate::insight::why_empty(
+                &Filter::default().with(Field::Room, "LOBBY-9"),
+                &named.0,
+            );
+            assert!(
+                matches!(&why[..], [crate::insight::WhyEmpty::RoomName { ids, .. }] if ids == &["r-esc"]),
+                "{why:?}"
+            );
         }
     }
 

@@ -45,8 +45,8 @@ fn each_in_pieces(
         reader,
         piece_bytes,
         |blob, spares| {
-            let piece = read_fast(&blob, &pre, &direct, None)
-                .unwrap_or_else(|_| read_full(&blob, &reading, &everything));
+            let piece = read_fast(&blob, &pre, &direct, None, None)
+                .unwrap_or_else(|_| read_full(&blob, &reading, &everything, None));
             // Nothing refers to the piece's bytes any more: the buffer is used again.
             give_back(spares, blob);
             piece
