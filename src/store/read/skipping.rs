@@ -1,7 +1,7 @@
 //! Reading events outside a store with what repeats from event to event skipped: an event's
 //! `data.agent` object, and the objects and arrays under the other keys of its `data`, are read
-//! once and then recognised by their bytes (see [`remembered`](super::remembered)), as a store's
-//! batch does. For readers that take a few fields of each event (`list --group-by`).
+//! once and then recognised by their bytes (by the memo of `store::read::remembered`), as a
+//! store's batch does. For readers that take a few fields of each event (`list --group-by`).
 
 use std::borrow::Cow;
 
