@@ -55,12 +55,68 @@ fn fast(
     Some(out)
 }
 
+/// Events whose agent objects, and other objects and arrays of `data`, repeat with the same bytes
+/// (which the fast path reads once and then recognises) or nearly the same: the same agent with
+/// its keys in another order, or spelled with escapes; an agent whose own `domain` stands in for
+/// the event's, or not; objects that hold what looks like a field but is not one; the same
+/// bytes in another place (an agent's bytes as another key's value). Types, codes, rooms, peers
+/// and times vary, so that each group key splits them.
+fn repeated_objects(events: usize) -> Vec<String> {
+    let agents = [
+        r#"{"sdk":"web","sdk_version":"0.12.1","device_model":"Chrome 131","os":"macOS","os_version":"15.1","framework":"none","domain":"prod-in2.100ms.live","string":"sdk:web,os:macOS,domain:prod-in2.100ms.live,env:prod"}"#,
+        r#"{"os_version":"15.1","os":"macOS","device_model":"Chrome 131","sdk_version":"0.12.1","sdk":"web","framework":"none","domain":"prod-in2.100ms.live","string":"sdk:web,os:macOS,domain:prod-in2.100ms.live,env:prod"}"#,
+        r#"{"sdk":"\u0077eb","sdk_version":"0.12.1","device_model":"Chrome 131 \"beta\" \/ \u00e9","os":"macOS","os_version":"15.1","framework":"none","string":"sdk:web,env:qa-in"}"#,
+        r#"{"sdk":"android","sdk_version":"2.9.61","device_model":"vivo Y27","os":"Android","os_version":"12","nested":{"room_id":"not-a-room","peer_id":"not-a-peer"},"string":"sdk:android,env:prod"}"#,
+        r#"{"sdk":"ios","sdk_version":"1.16.2","device_model":"iPhone 15 Pro","os":"iOS","os_version":"18.0.1","domain":"prod-us2.100ms.live","string":"no env here at all, but long enough"}"#,
+    ];
+    let values = [
+        r#"[{"kind":"camera","label":"FaceTime HD Camera (Built-in)","room_id":"not-a-room"}]"#,
+        r#"{"track_id":"8b63f5bb-e26b-4cb7-8117-f3d35b4f796f","settings":{"width":1280,"height":720}}"#,
+    ];
+    let kinds = [
+        "client.join.failed",
+        "client.publish.failed",
+        "client.disconnected",
+    ];
+    (0..events)
+        .map(|k| {
+            let agent = agents[k % agents.len()];
+            let value = values[k % values.len()];
+            let kind = kinds[k % kinds.len()];
+            let (code, name) = [(500, "ServerErrors"), (4006, "ICEDisconnected")][k / 3 % 2];
+            let domain = if k % 4 == 0 {
+                r#","domain":"own.example""#
+            } else {
+                ""
+            };
+            // Now and then the agent's bytes also stand as another key's value, before it.
+            let before = if k % 5 == 0 {
+                format!(r#""copy":{agent},"#)
+            } else {
+                String::new()
+            };
+            format!(
+                r#"{{"id":"rep-{k}","timestamp":"2026-11-18T09:{:02}:{:02}.5Z","type":"{kind}","data":{{"room_id":"room-{}","peer_id":"peer-{}","error_code":{code},"error_name":"{name}","is_terminal":{}{domain},{before}"devices":{value},"agent":{agent},"tail":{value}}}}}"#,
+                k / 60 % 60,
+                k % 60,
+                k % 7,
+                k % 11,
+                k % 3 == 0,
+            )
+        })
+        .collect()
+}
+
 /// The dump the property runs on, as NDJSON (two files, the second repeating ids of the first)
 /// and as envelopes.
 static DUMP: std::sync::LazyLock<(tempfile::TempDir, Vec<Source>, Pool)> =
     std::sync::LazyLock::new(|| {
         let dir = tempfile::tempdir().unwrap();
-        let lines = varied(generated(1500, 23));
+        let mut lines = varied(generated(1500, 23));
+        // Among the generated events, and after them.
+        let repeated = repeated_objects(700);
+        lines.splice(600..600, repeated[..350].iter().cloned());
+        lines.extend_from_slice(&repeated[350..]);
         let again = varied(generated(400, 23));
         let a = write(&dir, "a.ndjson", &lines);
         let b = write(&dir, "b.ndjson", &again);
@@ -203,6 +259,18 @@ fn a_dump_the_fast_path_cannot_read_alike_is_grouped_the_full_way() {
     cases.push((
         "an escaped id".into(),
         write(&dir, "escaped.ndjson", &escaped),
+    ));
+    // The same agent again and again, one of its strings half a surrogate pair: no text, each
+    // time it is met.
+    let mut surrogate = repeated_objects(20);
+    surrogate.extend((0..3).map(|k| {
+        format!(
+            r#"{{"id":"s{k}","type":"client.join.failed","data":{{"room_id":"r1","agent":{{"sdk":"web","sdk_version":"0.12.1","device_model":"Chrome \ud800 131","os":"macOS","os_version":"15.1"}}}}}}"#
+        )
+    }));
+    cases.push((
+        "an agent that is not text, repeated".into(),
+        write(&dir, "surrogate.ndjson", &surrogate),
     ));
     for (what, path) in cases {
         let source = Source::Files(vec![path.clone()]);

@@ -25,7 +25,7 @@ pub use intern::ids::IdKey;
 pub use intern::{Interner, Sym, SymSets};
 pub use memory::Blob;
 pub use query::Query;
-pub use read::{next_stop, probe};
+pub use read::{next_stop, probe, skipping};
 use row::{Located, Span};
 pub use row::{NO_TIME, Row, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
 use search::Bigrams;

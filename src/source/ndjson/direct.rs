@@ -6,12 +6,16 @@ use crate::event::{Field, agent_string_env};
 use crate::filter::{Filter, Plan, Record};
 use crate::store::Needle;
 use crate::store::probe::{AgentProbe, LStr, Probe};
+use crate::store::skipping::Skipping;
 use crate::time::parse_rfc3339_nanos;
 
 /// An event read off a line's probe, as the plan reads it: the same fields, read the same way,
 /// as the row a store would make of the same probe.
 pub(super) struct Line<'p, 'a> {
     probe: &'p Probe<'a>,
+    /// The event's agent when its reading skipped it as one met before (the probe's is then
+    /// empty).
+    agent: Option<&'p AgentProbe<'a>>,
     raw: &'p [u8],
     search: Option<&'p Needle>,
 }
@@ -24,7 +28,7 @@ impl<'p, 'a> Record for Line<'p, 'a> {
             return self.probe.kind.get();
         }
         let data = self.probe.data.0.as_ref()?;
-        let agent: Option<&'p AgentProbe<'a>> = data.agent.0.as_ref();
+        let agent: Option<&'p AgentProbe<'a>> = self.agent.or(data.agent.0.as_ref());
         let from_agent = |f: fn(&'p AgentProbe<'a>) -> &'p LStr<'a>| agent.and_then(|a| f(a).get());
         match field {
             Field::Type => None,
@@ -112,20 +116,52 @@ impl<'f> Direct<'f> {
         self.read_checked(raw, false, f)
     }
 
+    /// [`Direct::read`] with the agent objects and the other objects of `data` met before in
+    /// `skipping` skipped rather than read again (see [`Skipping`]).
+    pub(super) fn read_skipping<R>(
+        &self,
+        raw: &[u8],
+        skipping: &mut Skipping,
+        f: impl FnOnce(&Line) -> R,
+    ) -> Result<Option<R>, NotLineDelimited> {
+        self.read_with(raw, true, Some(skipping), f)
+    }
+
     fn read_checked<R>(
         &self,
         raw: &[u8],
         check_id: bool,
         f: impl FnOnce(&Line) -> R,
     ) -> Result<Option<R>, NotLineDelimited> {
+        self.read_with(raw, check_id, None, f)
+    }
+
+    fn read_with<R>(
+        &self,
+        raw: &[u8],
+        check_id: bool,
+        skipping: Option<&mut Skipping>,
+        f: impl FnOnce(&Line) -> R,
+    ) -> Result<Option<R>, NotLineDelimited> {
         let text = simdutf8::basic::from_utf8(raw).map_err(|_| NotLineDelimited)?;
-        let probe = Probe::read_text(text).map_err(|_| NotLineDelimited)?;
+        let mut probe = Probe::default();
+        let agent = match skipping {
+            Some(skipping) => skipping
+                .read(text, &mut probe)
+                .map_err(|_| NotLineDelimited)?,
+            None => {
+                probe = Probe::read_text(text).map_err(|_| NotLineDelimited)?;
+                None
+            }
+        };
         // The line was de-duplicated on the id its first pass read: the store would use this one.
+        // (A skipped agent's strings were checked when it was first read.)
         if !probe.strings_are_utf8() || (check_id && probe.id.get() != top_level_id(raw)) {
             return Err(NotLineDelimited);
         }
         let line = Line {
             probe: &probe,
+            agent,
             raw,
             search: self.search.as_ref(),
         };

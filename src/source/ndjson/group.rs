@@ -19,6 +19,7 @@ use super::direct::{Direct, Line};
 use super::{NotLineDelimited, parallel};
 use crate::event::Field;
 use crate::filter::{Filter, Record};
+use crate::store::skipping::Skipping;
 use crate::store::{Blob, Reading, Store};
 
 /// What a grouping reads of an event: its key's fields and the field shown beside it.
@@ -254,9 +255,12 @@ fn count_part<'a>(
     // The distinct pairs met, and tables of their places.
     let mut pairs: [Vec<Pair<'a>>; 2] = [Vec::new(), Vec::new()];
     let mut places_of: [HashTable<u32>; 2] = [HashTable::new(), HashTable::new()];
+    let mut skipping = Skipping::default();
     for &(a, z) in spans {
         let raw: &'a [u8] = &blobs[b][a..z];
-        let Some(read) = direct.read(raw, |line| read_of(raw, line, fields))? else {
+        let Some(read) =
+            direct.read_skipping(raw, &mut skipping, |line| read_of(raw, line, fields))?
+        else {
             continue;
         };
         let hash = hash_of(&read.key);

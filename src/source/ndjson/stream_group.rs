@@ -20,6 +20,7 @@ use super::prefilter::Prefilter;
 use super::stream::{self, each_piece, give_back};
 use crate::filter::{Filter, Plan};
 use crate::source::dump::{self, DumpProblem, PieceRead};
+use crate::store::skipping::Skipping;
 use crate::store::{Blob, IdKey, Reading, SeenIds, Store};
 
 /// A string of an event of a piece: where the piece holds it as it reads (no escape), else a
@@ -106,6 +107,7 @@ fn read_fast(
             }
             let mut ids = Vec::new();
             let mut events = Vec::new();
+            let mut skipping = Skipping::default();
             for line in first_pass(bytes, pre, stream::threads_for(bytes))?
                 .into_iter()
                 .flatten()
@@ -113,9 +115,9 @@ fn read_fast(
                 let id = IdKey::of_bytes(line.id).ok_or(NotLineDelimited)?;
                 if line.candidate {
                     let span = (line.start, line.end);
-                    let fact = direct.read(&bytes[line.start..line.end], |l| {
-                        Fact::of(bytes, span, l, fields)
-                    })?;
+                    let raw = &bytes[line.start..line.end];
+                    let fact = direct
+                        .read_skipping(raw, &mut skipping, |l| Fact::of(bytes, span, l, fields))?;
                     if let Some(fact) = fact {
                         events.push((ids.len(), span, Some(fact)));
                     }

@@ -24,7 +24,7 @@ const MAX_DEPTH: u32 = 100;
 /// `strings` may hold a partial walk after `None`.
 pub fn read<'a>(text: &'a str, strings: Option<&mut Vec<StrAt>>) -> Option<Probe<'a>> {
     let mut probe = Probe::default();
-    read_into(text, strings, None, &mut probe)?;
+    read_into::<(), ()>(text, strings, None, &mut probe)?;
     Some(probe)
 }
 
@@ -35,10 +35,10 @@ pub fn read<'a>(text: &'a str, strings: Option<&mut Vec<StrAt>>) -> Option<Probe
 /// skipped agent leaves the probe's agent empty. `seen` (cleared first) says which values were
 /// skipped and where the others stand. A remembered value's bytes were read before in the same
 /// place, so they are valid there.
-pub fn read_into<'a>(
+pub fn read_into<'a, A, V>(
     text: &'a str,
     strings: Option<&mut Vec<StrAt>>,
-    remembered: Option<(&Remembered, &mut Seen)>,
+    remembered: Option<(&Remembered<A, V>, &mut Seen)>,
     probe: &mut Probe<'a>,
 ) -> Option<()> {
     let mut r = Reader {
@@ -60,12 +60,12 @@ pub fn read_into<'a>(
     (r.i == r.b.len()).then_some(())
 }
 
-struct Reader<'a, 's> {
+struct Reader<'a, 's, A, V> {
     b: &'a [u8],
     i: usize,
     depth: u32,
     strings: Option<&'s mut Vec<StrAt>>,
-    remembered: Option<(&'s Remembered, &'s mut Seen)>,
+    remembered: Option<(&'s Remembered<A, V>, &'s mut Seen)>,
 }
 
 /// Sets a known string field; `None` when it was set already.
@@ -87,7 +87,7 @@ fn first(seen: &mut u32, bit: u32) -> Option<()> {
     Some(())
 }
 
-impl<'a> Reader<'a, '_> {
+impl<'a, A, V> Reader<'a, '_, A, V> {
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
@@ -185,7 +185,7 @@ impl<'a> Reader<'a, '_> {
     }
 
     /// The remembered value of `memo`'s kind that stands at the cursor, skipped.
-    fn skip_known<T>(&mut self, memo: impl FnOnce(&Remembered) -> &Memo<T>) -> Option<u32> {
+    fn skip_known<T>(&mut self, memo: impl FnOnce(&Remembered<A, V>) -> &Memo<T>) -> Option<u32> {
         let (remembered, _) = self.remembered.as_ref()?;
         let (k, len) = memo(remembered).find(&self.b[self.i..])?;
         self.i += len;

@@ -190,16 +190,26 @@ pub struct Agent {
     pub others: Vec<Sym>,
 }
 
-/// The values a batch remembers.
-#[derive(Debug, Default)]
-pub struct Remembered {
-    pub agents: Memo<Agent>,
-    /// Objects and arrays under a key of `data` that no row field holds: their string values,
-    /// for the text search.
-    pub values: Memo<Vec<Sym>>,
+/// The values a batch remembers: with each agent object, what it gives (a row's symbols, by
+/// default), and with each other object or array of `data`, what is kept of it (its strings'
+/// symbols, for the text search, by default).
+#[derive(Debug)]
+pub struct Remembered<A = Agent, V = Vec<Sym>> {
+    pub agents: Memo<A>,
+    /// Objects and arrays under a key of `data` that no row field holds.
+    pub values: Memo<V>,
 }
 
-impl Remembered {
+impl<A, V> Default for Remembered<A, V> {
+    fn default() -> Self {
+        Remembered {
+            agents: Memo::default(),
+            values: Memo::default(),
+        }
+    }
+}
+
+impl<A, V> Remembered<A, V> {
     /// Whether no value is remembered and no trial begun.
     pub fn is_empty(&self) -> bool {
         self.agents.is_empty() && self.values.is_empty()
