@@ -29,7 +29,7 @@ pub use read::{next_stop, probe};
 use row::{Located, Span};
 pub use row::{NO_TIME, Row, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
 use search::Bigrams;
-pub use search::{Needle, SearchBits};
+pub use search::{Needle, NumberWork, NumbersRead, SearchBits};
 
 use std::sync::Arc;
 
@@ -113,6 +113,20 @@ pub struct Store {
     /// The numbers of each event as written, read the first time a search text could be part
     /// of one, and extended as the store grows.
     numbers: std::sync::Mutex<search::NumberIndex>,
+    /// Which store this is, among those made while the program runs.
+    id: StoreId,
+}
+
+/// A number told to each store made, never to two: what ties work done apart from a store
+/// ([`NumberWork`]) to the store it was done for.
+#[derive(Debug)]
+struct StoreId(u64);
+
+impl Default for StoreId {
+    fn default() -> StoreId {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        StoreId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 /// The ids of events read, for a reader that de-duplicates as a store does without keeping every
@@ -228,6 +242,49 @@ impl Store {
         let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
         numbers.extend(self);
         bits.with_numbers(numbers.rows_where(|text| needle.matches_number(text.as_bytes())))
+    }
+
+    /// What reading the numbers of the events takes, to read them on a thread of their own
+    /// before a search needs them; `None` when they were read already (or some of them: the
+    /// search reads the rest).
+    pub fn number_work(&self) -> Option<NumberWork> {
+        let covered = self.numbers.lock().unwrap_or_else(|e| e.into_inner()).len();
+        if covered > 0 || self.rows.is_empty() {
+            return None;
+        }
+        // One pass over the rows, which are wide.
+        let mut runs: Vec<(usize, u32)> = Vec::new();
+        let mut offsets = Vec::with_capacity(self.rows.len());
+        let mut lens = Vec::with_capacity(self.rows.len());
+        for (i, r) in self.rows.iter().enumerate() {
+            if runs.last().is_none_or(|&(_, blob)| blob != r.blob) {
+                runs.push((i, r.blob));
+            }
+            offsets.push(r.offset);
+            lens.push(r.len);
+        }
+        Some(NumberWork {
+            store: self.id.0,
+            blobs: self.blobs.clone(),
+            runs,
+            offsets,
+            lens,
+        })
+    }
+
+    /// Takes the numbers read apart from the store ([`NumberWork::read`]) when they were read
+    /// from this store and cover more of its events than it has read itself meanwhile (rows
+    /// are only ever added, so an index of its first events stays true). Whether they were.
+    pub fn adopt_numbers(&self, read: NumbersRead) -> bool {
+        if read.store != self.id.0 {
+            return false;
+        }
+        let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
+        if read.index.len() <= numbers.len() || read.index.len() > self.rows.len() {
+            return false;
+        }
+        *numbers = read.index;
+        true
     }
 
     pub fn str(&self, sym: Sym) -> &str {

@@ -207,6 +207,7 @@ fn carry_out(
                 }
                 Effect::ReleaseMemory => crate::memory::release_freed(),
                 Effect::Suspend => super::terminal::suspend(terminal)?,
+                Effect::ReadNumbers => read_numbers(model, outside),
                 Effect::RecentRooms => recent_rooms(model, outside),
                 Effect::LookUpRoom(name) => look_up(name, outside),
                 Effect::RememberRoom(mut room) => {
@@ -222,6 +223,24 @@ fn carry_out(
         effects = follow_up;
     }
     Ok(None)
+}
+
+/// Reads the numbers of the loaded events on a thread of their own, not the pool's (a key's
+/// grouping or search would wait for it there); the answer comes as an action.
+fn read_numbers(model: &Model, outside: &Outside) {
+    let Some(work) = model.events.store.number_work() else {
+        return;
+    };
+    let sender = outside.sender.clone();
+    let spawned = std::thread::Builder::new()
+        .name("numbers".to_string())
+        .spawn(move || {
+            let _ = sender.send(Action::NumbersRead(work.read()));
+        });
+    // Without the thread, the first search that needs the numbers reads them.
+    if let Err(e) = spawned {
+        tracing::warn!(error = %e, "cannot read the numbers in the background");
+    }
 }
 
 /// Lists the rooms of recent sessions in the background; the answer comes as an action.
