@@ -414,43 +414,66 @@ impl Store {
             return range.map(|i| i as u32).collect();
         }
         let compiled = Query::new(self, filter);
-        let scan = |r: std::ops::Range<usize>| -> Vec<u32> {
-            // First what the rows answer, then the descriptions left to read: each is fetched
-            // a few ahead, as they are scattered over the dump.
-            let mut matched = Vec::new();
-            let mut unread = Vec::new();
-            for i in r {
-                match compiled.matches_unread(self, i) {
-                    Some(true) => matched.push(i as u32),
-                    Some(false) => {}
-                    None => unread.push(i as u32),
-                }
-            }
-            if unread.is_empty() {
-                return matched;
-            }
-            let mut found = Vec::new();
-            for (k, &i) in unread.iter().enumerate() {
-                if let Some(&ahead) = unread.get(k + FETCH_AHEAD) {
-                    compiled.fetch_description(self, ahead as usize);
-                }
-                if compiled.in_description(self, i as usize) {
-                    found.push(i);
-                }
-            }
-            merge_sorted(&matched, &found)
-        };
         if range.len() < PARALLEL_FROM {
-            return scan(range);
+            return self.scan(&compiled, range);
         }
         // Large stores are cut into one slice per thread; the slices are joined in order.
         let step = range.len().div_ceil(rayon::current_num_threads());
         let starts: Vec<usize> = range.clone().step_by(step).collect();
         let slices: Vec<Vec<u32>> = starts
             .into_par_iter()
-            .map(|start| scan(start..(start + step).min(range.end)))
+            .map(|start| self.scan(&compiled, start..(start + step).min(range.end)))
             .collect();
         slices.concat()
+    }
+
+    /// The events of `rows` (indices in load order) that match the filter, in load order: what
+    /// [`Store::matching`] gives, reading only those events.
+    pub fn matching_among(&self, filter: &Filter, rows: &[u32]) -> Vec<u32> {
+        self.matching_among_from(filter, rows, PARALLEL_FROM)
+    }
+
+    /// [`Store::matching_among`], cut into a slice per thread from `parallel_from` rows on.
+    fn matching_among_from(&self, filter: &Filter, rows: &[u32], parallel_from: usize) -> Vec<u32> {
+        if filter.is_empty() {
+            return rows.to_vec();
+        }
+        let compiled = Query::new(self, filter);
+        let each = |rows: &[u32]| self.scan(&compiled, rows.iter().map(|&i| i as usize));
+        if rows.len() < parallel_from.max(1) {
+            return each(rows);
+        }
+        let step = rows.len().div_ceil(rayon::current_num_threads());
+        let slices: Vec<Vec<u32>> = rows.par_chunks(step).map(each).collect();
+        slices.concat()
+    }
+
+    /// The events of `rows` (ascending) that `compiled` keeps: first what the rows answer, then
+    /// the descriptions left to read, each fetched a few ahead, as they are scattered over the
+    /// dump.
+    fn scan(&self, compiled: &Query, rows: impl Iterator<Item = usize>) -> Vec<u32> {
+        let mut matched = Vec::new();
+        let mut unread = Vec::new();
+        for i in rows {
+            match compiled.matches_unread(self, i) {
+                Some(true) => matched.push(i as u32),
+                Some(false) => {}
+                None => unread.push(i as u32),
+            }
+        }
+        if unread.is_empty() {
+            return matched;
+        }
+        let mut found = Vec::new();
+        for (k, &i) in unread.iter().enumerate() {
+            if let Some(&ahead) = unread.get(k + FETCH_AHEAD) {
+                compiled.fetch_description(self, ahead as usize);
+            }
+            if compiled.in_description(self, i as usize) {
+                found.push(i);
+            }
+        }
+        merge_sorted(&matched, &found)
     }
 
     /// Indices of every event that matches the filter, in load order.
