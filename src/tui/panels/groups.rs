@@ -76,11 +76,25 @@ impl GroupsPanel {
 
     /// The groups view as `e` opens it: by error, the largest groups first.
     pub fn open(events: &Events) -> GroupsPanel {
-        GroupsPanel::by(events, GroupKey::Error, GroupSort::Count, Groups::default())
+        GroupsPanel::by(
+            events,
+            GroupKey::Error,
+            GroupSort::Count,
+            Groups::default(),
+            None,
+        )
     }
 
-    /// The shown events grouped by `key` in `sort` order; `old`'s memory is used again.
-    fn by(events: &Events, key: GroupKey, sort: GroupSort, old: Groups) -> GroupsPanel {
+    /// The shown events grouped by `key` in `sort` order; `old`'s memory is used again, and
+    /// what it kept of each event when it was counted for these shown events (`old_for`, the
+    /// generation it was counted for).
+    fn by(
+        events: &Events,
+        key: GroupKey,
+        sort: GroupSort,
+        old: Groups,
+        old_for: Option<u64>,
+    ) -> GroupsPanel {
         let mut panel = GroupsPanel {
             key,
             sort,
@@ -92,7 +106,8 @@ impl GroupsPanel {
             shares: Vec::new(),
             shared_for: (u64::MAX, u64::MAX),
         };
-        panel.count(events);
+        let same_shown = old_for == Some(events.generation.shown);
+        panel.count(events, same_shown);
         panel
     }
 
@@ -106,7 +121,7 @@ impl GroupsPanel {
         offset: usize,
         group: &[crate::filter::Condition],
     ) -> GroupsPanel {
-        let mut panel = GroupsPanel::by(&model.events, key, sort, Groups::default());
+        let mut panel = GroupsPanel::by(&model.events, key, sort, Groups::default(), None);
         let store = &model.events.store;
         let found = (!group.is_empty())
             .then(|| {
@@ -125,7 +140,7 @@ impl GroupsPanel {
     /// Counts the groups again when the shown events changed since they were counted.
     pub fn refresh(&mut self, events: &Events) {
         if self.counted_for != events.generation.shown {
-            self.count(events);
+            self.count(events, false);
             self.selected = self.selected.min(self.groups.len().saturating_sub(1));
         }
     }
@@ -174,10 +189,17 @@ impl GroupsPanel {
         self.shared_for = (u64::MAX, u64::MAX);
     }
 
-    fn count(&mut self, events: &Events) {
+    /// Counts the groups, from what the groups before kept of each event when `same_shown`:
+    /// they were counted for the shown events as they are.
+    fn count(&mut self, events: &Events, same_shown: bool) {
         self.forget_shares();
         let old = std::mem::take(&mut self.groups);
-        self.groups = Groups::recompute(old, &events.store, &events.matching, self.key, self.sort);
+        let (store, shown) = (&events.store, &events.matching);
+        self.groups = if same_shown {
+            Groups::regroup(old, store, shown, self.key, self.sort)
+        } else {
+            Groups::recompute(old, store, shown, self.key, self.sort)
+        };
         self.counted_for = events.generation.shown;
         self.measure(&events.store);
     }
@@ -219,7 +241,14 @@ pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
             } else {
                 (k + n - 1) % n
             };
-            g = GroupsPanel::by(&model.events, GroupKey::ALL[next], g.sort, g.groups);
+            let counted_for = Some(g.counted_for);
+            g = GroupsPanel::by(
+                &model.events,
+                GroupKey::ALL[next],
+                g.sort,
+                g.groups,
+                counted_for,
+            );
         }
         Command::ToggleGroupSort => {
             g.sort = match g.sort {
