@@ -29,7 +29,7 @@ pub use read::{next_stop, probe};
 use row::{Located, Span};
 pub use row::{NO_TIME, Row, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
 use search::Bigrams;
-pub use search::{Needle, NumberWork, NumbersRead, SearchBits};
+pub use search::{Needle, NumberWork, SearchBits};
 
 use std::sync::Arc;
 
@@ -112,21 +112,8 @@ pub struct Store {
     search: std::sync::Mutex<Option<SearchBits>>,
     /// The numbers of each event as written, read the first time a search text could be part
     /// of one, and extended as the store grows.
-    numbers: std::sync::Mutex<search::NumberIndex>,
-    /// Which store this is, among those made while the program runs.
-    id: StoreId,
-}
-
-/// A number told to each store made, never to two: what ties work done apart from a store
-/// ([`NumberWork`]) to the store it was done for.
-#[derive(Debug)]
-struct StoreId(u64);
-
-impl Default for StoreId {
-    fn default() -> StoreId {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        StoreId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
-    }
+    /// Shared with the thread that reads them ahead of a search ([`Store::number_work`]).
+    numbers: Arc<std::sync::Mutex<search::NumberIndex>>,
 }
 
 /// The ids of events read, for a reader that de-duplicates as a store does without keeping every
@@ -245,11 +232,11 @@ impl Store {
     }
 
     /// What reading the numbers of the events takes, to read them on a thread of their own
-    /// before a search needs them; `None` when they were read already (or some of them: the
-    /// search reads the rest).
+    /// before a search needs them (see [`NumberWork::read`]); `None` when they were read
+    /// already.
     pub fn number_work(&self) -> Option<NumberWork> {
         let covered = self.numbers.lock().unwrap_or_else(|e| e.into_inner()).len();
-        if covered > 0 || self.rows.is_empty() {
+        if covered >= self.rows.len() {
             return None;
         }
         // One pass over the rows, which are wide.
@@ -264,7 +251,7 @@ impl Store {
             lens.push(r.len);
         }
         Some(NumberWork {
-            store: self.id.0,
+            index: Arc::clone(&self.numbers),
             blobs: self.blobs.clone(),
             runs,
             offsets,
@@ -272,19 +259,10 @@ impl Store {
         })
     }
 
-    /// Takes the numbers read apart from the store ([`NumberWork::read`]) when they were read
-    /// from this store and cover more of its events than it has read itself meanwhile (rows
-    /// are only ever added, so an index of its first events stays true). Whether they were.
-    pub fn adopt_numbers(&self, read: NumbersRead) -> bool {
-        if read.store != self.id.0 {
-            return false;
-        }
-        let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
-        if read.index.len() <= numbers.len() || read.index.len() > self.rows.len() {
-            return false;
-        }
-        *numbers = read.index;
-        true
+    /// How many events' numbers were read (for tests of the reading ahead).
+    #[cfg(test)]
+    pub(crate) fn numbers_read(&self) -> usize {
+        self.numbers.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     pub fn str(&self, sym: Sym) -> &str {

@@ -237,8 +237,6 @@ pub enum Action {
     LoadFinished {
         problems: Vec<DumpProblem>,
     },
-    /// The numbers of the loaded events, read on a thread of their own for the text search.
-    NumbersRead(crate::store::NumbersRead),
     /// A report of the live fetch task.
     Live(Report),
     /// What the saved API pages among the files say of their query (its total, whether its

@@ -76,10 +76,6 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             // loading (trimming it after each batch only made the next one fault it in again).
             vec![Effect::ReleaseMemory, Effect::ReadNumbers]
         }
-        Action::NumbersRead(read) => {
-            model.events.store.adopt_numbers(read);
-            Vec::new()
-        }
         Action::Live(report) => live::report(model, report),
         Action::SavedPages(pages) => {
             model.session.saved = pages;

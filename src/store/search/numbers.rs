@@ -81,11 +81,11 @@ impl Part {
 
 /// What reading the numbers of a store's events takes, apart from the store: its bytes and
 /// where each event is in them, so that they can be read on a thread of their own while the
-/// store goes on being used (see [`Store::number_work`]).
+/// store goes on being used (see [`Store::number_work`]), into the store's own index.
 #[derive(Debug)]
 pub struct NumberWork {
-    /// The store they were taken from ([`Store::id`]).
-    pub(in crate::store) store: u64,
+    /// The store's index, which a search extends too.
+    pub(in crate::store) index: std::sync::Arc<std::sync::Mutex<NumberIndex>>,
     pub(in crate::store) blobs: Vec<std::sync::Arc<crate::store::Blob>>,
     /// Runs of events in one blob: the first event of each run and its blob, in order.
     pub(in crate::store) runs: Vec<(usize, u32)>,
@@ -95,29 +95,36 @@ pub struct NumberWork {
     pub(in crate::store) lens: Vec<u32>,
 }
 
-/// The numbers of a store's first events, read apart from it ([`NumberWork::read`]), for
-/// [`Store::adopt_numbers`].
-#[derive(Debug)]
-pub struct NumbersRead {
-    pub(in crate::store) store: u64,
-    pub(in crate::store) index: NumberIndex,
-}
+/// How many events the reading ahead reads between two looks at the store's index.
+const AHEAD_STEP: usize = 65_536;
 
 impl NumberWork {
-    /// Reads the numbers of every event, on this thread (it is meant for one of its own, and
-    /// leaves the pool to the work a key asks for).
-    pub fn read(self) -> NumbersRead {
-        let mut index = NumberIndex::default();
+    /// Reads the numbers of the events the store's index does not cover yet into it, on this
+    /// thread (it is meant for one of its own, and leaves the pool to the work a key asks
+    /// for), a step at a time: the index is held only to take each step in, so a search that
+    /// needs it meanwhile takes it, reads what is left itself, and this stops. It stops too
+    /// when the store is gone.
+    pub fn read(self) {
         let raw = |i: usize| {
             let run = self.runs.partition_point(|&(first, _)| first <= i) - 1;
             let blob = &self.blobs[self.runs[run].1 as usize];
             let start = self.offsets[i] as usize;
             &blob[start..start + self.lens[i] as usize]
         };
-        index.extend_with(self.offsets.len(), raw, false);
-        NumbersRead {
-            store: self.store,
-            index,
+        let to = self.offsets.len();
+        let lock = || self.index.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let from = lock().len();
+            if from >= to || std::sync::Arc::strong_count(&self.index) == 1 {
+                return;
+            }
+            let part = Part::read(from..(from + AHEAD_STEP).min(to), &raw);
+            let mut index = lock();
+            if index.len() != from {
+                // A search read them meanwhile.
+                return;
+            }
+            index.join(vec![part]);
         }
     }
 }
@@ -170,7 +177,13 @@ impl NumberIndex {
         } else {
             ranges.into_iter().map(|r| Part::read(r, &raw)).collect()
         };
-        self.of_row.reserve(len);
+        self.join(read);
+    }
+
+    /// Takes in the parts read of the events after those it covers, in order.
+    fn join(&mut self, read: Vec<Part>) {
+        self.of_row
+            .reserve(read.iter().map(|p| p.of_row.len()).sum());
         let mut set = Vec::new();
         for part in read {
             let remap = self.texts.intern_all(&part.texts);
@@ -288,36 +301,57 @@ mod tests {
     ];
 
     #[test]
-    fn numbers_read_apart_from_the_store_find_what_the_store_reading_them_finds() {
+    fn numbers_read_ahead_find_what_the_search_reading_them_finds() {
         let mut plain = store_of(&LINES);
-        let mut apart = store_of(&LINES);
-        let read = apart.number_work().expect("nothing read yet").read();
-        assert_eq!(read.index.len(), 4);
-        assert!(apart.adopt_numbers(read));
-        assert!(apart.number_work().is_none(), "read once only");
-        assert_eq!(found(&apart), found(&plain));
-        assert_eq!(found(&apart)[0], [0, 1, 3]);
-        assert_eq!(found(&apart)[1], [0, 1, 2, 3]);
+        let mut ahead = store_of(&LINES);
+        ahead.number_work().expect("nothing read yet").read();
+        assert_eq!(ahead.numbers_read(), 4);
+        assert!(ahead.number_work().is_none(), "read once only");
+        assert_eq!(found(&ahead), found(&plain));
+        assert_eq!(found(&ahead)[0], [0, 1, 3]);
+        assert_eq!(found(&ahead)[1], [0, 1, 2, 3]);
         // Events loaded after: the search reads their numbers, as it would have.
         let more = r#"{"id":"e","data":{"n":[3, 4006]}}"#.to_string();
-        for store in [&mut plain, &mut apart] {
+        for store in [&mut plain, &mut ahead] {
             store.merge(crate::store::Batch::of_objects([more.clone()]).unwrap());
         }
-        assert_eq!(found(&apart), found(&plain));
-        assert_eq!(found(&apart)[0], [0, 1, 3, 4]);
+        assert_eq!(found(&ahead), found(&plain));
+        assert_eq!(found(&ahead)[0], [0, 1, 3, 4]);
     }
 
     #[test]
-    fn numbers_read_apart_join_only_their_own_store_and_only_when_they_cover_more() {
-        let plain = store_of(&LINES);
-        let other = store_of(&LINES);
-        let read = other.number_work().unwrap().read();
-        assert!(!plain.adopt_numbers(read), "another store's numbers");
-        // A store that has read its numbers meanwhile keeps its own.
-        let store = store_of(&LINES);
-        let read = store.number_work().unwrap().read();
-        let before = found(&store);
-        assert!(!store.adopt_numbers(read));
-        assert_eq!(found(&store), before);
+    fn reading_ahead_stops_where_a_search_read_them_and_goes_on_after_more_events() {
+        let lines: Vec<String> = (0..AHEAD_STEP + 10)
+            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{n}}}}}"#))
+            .collect();
+        let mut store = Store::new();
+        store.merge(crate::store::Batch::of_objects(&lines).unwrap());
+        let work = store.number_work().unwrap();
+        // A search first: it reads every event's numbers; reading ahead then adds nothing.
+        let expected = found(&store);
+        work.read();
+        assert_eq!(store.numbers_read(), store.len());
+        assert_eq!(found(&store), expected);
+        // More events, read ahead a step at a time, and then by the search.
+        store.merge(
+            crate::store::Batch::of_objects(
+                (0..AHEAD_STEP + 5).map(|n| format!(r#"{{"id":"x{n}","data":{{"n":{n}}}}}"#)),
+            )
+            .unwrap(),
+        );
+        let plain = {
+            let mut plain = Store::new();
+            plain.merge(crate::store::Batch::of_objects(&lines).unwrap());
+            plain.merge(
+                crate::store::Batch::of_objects(
+                    (0..AHEAD_STEP + 5).map(|n| format!(r#"{{"id":"x{n}","data":{{"n":{n}}}}}"#)),
+                )
+                .unwrap(),
+            );
+            found(&plain)
+        };
+        store.number_work().unwrap().read();
+        assert_eq!(store.numbers_read(), store.len());
+        assert_eq!(found(&store), plain);
     }
 }

@@ -215,7 +215,7 @@ fn groups_and_afresh(
 fn each_key_in_turn_counts_what_a_grouping_afresh_counts_after_a_filter_and_new_events() {
     let mut m = demo(140, 40);
     run(&mut m, Command::ShowGroups);
-    let mut check = |m: &mut Model, c: Command| {
+    let check = |m: &mut Model, c: Command| {
         run(m, c);
         let (shown, fresh, key) = groups_and_afresh(m);
         assert_eq!(shown, fresh, "{key:?}");
