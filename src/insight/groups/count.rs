@@ -105,8 +105,6 @@ pub(super) struct Fact {
 pub(super) struct Seen {
     /// The event's group, numbered by the slice of the first pass that met it.
     pub(super) group: u32,
-    /// The row's `terminal` (it fits beside `group`).
-    pub(super) terminal: u8,
     pub(super) fact: Fact,
 }
 
@@ -144,33 +142,7 @@ impl Met {
 
     /// Counts a row in its group, and gives the group's number.
     pub(super) fn add(&mut self, key: GroupKey, row: &Row) -> u32 {
-        self.count(key.value_of(row), row.terminal, || key.display_of(row))
-    }
-
-    /// As [`Met::add`], for a key whose value the event's [`Seen`] holds (peer, room): `row`
-    /// is read only for the group's name while it has none.
-    pub(super) fn add_known<'a>(
-        &mut self,
-        key: GroupKey,
-        seen: &Seen,
-        row: impl FnOnce() -> &'a Row,
-    ) -> u32 {
-        let first = match key {
-            GroupKey::Peer => seen.fact.peer,
-            GroupKey::Room => seen.fact.room,
-            _ => unreachable!("only the peer and the room are known from what was seen"),
-        };
-        let value = GroupValue {
-            first,
-            second: Sym::NONE,
-            code: None,
-        };
-        self.count(value, seen.terminal, || key.display_of(row()))
-    }
-
-    /// Counts an event of `value` in its group, and gives the group's number; `display` is its
-    /// name, asked for only while the group has none.
-    fn count(&mut self, value: GroupValue, terminal: u8, display: impl FnOnce() -> Sym) -> u32 {
+        let value = key.value_of(row);
         let g = self.index.get_or_insert(value, self.sums.len() as u32);
         if g as usize == self.sums.len() {
             self.values.push(value);
@@ -182,9 +154,9 @@ impl Met {
         }
         let s = &mut self.sums[g as usize];
         s.count += 1;
-        s.finals += u32::from(terminal == TERMINAL_TRUE);
+        s.finals += u32::from(row.terminal == TERMINAL_TRUE);
         if s.display.is_none() {
-            s.display = display();
+            s.display = key.display_of(row);
         }
         g
     }

@@ -101,25 +101,11 @@ impl Groups {
         key: GroupKey,
         sort: GroupSort,
     ) -> Groups {
-        Groups::recompute_in(old, store, shown, key, sort, parts_for(shown.len()), false)
-    }
-
-    /// As [`Groups::recompute`], where `old` is a grouping of the very same `shown` events of
-    /// the same `store` (under another key, say): what it kept of each event (its time, peer,
-    /// room, and whether it is final) is read rather than the rows, which are wide and all over
-    /// memory, for the keys it gives (peer, room).
-    pub fn regroup(
-        old: Groups,
-        store: &Store,
-        shown: &[u32],
-        key: GroupKey,
-        sort: GroupSort,
-    ) -> Groups {
-        Groups::recompute_in(old, store, shown, key, sort, parts_for(shown.len()), true)
+        Groups::recompute_in(old, store, shown, key, sort, parts_for(shown.len()))
     }
 
     /// As [`Groups::recompute`], each pass cut into at most `parts` slices, each on a thread of
-    /// its own; as [`Groups::regroup`] when `same_shown`.
+    /// its own.
     fn recompute_in(
         old: Groups,
         store: &Store,
@@ -127,15 +113,8 @@ impl Groups {
         key: GroupKey,
         sort: GroupSort,
         parts: usize,
-        same_shown: bool,
     ) -> Groups {
         let rows = store.rows();
-        // What the grouping before kept of each event gives this key's value, and it kept it
-        // of every shown event (a grouping counted elsewhere keeps nothing).
-        let known = same_shown
-            && matches!(key, GroupKey::Peer | GroupKey::Room)
-            && old.key.is_some()
-            && old.seen.len() == shown.len();
         let symbols = store.strings().len();
         // First pass: each slice of the shown events numbers the groups it meets, in the order
         // it meets them, and keeps what the later passes need of each event, compact and in
@@ -150,7 +129,6 @@ impl Groups {
         let added = shown.len() - seen.len();
         let filler = Seen {
             group: 0,
-            terminal: 0,
             fact: Fact::default(),
         };
         if slice_count > 1 {
@@ -182,7 +160,6 @@ impl Groups {
                 let row = &rows[i as usize];
                 *slot = Seen {
                     group: met.add(key, row),
-                    terminal: row.terminal,
                     fact: Fact {
                         ts: row.ts,
                         peer: row.peer_id,
@@ -191,27 +168,13 @@ impl Groups {
                 };
             }
         };
-        // The same, from what the grouping before kept of each event: a row is read only for
-        // the name of a group that has none yet.
-        let first_pass_known = |met: &mut Met, shown: &[u32], seen: &mut [Seen]| {
-            for (slot, &i) in seen.iter_mut().zip(shown) {
-                slot.group = met.add_known(key, slot, || &rows[i as usize]);
-            }
-        };
-        let pass = |met: &mut Met, shown: &[u32], seen: &mut [Seen]| {
-            if known {
-                first_pass_known(met, shown, seen)
-            } else {
-                first_pass(met, shown, seen)
-            }
-        };
         if slice_count > 1 {
             met.par_iter_mut()
                 .zip(shown.par_chunks(step))
                 .zip(seen.par_chunks_mut(step))
-                .for_each(|((met, shown), seen)| pass(met, shown, seen));
+                .for_each(|((met, shown), seen)| first_pass(met, shown, seen));
         } else {
-            pass(&mut met[0], shown, &mut seen);
+            first_pass(&mut met[0], shown, &mut seen);
         }
         // The slices' groups as one list, in the order their first events were met: the first
         // slice's as they are, each later slice's new ones after them.

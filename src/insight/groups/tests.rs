@@ -141,7 +141,6 @@ fn the_first_name_met_names_the_group_however_the_events_are_cut_into_slices() {
                 GroupKey::Peer,
                 GroupSort::Count,
                 parts,
-                false,
             );
             assert_eq!(
                 peers.group(0).label(&s, GroupKey::Peer),
@@ -155,7 +154,6 @@ fn the_first_name_met_names_the_group_however_the_events_are_cut_into_slices() {
                 GroupKey::Room,
                 GroupSort::Count,
                 parts,
-                false,
             );
             let room = format!("room of {first}");
             assert_eq!(
@@ -397,10 +395,10 @@ fn a_grouping_cut_into_slices_on_threads_is_the_grouping_made_in_one() {
     for shown in [&every, &odd, &few, &late, &vec![]] {
         for key in GroupKey::ALL {
             for sort in [GroupSort::Count, GroupSort::Last] {
-                let one = Groups::recompute_in(Groups::default(), &s, shown, key, sort, 1, false);
+                let one = Groups::recompute_in(Groups::default(), &s, shown, key, sort, 1);
                 let mut many = Groups::default();
                 for parts in [2, 3, 8, 40] {
-                    many = Groups::recompute_in(many, &s, shown, key, sort, parts, false);
+                    many = Groups::recompute_in(many, &s, shown, key, sort, parts);
                     let case = format!("{key:?} {sort:?} over {} in {parts}", shown.len());
                     assert_eq!(many.span, one.span, "{case}");
                     assert_eq!(seen(&many), seen(&one), "{case}");
@@ -513,15 +511,8 @@ fn a_grouping_made_in_the_memory_of_another_is_the_grouping_made_afresh() {
             before.sums.as_ptr(),
             before.seen.as_ptr(),
         );
-        let again = Groups::recompute_in(
-            before,
-            &s,
-            &every,
-            GroupKey::Peer,
-            GroupSort::Last,
-            parts,
-            false,
-        );
+        let again =
+            Groups::recompute_in(before, &s, &every, GroupKey::Peer, GroupSort::Last, parts);
         let reused = (
             again.values.as_ptr(),
             again.sums.as_ptr(),
@@ -530,17 +521,9 @@ fn a_grouping_made_in_the_memory_of_another_is_the_grouping_made_afresh() {
         assert_eq!(reused, lists, "in {parts}");
     }
     // Marks for each run of the last grouping only, for as many strings as its store has.
-    let runs = Groups::recompute_in(
-        small,
-        &s,
-        &every,
-        GroupKey::Peer,
-        GroupSort::Count,
-        4,
-        false,
-    );
+    let runs = Groups::recompute_in(small, &s, &every, GroupKey::Peer, GroupSort::Count, 4);
     assert_eq!(runs.marks.len(), 4);
-    let one = Groups::recompute_in(runs, &s, &few, GroupKey::Peer, GroupSort::Count, 1, false);
+    let one = Groups::recompute_in(runs, &s, &few, GroupKey::Peer, GroupSort::Count, 1);
     assert_eq!(one.marks.len(), 1);
     assert_eq!(one.marks[0].peer.len(), s.strings().len());
     let tiny = store(&[ev(1, 0, "join", "p1", false)]);
@@ -581,90 +564,4 @@ fn ranks_order_as_the_strings_do() {
         labels,
         ["guest", "host", "host-long-name-a", "hostess-long-name"]
     );
-}
-
-#[test]
-fn a_regrouping_of_the_same_events_from_what_the_last_kept_is_the_grouping_made_afresh() {
-    let s = demo();
-    let every = all(&s);
-    let odd: Vec<u32> = every.iter().copied().filter(|i| i % 2 == 1).collect();
-    let few: Vec<u32> = every.iter().copied().take(5).collect();
-    let late: Vec<u32> = every[every.len() / 2..].to_vec();
-    // Keys whose values the last grouping kept (peer, room) and others, one after another.
-    let keys = [
-        (GroupKey::Peer, GroupSort::Count),
-        (GroupKey::Room, GroupSort::Last),
-        (GroupKey::Sdk, GroupSort::Count),
-        (GroupKey::Room, GroupSort::Count),
-        (GroupKey::Peer, GroupSort::Last),
-        (GroupKey::Error, GroupSort::Count),
-        (GroupKey::Peer, GroupSort::Count),
-    ];
-    for shown in [&every, &odd, &few, &late, &vec![]] {
-        for parts in [1, 2, 3, 8] {
-            let mut g = Groups::recompute_in(
-                Groups::default(),
-                &s,
-                shown,
-                GroupKey::Error,
-                GroupSort::Count,
-                parts,
-                false,
-            );
-            for (key, sort) in keys {
-                g = Groups::recompute_in(g, &s, shown, key, sort, parts, true);
-                let fresh = Groups::compute(&s, shown, key, sort);
-                let case = format!("{key:?} {sort:?} over {} in {parts}", shown.len());
-                assert_eq!(g.span, fresh.span, "{case}");
-                assert_eq!(seen(&g), seen(&fresh), "{case}");
-            }
-        }
-    }
-    // Nothing was kept by a grouping counted elsewhere, nor by none: the rows are read.
-    let counted = Groups::of_counts(&s, GroupKey::Error, GroupSort::Count, &[]);
-    for old in [counted, Groups::default()] {
-        let g = Groups::regroup(old, &s, &every, GroupKey::Peer, GroupSort::Count);
-        assert_eq!(
-            seen(&g),
-            seen(&Groups::compute(
-                &s,
-                &every,
-                GroupKey::Peer,
-                GroupSort::Count
-            ))
-        );
-    }
-}
-
-#[test]
-fn a_regrouping_names_a_group_by_the_first_name_its_events_hold() {
-    let named = |n: u32, peer: &str, name: Option<&str>| {
-        let mut e = ev(n, i64::from(n), "join", peer, n == 2);
-        e["data"]["room_name"] = json!(name.map(|n| format!("room of {n}")));
-        e["data"]["user_name"] = json!(name);
-        if name.is_none() {
-            e["data"].as_object_mut().unwrap().remove("user_name");
-            e["data"].as_object_mut().unwrap().remove("room_name");
-        }
-        e
-    };
-    let s = store(&[
-        named(1, "p1", None),
-        named(2, "p2", Some("Bo")),
-        named(3, "p1", Some("Ada")),
-        named(4, "p1", Some("Cy")),
-        named(5, "p3", None),
-    ]);
-    let every = all(&s);
-    let mut g = Groups::compute(&s, &every, GroupKey::Error, GroupSort::Count);
-    for key in [GroupKey::Peer, GroupKey::Room] {
-        g = Groups::regroup(g, &s, &every, key, GroupSort::Count);
-        let fresh = Groups::compute(&s, &every, key, GroupSort::Count);
-        assert_eq!(seen(&g), seen(&fresh), "{key:?}");
-    }
-    g = Groups::regroup(g, &s, &every, GroupKey::Peer, GroupSort::Count);
-    let labels: Vec<String> = g.iter().map(|x| x.label(&s, GroupKey::Peer)).collect();
-    assert_eq!(labels, ["Ada (p1)", "Bo (p2)", "p3"]);
-    assert_eq!(g.group(0).finals, 0);
-    assert_eq!(g.group(1).finals, 1);
 }

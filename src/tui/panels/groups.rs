@@ -76,25 +76,11 @@ impl GroupsPanel {
 
     /// The groups view as `e` opens it: by error, the largest groups first.
     pub fn open(events: &Events) -> GroupsPanel {
-        GroupsPanel::by(
-            events,
-            GroupKey::Error,
-            GroupSort::Count,
-            Groups::default(),
-            None,
-        )
+        GroupsPanel::by(events, GroupKey::Error, GroupSort::Count, Groups::default())
     }
 
-    /// The shown events grouped by `key` in `sort` order; `old`'s memory is used again, and
-    /// what it kept of each event when it was counted for these shown events (`old_for`, the
-    /// generation it was counted for).
-    fn by(
-        events: &Events,
-        key: GroupKey,
-        sort: GroupSort,
-        old: Groups,
-        old_for: Option<u64>,
-    ) -> GroupsPanel {
+    /// The shown events grouped by `key` in `sort` order; `old`'s memory is used again.
+    fn by(events: &Events, key: GroupKey, sort: GroupSort, old: Groups) -> GroupsPanel {
         let mut panel = GroupsPanel {
             key,
             sort,
@@ -106,8 +92,7 @@ impl GroupsPanel {
             shares: Vec::new(),
             shared_for: (u64::MAX, u64::MAX),
         };
-        let same_shown = old_for == Some(events.generation.shown);
-        panel.count(events, same_shown);
+        panel.count(events);
         panel
     }
 
@@ -121,7 +106,7 @@ impl GroupsPanel {
         offset: usize,
         group: &[crate::filter::Condition],
     ) -> GroupsPanel {
-        let mut panel = GroupsPanel::by(&model.events, key, sort, Groups::default(), None);
+        let mut panel = GroupsPanel::by(&model.events, key, sort, Groups::default());
         let store = &model.events.store;
         let found = (!group.is_empty())
             .then(|| {
@@ -140,7 +125,7 @@ impl GroupsPanel {
     /// Counts the groups again when the shown events changed since they were counted.
     pub fn refresh(&mut self, events: &Events) {
         if self.counted_for != events.generation.shown {
-            self.count(events, false);
+            self.count(events);
             self.selected = self.selected.min(self.groups.len().saturating_sub(1));
         }
     }
@@ -189,17 +174,10 @@ impl GroupsPanel {
         self.shared_for = (u64::MAX, u64::MAX);
     }
 
-    /// Counts the groups, from what the groups before kept of each event when `same_shown`:
-    /// they were counted for the shown events as they are.
-    fn count(&mut self, events: &Events, same_shown: bool) {
+    fn count(&mut self, events: &Events) {
         self.forget_shares();
         let old = std::mem::take(&mut self.groups);
-        let (store, shown) = (&events.store, &events.matching);
-        self.groups = if same_shown {
-            Groups::regroup(old, store, shown, self.key, self.sort)
-        } else {
-            Groups::recompute(old, store, shown, self.key, self.sort)
-        };
+        self.groups = Groups::recompute(old, &events.store, &events.matching, self.key, self.sort);
         self.counted_for = events.generation.shown;
         self.measure(&events.store);
     }
@@ -241,14 +219,7 @@ pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
             } else {
                 (k + n - 1) % n
             };
-            let counted_for = Some(g.counted_for);
-            g = GroupsPanel::by(
-                &model.events,
-                GroupKey::ALL[next],
-                g.sort,
-                g.groups,
-                counted_for,
-            );
+            g = GroupsPanel::by(&model.events, GroupKey::ALL[next], g.sort, g.groups);
         }
         Command::ToggleGroupSort => {
             g.sort = match g.sort {
