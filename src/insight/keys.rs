@@ -437,7 +437,7 @@ mod tests {
             let value = GroupValue {
                 first: Sym(r % 3),
                 second: Sym((r >> 2) % 4),
-                code: ((r >> 4) % 3 != 0).then_some(i64::from((r >> 6) % 2)),
+                code: (!(r >> 4).is_multiple_of(3)).then_some(i64::from((r >> 6) % 2)),
             };
             let next = plain.len() as u32;
             let expected = *plain.entry(value).or_insert(next);
