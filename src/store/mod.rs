@@ -239,11 +239,12 @@ impl Store {
         if covered >= self.rows.len() {
             return None;
         }
-        // One pass over the rows, which are wide.
+        // One pass over the rows left, which are wide.
         let mut runs: Vec<(usize, u32)> = Vec::new();
-        let mut offsets = Vec::with_capacity(self.rows.len());
-        let mut lens = Vec::with_capacity(self.rows.len());
-        for (i, r) in self.rows.iter().enumerate() {
+        let left = &self.rows[covered..];
+        let mut offsets = Vec::with_capacity(left.len());
+        let mut lens = Vec::with_capacity(left.len());
+        for (i, r) in (covered..).zip(left) {
             if runs.last().is_none_or(|&(_, blob)| blob != r.blob) {
                 runs.push((i, r.blob));
             }
@@ -253,6 +254,7 @@ impl Store {
         Some(NumberWork {
             index: Arc::clone(&self.numbers),
             blobs: self.blobs.clone(),
+            from: covered,
             runs,
             offsets,
             lens,

@@ -87,10 +87,12 @@ pub struct NumberWork {
     /// The store's index, which a search extends too.
     pub(in crate::store) index: std::sync::Arc<std::sync::Mutex<NumberIndex>>,
     pub(in crate::store) blobs: Vec<std::sync::Arc<crate::store::Blob>>,
+    /// The first event to read: those before were read when the work was made.
+    pub(in crate::store) from: usize,
     /// Runs of events in one blob: the first event of each run and its blob, in order.
     pub(in crate::store) runs: Vec<(usize, u32)>,
-    /// Where each event's JSON starts in its blob, and its length: 12 bytes an event, side by
-    /// side (a tuple would take 16).
+    /// Where each event's JSON starts in its blob, and its length, from event `from` on: 12
+    /// bytes an event, side by side (a tuple would take 16).
     pub(in crate::store) offsets: Vec<u64>,
     pub(in crate::store) lens: Vec<u32>,
 }
@@ -108,14 +110,14 @@ impl NumberWork {
         let raw = |i: usize| {
             let run = self.runs.partition_point(|&(first, _)| first <= i) - 1;
             let blob = &self.blobs[self.runs[run].1 as usize];
-            let start = self.offsets[i] as usize;
-            &blob[start..start + self.lens[i] as usize]
+            let start = self.offsets[i - self.from] as usize;
+            &blob[start..start + self.lens[i - self.from] as usize]
         };
-        let to = self.offsets.len();
+        let to = self.from + self.offsets.len();
         let lock = || self.index.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             let from = lock().len();
-            if from >= to || std::sync::Arc::strong_count(&self.index) == 1 {
+            if from < self.from || from >= to || std::sync::Arc::strong_count(&self.index) == 1 {
                 return;
             }
             let part = Part::read(from..(from + AHEAD_STEP).min(to), &raw);
