@@ -266,21 +266,35 @@ pub(super) fn rank(store: &Store, sym: Sym) -> u64 {
     u64::from_be_bytes(bytes)
 }
 
-/// Group numbers by value: an array indexed by symbol when the key is one string, a hash map
-/// otherwise.
+/// Group numbers by value: an array indexed by symbol when the key is one string; for a key of
+/// two strings (and a code), a hash map behind an array by the second string that remembers
+/// the last group met with it, which most values repeat (an error's name, a version).
 pub(super) enum Index {
     Dense(Vec<u32>),
-    Hashed(FxHashMap<GroupValue, u32>),
+    Keyed {
+        /// By the value's second symbol, the last group met with it, plus one (zero: none yet,
+        /// so that the array starts as untouched zeroed pages).
+        last: Vec<u32>,
+        /// The value of each group, by number.
+        values: Vec<GroupValue>,
+        hashed: FxHashMap<GroupValue, u32>,
+    },
 }
 
 impl Index {
     pub(super) fn new(key: GroupKey, symbols: usize) -> Index {
         match key {
-            GroupKey::Error | GroupKey::Sdk | GroupKey::Os => Index::Hashed(FxHashMap::default()),
+            GroupKey::Error | GroupKey::Sdk | GroupKey::Os => Index::Keyed {
+                last: vec![0; symbols.max(1)],
+                values: Vec::new(),
+                hashed: FxHashMap::default(),
+            },
             _ => Index::Dense(vec![0; symbols]),
         }
     }
 
+    /// The number of the group of `value`, or `next` for a value not met before, which must be
+    /// the number of groups numbered so far.
     pub(super) fn get_or_insert(&mut self, value: GroupValue, next: u32) -> u32 {
         match self {
             // Holds the group's number plus one: zero is no group yet, so that the array starts
@@ -292,7 +306,24 @@ impl Index {
                 }
                 *slot - 1
             }
-            Index::Hashed(ids) => *ids.entry(value).or_insert(next),
+            Index::Keyed {
+                last,
+                values,
+                hashed,
+            } => {
+                let slot = &mut last[value.second.0 as usize];
+                if let Some(g) = slot.checked_sub(1)
+                    && values[g as usize] == value
+                {
+                    return g;
+                }
+                let g = *hashed.entry(value).or_insert(next);
+                if g == next {
+                    values.push(value);
+                }
+                *slot = g + 1;
+                g
+            }
         }
     }
 }
@@ -389,5 +420,29 @@ mod tests {
             assert_eq!(index.get_or_insert(v(7), 2), 0);
             assert_eq!(index.get_or_insert(v(0), 2), 2);
         }
+    }
+
+    #[test]
+    fn the_keyed_index_numbers_values_as_a_plain_map_would() {
+        // Values that share their second symbol and differ in the first or the code, met in
+        // an order that keeps changing which of them the array remembers.
+        let mut plain: FxHashMap<GroupValue, u32> = FxHashMap::default();
+        let mut index = Index::new(GroupKey::Error, 8);
+        let mut state = 12345u64;
+        for _ in 0..2_000 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let r = (state >> 33) as u32;
+            let value = GroupValue {
+                first: Sym(r % 3),
+                second: Sym((r >> 2) % 4),
+                code: (!(r >> 4).is_multiple_of(3)).then_some(i64::from((r >> 6) % 2)),
+            };
+            let next = plain.len() as u32;
+            let expected = *plain.entry(value).or_insert(next);
+            assert_eq!(index.get_or_insert(value, next), expected, "{value:?}");
+        }
+        assert!(plain.len() > 20, "many values share a second symbol");
     }
 }

@@ -399,6 +399,29 @@ fn matching_a_range_keeps_load_order_and_bounds() {
 }
 
 #[test]
+fn matching_among_some_events_keeps_those_the_whole_filter_keeps() {
+    let store = crate::store::scale::generated_dump_loaded(20_000);
+    let every_third: Vec<u32> = (0..store.len() as u32).filter(|i| i % 3 != 1).collect();
+    for search in ["4006", "sfu", "JOIN", "2026-", "no such text"] {
+        let f = Filter {
+            search: Some(search.to_string()),
+            ..Filter::default()
+        };
+        let whole = store.filter(&f);
+        let expected: Vec<u32> = whole.into_iter().filter(|i| i % 3 != 1).collect();
+        assert_eq!(store.matching_among(&f, &every_third), expected, "{search}");
+        // Cut into a slice per thread, as a large store's are.
+        let cut = store.matching_among_from(&f, &every_third, 1000);
+        assert_eq!(cut, expected, "{search}, in slices");
+        assert_eq!(store.matching_among(&f, &[]), Vec::<u32>::new());
+    }
+    assert_eq!(
+        store.matching_among(&Filter::default(), &every_third),
+        every_third
+    );
+}
+
+#[test]
 fn a_group_filter_keeps_only_the_events_of_that_group_even_in_another_store() {
     let demo = || {
         let mut store = Store::new();

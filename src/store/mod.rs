@@ -29,7 +29,7 @@ pub use read::{next_stop, probe, skipping};
 use row::{Located, Span};
 pub use row::{NO_TIME, Row, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
 use search::Bigrams;
-pub use search::{Needle, SearchBits};
+pub use search::{Needle, NumberWork, SearchBits};
 
 use std::sync::Arc;
 
@@ -112,7 +112,8 @@ pub struct Store {
     search: std::sync::Mutex<Option<SearchBits>>,
     /// The numbers of each event as written, read the first time a search text could be part
     /// of one, and extended as the store grows.
-    numbers: std::sync::Mutex<search::NumberIndex>,
+    /// Shared with the thread that reads them ahead of a search ([`Store::number_work`]).
+    numbers: Arc<std::sync::Mutex<search::NumberIndex>>,
 }
 
 /// The ids of events read, for a reader that de-duplicates as a store does without keeping every
@@ -228,6 +229,42 @@ impl Store {
         let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
         numbers.extend(self);
         bits.with_numbers(numbers.rows_where(|text| needle.matches_number(text.as_bytes())))
+    }
+
+    /// What reading the numbers of the events takes, to read them on a thread of their own
+    /// before a search needs them (see [`NumberWork::read`]); `None` when they were read
+    /// already.
+    pub fn number_work(&self) -> Option<NumberWork> {
+        let covered = self.numbers.lock().unwrap_or_else(|e| e.into_inner()).len();
+        if covered >= self.rows.len() {
+            return None;
+        }
+        // One pass over the rows left, which are wide.
+        let mut runs: Vec<(usize, u32)> = Vec::new();
+        let left = &self.rows[covered..];
+        let mut offsets = Vec::with_capacity(left.len());
+        let mut lens = Vec::with_capacity(left.len());
+        for (i, r) in (covered..).zip(left) {
+            if runs.last().is_none_or(|&(_, blob)| blob != r.blob) {
+                runs.push((i, r.blob));
+            }
+            offsets.push(r.offset);
+            lens.push(r.len);
+        }
+        Some(NumberWork {
+            index: Arc::clone(&self.numbers),
+            blobs: self.blobs.clone(),
+            from: covered,
+            runs,
+            offsets,
+            lens,
+        })
+    }
+
+    /// How many events' numbers were read (for tests of the reading ahead).
+    #[cfg(test)]
+    pub(crate) fn numbers_read(&self) -> usize {
+        self.numbers.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     pub fn str(&self, sym: Sym) -> &str {
@@ -357,43 +394,66 @@ impl Store {
             return range.map(|i| i as u32).collect();
         }
         let compiled = Query::new(self, filter);
-        let scan = |r: std::ops::Range<usize>| -> Vec<u32> {
-            // First what the rows answer, then the descriptions left to read: each is fetched
-            // a few ahead, as they are scattered over the dump.
-            let mut matched = Vec::new();
-            let mut unread = Vec::new();
-            for i in r {
-                match compiled.matches_unread(self, i) {
-                    Some(true) => matched.push(i as u32),
-                    Some(false) => {}
-                    None => unread.push(i as u32),
-                }
-            }
-            if unread.is_empty() {
-                return matched;
-            }
-            let mut found = Vec::new();
-            for (k, &i) in unread.iter().enumerate() {
-                if let Some(&ahead) = unread.get(k + FETCH_AHEAD) {
-                    compiled.fetch_description(self, ahead as usize);
-                }
-                if compiled.in_description(self, i as usize) {
-                    found.push(i);
-                }
-            }
-            merge_sorted(&matched, &found)
-        };
         if range.len() < PARALLEL_FROM {
-            return scan(range);
+            return self.scan(&compiled, range);
         }
         // Large stores are cut into one slice per thread; the slices are joined in order.
         let step = range.len().div_ceil(rayon::current_num_threads());
         let starts: Vec<usize> = range.clone().step_by(step).collect();
         let slices: Vec<Vec<u32>> = starts
             .into_par_iter()
-            .map(|start| scan(start..(start + step).min(range.end)))
+            .map(|start| self.scan(&compiled, start..(start + step).min(range.end)))
             .collect();
         slices.concat()
+    }
+
+    /// The events of `rows` (indices in load order) that match the filter, in load order: what
+    /// [`Store::matching`] gives, reading only those events.
+    pub fn matching_among(&self, filter: &Filter, rows: &[u32]) -> Vec<u32> {
+        self.matching_among_from(filter, rows, PARALLEL_FROM)
+    }
+
+    /// [`Store::matching_among`], cut into a slice per thread from `parallel_from` rows on.
+    fn matching_among_from(&self, filter: &Filter, rows: &[u32], parallel_from: usize) -> Vec<u32> {
+        if filter.is_empty() {
+            return rows.to_vec();
+        }
+        let compiled = Query::new(self, filter);
+        let each = |rows: &[u32]| self.scan(&compiled, rows.iter().map(|&i| i as usize));
+        if rows.len() < parallel_from.max(1) {
+            return each(rows);
+        }
+        let step = rows.len().div_ceil(rayon::current_num_threads());
+        let slices: Vec<Vec<u32>> = rows.par_chunks(step).map(each).collect();
+        slices.concat()
+    }
+
+    /// The events of `rows` (ascending) that `compiled` keeps: first what the rows answer, then
+    /// the descriptions left to read, each fetched a few ahead, as they are scattered over the
+    /// dump.
+    fn scan(&self, compiled: &Query, rows: impl Iterator<Item = usize>) -> Vec<u32> {
+        let mut matched = Vec::new();
+        let mut unread = Vec::new();
+        for i in rows {
+            match compiled.matches_unread(self, i) {
+                Some(true) => matched.push(i as u32),
+                Some(false) => {}
+                None => unread.push(i as u32),
+            }
+        }
+        if unread.is_empty() {
+            return matched;
+        }
+        let mut found = Vec::new();
+        for (k, &i) in unread.iter().enumerate() {
+            if let Some(&ahead) = unread.get(k + FETCH_AHEAD) {
+                compiled.fetch_description(self, ahead as usize);
+            }
+            if compiled.in_description(self, i as usize) {
+                found.push(i);
+            }
+        }
+        merge_sorted(&matched, &found)
     }
 
     /// Indices of every event that matches the filter, in load order.

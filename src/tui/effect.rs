@@ -25,6 +25,9 @@ pub enum Effect {
     },
     /// Loading is over: give the memory freed back to the system.
     ReleaseMemory,
+    /// Read the numbers of the loaded events on a thread of their own, so that the first
+    /// search or find a number can hold does not read the whole dump on its key.
+    ReadNumbers,
     /// Give the terminal back and stop the job until `fg` (Ctrl-Z).
     Suspend,
     /// Ask the live API about the platform's data beside the events.

@@ -207,6 +207,7 @@ fn carry_out(
                 }
                 Effect::ReleaseMemory => crate::memory::release_freed(),
                 Effect::Suspend => super::terminal::suspend(terminal)?,
+                Effect::ReadNumbers => read_numbers(model),
                 Effect::RecentRooms => recent_rooms(model, outside),
                 Effect::LookUpRoom(name) => look_up(name, outside),
                 Effect::RememberRoom(mut room) => {
@@ -222,6 +223,37 @@ fn carry_out(
         effects = follow_up;
     }
     Ok(None)
+}
+
+/// Reads the numbers of the loaded events on a thread of their own, not the pool's (a key's
+/// grouping or search would wait for it there), at the lowest priority: a key pressed
+/// meanwhile is not slowed by it. The numbers go into the store's index as they are read.
+fn read_numbers(model: &Model) {
+    let Some(work) = model.events.store.number_work() else {
+        return;
+    };
+    let spawned = std::thread::Builder::new()
+        .name("numbers".to_string())
+        .spawn(move || {
+            lowest_priority_for_this_thread();
+            work.read();
+        });
+    // Without the thread, the first search that needs the numbers reads them.
+    if let Err(e) = spawned {
+        tracing::warn!(error = %e, "cannot read the numbers in the background");
+    }
+}
+
+/// Gives the calling thread the lowest priority (the highest niceness) the system has; where it
+/// cannot, the thread keeps its own.
+fn lowest_priority_for_this_thread() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid takes nothing and cannot fail; setpriority takes plain numbers, and on
+    // Linux a thread id names that thread alone.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
+    }
 }
 
 /// Lists the rooms of recent sessions in the background; the answer comes as an action.

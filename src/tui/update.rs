@@ -74,7 +74,7 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             model.session.load = LoadState::Idle;
             // What the batches' own tables held, kept by the allocator for the next batch while
             // loading (trimming it after each batch only made the next one fault it in again).
-            vec![Effect::ReleaseMemory]
+            vec![Effect::ReleaseMemory, Effect::ReadNumbers]
         }
         Action::Live(report) => live::report(model, report),
         Action::SavedPages(pages) => {

@@ -14,4 +14,5 @@ pub use bits::SearchBits;
 pub use needle::Needle;
 pub(super) use needle::is_time_char;
 pub(super) use numbers::NumberIndex;
+pub use numbers::NumberWork;
 pub(super) use spelled::timestamp_digits;

@@ -58,45 +58,134 @@ struct Part {
     of_row: Vec<u32>,
 }
 
+impl Part {
+    /// The numbers of events `rows`, event `i`'s JSON being `raw(i)`.
+    fn read<'a>(rows: std::ops::Range<usize>, raw: &impl Fn(usize) -> &'a [u8]) -> Part {
+        let mut part = Part::default();
+        let mut set = Vec::new();
+        for i in rows {
+            set.clear();
+            for_each_number(raw(i), |text| {
+                // Every byte of a number is ASCII.
+                if let Ok(text) = std::str::from_utf8(text) {
+                    set.push(part.texts.intern(text));
+                }
+            });
+            set.sort_unstable();
+            set.dedup();
+            part.of_row.push(part.sets.intern(&set));
+        }
+        part
+    }
+}
+
+/// What reading the numbers of a store's events takes, apart from the store: its bytes and
+/// where each event is in them, so that they can be read on a thread of their own while the
+/// store goes on being used (see [`Store::number_work`]), into the store's own index.
+#[derive(Debug)]
+pub struct NumberWork {
+    /// The store's index, which a search extends too.
+    pub(in crate::store) index: std::sync::Arc<std::sync::Mutex<NumberIndex>>,
+    pub(in crate::store) blobs: Vec<std::sync::Arc<crate::store::Blob>>,
+    /// The first event to read: those before were read when the work was made.
+    pub(in crate::store) from: usize,
+    /// Runs of events in one blob: the first event of each run and its blob, in order.
+    pub(in crate::store) runs: Vec<(usize, u32)>,
+    /// Where each event's JSON starts in its blob, and its length, from event `from` on: 12
+    /// bytes an event, side by side (a tuple would take 16).
+    pub(in crate::store) offsets: Vec<u64>,
+    pub(in crate::store) lens: Vec<u32>,
+}
+
+/// How many events the reading ahead reads between two looks at the store's index.
+const AHEAD_STEP: usize = 65_536;
+
+impl NumberWork {
+    /// Reads the numbers of the events the store's index does not cover yet into it, on this
+    /// thread (it is meant for one of its own, and leaves the pool to the work a key asks
+    /// for), a step at a time: the index is held only to take each step in, so a search that
+    /// needs it meanwhile takes it, reads what is left itself, and this stops. It stops too
+    /// when the store is gone.
+    pub fn read(self) {
+        let raw = |i: usize| {
+            let run = self.runs.partition_point(|&(first, _)| first <= i) - 1;
+            let blob = &self.blobs[self.runs[run].1 as usize];
+            let start = self.offsets[i - self.from] as usize;
+            &blob[start..start + self.lens[i - self.from] as usize]
+        };
+        let to = self.from + self.offsets.len();
+        let lock = || self.index.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let from = lock().len();
+            if from < self.from || from >= to || std::sync::Arc::strong_count(&self.index) == 1 {
+                return;
+            }
+            let part = Part::read(from..(from + AHEAD_STEP).min(to), &raw);
+            let mut index = lock();
+            if index.len() != from {
+                // A search read them meanwhile.
+                return;
+            }
+            index.join(vec![part]);
+        }
+    }
+}
+
 impl NumberIndex {
     /// Reads the numbers of the events the index does not cover yet.
     pub fn extend(&mut self, store: &Store) {
         let from = self.of_row.len();
-        let len = store.len().saturating_sub(from);
+        let to = store.len();
+        self.extend_with(
+            to,
+            |i| store.raw(i),
+            to.saturating_sub(from) >= PARALLEL_FROM,
+        );
+    }
+
+    /// How many events the index covers: the first ones of its store.
+    pub fn len(&self) -> usize {
+        self.of_row.len()
+    }
+
+    /// Reads the numbers of events `self.len()..to`, event `i`'s JSON being `raw(i)`: on every
+    /// thread of the pool when `parallel`, else on this one.
+    fn extend_with<'a>(
+        &mut self,
+        to: usize,
+        raw: impl Fn(usize) -> &'a [u8] + Sync,
+        parallel: bool,
+    ) {
+        let from = self.of_row.len();
+        let len = to.saturating_sub(from);
         if len == 0 {
             return;
         }
-        let parts = if len < PARALLEL_FROM {
-            1
-        } else {
+        let parts = if parallel {
             rayon::current_num_threads()
+        } else {
+            1
         };
         let step = len.div_ceil(parts);
-        let ranges: Vec<std::ops::Range<usize>> = (0..len)
+        let ranges: Vec<std::ops::Range<usize>> = (from..to)
             .step_by(step)
-            .map(|start| start..(start + step).min(len))
+            .map(|start| start..(start + step).min(to))
             .collect();
-        let read: Vec<Part> = ranges
-            .into_par_iter()
-            .map(|r| {
-                let mut part = Part::default();
-                let mut set = Vec::new();
-                for i in from + r.start..from + r.end {
-                    set.clear();
-                    for_each_number(store.raw(i), |text| {
-                        // Every byte of a number is ASCII.
-                        if let Ok(text) = std::str::from_utf8(text) {
-                            set.push(part.texts.intern(text));
-                        }
-                    });
-                    set.sort_unstable();
-                    set.dedup();
-                    part.of_row.push(part.sets.intern(&set));
-                }
-                part
-            })
-            .collect();
-        self.of_row.reserve(len);
+        let read: Vec<Part> = if parallel {
+            ranges
+                .into_par_iter()
+                .map(|r| Part::read(r, &raw))
+                .collect()
+        } else {
+            ranges.into_iter().map(|r| Part::read(r, &raw)).collect()
+        };
+        self.join(read);
+    }
+
+    /// Takes in the parts read of the events after those it covers, in order.
+    fn join(&mut self, read: Vec<Part>) {
+        self.of_row
+            .reserve(read.iter().map(|p| p.of_row.len()).sum());
         let mut set = Vec::new();
         for part in read {
             let remap = self.texts.intern_all(&part.texts);
@@ -184,5 +273,87 @@ mod tests {
         );
         index.extend(&store);
         assert_eq!(index.rows_where(|t| t == "3"), [0b10001]);
+    }
+
+    /// Every number-like search text the tests ask about, and what a store finds for each.
+    fn found(store: &Store) -> Vec<Vec<u32>> {
+        ["3", "4006", "400", "5", "-1", "2.5"]
+            .iter()
+            .map(|t| {
+                let filter = crate::filter::Filter {
+                    search: Some(t.to_string()),
+                    ..Default::default()
+                };
+                store.filter(&filter)
+            })
+            .collect()
+    }
+
+    fn store_of(lines: &[&str]) -> Store {
+        let mut store = Store::new();
+        store.merge(crate::store::Batch::of_objects(lines.iter().map(|l| l.to_string())).unwrap());
+        store
+    }
+
+    const LINES: [&str; 4] = [
+        r#"{"id":"a","data":{"error_code":4006,"retries_join":3}}"#,
+        r#"{"id":"b","data":{"error_code":4006,"w":[-1,2.5e3]}}"#,
+        r#"{"id":"c","data":{"error_message":"4006"}}"#,
+        r#"{"id":"d","data":{"error_code":500,"retries_join":34006}}"#,
+    ];
+
+    #[test]
+    fn numbers_read_ahead_find_what_the_search_reading_them_finds() {
+        let mut plain = store_of(&LINES);
+        let mut ahead = store_of(&LINES);
+        ahead.number_work().expect("nothing read yet").read();
+        assert_eq!(ahead.numbers_read(), 4);
+        assert!(ahead.number_work().is_none(), "read once only");
+        assert_eq!(found(&ahead), found(&plain));
+        assert_eq!(found(&ahead)[0], [0, 1, 3]);
+        assert_eq!(found(&ahead)[1], [0, 1, 2, 3]);
+        // Events loaded after: the search reads their numbers, as it would have.
+        let more = r#"{"id":"e","data":{"n":[3, 4006]}}"#.to_string();
+        for store in [&mut plain, &mut ahead] {
+            store.merge(crate::store::Batch::of_objects([more.clone()]).unwrap());
+        }
+        assert_eq!(found(&ahead), found(&plain));
+        assert_eq!(found(&ahead)[0], [0, 1, 3, 4]);
+    }
+
+    #[test]
+    fn reading_ahead_stops_where_a_search_read_them_and_goes_on_after_more_events() {
+        let lines: Vec<String> = (0..AHEAD_STEP + 10)
+            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{n}}}}}"#))
+            .collect();
+        let mut store = Store::new();
+        store.merge(crate::store::Batch::of_objects(&lines).unwrap());
+        let work = store.number_work().unwrap();
+        // A search first: it reads every event's numbers; reading ahead then adds nothing.
+        let expected = found(&store);
+        work.read();
+        assert_eq!(store.numbers_read(), store.len());
+        assert_eq!(found(&store), expected);
+        // More events, read ahead a step at a time, and then by the search.
+        store.merge(
+            crate::store::Batch::of_objects(
+                (0..AHEAD_STEP + 5).map(|n| format!(r#"{{"id":"x{n}","data":{{"n":{n}}}}}"#)),
+            )
+            .unwrap(),
+        );
+        let plain = {
+            let mut plain = Store::new();
+            plain.merge(crate::store::Batch::of_objects(&lines).unwrap());
+            plain.merge(
+                crate::store::Batch::of_objects(
+                    (0..AHEAD_STEP + 5).map(|n| format!(r#"{{"id":"x{n}","data":{{"n":{n}}}}}"#)),
+                )
+                .unwrap(),
+            );
+            found(&plain)
+        };
+        store.number_work().unwrap().read();
+        assert_eq!(store.numbers_read(), store.len());
+        assert_eq!(found(&store), plain);
     }
 }

@@ -50,6 +50,44 @@ impl Find {
         }
     }
 
+    /// A find of `text` that holds `before`'s text (see [`narrows`]): only the events that hold
+    /// `before`'s are looked at, as only they can hold this one; the events loaded since are
+    /// looked at on its first [`Find::refresh`].
+    fn narrowed(before: &Find, text: &str, store: &Store) -> Find {
+        let covered = before.covered.min(store.len());
+        let candidates: Vec<u32> = before
+            .hits
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &word)| {
+                let mut bits = word;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let b = bits.trailing_zeros();
+                        bits &= bits - 1;
+                        (w * 64) as u32 + b
+                    })
+                })
+            })
+            .take_while(|&i| (i as usize) < covered)
+            .collect();
+        let filter = Filter {
+            search: Some(text.to_string()),
+            ..Filter::default()
+        };
+        let mut hits = vec![0u64; covered.div_ceil(64)];
+        for i in store.matching_among(&filter, &candidates) {
+            hits[i as usize / 64] |= 1 << (i % 64);
+        }
+        Find {
+            text: text.to_string(),
+            hits,
+            covered,
+            shown_hits: 0,
+            counted_for: None,
+        }
+    }
+
     /// Looks at the events loaded since the text was last looked for.
     fn extend(&mut self, store: &Store) {
         if self.covered >= store.len() {
@@ -78,7 +116,13 @@ impl Find {
     pub fn refresh(&mut self, events: &Events) {
         self.extend(&events.store);
         if self.counted_for != Some(events.generation.shown) {
-            self.shown_hits = events.shown.iter().filter(|&&i| self.hit(i)).count();
+            // Every loaded event shown: the bits set are the count. Else the shown events in
+            // load order, which reads the bits in order.
+            self.shown_hits = if events.matching.len() == events.store.len() {
+                self.hits.iter().map(|w| w.count_ones() as usize).sum()
+            } else {
+                events.matching.iter().filter(|&&i| self.hit(i)).count()
+            };
             self.counted_for = Some(events.generation.shown);
         }
     }
@@ -143,12 +187,29 @@ pub fn typed(model: &mut Model) {
         select(model, start.min(model.events.shown.len().saturating_sub(1)));
         return;
     }
-    let mut find = Find::lazy(&text);
+    let mut find = match &model.events.find {
+        Some(before) if narrows(&before.text, &text) => {
+            Find::narrowed(before, &text, &model.events.store)
+        }
+        _ => Find::lazy(&text),
+    };
     find.refresh(&model.events);
     model.events.find = Some(find);
     if let Some(k) = hit_from(model, start, true) {
         jump(model, k);
     }
+}
+
+/// Whether every event that holds `text` holds `before` too, so that a find of `text` need only
+/// look at the events of a find of `before`: `text` holds `before`, in any case. Only for ASCII
+/// texts: lowercasing some other letters depends on what is around them (a Greek final sigma).
+fn narrows(before: &str, text: &str) -> bool {
+    !before.is_empty()
+        && before.is_ascii()
+        && text.is_ascii()
+        && text
+            .to_ascii_lowercase()
+            .contains(&before.to_ascii_lowercase())
 }
 
 /// A command while the text is typed.

@@ -136,3 +136,75 @@ fn in_the_groups_view_find_looks_for_a_groups_name() {
             .contains("InvalidRole")
     );
 }
+
+/// The events a find of `text` would hold, looked for afresh in every loaded event.
+fn afresh(m: &Model, text: &str) -> Vec<u32> {
+    m.events.store.filter(&Filter {
+        search: Some(text.into()),
+        ..Filter::default()
+    })
+}
+
+fn hits(m: &Model) -> Vec<u32> {
+    let f = m.events.find.as_ref().unwrap();
+    (0..m.events.store.len() as u32)
+        .filter(|&i| f.hit(i))
+        .collect()
+}
+
+#[test]
+fn a_find_typed_letter_by_letter_holds_what_a_find_of_the_whole_text_holds() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::Find);
+    // Each letter looks only among the events of the text before it: the same events.
+    for text in ["4", "40", "400", "4006"] {
+        type_text(&mut m, &text[text.len() - 1..]);
+        assert_eq!(hits(&m), afresh(&m, text), "{text}");
+        assert_eq!(
+            m.events.find.as_ref().unwrap().shown_hits,
+            afresh(&m, text).len()
+        );
+    }
+    run(&mut m, Command::Apply);
+    // In any case, and from a find in force that the new text holds.
+    find(&mut m, "JOIN");
+    run(&mut m, Command::Apply);
+    let join = afresh(&m, "join");
+    assert_eq!(hits(&m), join);
+    find(&mut m, "ioN");
+    assert_eq!(
+        hits(&m),
+        afresh(&m, "ion"),
+        "a text that does not hold the one before"
+    );
+    run(&mut m, Command::Cancel);
+    find(&mut m, "JoIn 500");
+    assert_eq!(hits(&m), afresh(&m, "join 500"));
+}
+
+#[test]
+fn a_narrowed_find_looks_at_events_loaded_after_and_counts_the_shown_ones_of_a_new_filter() {
+    let mut m = loaded(&ten());
+    find(&mut m, "room-");
+    type_text(&mut m, "b");
+    run(&mut m, Command::Apply);
+    assert_eq!(hits(&m), afresh(&m, "room-b"));
+    update(
+        &mut m,
+        Action::BatchLoaded(batch(&[
+            event(30, JOIN, "room-b", true),
+            event(31, JOIN, "room-c", true),
+        ])),
+    );
+    assert_eq!(hits(&m), afresh(&m, "room-b"));
+    assert_eq!(m.events.find.as_ref().unwrap().shown_hits, 5);
+    // A filter that shows some events only: the hits among them are counted.
+    run(&mut m, Command::CycleTerminal);
+    let shown = m.events.shown.len();
+    assert!(shown < m.events.store.len(), "the filter hides some events");
+    let f = m.events.find.as_ref().unwrap();
+    assert_eq!(
+        f.shown_hits,
+        m.events.shown.iter().filter(|&&i| f.hit(i)).count()
+    );
+}

@@ -197,3 +197,53 @@ fn a_command_the_groups_view_has_no_use_for_changes_nothing() {
     }
     assert_eq!(m.events.filter, filter);
 }
+
+/// The groups the view shows, and the groups of the shown events counted afresh.
+fn groups_and_afresh(
+    m: &Model,
+) -> (
+    Vec<crate::insight::Group>,
+    Vec<crate::insight::Group>,
+    crate::insight::GroupKey,
+) {
+    let g = m.focus.groups().unwrap();
+    let fresh = crate::insight::Groups::compute(&m.events.store, &m.events.matching, g.key, g.sort);
+    (g.groups.iter().collect(), fresh.iter().collect(), g.key)
+}
+
+#[test]
+fn each_key_in_turn_counts_what_a_grouping_afresh_counts_after_a_filter_and_new_events() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    let check = |m: &mut Model, c: Command| {
+        run(m, c);
+        let (shown, fresh, key) = groups_and_afresh(m);
+        assert_eq!(shown, fresh, "{key:?}");
+    };
+    // Every key, both ways round: the peer and the room from what the key before kept.
+    for _ in 0..crate::insight::GroupKey::ALL.len() {
+        check(&mut m, Command::NextGroupKey);
+    }
+    check(&mut m, Command::PrevGroupKey);
+    check(&mut m, Command::PrevGroupKey);
+    // Fewer events shown: the next key counts them, not those the last one kept.
+    run(&mut m, Command::Cancel);
+    run(&mut m, Command::CycleTerminal);
+    assert!(m.events.matching.len() < m.events.store.len());
+    run(&mut m, Command::ShowGroups);
+    for _ in 0..crate::insight::GroupKey::ALL.len() {
+        check(&mut m, Command::PrevGroupKey);
+    }
+    // Events that arrive while the view is open, then another key.
+    update(
+        &mut m,
+        Action::BatchLoaded(batch(&[
+            event(900_001, JOIN, "room-new", true),
+            event(900_002, JOIN, "room-new", true),
+        ])),
+    );
+    let (shown, fresh, _) = groups_and_afresh(&m);
+    assert_eq!(shown, fresh, "refreshed");
+    check(&mut m, Command::PrevGroupKey);
+    check(&mut m, Command::PrevGroupKey);
+}

@@ -30,7 +30,7 @@ fn the_demo_batch_shows_every_event_and_finishing_makes_the_loader_idle() {
             }
         )
         .as_slice(),
-        [Effect::ReleaseMemory]
+        [Effect::ReleaseMemory, Effect::ReadNumbers]
     ));
     assert_eq!(m.session.load, LoadState::Idle);
     assert!(m.session.problems.is_empty());

@@ -9,8 +9,10 @@
 //! one pass over it. Sorting by a column is a counting sort of the time order by the column's
 //! value, which keeps the time order within each value.
 
-use super::Kinds;
-use crate::store::{Row, Store, Sym};
+use crate::store::{Row, Store};
+
+mod ranks;
+use ranks::Ranks;
 
 /// What the list is sorted by, besides the time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -105,6 +107,12 @@ pub struct OrderIndex {
     /// The order last computed, for the sort and the number of rows it was computed for.
     ordered: Vec<u32>,
     ordered_for: Option<(Order, usize)>,
+    /// The ranks of every row under the last key sorted by, other than the time, for the
+    /// number of rows they were computed for: the other direction of the same key reads them
+    /// rather than every row again.
+    ranks: Option<(Ranks, usize)>,
+    /// The memory of the time order that a sort by a key starts from.
+    scratch: Vec<u32>,
 }
 
 /// A row's time for ordering: events without one come before every other.
@@ -171,9 +179,27 @@ impl OrderIndex {
             return &self.by_time;
         }
         if self.ordered_for != Some((order, len)) {
-            let mut ordered = std::mem::take(&mut self.ordered);
-            in_order(store, &self.by_time, &self.times, order, &mut ordered);
-            self.ordered = ordered;
+            let ranks = match order.key {
+                SortKey::Time => None,
+                key => {
+                    let known = self
+                        .ranks
+                        .as_ref()
+                        .is_some_and(|(r, rows)| r.key == key && *rows == store.len());
+                    if !known {
+                        self.ranks = Some((Ranks::of(store, key), store.len()));
+                    }
+                    self.ranks.as_ref().map(|(r, _)| r)
+                }
+            };
+            in_order(
+                &self.by_time,
+                &self.times,
+                order,
+                ranks,
+                &mut self.scratch,
+                &mut self.ordered,
+            );
             self.ordered_for = Some((order, len));
         }
         &self.ordered
@@ -263,38 +289,36 @@ impl OrderIndex {
         self.times.clear();
         self.ordered.clear();
         self.ordered_for = None;
+        self.ranks = None;
     }
 }
 
 /// Every row of `by_time` (all rows, by time then load order; `times` theirs) in `order`, into
-/// `out`.
-fn in_order(store: &Store, by_time: &[u32], times: &[i64], order: Order, out: &mut Vec<u32>) {
-    out.clear();
-    out.reserve(by_time.len());
+/// `out`; `ranks` the ranks of the rows under the order's key, when it is not the time, and
+/// `scratch` memory for the time order before it is sorted by them.
+fn in_order(
+    by_time: &[u32],
+    times: &[i64],
+    order: Order,
+    ranks: Option<&Ranks>,
+    scratch: &mut Vec<u32>,
+    out: &mut Vec<u32>,
+) {
+    let timed = match ranks {
+        Some(_) => &mut *scratch,
+        None => &mut *out,
+    };
+    timed.clear();
+    timed.reserve(by_time.len());
     if order.newest_first {
-        newest_first(times, by_time, out);
+        newest_first(times, by_time, timed);
     } else {
-        out.extend_from_slice(by_time);
+        timed.extend_from_slice(by_time);
     }
-    if order.key == SortKey::Time {
-        return;
+    if let Some(ranks) = ranks {
+        // A counting sort by rank keeps the time order within each rank.
+        ranks.sort(scratch, out);
     }
-    let (ranks, count) = ranks(store, order.key);
-    // A counting sort by rank keeps the time order within each rank.
-    let mut starts = vec![0usize; count + 1];
-    for &i in out.iter() {
-        starts[ranks[i as usize] as usize + 1] += 1;
-    }
-    for k in 1..starts.len() {
-        starts[k] += starts[k - 1];
-    }
-    let mut sorted = vec![0u32; out.len()];
-    for &i in out.iter() {
-        let slot = &mut starts[ranks[i as usize] as usize];
-        sorted[*slot] = i;
-        *slot += 1;
-    }
-    *out = sorted;
 }
 
 /// `by_time` from its end, each run of equal times kept in load order.
@@ -311,140 +335,9 @@ fn newest_first(times: &[i64], by_time: &[u32], out: &mut Vec<u32>) {
     }
 }
 
-/// Each row's rank under `key` (rows of equal rank have the same value), and how many ranks
-/// there are. Absent values rank last.
-fn ranks(store: &Store, key: SortKey) -> (Vec<u32>, usize) {
-    let rows = store.rows();
-    match key {
-        SortKey::Time => (vec![0; rows.len()], 1),
-        SortKey::Status => (
-            rows.iter()
-                .map(|r| match r.is_terminal() {
-                    Some(true) => 0,
-                    Some(false) => 1,
-                    None => 2,
-                })
-                .collect(),
-            3,
-        ),
-        SortKey::Code => {
-            let mut codes: Vec<i64> = rows.iter().filter_map(Row::error_code).collect();
-            codes.sort_unstable();
-            codes.dedup();
-            let absent = codes.len() as u32;
-            let ranks = rows
-                .iter()
-                .map(|r| {
-                    r.error_code()
-                        .and_then(|c| codes.binary_search(&c).ok())
-                        .map_or(absent, |k| k as u32)
-                })
-                .collect();
-            (ranks, codes.len() + 1)
-        }
-        SortKey::Type => {
-            let kinds = Kinds::of(store);
-            // The five types in their keys' order, then the others by name.
-            by_text(
-                store,
-                rows,
-                |r| r.kind,
-                |s| (kinds.slot(s), store.str(s).to_string()),
-            )
-        }
-        SortKey::Room => by_text(
-            store,
-            rows,
-            |r| {
-                if r.room_name.is_none() {
-                    r.room_id
-                } else {
-                    r.room_name
-                }
-            },
-            |s| folded(store.str(s)),
-        ),
-        SortKey::User => by_text(store, rows, |r| r.user_name, |s| folded(store.str(s))),
-        SortKey::Sdk => {
-            // The SDK and its version, as one value: ranked by pairs of ranks.
-            let (sdk, _) = by_text(store, rows, |r| r.sdk, |s| folded(store.str(s)));
-            let (version, _) = by_text(
-                store,
-                rows,
-                |r| r.sdk_version,
-                |s| version_parts(store.str(s)),
-            );
-            let pairs: Vec<u64> = sdk
-                .iter()
-                .zip(&version)
-                .map(|(&s, &v)| u64::from(s) << 32 | u64::from(v))
-                .collect();
-            let mut distinct = pairs.clone();
-            distinct.sort_unstable();
-            distinct.dedup();
-            let rank_of: rustc_hash::FxHashMap<u64, u32> = distinct
-                .iter()
-                .enumerate()
-                .map(|(k, &p)| (p, k as u32))
-                .collect();
-            (pairs.iter().map(|p| rank_of[p]).collect(), distinct.len())
-        }
-    }
-}
-
-/// Ranks by a value of a symbol each row holds, in the order of `key` of the symbols (symbols
-/// of equal keys share a rank); the absent symbol ranks last.
-fn by_text<K: Ord>(
-    store: &Store,
-    rows: &[Row],
-    of: impl Fn(&Row) -> Sym,
-    key: impl Fn(Sym) -> K,
-) -> (Vec<u32>, usize) {
-    let mut used = vec![false; store.strings().len().max(1)];
-    for r in rows {
-        used[of(r).0 as usize] = true;
-    }
-    let mut keyed: Vec<(K, Sym)> = (1..used.len())
-        .filter(|&s| used[s])
-        .map(|s| (key(Sym(s as u32)), Sym(s as u32)))
-        .collect();
-    keyed.sort();
-    let mut rank_of = vec![u32::MAX; used.len()];
-    let mut count = 0u32;
-    for k in 0..keyed.len() {
-        if k > 0 && keyed[k - 1].0 != keyed[k].0 {
-            count += 1;
-        }
-        rank_of[keyed[k].1.0 as usize] = count;
-    }
-    let count = if keyed.is_empty() { 0 } else { count + 1 };
-    rank_of[0] = count;
-    (
-        rows.iter().map(|r| rank_of[of(r).0 as usize]).collect(),
-        count as usize + 1,
-    )
-}
-
-/// A text as it sorts: ignoring case.
-fn folded(s: &str) -> String {
-    s.chars().flat_map(char::to_lowercase).collect()
-}
-
-/// A version as it sorts: by its numbers (`0.9.1` before `0.12.3`), then the text after each.
-fn version_parts(s: &str) -> Vec<(u64, String)> {
-    s.split('.')
-        .map(|p| {
-            let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
-            (
-                digits.parse().unwrap_or(u64::MAX),
-                p[digits.len()..].to_string(),
-            )
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
+    use super::ranks::version_parts;
     use super::*;
     use crate::store::Batch;
 
@@ -562,5 +455,55 @@ mod tests {
             .describe(),
             "code, then newest first"
         );
+    }
+
+    /// Every row in `order` the plain way: the time order in force, then a stable sort by the
+    /// key's ranks.
+    fn plainly(store: &Store, index: &OrderIndex, order: Order) -> Vec<u32> {
+        let mut timed = Vec::new();
+        if order.newest_first {
+            newest_first(&index.times, &index.by_time, &mut timed);
+        } else {
+            timed.extend_from_slice(&index.by_time);
+        }
+        if order.key != SortKey::Time {
+            let ranks = Ranks::of(store, order.key);
+            timed.sort_by_key(|&i| ranks.rank(i));
+        }
+        timed
+    }
+
+    #[test]
+    fn every_order_kept_or_computed_again_is_the_plain_one_as_the_store_grows() {
+        let lines = crate::generator::ndjson_lines(3_000, 7);
+        let (first, later) = lines.split_at(2_000);
+        let mut s = Store::new();
+        s.merge(Batch::of_objects(first).unwrap());
+        let mut kept = OrderIndex::default();
+        for round in 0..2 {
+            kept.extend(&s);
+            // Each key, one way then the other (the second reads the ranks the first kept),
+            // each against a new index and the plain sort.
+            for key in SortKey::ALL {
+                for newest_first in [false, true] {
+                    let order = Order { key, newest_first };
+                    let mut fresh = OrderIndex::default();
+                    fresh.extend(&s);
+                    let expected = plainly(&s, &fresh, order);
+                    assert_eq!(expected.len(), s.len());
+                    assert_eq!(
+                        kept.ordered(&s, order),
+                        expected,
+                        "{order:?}, round {round}"
+                    );
+                    assert_eq!(
+                        fresh.ordered(&s, order),
+                        expected,
+                        "{order:?}, round {round}"
+                    );
+                }
+            }
+            s.merge(Batch::of_objects(later).unwrap());
+        }
     }
 }

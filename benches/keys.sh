@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Each key's own work in the explorer, from its trace log rather than from the screen: the
+# release binary runs in a 160x45 tmux pane with `CALLSCOPE_LOG=callscope=trace`; once the
+# loader says idle, the keys of benches/explorer.sh are pressed in its order, a few seconds
+# apart, and for each timed key the longest `update_ms` of the frames after it is printed (the
+# update alone: no tmux round trip, no poll interval). One line a run.
+#
+#   benches/keys.sh DUMP [NAME]                   NAME labels the line (default: the binary)
+#   BIN=path/to/callscope benches/keys.sh DUMP
+#   SEARCH=text                                   the search (default sfu-prod-in2-03)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+(($# >= 1)) || { echo "usage: benches/keys.sh DUMP [NAME]" >&2; exit 2; }
+DUMP=$(realpath "$1")
+command -v tmux >/dev/null || { echo "tmux is needed (apt-get install tmux)" >&2; exit 2; }
+if [ -z "${BIN:-}" ]; then
+  cargo build --release --quiet
+  BIN=${CARGO_TARGET_DIR:-target}/release/callscope
+fi
+BIN=$(realpath "$BIN")
+NAME=${2:-$BIN}
+SEARCH=${SEARCH:-sfu-prod-in2-03}
+BASE=$(mktemp -u /tmp/callscope-keys.XXXXXX)
+SOCK=$BASE.sock
+LOG=$BASE.log
+trap 'tmux -S "$SOCK" kill-server 2>/dev/null || true; rm -f "$BASE".*' EXIT
+tmux -S "$SOCK" new-session -d -s keys -x 160 -y 45 \
+  "CALLSCOPE_LOG=callscope=trace exec '$BIN' --log-file '$LOG' '$DUMP'"
+until tmux -S "$SOCK" capture-pane -p -t keys | grep -q idle; do sleep 0.5; done
+sleep 1
+out=""
+# key NAME SECONDS KEYS...: presses KEYS, waits, and notes the longest update after them
+# (a NAME of - is not noted: a key that only sets up the next).
+key() {
+  local name=$1 wait=$2 lines longest
+  shift 2
+  lines=$(wc -l <"$LOG")
+  tmux -S "$SOCK" send-keys -t keys "$@"
+  sleep "$wait"
+  longest=$(tail -n +$((lines + 1)) "$LOG" | sed -n 's/.*frame update_ms=\([0-9.]*\).*/\1/p' |
+    sort -g | tail -1)
+  [ "$name" = - ] || out+="$name $(printf %.0f "${longest:-0}") ms, "
+}
+key "key 3" 2 3
+key - 2 3
+key t 2 t
+key - 1 t
+key - 1 t
+tmux -S "$SOCK" send-keys -t keys '\'
+sleep 0.5
+tmux -S "$SOCK" send-keys -t keys -l "$SEARCH"
+sleep 0.5
+key search 3 Enter
+key - 2 u
+key T 2 T
+key - 1 T
+key F 2 F
+key - 1 F
+key e 3 e
+key Shift-Tab 4 BTab
+key - 2 Escape
+key o 2 o
+key O 2 O
+key - 1 /
+key "find 4" 15 4
+key - 2 0
+key - 2 0
+key "the 6 of 4006" 3 6
+key - 1 Enter
+key n 1 n
+tmux -S "$SOCK" send-keys -t keys q
+echo "$NAME: ${out%, } (load average $(cut -d' ' -f1-3 /proc/loadavg))"
