@@ -8,7 +8,7 @@ use super::{NOT_SHOWN, Row, row};
 const PLUGIN: &str = "plugin action";
 const IN_MESSAGE: &str = "PUBLISH, SUBSCRIBE (action in message)";
 
-pub(super) const ROWS: &[Row] = &[
+pub(super) static ROWS: &[Row] = &[
     row(
         &[One(400)],
         &["ServerErrors", "HTTPError"],

@@ -5,7 +5,7 @@
 use super::Code::{One, Span};
 use super::{NOT_SHOWN, Refers, Row, row};
 
-pub(super) const ROWS: &[Row] = &[
+pub(super) static ROWS: &[Row] = &[
     row(
         &[One(400), One(401), One(410), One(500)],
         &[],

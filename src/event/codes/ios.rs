@@ -5,7 +5,7 @@
 use super::Code::One;
 use super::{NOT_SHOWN, Row, row};
 
-pub(super) const ROWS: &[Row] = &[
+pub(super) static ROWS: &[Row] = &[
     row(
         &[One(400)],
         &[],

@@ -11,7 +11,7 @@ const fn detailed(codes: &'static [Code], what: &'static str, check: &'static st
     row(codes, &[], "", what, check, NOT_SHOWN)
 }
 
-pub(super) const ROWS: &[Row] = &[
+pub(super) static ROWS: &[Row] = &[
     row(
         &[
             One(1003),

@@ -5,7 +5,7 @@
 use super::Code::{FromServer, One, Span};
 use super::{Row, row};
 
-pub(super) const ROWS: &[Row] = &[
+pub(super) static ROWS: &[Row] = &[
     row(
         &[One(400)],
         &["ServerErrors"],
