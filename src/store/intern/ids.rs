@@ -82,13 +82,28 @@ impl IdIndex {
 
 /// UUIDs in one open-addressing table whose slot is chosen by the top bits of a hash, so that
 /// ids sorted by hash are inserted walking the table from start to end.
+///
+/// The table grows without a pause: a full one is kept aside as the table before (`old`) while
+/// a new one twice its size takes the ids that come, and the ids of the old one are moved into
+/// it a few at each insert ([`MOVED_PER_INSERT`]), long before the new one is full in turn. At
+/// five million ids, moving them all at once held the merge (on the UI thread) for hundreds of
+/// milliseconds.
 #[derive(Debug, Default)]
 struct UuidSet {
     /// `0` for an empty slot; the zero UUID itself is `has_zero`.
     slots: Vec<u128>,
+    /// The table before, while its ids are moved into `slots`: those before `moved` are.
+    old: Vec<u128>,
+    moved: usize,
     has_zero: bool,
+    /// The ids held, in both tables.
     len: usize,
 }
+
+/// How many slots of the table before are moved at each insert while the table grows: the new
+/// table takes as many ids as the old one held before it is full in turn, and the old one is
+/// moved after an eighth of them, so that it is not held longer than needed.
+const MOVED_PER_INSERT: usize = 8;
 
 fn hash(u: u128) -> u64 {
     ((u as u64) ^ ((u >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -105,8 +120,13 @@ impl UuidSet {
         if self.slots[at] == u {
             return false;
         }
+        if !self.old.is_empty() && self.old[slot_for(&self.old, h, u)] == u {
+            // Not moved yet (one moved is in `slots` too).
+            return false;
+        }
         self.slots[at] = u;
         self.len += 1;
+        self.move_some(MOVED_PER_INSERT);
         true
     }
 
@@ -116,19 +136,40 @@ impl UuidSet {
         (self.len + n).saturating_mul(4) / 3 + 1
     }
 
-    /// Makes room for `n` more, keeping the table at most three quarters full.
+    /// Makes room for `n` more, keeping the table at most three quarters full: a table too
+    /// small is set aside, its ids to be moved into the new one a few at a time.
     fn reserve(&mut self, n: usize) {
         let needed = self.needed(n);
         if needed <= self.slots.len() {
             return;
         }
+        // The table before last, if any is left, is moved first: the new table counts on
+        // holding every id.
+        self.move_some(usize::MAX);
         let size = needed.next_power_of_two().max(1024);
-        let old = std::mem::replace(&mut self.slots, written_zeros(size));
+        self.old = std::mem::replace(&mut self.slots, written_zeros(size));
+        self.moved = 0;
+    }
+
+    /// Moves the ids of up to `n` more slots of the table before into the table, and drops it
+    /// once every one is moved.
+    fn move_some(&mut self, n: usize) {
+        if self.old.is_empty() {
+            return;
+        }
+        let end = self.moved.saturating_add(n).min(self.old.len());
         // Old slots are in hash order (but for the few that wrapped around the end), so the new
         // table is filled from start to end too.
-        for u in old.into_iter().filter(|&u| u != 0) {
-            let at = slot_for(&self.slots, hash(u), u);
-            self.slots[at] = u;
+        for &u in &self.old[self.moved..end] {
+            if u != 0 {
+                let at = slot_for(&self.slots, hash(u), u);
+                self.slots[at] = u;
+            }
+        }
+        self.moved = end;
+        if end == self.old.len() {
+            self.old = Vec::new();
+            self.moved = 0;
         }
     }
 }
@@ -320,6 +361,10 @@ mod tests {
         }
         assert_eq!(ids.uuids.len, 100_000 - 1);
         assert!(ids.uuids.has_zero);
+        assert!(
+            ids.uuids.old.is_empty(),
+            "every id moved into the grown table"
+        );
         assert_eq!(
             ids.insert_all(&mut batch(99_999))
                 .iter()
@@ -327,5 +372,29 @@ mod tests {
                 .count(),
             24_999
         );
+    }
+
+    #[test]
+    fn ids_not_yet_moved_out_of_the_table_before_are_still_known() {
+        let mut ids = IdIndex::default();
+        // 768 ids fill the first table (1,024 slots) three quarters: the next batch grows it.
+        let batch = |from: u128, n: u128| (from..from + n).map(uuid).collect::<Vec<_>>();
+        assert!(ids.insert_all(&mut batch(1, 767)).into_iter().all(|f| f));
+        assert!(ids.uuids.old.is_empty());
+        let grown = ids.insert_all(&mut batch(768, 10));
+        assert!(grown.iter().all(|&f| f));
+        // The table grew, and only part of the one before is moved.
+        assert_eq!(ids.uuids.slots.len(), 2048);
+        assert!(ids.uuids.moved > 0 && ids.uuids.moved < ids.uuids.old.len());
+        // Every id is known, wherever it is kept, and an id met again is not new (in batches
+        // small enough not to grow the table again).
+        assert!(ids.insert_all(&mut batch(1, 700)).into_iter().all(|f| !f));
+        assert!(ids.uuids.moved < ids.uuids.old.len());
+        assert!(ids.insert_all(&mut batch(701, 77)).into_iter().all(|f| !f));
+        // New ids go on being added, and the table before is gone once every id is moved.
+        assert!(ids.insert_all(&mut batch(778, 400)).into_iter().all(|f| f));
+        assert!(ids.uuids.old.is_empty());
+        assert_eq!(ids.uuids.len, 1_177);
+        assert!(ids.insert_all(&mut batch(1, 1_177)).into_iter().all(|f| !f));
     }
 }
