@@ -83,8 +83,8 @@ impl Hashed {
 /// ends, at its slice or at an empty slot.
 ///
 /// It grows without a pause: a full table is kept aside (`old`) while one twice its size takes
-/// the slices that come, and its slots are moved into the new one a few at each slice added
-/// ([`MOVED_PER_ADD`]); a lookup reads both meanwhile. A store's table of millions of strings,
+/// the slices that come, and its slots are moved into the new one a few at each slice interned
+/// ([`MOVED_PER_LOOKUP`]); a lookup reads both meanwhile. A store's table of millions of strings,
 /// moved at once, held the merge (on the UI thread) for a long pause.
 #[derive(Debug, Default)]
 struct Table {
@@ -97,10 +97,12 @@ struct Table {
     moved: usize,
 }
 
-/// How many slots of the table before are moved at each slice added while the table grows: the
-/// new table takes five eighths of the old one's size in slices before it grows in turn, and the
-/// old one is moved after an eighth of that, so that it is not held longer than needed.
-const MOVED_PER_ADD: usize = 8;
+/// How many slots of the table before are moved at each slice interned (new or known) while the
+/// table grows: the new table takes five eighths of the old one's size in new slices before it
+/// grows in turn, and the old one is moved after an eighth of that many lookups at most, so
+/// that it is not held longer than needed (where most slices interned are known already, as in
+/// a store late in a load, moving only as new ones come would hold it to the end).
+const MOVED_PER_LOOKUP: usize = 8;
 
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C, align(16))]
@@ -297,6 +299,7 @@ impl<T: Item> Slices<T> {
         check: impl FnOnce(&[T]) -> Result<(), E>,
     ) -> Result<u32, E> {
         self.table.reserve(1);
+        self.table.move_some(MOVED_PER_LOOKUP);
         match self.probe(s, h) {
             Ok(n) => Ok(n),
             Err(empty) => {
@@ -369,7 +372,6 @@ impl<T: Item> Slices<T> {
         debug_assert_eq!(self.table.slots[empty].n, 0, "a slot taken twice");
         self.table.slots[empty] = Slot::new(h, n, start, s.len());
         self.table.len += 1;
-        self.table.move_some(MOVED_PER_ADD);
         n
     }
 
@@ -622,6 +624,9 @@ mod tests {
         assert!(s.table.moved > 0 && s.table.moved < s.table.old.len());
         for (n, &k) in (0..11).zip(&numbers) {
             assert_eq!(s.find(word(n).as_bytes()), Some(k), "{n}");
+        }
+        assert!(!s.table.old.is_empty(), "finding moves nothing");
+        for (n, &k) in (0..11).zip(&numbers) {
             assert_eq!(s.intern(word(n).as_bytes()), k, "{n}");
         }
         assert_eq!(s.len(), 12);
