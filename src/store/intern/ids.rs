@@ -67,7 +67,6 @@ impl IdIndex {
             })
             .collect();
         uuids.sort_unstable_by_key(|&(h, i, _)| (h, i));
-        self.uuids.reserve(uuids.len());
         for (h, i, u) in uuids {
             fresh[i as usize] = self.uuids.insert(h, u);
         }
@@ -80,31 +79,37 @@ impl IdIndex {
     }
 }
 
-/// UUIDs in one open-addressing table whose slot is chosen by the top bits of a hash, so that
-/// ids sorted by hash are inserted walking the table from start to end.
+/// UUIDs in open-addressing tables whose slot is chosen by the top bits of a hash, so that ids
+/// sorted by hash are inserted walking the tables from start to end.
 ///
-/// The table grows without a pause: a full one is kept aside as the table before (`old`) while
-/// a new one twice its size takes the ids that come, and the ids of the old one are moved into
-/// it a few at each id looked up ([`MOVED_PER_INSERT`]), long before the new one is full in turn. At
-/// five million ids, moving them all at once held the merge (on the UI thread) for hundreds of
-/// milliseconds.
+/// The ids are kept in [`PARTS`] parts by the top bits of their hash, each a table of its own
+/// that grows on its own, at a fill of its own (between five eighths and three quarters): the
+/// parts fill alike, so with one fill for all they would all grow in the same batch, and each
+/// grows alone instead, a batch now and then. At five million ids, one table grown at once held
+/// the merge (on the UI thread) for hundreds of milliseconds: re-inserting every id, and writing
+/// 128 MiB of fresh pages.
 #[derive(Debug, Default)]
 struct UuidSet {
-    /// `0` for an empty slot; the zero UUID itself is `has_zero`.
-    slots: Vec<u128>,
-    /// The table before, while its ids are moved into `slots`: those before `moved` are.
-    old: Vec<u128>,
-    moved: usize,
+    /// None before the first id, then [`PARTS`] of them.
+    parts: Vec<Part>,
+    /// The zero UUID, which marks an empty slot in the parts.
     has_zero: bool,
-    /// The ids held, in both tables.
     len: usize,
 }
 
-/// How many slots of the table before are moved at each id looked up (new or not) while the
-/// table grows: the new table takes as many new ids as the old one held before it is full in
-/// turn, and the old one is moved after an eighth of that many lookups at most, so that it is
-/// not held longer than needed.
-const MOVED_PER_INSERT: usize = 8;
+/// How many bits of an id's hash pick its part.
+const PART_BITS: u32 = 6;
+const PARTS: usize = 1 << PART_BITS;
+
+/// The fewest slots of a part.
+const PART_MIN: usize = 16;
+
+#[derive(Debug, Default)]
+struct Part {
+    /// `0` for an empty slot; a power of two of them, or none before the part's first id.
+    slots: Vec<u128>,
+    len: usize,
+}
 
 fn hash(u: u128) -> u64 {
     ((u as u64) ^ ((u >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -116,61 +121,39 @@ impl UuidSet {
         if u == 0 {
             return !std::mem::replace(&mut self.has_zero, true);
         }
-        self.reserve(1);
-        self.move_some(MOVED_PER_INSERT);
-        let at = slot_for(&self.slots, h, u);
-        if self.slots[at] == u {
+        if self.parts.is_empty() {
+            self.parts = (0..PARTS).map(|_| Part::default()).collect();
+        }
+        let p = (h >> (64 - PART_BITS)) as usize;
+        let part = &mut self.parts[p];
+        part.make_room(p);
+        // Within its part, the slot is picked by the bits of the hash below the part's.
+        let at = slot_for(&part.slots, h << PART_BITS, u);
+        if part.slots[at] == u {
             return false;
         }
-        if !self.old.is_empty() && self.old[slot_for(&self.old, h, u)] == u {
-            // Not moved yet (one moved is in `slots` too).
-            return false;
-        }
-        self.slots[at] = u;
+        part.slots[at] = u;
+        part.len += 1;
         self.len += 1;
         true
     }
+}
 
-    /// The slots `n` more need: linear probing stays short while the table is at most three
-    /// quarters full.
-    fn needed(&self, n: usize) -> usize {
-        (self.len + n).saturating_mul(4) / 3 + 1
-    }
-
-    /// Makes room for `n` more, keeping the table at most three quarters full: a table too
-    /// small is set aside, its ids to be moved into the new one a few at a time.
-    fn reserve(&mut self, n: usize) {
-        let needed = self.needed(n);
-        if needed <= self.slots.len() {
+impl Part {
+    /// Makes room for one more in part number `p`, which is at most `(5 + p / PARTS) / 8`
+    /// full: linear probing stays short while a table is at most three quarters full.
+    fn make_room(&mut self, p: usize) {
+        let limit = self.slots.len() * (5 * PARTS + p) / (8 * PARTS);
+        if self.len < limit {
             return;
         }
-        // The table before last, if any is left, is moved first: the new table counts on
-        // holding every id.
-        self.move_some(usize::MAX);
-        let size = needed.next_power_of_two().max(1024);
-        self.old = std::mem::replace(&mut self.slots, written_zeros(size));
-        self.moved = 0;
-    }
-
-    /// Moves the ids of up to `n` more slots of the table before into the table, and drops it
-    /// once every one is moved.
-    fn move_some(&mut self, n: usize) {
-        if self.old.is_empty() {
-            return;
-        }
-        let end = self.moved.saturating_add(n).min(self.old.len());
+        let size = (self.slots.len() * 2).max(PART_MIN);
+        let old = std::mem::replace(&mut self.slots, written_zeros(size));
         // Old slots are in hash order (but for the few that wrapped around the end), so the new
         // table is filled from start to end too.
-        for &u in &self.old[self.moved..end] {
-            if u != 0 {
-                let at = slot_for(&self.slots, hash(u), u);
-                self.slots[at] = u;
-            }
-        }
-        self.moved = end;
-        if end == self.old.len() {
-            self.old = Vec::new();
-            self.moved = 0;
+        for u in old.into_iter().filter(|&u| u != 0) {
+            let at = slot_for(&self.slots, hash(u) << PART_BITS, u);
+            self.slots[at] = u;
         }
     }
 }
@@ -362,10 +345,6 @@ mod tests {
         }
         assert_eq!(ids.uuids.len, 100_000 - 1);
         assert!(ids.uuids.has_zero);
-        assert!(
-            ids.uuids.old.is_empty(),
-            "every id moved into the grown table"
-        );
         assert_eq!(
             ids.insert_all(&mut batch(99_999))
                 .iter()
@@ -376,26 +355,40 @@ mod tests {
     }
 
     #[test]
-    fn ids_not_yet_moved_out_of_the_table_before_are_still_known() {
+    fn the_parts_of_the_id_set_grow_a_few_at_a_time() {
         let mut ids = IdIndex::default();
-        // 768 ids fill the first table (1,024 slots) three quarters: the next batch grows it.
-        let batch = |from: u128, n: u128| (from..from + n).map(uuid).collect::<Vec<_>>();
-        assert!(ids.insert_all(&mut batch(1, 767)).into_iter().all(|f| f));
-        assert!(ids.uuids.old.is_empty());
-        let grown = ids.insert_all(&mut batch(768, 10));
-        assert!(grown.iter().all(|&f| f));
-        // The table grew, and only part of the one before is moved.
-        assert_eq!(ids.uuids.slots.len(), 2048);
-        assert!(ids.uuids.moved > 0 && ids.uuids.moved < ids.uuids.old.len());
-        // Every id is known, wherever it is kept, and an id met again is not new (in batches
-        // small enough not to grow the table again).
-        assert!(ids.insert_all(&mut batch(1, 50)).into_iter().all(|f| !f));
-        assert!(ids.uuids.moved < ids.uuids.old.len());
-        // Each id looked up moves a few: the table before is soon gone even with no new id.
-        assert!(ids.insert_all(&mut batch(51, 727)).into_iter().all(|f| !f));
-        assert!(ids.uuids.old.is_empty());
-        assert!(ids.insert_all(&mut batch(778, 400)).into_iter().all(|f| f));
-        assert_eq!(ids.uuids.len, 1_177);
-        assert!(ids.insert_all(&mut batch(1, 1_177)).into_iter().all(|f| !f));
+        // Sequential ids, in batches of 2,000, as a dump's are merged.
+        let batch = |k: u128| (k * 2_000..(k + 1) * 2_000).map(uuid).collect::<Vec<_>>();
+        let slots = |ids: &IdIndex| -> Vec<usize> {
+            ids.uuids.parts.iter().map(|p| p.slots.len()).collect()
+        };
+        let mut before = slots(&ids);
+        let mut most_grown = 0;
+        let mut mixed = false;
+        for k in 0..100 {
+            assert!(ids.insert_all(&mut batch(k)).into_iter().all(|f| f), "{k}");
+            let now = slots(&ids);
+            // Small parts all grow in the first batches; past 40,000 ids, each grows alone.
+            if k >= 20 {
+                let grown = now.iter().zip(&before).filter(|(a, b)| a != b).count();
+                most_grown = most_grown.max(grown);
+            }
+            mixed |= now.iter().any(|&n| n != now[0]);
+            before = now;
+        }
+        assert_eq!(ids.uuids.len, 200_000 - 1);
+        // Never every part in one batch: they grow at fills of their own.
+        assert!(
+            most_grown < PARTS / 2,
+            "{most_grown} parts grew in one batch"
+        );
+        assert!(mixed, "parts of different sizes at some point");
+        for part in &ids.uuids.parts {
+            assert!(part.len * 4 <= part.slots.len() * 3);
+        }
+        // Every id is still known.
+        for k in 0..100 {
+            assert!(ids.insert_all(&mut batch(k)).into_iter().all(|f| !f), "{k}");
+        }
     }
 }
