@@ -452,8 +452,7 @@ fn related_work(c: &mut Criterion, events: usize) {
     let storm = (0..store.len())
         .find(|&i| {
             let row = store.row(i);
-            store.str(row.text(Field::Room)) == STORM_ROOM_ID
-                && store.str(row.kind) == "client.join.failed"
+            store.str(row.room_id) == STORM_ROOM_ID && store.str(row.kind) == "client.join.failed"
         })
         .expect("the storm is generated");
     group.bench_function("chain of an event (baseline)", |b| {

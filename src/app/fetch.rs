@@ -3,7 +3,6 @@
 use std::io::IsTerminal;
 
 use super::Failure;
-use crate::event::Field;
 use crate::filter::Filter;
 use crate::related::Related;
 use crate::source::LiveSource;
@@ -149,7 +148,7 @@ pub fn related(
             let mut sessions: Vec<String> = store
                 .rows()
                 .iter()
-                .map(|r| r.text(Field::Session))
+                .map(|r| r.session_id)
                 .filter(|s| !s.is_none())
                 .map(|s| store.str(s).to_string())
                 .collect();

@@ -39,8 +39,10 @@ pub fn groups_of(
             let row = store.row(c.row as usize);
             let named = store.row(c.named.unwrap_or(c.row) as usize);
             Group {
-                value: key.value_of(row),
-                display: key.display_field().map_or(Sym::NONE, |f| named.text(f)),
+                value: key.value_of(&store, row),
+                display: key
+                    .display_field()
+                    .map_or(Sym::NONE, |f| store.text(named, f)),
                 count: c.count,
                 finals: c.finals,
                 peers: c.peers,

@@ -116,7 +116,7 @@ fn text_of(store: &Store, told: &Told) -> String {
     let story = &told.story;
     let first = store.row(story.events[0] as usize);
     let name = |f: Field| {
-        let s = first.text(f);
+        let s = store.text(first, f);
         (!s.is_none()).then(|| store.str(s).to_string())
     };
     let mut out = String::new();
@@ -224,9 +224,9 @@ fn json_of(store: &Store, told: &Told) -> serde_json::Value {
         .collect();
     json!({
         "peer_id": store.str(story.peer),
-        "user_name": text(first.text(Field::UserName)),
-        "user_id": text(first.text(Field::User)),
-        "room_id": text(first.text(Field::Room)),
+        "user_name": text(first.user_name),
+        "user_id": text(first.user_id),
+        "room_id": text(first.room_id),
         "chains": chains,
         "tracks": tracks,
     })

@@ -104,7 +104,7 @@ fn count(store: &Store, shown: &[u32]) -> Vec<Vec<(GroupValue, u32)>> {
     for &i in shown {
         let row = &rows[i as usize];
         for (key, (index, counts)) in FACET_KEYS.iter().zip(tallies.iter_mut()) {
-            let value = key.value_of(row);
+            let value = key.value_of(store, row);
             let k = index.get_or_insert(value, counts.len() as u32) as usize;
             if k == counts.len() {
                 counts.push((value, 0));

@@ -132,16 +132,22 @@ impl GroupKey {
     }
 
     /// The value of a row under this key.
-    pub fn value_of(self, row: &Row) -> GroupValue {
+    pub fn value_of(self, store: &Store, row: &Row) -> GroupValue {
         let (first, second, code) = match self {
             GroupKey::Error => (row.kind, row.error_name, row.error_code()),
-            GroupKey::Sdk => (row.sdk, row.sdk_version, None),
-            GroupKey::Os => (row.os, row.os_version, None),
-            GroupKey::Device => (row.device_model, Sym::NONE, None),
+            GroupKey::Sdk => {
+                let agent = store.agent(row);
+                (agent.sdk, agent.sdk_version, None)
+            }
+            GroupKey::Os => {
+                let agent = store.agent(row);
+                (agent.os, agent.os_version, None)
+            }
+            GroupKey::Device => (store.agent(row).device_model, Sym::NONE, None),
             GroupKey::Role => (row.role, Sym::NONE, None),
             GroupKey::Room => (row.room_id, Sym::NONE, None),
             GroupKey::Domain => (row.domain, Sym::NONE, None),
-            GroupKey::Env => (row.env, Sym::NONE, None),
+            GroupKey::Env => (store.agent(row).env, Sym::NONE, None),
             GroupKey::Peer => (row.peer_id, Sym::NONE, None),
         };
         GroupValue {
@@ -173,8 +179,8 @@ pub struct GroupValue {
 }
 
 impl GroupValue {
-    pub fn matches(&self, key: GroupKey, row: &Row) -> bool {
-        key.value_of(row) == *self
+    pub fn matches(&self, key: GroupKey, store: &Store, row: &Row) -> bool {
+        key.value_of(store, row) == *self
     }
 }
 
@@ -362,7 +368,7 @@ mod tests {
         let row = s.row(0);
         let labels: Vec<(&str, String)> = GroupKey::ALL
             .iter()
-            .map(|&k| (k.name(), k.value_of(row).label(&s, k)))
+            .map(|&k| (k.name(), k.value_of(&s, row).label(&s, k)))
             .collect();
         assert_eq!(
             labels,
@@ -379,7 +385,7 @@ mod tests {
             ]
         );
         for key in GroupKey::ALL {
-            let parts = key.value_of(row).parts(&s, key);
+            let parts = key.value_of(&s, row).parts(&s, key);
             assert_eq!(parts.len(), key.fields().len(), "{key:?}");
         }
         // The name beside an id comes from the group, not the value.

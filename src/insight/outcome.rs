@@ -6,7 +6,6 @@
 use super::chains::{Chain, Story, story};
 use super::quality::{Summary, around};
 use super::verdict::{Attempt, Failing, RoomSessions, TrackSeen, Verdict, verdict, verdict_in};
-use crate::event::Field;
 use crate::related::Related;
 use crate::store::{Store, Sym};
 
@@ -57,7 +56,7 @@ pub fn tell_with(
             .events
             .iter()
             .rev()
-            .map(|&i| store.row(i as usize).text(Field::Session))
+            .map(|&i| store.row(i as usize).session_id)
             .find(|s| !s.is_none())
             .map(|s| store.str(s).to_string())
             .or_else(|| v.session_id.clone());
@@ -82,9 +81,9 @@ pub fn failing_of<'a>(store: &'a Store, chain: &Chain) -> Failing<'a> {
     let first = store.row(chain.events[0] as usize);
     let text = |sym: Sym| (!sym.is_none()).then(|| store.str(sym));
     Failing {
-        peer_id: store.str(first.text(Field::Peer)),
-        user_id: text(first.text(Field::User)),
-        room_id: text(first.text(Field::Room)).unwrap_or(""),
+        peer_id: store.str(first.peer_id),
+        user_id: text(first.user_id),
+        room_id: text(first.room_id).unwrap_or(""),
         attempt: Attempt::of(chain.action_name(store)),
         first: chain.first,
         last: chain.last,
@@ -122,7 +121,7 @@ pub fn outcomes(
     peers.sort();
     peers.dedup();
     // Each room's sessions read once, for all its chains.
-    let mut room_ids: Vec<Sym> = rows.iter().map(|r| r.text(Field::Room)).collect();
+    let mut room_ids: Vec<Sym> = rows.iter().map(|r| r.room_id).collect();
     room_ids.sort();
     room_ids.dedup();
     let rooms: rustc_hash::FxHashMap<&str, RoomSessions> = room_ids
@@ -225,9 +224,9 @@ fn track_seen_in_row(store: &Store, i: usize) -> Option<TrackSeen> {
     let text = |sym: Sym| (!sym.is_none()).then(|| store.str(sym).to_string());
     Some(TrackSeen {
         at: row.ts,
-        peer_id: store.str(row.text(Field::Peer)).to_string(),
-        user_id: text(row.text(Field::User)),
-        room_id: store.str(row.text(Field::Room)).to_string(),
+        peer_id: store.str(row.peer_id).to_string(),
+        user_id: text(row.user_id),
+        room_id: store.str(row.room_id).to_string(),
         kind: store.str(row.kind).to_string(),
         media: None,
         source: None,
@@ -258,8 +257,8 @@ fn tracks_of(store: &Store, story: &Story) -> Vec<TrackSeen> {
         .events
         .iter()
         .map(|&i| &rows[i as usize])
-        .filter(|r| !r.text(Field::User).is_none())
-        .map(|r| (r.text(Field::User), r.text(Field::Room)))
+        .filter(|r| !r.user_id.is_none())
+        .map(|r| (r.user_id, r.room_id))
         .collect();
     users.sort();
     users.dedup();
@@ -267,10 +266,10 @@ fn tracks_of(store: &Store, story: &Story) -> Vec<TrackSeen> {
     for &i in store.track_rows() {
         let i = i as usize;
         let row = &rows[i];
-        let mine = row.text(Field::Peer) == story.peer && !story.peer.is_none();
+        let mine = row.peer_id == story.peer && !story.peer.is_none();
         let same_user = users
             .iter()
-            .any(|&(u, r)| row.text(Field::User) == u && row.text(Field::Room) == r);
+            .any(|&(u, r)| row.user_id == u && row.room_id == r);
         if !mine && !same_user {
             continue;
         }

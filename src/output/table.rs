@@ -25,6 +25,7 @@ const TABLE_COLUMNS: &[&str] = &[
 /// One event's cells; its time without the date when `day` says all the rows share one.
 fn table_cells(store: &Store, i: usize, day: Option<&str>) -> Vec<String> {
     let row = store.row(i);
+    let agent = store.agent(row);
     let s = |sym| store.str(sym);
     let join = |a: &str, b: &str| {
         if b.is_empty() {
@@ -52,8 +53,8 @@ fn table_cells(store: &Store, i: usize, day: Option<&str>) -> Vec<String> {
         status_word(row.is_terminal()).to_string(),
         s(row.user_name).to_string(),
         room.to_string(),
-        join(s(row.sdk), s(row.sdk_version)),
-        join(s(row.os), s(row.os_version)),
+        join(s(agent.sdk), s(agent.sdk_version)),
+        join(s(agent.os), s(agent.os_version)),
     ]
 }
 

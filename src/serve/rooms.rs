@@ -4,7 +4,6 @@
 //! (whether a room is enabled, its template) is left out rather than made up.
 
 use super::problem::Problem;
-use crate::event::Field;
 use crate::related::Related;
 use crate::store::{Store, Sym};
 
@@ -41,18 +40,18 @@ impl Rooms {
         let mut seen: Vec<(Sym, Sym)> = Vec::new();
         let mut index = rustc_hash::FxHashMap::default();
         for row in store.rows() {
-            let id = row.text(Field::Room);
+            let id = row.room_id;
             if id.is_none() {
                 continue;
             }
             match index.get(&id) {
                 None => {
                     index.insert(id, seen.len());
-                    seen.push((id, row.text(Field::RoomName)));
+                    seen.push((id, row.room_name));
                 }
                 Some(&k) => {
                     if seen[k].1.is_none() {
-                        seen[k].1 = row.text(Field::RoomName);
+                        seen[k].1 = row.room_name;
                     }
                 }
             }

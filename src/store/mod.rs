@@ -22,7 +22,7 @@ mod search;
 
 pub use batch::{Batch, BatchBuilder, Reading};
 pub use intern::ids::IdKey;
-pub use intern::{Interner, Sym, SymSets};
+pub use intern::{Agent, AgentId, Agents, Interner, Sym, SymSets};
 pub use memory::Blob;
 pub use query::Query;
 pub use read::{next_stop, probe, skipping};
@@ -96,6 +96,8 @@ pub struct Store {
     located: Vec<Located>,
     strings: Interner,
     sets: SymSets,
+    /// The distinct agents rows refer to (`Row::agent`).
+    agents: Agents,
     ids: IdIndex,
     peers: PeerIndex,
     /// The rows of track events (a type starting with `track.`) that have a time, in load
@@ -193,6 +195,16 @@ impl Store {
         &self.strings
     }
 
+    /// The fields of `row`'s agent (every one absent for an event without one).
+    pub fn agent(&self, row: &Row) -> &Agent {
+        self.agents.get(row.agent)
+    }
+
+    /// The distinct agents rows refer to.
+    pub fn agents(&self) -> &Agents {
+        &self.agents
+    }
+
     /// The rows of one peer, in load order; none for `Sym::NONE`.
     pub fn rows_of_peer(&self, peer: Sym) -> Vec<u32> {
         if peer.is_none() {
@@ -220,7 +232,7 @@ impl Store {
             Some(bits) if bits.is_for(needle) => bits,
             _ => SearchBits::new(needle),
         };
-        let bits = bits.extended(&self.strings, &self.sets, self.times);
+        let bits = bits.extended(&self.strings, &self.sets, &self.agents, self.times);
         *cache = Some(bits.clone());
         drop(cache);
         if !needle.is_number_like() {
@@ -310,6 +322,11 @@ impl Store {
                 self.sets.intern(&scratch)
             })
             .collect();
+        let agent_remap: Vec<AgentId> = batch
+            .agents
+            .agents_from(0)
+            .map(|agent| self.agents.intern(agent.map(map)))
+            .collect();
         let mut duplicates = 0;
         // Whether each type is a track event's, asked once per type.
         let mut track_kinds = rustc_hash::FxHashMap::default();
@@ -322,6 +339,7 @@ impl Store {
             row.blob = blob;
             row.kind = map(row.kind);
             row.others = set_remap[row.others as usize];
+            row.agent = agent_remap[row.agent.index()];
             for sym in row.syms_mut() {
                 *sym = map(*sym);
             }

@@ -5,28 +5,29 @@ use super::{NO_TIME, Needle, Row, SearchBits, Store, Sym, TERMINAL_FALSE, TERMIN
 use crate::event::Field;
 use crate::filter::{Filter, Plan, Record};
 
-impl Row {
-    /// The symbol of a string field (`Sym::NONE` when absent, and for the number `error_code`).
-    pub fn text(&self, field: Field) -> Sym {
+impl Store {
+    /// The symbol of a string field of `row`, one of this store's (`Sym::NONE` when absent,
+    /// and for the number `error_code`).
+    pub fn text(&self, row: &Row, field: Field) -> Sym {
         match field {
-            Field::Room => self.room_id,
-            Field::Session => self.session_id,
-            Field::Peer => self.peer_id,
-            Field::User => self.user_id,
-            Field::Type => self.kind,
+            Field::Room => row.room_id,
+            Field::Session => row.session_id,
+            Field::Peer => row.peer_id,
+            Field::User => row.user_id,
+            Field::Type => row.kind,
             Field::Code => Sym::NONE,
-            Field::ErrorName => self.error_name,
-            Field::Action => self.action,
-            Field::RoomName => self.room_name,
-            Field::UserName => self.user_name,
-            Field::Role => self.role,
-            Field::Domain => self.domain,
-            Field::Sdk => self.sdk,
-            Field::SdkVersion => self.sdk_version,
-            Field::Os => self.os,
-            Field::OsVersion => self.os_version,
-            Field::Device => self.device_model,
-            Field::Env => self.env,
+            Field::ErrorName => row.error_name,
+            Field::Action => row.action,
+            Field::RoomName => row.room_name,
+            Field::UserName => row.user_name,
+            Field::Role => row.role,
+            Field::Domain => row.domain,
+            Field::Sdk => self.agent(row).sdk,
+            Field::SdkVersion => self.agent(row).sdk_version,
+            Field::Os => self.agent(row).os,
+            Field::OsVersion => self.agent(row).os_version,
+            Field::Device => self.agent(row).device_model,
+            Field::Env => self.agent(row).env,
         }
     }
 }
@@ -50,7 +51,7 @@ impl Record for RowRecord<'_> {
     type Text = Sym;
 
     fn text(&self, field: Field) -> Option<Sym> {
-        let sym = self.row.text(field);
+        let sym = self.store.text(self.row, field);
         (!sym.is_none()).then_some(sym)
     }
 

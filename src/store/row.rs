@@ -2,8 +2,8 @@
 //! groups and the list read, and where in the JSON the text search finds what a row does not
 //! hold.
 
-use super::Sym;
 use super::search::Bigrams;
+use super::{AgentId, Sym};
 
 /// `Row::ts` of an event without a readable timestamp.
 pub const NO_TIME: i64 = i64::MIN;
@@ -45,14 +45,9 @@ pub struct Row {
     pub error_message: Sym,
     pub action: Sym,
     pub domain: Sym,
-    pub sdk: Sym,
-    pub sdk_version: Sym,
-    pub os: Sym,
-    pub os_version: Sym,
-    pub device_model: Sym,
-    /// The agent's `string`.
-    pub agent: Sym,
-    pub env: Sym,
+    /// The fields of the event's `data.agent`, kept once per distinct agent in the store
+    /// (read them with [`super::Store::agent`]).
+    pub agent: AgentId,
     /// The event's other string values, as a set in [`super::Store::sets`] (for the text search).
     pub(in crate::store) others: u32,
     /// Where the quoted `id`, `timestamp` and `data.error_description` strings stand in the
@@ -132,8 +127,9 @@ impl Span {
 }
 
 impl Row {
-    /// The interned string fields other than `kind`, for remapping.
-    pub(super) fn syms_mut(&mut self) -> [&mut Sym; 18] {
+    /// The interned string fields other than `kind`, for remapping (the agent's are its
+    /// agent's).
+    pub(super) fn syms_mut(&mut self) -> [&mut Sym; 11] {
         [
             &mut self.room_id,
             &mut self.room_name,
@@ -146,19 +142,12 @@ impl Row {
             &mut self.error_message,
             &mut self.action,
             &mut self.domain,
-            &mut self.sdk,
-            &mut self.sdk_version,
-            &mut self.os,
-            &mut self.os_version,
-            &mut self.device_model,
-            &mut self.agent,
-            &mut self.env,
         ]
     }
 
-    /// The interned string fields that hold a value of the event as it was written (`env` is
-    /// read out of the agent string, and `kind` is apart).
-    pub fn value_syms(&self) -> [Sym; 17] {
+    /// The interned string fields that hold a value of the event as it was written, but for
+    /// its agent's (see [`super::Agent::value_syms`]; `kind` is apart).
+    pub fn value_syms(&self) -> [Sym; 11] {
         [
             self.room_id,
             self.room_name,
@@ -171,12 +160,6 @@ impl Row {
             self.error_message,
             self.action,
             self.domain,
-            self.sdk,
-            self.sdk_version,
-            self.os,
-            self.os_version,
-            self.device_model,
-            self.agent,
         ]
     }
 

@@ -141,8 +141,8 @@ impl Met {
     }
 
     /// Counts a row in its group, and gives the group's number.
-    pub(super) fn add(&mut self, key: GroupKey, row: &Row) -> u32 {
-        let value = key.value_of(row);
+    pub(super) fn add(&mut self, key: GroupKey, store: &Store, row: &Row) -> u32 {
+        let value = key.value_of(store, row);
         let g = self.index.get_or_insert(value, self.sums.len() as u32);
         if g as usize == self.sums.len() {
             self.values.push(value);

@@ -159,7 +159,7 @@ impl Groups {
             for (slot, &i) in seen.iter_mut().zip(shown) {
                 let row = &rows[i as usize];
                 *slot = Seen {
-                    group: met.add(key, row),
+                    group: met.add(key, store, row),
                     fact: Fact {
                         ts: row.ts,
                         peer: row.peer_id,

@@ -154,11 +154,16 @@ fn ranks(store: &Store, key: SortKey) -> (Vec<u32>, usize) {
         SortKey::User => by_text(store, rows, |r| r.user_name, |s| folded(store.str(s))),
         SortKey::Sdk => {
             // The SDK and its version, as one value: ranked by pairs of ranks.
-            let (sdk, _) = by_text(store, rows, |r| r.sdk, |s| folded(store.str(s)));
+            let (sdk, _) = by_text(
+                store,
+                rows,
+                |r| store.agent(r).sdk,
+                |s| folded(store.str(s)),
+            );
             let (version, _) = by_text(
                 store,
                 rows,
-                |r| r.sdk_version,
+                |r| store.agent(r).sdk_version,
                 |s| version_parts(store.str(s)),
             );
             let pairs: Vec<u64> = sdk

@@ -7,7 +7,7 @@ use std::sync::{Arc, Weak};
 use super::read::probe::Probe;
 use super::read::remembered::Seen;
 use super::read::walk::StrAt;
-use super::{Blob, IdKey, Interner, Located, Row, SymSets};
+use super::{Agents, Blob, IdKey, Interner, Located, Row, SymSets};
 use crate::store::memory::spares::Spares;
 
 mod index;
@@ -29,6 +29,7 @@ pub struct Batch {
     pub(super) ids: Vec<IdKey>,
     pub(super) strings: Interner,
     pub(super) sets: SymSets,
+    pub(super) agents: Agents,
     /// Where its buffers go once it is merged: the spares of the reading that built it, for as
     /// long as that reading lasts.
     spares: Weak<Pool>,
@@ -111,6 +112,7 @@ impl Batch {
             ids,
             strings,
             sets,
+            agents,
             spares: _,
             #[cfg(test)]
                 trials: _,
@@ -120,6 +122,7 @@ impl Batch {
             ids,
             strings,
             sets,
+            agents,
         }
     }
 }
@@ -131,6 +134,7 @@ struct Buffers {
     ids: Vec<IdKey>,
     strings: Interner,
     sets: SymSets,
+    agents: Agents,
 }
 
 impl Buffers {
@@ -140,11 +144,13 @@ impl Buffers {
             ids,
             strings,
             sets,
+            agents,
         } = self;
         rows.clear();
         ids.clear();
         strings.clear();
         sets.clear();
+        agents.clear();
     }
 }
 
@@ -242,6 +248,7 @@ impl BatchBuilder {
             tables: Tables {
                 strings: merged.strings,
                 sets: merged.sets,
+                agents: merged.agents,
                 ..tables
             },
             indexed: true,
@@ -374,6 +381,7 @@ impl BatchBuilder {
             },
             strings: std::mem::take(&mut self.tables.strings),
             sets: std::mem::take(&mut self.tables.sets),
+            agents: std::mem::take(&mut self.tables.agents),
         };
         self.tables.clear();
         (batch, self.tables)

@@ -8,10 +8,11 @@ use super::Uses;
 use crate::event::agent_string_env;
 use crate::store::intern::Slices;
 use crate::store::read::probe::Probe;
-use crate::store::read::remembered::{Agent, Met, Remembered, Seen, Trial};
+use crate::store::read::remembered::{KnownAgent, Met, Remembered, Seen, Trial};
 use crate::store::read::walk::StrAt;
 use crate::store::{
-    Interner, NO_TIME, Row, Sym, SymSets, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE,
+    Agent, Agents, Interner, NO_TIME, Row, Sym, SymSets, TERMINAL_ABSENT, TERMINAL_FALSE,
+    TERMINAL_TRUE,
 };
 use crate::time::parse_rfc3339_nanos_bytes;
 
@@ -19,6 +20,7 @@ use crate::time::parse_rfc3339_nanos_bytes;
 pub(super) struct Tables {
     pub(super) strings: Interner,
     pub(super) sets: SymSets,
+    pub(super) agents: Agents,
     /// The `env` of each distinct agent string: agents repeat, so each is decoded once.
     pub(super) env_of_agent: FxHashMap<Sym, Sym>,
     /// The agent objects and nested values read.
@@ -57,6 +59,7 @@ impl Default for Tables {
         Tables {
             strings: Interner::default(),
             sets: SymSets::default(),
+            agents: Agents::default(),
             env_of_agent: FxHashMap::default(),
             remembered: Remembered::default(),
             others_text: Vec::new(),
@@ -74,6 +77,7 @@ impl Tables {
     pub(super) fn is_clear(&self) -> bool {
         self.strings.len() == 1
             && self.sets.len() == 1
+            && self.agents.is_empty()
             && self.env_of_agent.is_empty()
             && self.remembered.is_empty()
             && self.texts_of_others.len() == 1
@@ -87,6 +91,7 @@ impl Tables {
         let Tables {
             strings,
             sets,
+            agents,
             env_of_agent,
             remembered,
             others_text,
@@ -98,6 +103,7 @@ impl Tables {
         } = self;
         strings.clear();
         sets.clear();
+        agents.clear();
         env_of_agent.clear();
         remembered.clear();
         others_text.clear();
@@ -154,27 +160,24 @@ impl Tables {
         row.error_message = s.intern_bytes_opt(message)?;
         row.action = s.intern_bytes_opt(d.action.get())?;
         if let Some(a) = agent.map(|k| self.remembered.agents.get(k)) {
-            row.sdk = a.sdk;
-            row.sdk_version = a.sdk_version;
-            row.os = a.os;
-            row.os_version = a.os_version;
-            row.device_model = a.device_model;
+            row.agent = a.agent;
             row.domain = match d.domain.get() {
                 Some(own) => s.intern_bytes(own)?,
                 None => a.domain,
             };
-            row.agent = a.string;
-            row.env = a.env;
         } else if let Some(a) = &d.agent.0 {
-            row.sdk = s.intern_bytes_opt(a.sdk.get())?;
-            row.sdk_version = s.intern_bytes_opt(a.sdk_version.get())?;
-            row.os = s.intern_bytes_opt(a.os.get())?;
-            row.os_version = s.intern_bytes_opt(a.os_version.get())?;
-            row.device_model = s.intern_bytes_opt(a.device_model.get())?;
+            let string = s.intern_bytes_opt(a.string.get())?;
+            row.agent = self.agents.intern(Agent {
+                sdk: s.intern_bytes_opt(a.sdk.get())?,
+                sdk_version: s.intern_bytes_opt(a.sdk_version.get())?,
+                device_model: s.intern_bytes_opt(a.device_model.get())?,
+                os: s.intern_bytes_opt(a.os.get())?,
+                os_version: s.intern_bytes_opt(a.os_version.get())?,
+                string,
+                env: env_of(s, &mut self.env_of_agent, string),
+            });
             // `domain` is a field of publish and join data, and of every agent.
             row.domain = s.intern_bytes_opt(d.domain.get().or(a.domain.get()))?;
-            row.agent = s.intern_bytes_opt(a.string.get())?;
-            row.env = env_of(s, &mut self.env_of_agent, row.agent);
         } else {
             row.domain = s.intern_bytes_opt(d.domain.get())?;
         }
@@ -239,6 +242,7 @@ impl Tables {
         let a = p.data.0.as_ref()?.agent.0.as_ref()?;
         let Tables {
             strings: s,
+            agents,
             remembered,
             env_of_agent,
             ..
@@ -249,15 +253,22 @@ impl Tables {
             let others = interned_within(s, raw, strings, span, |at| !at.field.is_agent_field())?;
             let mut field = |f: Option<&[u8]>| s.intern_bytes_opt(f).ok();
             let agent_string = field(a.string.get())?;
-            Some(Agent {
-                sdk: field(a.sdk.get())?,
-                sdk_version: field(a.sdk_version.get())?,
-                device_model: field(a.device_model.get())?,
-                os: field(a.os.get())?,
-                os_version: field(a.os_version.get())?,
-                domain: field(a.domain.get())?,
+            let (sdk, sdk_version) = (field(a.sdk.get())?, field(a.sdk_version.get())?);
+            let device_model = field(a.device_model.get())?;
+            let (os, os_version) = (field(a.os.get())?, field(a.os_version.get())?);
+            let domain = field(a.domain.get())?;
+            let agent = Agent {
+                sdk,
+                sdk_version,
+                device_model,
+                os,
+                os_version,
                 string: agent_string,
                 env: env_of(s, env_of_agent, agent_string),
+            };
+            Some(KnownAgent {
+                agent: agents.intern(agent),
+                domain,
                 others,
             })
         })

@@ -67,7 +67,6 @@ impl IdIndex {
             })
             .collect();
         uuids.sort_unstable_by_key(|&(h, i, _)| (h, i));
-        self.uuids.reserve(uuids.len());
         for (h, i, u) in uuids {
             fresh[i as usize] = self.uuids.insert(h, u);
         }
@@ -80,13 +79,35 @@ impl IdIndex {
     }
 }
 
-/// UUIDs in one open-addressing table whose slot is chosen by the top bits of a hash, so that
-/// ids sorted by hash are inserted walking the table from start to end.
+/// UUIDs in open-addressing tables whose slot is chosen by the top bits of a hash, so that ids
+/// sorted by hash are inserted walking the tables from start to end.
+///
+/// The ids are kept in [`PARTS`] parts by the top bits of their hash, each a table of its own
+/// that grows on its own, at a fill of its own (between five eighths and three quarters): the
+/// parts fill alike, so with one fill for all they would all grow in the same batch, and each
+/// grows alone instead, a batch now and then. At five million ids, one table grown at once held
+/// the merge (on the UI thread) for hundreds of milliseconds: re-inserting every id, and writing
+/// 128 MiB of fresh pages.
 #[derive(Debug, Default)]
 struct UuidSet {
-    /// `0` for an empty slot; the zero UUID itself is `has_zero`.
-    slots: Vec<u128>,
+    /// None before the first id, then [`PARTS`] of them.
+    parts: Vec<Part>,
+    /// The zero UUID, which marks an empty slot in the parts.
     has_zero: bool,
+    len: usize,
+}
+
+/// How many bits of an id's hash pick its part.
+const PART_BITS: u32 = 6;
+const PARTS: usize = 1 << PART_BITS;
+
+/// The fewest slots of a part.
+const PART_MIN: usize = 16;
+
+#[derive(Debug, Default)]
+struct Part {
+    /// `0` for an empty slot; a power of two of them, or none before the part's first id.
+    slots: Vec<u128>,
     len: usize,
 }
 
@@ -100,34 +121,38 @@ impl UuidSet {
         if u == 0 {
             return !std::mem::replace(&mut self.has_zero, true);
         }
-        self.reserve(1);
-        let at = slot_for(&self.slots, h, u);
-        if self.slots[at] == u {
+        if self.parts.is_empty() {
+            self.parts = (0..PARTS).map(|_| Part::default()).collect();
+        }
+        let p = (h >> (64 - PART_BITS)) as usize;
+        let part = &mut self.parts[p];
+        part.make_room(p);
+        // Within its part, the slot is picked by the bits of the hash below the part's.
+        let at = slot_for(&part.slots, h << PART_BITS, u);
+        if part.slots[at] == u {
             return false;
         }
-        self.slots[at] = u;
+        part.slots[at] = u;
+        part.len += 1;
         self.len += 1;
         true
     }
+}
 
-    /// The slots `n` more need: linear probing stays short while the table is at most three
-    /// quarters full.
-    fn needed(&self, n: usize) -> usize {
-        (self.len + n).saturating_mul(4) / 3 + 1
-    }
-
-    /// Makes room for `n` more, keeping the table at most three quarters full.
-    fn reserve(&mut self, n: usize) {
-        let needed = self.needed(n);
-        if needed <= self.slots.len() {
+impl Part {
+    /// Makes room for one more in part number `p`, which is at most `(5 + p / PARTS) / 8`
+    /// full: linear probing stays short while a table is at most three quarters full.
+    fn make_room(&mut self, p: usize) {
+        let limit = self.slots.len() * (5 * PARTS + p) / (8 * PARTS);
+        if self.len < limit {
             return;
         }
-        let size = needed.next_power_of_two().max(1024);
+        let size = (self.slots.len() * 2).max(PART_MIN);
         let old = std::mem::replace(&mut self.slots, written_zeros(size));
         // Old slots are in hash order (but for the few that wrapped around the end), so the new
         // table is filled from start to end too.
         for u in old.into_iter().filter(|&u| u != 0) {
-            let at = slot_for(&self.slots, hash(u), u);
+            let at = slot_for(&self.slots, hash(u) << PART_BITS, u);
             self.slots[at] = u;
         }
     }
@@ -327,5 +352,43 @@ mod tests {
                 .count(),
             24_999
         );
+    }
+
+    #[test]
+    fn the_parts_of_the_id_set_grow_a_few_at_a_time() {
+        let mut ids = IdIndex::default();
+        // Sequential ids, in batches of 2,000, as a dump's are merged.
+        let batch = |k: u128| (k * 2_000..(k + 1) * 2_000).map(uuid).collect::<Vec<_>>();
+        let slots = |ids: &IdIndex| -> Vec<usize> {
+            ids.uuids.parts.iter().map(|p| p.slots.len()).collect()
+        };
+        let mut before = slots(&ids);
+        let mut most_grown = 0;
+        let mut mixed = false;
+        for k in 0..100 {
+            assert!(ids.insert_all(&mut batch(k)).into_iter().all(|f| f), "{k}");
+            let now = slots(&ids);
+            // Small parts all grow in the first batches; past 40,000 ids, each grows alone.
+            if k >= 20 {
+                let grown = now.iter().zip(&before).filter(|(a, b)| a != b).count();
+                most_grown = most_grown.max(grown);
+            }
+            mixed |= now.iter().any(|&n| n != now[0]);
+            before = now;
+        }
+        assert_eq!(ids.uuids.len, 200_000 - 1);
+        // Never every part in one batch: they grow at fills of their own.
+        assert!(
+            most_grown < PARTS / 2,
+            "{most_grown} parts grew in one batch"
+        );
+        assert!(mixed, "parts of different sizes at some point");
+        for part in &ids.uuids.parts {
+            assert!(part.len * 4 <= part.slots.len() * 3);
+        }
+        // Every id is still known.
+        for k in 0..100 {
+            assert!(ids.insert_all(&mut batch(k)).into_iter().all(|f| !f), "{k}");
+        }
     }
 }

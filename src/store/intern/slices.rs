@@ -81,13 +81,28 @@ impl Hashed {
 /// for a slice of [`LONG`] items or more, its end). Growing moves slots without reading a slice.
 /// Nothing is ever removed, and the table is never more than five eighths full: a lookup always
 /// ends, at its slice or at an empty slot.
+///
+/// It grows without a pause: a full table is kept aside (`old`) while one twice its size takes
+/// the slices that come, and its slots are moved into the new one a few at each slice interned
+/// ([`MOVED_PER_LOOKUP`]); a lookup reads both meanwhile. A store's table of millions of strings,
+/// moved at once, held the merge (on the UI thread) for a long pause.
 #[derive(Debug, Default)]
 struct Table {
     /// A power of two of them, or none before the first slice.
     slots: Vec<Slot>,
-    /// How many slots hold a slice.
+    /// How many slices the table holds, in `slots` and in `old`.
     len: usize,
+    /// The table before, while its slots are moved into `slots`: those before `moved` are.
+    old: Vec<Slot>,
+    moved: usize,
 }
+
+/// How many slots of the table before are moved at each slice interned (new or known) while the
+/// table grows: the new table takes five eighths of the old one's size in new slices before it
+/// grows in turn, and the old one is moved after an eighth of that many lookups at most, so
+/// that it is not held longer than needed (where most slices interned are known already, as in
+/// a store late in a load, moving only as new ones come would hold it to the end).
+const MOVED_PER_LOOKUP: usize = 8;
 
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C, align(16))]
@@ -142,14 +157,29 @@ impl Table {
     /// holds, `Err(i)` at the first empty slot (where that slice would go). The table must have
     /// a slot; it has an empty one, being never more than five eighths full.
     fn probe(&self, hash: Hashed, is: impl Fn(Slot) -> bool) -> Result<u32, usize> {
-        let mask = self.slots.len() - 1;
-        let mut i = Table::home(hash, self.slots.len());
         debug_assert!(
             self.len * 8 <= self.slots.len() * 5,
             "a table too full to probe"
         );
+        let empty = match Table::probe_in(&self.slots, hash, &is) {
+            Ok(n) => return Ok(n),
+            Err(empty) => empty,
+        };
+        // A slice not moved yet out of the table before is there (one moved is in `slots`).
+        if !self.old.is_empty()
+            && let Ok(n) = Table::probe_in(&self.old, hash, &is)
+        {
+            return Ok(n);
+        }
+        Err(empty)
+    }
+
+    /// [`Table::probe`] in `slots` alone, which has an empty slot.
+    fn probe_in(slots: &[Slot], hash: Hashed, is: impl Fn(Slot) -> bool) -> Result<u32, usize> {
+        let mask = slots.len() - 1;
+        let mut i = Table::home(hash, slots.len());
         loop {
-            let slot = self.slots[i];
+            let slot = slots[i];
             if slot.n == 0 {
                 return Err(i);
             }
@@ -170,18 +200,39 @@ impl Table {
         }
     }
 
-    /// Moves every slot into a table with room for `needed` slices.
+    /// Sets the table aside for one with room for `needed` slices, its slots to be moved a few
+    /// at a time ([`Table::move_some`]).
     #[cold]
     fn grow(&mut self, needed: usize) {
+        // The table before last, if any is left, is moved first: the new one counts on
+        // holding every slice.
+        self.move_some(usize::MAX);
         let size = (needed * 8 / 5 + 1).next_power_of_two().max(16);
-        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
-        let mask = size - 1;
-        for slot in old.into_iter().filter(|s| s.n != 0) {
-            let mut i = Table::home(slot.hash, size);
-            while self.slots[i].n != 0 {
-                i = (i + 1) & mask;
+        self.old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        self.moved = 0;
+    }
+
+    /// Moves up to `n` more slots of the table before into the table, and drops it once every
+    /// one is moved. A slot is moved without reading its slice.
+    fn move_some(&mut self, n: usize) {
+        if self.old.is_empty() {
+            return;
+        }
+        let end = self.moved.saturating_add(n).min(self.old.len());
+        let mask = self.slots.len() - 1;
+        for &slot in &self.old[self.moved..end] {
+            if slot.n != 0 {
+                let mut i = Table::home(slot.hash, self.slots.len());
+                while self.slots[i].n != 0 {
+                    i = (i + 1) & mask;
+                }
+                self.slots[i] = slot;
             }
-            self.slots[i] = slot;
+        }
+        self.moved = end;
+        if end == self.old.len() {
+            self.old = Vec::new();
+            self.moved = 0;
         }
     }
 
@@ -211,6 +262,8 @@ impl<T> Slices<T> {
         self.ends.truncate(1);
         self.table.slots.fill(Slot::default());
         self.table.len = 0;
+        self.table.old = Vec::new();
+        self.table.moved = 0;
     }
 }
 
@@ -246,6 +299,7 @@ impl<T: Item> Slices<T> {
         check: impl FnOnce(&[T]) -> Result<(), E>,
     ) -> Result<u32, E> {
         self.table.reserve(1);
+        self.table.move_some(MOVED_PER_LOOKUP);
         match self.probe(s, h) {
             Ok(n) => Ok(n),
             Err(empty) => {
@@ -558,5 +612,43 @@ mod tests {
             s.intern(format!("again {n}").as_bytes());
         }
         assert_eq!(s.table.slots.len(), slots);
+    }
+
+    #[test]
+    fn slices_not_yet_moved_out_of_the_table_before_are_still_found() {
+        let mut s: Slices<u8> = Slices::default();
+        let word = |n: u32| format!("w{n}");
+        // 16 slots take 10 slices; the 11th grows the table, and moves only part of it.
+        let numbers: Vec<u32> = (0..11).map(|n| s.intern(word(n).as_bytes())).collect();
+        assert_eq!(s.table.slots.len(), 32);
+        assert!(s.table.moved > 0 && s.table.moved < s.table.old.len());
+        for (n, &k) in (0..11).zip(&numbers) {
+            assert_eq!(s.find(word(n).as_bytes()), Some(k), "{n}");
+        }
+        assert!(!s.table.old.is_empty(), "finding moves nothing");
+        for (n, &k) in (0..11).zip(&numbers) {
+            assert_eq!(s.intern(word(n).as_bytes()), k, "{n}");
+        }
+        assert_eq!(s.len(), 12);
+        // Merged in from another, known ones keep their numbers and new ones are added.
+        let mut other: Slices<u8> = Slices::default();
+        for n in (5..13).rev() {
+            other.intern(word(n).as_bytes());
+        }
+        let merged = s.intern_all_from(&other, 1);
+        for (n, &k) in (5..13).rev().zip(&merged) {
+            assert_eq!(s.get(k), word(n).as_bytes());
+            if n < 11 {
+                assert_eq!(k, numbers[n as usize]);
+            }
+        }
+        // Once every slot is moved, the table before is gone and every slice still found.
+        assert!(s.table.old.is_empty());
+        for n in 0..13 {
+            assert_eq!(
+                s.get(s.find(word(n).as_bytes()).unwrap()),
+                word(n).as_bytes()
+            );
+        }
     }
 }

@@ -15,7 +15,7 @@ use std::ops::Range;
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 
-use crate::store::Sym;
+use crate::store::{AgentId, Sym};
 
 /// Values shorter than this are not remembered (they cost little to read), and longer ones are
 /// looked up by this many first bytes.
@@ -175,17 +175,11 @@ impl<T> Memo<T> {
 
 /// What one distinct agent object gives a row, its symbols in the batch's interner.
 #[derive(Debug, Clone)]
-pub struct Agent {
-    pub sdk: Sym,
-    pub sdk_version: Sym,
-    pub device_model: Sym,
-    pub os: Sym,
-    pub os_version: Sym,
+pub struct KnownAgent {
+    /// Its fields, as the batch's agent.
+    pub agent: AgentId,
     /// The agent's own `domain`: the row's when `data` has none.
     pub domain: Sym,
-    /// The agent string, and what is read out of it.
-    pub string: Sym,
-    pub env: Sym,
     /// Its other string values (the framework, its version...), for the text search.
     pub others: Vec<Sym>,
 }
@@ -194,7 +188,7 @@ pub struct Agent {
 /// default), and with each other object or array of `data`, what is kept of it (its strings'
 /// symbols, for the text search, by default).
 #[derive(Debug)]
-pub struct Remembered<A = Agent, V = Vec<Sym>> {
+pub struct Remembered<A = KnownAgent, V = Vec<Sym>> {
     pub agents: Memo<A>,
     /// Objects and arrays under a key of `data` that no row field holds.
     pub values: Memo<V>,

@@ -1,4 +1,4 @@
-//! Which interned strings and sets hold a search text, and an event matched by its row with them.
+//! Which interned strings, sets and agents hold a search text, and an event matched by its row with them.
 
 use std::sync::Arc;
 
@@ -7,18 +7,20 @@ use rayon::prelude::*;
 use super::needle::Needle;
 use super::spelled::{Speller, TIMESTAMP_MAX, uuid_text};
 use crate::store::memory::prefetch;
-use crate::store::{Interner, Located, Row, Span, Store, Sym, SymSets};
+use crate::store::{Agents, Interner, Located, Row, Span, Store, Sym, SymSets};
 
 /// Below this many strings the answers are computed on one thread.
 const PARALLEL_FROM: usize = 50_000;
 
-/// Which interned strings and sets of others hold a search text: with them, matching an event is
+/// Which interned strings, sets of others and agents hold a search text: with them, matching an event is
 /// a few lookups and a look at the three strings its row locates in place.
 #[derive(Debug, Clone)]
 pub struct SearchBits {
     needle: Needle,
     strings: Arc<Vec<bool>>,
     sets: Arc<Vec<bool>>,
+    /// By agent: whether one of its fields written in the event holds the text.
+    agents: Arc<Vec<bool>>,
     /// Spells the timestamps of the store's rows, with the dates of its days spelled ahead.
     speller: Speller,
     /// For a text that can be part of a number: the events one of whose numbers holds it, as
@@ -32,6 +34,7 @@ impl SearchBits {
             needle: needle.clone(),
             strings: Arc::default(),
             sets: Arc::default(),
+            agents: Arc::default(),
             speller: Speller::default(),
             numbers: None,
         }
@@ -55,12 +58,13 @@ impl SearchBits {
         self.needle == *needle
     }
 
-    /// The answers for every string and set of the store, computing only those added since, and
+    /// The answers for every string, set and agent of the store, computing only those added since, and
     /// a speller of the days its events' `times` span.
     pub fn extended(
         mut self,
         strings: &Interner,
         sets: &SymSets,
+        agents: &Agents,
         times: Option<(i64, i64)>,
     ) -> SearchBits {
         if let Some((from, to)) = times
@@ -90,6 +94,16 @@ impl SearchBits {
                     .map(|set| set.iter().any(|s| strings[s.0 as usize])),
             );
         }
+        let known = self.agents.len();
+        if known < agents.len() {
+            let strings = Arc::clone(&self.strings);
+            Arc::make_mut(&mut self.agents).extend(agents.agents_from(known).map(|agent| {
+                agent
+                    .value_syms()
+                    .into_iter()
+                    .any(|s| strings.get(s.0 as usize).copied().unwrap_or(false))
+            }));
+        }
         self
     }
 
@@ -105,6 +119,7 @@ impl SearchBits {
         if self.in_numbers(i)
             || hit(row.kind)
             || row.value_syms().into_iter().any(hit)
+            || self.agents.get(row.agent.index()).copied().unwrap_or(false)
             || self.sets.get(row.others as usize).copied().unwrap_or(false)
         {
             return Some(true);

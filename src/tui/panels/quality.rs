@@ -14,7 +14,6 @@ use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragrap
 
 use super::help::HelpPanel;
 use super::{Focus, Handled};
-use crate::event::Field;
 use crate::insight::{around, clock};
 use crate::related::{Metric, PeerStats};
 use crate::store::NO_TIME;
@@ -79,7 +78,7 @@ pub fn open(
         return Handled::to(back);
     }
     let peer_id = store.str(row.peer_id).to_string();
-    let own = row.text(Field::Session);
+    let own = row.session_id;
     let session_id = if own.is_none() {
         // The chain's session (the one its verdict found), else the only session the peer has
         // stats in.
@@ -118,9 +117,7 @@ pub fn open(
         .into_iter()
         .map(|e| (e as usize, store.row(e as usize)))
         .filter(|(_, r)| kinds.is_error(r.kind) && r.ts != NO_TIME)
-        .filter(|(_, r)| {
-            r.text(Field::Session).is_none() || store.str(r.text(Field::Session)) == session_id
-        })
+        .filter(|(_, r)| r.session_id.is_none() || store.str(r.session_id) == session_id)
         .map(|(e, r)| (r.ts, e))
         .collect();
     errors.sort_unstable();

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::help::HelpPanel;
 use super::{Focus, Handled, moved, moves, shifted, visible_offset};
-use crate::event::{EventType, Field};
+use crate::event::EventType;
 use crate::insight::{CHAIN_GAP, Story, Summary, Told, TrackSeen, Verdict, tell_with};
 use crate::output::status_word;
 use crate::store::NO_TIME;
@@ -211,7 +211,7 @@ pub fn open(model: &mut Model, here: Focus) -> Handled {
         })
         .unwrap_or(0);
     let height = list_height(model).max(1);
-    let room = store.str(store.row(i).text(Field::Room)).to_string();
+    let room = store.str(store.row(i).room_id).to_string();
     let peer_id = store.str(peer).to_string();
     let told_for = (model.events.generation.store, model.beside.version);
     let lines_len = lines.len();
@@ -347,7 +347,7 @@ pub fn draw(model: &Model, s: &StoryPanel, frame: &mut Frame, area: Rect) {
         through,
         live_note(
             model,
-            first.map(|r| store.str(r.text(Field::Room))),
+            first.map(|r| store.str(r.room_id)),
             store.str(s.story.peer)
         ),
         model.config.keymap.key(Mode::Story, Command::ShowQuality),

@@ -2,7 +2,6 @@
 //! the query again, and follow mode.
 
 use super::events::{append, fetch_more_if_near_end, keep_place, new_query, replace_store};
-use crate::event::Field;
 use crate::source::worker::{self, Report};
 use crate::tui::action::Command;
 use crate::tui::effect::Effect;
@@ -102,9 +101,8 @@ fn remember_room(model: &mut Model) -> Option<Effect> {
         return None;
     }
     let named = store.rows().iter().find_map(|row| {
-        let name = row.text(Field::RoomName);
-        (!name.is_none() && store.str(row.text(Field::Room)) == id)
-            .then(|| store.str(name).to_string())
+        let name = row.room_name;
+        (!name.is_none() && store.str(row.room_id) == id).then(|| store.str(name).to_string())
     });
     let chosen = live
         .chosen

@@ -97,7 +97,7 @@ pub(super) fn values_of(arg: Arg, store: &Store) -> Vec<String> {
                 let text = match field {
                     Field::Code => row.error_code().map(|c| c.to_string()),
                     field => {
-                        let sym = row.text(field);
+                        let sym = store.text(row, field);
                         (!sym.is_none()).then(|| store.str(sym).to_string())
                     }
                 };

@@ -251,8 +251,14 @@ pub fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText
         ROOM if row.room_name.is_none() => (s(row.room_id), None),
         ROOM => (s(row.room_name), None),
         USER => (s(row.user_name), None),
-        7 => (join(s(row.sdk), s(row.sdk_version)), None),
-        _ => (join(s(row.os), s(row.os_version)), None),
+        7 => {
+            let agent = store.agent(row);
+            (join(s(agent.sdk), s(agent.sdk_version)), None)
+        }
+        _ => {
+            let agent = store.agent(row);
+            (join(s(agent.os), s(agent.os_version)), None)
+        }
     };
     // An event that holds the text found: its time is marked, and the text where it shows.
     let find = model

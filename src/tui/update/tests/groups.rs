@@ -12,12 +12,11 @@ fn enter_on_a_group_shows_its_events_and_backspace_restores_the_filter_before() 
     assert_eq!(m.focus.mode(), Mode::List);
     assert_eq!(m.events.shown.len(), top.count as usize);
     let key = crate::insight::GroupKey::Error;
-    assert!(
-        m.events
-            .shown
-            .iter()
-            .all(|&i| top.value.matches(key, m.events.store.row(i as usize)))
-    );
+    assert!(m.events.shown.iter().all(|&i| top.value.matches(
+        key,
+        &m.events.store,
+        m.events.store.row(i as usize)
+    )));
     run(&mut m, Command::PopFilter);
     assert_eq!(m.events.shown.len(), m.events.store.len());
     assert!(m.events.filter.conditions.is_empty());
