@@ -18,6 +18,7 @@
 #   PIPE=1 benches/explorer.sh DUMP [RUNS]    the dump through a pipe: `cat DUMP | callscope -`
 #   SEARCH=text                               the search (default sfu-prod-in2-03)
 #   KEY_LIMIT_S=30                            give up on a key unanswered this long
+#   SETTLE=5                                  wait this long once loaded before the first key
 #
 # Each dump is read once before its runs, so every run starts with it in the page cache. Times
 # are from the start of the process (or the key) to the poll that saw the screen, so they include
@@ -185,6 +186,9 @@ measure() {
     ((anon > peak)) && peak=$anon
     [[ $screen =~ ([0-9][0-9,]*)\ loaded ]] && LOADED[d]=${BASH_REMATCH[1]}
 
+    # What the explorer does once loaded (the numbers read ahead for a find) may run under the
+    # first keys; SETTLE waits that long first.
+    nap "${SETTLE:-0}"
     # The round trip of a key through tmux, the floor: ? opens the help, a cheap redraw.
     floor=$(key_to_change '?' "$screen")
     press '?'
