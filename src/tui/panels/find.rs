@@ -141,6 +141,15 @@ pub struct FindPrompt {
     start: usize,
 }
 
+impl FindPrompt {
+    /// The events were replaced (a live query's first answer): the find Esc brings back is
+    /// looked for afresh in the new ones, as the find in force is (its hits were the old
+    /// events').
+    pub fn events_replaced(&mut self) {
+        self.before = self.before.take().map(|f| Find::lazy(&f.text));
+    }
+}
+
 /// `/`: the prompt opens; what is typed is looked for at once.
 pub fn open(model: &mut Model, back: Focus) -> Handled {
     let start = match &back {

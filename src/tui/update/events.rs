@@ -193,6 +193,9 @@ pub fn replace_store(model: &mut Model) -> Place {
         .find
         .take()
         .map(|f| crate::tui::panels::find::Find::lazy(&f.text));
+    if let crate::tui::panels::Focus::Find(prompt) = &mut model.focus {
+        prompt.events_replaced();
+    }
     events.matching.clear();
     events.shown.clear();
     events.generation.store += 1;

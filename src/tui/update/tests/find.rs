@@ -208,3 +208,32 @@ fn a_narrowed_find_looks_at_events_loaded_after_and_counts_the_shown_ones_of_a_n
         m.events.shown.iter().filter(|&&i| f.hit(i)).count()
     );
 }
+
+/// A live query's first answer replaces the events while the find prompt is open: Esc brings
+/// back the find in force before, looked for among the new events, not the old ones' hits.
+#[test]
+fn esc_after_the_events_were_replaced_brings_the_find_back_for_the_new_events() {
+    let mut m = loaded(&ten());
+    find(&mut m, "room-b");
+    run(&mut m, Command::Apply);
+    find(&mut m, "message 9");
+    crate::tui::update::events::replace_store(&mut m);
+    // The new events: room-b is in others than before (the first four, of ten).
+    let new: Vec<serde_json::Value> = (0..10)
+        .map(|n| event(n, JOIN, if n < 4 { "room-b" } else { "room-a" }, false))
+        .collect();
+    update(&mut m, Action::BatchLoaded(batch(&new)));
+    run(&mut m, Command::Cancel);
+    let mut f = m.events.find.take().unwrap();
+    assert_eq!(f.text, "room-b");
+    f.refresh(&m.events);
+    let want = m.events.store.filter(&Filter {
+        search: Some("room-b".into()),
+        ..Filter::default()
+    });
+    assert_eq!(want, [0, 1, 2, 3]);
+    let hits: Vec<u32> = (0..m.events.store.len() as u32)
+        .filter(|&i| f.hit(i))
+        .collect();
+    assert_eq!(hits, want);
+}
