@@ -466,12 +466,23 @@ fn list_on_stdin_and_on_a_gzip_file_selects_what_it_selects_on_the_file() {
         &["--peer", "3f6b2a9e-8c41-4d7a-9b25-e0c4d1f7a863"],
         &["--room", &name],
         &["--type", "join", "--room", &shouted],
+        // Ranges of time, one that misses every event: the time they span is told.
+        &["--type", "join", "--since", "2026-11-18T10:00:00Z"],
+        &["--since", "2099-01-01T00:00:00Z"],
     ] {
         let on_file = list(&path, b"", args);
         assert_eq!(on_file.0, Some(0), "{args:?}: {}", on_file.2);
         if args.iter().any(|a| a.eq_ignore_ascii_case(&name)) {
             assert!(on_file.1.is_empty(), "{args:?}");
             assert!(on_file.2.contains("has the id"), "{args:?}: {}", on_file.2);
+        }
+        if args.contains(&"2099-01-01T00:00:00Z") {
+            assert!(on_file.1.is_empty(), "{args:?}");
+            assert!(
+                on_file.2.contains("the events read span"),
+                "{args:?}: {}",
+                on_file.2
+            );
         }
         assert_eq!(list("-", &bytes, args), on_file, "stdin, {args:?}");
         assert_eq!(list(&gz_path, b"", args), on_file, "gzip, {args:?}");
@@ -482,32 +493,37 @@ fn list_on_stdin_and_on_a_gzip_file_selects_what_it_selects_on_the_file() {
 fn a_damaged_stdin_is_reported_as_the_full_way_reports_it() {
     let dir = tempfile::tempdir().unwrap();
     for (what, damage) in damaged_lines() {
-        let bytes = std::fs::read(damaged_dump(&dir, &damage)).unwrap();
+        let path = damaged_dump(&dir, &damage);
+        let bytes = std::fs::read(&path).unwrap();
         // The events that are read count, whether they match or not.
-        for filter in [["--room", "r1"], ["--search", "zzz"]] {
-            // A bound in time that every event is within: read the full way, holding every
-            // event.
-            let bounded = [&filter[..], &["--since", "2000-01-01T00:00:00Z"]].concat();
-            let full = list("-", &bytes, &bounded);
-            assert_eq!(full.0, Some(2), "{what}");
-            assert!(full.2.contains("<stdin>:2:"), "{what}: {}", full.2);
-            assert!(full.2.contains("readable event"), "{what}: {}", full.2);
-            assert_eq!(list("-", &bytes, &filter), full, "{what}, {filter:?}");
+        for filter in [&["--room", "r1"][..], &["--search", "zzz"]] {
+            // The same file, damaged, is read the full way, holding every event; a bound in
+            // time that every event is within changes nothing.
+            let bounded = [filter, &["--since", "2000-01-01T00:00:00Z"]].concat();
+            for args in [filter, &bounded] {
+                let mut full = list(&path, b"", args);
+                full.2 = full.2.replace(&path, "<stdin>");
+                assert_eq!(full.0, Some(2), "{what}");
+                assert!(full.2.contains("<stdin>:2:"), "{what}: {}", full.2);
+                assert!(full.2.contains("readable event"), "{what}: {}", full.2);
+                assert_eq!(list("-", &bytes, args), full, "{what}, {args:?}");
+            }
         }
     }
 }
 
 /// Without a filter, stdin is written as it comes rather than held: the same events, the same
-/// problems and the same count of readable events as the full way (which a bound in time that
-/// every event is within still takes).
+/// problems and the same count of readable events as the full way (which reads the same file,
+/// damaged).
 #[test]
 fn every_event_of_a_damaged_stdin_is_written_as_the_full_way_writes_it() {
     let dir = tempfile::tempdir().unwrap();
     for (what, damage) in damaged_lines() {
-        let bytes = std::fs::read(damaged_dump(&dir, &damage)).unwrap();
+        let path = damaged_dump(&dir, &damage);
+        let bytes = std::fs::read(&path).unwrap();
         for args in [&[][..], &["--max", "1"]] {
-            let bounded = [args, &["--since", "2000-01-01T00:00:00Z"]].concat();
-            let full = list("-", &bytes, &bounded);
+            let mut full = list(&path, b"", args);
+            full.2 = full.2.replace(&path, "<stdin>");
             assert_eq!(full.0, Some(2), "{what}");
             assert!(full.2.contains("<stdin>:2:"), "{what}: {}", full.2);
             assert!(

@@ -87,7 +87,7 @@ pub fn room_ids_named<'a>(store: &'a Store, name: &str) -> Vec<&'a str> {
 
 /// A time range that misses every event read, whatever the other filters.
 fn time_span(filter: &Filter, store: &Store) -> Option<WhyEmpty> {
-    let (from, to) = store.time_range()?;
+    let (from, to) = store.time_range_read()?;
     let after = filter.since.as_ref().is_some_and(|s| s.nanos > to);
     let before = filter.until.as_ref().is_some_and(|u| u.nanos < from);
     if !after && !before {

@@ -97,9 +97,8 @@ impl Source {
     }
 
     /// [`Source::select_offline`] of one stream (stdin, a pipe, a gzip'd file) read as it comes,
-    /// keeping only the events that match; `None` for any other source. No filter, or one bounded
-    /// in time, is left to the full way (which tells the time the events span when none is in
-    /// the range).
+    /// keeping only the events that match; `None` for any other source. No filter is left to the
+    /// full way.
     fn select_streamed(&self, filter: &Filter) -> Option<(Store, Vec<DumpProblem>, Vec<u32>)> {
         let Source::Files(files) = self else {
             return None;
@@ -109,7 +108,7 @@ impl Source {
         };
         // Without a filter every event is the answer: the full way holds no more, and reads
         // each event once rather than for the filter and again for the store.
-        if filter.is_empty() || filter.since.is_some() || filter.until.is_some() {
+        if filter.is_empty() {
             return None;
         }
         let [path] = dump::expand(arg).ok()?.try_into().ok()?;

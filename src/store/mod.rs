@@ -107,6 +107,9 @@ pub struct Store {
     duplicates: usize,
     /// The earliest and the latest time of the events that have one.
     times: Option<(i64, i64)>,
+    /// The time range of the events read beside the store and left out of it, when the reader
+    /// that left them out noted it (see [`Store::left_out_spanning`]).
+    left_out_times: Option<(i64, i64)>,
     /// Events read beside these, each the first of its id, that a reader keeping only those
     /// that match left out.
     left_out: usize,
@@ -167,6 +170,24 @@ impl Store {
     /// Counts `n` events read beside the store's and left out of it.
     pub fn left_out(&mut self, n: usize) {
         self.left_out += n;
+    }
+
+    /// Notes the earliest and the latest time of the events read beside the store's and left
+    /// out of it (see [`Store::left_out`]).
+    pub fn left_out_spanning(&mut self, from: i64, to: i64) {
+        self.left_out_times = Some(match self.left_out_times {
+            Some((a, z)) => (a.min(from), z.max(to)),
+            None => (from, to),
+        });
+    }
+
+    /// The earliest and the latest time of every event read, the store's and those read beside
+    /// it (see [`Store::left_out_spanning`]); `None` when none has one.
+    pub fn time_range_read(&self) -> Option<(i64, i64)> {
+        match (self.times, self.left_out_times) {
+            (Some((a, z)), Some((b, y))) => Some((a.min(b), z.max(y))),
+            (kept, beside) => kept.or(beside),
+        }
     }
 
     /// How many events were dropped because an event with the same id was already loaded.

@@ -17,7 +17,8 @@ use super::prefilter::Prefilter;
 use crate::filter::{Filter, Plan};
 use crate::source::dump::{self, Cut, DumpProblem, PieceRead};
 use crate::store::probe::Probe;
-use crate::store::{Batch, Blob, IdKey, Reading, SeenIds, Store};
+use crate::store::{Batch, Blob, IdKey, NO_TIME, Reading, SeenIds, Store};
+use crate::time::parse_rfc3339_nanos_bytes;
 
 /// Where events are in a blob: (start, end) of each.
 type Spans = Vec<(usize, usize)>;
@@ -39,6 +40,9 @@ pub(super) struct Piece {
     /// [`super::may_name`]), as indices into `ids`, and where each is in `answer`: what tells why the
     /// filter leaves nothing, when it does.
     pub(super) beside: Vec<(usize, (usize, usize))>,
+    /// When asked for, each event's time (`NO_TIME` when it has none), by its index in `ids`:
+    /// what tells the time the events span when a filter bounded in time leaves nothing.
+    pub(super) times: Vec<i64>,
     /// Its problems and its line count.
     pub(super) read: PieceRead,
 }
@@ -135,15 +139,24 @@ fn select_in_pieces(
     // among its rows, for that to be said.
     let answered = std::sync::atomic::AtomicBool::new(false);
     let room = filter.room().map(str::as_bytes);
+    // So is the time the events span when a range of time leaves nothing: until something
+    // matches, each event's time is read, and the earliest and the latest are noted.
+    let bounded = filter.since.is_some() || filter.until.is_some();
+    let mut span: Option<(i64, i64)> = None;
     let mut beside: Vec<(Arc<Blob>, Spans)> = Vec::new();
     let damage = each_piece(
         name,
         reader,
         piece_bytes,
         |blob, spares| {
-            let named = room.filter(|_| !answered.load(std::sync::atomic::Ordering::Relaxed));
-            let piece = read_fast(&blob, &pre, &direct, Some((&reading, filter)), named)
-                .unwrap_or_else(|_| read_full(&blob, &reading, filter, named));
+            let unanswered = !answered.load(std::sync::atomic::Ordering::Relaxed);
+            let named = room.filter(|_| unanswered);
+            let wanted = Wanted {
+                named,
+                times: bounded && unanswered,
+            };
+            let piece = read_fast(&blob, &pre, &direct, Some((&reading, filter)), wanted)
+                .unwrap_or_else(|_| read_full(&blob, &reading, filter, wanted));
             // Nothing refers to the piece's bytes any more: the buffer is used again.
             give_back(spares, blob);
             piece
@@ -162,6 +175,12 @@ fn select_in_pieces(
                     batch_of_read(&reading, &piece.answer, spans, filter, &mut unread)
                 }
             };
+            if rows.is_empty() {
+                let fresh_times = piece.times.iter().zip(&fresh).filter(|(_, f)| **f);
+                for (&t, _) in fresh_times.filter(|(t, _)| **t != NO_TIME) {
+                    span = Some(span.map_or((t, t), |(a, z)| (a.min(t), z.max(t))));
+                }
+            }
             if rows.is_empty() && !piece.beside.is_empty() {
                 let spans = piece
                     .beside
@@ -191,18 +210,30 @@ fn select_in_pieces(
     let mut problems = lines.into_problems(name, damage);
     problems.extend(unread.into_iter().map(|m| dump::problem(name, None, m)));
     store.left_out(left_out);
+    if let (true, Some((from, to))) = (rows.is_empty(), span) {
+        store.left_out_spanning(from, to);
+    }
     (store, problems, rows)
 }
 
+/// What a piece's reading notes beside the answer, for telling why a filter leaves nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Wanted<'a> {
+    /// The events that may name this room are kept beside the answer.
+    pub(super) named: Option<&'a [u8]>,
+    /// Each event's time is read.
+    pub(super) times: bool,
+}
+
 /// A piece read the fast way: each event's id and, for the candidates, the filter's answer; the
-/// events that match read into a batch when `batch` is given (the reading and the filter); the
-/// others that may name the room `named`, kept beside them.
+/// events that match read into a batch when `batch` is given (the reading and the filter); what
+/// `wanted` asks for beside them.
 pub(super) fn read_fast(
     blob: &Arc<Blob>,
     pre: &Prefilter,
     direct: &Direct,
     batch: Option<(&Reading, &Filter)>,
-    named: Option<&[u8]>,
+    wanted: Wanted,
 ) -> Result<Piece, NotLineDelimited> {
     let bytes: &[u8] = blob;
     // A byte order mark is left to the full way, as in a file.
@@ -215,6 +246,7 @@ pub(super) fn read_fast(
     let mut matched = Vec::new();
     let mut events = Vec::new();
     let mut beside = Vec::new();
+    let mut times = Vec::new();
     for line in first_pass(bytes, pre, threads_for(bytes))?
         .into_iter()
         .flatten()
@@ -224,8 +256,14 @@ pub(super) fn read_fast(
         if line.candidate && direct.matches(event)? {
             matched.push(ids.len());
             events.push((line.start, line.end));
-        } else if named.is_some_and(|room| super::may_name(event, room)) {
+        } else if wanted
+            .named
+            .is_some_and(|room| super::may_name(event, room))
+        {
             beside.push((ids.len(), (line.start, line.end)));
+        }
+        if wanted.times {
+            times.push(time_of(event));
         }
         ids.push(id);
     }
@@ -256,17 +294,26 @@ pub(super) fn read_fast(
         spans,
         batch,
         beside,
+        times,
         read: PieceRead::of(bytes, Vec::new()),
     })
 }
 
-/// A piece read the full way, into a store of its own, which the filter picks from; the events
-/// that do not match but may name the room `named` are kept beside them.
+/// An event's time as a store reads it (`NO_TIME` when it has none it can read).
+fn time_of(event: &[u8]) -> i64 {
+    Probe::read(event)
+        .ok()
+        .and_then(|p| p.timestamp.get().and_then(parse_rfc3339_nanos_bytes))
+        .unwrap_or(NO_TIME)
+}
+
+/// A piece read the full way, into a store of its own, which the filter picks from; what
+/// `wanted` asks for is noted beside the answer.
 pub(super) fn read_full(
     blob: &Arc<Blob>,
     reading: &Reading,
     filter: &Filter,
-    named: Option<&[u8]>,
+    wanted: Wanted,
 ) -> Piece {
     let mut own = Store::new();
     let read = dump::read_piece(blob, reading, &mut |batch| {
@@ -284,7 +331,11 @@ pub(super) fn read_full(
         })
         .collect();
     let matched: Vec<usize> = picked.iter().map(|&i| i as usize).collect();
-    let beside: Vec<usize> = match named {
+    let times = match wanted.times {
+        true => own.rows().iter().map(|r| r.ts).collect(),
+        false => Vec::new(),
+    };
+    let beside: Vec<usize> = match wanted.named {
         Some(room) => {
             let picked: std::collections::HashSet<usize> = matched.iter().copied().collect();
             (0..own.len())
@@ -308,6 +359,7 @@ pub(super) fn read_full(
         spans,
         batch,
         beside,
+        times,
         read,
     }
 }
@@ -432,7 +484,29 @@ mod tests {
                 ..Filter::default().with(Field::Room, "weekly-allhands")
             },
             Filter::default().with(Field::Room, "lobby-9"),
+            // Ranges of time: one that holds some events, two that miss every one (nothing
+            // matches, and the time the events span is told).
+            Filter {
+                since: Some(bound("2026-11-18T09:00:00Z")),
+                ..Filter::default().with(Field::Room, "673a1f2c9e4b8d0a5c7e3f21")
+            },
+            Filter {
+                since: Some(bound("2099-01-01T00:00:00Z")),
+                ..Filter::default()
+            },
+            Filter {
+                until: Some(bound("2000-01-01T00:00:00Z")),
+                types: vec![EventType::Join],
+                ..Filter::default()
+            },
         ]
+    }
+
+    fn bound(text: &str) -> crate::filter::TimeBound {
+        crate::filter::TimeBound {
+            text: text.into(),
+            nanos: crate::time::parse_rfc3339_nanos(text).unwrap(),
+        }
     }
 
     #[test]
@@ -458,9 +532,11 @@ mod tests {
                 assert_eq!(store.events_read(), full.len(), "{what}");
                 // Only the answer is held, and when there is none, what tells why.
                 let why = crate::insight::why_empty(&filter, &store);
-                if rows.is_empty() && filter.room().is_some() {
-                    assert_eq!(why, crate::insight::why_empty(&filter, &full), "{what}");
-                } else {
+                assert_eq!(why, crate::insight::why_empty(&filter, &full), "{what}");
+                if rows.is_empty() && filter.since.is_some() {
+                    assert!(!why.is_empty(), "{what}");
+                }
+                if !rows.is_empty() || filter.room().is_none() {
                     assert_eq!(store.len(), rows.len(), "{what}");
                 }
             }

@@ -5,7 +5,7 @@
 
 use super::direct::Direct;
 use super::prefilter::Prefilter;
-use super::stream::{Piece, each_piece, give_back, read_fast, read_full};
+use super::stream::{Piece, Wanted, each_piece, give_back, read_fast, read_full};
 use crate::filter::{Filter, Plan};
 use crate::source::dump::{self, DumpProblem};
 use crate::store::{Reading, SeenIds};
@@ -45,8 +45,8 @@ fn each_in_pieces(
         reader,
         piece_bytes,
         |blob, spares| {
-            let piece = read_fast(&blob, &pre, &direct, None, None)
-                .unwrap_or_else(|_| read_full(&blob, &reading, &everything, None));
+            let piece = read_fast(&blob, &pre, &direct, None, Wanted::default())
+                .unwrap_or_else(|_| read_full(&blob, &reading, &everything, Wanted::default()));
             // Nothing refers to the piece's bytes any more: the buffer is used again.
             give_back(spares, blob);
             piece

@@ -142,7 +142,7 @@ fn read_fast(
 /// A piece read the full way (see [`stream::read_full`]): the events that match, copied, and
 /// their facts.
 fn read_full(blob: &Arc<Blob>, reading: &Reading, filter: &Filter, fields: GroupFields) -> Read {
-    let piece = stream::read_full(blob, reading, filter, None);
+    let piece = stream::read_full(blob, reading, filter, stream::Wanted::default());
     let everything = Filter::default();
     let again = Direct::new(&everything);
     let answer: &[u8] = &piece.answer;
