@@ -443,13 +443,46 @@ fn group_by_on_stdin_and_on_a_gzip_file_prints_what_it_prints_on_the_file() {
             "--room",
             "no-such-room",
         ],
+        // Nothing matches, and why is told: a room given by its name (in another case), a
+        // range of time that misses every event; then a range that holds some.
+        &[
+            "--group-by",
+            "peer",
+            "--format",
+            "json",
+            "--room",
+            "WEEKLY-ALLHANDS",
+        ],
+        &[
+            "--group-by",
+            "error",
+            "--format",
+            "csv",
+            "--since",
+            "2099-01-01T00:00:00Z",
+        ],
+        &[
+            "--group-by",
+            "room",
+            "--format",
+            "json",
+            "--until",
+            "2026-11-18T08:30:00Z",
+        ],
     ] {
         let on_file = list(&path, b"", args);
         assert_eq!(on_file.0, Some(0), "{args:?}: {}", on_file.2);
+        let none = ["no-such-room", "WEEKLY-ALLHANDS", "2099-01-01T00:00:00Z"];
         assert!(
-            on_file.1.len() > 4 || args.contains(&"no-such-room"),
+            on_file.1.len() > 4 || args.iter().any(|a| none.contains(a)),
             "{args:?}"
         );
+        if args.contains(&"WEEKLY-ALLHANDS") {
+            assert!(on_file.2.contains("has the id"), "{}", on_file.2);
+        }
+        if args.contains(&"2099-01-01T00:00:00Z") {
+            assert!(on_file.2.contains("the events read span"), "{}", on_file.2);
+        }
         assert_eq!(list("-", &bytes, args), on_file, "stdin, {args:?}");
         assert_eq!(list(&gz_path, b"", args), on_file, "gzip, {args:?}");
     }

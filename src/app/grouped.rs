@@ -11,7 +11,8 @@ use crate::store::{Store, Sym};
 /// `key`, with the store their strings are read from (which counts the events read) and the
 /// problems met; `None` when the full way counts them: a source the fast path does not read, or
 /// a dump that is mapped and holds nothing that matches (the full way then says why). A stream
-/// (stdin, a gzip'd file) is read once, as it comes: its groups are given whatever they are.
+/// (stdin, a gzip'd file) is read once, as it comes: when it has no group, its store holds what
+/// tells why (the events that may name the room asked for, the time the events span).
 pub fn groups_of(
     source: &Source,
     filter: &Filter,

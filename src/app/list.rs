@@ -79,6 +79,10 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                 return ended;
             }
             if let Some((store, groups, problems)) = fast_groups(&list) {
+                if groups.is_empty() {
+                    // A stream's groups that are none: its store holds what tells why.
+                    note_why_empty(&list.filter, &store);
+                }
                 let format = list_format(&list);
                 write_out(&list, |out| {
                     crate::insight::write_groups_within(&store, &groups, format, None, out)

@@ -127,17 +127,13 @@ impl Source {
 
     /// [`Source::group_offline`] of one stream (stdin, a pipe, a gzip'd file) read as it comes,
     /// holding the groups rather than the events, with the problems met; `None` for any other
-    /// source, and for a filter bounded in time (the full way tells the time the events span
-    /// when none is in the range).
+    /// source.
     pub fn group_streamed(
         &self,
         filter: &Filter,
         fields: ndjson::group::GroupFields,
         max: Option<usize>,
     ) -> Option<(ndjson::group::Grouped, Vec<DumpProblem>)> {
-        if filter.since.is_some() || filter.until.is_some() {
-            return None;
-        }
         let (name, stream) = self.one_stream()?;
         Some(ndjson::group_stream(&name, stream, filter, fields, max))
     }

@@ -21,7 +21,7 @@ use super::stream::{self, each_piece, give_back};
 use crate::filter::{Filter, Plan};
 use crate::source::dump::{self, DumpProblem, PieceRead};
 use crate::store::skipping::Skipping;
-use crate::store::{Blob, IdKey, Reading, SeenIds, Store};
+use crate::store::{Blob, IdKey, NO_TIME, Reading, SeenIds, Store};
 
 /// A string of an event of a piece: where the piece holds it as it reads (no escape), else a
 /// copy.
@@ -88,6 +88,10 @@ struct Read {
     bytes: Arc<Blob>,
     ids: Vec<IdKey>,
     events: Vec<(usize, (usize, usize), Option<Fact>)>,
+    /// What [`stream::Wanted`] asked for: the events that may name the filter's room (their
+    /// place among the ids, where they are in the bytes), each event's time.
+    beside: Vec<(usize, (usize, usize))>,
+    times: Vec<i64>,
     read: PieceRead,
 }
 
@@ -97,6 +101,7 @@ fn read_fast(
     pre: &Prefilter,
     direct: &Direct,
     fields: GroupFields,
+    wanted: stream::Wanted,
 ) -> Result<Read, (Arc<Blob>, NotLineDelimited)> {
     let read = {
         let bytes: &[u8] = &blob;
@@ -107,32 +112,44 @@ fn read_fast(
             }
             let mut ids = Vec::new();
             let mut events = Vec::new();
+            let mut beside = Vec::new();
+            let mut times = Vec::new();
             let mut skipping = Skipping::default();
             for line in first_pass(bytes, pre, stream::threads_for(bytes))?
                 .into_iter()
                 .flatten()
             {
                 let id = IdKey::of_bytes(line.id).ok_or(NotLineDelimited)?;
+                let span = (line.start, line.end);
+                let raw = &bytes[line.start..line.end];
+                let mut matched = false;
                 if line.candidate {
-                    let span = (line.start, line.end);
-                    let raw = &bytes[line.start..line.end];
                     let fact = direct
                         .read_skipping(raw, &mut skipping, |l| Fact::of(bytes, span, l, fields))?;
                     if let Some(fact) = fact {
                         events.push((ids.len(), span, Some(fact)));
+                        matched = true;
                     }
+                }
+                if !matched && wanted.named.is_some_and(|room| super::may_name(raw, room)) {
+                    beside.push((ids.len(), span));
+                }
+                if wanted.times {
+                    times.push(stream::time_of(raw));
                 }
                 ids.push(id);
             }
-            Ok((ids, events, PieceRead::of(bytes, Vec::new())))
+            Ok((ids, events, beside, times, PieceRead::of(bytes, Vec::new())))
         };
         go()
     };
     match read {
-        Ok((ids, events, read)) => Ok(Read {
+        Ok((ids, events, beside, times, read)) => Ok(Read {
             bytes: blob,
             ids,
             events,
+            beside,
+            times,
             read,
         }),
         Err(e) => Err((blob, e)),
@@ -141,8 +158,14 @@ fn read_fast(
 
 /// A piece read the full way (see [`stream::read_full`]): the events that match, copied, and
 /// their facts.
-fn read_full(blob: &Arc<Blob>, reading: &Reading, filter: &Filter, fields: GroupFields) -> Read {
-    let piece = stream::read_full(blob, reading, filter, stream::Wanted::default());
+fn read_full(
+    blob: &Arc<Blob>,
+    reading: &Reading,
+    filter: &Filter,
+    fields: GroupFields,
+    wanted: stream::Wanted,
+) -> Read {
+    let piece = stream::read_full(blob, reading, filter, wanted);
     let everything = Filter::default();
     let again = Direct::new(&everything);
     let answer: &[u8] = &piece.answer;
@@ -161,6 +184,8 @@ fn read_full(blob: &Arc<Blob>, reading: &Reading, filter: &Filter, fields: Group
         bytes: Arc::clone(&piece.answer),
         ids: piece.ids,
         events,
+        beside: piece.beside,
+        times: piece.times,
         read: piece.read,
     }
 }
@@ -197,22 +222,45 @@ fn group_in_pieces(
     let mut left = max.unwrap_or(usize::MAX);
     let mut unread = 0;
     let mut lines = dump::LineProblems::default();
+    // Until an event matches, what tells why the filter leaves nothing is kept (see
+    // `stream::select_stream`): the events that may name the room asked for, the time the
+    // events span.
+    let answered = std::sync::atomic::AtomicBool::new(false);
+    let room = filter.room().map(str::as_bytes);
+    let bounded = filter.since.is_some() || filter.until.is_some();
     let damage = each_piece(
         name,
         reader,
         piece_bytes,
-        |blob, spares| match read_fast(blob, &pre, &direct, fields) {
-            Ok(read) => read,
-            Err((blob, _)) => {
-                let read = read_full(&blob, &reading, filter, fields);
-                give_back(spares, blob);
-                read
+        |blob, spares| {
+            let unanswered = !answered.load(std::sync::atomic::Ordering::Relaxed);
+            let wanted = stream::Wanted {
+                named: room.filter(|_| unanswered),
+                times: bounded && unanswered,
+            };
+            match read_fast(blob, &pre, &direct, fields, wanted) {
+                Ok(read) => read,
+                Err((blob, _)) => {
+                    let read = read_full(&blob, &reading, filter, fields, wanted);
+                    give_back(spares, blob);
+                    read
+                }
             }
         },
         |mut piece: Read, spares| {
             let fresh = seen.record(&mut piece.ids);
             read_events += fresh.iter().filter(|f| **f).count();
             let bytes: &[u8] = &piece.bytes;
+            if !answered.load(std::sync::atomic::Ordering::Relaxed) {
+                if piece.events.iter().any(|(i, _, _)| fresh[*i]) {
+                    answered.store(true, std::sync::atomic::Ordering::Relaxed);
+                    counter.aside = Aside::default();
+                } else {
+                    counter
+                        .aside
+                        .add(&piece.beside, &piece.times, &fresh, bytes);
+                }
+            }
             for (i, (a, z), fact) in std::mem::take(&mut piece.events) {
                 if !fresh[i] || left == 0 {
                     continue;
@@ -256,6 +304,56 @@ fn group_in_pieces(
 }
 
 /// The groups counted so far, in the order their first events were met.
+/// What tells why a filter leaves nothing, kept while nothing has matched: copies of the events
+/// that may name the room asked for, and the earliest and the latest time of the events read.
+#[derive(Default)]
+struct Aside {
+    events: Vec<u8>,
+    spans: Vec<(usize, usize)>,
+    times: Option<(i64, i64)>,
+}
+
+impl Aside {
+    /// Keeps what a piece's reading noted of its events that are the first of their id.
+    fn add(
+        &mut self,
+        beside: &[(usize, (usize, usize))],
+        times: &[i64],
+        fresh: &[bool],
+        piece: &[u8],
+    ) {
+        for &(_, (a, z)) in beside.iter().filter(|(i, _)| fresh[*i]) {
+            let start = self.events.len();
+            self.events.extend_from_slice(&piece[a..z]);
+            self.spans.push((start, self.events.len()));
+            self.events.push(b'\n');
+        }
+        let fresh_times = times
+            .iter()
+            .zip(fresh)
+            .filter(|(t, f)| **f && **t != NO_TIME);
+        for (&t, _) in fresh_times {
+            self.times = Some(self.times.map_or((t, t), |(a, z)| (a.min(t), z.max(t))));
+        }
+    }
+
+    /// Adds what it kept to the store of groups that are none.
+    fn into_store(self, store: &mut Store) {
+        let reading = Reading::start();
+        let mut builder = reading
+            .builder(Arc::new(Blob::Owned(self.events)))
+            .unindexed();
+        for (a, z) in self.spans {
+            // Read once already: one that does not read again only goes unsaid.
+            let _ = builder.push(a, z);
+        }
+        store.merge(builder.finish());
+        if let Some((from, to)) = self.times {
+            store.left_out_spanning(from, to);
+        }
+    }
+}
+
 #[derive(Default)]
 struct Counter {
     index: HashTable<u32>,
@@ -269,6 +367,8 @@ struct Counter {
     room_pairs: FxHashSet<(u32, u32)>,
     peers: Vec<u32>,
     rooms: Vec<u32>,
+    /// Kept while no event has matched.
+    aside: Aside,
 }
 
 impl Counter {
@@ -356,6 +456,9 @@ impl Counter {
         let blob = Arc::new(Blob::Owned(self.events));
         match store_of(&[blob], &places) {
             Ok(mut store) => {
+                if groups.is_empty() {
+                    self.aside.into_store(&mut store);
+                }
                 store.left_out(read.saturating_sub(store.len()));
                 Ok(Grouped { store, groups })
             }
@@ -476,6 +579,59 @@ mod tests {
                         assert!(!got.groups.is_empty(), "{what}");
                     }
                 }
+            }
+        }
+    }
+
+    /// Groups that are none come with a store that says why, as the full way's does: a room
+    /// given by its name, a range of time that misses every event.
+    #[test]
+    fn a_stream_with_no_group_tells_why_as_the_full_way_does() {
+        let bytes = dump();
+        let name = String::from_utf8_lossy(&bytes)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .find_map(|e| Some(e["data"]["room_name"].as_str()?.to_ascii_uppercase()))
+            .unwrap();
+        let bound = |text: &str| crate::filter::TimeBound {
+            text: text.into(),
+            nanos: crate::time::parse_rfc3339_nanos(text).unwrap(),
+        };
+        let filters = [
+            Filter::default().with(Field::Room, &name),
+            Filter {
+                since: Some(bound("2099-01-01T00:00:00Z")),
+                ..Filter::default()
+            },
+            Filter {
+                until: Some(bound("2000-01-01T00:00:00Z")),
+                types: vec![EventType::Join],
+                ..Filter::default()
+            },
+        ];
+        let fields = GroupFields {
+            first: Field::Type,
+            second: Some(Field::ErrorName),
+            code: true,
+            display: None,
+        };
+        for piece_bytes in [1 << 12, 1 << 30] {
+            let (full, _) = dump::load_stream("d", std::io::Cursor::new(&bytes), piece_bytes);
+            for filter in &filters {
+                let (got, _) = group_in_pieces(
+                    "d",
+                    std::io::Cursor::new(&bytes),
+                    filter,
+                    fields,
+                    None,
+                    piece_bytes,
+                );
+                let what = format!("{}, {piece_bytes}", filter.describe());
+                assert!(got.groups.is_empty(), "{what}");
+                let why = crate::insight::why_empty(filter, &got.store);
+                assert!(!why.is_empty(), "{what}");
+                assert_eq!(why, crate::insight::why_empty(filter, &full), "{what}");
+                assert_eq!(got.store.events_read(), full.len(), "{what}");
             }
         }
     }
