@@ -398,21 +398,6 @@ fn list_group_by_prints_the_fast_groups_and_leaves_tables_and_redaction_to_the_f
     );
 }
 
-/// `list ARGS` run on `path` (`-` for stdin, fed `stdin`): its status, stdout and stderr.
-fn list(path: &str, stdin: &[u8], args: &[&str]) -> (Option<i32>, String, String) {
-    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_callscope"))
-        .args(["list", path])
-        .args(args)
-        .write_stdin(stdin.to_vec())
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
 /// On stdin and on a gzip'd file, the groups are counted as the stream comes (holding the groups,
 /// not the events), and print what they print on the file itself.
 #[test]

@@ -424,19 +424,10 @@ fn a_damaged_later_copy_of_an_id_is_reported_as_without_a_filter() {
     }
 }
 
-/// `list` run on `path` (`-` for stdin, fed `stdin`) with `args`: its status, stdout and stderr.
+/// `list` run on `path` (`-` for stdin, fed `stdin`) with `args`, as NDJSON: its status,
+/// stdout and stderr.
 fn list(path: &str, stdin: &[u8], args: &[&str]) -> (Option<i32>, String, String) {
-    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_callscope"))
-        .args(["list", path, "--format", "ndjson"])
-        .args(args)
-        .write_stdin(stdin.to_vec())
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    dumps::list(path, stdin, &[&["--format", "ndjson"], args].concat())
 }
 
 #[test]

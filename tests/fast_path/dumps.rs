@@ -303,3 +303,19 @@ pub fn damaged_dump(dir: &tempfile::TempDir, damage: &[u8]) -> String {
     std::fs::write(&path, text).unwrap();
     path.display().to_string()
 }
+
+/// `list PATH ARGS` run on the binary (`-` for stdin, fed `stdin`): its status, stdout and
+/// stderr.
+pub fn list(path: &str, stdin: &[u8], args: &[&str]) -> (Option<i32>, String, String) {
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["list", path])
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}

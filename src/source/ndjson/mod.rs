@@ -81,8 +81,7 @@ pub fn select(
     let reading = Reading::start();
     let mut store = Store::new();
     let mut result = Ok(());
-    let kept_spans = kept.clone();
-    for (blob, candidates) in blobs.iter().zip(kept) {
+    for (blob, candidates) in blobs.iter().zip(&kept) {
         // Batches of a bounded size, merged in input order as they are read: the batches
         // waiting in memory stay few however many events are selected.
         let chunks: Vec<&[(usize, usize)]> = candidates.chunks(SELECT_BATCH).collect();
@@ -118,11 +117,11 @@ pub fn select(
         && let Some(room) = filter.room()
     {
         let named = candidates::naming(&blobs, room.as_bytes(), threads)?;
-        for (blob, (named, candidates)) in blobs.iter().zip(named.into_iter().zip(kept_spans)) {
-            let held: std::collections::HashSet<usize> =
-                candidates.iter().map(|&(a, _)| a).collect();
+        for (blob, (named, held)) in blobs.iter().zip(named.into_iter().zip(&kept)) {
             let mut builder = reading.builder(Arc::clone(blob)).unindexed();
-            for (a, z) in named.into_iter().filter(|(a, _)| !held.contains(a)) {
+            // Both in input order: a candidate is in the store already.
+            let held = |a: usize| held.binary_search_by_key(&a, |&(start, _)| start).is_ok();
+            for (a, z) in named.into_iter().filter(|&(a, _)| !held(a)) {
                 builder.push(a, z).map_err(|_| NotLineDelimited)?;
             }
             store.merge(builder.finish());

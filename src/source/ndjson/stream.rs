@@ -245,28 +245,23 @@ pub(super) fn read_fast(
     let mut ids = Vec::new();
     let mut matched = Vec::new();
     let mut events = Vec::new();
-    let mut beside = Vec::new();
-    let mut times = Vec::new();
+    let mut noted = Noted::default();
     for line in first_pass(bytes, pre, threads_for(bytes))?
         .into_iter()
         .flatten()
     {
         let id = IdKey::of_bytes(line.id).ok_or(NotLineDelimited)?;
+        let span = (line.start, line.end);
         let event = &bytes[line.start..line.end];
-        if line.candidate && direct.matches(event)? {
+        let matches = line.candidate && direct.matches(event)?;
+        if matches {
             matched.push(ids.len());
-            events.push((line.start, line.end));
-        } else if wanted
-            .named
-            .is_some_and(|room| super::may_name(event, room))
-        {
-            beside.push((ids.len(), (line.start, line.end)));
+            events.push(span);
         }
-        if wanted.times {
-            times.push(time_of(event));
-        }
+        noted.note(wanted, ids.len(), span, event, matches);
         ids.push(id);
     }
+    let Noted { beside, times } = noted;
     let found = events.len();
     let all = events
         .into_iter()
@@ -299,8 +294,38 @@ pub(super) fn read_fast(
     })
 }
 
+/// What a piece's reading noted beside its answer, as [`Wanted`] asked.
+#[derive(Debug, Default)]
+pub(super) struct Noted {
+    /// The events that do not match but may name the room asked for (see [`super::may_name`]),
+    /// as their places among the piece's ids and where each is in the piece.
+    pub(super) beside: Vec<(usize, (usize, usize))>,
+    /// Each event's time (`NO_TIME` when it has none), by its place among the ids.
+    pub(super) times: Vec<i64>,
+}
+
+impl Noted {
+    /// Notes what `wanted` asks of event number `i` of a piece: `raw`, at `span`, which
+    /// `matches` the filter or not.
+    pub(super) fn note(
+        &mut self,
+        wanted: Wanted,
+        i: usize,
+        span: (usize, usize),
+        raw: &[u8],
+        matches: bool,
+    ) {
+        if !matches && wanted.named.is_some_and(|room| super::may_name(raw, room)) {
+            self.beside.push((i, span));
+        }
+        if wanted.times {
+            self.times.push(time_of(raw));
+        }
+    }
+}
+
 /// An event's time as a store reads it (`NO_TIME` when it has none it can read).
-pub(super) fn time_of(event: &[u8]) -> i64 {
+fn time_of(event: &[u8]) -> i64 {
     Probe::read(event)
         .ok()
         .and_then(|p| p.timestamp.get().and_then(parse_rfc3339_nanos_bytes))
@@ -336,12 +361,10 @@ pub(super) fn read_full(
         false => Vec::new(),
     };
     let beside: Vec<usize> = match wanted.named {
-        Some(room) => {
-            let picked: std::collections::HashSet<usize> = matched.iter().copied().collect();
-            (0..own.len())
-                .filter(|i| !picked.contains(i) && super::may_name(own.raw(*i), room))
-                .collect()
-        }
+        // `matched` is in ascending order.
+        Some(room) => (0..own.len())
+            .filter(|i| matched.binary_search(i).is_err() && super::may_name(own.raw(*i), room))
+            .collect(),
         None => Vec::new(),
     };
     let all = matched.iter().chain(&beside).map(|&i| own.raw(i));

@@ -112,8 +112,7 @@ fn read_fast(
             }
             let mut ids = Vec::new();
             let mut events = Vec::new();
-            let mut beside = Vec::new();
-            let mut times = Vec::new();
+            let mut noted = stream::Noted::default();
             let mut skipping = Skipping::default();
             for line in first_pass(bytes, pre, stream::threads_for(bytes))?
                 .into_iter()
@@ -122,34 +121,29 @@ fn read_fast(
                 let id = IdKey::of_bytes(line.id).ok_or(NotLineDelimited)?;
                 let span = (line.start, line.end);
                 let raw = &bytes[line.start..line.end];
-                let mut matched = false;
+                let mut matches = false;
                 if line.candidate {
                     let fact = direct
                         .read_skipping(raw, &mut skipping, |l| Fact::of(bytes, span, l, fields))?;
                     if let Some(fact) = fact {
                         events.push((ids.len(), span, Some(fact)));
-                        matched = true;
+                        matches = true;
                     }
                 }
-                if !matched && wanted.named.is_some_and(|room| super::may_name(raw, room)) {
-                    beside.push((ids.len(), span));
-                }
-                if wanted.times {
-                    times.push(stream::time_of(raw));
-                }
+                noted.note(wanted, ids.len(), span, raw, matches);
                 ids.push(id);
             }
-            Ok((ids, events, beside, times, PieceRead::of(bytes, Vec::new())))
+            Ok((ids, events, noted, PieceRead::of(bytes, Vec::new())))
         };
         go()
     };
     match read {
-        Ok((ids, events, beside, times, read)) => Ok(Read {
+        Ok((ids, events, noted, read)) => Ok(Read {
             bytes: blob,
             ids,
             events,
-            beside,
-            times,
+            beside: noted.beside,
+            times: noted.times,
             read,
         }),
         Err(e) => Err((blob, e)),
