@@ -1,9 +1,9 @@
 //! Distinct slices, each stored once: kept end to end in one buffer, numbered in the order they
 //! were first seen, and found by a table that holds their numbers, 32 bits of their hashes and
 //! where they stand. No allocation per slice: the strings of a store and the sets of them both
-//! number in the hundreds of thousands. Each costs the eight bytes of its end, and about 26 to 51
-//! bytes of table (a 16-byte slot, with the table kept between five sixteenths and five eighths
-//! full).
+//! number in the hundreds of thousands. Each costs the eight bytes of its end, and about 23 to 51
+//! bytes of table (a 16-byte slot, with the table kept between five sixteenths and eleven
+//! sixteenths full).
 
 use std::hash::{BuildHasher, Hash};
 
@@ -79,13 +79,16 @@ impl Hashed {
 /// a slice's number, its hash and where its items stand. A lookup reads the slots from the one
 /// the hash picks (a cache line holds four) and, where the whole hash matches, the items (and,
 /// for a slice of [`LONG`] items or more, its end). Growing moves slots without reading a slice.
-/// Nothing is ever removed, and the table is never more than five eighths full: a lookup always
-/// ends, at its slice or at an empty slot.
+/// Nothing is ever removed, and the table is never more than three quarters full: a lookup
+/// always ends, at its slice or at an empty slot.
 ///
-/// It grows without a pause: a full table is kept aside (`old`) while one twice its size takes
-/// the slices that come, and its slots are moved into the new one a few at each slice interned
+/// It grows without a pause. Once it is five eighths full, the table twice its size is made
+/// ready a few slots at each slice interned ([`PREPARED_PER_LOOKUP`]), while this one goes on
+/// taking slices; then this one is kept aside (`old`) while the new one takes the slices that
+/// come, and its slots are moved into the new one a few at each slice interned
 /// ([`MOVED_PER_LOOKUP`]); a lookup reads both meanwhile. A store's table of millions of strings,
-/// moved at once, held the merge (on the UI thread) for a long pause.
+/// moved at once, held the merge (on the UI thread) for a long pause, and so did writing the
+/// empty slots of a new table of 128 MiB at once (its fresh pages faulted in one by one).
 #[derive(Debug, Default)]
 struct Table {
     /// A power of two of them, or none before the first slice.
@@ -95,7 +98,17 @@ struct Table {
     /// The table before, while its slots are moved into `slots`: those before `moved` are.
     old: Vec<Slot>,
     moved: usize,
+    /// The next table, while it is made ready: its slots written so far, all empty, within room
+    /// for all of them (nothing before the table is five eighths full).
+    next: Vec<Slot>,
 }
+
+/// How many empty slots of the next table are written at each slice interned (new or known)
+/// once the table is five eighths full: the next table has twice as many slots, so it is ready
+/// after a sixteenth of the table's size in lookups, when the table is at most eleven sixteenths
+/// full. Should it fill faster than that (it cannot, a new slice taking a lookup), at three
+/// quarters full the rest is written at once.
+const PREPARED_PER_LOOKUP: usize = 32;
 
 /// How many slots of the table before are moved at each slice interned (new or known) while the
 /// table grows: the new table takes five eighths of the old one's size in new slices before it
@@ -155,10 +168,10 @@ impl Table {
 
     /// Walks from `hash`'s home slot: `Ok(n)` at the first slot with this hash for which `is`
     /// holds, `Err(i)` at the first empty slot (where that slice would go). The table must have
-    /// a slot; it has an empty one, being never more than five eighths full.
+    /// a slot; it has an empty one, being never more than three quarters full.
     fn probe(&self, hash: Hashed, is: impl Fn(Slot) -> bool) -> Result<u32, usize> {
         debug_assert!(
-            self.len * 8 <= self.slots.len() * 5,
+            self.len * 4 <= self.slots.len() * 3,
             "a table too full to probe"
         );
         let empty = match Table::probe_in(&self.slots, hash, &is) {
@@ -190,8 +203,9 @@ impl Table {
         }
     }
 
-    /// Makes room for `more` slices without growing again, keeping at most five slots in eight
-    /// full (the longer runs of a fuller table cost more than the memory saved).
+    /// Makes room for `more` slices, keeping at most five slots in eight full but while the
+    /// next table is made ready (the longer runs of a fuller table cost more than the memory
+    /// saved).
     #[inline]
     fn reserve(&mut self, more: usize) {
         let needed = self.len + more;
@@ -200,15 +214,29 @@ impl Table {
         }
     }
 
-    /// Sets the table aside for one with room for `needed` slices, its slots to be moved a few
-    /// at a time ([`Table::move_some`]).
+    /// Makes more of the table that will take `needed` slices ready, and once it is, sets the
+    /// table aside for it, its slots to be moved a few at a time ([`Table::move_some`]). The
+    /// table takes the slices meanwhile, up to three quarters full.
     #[cold]
     fn grow(&mut self, needed: usize) {
+        let size = (needed * 8 / 5 + 1).next_power_of_two().max(16);
+        if self.next.capacity() < size {
+            self.next = Vec::with_capacity(size);
+        }
+        let ready = if needed * 4 > self.slots.len() * 3 {
+            size
+        } else {
+            (self.next.len() + PREPARED_PER_LOOKUP).min(size)
+        };
+        self.next.resize(ready, Slot::default());
+        if ready < size {
+            return;
+        }
         // The table before last, if any is left, is moved first: the new one counts on
         // holding every slice.
         self.move_some(usize::MAX);
-        let size = (needed * 8 / 5 + 1).next_power_of_two().max(16);
-        self.old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        let next = std::mem::take(&mut self.next);
+        self.old = std::mem::replace(&mut self.slots, next);
         self.moved = 0;
     }
 
@@ -264,6 +292,7 @@ impl<T> Slices<T> {
         self.table.len = 0;
         self.table.old = Vec::new();
         self.table.moved = 0;
+        self.table.next = Vec::new();
     }
 }
 
@@ -404,251 +433,4 @@ impl<T: Item> Slices<T> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::Sym;
-
-    #[test]
-    fn each_distinct_slice_is_numbered_once_and_read_back_whole() {
-        let mut sets: Slices<Sym> = Slices::default();
-        let a = sets.intern(&[Sym(1), Sym(4)]);
-        let b = sets.intern(&[Sym(1), Sym(4), Sym(9)]);
-        let c = sets.intern(&[Sym(4)]);
-        assert_eq!(sets.intern(&[Sym(1), Sym(4)]), a);
-        assert_eq!(sets.find(&[Sym(1), Sym(4), Sym(9)]), Some(b));
-        assert_eq!(sets.find(&[Sym(9)]), None);
-        assert_eq!((a, b, c), (1, 2, 3));
-        assert_eq!(sets.len(), 4);
-        assert_eq!(sets.get(0), &[] as &[Sym]);
-        assert_eq!(sets.get(b), &[Sym(1), Sym(4), Sym(9)]);
-        assert_eq!(sets.get(c), &[Sym(4)]);
-        assert_eq!(sets.get(99), &[] as &[Sym]);
-        let from_two: Vec<&[Sym]> = sets.from(2).collect();
-        assert_eq!(from_two, [&[Sym(1), Sym(4), Sym(9)][..], &[Sym(4)][..]]);
-        // Slice 0 is not found: an empty slice interned is a slice of its own.
-        assert_eq!(sets.find(&[]), None);
-        assert_eq!(sets.intern(&[]), 4);
-        assert_eq!(sets.get(4), &[] as &[Sym]);
-    }
-
-    #[test]
-    fn bytes_of_every_length_up_to_forty_compare_equal_only_to_themselves() {
-        let base: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
-        for n in 0..=40 {
-            let a = &base[..n];
-            assert!(u8::same(a, a));
-            assert!(!u8::same(a, &base[..n.saturating_sub(1)]) || n == 0);
-            for k in 0..n {
-                let mut b = a.to_vec();
-                b[k] ^= 0x20;
-                assert!(!u8::same(a, &b), "{n} {k}");
-            }
-        }
-    }
-
-    #[test]
-    fn interning_all_of_another_gives_the_numbers_one_by_one_would() {
-        let words = |range: std::ops::Range<u32>| -> Vec<String> {
-            range
-                .map(|n| format!("word-{}", n * 7919 % 10_007))
-                .collect()
-        };
-        // A table that already holds some of them, and grows to take the rest.
-        let mut all: Slices<u8> = Slices::default();
-        let mut one_by_one: Slices<u8> = Slices::default();
-        for w in words(0..300) {
-            all.intern(w.as_bytes());
-            one_by_one.intern(w.as_bytes());
-        }
-        let mut other: Slices<u8> = Slices::default();
-        let mut theirs = words(200..5_000);
-        theirs.push(String::new());
-        theirs.push("x".repeat(100));
-        for w in &theirs {
-            other.intern(w.as_bytes());
-        }
-        let numbers = all.intern_all_from(&other, 1);
-        let expected: Vec<u32> = theirs
-            .iter()
-            .map(|w| one_by_one.intern(w.as_bytes()))
-            .collect();
-        assert_eq!(numbers, expected);
-        assert_eq!(all.len(), one_by_one.len());
-        for (w, n) in theirs.iter().zip(&numbers) {
-            assert_eq!(all.get(*n), w.as_bytes());
-            assert_eq!(all.find(w.as_bytes()), Some(*n));
-        }
-        // From a later number on: only those.
-        assert_eq!(all.intern_all_from(&other, 4_000), &expected[3_999..]);
-        assert_eq!(all.len(), one_by_one.len());
-    }
-
-    #[test]
-    fn a_slice_too_long_for_its_slot_is_found_and_read_back_whole() {
-        let of_length = |n: u64| vec![b'a'; n as usize];
-        let lengths = [LONG + 5, LONG, LONG - 1];
-        let mut s: Slices<u8> = Slices::default();
-        let a = s.intern(b"before");
-        let numbers = lengths.map(|n| s.intern(&of_length(n)));
-        let b = s.intern(b"after");
-        for (n, k) in lengths.iter().zip(numbers) {
-            assert_eq!(s.get(k), &of_length(*n)[..]);
-            assert_eq!(s.find(&of_length(*n)), Some(k));
-        }
-        assert_eq!((s.get(a), s.get(b)), (&b"before"[..], &b"after"[..]));
-        assert_eq!(s.find(&of_length(LONG + 4)), None);
-    }
-
-    /// Items whose hash is the same whatever they hold: slices of one length all look from
-    /// the same slot.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    struct Colliding(u16);
-
-    impl Hash for Colliding {
-        fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
-    }
-
-    impl Item for Colliding {}
-
-    #[test]
-    fn slices_of_the_same_hash_are_told_apart_by_their_items() {
-        // 3,000 slices make a table of 8,192 slots. Of one length, they all look from one
-        // slot; a length whose slot is among the last 3,000 makes their run wrap past the end.
-        let length = (1..64)
-            .find(|&len| {
-                let home = Table::home(Hashed::of(&vec![Colliding(0); len]), 8_192);
-                home + 3_000 > 8_192
-            })
-            .expect("a length whose slot is near the end");
-        let slice = |n: u16| {
-            let mut items = vec![Colliding(0); length];
-            items[0] = Colliding(n);
-            items[length - 1] = Colliding(n / 3);
-            items
-        };
-        let mut s: Slices<Colliding> = Slices::default();
-        let numbers: Vec<u32> = (0..3_000).map(|n| s.intern(&slice(n))).collect();
-        assert_eq!(s.table.slots.len(), 8_192);
-        for (n, k) in (0..3_000).zip(&numbers) {
-            assert_eq!(s.get(*k), slice(n));
-            assert_eq!(s.find(&slice(n)), Some(*k));
-            assert_eq!(s.intern(&slice(n)), *k);
-        }
-        assert_eq!(s.find(&slice(3_000)), None);
-        assert_eq!(s.len(), 3_001);
-        // Merged into a table that holds some of them, each keeps its own number there.
-        let mut other: Slices<Colliding> = Slices::default();
-        for n in (1_000..4_000).rev() {
-            other.intern(&slice(n));
-        }
-        let merged = s.intern_all_from(&other, 1);
-        for (n, k) in (1_000..4_000).rev().zip(&merged) {
-            assert_eq!(s.get(*k), slice(n));
-            if n < 3_000 {
-                assert_eq!(*k, numbers[n as usize]);
-            }
-        }
-        assert_eq!(s.len(), 4_001);
-    }
-
-    #[test]
-    fn interning_all_of_an_empty_one_or_into_an_empty_one() {
-        let empty: Slices<u8> = Slices::default();
-        let mut s: Slices<u8> = Slices::default();
-        assert!(s.intern_all_from(&empty, 1).is_empty());
-        assert!(s.intern_all_from(&empty, 0).is_empty());
-        let mut other: Slices<u8> = Slices::default();
-        for w in ["a", "", "b"] {
-            other.intern(w.as_bytes());
-        }
-        assert_eq!(s.intern_all_from(&other, 0), [1, 2, 3]);
-        assert_eq!(s.intern_all_from(&other, 1), [1, 2, 3]);
-        assert_eq!(s.find(b""), Some(2));
-        assert_eq!(s.len(), 4);
-    }
-
-    #[test]
-    fn many_slices_survive_the_table_growing() {
-        let mut s: Slices<u8> = Slices::default();
-        let numbers: Vec<u32> = (0..20_000)
-            .map(|n| s.intern(n.to_string().as_bytes()))
-            .collect();
-        for (n, k) in numbers.iter().enumerate() {
-            assert_eq!(s.get(*k), n.to_string().as_bytes());
-            assert_eq!(s.find(n.to_string().as_bytes()), Some(*k));
-        }
-        assert_eq!(s.len(), 20_001);
-        // Sets whose symbols differ only in their high bits, as in a store of many strings.
-        let mut sets: Slices<Sym> = Slices::default();
-        let set = |n: u32| [Sym(7), Sym(n << 12)];
-        let numbers: Vec<u32> = (0..20_000).map(|n| sets.intern(&set(n))).collect();
-        for (n, k) in (0..20_000).zip(&numbers) {
-            assert_eq!(sets.get(*k), set(n));
-            assert_eq!(sets.find(&set(n)), Some(*k));
-        }
-        assert_eq!(sets.len(), 20_001);
-    }
-
-    #[test]
-    fn cleared_slices_number_anew_from_one_and_find_none_of_the_old() {
-        let mut s: Slices<u8> = Slices::default();
-        for n in 0..5_000 {
-            s.intern(n.to_string().as_bytes());
-        }
-        let slots = s.table.slots.len();
-        s.clear();
-        assert_eq!((s.len(), s.table.len), (1, 0));
-        assert_eq!(s.get(0), b"");
-        assert_eq!(s.find(b"17"), None);
-        assert_eq!(s.intern(b"new"), 1);
-        assert_eq!(s.intern(b"17"), 2);
-        assert_eq!(s.intern(b"new"), 1);
-        assert_eq!(
-            (s.get(1), s.get(2), s.get(3)),
-            (&b"new"[..], &b"17"[..], &b""[..])
-        );
-        // As many again fit in the table as before, without it growing.
-        for n in 0..4_998 {
-            s.intern(format!("again {n}").as_bytes());
-        }
-        assert_eq!(s.table.slots.len(), slots);
-    }
-
-    #[test]
-    fn slices_not_yet_moved_out_of_the_table_before_are_still_found() {
-        let mut s: Slices<u8> = Slices::default();
-        let word = |n: u32| format!("w{n}");
-        // 16 slots take 10 slices; the 11th grows the table, and moves only part of it.
-        let numbers: Vec<u32> = (0..11).map(|n| s.intern(word(n).as_bytes())).collect();
-        assert_eq!(s.table.slots.len(), 32);
-        assert!(s.table.moved > 0 && s.table.moved < s.table.old.len());
-        for (n, &k) in (0..11).zip(&numbers) {
-            assert_eq!(s.find(word(n).as_bytes()), Some(k), "{n}");
-        }
-        assert!(!s.table.old.is_empty(), "finding moves nothing");
-        for (n, &k) in (0..11).zip(&numbers) {
-            assert_eq!(s.intern(word(n).as_bytes()), k, "{n}");
-        }
-        assert_eq!(s.len(), 12);
-        // Merged in from another, known ones keep their numbers and new ones are added.
-        let mut other: Slices<u8> = Slices::default();
-        for n in (5..13).rev() {
-            other.intern(word(n).as_bytes());
-        }
-        let merged = s.intern_all_from(&other, 1);
-        for (n, &k) in (5..13).rev().zip(&merged) {
-            assert_eq!(s.get(k), word(n).as_bytes());
-            if n < 11 {
-                assert_eq!(k, numbers[n as usize]);
-            }
-        }
-        // Once every slot is moved, the table before is gone and every slice still found.
-        assert!(s.table.old.is_empty());
-        for n in 0..13 {
-            assert_eq!(
-                s.get(s.find(word(n).as_bytes()).unwrap()),
-                word(n).as_bytes()
-            );
-        }
-    }
-}
+mod tests;
