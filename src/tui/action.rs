@@ -237,6 +237,9 @@ pub enum Action {
     LoadFinished {
         problems: Vec<DumpProblem>,
     },
+    /// The thread reading the numbers of the loaded events ahead of a search read the part
+    /// it was given: time for the next part, if any is left.
+    NumbersRead,
     /// A report of the live fetch task.
     Live(Report),
     /// What the saved API pages among the files say of their query (its total, whether its

@@ -26,7 +26,8 @@ pub enum Effect {
     /// Loading is over: give the memory freed back to the system.
     ReleaseMemory,
     /// Read the numbers of the loaded events on a thread of their own, so that the first
-    /// search or find a number can hold does not read the whole dump on its key.
+    /// search or find a number can hold does not read the whole dump on its key: a part at a
+    /// time, the thread asking for the next part with [`super::action::Action::NumbersRead`].
     ReadNumbers,
     /// Give the terminal back and stop the job until `fg` (Ctrl-Z).
     Suspend,

@@ -207,7 +207,7 @@ fn carry_out(
                 }
                 Effect::ReleaseMemory => crate::memory::release_freed(),
                 Effect::Suspend => super::terminal::suspend(terminal)?,
-                Effect::ReadNumbers => read_numbers(model),
+                Effect::ReadNumbers => read_numbers(model, outside.sender),
                 Effect::RecentRooms => recent_rooms(model, outside),
                 Effect::LookUpRoom(name) => look_up(name, outside),
                 Effect::RememberRoom(mut room) => {
@@ -225,18 +225,26 @@ fn carry_out(
     Ok(None)
 }
 
-/// Reads the numbers of the loaded events on a thread of their own, not the pool's (a key's
-/// grouping or search would wait for it there), at the lowest priority: a key pressed
-/// meanwhile is not slowed by it. The numbers go into the store's index as they are read.
-fn read_numbers(model: &Model) {
-    let Some(work) = model.events.store.number_work() else {
+/// How many events' numbers each part of the reading ahead reads: making a part is a pass over
+/// their rows on the UI thread, about 5 ms for this many.
+const NUMBERS_PART: usize = 1 << 18;
+
+/// Reads the numbers of the next part of the loaded events on a thread of their own, not the
+/// pool's (a key's grouping or search would wait for it there), at the lowest priority: a key
+/// pressed meanwhile is not slowed by it. The numbers go into the store's index as they are
+/// read; the thread then asks for the next part.
+fn read_numbers(model: &Model, sender: &mpsc::UnboundedSender<Action>) {
+    let Some(work) = model.events.store.number_work(NUMBERS_PART) else {
         return;
     };
+    let sender = sender.clone();
     let spawned = std::thread::Builder::new()
         .name("numbers".to_string())
         .spawn(move || {
             lowest_priority_for_this_thread();
-            work.read();
+            if work.read() {
+                let _ = sender.send(Action::NumbersRead);
+            }
         });
     // Without the thread, the first search that needs the numbers reads them.
     if let Err(e) = spawned {

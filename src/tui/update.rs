@@ -76,6 +76,7 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             // loading (trimming it after each batch only made the next one fault it in again).
             vec![Effect::ReleaseMemory, Effect::ReadNumbers]
         }
+        Action::NumbersRead => vec![Effect::ReadNumbers],
         Action::Live(report) => live::report(model, report),
         Action::SavedPages(pages) => {
             model.session.saved = pages;

@@ -101,12 +101,13 @@ pub struct NumberWork {
 const AHEAD_STEP: usize = 65_536;
 
 impl NumberWork {
-    /// Reads the numbers of the events the store's index does not cover yet into it, on this
+    /// Reads the numbers of the events it was made for that the store's index does not cover
+    /// yet into it, on this
     /// thread (it is meant for one of its own, and leaves the pool to the work a key asks
     /// for), a step at a time: the index is held only to take each step in, so a search that
     /// needs it meanwhile takes it, reads what is left itself, and this stops. It stops too
-    /// when the store is gone.
-    pub fn read(self) {
+    /// when the store is gone; it says whether the store is still there.
+    pub fn read(self) -> bool {
         let raw = |i: usize| {
             let run = self.runs.partition_point(|&(first, _)| first <= i) - 1;
             let blob = &self.blobs[self.runs[run].1 as usize];
@@ -117,14 +118,17 @@ impl NumberWork {
         let lock = || self.index.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             let from = lock().len();
-            if from < self.from || from >= to || std::sync::Arc::strong_count(&self.index) == 1 {
-                return;
+            if std::sync::Arc::strong_count(&self.index) == 1 {
+                return false;
+            }
+            if from < self.from || from >= to {
+                return true;
             }
             let part = Part::read(from..(from + AHEAD_STEP).min(to), &raw);
             let mut index = lock();
             if index.len() != from {
                 // A search read them meanwhile.
-                return;
+                return true;
             }
             index.join(vec![part]);
         }
@@ -306,9 +310,12 @@ mod tests {
     fn numbers_read_ahead_find_what_the_search_reading_them_finds() {
         let mut plain = store_of(&LINES);
         let mut ahead = store_of(&LINES);
-        ahead.number_work().expect("nothing read yet").read();
+        ahead
+            .number_work(usize::MAX)
+            .expect("nothing read yet")
+            .read();
         assert_eq!(ahead.numbers_read(), 4);
-        assert!(ahead.number_work().is_none(), "read once only");
+        assert!(ahead.number_work(usize::MAX).is_none(), "read once only");
         assert_eq!(found(&ahead), found(&plain));
         assert_eq!(found(&ahead)[0], [0, 1, 3]);
         assert_eq!(found(&ahead)[1], [0, 1, 2, 3]);
@@ -328,7 +335,7 @@ mod tests {
             .collect();
         let mut store = Store::new();
         store.merge(crate::store::Batch::of_objects(&lines).unwrap());
-        let work = store.number_work().unwrap();
+        let work = store.number_work(usize::MAX).unwrap();
         // A search first: it reads every event's numbers; reading ahead then adds nothing.
         let expected = found(&store);
         work.read();
@@ -352,8 +359,43 @@ mod tests {
             );
             found(&plain)
         };
-        store.number_work().unwrap().read();
+        store.number_work(usize::MAX).unwrap().read();
         assert_eq!(store.numbers_read(), store.len());
         assert_eq!(found(&store), plain);
+    }
+
+    #[test]
+    fn numbers_read_ahead_a_part_at_a_time_find_what_the_search_reading_them_finds() {
+        let lines: Vec<String> = (0..AHEAD_STEP + 10)
+            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{}}}}}"#, n % 5_000))
+            .collect();
+        let mut store = Store::new();
+        for part in lines.chunks(1_000) {
+            store.merge(crate::store::Batch::of_objects(part).unwrap());
+        }
+        let mut plain = Store::new();
+        plain.merge(crate::store::Batch::of_objects(&lines).unwrap());
+        // Parts of 30,000 events, then of one (asked for none: one).
+        let mut read = Vec::new();
+        while let Some(work) = store.number_work(if read.len() < 2 { 30_000 } else { 0 }) {
+            assert!(work.read(), "the store is there");
+            read.push(store.numbers_read());
+            if read.len() == 5 {
+                break;
+            }
+        }
+        assert_eq!(read, [30_000, 60_000, 60_001, 60_002, 60_003]);
+        while let Some(work) = store.number_work(AHEAD_STEP) {
+            assert!(work.read());
+        }
+        // No more after the last.
+        assert_eq!(store.numbers_read(), store.len());
+        assert!(store.number_work(usize::MAX).is_none());
+        assert_eq!(found(&store), found(&plain));
+        // Work made for a store dropped since says so.
+        let gone = store_of(&LINES);
+        let work = gone.number_work(2).unwrap();
+        drop(gone);
+        assert!(!work.read(), "the store is gone");
     }
 }

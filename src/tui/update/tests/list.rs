@@ -37,6 +37,19 @@ fn the_demo_batch_shows_every_event_and_finishing_makes_the_loader_idle() {
 }
 
 #[test]
+fn each_part_of_the_numbers_read_ahead_asks_for_the_next_part() {
+    let mut m = model(140, 40);
+    update(&mut m, Action::BatchLoaded(crate::source::demo::load()));
+    assert!(matches!(
+        update(&mut m, Action::NumbersRead).as_slice(),
+        [Effect::ReadNumbers]
+    ));
+    // Nothing else changes.
+    assert_eq!(m.events.shown.len(), 2400);
+    assert_eq!(m.selected_event(), Some(0));
+}
+
+#[test]
 fn loaded_batches_append_only_the_events_that_match_the_filter() {
     let events = ten();
     let filter = Filter {
