@@ -251,6 +251,8 @@ pub fn tracks_in(store: &Store) -> Vec<TrackSeen> {
 }
 
 /// The track events of the story's peer, and of the same user in the rooms of its errors.
+/// Found among the peer's rows and the user's track events, not among every track event: the
+/// detail pane tells the selected event's story again after each batch of a load.
 fn tracks_of(store: &Store, story: &Story) -> Vec<TrackSeen> {
     let rows = store.rows();
     let mut users: Vec<(Sym, Sym)> = story
@@ -262,19 +264,28 @@ fn tracks_of(store: &Store, story: &Story) -> Vec<TrackSeen> {
         .collect();
     users.sort();
     users.dedup();
-    let mut seen = Vec::new();
-    for &i in store.track_rows() {
-        let i = i as usize;
-        let row = &rows[i];
-        let mine = row.peer_id == story.peer && !story.peer.is_none();
-        let same_user = users
-            .iter()
-            .any(|&(u, r)| row.user_id == u && row.room_id == r);
-        if !mine && !same_user {
-            continue;
+    let tracks = store.track_rows();
+    let mut picked: Vec<u32> = store
+        .rows_of_peer(story.peer)
+        .into_iter()
+        .filter(|i| tracks.binary_search(i).is_ok())
+        .collect();
+    let mut user = Sym::NONE;
+    let mut theirs = Vec::new();
+    for &(u, r) in &users {
+        if u != user {
+            user = u;
+            theirs = store.track_rows_of_user(u);
         }
-        seen.push(track_seen(store, i));
+        picked.extend(theirs.iter().filter(|&&i| rows[i as usize].room_id == r));
     }
+    // In load order, each once, as they stand among the track events.
+    picked.sort_unstable();
+    picked.dedup();
+    let mut seen: Vec<TrackSeen> = picked
+        .into_iter()
+        .map(|i| track_seen(store, i as usize))
+        .collect();
     seen.sort_by_key(|t| t.at);
     seen
 }
@@ -282,6 +293,61 @@ fn tracks_of(store: &Store, story: &Story) -> Vec<TrackSeen> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`tracks_of`] the plain way: every track event looked at.
+    fn tracks_of_every_track(store: &Store, story: &Story) -> Vec<TrackSeen> {
+        let rows = store.rows();
+        let users: Vec<(Sym, Sym)> = story
+            .events
+            .iter()
+            .map(|&i| &rows[i as usize])
+            .filter(|r| !r.user_id.is_none())
+            .map(|r| (r.user_id, r.room_id))
+            .collect();
+        let mut seen = Vec::new();
+        for &i in store.track_rows() {
+            let row = &rows[i as usize];
+            let mine = row.peer_id == story.peer && !story.peer.is_none();
+            let same_user = users
+                .iter()
+                .any(|&(u, r)| row.user_id == u && row.room_id == r);
+            if mine || same_user {
+                seen.push(track_seen(store, i as usize));
+            }
+        }
+        seen.sort_by_key(|t| t.at);
+        seen
+    }
+
+    #[test]
+    fn each_peers_track_events_are_those_a_look_at_every_track_event_finds() {
+        // The demo's events, and generated ones in two batches that repeat some events.
+        let mut demo = Store::new();
+        demo.merge(crate::source::demo::load());
+        let lines = crate::generator::ndjson_lines(6_000, 7);
+        let mut generated = Store::new();
+        for part in [&lines[..4_000], &lines[3_000..]] {
+            generated.merge(crate::store::Batch::of_objects(part).unwrap());
+        }
+        for store in [&demo, &generated] {
+            let mut peers: Vec<Sym> = store.rows().iter().map(|r| r.peer_id).collect();
+            peers.sort();
+            peers.dedup();
+            let (mut with_tracks, mut by_user) = (0, 0);
+            for peer in peers {
+                let story = story(store, peer);
+                let tracks = tracks_of(store, &story);
+                assert_eq!(tracks, tracks_of_every_track(store, &story), "{peer:?}");
+                with_tracks += usize::from(!tracks.is_empty());
+                by_user += usize::from(tracks.iter().any(|t| t.peer_id != store.str(peer)));
+            }
+            assert!(with_tracks >= 20, "{with_tracks} peers with track events");
+            assert!(
+                by_user > 3,
+                "{by_user} peers with their user's track events"
+            );
+        }
+    }
 
     #[test]
     fn every_chains_outcome_in_the_table_is_the_one_its_peers_story_tells() {

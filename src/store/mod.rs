@@ -9,6 +9,7 @@
 //! - `intern/` stores each distinct string, set of strings and id once ([`Interner`]).
 //! - `search/` is the text search ([`Needle`], [`SearchBits`]).
 //! - `memory/` is where the bytes are kept ([`Blob`]) and how memory is reused.
+//! - `tracks` holds the rows of the track events, and each user's among them.
 
 mod batch;
 mod intern;
@@ -19,6 +20,7 @@ mod row;
 #[cfg(test)]
 pub(crate) mod scale;
 mod search;
+mod tracks;
 
 pub use batch::{Batch, BatchBuilder, Reading};
 pub use intern::ids::IdKey;
@@ -101,9 +103,8 @@ pub struct Store {
     ids: IdIndex,
     peers: PeerIndex,
     /// The rows of track events (a type starting with `track.`) that have a time, in load
-    /// order: what a peer's verdict reads besides its own rows, without going through every
-    /// row.
-    tracks: Vec<u32>,
+    /// order, and those of each user.
+    tracks: tracks::Tracks,
     duplicates: usize,
     /// The earliest and the latest time of the events that have one.
     times: Option<(i64, i64)>,
@@ -237,7 +238,13 @@ impl Store {
     /// The rows of the track events that have a time (their type starts with `track.`), in
     /// load order.
     pub fn track_rows(&self) -> &[u32] {
-        &self.tracks
+        self.tracks.rows()
+    }
+
+    /// The rows of `user`'s track events that have a time, in load order; none for
+    /// `Sym::NONE`.
+    pub fn track_rows_of_user(&self, user: Sym) -> Vec<u32> {
+        self.tracks.of_user(user)
     }
 
     /// The sets of other string values that rows refer to (`Row::others`).
@@ -375,7 +382,7 @@ impl Store {
             }
             self.peers.push(row.peer_id, self.rows.len() as u32);
             if row.ts != NO_TIME && self.is_track_kind(&mut track_kinds, row.kind) {
-                self.tracks.push(self.rows.len() as u32);
+                self.tracks.push(self.rows.len() as u32, row.user_id);
             }
             if !row.search_raw {
                 self.located.resize(self.rows.len(), Located::default());

@@ -527,6 +527,33 @@ fn the_track_rows_are_every_timed_track_event_in_load_order_across_batches() {
         .collect();
     assert!(scanned.len() > 10, "{} track events", scanned.len());
     assert_eq!(store.track_rows(), scanned);
+    // Each user's among them, and none for no user.
+    let mut users: Vec<Sym> = scanned
+        .iter()
+        .map(|&i| store.row(i as usize).user_id)
+        .collect();
+    users.sort();
+    users.dedup();
+    let mut more_than_one = 0;
+    for user in users {
+        let theirs: Vec<u32> = scanned
+            .iter()
+            .copied()
+            .filter(|&i| !user.is_none() && store.row(i as usize).user_id == user)
+            .collect();
+        more_than_one += usize::from(theirs.len() > 1);
+        assert_eq!(
+            store.track_rows_of_user(user),
+            theirs,
+            "{}",
+            store.str(user)
+        );
+    }
+    assert!(
+        more_than_one > 3,
+        "{more_than_one} users of several track events"
+    );
+    assert!(store.track_rows_of_user(Sym::NONE).is_empty());
 }
 
 #[test]
