@@ -229,46 +229,72 @@ fn spawn_asker(
     asks
 }
 
+/// The niceness of the threads that read an offline source: on a machine of two cores, its
+/// readers (one a core) and the UI thread that merges what they read share the cores, and at an
+/// equal priority a frame waited for a core as long as it worked. At this one, the UI thread
+/// gets nine tenths of a core it shares with a reader. (Where the system groups the threads of
+/// a terminal session, as Linux does by default, niceness weighs only within the group: the
+/// readers take no less of the machine against other programs.)
+const READERS_NICENESS: i32 = 10;
+
 /// Reads the offline source off the UI thread, sending each file's events as soon as they are
-/// read, and the related data (rooms, sessions, quality stats) the files or the demo hold.
+/// read, and the related data (rooms, sessions, quality stats) the files or the demo hold. The
+/// reading is done by a thread of a lower priority than the UI thread's (and the threads it
+/// starts inherit it): [`READERS_NICENESS`].
 fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>) {
     tokio::task::spawn_blocking(move || {
-        let problems = match &source {
-            Source::Files(files) => crate::source::load_with_related(
-                files,
-                // What the explorer reads it holds while it runs: a piped or gzip'd dump goes
-                // to a temporary file rather than stay in its memory.
-                crate::source::dump::Holding::FirstPiece,
-                |_, batch| {
-                    let _ = tx.send(Action::BatchLoaded(batch));
-                },
-                |objects| {
-                    let _ = tx.send(Action::RelatedLoaded {
-                        objects,
-                        now: now(),
-                    });
-                },
-            ),
-            Source::Demo | Source::Live(_) => {
-                let _ = tx.send(Action::BatchLoaded(crate::source::demo::load()));
-                let objects = crate::source::demo::related().into_objects().collect();
+        std::thread::scope(|scope| {
+            let started = std::thread::Builder::new()
+                .name("loader".to_string())
+                .spawn_scoped(scope, || {
+                    runtime::lower_priority_of_this_thread(READERS_NICENESS);
+                    load(&source, &tx);
+                });
+            if started.is_err() {
+                // Without a thread of its own, it is read here, at this thread's priority.
+                load(&source, &tx);
+            }
+        });
+    });
+}
+
+/// Reads the offline source, sending what it reads and then that it is done.
+fn load(source: &Source, tx: &mpsc::UnboundedSender<Action>) {
+    let problems = match source {
+        Source::Files(files) => crate::source::load_with_related(
+            files,
+            // What the explorer reads it holds while it runs: a piped or gzip'd dump goes
+            // to a temporary file rather than stay in its memory.
+            crate::source::dump::Holding::FirstPiece,
+            |_, batch| {
+                let _ = tx.send(Action::BatchLoaded(batch));
+            },
+            |objects| {
                 let _ = tx.send(Action::RelatedLoaded {
                     objects,
                     now: now(),
                 });
-                Vec::new()
-            }
-        };
-        let _ = tx.send(Action::LoadFinished { problems });
-        // Saved API pages say whether their query had more than they hold: read once the
-        // events are shown, so that it does not hold them back.
-        if let Source::Files(files) = &source {
-            let pages = crate::source::pages::of_args(files);
-            if pages.pages > 0 {
-                let _ = tx.send(Action::SavedPages(pages));
-            }
+            },
+        ),
+        Source::Demo | Source::Live(_) => {
+            let _ = tx.send(Action::BatchLoaded(crate::source::demo::load()));
+            let objects = crate::source::demo::related().into_objects().collect();
+            let _ = tx.send(Action::RelatedLoaded {
+                objects,
+                now: now(),
+            });
+            Vec::new()
         }
-    });
+    };
+    let _ = tx.send(Action::LoadFinished { problems });
+    // Saved API pages say whether their query had more than they hold: read once the
+    // events are shown, so that it does not hold them back.
+    if let Source::Files(files) = source {
+        let pages = crate::source::pages::of_args(files);
+        if pages.pages > 0 {
+            let _ = tx.send(Action::SavedPages(pages));
+        }
+    }
 }
 
 /// What the explorer takes from the config: the theme's name, the key table and the choice to

@@ -241,7 +241,7 @@ fn read_numbers(model: &Model, sender: &mpsc::UnboundedSender<Action>) {
     let spawned = std::thread::Builder::new()
         .name("numbers".to_string())
         .spawn(move || {
-            lowest_priority_for_this_thread();
+            lower_priority_of_this_thread(19);
             if work.read() {
                 let _ = sender.send(Action::NumbersRead);
             }
@@ -252,16 +252,18 @@ fn read_numbers(model: &Model, sender: &mpsc::UnboundedSender<Action>) {
     }
 }
 
-/// Gives the calling thread the lowest priority (the highest niceness) the system has; where it
-/// cannot, the thread keeps its own.
-fn lowest_priority_for_this_thread() {
+/// Gives the calling thread a lower priority: this niceness (19 is the lowest priority), which
+/// the threads it starts from then on inherit; where it cannot, the thread keeps its own.
+pub(super) fn lower_priority_of_this_thread(niceness: i32) {
     #[cfg(target_os = "linux")]
     // SAFETY: gettid takes nothing and cannot fail; setpriority takes plain numbers, and on
     // Linux a thread id names that thread alone.
     unsafe {
         let tid = libc::gettid();
-        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19);
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, niceness);
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = niceness;
 }
 
 /// Lists the rooms of recent sessions in the background; the answer comes as an action.
