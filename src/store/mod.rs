@@ -27,7 +27,7 @@ pub use memory::Blob;
 pub use query::Query;
 pub use read::{next_stop, probe, skipping};
 use row::{Located, Span};
-pub use row::{NO_TIME, Row, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
+pub use row::{NO_TIME, Row};
 use search::Bigrams;
 pub use search::{Needle, NumberWork, SearchBits};
 
@@ -374,7 +374,7 @@ impl Store {
             if row.ts != NO_TIME && self.is_track_kind(&mut track_kinds, row.kind) {
                 self.tracks.push(self.rows.len() as u32);
             }
-            if !row.search_raw {
+            if !row.search_raw() {
                 self.located.resize(self.rows.len(), Located::default());
                 self.located.push(located);
             }
@@ -420,7 +420,7 @@ impl Store {
         };
         let expected = usize::try_from(whole).unwrap_or(usize::MAX).min(cap).max(n);
         self.rows.reserve(expected);
-        if batch.rows.iter().any(|(row, _)| !row.search_raw) {
+        if batch.rows.iter().any(|(row, _)| !row.search_raw()) {
             self.located.reserve(expected);
         }
         self.peers.previous.reserve(expected);

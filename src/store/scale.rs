@@ -30,7 +30,7 @@ fn searching_a_million_events_is_interactive() {
         s.len(),
         s.strings().len(),
         s.sets().len(),
-        s.rows().iter().filter(|r| r.search_raw).count()
+        s.rows().iter().filter(|r| r.search_raw()).count()
     );
     for text in [
         "sfu-prod-in2-07",
