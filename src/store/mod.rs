@@ -11,6 +11,8 @@
 //! - `memory/` is where the bytes are kept ([`Blob`]) and how memory is reused.
 
 mod batch;
+#[cfg(test)]
+mod footprint;
 mod intern;
 mod memory;
 mod query;

@@ -180,3 +180,12 @@ mod tests {
         assert_eq!(agents.intern(agent(4, 4)), AgentId(1));
     }
 }
+
+#[cfg(test)]
+impl Agents {
+    /// The bytes it holds.
+    pub(in crate::store) fn heap(&self) -> crate::store::footprint::Bytes {
+        use crate::store::footprint::Bytes;
+        Bytes::of(&self.list) + Bytes::hashed::<(Agent, AgentId)>(self.index.capacity())
+    }
+}

@@ -61,3 +61,11 @@ mod tests {
         assert_eq!(sets.get(one), &[Sym(3)]);
     }
 }
+
+#[cfg(test)]
+impl SymSets {
+    /// The bytes its items, the ends of its slices and its table hold.
+    pub(in crate::store) fn heap(&self) -> [crate::store::footprint::Bytes; 3] {
+        self.sets.heap()
+    }
+}

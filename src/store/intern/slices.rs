@@ -652,3 +652,16 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+impl<T> Slices<T> {
+    /// The bytes its items, the ends of its slices and its table hold.
+    pub(in crate::store) fn heap(&self) -> [crate::store::footprint::Bytes; 3] {
+        use crate::store::footprint::Bytes;
+        [
+            Bytes::of(&self.items),
+            Bytes::of(&self.ends),
+            Bytes::table(&self.table.slots) + Bytes::table(&self.table.old),
+        ]
+    }
+}

@@ -155,3 +155,11 @@ mod tests {
         assert_eq!(i.len(), 20_001);
     }
 }
+
+#[cfg(test)]
+impl Interner {
+    /// The bytes its items, the ends of its slices and its table hold.
+    pub(in crate::store) fn heap(&self) -> [crate::store::footprint::Bytes; 3] {
+        self.strings.heap()
+    }
+}

@@ -131,6 +131,16 @@ impl NumberWork {
     }
 }
 
+#[cfg(test)]
+impl NumberIndex {
+    /// The bytes it holds.
+    pub(in crate::store) fn heap(&self) -> crate::store::footprint::Bytes {
+        let [a, b, c] = self.texts.heap();
+        let [d, e, f] = self.sets.heap();
+        a + b + c + d + e + f + crate::store::footprint::Bytes::of(&self.of_row)
+    }
+}
+
 impl NumberIndex {
     /// Reads the numbers of the events the index does not cover yet.
     pub fn extend(&mut self, store: &Store) {
