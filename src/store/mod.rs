@@ -275,24 +275,20 @@ impl Store {
             return None;
         }
         // One pass over the rows left, which are wide.
-        let mut runs: Vec<(usize, u32)> = Vec::new();
         let left = &self.rows[covered..];
-        let mut offsets = Vec::with_capacity(left.len());
-        let mut lens = Vec::with_capacity(left.len());
-        for (i, r) in (covered..).zip(left) {
-            if runs.last().is_none_or(|&(_, blob)| blob != r.blob) {
-                runs.push((i, r.blob));
-            }
-            offsets.push(r.offset);
-            lens.push(r.len);
+        let mut places = search::Places::with_capacity(left.len());
+        for r in left {
+            places.push(search::Place {
+                blob: r.blob,
+                start: r.offset,
+                len: r.len,
+            });
         }
         Some(NumberWork {
             index: Arc::clone(&self.numbers),
             blobs: self.blobs.clone(),
             from: covered,
-            runs,
-            offsets,
-            lens,
+            places,
         })
     }
 

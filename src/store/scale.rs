@@ -131,7 +131,7 @@ fn footprint_of_each_structure() {
     let work = s.number_work().expect("numbers not read yet");
     println!(
         "the numbers' read-ahead holds {:.1} MiB of where each event is",
-        mib(work.offsets.len() * 8 + work.lens.len() * 4)
+        mib(work.places.heap())
     );
     work.read();
     crate::memory::release_freed();
