@@ -12,6 +12,7 @@ pub mod runtime;
 pub mod terminal;
 pub mod update;
 pub mod view;
+mod waiting;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -101,6 +102,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         let mut asks = None;
         let connection = live.clone();
         let mut start = Vec::new();
+        let waiting = waiting::Waiting::default();
         let worker = match live {
             Some(Connection { api, tokens, names }) => {
                 let url = match &source {
@@ -134,7 +136,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
                 Some(worker)
             }
             None => {
-                spawn_loader(source, tx.clone());
+                spawn_loader(source, tx.clone(), waiting.clone());
                 None
             }
         };
@@ -150,6 +152,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
             sender: tx,
             connection,
             start,
+            waiting,
         };
         let result = runtime::run(&mut terminal, &mut model, channels).await;
         drop(guard);
@@ -231,7 +234,7 @@ fn spawn_asker(
 
 /// Reads the offline source off the UI thread, sending each file's events as soon as they are
 /// read, and the related data (rooms, sessions, quality stats) the files or the demo hold.
-fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>) {
+fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>, waiting: waiting::Waiting) {
     tokio::task::spawn_blocking(move || {
         let problems = match &source {
             Source::Files(files) => crate::source::load_with_related(
@@ -240,6 +243,9 @@ fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>) {
                 // to a temporary file rather than stay in its memory.
                 crate::source::dump::Holding::FirstPiece,
                 |_, batch| {
+                    // Reading waits here (workers a piece ahead at most) while the explorer
+                    // has batches enough to merge.
+                    waiting.before_send(|| tx.is_closed());
                     let _ = tx.send(Action::BatchLoaded(batch));
                 },
                 |objects| {
