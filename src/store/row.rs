@@ -288,7 +288,8 @@ mod tests {
 
     /// Sets every part, in the order given or reversed.
     fn write(row: &mut Row, k: Kept, reversed: bool) {
-        let mut steps: Vec<Box<dyn Fn(&mut Row)>> = vec![
+        type Step = Box<dyn Fn(&mut Row)>;
+        let mut steps: Vec<Step> = vec![
             Box::new(move |r| r.set_error_code(k.code)),
             Box::new(move |r| r.set_terminal(k.terminal)),
             Box::new(move |r| r.set_search_raw(k.search_raw)),
@@ -344,11 +345,10 @@ mod tests {
         // Each written on a fresh row, and over each other value (a row whose every bit is set,
         // then one whose every bit is clear), in both orders: no part spills into another, and
         // setting one clears what it held before.
-        let full = {
-            let mut r = Row::default();
-            r.flags = u16::MAX;
-            r.code = -1;
-            r
+        let full = Row {
+            flags: u16::MAX,
+            code: -1,
+            ..Row::default()
         };
         for &k in &all {
             for reversed in [false, true] {

@@ -131,6 +131,15 @@ impl Agents {
 }
 
 #[cfg(test)]
+impl Agents {
+    /// The bytes it holds.
+    pub(in crate::store) fn heap(&self) -> crate::store::footprint::Bytes {
+        use crate::store::footprint::Bytes;
+        Bytes::of(&self.list) + Bytes::hashed::<(Agent, AgentId)>(self.index.capacity())
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -178,14 +187,5 @@ mod tests {
         agents.clear();
         assert!(agents.is_empty());
         assert_eq!(agents.intern(agent(4, 4)), AgentId(1));
-    }
-}
-
-#[cfg(test)]
-impl Agents {
-    /// The bytes it holds.
-    pub(in crate::store) fn heap(&self) -> crate::store::footprint::Bytes {
-        use crate::store::footprint::Bytes;
-        Bytes::of(&self.list) + Bytes::hashed::<(Agent, AgentId)>(self.index.capacity())
     }
 }

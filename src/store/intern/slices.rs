@@ -404,6 +404,19 @@ impl<T: Item> Slices<T> {
 }
 
 #[cfg(test)]
+impl<T> Slices<T> {
+    /// The bytes its items, the ends of its slices and its table hold.
+    pub(in crate::store) fn heap(&self) -> [crate::store::footprint::Bytes; 3] {
+        use crate::store::footprint::Bytes;
+        [
+            Bytes::of(&self.items),
+            Bytes::of(&self.ends),
+            Bytes::table(&self.table.slots) + Bytes::table(&self.table.old),
+        ]
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::store::Sym;
@@ -650,18 +663,5 @@ mod tests {
                 word(n).as_bytes()
             );
         }
-    }
-}
-
-#[cfg(test)]
-impl<T> Slices<T> {
-    /// The bytes its items, the ends of its slices and its table hold.
-    pub(in crate::store) fn heap(&self) -> [crate::store::footprint::Bytes; 3] {
-        use crate::store::footprint::Bytes;
-        [
-            Bytes::of(&self.items),
-            Bytes::of(&self.ends),
-            Bytes::table(&self.table.slots) + Bytes::table(&self.table.old),
-        ]
     }
 }

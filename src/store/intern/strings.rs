@@ -103,6 +103,14 @@ impl Interner {
 }
 
 #[cfg(test)]
+impl Interner {
+    /// The bytes its items, the ends of its slices and its table hold.
+    pub(in crate::store) fn heap(&self) -> [crate::store::footprint::Bytes; 3] {
+        self.strings.heap()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -153,13 +161,5 @@ mod tests {
         }
         assert!(i.intern_bytes(b"\xff").is_err());
         assert_eq!(i.len(), 20_001);
-    }
-}
-
-#[cfg(test)]
-impl Interner {
-    /// The bytes its items, the ends of its slices and its table hold.
-    pub(in crate::store) fn heap(&self) -> [crate::store::footprint::Bytes; 3] {
-        self.strings.heap()
     }
 }

@@ -51,7 +51,7 @@ impl Places {
         let k = self.lens.len();
         let gap = self
             .end
-            .filter(|&(blob, _)| blob == place.blob && k % WHOLE_EVERY != 0)
+            .filter(|&(blob, _)| blob == place.blob && !k.is_multiple_of(WHOLE_EVERY))
             .and_then(|(_, end)| place.start.checked_sub(end))
             .filter(|&gap| gap < u64::from(FAR));
         match gap {
