@@ -18,7 +18,7 @@
 use rustc_hash::FxHashMap;
 
 use super::Kinds;
-use crate::store::{NO_TIME, Row, Store, Sym, TERMINAL_TRUE};
+use crate::store::{NO_TIME, Row, Store, Sym};
 
 const S: i64 = 1_000_000_000;
 
@@ -247,7 +247,7 @@ fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<
         let current = open.get(&key).copied().filter(|&c| {
             let chain = &chains[c];
             let last = &rows[*chain.events.last().unwrap_or(&i) as usize];
-            last.terminal != TERMINAL_TRUE && row.ts - chain.last <= CHAIN_GAP
+            last.is_terminal() != Some(true) && row.ts - chain.last <= CHAIN_GAP
         });
         let c = match current {
             Some(c) => c,
@@ -275,7 +275,7 @@ fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<
     for (chain, next) in chains.iter_mut().zip(next_of) {
         let last = &rows[*chain.events.last().unwrap_or(&0) as usize];
         chain.ending = match next {
-            _ if last.terminal == TERMINAL_TRUE => Ending::GaveUp {
+            _ if last.is_terminal() == Some(true) => Ending::GaveUp {
                 at: chain.last,
                 next,
             },

@@ -1,7 +1,7 @@
 //! The shown events counted per time bucket, per type, with the final ones apart.
 
 use super::{Kinds, TYPE_SLOTS, in_slices, parts_for};
-use crate::store::{NO_TIME, Store, TERMINAL_TRUE};
+use crate::store::{NO_TIME, Store};
 
 const S: i64 = 1_000_000_000;
 /// A day, in nanoseconds.
@@ -105,7 +105,7 @@ impl Timeline {
                 }
                 let b = &mut buckets[(row.ts.div_euclid(step) - first) as usize];
                 b.by_type[kinds.slot(row.kind)] += 1;
-                b.finals += u32::from(row.terminal == TERMINAL_TRUE);
+                b.finals += u32::from(row.is_terminal() == Some(true));
             }
             buckets
         });

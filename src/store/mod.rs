@@ -12,6 +12,8 @@
 //! - `tracks` holds the rows of the track events, and each user's among them.
 
 mod batch;
+#[cfg(test)]
+mod footprint;
 mod intern;
 mod memory;
 mod query;
@@ -29,7 +31,7 @@ pub use memory::Blob;
 pub use query::Query;
 pub use read::{next_stop, probe, skipping};
 use row::{Located, Span};
-pub use row::{NO_TIME, Row, TERMINAL_ABSENT, TERMINAL_FALSE, TERMINAL_TRUE};
+pub use row::{NO_TIME, Row};
 use search::Bigrams;
 pub use search::{Needle, NumberWork, SearchBits};
 
@@ -282,25 +284,21 @@ impl Store {
             return None;
         }
         // One pass over the rows, which are wide.
-        let mut runs: Vec<(usize, u32)> = Vec::new();
         let end = self.rows.len().min(covered.saturating_add(most.max(1)));
         let left = &self.rows[covered..end];
-        let mut offsets = Vec::with_capacity(left.len());
-        let mut lens = Vec::with_capacity(left.len());
-        for (i, r) in (covered..).zip(left) {
-            if runs.last().is_none_or(|&(_, blob)| blob != r.blob) {
-                runs.push((i, r.blob));
-            }
-            offsets.push(r.offset);
-            lens.push(r.len);
+        let mut places = search::Places::with_capacity(left.len());
+        for r in left {
+            places.push(search::Place {
+                blob: r.blob,
+                start: r.offset,
+                len: r.len,
+            });
         }
         Some(NumberWork {
             index: Arc::clone(&self.numbers),
             blobs: self.blobs.clone(),
             from: covered,
-            runs,
-            offsets,
-            lens,
+            places,
         })
     }
 
@@ -384,7 +382,7 @@ impl Store {
             if row.ts != NO_TIME && self.is_track_kind(&mut track_kinds, row.kind) {
                 self.tracks.push(self.rows.len() as u32, row.user_id);
             }
-            if !row.search_raw {
+            if !row.search_raw() {
                 self.located.resize(self.rows.len(), Located::default());
                 self.located.push(located);
             }
@@ -430,7 +428,7 @@ impl Store {
         };
         let expected = usize::try_from(whole).unwrap_or(usize::MAX).min(cap).max(n);
         self.rows.reserve(expected);
-        if batch.rows.iter().any(|(row, _)| !row.search_raw) {
+        if batch.rows.iter().any(|(row, _)| !row.search_raw()) {
             self.located.reserve(expected);
         }
         self.peers.previous.reserve(expected);

@@ -1,7 +1,7 @@
 //! A filter run over the store's rows: its [`Plan`] with strings as the store's symbols, so that
 //! matching a row is integer work, and the text search answered from the search index.
 
-use super::{NO_TIME, Needle, Row, SearchBits, Store, Sym, TERMINAL_FALSE, TERMINAL_TRUE};
+use super::{NO_TIME, Needle, Row, SearchBits, Store, Sym};
 use crate::event::Field;
 use crate::filter::{Filter, Plan, Record};
 
@@ -63,11 +63,7 @@ impl Record for RowRecord<'_> {
     }
 
     fn terminal(&self) -> Option<bool> {
-        match self.row.terminal {
-            TERMINAL_TRUE => Some(true),
-            TERMINAL_FALSE => Some(false),
-            _ => None,
-        }
+        self.row.is_terminal()
     }
 
     fn time(&self) -> Option<i64> {

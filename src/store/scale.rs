@@ -30,7 +30,7 @@ fn searching_a_million_events_is_interactive() {
         s.len(),
         s.strings().len(),
         s.sets().len(),
-        s.rows().iter().filter(|r| r.search_raw).count()
+        s.rows().iter().filter(|r| r.search_raw()).count()
     );
     for text in [
         "sfu-prod-in2-07",
@@ -58,4 +58,83 @@ fn searching_a_million_events_is_interactive() {
             .unwrap();
         println!("{text:>16}: {n:>7} events, first search {first:?}, again {again:?}");
     }
+}
+
+/// The RssAnon line of `/proc/self/status`, in KiB, where there is one.
+fn rss_anon_kib() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("RssAnon:"))?;
+    line.trim().strip_suffix("kB")?.trim().parse().ok()
+}
+
+/// What each structure of a loaded store holds, per event, then once the numbers are read. The
+/// dump is `CALLSCOPE_SCALE_DUMP` when set, else generated (`CALLSCOPE_SCALE_EVENTS`, 5M):
+///
+/// `cargo test --release --lib store::scale::footprint -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn footprint_of_each_structure() {
+    crate::memory::give_back_large_blocks();
+    let s = match std::env::var("CALLSCOPE_SCALE_DUMP") {
+        Ok(path) => {
+            let mut s = Store::new();
+            let problems = crate::source::load_files(&[path], |_, batch| {
+                s.merge(batch);
+            });
+            assert!(problems.is_empty(), "{problems:?}");
+            s
+        }
+        Err(_) => generated_dump_loaded(
+            std::env::var("CALLSCOPE_SCALE_EVENTS").map_or(5_000_000, |n| n.parse().unwrap()),
+        ),
+    };
+    crate::memory::release_freed();
+    let n = s.len();
+    let mib = |b: usize| b as f64 / 1048576.0;
+    let table = |s: &Store| {
+        println!(
+            "| structure | MiB in use | MiB allocated | bytes an event |\n|---|---:|---:|---:|"
+        );
+        let parts = s.footprint();
+        for (name, bytes) in &parts {
+            println!(
+                "| {name} | {:.1} | {:.1} | {:.1} |",
+                mib(bytes.used),
+                mib(bytes.allocated),
+                bytes.used as f64 / n as f64
+            );
+        }
+        let all: super::footprint::Bytes = parts.iter().map(|(_, b)| *b).sum();
+        println!(
+            "| all | {:.1} | {:.1} | {:.1} |",
+            mib(all.used),
+            mib(all.allocated),
+            all.used as f64 / n as f64
+        );
+        if let Some(kib) = rss_anon_kib() {
+            println!("RssAnon of the process: {:.1} MiB", kib as f64 / 1024.0);
+        }
+    };
+    println!(
+        "{n} events; a row {} bytes, located {} bytes, a batch's row {} bytes and id {} bytes",
+        std::mem::size_of::<super::Row>(),
+        std::mem::size_of::<super::Located>(),
+        std::mem::size_of::<(super::Row, super::Located)>(),
+        std::mem::size_of::<super::IdKey>(),
+    );
+    println!(
+        "{} not located (search_raw), {} track rows",
+        s.rows().iter().filter(|r| r.search_raw()).count(),
+        s.track_rows().len()
+    );
+    table(&s);
+    let work = s.number_work(usize::MAX).expect("numbers not read yet");
+    println!(
+        "the numbers' read-ahead holds {:.1} MiB of where each event is",
+        mib(work.places.heap())
+    );
+    work.read();
+    crate::memory::release_freed();
+    println!("numbers read:");
+    table(&s);
 }

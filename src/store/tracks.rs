@@ -51,3 +51,14 @@ impl Tracks {
         rows
     }
 }
+
+#[cfg(test)]
+impl Tracks {
+    /// The bytes its rows, its lists through them and its users' last places hold.
+    pub(super) fn heap(&self) -> super::footprint::Bytes {
+        use super::footprint::Bytes;
+        Bytes::of(&self.rows)
+            + Bytes::of(&self.previous_of_user)
+            + Bytes::hashed::<(Sym, u32)>(self.last_of_user.capacity())
+    }
+}

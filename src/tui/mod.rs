@@ -12,6 +12,7 @@ pub mod runtime;
 pub mod terminal;
 pub mod update;
 pub mod view;
+mod waiting;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -101,6 +102,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         let mut asks = None;
         let connection = live.clone();
         let mut start = Vec::new();
+        let waiting = waiting::Waiting::default();
         let worker = match live {
             Some(Connection { api, tokens, names }) => {
                 let url = match &source {
@@ -134,7 +136,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
                 Some(worker)
             }
             None => {
-                spawn_loader(source, tx.clone());
+                spawn_loader(source, tx.clone(), waiting.clone());
                 None
             }
         };
@@ -150,6 +152,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
             sender: tx,
             connection,
             start,
+            waiting,
         };
         let result = runtime::run(&mut terminal, &mut model, channels).await;
         drop(guard);
@@ -241,25 +244,25 @@ const READERS_NICENESS: i32 = 10;
 /// read, and the related data (rooms, sessions, quality stats) the files or the demo hold. The
 /// reading is done by a thread of a lower priority than the UI thread's (and the threads it
 /// starts inherit it): [`READERS_NICENESS`].
-fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>) {
+fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>, waiting: waiting::Waiting) {
     tokio::task::spawn_blocking(move || {
         std::thread::scope(|scope| {
             let started = std::thread::Builder::new()
                 .name("loader".to_string())
                 .spawn_scoped(scope, || {
                     runtime::lower_priority_of_this_thread(READERS_NICENESS);
-                    load(&source, &tx);
+                    load(&source, &tx, &waiting);
                 });
             if started.is_err() {
                 // Without a thread of its own, it is read here, at this thread's priority.
-                load(&source, &tx);
+                load(&source, &tx, &waiting);
             }
         });
     });
 }
 
 /// Reads the offline source, sending what it reads and then that it is done.
-fn load(source: &Source, tx: &mpsc::UnboundedSender<Action>) {
+fn load(source: &Source, tx: &mpsc::UnboundedSender<Action>, waiting: &waiting::Waiting) {
     let problems = match source {
         Source::Files(files) => crate::source::load_with_related(
             files,
@@ -267,6 +270,9 @@ fn load(source: &Source, tx: &mpsc::UnboundedSender<Action>) {
             // to a temporary file rather than stay in its memory.
             crate::source::dump::Holding::FirstPiece,
             |_, batch| {
+                // Reading waits here (workers a piece ahead at most) while the explorer
+                // has batches enough to merge.
+                waiting.before_send(|| tx.is_closed());
                 let _ = tx.send(Action::BatchLoaded(batch));
             },
             |objects| {

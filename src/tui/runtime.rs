@@ -46,6 +46,8 @@ pub struct Channels {
     pub connection: Option<Connection>,
     /// What the first update asked for, carried out before the first key.
     pub start: Vec<Effect>,
+    /// The batches the loader sent that are not merged yet.
+    pub waiting: super::waiting::Waiting,
 }
 
 /// How the explorer's loop ended.
@@ -70,6 +72,7 @@ pub async fn run(
         sender,
         connection,
         start,
+        waiting,
     } = channels;
     let mut input = EventStream::new();
     let outside = Outside {
@@ -133,13 +136,23 @@ pub async fn run(
         };
         let Some(action) = action else { continue };
         let started = std::time::Instant::now();
+        // Each batch is merged by its update, there and then.
+        let merges = |action: &Action| {
+            if matches!(action, Action::BatchLoaded(_)) {
+                waiting.merged();
+            }
+        };
+        merges(&action);
         let mut effects = update(model, action);
         for _ in 0..MAX_BURST {
             if started.elapsed() >= BURST_BUDGET {
                 break;
             }
             match rx.try_recv() {
-                Ok(action) => effects.extend(update(model, action)),
+                Ok(action) => {
+                    merges(&action);
+                    effects.extend(update(model, action));
+                }
                 Err(_) => break,
             }
         }

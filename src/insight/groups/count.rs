@@ -154,7 +154,7 @@ impl Met {
         }
         let s = &mut self.sums[g as usize];
         s.count += 1;
-        s.finals += u32::from(row.terminal == TERMINAL_TRUE);
+        s.finals += u32::from(row.is_terminal() == Some(true));
         if s.display.is_none() {
             s.display = key.display_of(row);
         }

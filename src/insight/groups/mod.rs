@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use super::keys::{Index, compare_values, label_of, parts_of, rank};
 use super::{GroupValue, Part, parts_for, slice_len};
 use crate::insight::{GroupKey, GroupSort};
-use crate::store::{NO_TIME, Row, Store, Sym, TERMINAL_TRUE};
+use crate::store::{NO_TIME, Row, Store, Sym};
 
 mod count;
 use count::*;

@@ -146,30 +146,29 @@ impl OrderIndex {
             self.times.extend(new.iter().map(|&(t, _)| t));
             return;
         }
-        // Rows only ever join at the end of the store, so an old row goes before a new one of
-        // the same time.
-        let old = std::mem::take(&mut self.by_time);
-        let old_times = std::mem::take(&mut self.times);
-        let mut merged = Vec::with_capacity(old.len() + new.len());
-        let mut times = Vec::with_capacity(old.len() + new.len());
-        let (mut a, mut b) = (0, 0);
-        while a < old.len() && b < new.len() {
-            if old_times[a] <= new[b].0 {
-                merged.push(old[a]);
-                times.push(old_times[a]);
-                a += 1;
+        // Merged in place from the end, the latest first: a merge into new lists held both
+        // copies at once, 12 bytes an event more at the peak (57 MiB at five million). Rows
+        // only ever join at the end of the store, so an old row goes before a new one of the
+        // same time.
+        let (old_len, all) = (self.by_time.len(), self.by_time.len() + new.len());
+        self.by_time.resize(all, 0);
+        self.times.resize(all, 0);
+        let (mut a, mut b) = (old_len, new.len());
+        for out in (0..all).rev() {
+            if b == 0 {
+                // The old rows left are in place already.
+                break;
+            }
+            if a > 0 && self.times[a - 1] > new[b - 1].0 {
+                a -= 1;
+                self.by_time[out] = self.by_time[a];
+                self.times[out] = self.times[a];
             } else {
-                merged.push(new[b].1);
-                times.push(new[b].0);
-                b += 1;
+                b -= 1;
+                self.by_time[out] = new[b].1;
+                self.times[out] = new[b].0;
             }
         }
-        merged.extend_from_slice(&old[a..]);
-        times.extend_from_slice(&old_times[a..]);
-        merged.extend(new[b..].iter().map(|&(_, i)| i));
-        times.extend(new[b..].iter().map(|&(t, _)| t));
-        self.by_time = merged;
-        self.times = times;
     }
 
     /// Every loaded row in `order` (after [`OrderIndex::extend`]).
@@ -429,6 +428,36 @@ mod tests {
             ids(&s, &index.arrange(&s, Order::default(), &members)),
             ["none", "late1"]
         );
+    }
+
+    #[test]
+    fn batches_of_every_mix_of_times_merge_in_place_as_a_stable_sort_would() {
+        // Times from a few, so that many are equal, in an order that jumps back and forth;
+        // batches of every size from 1 to 9, some events without a time.
+        let mut s = Store::new();
+        let mut index = OrderIndex::default();
+        let mut n = 0u64;
+        for size in (1..=9).cycle().take(40) {
+            let events: Vec<String> = (0..size)
+                .map(|_| {
+                    n += 1;
+                    let minute = n * 7919 % 13;
+                    if minute == 5 {
+                        serde_json::json!({"id": format!("e{n}")}).to_string()
+                    } else {
+                        let ts = format!("2026-11-18T08:{minute:02}:00Z");
+                        serde_json::json!({"id": format!("e{n}"), "timestamp": ts}).to_string()
+                    }
+                })
+                .collect();
+            s.merge(Batch::of_objects(events).unwrap());
+            index.extend(&s);
+            let mut plain: Vec<u32> = (0..s.len() as u32).collect();
+            plain.sort_by_key(|&i| s.row(i as usize).ts);
+            assert_eq!(index.by_time, plain, "after {} events", s.len());
+            let times: Vec<i64> = plain.iter().map(|&i| s.row(i as usize).ts).collect();
+            assert_eq!(index.times, times);
+        }
     }
 
     #[test]

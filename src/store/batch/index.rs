@@ -54,19 +54,21 @@ impl Tables {
             match s.field {
                 Field::Id if locate(&mut row.id_at) => {
                     let uuid = canonical_uuid(inner);
-                    row.id_is_uuid = uuid.is_some();
+                    row.set_id_is_uuid(uuid.is_some());
                     located.id_uuid = uuid.unwrap_or(0).to_le_bytes();
                     continue;
                 }
                 Field::Timestamp if locate(&mut row.ts_at) => {
-                    row.ts_is_plain = inner.iter().all(|&b| is_time_char(b));
-                    row.ts_digits = (row.ts != NO_TIME)
-                        .then(|| timestamp_digits(inner, row.ts))
-                        .flatten();
+                    row.set_ts_is_plain(inner.iter().all(|&b| is_time_char(b)));
+                    row.set_ts_digits(
+                        (row.ts != NO_TIME)
+                            .then(|| timestamp_digits(inner, row.ts))
+                            .flatten(),
+                    );
                     continue;
                 }
                 Field::ErrorDescription if locate(&mut row.description_at) => {
-                    row.description_escaped = escaped;
+                    row.set_description_escaped(escaped);
                     located.description_bigrams = if escaped {
                         match serde_json::from_slice::<String>(&raw[a..z]) {
                             Ok(text) => description_bigrams(text.as_bytes()),
@@ -88,7 +90,7 @@ impl Tables {
                         unescaped.as_bytes()
                     }
                     Err(_) => {
-                        row.search_raw = true;
+                        row.set_search_raw(true);
                         continue;
                     }
                 }
@@ -105,7 +107,7 @@ impl Tables {
             }
             if value.len() >= LONG_VALUE && !self.keeps_long_value(value) {
                 // Left in the dump: the search reads this event's JSON.
-                row.search_raw = true;
+                row.set_search_raw(true);
                 continue;
             }
             text.extend_from_slice(value);
@@ -168,7 +170,7 @@ impl Tables {
                 others.dedup();
                 let set = self.sets.intern(&others);
                 if !all_text {
-                    row.search_raw = true;
+                    row.set_search_raw(true);
                 } else if !self.texts_trial.is_off()
                     && self.texts_of_others.parts().0.len() < MAX_TEXTS_OF_OTHERS
                 {

@@ -333,12 +333,12 @@ impl BatchBuilder {
                 &mut located,
             );
         } else {
-            row.search_raw = true;
+            row.set_search_raw(true);
         }
         let id = match probe.id.get() {
             None => IdKey::Absent,
             // The very string the search located, read as a UUID there: not read again.
-            Some(b) if row.id_is_uuid && row.id_at.holds(raw, b) => {
+            Some(b) if row.id_is_uuid() && row.id_at.holds(raw, b) => {
                 IdKey::Uuid(u128::from_le_bytes(located.id_uuid))
             }
             Some(b) => {

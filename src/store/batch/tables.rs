@@ -10,10 +10,7 @@ use crate::store::intern::Slices;
 use crate::store::read::probe::Probe;
 use crate::store::read::remembered::{KnownAgent, Met, Remembered, Seen, Trial};
 use crate::store::read::walk::StrAt;
-use crate::store::{
-    Agent, Agents, Interner, NO_TIME, Row, Sym, SymSets, TERMINAL_ABSENT, TERMINAL_FALSE,
-    TERMINAL_TRUE,
-};
+use crate::store::{Agent, Agents, Interner, NO_TIME, Row, Sym, SymSets};
 use crate::time::parse_rfc3339_nanos_bytes;
 
 /// What a builder's rows refer to, and what it remembers to read the next event faster.
@@ -139,16 +136,11 @@ impl Tables {
             .and_then(parse_rfc3339_nanos_bytes)
             .unwrap_or(NO_TIME);
         row.kind = s.intern_bytes_opt(p.kind.get())?;
-        row.terminal = TERMINAL_ABSENT;
         let Some(d) = &p.data.0 else {
             return Ok(row);
         };
         row.set_error_code(d.error_code.0);
-        row.terminal = match d.is_terminal.0 {
-            Some(true) => TERMINAL_TRUE,
-            Some(false) => TERMINAL_FALSE,
-            None => TERMINAL_ABSENT,
-        };
+        row.set_terminal(d.is_terminal.0);
         row.room_id = s.intern_bytes_opt(d.room_id.get())?;
         row.room_name = s.intern_bytes_opt(d.room_name.get())?;
         row.session_id = s.intern_bytes_opt(d.session_id.get())?;

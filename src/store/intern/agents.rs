@@ -131,6 +131,15 @@ impl Agents {
 }
 
 #[cfg(test)]
+impl Agents {
+    /// The bytes it holds.
+    pub(in crate::store) fn heap(&self) -> crate::store::footprint::Bytes {
+        use crate::store::footprint::Bytes;
+        Bytes::of(&self.list) + Bytes::hashed::<(Agent, AgentId)>(self.index.capacity())
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

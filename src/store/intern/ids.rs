@@ -192,6 +192,26 @@ fn slot_for(slots: &[u128], h: u64, u: u128) -> usize {
 }
 
 #[cfg(test)]
+impl IdIndex {
+    /// The bytes it holds.
+    pub(in crate::store) fn heap(&self) -> crate::store::footprint::Bytes {
+        use crate::store::footprint::Bytes;
+        let texts: usize = self.texts.iter().map(|t| t.len()).sum();
+        self.uuids
+            .parts
+            .iter()
+            .map(|p| Bytes::table(&p.slots))
+            .sum::<Bytes>()
+            + Bytes::of(&self.uuids.parts)
+            + Bytes::hashed::<Box<str>>(self.texts.capacity())
+            + Bytes {
+                used: texts,
+                allocated: texts,
+            }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -45,6 +45,14 @@ impl SymSets {
 }
 
 #[cfg(test)]
+impl SymSets {
+    /// The bytes its items, the ends of its slices and its table hold.
+    pub(in crate::store) fn heap(&self) -> [crate::store::footprint::Bytes; 3] {
+        self.sets.heap()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

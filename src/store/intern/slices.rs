@@ -433,4 +433,20 @@ impl<T: Item> Slices<T> {
 }
 
 #[cfg(test)]
+impl<T> Slices<T> {
+    /// The bytes its items, the ends of its slices and its tables (the one in use, the one
+    /// before while it is moved, the next while it is made ready) hold.
+    pub(in crate::store) fn heap(&self) -> [crate::store::footprint::Bytes; 3] {
+        use crate::store::footprint::Bytes;
+        [
+            Bytes::of(&self.items),
+            Bytes::of(&self.ends),
+            Bytes::table(&self.table.slots)
+                + Bytes::table(&self.table.old)
+                + Bytes::table(&self.table.next),
+        ]
+    }
+}
+
+#[cfg(test)]
 mod tests;

@@ -103,6 +103,14 @@ impl Interner {
 }
 
 #[cfg(test)]
+impl Interner {
+    /// The bytes its items, the ends of its slices and its table hold.
+    pub(in crate::store) fn heap(&self) -> [crate::store::footprint::Bytes; 3] {
+        self.strings.heap()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

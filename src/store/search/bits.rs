@@ -112,7 +112,7 @@ impl SearchBits {
     /// whether the text is in the description ([`SearchBits::in_description`]).
     pub fn matches_unread(&self, store: &Store, i: usize) -> Option<bool> {
         let row: &Row = store.row(i);
-        if row.search_raw {
+        if row.search_raw() {
             return Some(self.needle.matches_json(store.raw(i)));
         }
         let hit = |s: Sym| self.strings.get(s.0 as usize).copied().unwrap_or(false);
@@ -134,12 +134,12 @@ impl SearchBits {
         let located = store.located(i);
         // The id and the timestamp are spelled out again from the row when they can be, and
         // the description is read only when it holds every pair of characters of the text.
-        let id = if row.id_is_uuid {
+        let id = if row.id_is_uuid() {
             n.id_like && n.in_lowercase(&uuid_text(u128::from_le_bytes(located.id_uuid)))
         } else {
             read(row.id_at, true)
         };
-        let ts = || match row.ts_digits {
+        let ts = || match row.ts_digits() {
             Some(digits) => {
                 let mut text = [0; TIMESTAMP_MAX];
                 n.time_like
@@ -148,7 +148,7 @@ impl SearchBits {
                         .spell(row.ts, digits, &mut text)
                         .is_some_and(|text| n.in_lowercase(text))
             }
-            None => read(row.ts_at, n.time_like || !row.ts_is_plain),
+            None => read(row.ts_at, n.time_like || !row.ts_is_plain()),
         };
         if id || ts() {
             return Some(true);
@@ -162,9 +162,10 @@ impl SearchBits {
     /// Whether the text is in event `i`'s description.
     pub fn in_description(&self, store: &Store, i: usize) -> bool {
         let row = store.row(i);
-        row.description_at
-            .of(store.raw(i))
-            .is_some_and(|quoted| self.needle.matches_quoted(quoted, row.description_escaped))
+        row.description_at.of(store.raw(i)).is_some_and(|quoted| {
+            self.needle
+                .matches_quoted(quoted, row.description_escaped())
+        })
     }
 
     /// Asks for event `i`'s description to be fetched into the cache: descriptions are

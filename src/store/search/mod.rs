@@ -7,6 +7,7 @@ mod bits;
 mod caseless;
 mod needle;
 mod numbers;
+mod places;
 mod spelled;
 
 pub(super) use bigrams::Bigrams;
@@ -15,4 +16,5 @@ pub use needle::Needle;
 pub(super) use needle::is_time_char;
 pub(super) use numbers::NumberIndex;
 pub use numbers::NumberWork;
+pub(super) use places::{Place, Places};
 pub(super) use spelled::timestamp_digits;

@@ -59,13 +59,13 @@ struct Part {
 }
 
 impl Part {
-    /// The numbers of events `rows`, event `i`'s JSON being `raw(i)`.
-    fn read<'a>(rows: std::ops::Range<usize>, raw: &impl Fn(usize) -> &'a [u8]) -> Part {
+    /// The numbers of the events whose JSON `raws` gives, in order.
+    fn read<'a>(raws: impl Iterator<Item = &'a [u8]>) -> Part {
         let mut part = Part::default();
         let mut set = Vec::new();
-        for i in rows {
+        for raw in raws {
             set.clear();
-            for_each_number(raw(i), |text| {
+            for_each_number(raw, |text| {
                 // Every byte of a number is ASCII.
                 if let Ok(text) = std::str::from_utf8(text) {
                     set.push(part.texts.intern(text));
@@ -89,12 +89,8 @@ pub struct NumberWork {
     pub(in crate::store) blobs: Vec<std::sync::Arc<crate::store::Blob>>,
     /// The first event to read: those before were read when the work was made.
     pub(in crate::store) from: usize,
-    /// Runs of events in one blob: the first event of each run and its blob, in order.
-    pub(in crate::store) runs: Vec<(usize, u32)>,
-    /// Where each event's JSON starts in its blob, and its length, from event `from` on: 12
-    /// bytes an event, side by side (a tuple would take 16).
-    pub(in crate::store) offsets: Vec<u64>,
-    pub(in crate::store) lens: Vec<u32>,
+    /// Where each event's JSON is, from event `from` on.
+    pub(in crate::store) places: super::Places,
 }
 
 /// How many events the reading ahead reads between two looks at the store's index.
@@ -108,13 +104,11 @@ impl NumberWork {
     /// needs it meanwhile takes it, reads what is left itself, and this stops. It stops too
     /// when the store is gone; it says whether the store is still there.
     pub fn read(self) -> bool {
-        let raw = |i: usize| {
-            let run = self.runs.partition_point(|&(first, _)| first <= i) - 1;
-            let blob = &self.blobs[self.runs[run].1 as usize];
-            let start = self.offsets[i - self.from] as usize;
-            &blob[start..start + self.lens[i - self.from] as usize]
+        let raw = |place: super::Place| {
+            let start = place.start as usize;
+            &self.blobs[place.blob as usize][start..start + place.len as usize]
         };
-        let to = self.from + self.offsets.len();
+        let to = self.from + self.places.len();
         let lock = || self.index.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             let from = lock().len();
@@ -124,7 +118,8 @@ impl NumberWork {
             if from < self.from || from >= to {
                 return true;
             }
-            let part = Part::read(from..(from + AHEAD_STEP).min(to), &raw);
+            let step = AHEAD_STEP.min(to - from);
+            let part = Part::read(self.places.from(from - self.from).take(step).map(raw));
             let mut index = lock();
             if index.len() != from {
                 // A search read them meanwhile.
@@ -132,6 +127,16 @@ impl NumberWork {
             }
             index.join(vec![part]);
         }
+    }
+}
+
+#[cfg(test)]
+impl NumberIndex {
+    /// The bytes it holds.
+    pub(in crate::store) fn heap(&self) -> crate::store::footprint::Bytes {
+        let [a, b, c] = self.texts.heap();
+        let [d, e, f] = self.sets.heap();
+        a + b + c + d + e + f + crate::store::footprint::Bytes::of(&self.of_row)
     }
 }
 
@@ -178,10 +183,13 @@ impl NumberIndex {
         let read: Vec<Part> = if parallel {
             ranges
                 .into_par_iter()
-                .map(|r| Part::read(r, &raw))
+                .map(|r| Part::read(r.map(&raw)))
                 .collect()
         } else {
-            ranges.into_iter().map(|r| Part::read(r, &raw)).collect()
+            ranges
+                .into_iter()
+                .map(|r| Part::read(r.map(&raw)))
+                .collect()
         };
         self.join(read);
     }
