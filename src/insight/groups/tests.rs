@@ -570,8 +570,9 @@ fn ranks_order_as_the_strings_do() {
 /// its row, and distinct peers and rooms in sets. The groups in the order of their values.
 fn grouped_plainly(s: &Store, shown: &[u32], key: GroupKey) -> Vec<(Group, Vec<u32>)> {
     use std::collections::{BTreeMap, BTreeSet};
-    let mut by_value: BTreeMap<GroupValue, (Group, Vec<u32>, BTreeSet<Sym>, BTreeSet<Sym>)> =
-        BTreeMap::new();
+    /// A group, its events, and its distinct peers and rooms.
+    type Plain = (Group, Vec<u32>, BTreeSet<Sym>, BTreeSet<Sym>);
+    let mut by_value: BTreeMap<GroupValue, Plain> = BTreeMap::new();
     for &i in shown {
         let row = s.row(i as usize);
         let value = key.value_of(s, row);
