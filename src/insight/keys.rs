@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap;
 
 use crate::event::{EventType, Field};
 use crate::filter::Condition;
-use crate::store::{Row, Store, Sym};
+use crate::store::{Agent, Row, Store, Sym};
 
 /// What `list --group-by` and the groups view group the shown events by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -135,25 +135,57 @@ impl GroupKey {
     pub fn value_of(self, store: &Store, row: &Row) -> GroupValue {
         let (first, second, code) = match self {
             GroupKey::Error => (row.kind, row.error_name, row.error_code()),
-            GroupKey::Sdk => {
-                let agent = store.agent(row);
-                (agent.sdk, agent.sdk_version, None)
-            }
-            GroupKey::Os => {
-                let agent = store.agent(row);
-                (agent.os, agent.os_version, None)
-            }
-            GroupKey::Device => (store.agent(row).device_model, Sym::NONE, None),
             GroupKey::Role => (row.role, Sym::NONE, None),
             GroupKey::Room => (row.room_id, Sym::NONE, None),
             GroupKey::Domain => (row.domain, Sym::NONE, None),
-            GroupKey::Env => (store.agent(row).env, Sym::NONE, None),
             GroupKey::Peer => (row.peer_id, Sym::NONE, None),
+            GroupKey::Sdk | GroupKey::Os | GroupKey::Device | GroupKey::Env => {
+                let (first, second) = self.of_agent(store.agent(row));
+                (first, second, None)
+            }
         };
         GroupValue {
             first,
             second,
             code,
+        }
+    }
+
+    /// Whether the key's value is read from the event's agent (sdk, os, device, env).
+    pub fn of_the_agent(self) -> bool {
+        matches!(
+            self,
+            GroupKey::Sdk | GroupKey::Os | GroupKey::Device | GroupKey::Env
+        )
+    }
+
+    /// The value under this key of every row whose agent is `agent`, for a key of the agent's
+    /// fields (see [`GroupKey::of_the_agent`]); `None` for the other keys, whose values are the
+    /// row's own.
+    pub fn agent_value(self, agent: &Agent) -> Option<GroupValue> {
+        self.of_the_agent().then(|| {
+            let (first, second) = self.of_agent(agent);
+            GroupValue {
+                first,
+                second,
+                code: None,
+            }
+        })
+    }
+
+    /// The first and second symbols of a key of the agent's fields (both absent for another
+    /// key).
+    fn of_agent(self, agent: &Agent) -> (Sym, Sym) {
+        match self {
+            GroupKey::Sdk => (agent.sdk, agent.sdk_version),
+            GroupKey::Os => (agent.os, agent.os_version),
+            GroupKey::Device => (agent.device_model, Sym::NONE),
+            GroupKey::Env => (agent.env, Sym::NONE),
+            GroupKey::Error
+            | GroupKey::Role
+            | GroupKey::Room
+            | GroupKey::Domain
+            | GroupKey::Peer => (Sym::NONE, Sym::NONE),
         }
     }
 

@@ -4,13 +4,14 @@ use crate::insight::Groups;
 use crate::insight::testing::all;
 use crate::insight::{GroupKey, GroupSort};
 
-/// `cargo test --release --lib insight::scale -- --ignored --nocapture`
+/// `cargo test --release --lib insight::scale -- --ignored --nocapture` (`SCALE_EVENTS=5000000`
+/// or `SCALE_DUMP=path` for another size)
 #[test]
 #[ignore]
 fn grouping_a_million_events_is_interactive() {
     // The allocator as every callscope command sets it up (see `commands::main`).
     crate::memory::give_back_large_blocks();
-    let s = crate::store::scale::generated_dump_loaded(1_000_000);
+    let s = crate::store::scale::scale_dump_loaded(1_000_000);
     let shown = all(&s);
     // Other work on the machine only ever adds time: the best of a few runs is the figure.
     let best = |f: &mut dyn FnMut() -> usize| {
@@ -45,6 +46,50 @@ fn grouping_a_million_events_is_interactive() {
     }
     let (t, _) = best(&mut || crate::insight::facets(&s, &shown, 5).len());
     println!("facets: {t:?}");
+    // What key `e` counts besides the groups: the facets of the largest group by error.
+    let by_error = Groups::compute(&s, &shown, GroupKey::Error, GroupSort::Count);
+    let largest = by_error.members(0);
+    let (t, _) = best(&mut || crate::insight::facets(&s, largest, 5).len());
+    println!(
+        "facets of the largest group ({} events): {t:?}",
+        largest.len()
+    );
+    drop(by_error);
+    // What keys 3 and t filter, and key o sorts, over every event.
+    use crate::event::EventType;
+    use crate::filter::Filter;
+    let joins = Filter {
+        types: vec![EventType::Join],
+        ..Filter::default()
+    };
+    let (t, n) = best(&mut || s.filter(&joins).len());
+    println!("filter by type: {n} events in {t:?}");
+    let finals = Filter {
+        terminal: Some(true),
+        ..Filter::default()
+    };
+    let (t, n) = best(&mut || s.filter(&finals).len());
+    println!("filter final errors: {n} events in {t:?}");
+    let mut index = crate::insight::OrderIndex::default();
+    index.extend(&s);
+    for key in [crate::insight::SortKey::Type, crate::insight::SortKey::Time] {
+        // Key o's first sort (by type, oldest first), and key O (by time, newest first).
+        let order = crate::insight::Order {
+            key,
+            newest_first: key == crate::insight::SortKey::Time,
+        };
+        // Afresh each time, as when the key changes (a copy made before the clock starts).
+        let (t, n) = (0..5)
+            .map(|_| {
+                let mut index = index.clone();
+                let t = std::time::Instant::now();
+                let n = index.ordered(&s, order).len();
+                (t.elapsed(), n)
+            })
+            .min()
+            .unwrap();
+        println!("{}: {n} rows in {t:?}", order.describe());
+    }
     let (t, n) = best(&mut || {
         crate::insight::Timeline::compute(&s, &shown, 120)
             .buckets

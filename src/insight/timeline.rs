@@ -61,30 +61,43 @@ impl Timeline {
 
     /// As [`Timeline::compute`], counted in `parts` slices, each on a thread of its own.
     fn compute_in(store: &Store, shown: &[u32], max_buckets: usize, parts: usize) -> Timeline {
+        // Every row shown: their span is the store's, and one pass over the rows (which are
+        // wide) counts them, where finding the span of others takes a pass of its own.
+        let span = every_row(store, shown).then(|| store.time_range());
+        Timeline::counted_in(store, shown, max_buckets, parts, span)
+    }
+
+    /// [`Timeline::compute_in`], given the span of the shown events' times when it is known
+    /// (`Some(None)`: none has a time).
+    fn counted_in(
+        store: &Store,
+        shown: &[u32],
+        max_buckets: usize,
+        parts: usize,
+        span: Option<Option<(i64, i64)>>,
+    ) -> Timeline {
         let rows = store.rows();
-        let spans = in_slices(shown, parts, |slice| {
-            let mut span: Option<(i64, i64)> = None;
-            let mut untimed = 0;
-            for &i in slice {
-                let ts = rows[i as usize].ts;
-                if ts == NO_TIME {
-                    untimed += 1;
-                } else {
-                    span = Some(span.map_or((ts, ts), |(lo, hi)| (lo.min(ts), hi.max(ts))));
+        let span = span.unwrap_or_else(|| {
+            let spans = in_slices(shown, parts, |slice| {
+                let mut span: Option<(i64, i64)> = None;
+                for &i in slice {
+                    let ts = rows[i as usize].ts;
+                    if ts != NO_TIME {
+                        span = Some(span.map_or((ts, ts), |(lo, hi)| (lo.min(ts), hi.max(ts))));
+                    }
                 }
-            }
-            (span, untimed)
+                span
+            });
+            spans
+                .into_iter()
+                .flatten()
+                .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)))
         });
-        let untimed = spans.iter().map(|&(_, n)| n).sum();
-        let span = spans
-            .iter()
-            .filter_map(|&(span, _)| span)
-            .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
         let Some((lo, hi)) = span else {
             return Timeline {
                 step: 0,
                 buckets: Vec::new(),
-                untimed,
+                untimed: shown.len(),
             };
         };
         let step = choose_step(lo, hi, max_buckets.max(1));
@@ -98,18 +111,21 @@ impl Timeline {
                     ..Bucket::default()
                 })
                 .collect();
+            let mut untimed = 0;
             for &i in slice {
                 let row = &rows[i as usize];
                 if row.ts == NO_TIME {
+                    untimed += 1;
                     continue;
                 }
                 let b = &mut buckets[(row.ts.div_euclid(step) - first) as usize];
                 b.by_type[kinds.slot(row.kind)] += 1;
                 b.finals += u32::from(row.is_terminal() == Some(true));
             }
-            buckets
+            (buckets, untimed)
         });
-        let mut counted = counted.into_iter();
+        let untimed = counted.iter().map(|&(_, n)| n).sum();
+        let mut counted = counted.into_iter().map(|(buckets, _)| buckets);
         let mut buckets = counted.next().expect("at least one slice");
         for more in counted {
             for (b, m) in buckets.iter_mut().zip(more) {
@@ -156,6 +172,15 @@ impl Timeline {
     pub fn peak(&self) -> u32 {
         self.buckets.iter().map(Bucket::total).max().unwrap_or(0)
     }
+}
+
+/// Whether `shown` (distinct rows, or not) is every row of the store: the rows in load order.
+fn every_row(store: &Store, shown: &[u32]) -> bool {
+    shown.len() == store.len()
+        && shown
+            .last()
+            .is_none_or(|&last| last as usize + 1 == store.len())
+        && shown.windows(2).all(|w| w[0] < w[1])
 }
 
 fn buckets_needed(lo: i64, hi: i64, step: i64) -> i64 {
@@ -303,6 +328,52 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_row_counted_in_one_pass_is_the_timeline_of_two() {
+        let s = demo();
+        let mut untimed = ev(9, 0, "join", "p1", false);
+        untimed.as_object_mut().unwrap().remove("timestamp");
+        let mut late = ev(3, 9_000, "publish", "p2", true);
+        late["timestamp"] = serde_json::json!("not a time");
+        let mixed = store(&[
+            ev(1, 0, "join", "p1", false),
+            untimed.clone(),
+            ev(2, 7_200, "connect", "p1", true),
+            late,
+        ]);
+        let none_timed = store(&[untimed]);
+        let lines = crate::generator::ndjson_lines(3_000, 4);
+        let mut generated = crate::store::Store::new();
+        generated.merge(crate::store::Batch::of_objects(lines).unwrap());
+        for s in [&s, &mixed, &none_timed, &generated] {
+            let every = all(s);
+            assert!(every_row(s, &every));
+            let mut twice = every.clone();
+            if let Some(&last) = every.last().filter(|_| every.len() > 1) {
+                // As many rows, but not every one: the last one twice.
+                twice[0] = last;
+                assert!(!every_row(s, &twice));
+            }
+            for max in [1, 24, 200] {
+                for parts in [1, 2, 3] {
+                    let plain = Timeline::counted_in(s, &every, max, parts, None);
+                    assert_eq!(
+                        Timeline::compute_in(s, &every, max, parts),
+                        plain,
+                        "{} rows, {max} buckets, {parts} parts",
+                        s.len()
+                    );
+                    assert_eq!(
+                        Timeline::compute_in(s, &twice, max, parts),
+                        Timeline::counted_in(s, &twice, max, parts, None)
+                    );
+                }
+            }
+        }
+        assert_eq!(Timeline::compute(&none_timed, &[0], 5).untimed, 1);
+        assert_eq!(Timeline::compute(&mixed, &all(&mixed), 5).untimed, 2);
     }
 
     #[test]

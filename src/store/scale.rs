@@ -18,13 +18,32 @@ pub(crate) fn generated_dump_loaded(events: usize) -> Store {
     s
 }
 
-/// `cargo test --release --lib store::scale -- --ignored --nocapture`
+/// The store a scale test times: the dump at `SCALE_DUMP` when set (loaded as the explorer loads
+/// it), else `SCALE_EVENTS` demo events (default `events`), generated and loaded.
+pub(crate) fn scale_dump_loaded(events: usize) -> Store {
+    if let Ok(path) = std::env::var("SCALE_DUMP") {
+        let mut s = Store::new();
+        let problems = crate::source::load_files(&[path], |_, batch| {
+            s.merge(batch);
+        });
+        assert!(problems.is_empty(), "{problems:?}");
+        return s;
+    }
+    let events = std::env::var("SCALE_EVENTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(events);
+    generated_dump_loaded(events)
+}
+
+/// `cargo test --release --lib store::scale -- --ignored --nocapture` (`SCALE_EVENTS=5000000`
+/// or `SCALE_DUMP=path` for another size)
 #[test]
 #[ignore]
 fn searching_a_million_events_is_interactive() {
     // The allocator as every callscope command sets it up (see `commands::main`).
     crate::memory::give_back_large_blocks();
-    let s = generated_dump_loaded(1_000_000);
+    let s = scale_dump_loaded(1_000_000);
     println!(
         "{} events, {} distinct strings, {} sets of others, {} searched in their JSON",
         s.len(),

@@ -10,6 +10,9 @@ use crate::store::{NO_TIME, Row, Store, Sym};
 mod count;
 use count::*;
 
+/// From this many groups, their ranks are read and their keys sorted on every thread.
+const PARALLEL_GROUPS_FROM: usize = 50_000;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {
     pub value: GroupValue,
@@ -254,7 +257,14 @@ impl Groups {
             .map(|e| (e.first, e.last))
             .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
         let mut ranks = reused(old.ranks, values.len());
-        ranks.extend(values.iter().map(|v| rank(store, v.first)));
+        // A string read for each group: hundreds of thousands of groups (one per peer) make it
+        // a read from memory each, side by side on every thread.
+        ranks.par_extend(
+            values
+                .par_iter()
+                .with_min_len(PARALLEL_GROUPS_FROM)
+                .map(|v| rank(store, v.first)),
+        );
         let order = reused(old.order, sums.len());
         let mut out = Groups {
             key: Some(key),
@@ -347,6 +357,11 @@ impl Groups {
     /// then the largest first); ties by the key's strings, so the order does not depend on load
     /// order.
     pub fn sort(&mut self, store: &Store, sort: GroupSort) {
+        self.sort_in(store, sort, PARALLEL_GROUPS_FROM);
+    }
+
+    /// [`Groups::sort`], the keys sorted on every thread from `parallel_from` groups on.
+    fn sort_in(&mut self, store: &Store, sort: GroupSort, parallel_from: usize) {
         // Sorting packed integer keys is far cheaper than comparing groups when there are
         // hundreds of thousands (one per peer). Each key is, from its highest bits: by count,
         // the count (largest first) then the rank; by last seen, the time (latest first, and a
@@ -369,7 +384,11 @@ impl Groups {
                 (major << 32) | p as u128
             })
             .collect();
-        keys.sort_unstable();
+        if keys.len() < parallel_from {
+            keys.sort_unstable();
+        } else {
+            keys.par_sort_unstable();
+        }
         // Keys equal but for the place are ordered by the strings (equal ranks only say that
         // their first eight bytes agree).
         let major = |key: u128| key >> 32;

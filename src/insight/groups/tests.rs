@@ -565,3 +565,149 @@ fn ranks_order_as_the_strings_do() {
         ["guest", "host", "host-long-name-a", "hostess-long-name"]
     );
 }
+
+/// What a grouping must give, computed the plain way: a map by value, every event read from
+/// its row, and distinct peers and rooms in sets. The groups in the order of their values.
+fn grouped_plainly(s: &Store, shown: &[u32], key: GroupKey) -> Vec<(Group, Vec<u32>)> {
+    use std::collections::{BTreeMap, BTreeSet};
+    /// A group, its events, and its distinct peers and rooms.
+    type Plain = (Group, Vec<u32>, BTreeSet<Sym>, BTreeSet<Sym>);
+    let mut by_value: BTreeMap<GroupValue, Plain> = BTreeMap::new();
+    for &i in shown {
+        let row = s.row(i as usize);
+        let value = key.value_of(s, row);
+        let (group, members, peers, rooms) = by_value.entry(value).or_insert_with(|| {
+            let group = Group {
+                value,
+                display: Sym::NONE,
+                count: 0,
+                finals: 0,
+                peers: 0,
+                rooms: 0,
+                first_seen: None,
+                last_seen: None,
+            };
+            (group, Vec::new(), BTreeSet::new(), BTreeSet::new())
+        });
+        group.count += 1;
+        group.finals += u32::from(row.is_terminal() == Some(true));
+        if group.display.is_none() {
+            group.display = key.display_of(row);
+        }
+        if row.ts != NO_TIME {
+            group.first_seen = Some(group.first_seen.map_or(row.ts, |t| t.min(row.ts)));
+            group.last_seen = Some(group.last_seen.map_or(row.ts, |t| t.max(row.ts)));
+        }
+        if !row.peer_id.is_none() {
+            peers.insert(row.peer_id);
+        }
+        if !row.room_id.is_none() {
+            rooms.insert(row.room_id);
+        }
+        members.push(i);
+    }
+    by_value
+        .into_values()
+        .map(|(mut group, mut members, peers, rooms)| {
+            group.peers = peers.len() as u32;
+            group.rooms = rooms.len() as u32;
+            members.sort_unstable();
+            (group, members)
+        })
+        .collect()
+}
+
+/// Events with odd values: ids given twice (the store keeps the first copy), fields absent or
+/// null, events without a time, types no key names, and peers and rooms met again much later.
+fn odd_store() -> Store {
+    let mut events = Vec::new();
+    for n in 0..300u32 {
+        let kind = ["join", "publish", "connect", "subscribe"][n as usize % 4];
+        let mut e = ev(
+            n,
+            i64::from(n % 17),
+            kind,
+            &format!("p{}", n % 13),
+            n % 3 == 0,
+        );
+        let d = &mut e["data"];
+        match n % 5 {
+            0 => {
+                d.as_object_mut().unwrap().remove("peer_id");
+            }
+            1 => d["room_id"] = json!(format!("room-{}", n % 4)),
+            2 => d["room_id"] = json!(null),
+            _ => {}
+        }
+        if n % 7 == 0 {
+            d.as_object_mut().unwrap().remove("is_terminal");
+            d["user_name"] = json!(format!("user {}", n % 2));
+            d["room_name"] = json!("named");
+        }
+        if n % 9 == 0 {
+            d.as_object_mut().unwrap().remove("error_code");
+        }
+        if n % 11 == 0 {
+            e.as_object_mut().unwrap().remove("timestamp");
+        }
+        if n % 23 == 0 {
+            e["type"] = json!("webhook.unknown");
+        }
+        events.push(e);
+    }
+    for n in 0..20u32 {
+        events.push(ev(n, 999, "join", "again", true));
+    }
+    let s = store(&events);
+    assert_eq!(s.len(), 300, "the second copies are dropped");
+    s
+}
+
+#[test]
+fn every_grouping_is_the_plain_grouping_of_its_events() {
+    let lines = crate::generator::ndjson_lines(4_000, 9);
+    let mut generated = Store::new();
+    generated.merge(crate::store::Batch::of_objects(lines).unwrap());
+    for s in [odd_store(), demo(), generated] {
+        let every = all(&s);
+        let thirds: Vec<u32> = every.iter().copied().filter(|i| i % 3 != 0).collect();
+        for shown in [&every, &thirds, &every[..1], &every[..0]] {
+            for key in GroupKey::ALL {
+                let expected = grouped_plainly(&s, shown, key);
+                let mut g = Groups::default();
+                for parts in [1, 2, 3, 7] {
+                    g = Groups::recompute_in(g, &s, shown, key, GroupSort::Count, parts);
+                    let mut got: Vec<(Group, Vec<u32>)> = (0..g.len())
+                        .map(|k| (g.group(k), g.members(k).to_vec()))
+                        .collect();
+                    got.sort_by_key(|(group, _)| group.value);
+                    assert_eq!(
+                        got,
+                        expected,
+                        "{key:?}, {} shown, {parts} parts",
+                        shown.len()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_sort_on_every_thread_is_the_sort_on_one() {
+    let lines = crate::generator::ndjson_lines(3_000, 6);
+    let mut generated = Store::new();
+    generated.merge(crate::store::Batch::of_objects(lines).unwrap());
+    for s in [odd_store(), demo(), generated] {
+        let shown = all(&s);
+        for key in [GroupKey::Peer, GroupKey::Error, GroupKey::Room] {
+            for sort in GroupSort::ALL {
+                let mut g = Groups::compute(&s, &shown, key, sort);
+                let one: Vec<Group> = g.iter().collect();
+                g.sort_in(&s, sort, 1);
+                assert_eq!(g.iter().collect::<Vec<_>>(), one, "{key:?} {sort:?}");
+                assert_eq!(one, sorted_plainly(&s, &g, sort));
+            }
+        }
+    }
+}

@@ -207,21 +207,36 @@ impl OrderIndex {
     /// The rows of `members` (a list of rows in any order, each once) in `order`: the order's
     /// rows that are members, one pass over every loaded row.
     pub fn arrange(&mut self, store: &Store, order: Order, members: &[u32]) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.arrange_into(store, order, members, &mut out);
+        out
+    }
+
+    /// [`OrderIndex::arrange`] into `out`, in place of what it held: the memory of the list it
+    /// replaces (millions of rows) is written again rather than fresh memory faulted in.
+    pub fn arrange_into(
+        &mut self,
+        store: &Store,
+        order: Order,
+        members: &[u32],
+        out: &mut Vec<u32>,
+    ) {
         let all = self.ordered(store, order);
+        reuse(out, members.len());
         if members.len() == all.len() {
-            return all.to_vec();
+            out.extend_from_slice(all);
+            return;
         }
         let mut member = vec![0u64; all.len().div_ceil(64)];
         for &i in members {
             member[i as usize / 64] |= 1 << (i % 64);
         }
-        let mut out = Vec::with_capacity(members.len());
+        out.reserve(members.len());
         out.extend(
             all.iter()
                 .copied()
                 .filter(|&i| member[i as usize / 64] & (1 << (i % 64)) != 0),
         );
-        out
     }
 
     /// The shown rows (`shown`, in `order`) after `new` rows joined the members (`members`, in
@@ -249,25 +264,26 @@ impl OrderIndex {
                 return;
             }
         }
-        *shown = self.arrange(store, order, members);
+        self.arrange_into(store, order, members, shown);
     }
 
-    /// [`OrderIndex::arrange`], and the place among them of `anchor` (a row that may not be a
-    /// member), or else of the first member after it in the order: where the selection goes
-    /// when the filter changes.
+    /// [`OrderIndex::arrange_into`], and the place among them of `anchor` (a row that may not
+    /// be a member), or else of the first member after it in the order: where the selection
+    /// goes when the filter changes.
     pub fn arrange_around(
         &mut self,
         store: &Store,
         order: Order,
         members: &[u32],
         anchor: Option<u32>,
-    ) -> (Vec<u32>, Option<usize>) {
+        out: &mut Vec<u32>,
+    ) -> Option<usize> {
         let all = self.ordered(store, order);
         let mut member = vec![0u64; all.len().div_ceil(64)];
         for &i in members {
             member[i as usize / 64] |= 1 << (i % 64);
         }
-        let mut out = Vec::with_capacity(members.len());
+        reuse(out, members.len());
         let mut at = None;
         let mut passed = anchor.is_none();
         for &i in all {
@@ -279,7 +295,7 @@ impl OrderIndex {
                 out.push(i);
             }
         }
-        (out, at)
+        at
     }
 
     /// Forgets every row, for a store that replaces the one indexed.
@@ -290,6 +306,16 @@ impl OrderIndex {
         self.ordered_for = None;
         self.ranks = None;
     }
+}
+
+/// Empties `out` to hold `len` rows; a list that could hold more than about twice as many is let
+/// go instead, so that a few rows shown do not keep the memory of millions.
+fn reuse(out: &mut Vec<u32>, len: usize) {
+    if out.capacity() / 2 > len {
+        *out = Vec::new();
+    }
+    out.clear();
+    out.reserve(len);
 }
 
 /// Every row of `by_time` (all rows, by time then load order; `times` theirs) in `order`, into
@@ -303,6 +329,11 @@ fn in_order(
     scratch: &mut Vec<u32>,
     out: &mut Vec<u32>,
 ) {
+    if let Some(ranks) = ranks.filter(|_| !order.newest_first) {
+        // Sorted straight from the time order, without a copy of it first.
+        ranks.sort(by_time, out);
+        return;
+    }
     let timed = match ranks {
         Some(_) => &mut *scratch,
         None => &mut *out,
@@ -457,6 +488,46 @@ mod tests {
             assert_eq!(index.by_time, plain, "after {} events", s.len());
             let times: Vec<i64> = plain.iter().map(|&i| s.row(i as usize).ts).collect();
             assert_eq!(index.times, times);
+        }
+    }
+
+    #[test]
+    fn every_order_is_the_time_order_sorted_stably_by_rank_and_lists_are_filled_in_place() {
+        let lines = crate::generator::ndjson_lines(3_000, 2);
+        let mut s = Store::new();
+        s.merge(Batch::of_objects(lines).unwrap());
+        let mut index = OrderIndex::default();
+        index.extend(&s);
+        let oldest = index.ordered(&s, Order::default()).to_vec();
+        let members: Vec<u32> = (0..s.len() as u32).filter(|i| i % 3 != 1).collect();
+        for key in SortKey::ALL {
+            let ranks = Ranks::of(&s, key);
+            for newest_first in [false, true] {
+                let order = Order { key, newest_first };
+                let mut expected = oldest.clone();
+                if newest_first {
+                    // Newest first, equal times still in load order.
+                    let time = |i: u32| s.row(i as usize).ts;
+                    expected.sort_by_key(|&i| (std::cmp::Reverse(time(i)), i));
+                }
+                expected.sort_by_key(|&i| ranks.rank(i));
+                assert_eq!(index.ordered(&s, order), expected, "{order:?}");
+                // Into a list that held something else, longer or shorter.
+                for held in [vec![7u32; 5], vec![1u32; 20_000]] {
+                    let mut out = held.clone();
+                    index.arrange_into(&s, order, &members, &mut out);
+                    let kept: Vec<u32> = expected.iter().copied().filter(|i| i % 3 != 1).collect();
+                    assert_eq!(out, kept, "{order:?}");
+                    let mut all = held;
+                    index.arrange_into(&s, order, &oldest, &mut all);
+                    assert_eq!(all, expected);
+                    let anchor = expected[10];
+                    let at = index.arrange_around(&s, order, &members, Some(anchor), &mut all);
+                    assert_eq!(all, kept);
+                    let first_after = expected[10..].iter().find(|i| *i % 3 != 1).unwrap();
+                    assert_eq!(at.map(|k| all[k]), Some(*first_after));
+                }
+            }
         }
     }
 

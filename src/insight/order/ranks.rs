@@ -218,13 +218,14 @@ fn by_text<K: Ord>(
     }
     let count = if keyed.is_empty() { 0 } else { count + 1 };
     rank_of[0] = count;
-    (
-        syms.par_iter()
-            .with_min_len(PARALLEL_FROM)
-            .map(|&s| rank_of[s as usize])
-            .collect(),
-        count as usize + 1,
-    )
+    // The symbols become their ranks in place: a list as long again, fresh, would cost a page
+    // fault per 4 KiB.
+    let mut ranks = syms;
+    ranks
+        .par_iter_mut()
+        .with_min_len(PARALLEL_FROM)
+        .for_each(|s| *s = rank_of[*s as usize]);
+    (ranks, count as usize + 1)
 }
 
 /// A text as it sorts: ignoring case.

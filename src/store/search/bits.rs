@@ -18,6 +18,10 @@ const PARALLEL_FROM: usize = 50_000;
 pub struct SearchBits {
     needle: Needle,
     strings: Arc<Vec<bool>>,
+    /// Whether any string holds the text: when none does, no set or agent does either, and an
+    /// event's symbols need not be looked up (millions of strings, each lookup a read from
+    /// memory for the ids of peers, sessions and users).
+    in_a_string: bool,
     sets: Arc<Vec<bool>>,
     /// By agent: whether one of its fields written in the event holds the text.
     agents: Arc<Vec<bool>>,
@@ -33,6 +37,7 @@ impl SearchBits {
         SearchBits {
             needle: needle.clone(),
             strings: Arc::default(),
+            in_a_string: false,
             sets: Arc::default(),
             agents: Arc::default(),
             speller: Speller::default(),
@@ -84,6 +89,7 @@ impl SearchBits {
                 let new: Vec<&str> = strings.strings_from(known).collect();
                 parallel_map(&new, |s| needle.matches_str(s))
             };
+            self.in_a_string |= answers.contains(&true);
             Arc::make_mut(&mut self.strings).extend(answers);
         }
         let known = self.sets.len();
@@ -117,10 +123,11 @@ impl SearchBits {
         }
         let hit = |s: Sym| self.strings.get(s.0 as usize).copied().unwrap_or(false);
         if self.in_numbers(i)
-            || hit(row.kind)
-            || row.value_syms().into_iter().any(hit)
-            || self.agents.get(row.agent.index()).copied().unwrap_or(false)
-            || self.sets.get(row.others as usize).copied().unwrap_or(false)
+            || (self.in_a_string
+                && (hit(row.kind)
+                    || row.value_syms().into_iter().any(hit)
+                    || self.agents.get(row.agent.index()).copied().unwrap_or(false)
+                    || self.sets.get(row.others as usize).copied().unwrap_or(false)))
         {
             return Some(true);
         }

@@ -121,7 +121,9 @@ pub fn set_order(model: &mut Model, order: Order) {
     let place = Place::of(model);
     let events = &mut model.events;
     events.order = order;
-    events.shown = events.index.arrange(&events.store, order, &events.matching);
+    events
+        .index
+        .arrange_into(&events.store, order, &events.matching, &mut events.shown);
     // At the top of the list the selection stays at the top (`O` shows the newest event
     // there); anywhere else the selected event stays selected.
     keep_place(
@@ -212,11 +214,13 @@ pub fn refilter(model: &mut Model) {
     let place = Place::of(model);
     let events = &mut model.events;
     events.matching = events.store.filter(&events.filter);
-    let (shown, at) =
-        events
-            .index
-            .arrange_around(&events.store, events.order, &events.matching, place.row);
-    events.shown = shown;
+    let at = events.index.arrange_around(
+        &events.store,
+        events.order,
+        &events.matching,
+        place.row,
+        &mut events.shown,
+    );
     events.generation.shown += 1;
     let last = events.shown.len().saturating_sub(1);
     let selected = at.unwrap_or(last).min(last);
