@@ -19,7 +19,7 @@ pub(crate) fn generated_dump_loaded(events: usize) -> Store {
 }
 
 /// The store a scale test times: the dump at `SCALE_DUMP` when set (loaded as the explorer loads
-/// it), else `SCALE_EVENTS` demo events (default `events`), generated and loaded.
+/// it), else `SCALE_EVENTS` events of the generator (default `events`), generated and loaded.
 pub(crate) fn scale_dump_loaded(events: usize) -> Store {
     if let Ok(path) = std::env::var("SCALE_DUMP") {
         let mut s = Store::new();
@@ -87,26 +87,14 @@ fn rss_anon_kib() -> Option<usize> {
 }
 
 /// What each structure of a loaded store holds, per event, then once the numbers are read. The
-/// dump is `CALLSCOPE_SCALE_DUMP` when set, else generated (`CALLSCOPE_SCALE_EVENTS`, 5M):
+/// dump is `SCALE_DUMP` when set, else generated (`SCALE_EVENTS`, 5M): see [`scale_dump_loaded`].
 ///
 /// `cargo test --release --lib store::scale::footprint -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn footprint_of_each_structure() {
     crate::memory::give_back_large_blocks();
-    let s = match std::env::var("CALLSCOPE_SCALE_DUMP") {
-        Ok(path) => {
-            let mut s = Store::new();
-            let problems = crate::source::load_files(&[path], |_, batch| {
-                s.merge(batch);
-            });
-            assert!(problems.is_empty(), "{problems:?}");
-            s
-        }
-        Err(_) => generated_dump_loaded(
-            std::env::var("CALLSCOPE_SCALE_EVENTS").map_or(5_000_000, |n| n.parse().unwrap()),
-        ),
-    };
+    let s = scale_dump_loaded(5_000_000);
     crate::memory::release_freed();
     let n = s.len();
     let mib = |b: usize| b as f64 / 1048576.0;

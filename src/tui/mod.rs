@@ -136,6 +136,10 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
                 Some(worker)
             }
             None => {
+                // rayon's pool, which the keys' work runs on, is made here, at the UI thread's
+                // priority: made by the loader's first use, its threads would inherit the
+                // loader's lower one.
+                let _ = rayon::current_num_threads();
                 spawn_loader(source, tx.clone(), waiting.clone());
                 None
             }
@@ -235,7 +239,8 @@ fn spawn_asker(
 /// The niceness of the threads that read an offline source: on a machine of two cores, its
 /// readers (one a core) and the UI thread that merges what they read share the cores, and at an
 /// equal priority a frame waited for a core as long as it worked. At this one, the UI thread
-/// gets nine tenths of a core it shares with a reader. (Where the system groups the threads of
+/// gets nine tenths of a core it shares with a reader. Only the loader's own threads run at it:
+/// rayon's pool is made before the loader starts (see `run`). (Where the system groups the threads of
 /// a terminal session, as Linux does by default, niceness weighs only within the group: the
 /// readers take no less of the machine against other programs.)
 const READERS_NICENESS: i32 = 10;

@@ -107,12 +107,15 @@ struct Table {
 /// once the table is five eighths full: the next table has twice as many slots, so it is ready
 /// after a sixteenth of the table's size in lookups, when the table is at most eleven sixteenths
 /// full. Should it fill faster than that (it cannot, a new slice taking a lookup), at three
-/// quarters full the rest is written at once.
+/// quarters full the rest is written at once. (A merge makes room before it looks ahead, and
+/// again as it takes each slice: it writes twice as many a slice.)
 const PREPARED_PER_LOOKUP: usize = 32;
 
 /// How many slots of the table before are moved at each slice interned (new or known) while the
-/// table grows: the new table takes five eighths of the old one's size in new slices before it
-/// grows in turn, and the old one is moved after an eighth of that many lookups at most, so
+/// table grows: the new table takes at least half the old one's size in new slices before it
+/// grows in turn (it is switched to at three quarters of the old one's fill at most, and grows
+/// at five eighths of its own), and the old one is moved after an eighth of its size in
+/// lookups, so
 /// that it is not held longer than needed (where most slices interned are known already, as in
 /// a store late in a load, moving only as new ones come would hold it to the end).
 const MOVED_PER_LOOKUP: usize = 8;
@@ -443,7 +446,7 @@ impl<T> Slices<T> {
             Bytes::of(&self.ends),
             Bytes::table(&self.table.slots)
                 + Bytes::table(&self.table.old)
-                + Bytes::table(&self.table.next),
+                + Bytes::of(&self.table.next),
         ]
     }
 }
