@@ -15,6 +15,17 @@ pub struct TimeBound {
     pub nanos: i64,
 }
 
+#[cfg(test)]
+impl TimeBound {
+    /// The bound an RFC 3339 time written as `text` resolves to (for tests).
+    pub fn rfc3339(text: &str) -> TimeBound {
+        TimeBound {
+            text: text.into(),
+            nanos: crate::time::parse_rfc3339_nanos(text).expect("an RFC 3339 time"),
+        }
+    }
+}
+
 /// One field's value that an event must have, or, negated, must not have.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Condition {

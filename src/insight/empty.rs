@@ -120,17 +120,6 @@ mod tests {
         store
     }
 
-    fn bound(text: &str) -> TimeBound {
-        let nanos = chrono::DateTime::parse_from_rfc3339(text)
-            .unwrap()
-            .timestamp_nanos_opt()
-            .unwrap();
-        TimeBound {
-            text: text.into(),
-            nanos,
-        }
-    }
-
     const EVENTS: [&str; 2] = [
         r#"{"id":"a","type":"client.join.failed","timestamp":"2026-11-18T10:00:00Z","data":{"room_id":"r1","room_name":"standup"}}"#,
         r#"{"id":"b","type":"client.join.failed","timestamp":"2026-11-18T11:00:00Z","data":{"room_id":"r2","room_name":"Standup"}}"#,
@@ -156,7 +145,7 @@ mod tests {
     fn a_range_that_misses_every_event_says_what_they_span() {
         let store = store_of(&EVENTS);
         let mut filter = Filter {
-            since: Some(bound("2026-11-19T00:00:00Z")),
+            since: Some(TimeBound::rfc3339("2026-11-19T00:00:00Z")),
             ..Filter::default()
         };
         let why = why_empty(&filter, &store);
@@ -172,7 +161,7 @@ mod tests {
             why[0].words()
         );
         // A range that holds an event, whatever the other filters, says nothing.
-        filter.since = Some(bound("2026-11-18T10:30:00Z"));
+        filter.since = Some(TimeBound::rfc3339("2026-11-18T10:30:00Z"));
         assert!(why_empty(&filter, &store).is_empty());
     }
 }

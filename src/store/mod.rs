@@ -178,18 +178,15 @@ impl Store {
     /// Notes the earliest and the latest time of the events read beside the store's and left
     /// out of it (see [`Store::left_out`]).
     pub fn left_out_spanning(&mut self, from: i64, to: i64) {
-        self.left_out_times = Some(match self.left_out_times {
-            Some((a, z)) => (a.min(from), z.max(to)),
-            None => (from, to),
-        });
+        self.left_out_times = Some(widened(self.left_out_times, from, to));
     }
 
     /// The earliest and the latest time of every event read, the store's and those read beside
     /// it (see [`Store::left_out_spanning`]); `None` when none has one.
     pub fn time_range_read(&self) -> Option<(i64, i64)> {
-        match (self.times, self.left_out_times) {
-            (Some((a, z)), Some((b, y))) => Some((a.min(b), z.max(y))),
-            (kept, beside) => kept.or(beside),
+        match self.left_out_times {
+            Some((from, to)) => Some(widened(self.times, from, to)),
+            None => self.times,
         }
     }
 
@@ -373,10 +370,7 @@ impl Store {
                 *sym = map(*sym);
             }
             if row.ts != NO_TIME {
-                self.times = Some(match self.times {
-                    Some((a, z)) => (a.min(row.ts), z.max(row.ts)),
-                    None => (row.ts, row.ts),
-                });
+                self.times = Some(widened(self.times, row.ts, row.ts));
             }
             self.peers.push(row.peer_id, self.rows.len() as u32);
             if row.ts != NO_TIME && self.is_track_kind(&mut track_kinds, row.kind) {
@@ -513,6 +507,14 @@ impl Store {
 const FETCH_AHEAD: usize = 12;
 
 /// The numbers of two ascending lists, in one ascending list.
+/// The span `span` widened to hold `from..=to` (that span alone when there is none).
+pub(crate) fn widened(span: Option<(i64, i64)>, from: i64, to: i64) -> (i64, i64) {
+    match span {
+        Some((a, z)) => (a.min(from), z.max(to)),
+        None => (from, to),
+    }
+}
+
 fn merge_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);

@@ -138,7 +138,7 @@ fn footprint_of_each_structure() {
     let work = s.number_work(usize::MAX).expect("numbers not read yet");
     println!(
         "the numbers' read-ahead holds {:.1} MiB of where each event is",
-        mib(work.places.heap())
+        mib(work.places.heap().allocated)
     );
     work.read();
     crate::memory::release_freed();

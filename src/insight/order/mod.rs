@@ -107,10 +107,10 @@ pub struct OrderIndex {
     /// The order last computed, for the sort and the number of rows it was computed for.
     ordered: Vec<u32>,
     ordered_for: Option<(Order, usize)>,
-    /// The ranks of every row under the last key sorted by, other than the time, for the
-    /// number of rows they were computed for: the other direction of the same key reads them
-    /// rather than every row again.
-    ranks: Option<(Ranks, usize)>,
+    /// The ranks of every row under the last key sorted by, other than the time (of the rows
+    /// loaded when they were computed): the other direction of the same key reads them rather
+    /// than every row again.
+    ranks: Option<Ranks>,
     /// The memory of the time order that a sort by a key starts from.
     scratch: Vec<u32>,
 }
@@ -184,11 +184,11 @@ impl OrderIndex {
                     let known = self
                         .ranks
                         .as_ref()
-                        .is_some_and(|(r, rows)| r.key == key && *rows == store.len());
+                        .is_some_and(|r| r.key == key && r.rows() == store.len());
                     if !known {
-                        self.ranks = Some((Ranks::of(store, key), store.len()));
+                        self.ranks = Some(Ranks::of(store, key));
                     }
-                    self.ranks.as_ref().map(|(r, _)| r)
+                    self.ranks.as_ref()
                 }
             };
             in_order(
@@ -204,16 +204,10 @@ impl OrderIndex {
         &self.ordered
     }
 
-    /// The rows of `members` (a list of rows in any order, each once) in `order`: the order's
-    /// rows that are members, one pass over every loaded row.
-    pub fn arrange(&mut self, store: &Store, order: Order, members: &[u32]) -> Vec<u32> {
-        let mut out = Vec::new();
-        self.arrange_into(store, order, members, &mut out);
-        out
-    }
-
-    /// [`OrderIndex::arrange`] into `out`, in place of what it held: the memory of the list it
-    /// replaces (millions of rows) is written again rather than fresh memory faulted in.
+    /// The rows of `members` (a list of rows in any order, each once) in `order`, into `out` in
+    /// place of what it held: the order's rows that are members, one pass over every loaded
+    /// row. The memory of the list it replaces (millions of rows) is written again rather than
+    /// fresh memory faulted in.
     pub fn arrange_into(
         &mut self,
         store: &Store,
@@ -455,10 +449,9 @@ mod tests {
             ["none", "early", "late1", "late2"]
         );
         let members = [3u32, 0];
-        assert_eq!(
-            ids(&s, &index.arrange(&s, Order::default(), &members)),
-            ["none", "late1"]
-        );
+        let mut arranged = Vec::new();
+        index.arrange_into(&s, Order::default(), &members, &mut arranged);
+        assert_eq!(ids(&s, &arranged), ["none", "late1"]);
     }
 
     #[test]

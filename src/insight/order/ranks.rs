@@ -33,6 +33,11 @@ impl Ranks {
         self.of_row[i as usize]
     }
 
+    /// How many rows (the first of the store) they rank.
+    pub(super) fn rows(&self) -> usize {
+        self.of_row.len()
+    }
+
     /// `timed` (rows, each once) sorted by rank into `out`, keeping the order of `timed` within
     /// each rank: a counting sort, cut into a slice of `timed` per thread when it is long. Each
     /// slice counts its rows of each rank, and then writes them into its own places among those

@@ -178,7 +178,7 @@ fn select_in_pieces(
             if rows.is_empty() {
                 let fresh_times = piece.times.iter().zip(&fresh).filter(|(_, f)| **f);
                 for (&t, _) in fresh_times.filter(|(t, _)| **t != NO_TIME) {
-                    span = Some(span.map_or((t, t), |(a, z)| (a.min(t), z.max(t))));
+                    span = Some(crate::store::widened(span, t, t));
                 }
             }
             if rows.is_empty() && !piece.beside.is_empty() {
@@ -446,6 +446,7 @@ fn batch_of_read(
 mod tests {
     use super::*;
     use crate::event::{EventType, Field};
+    use crate::filter::TimeBound;
 
     /// NDJSON with what the fast path leaves to the full way here and there: escaped ids, a
     /// damaged line, an envelope line, ids copied across pieces, events without an id.
@@ -510,26 +511,19 @@ mod tests {
             // Ranges of time: one that holds some events, two that miss every one (nothing
             // matches, and the time the events span is told).
             Filter {
-                since: Some(bound("2026-11-18T09:00:00Z")),
+                since: Some(TimeBound::rfc3339("2026-11-18T09:00:00Z")),
                 ..Filter::default().with(Field::Room, "673a1f2c9e4b8d0a5c7e3f21")
             },
             Filter {
-                since: Some(bound("2099-01-01T00:00:00Z")),
+                since: Some(TimeBound::rfc3339("2099-01-01T00:00:00Z")),
                 ..Filter::default()
             },
             Filter {
-                until: Some(bound("2000-01-01T00:00:00Z")),
+                until: Some(TimeBound::rfc3339("2000-01-01T00:00:00Z")),
                 types: vec![EventType::Join],
                 ..Filter::default()
             },
         ]
-    }
-
-    fn bound(text: &str) -> crate::filter::TimeBound {
-        crate::filter::TimeBound {
-            text: text.into(),
-            nanos: crate::time::parse_rfc3339_nanos(text).unwrap(),
-        }
     }
 
     #[test]

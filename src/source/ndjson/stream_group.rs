@@ -297,7 +297,6 @@ fn group_in_pieces(
     (grouped, problems)
 }
 
-/// The groups counted so far, in the order their first events were met.
 /// What tells why a filter leaves nothing, kept while nothing has matched: copies of the events
 /// that may name the room asked for, and the earliest and the latest time of the events read.
 #[derive(Default)]
@@ -327,7 +326,7 @@ impl Aside {
             .zip(fresh)
             .filter(|(t, f)| **f && **t != NO_TIME);
         for (&t, _) in fresh_times {
-            self.times = Some(self.times.map_or((t, t), |(a, z)| (a.min(t), z.max(t))));
+            self.times = Some(crate::store::widened(self.times, t, t));
         }
     }
 
@@ -348,6 +347,7 @@ impl Aside {
     }
 }
 
+/// The groups counted so far, in the order their first events were met.
 #[derive(Default)]
 struct Counter {
     index: HashTable<u32>,
@@ -587,18 +587,14 @@ mod tests {
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
             .find_map(|e| Some(e["data"]["room_name"].as_str()?.to_ascii_uppercase()))
             .unwrap();
-        let bound = |text: &str| crate::filter::TimeBound {
-            text: text.into(),
-            nanos: crate::time::parse_rfc3339_nanos(text).unwrap(),
-        };
         let filters = [
             Filter::default().with(Field::Room, &name),
             Filter {
-                since: Some(bound("2099-01-01T00:00:00Z")),
+                since: Some(crate::filter::TimeBound::rfc3339("2099-01-01T00:00:00Z")),
                 ..Filter::default()
             },
             Filter {
-                until: Some(bound("2000-01-01T00:00:00Z")),
+                until: Some(crate::filter::TimeBound::rfc3339("2000-01-01T00:00:00Z")),
                 types: vec![EventType::Join],
                 ..Filter::default()
             },

@@ -142,56 +142,33 @@ impl NumberIndex {
 
 impl NumberIndex {
     /// Reads the numbers of the events the index does not cover yet.
+    /// From [`PARALLEL_FROM`] events on, they are read on every thread of the pool.
     pub fn extend(&mut self, store: &Store) {
         let from = self.of_row.len();
         let to = store.len();
-        self.extend_with(
-            to,
-            |i| store.raw(i),
-            to.saturating_sub(from) >= PARALLEL_FROM,
-        );
-    }
-
-    /// How many events the index covers: the first ones of its store.
-    pub fn len(&self) -> usize {
-        self.of_row.len()
-    }
-
-    /// Reads the numbers of events `self.len()..to`, event `i`'s JSON being `raw(i)`: on every
-    /// thread of the pool when `parallel`, else on this one.
-    fn extend_with<'a>(
-        &mut self,
-        to: usize,
-        raw: impl Fn(usize) -> &'a [u8] + Sync,
-        parallel: bool,
-    ) {
-        let from = self.of_row.len();
         let len = to.saturating_sub(from);
         if len == 0 {
             return;
         }
-        let parts = if parallel {
+        let parts = if len >= PARALLEL_FROM {
             rayon::current_num_threads()
         } else {
             1
         };
         let step = len.div_ceil(parts);
-        let ranges: Vec<std::ops::Range<usize>> = (from..to)
+        let read: Vec<Part> = (from..to)
             .step_by(step)
             .map(|start| start..(start + step).min(to))
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|r| Part::read(r.map(|i| store.raw(i))))
             .collect();
-        let read: Vec<Part> = if parallel {
-            ranges
-                .into_par_iter()
-                .map(|r| Part::read(r.map(&raw)))
-                .collect()
-        } else {
-            ranges
-                .into_iter()
-                .map(|r| Part::read(r.map(&raw)))
-                .collect()
-        };
         self.join(read);
+    }
+
+    /// How many events the index covers: the first ones of its store.
+    pub fn len(&self) -> usize {
+        self.of_row.len()
     }
 
     /// Takes in the parts read of the events after those it covers, in order.

@@ -95,8 +95,9 @@ impl Places {
 #[cfg(test)]
 impl Places {
     /// The bytes it holds.
-    pub fn heap(&self) -> usize {
-        self.lens.capacity() * 4 + self.gaps.capacity() + self.whole.capacity() * 24
+    pub fn heap(&self) -> crate::store::footprint::Bytes {
+        use crate::store::footprint::Bytes;
+        Bytes::of(&self.lens) + Bytes::of(&self.gaps) + Bytes::of(&self.whole)
     }
 }
 

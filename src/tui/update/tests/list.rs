@@ -37,7 +37,7 @@ fn the_demo_batch_shows_every_event_and_finishing_makes_the_loader_idle() {
 }
 
 #[test]
-fn each_part_of_the_numbers_read_ahead_asks_for_the_next_part() {
+fn a_part_of_the_numbers_read_ahead_done_asks_for_the_next_and_changes_nothing_shown() {
     let mut m = model(140, 40);
     update(&mut m, Action::BatchLoaded(crate::source::demo::load()));
     assert!(matches!(
