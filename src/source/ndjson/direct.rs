@@ -127,6 +127,18 @@ impl<'f> Direct<'f> {
         self.read_with(raw, true, Some(skipping), f)
     }
 
+    /// `f` of the event as the plan read it and whether it matches, matching or not (with the
+    /// agent objects met before in `skipping` skipped, when given); an error for an event the
+    /// store would refuse.
+    pub(super) fn judge<R>(
+        &self,
+        raw: &[u8],
+        skipping: Option<&mut Skipping>,
+        f: impl FnOnce(&Line, bool) -> R,
+    ) -> Result<R, NotLineDelimited> {
+        self.judge_with(raw, true, skipping, f)
+    }
+
     fn read_checked<R>(
         &self,
         raw: &[u8],
@@ -143,6 +155,18 @@ impl<'f> Direct<'f> {
         skipping: Option<&mut Skipping>,
         f: impl FnOnce(&Line) -> R,
     ) -> Result<Option<R>, NotLineDelimited> {
+        self.judge_with(raw, check_id, skipping, |line, matches| {
+            matches.then(|| f(line))
+        })
+    }
+
+    fn judge_with<R>(
+        &self,
+        raw: &[u8],
+        check_id: bool,
+        skipping: Option<&mut Skipping>,
+        f: impl FnOnce(&Line, bool) -> R,
+    ) -> Result<R, NotLineDelimited> {
         let text = simdutf8::basic::from_utf8(raw).map_err(|_| NotLineDelimited)?;
         let mut probe = Probe::default();
         let agent = match skipping {
@@ -165,6 +189,7 @@ impl<'f> Direct<'f> {
             raw,
             search: self.search.as_ref(),
         };
-        Ok(self.plan.matches(&line).unwrap_or(false).then(|| f(&line)))
+        let matches = self.plan.matches(&line).unwrap_or(false);
+        Ok(f(&line, matches))
     }
 }

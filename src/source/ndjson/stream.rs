@@ -12,16 +12,13 @@ use std::sync::Arc;
 
 use super::NotLineDelimited;
 use super::candidates::first_pass;
-use super::direct::Direct;
+use super::direct::{Direct, Line};
 use super::prefilter::Prefilter;
-use crate::filter::{Filter, Plan};
+use crate::filter::{Filter, Plan, Record};
 use crate::source::dump::{self, Cut, DumpProblem, PieceRead};
 use crate::store::probe::Probe;
 use crate::store::{Batch, Blob, IdKey, NO_TIME, Reading, SeenIds, Store};
 use crate::time::parse_rfc3339_nanos_bytes;
-
-/// Where events are in a blob: (start, end) of each.
-type Spans = Vec<(usize, usize)>;
 
 /// What one piece of the stream gave.
 pub(super) struct Piece {
@@ -134,16 +131,13 @@ fn select_in_pieces(
     let mut left_out = 0;
     let mut lines = dump::LineProblems::default();
     // A room given by its name where its id is wanted leaves nothing, and the full way says so
-    // from the events it holds (see `insight::why_empty`). Until something matches, the events
-    // that may name the room are kept aside; when nothing has, they go into the store, not
-    // among its rows, for that to be said.
+    // from the events it holds (see `insight::why_empty`); so is the time the events span when
+    // a range of time leaves nothing. Until something matches, what tells it is kept aside;
+    // when nothing has, it goes into the store, not among its rows, for that to be said.
     let answered = std::sync::atomic::AtomicBool::new(false);
     let room = filter.room().map(str::as_bytes);
-    // So is the time the events span when a range of time leaves nothing: until something
-    // matches, each event's time is read, and the earliest and the latest are noted.
     let bounded = filter.since.is_some() || filter.until.is_some();
-    let mut span: Option<(i64, i64)> = None;
-    let mut beside: Vec<(Arc<Blob>, Spans)> = Vec::new();
+    let mut aside = Aside::default();
     let damage = each_piece(
         name,
         reader,
@@ -175,45 +169,77 @@ fn select_in_pieces(
                     batch_of_read(&reading, &piece.answer, spans, filter, &mut unread)
                 }
             };
-            if rows.is_empty() {
-                let fresh_times = piece.times.iter().zip(&fresh).filter(|(_, f)| **f);
-                for (&t, _) in fresh_times.filter(|(t, _)| **t != NO_TIME) {
-                    span = Some(crate::store::widened(span, t, t));
-                }
-            }
-            if rows.is_empty() && !piece.beside.is_empty() {
-                let spans = piece
-                    .beside
-                    .iter()
-                    .filter(|(i, _)| fresh[*i])
-                    .map(|(_, s)| *s);
-                beside.push((Arc::clone(&piece.answer), spans.collect()));
-            }
             let merged = store.merge(batch);
             left_out += fresh.iter().filter(|f| **f).count() - merged.added;
             rows.extend((merged.first..merged.first + merged.added).map(|i| i as u32));
-            if !rows.is_empty() && !answered.swap(true, std::sync::atomic::Ordering::Relaxed) {
-                beside = Vec::new();
+            if rows.is_empty() {
+                aside.add(&piece.beside, &piece.times, &fresh, &piece.answer);
+            } else if !answered.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                aside = Aside::default();
             }
             lines.add(piece.read);
         },
     );
-    for (blob, spans) in beside {
-        let mut builder = reading.builder(blob).unindexed();
-        for (a, z) in spans {
-            // Read once already: one that does not read again only goes unsaid.
-            let _ = builder.push(a, z);
-        }
-        left_out -= store.merge(builder.finish()).added;
-    }
     drop(reading);
+    if rows.is_empty() {
+        left_out -= aside.into_store(&mut store);
+    }
     let mut problems = lines.into_problems(name, damage);
     problems.extend(unread.into_iter().map(|m| dump::problem(name, None, m)));
     store.left_out(left_out);
-    if let (true, Some((from, to))) = (rows.is_empty(), span) {
-        store.left_out_spanning(from, to);
-    }
     (store, problems, rows)
+}
+
+/// What tells why a filter leaves nothing, kept while nothing has matched: copies of the events
+/// that may name the room asked for, and the earliest and the latest time of the events read.
+#[derive(Default)]
+pub(super) struct Aside {
+    events: Vec<u8>,
+    spans: Vec<(usize, usize)>,
+    times: Option<(i64, i64)>,
+}
+
+impl Aside {
+    /// Keeps what a piece's reading noted of its events that are the first of their id.
+    pub(super) fn add(
+        &mut self,
+        beside: &[(usize, (usize, usize))],
+        times: &[i64],
+        fresh: &[bool],
+        piece: &[u8],
+    ) {
+        for &(_, (a, z)) in beside.iter().filter(|(i, _)| fresh[*i]) {
+            let start = self.events.len();
+            self.events.extend_from_slice(&piece[a..z]);
+            self.spans.push((start, self.events.len()));
+            self.events.push(b'\n');
+        }
+        let fresh_times = times
+            .iter()
+            .zip(fresh)
+            .filter(|(t, f)| **f && **t != NO_TIME);
+        for (&t, _) in fresh_times {
+            self.times = Some(crate::store::widened(self.times, t, t));
+        }
+    }
+
+    /// Adds what it kept to `store`, which holds no answer, beside its rows: how many events
+    /// it added.
+    pub(super) fn into_store(self, store: &mut Store) -> usize {
+        let reading = Reading::start();
+        let mut builder = reading
+            .builder(Arc::new(Blob::Owned(self.events)))
+            .unindexed();
+        for (a, z) in self.spans {
+            // Read once already: one that does not read again only goes unsaid.
+            let _ = builder.push(a, z);
+        }
+        let added = store.merge(builder.finish()).added;
+        if let Some((from, to)) = self.times {
+            store.left_out_spanning(from, to);
+        }
+        added
+    }
 }
 
 /// What a piece's reading notes beside the answer, for telling why a filter leaves nothing.
@@ -223,6 +249,13 @@ pub(super) struct Wanted<'a> {
     pub(super) named: Option<&'a [u8]>,
     /// Each event's time is read.
     pub(super) times: bool,
+}
+
+impl Wanted<'_> {
+    /// The time of an event read as `line` (`NO_TIME` when it has none), when times are wanted.
+    pub(super) fn time_of(&self, line: &Line) -> Option<i64> {
+        self.times.then(|| line.time().unwrap_or(NO_TIME))
+    }
 }
 
 /// A piece read the fast way: each event's id and, for the candidates, the filter's answer; the
@@ -253,12 +286,16 @@ pub(super) fn read_fast(
         let id = IdKey::of_bytes(line.id).ok_or(NotLineDelimited)?;
         let span = (line.start, line.end);
         let event = &bytes[line.start..line.end];
-        let matches = line.candidate && direct.matches(event)?;
+        // A candidate's time, when wanted, is read off the same reading as the filter's answer.
+        let (matches, time) = match line.candidate {
+            true => direct.judge(event, None, |l, matches| (matches, wanted.time_of(l)))?,
+            false => (false, None),
+        };
         if matches {
             matched.push(ids.len());
             events.push(span);
         }
-        noted.note(wanted, ids.len(), span, event, matches);
+        noted.note(wanted, ids.len(), span, event, matches, time);
         ids.push(id);
     }
     let Noted { beside, times } = noted;
@@ -306,7 +343,7 @@ pub(super) struct Noted {
 
 impl Noted {
     /// Notes what `wanted` asks of event number `i` of a piece: `raw`, at `span`, which
-    /// `matches` the filter or not.
+    /// `matches` the filter or not, and whose time is `time` when it was read already.
     pub(super) fn note(
         &mut self,
         wanted: Wanted,
@@ -314,12 +351,13 @@ impl Noted {
         span: (usize, usize),
         raw: &[u8],
         matches: bool,
+        time: Option<i64>,
     ) {
         if !matches && wanted.named.is_some_and(|room| super::may_name(raw, room)) {
             self.beside.push((i, span));
         }
         if wanted.times {
-            self.times.push(time_of(raw));
+            self.times.push(time.unwrap_or_else(|| time_of(raw)));
         }
     }
 }
@@ -530,6 +568,7 @@ mod tests {
     fn a_stream_in_pieces_selects_what_the_full_way_selects_with_the_same_problems() {
         let bytes = dump();
         for piece_bytes in [1 << 12, 50_000, 1 << 30] {
+            let mut empty = 0;
             // The full way, reading the same stream in the same pieces.
             let (full, full_problems) =
                 dump::load_stream("d", std::io::Cursor::new(&bytes), piece_bytes);
@@ -550,13 +589,18 @@ mod tests {
                 // Only the answer is held, and when there is none, what tells why.
                 let why = crate::insight::why_empty(&filter, &store);
                 assert_eq!(why, crate::insight::why_empty(&filter, &full), "{what}");
-                if rows.is_empty() && filter.since.is_some() {
-                    assert!(!why.is_empty(), "{what}");
+                // Every filter here that leaves nothing says why: a room given by its name,
+                // a range of time that misses every event.
+                if rows.is_empty() {
+                    assert!(!why.is_empty(), "{what}: nothing, and no reason");
+                    empty += 1;
                 }
                 if !rows.is_empty() || filter.room().is_none() {
                     assert_eq!(store.len(), rows.len(), "{what}");
                 }
             }
+            // Three rooms given by their names and two ranges of time leave nothing.
+            assert_eq!(empty, 5, "in pieces of {piece_bytes}");
             let named = select_in_pieces(
                 "d",
                 std::io::Cursor::new(&bytes),

@@ -17,11 +17,11 @@ use super::group::{
     Bytes, GroupFields, Grouped, Key, Place, Tally, counted_of, hash_of, read_of, store_of,
 };
 use super::prefilter::Prefilter;
-use super::stream::{self, each_piece, give_back};
+use super::stream::{self, Aside, each_piece, give_back};
 use crate::filter::{Filter, Plan};
 use crate::source::dump::{self, DumpProblem, PieceRead};
 use crate::store::skipping::Skipping;
-use crate::store::{Blob, IdKey, NO_TIME, Reading, SeenIds, Store};
+use crate::store::{Blob, IdKey, Reading, SeenIds, Store};
 
 /// A string of an event of a piece: where the piece holds it as it reads (no escape), else a
 /// copy.
@@ -122,15 +122,22 @@ fn read_fast(
                 let span = (line.start, line.end);
                 let raw = &bytes[line.start..line.end];
                 let mut matches = false;
+                let mut time = None;
                 if line.candidate {
-                    let fact = direct
-                        .read_skipping(raw, &mut skipping, |l| Fact::of(bytes, span, l, fields))?;
+                    // Its time, when wanted, read off the same reading as the facts.
+                    let (fact, read_time) = direct.judge(raw, Some(&mut skipping), |l, m| {
+                        (
+                            m.then(|| Fact::of(bytes, span, l, fields)),
+                            wanted.time_of(l),
+                        )
+                    })?;
+                    time = read_time;
                     if let Some(fact) = fact {
                         events.push((ids.len(), span, Some(fact)));
                         matches = true;
                     }
                 }
-                noted.note(wanted, ids.len(), span, raw, matches);
+                noted.note(wanted, ids.len(), span, raw, matches, time);
                 ids.push(id);
             }
             Ok((ids, events, noted, PieceRead::of(bytes, Vec::new())))
@@ -297,56 +304,6 @@ fn group_in_pieces(
     (grouped, problems)
 }
 
-/// What tells why a filter leaves nothing, kept while nothing has matched: copies of the events
-/// that may name the room asked for, and the earliest and the latest time of the events read.
-#[derive(Default)]
-struct Aside {
-    events: Vec<u8>,
-    spans: Vec<(usize, usize)>,
-    times: Option<(i64, i64)>,
-}
-
-impl Aside {
-    /// Keeps what a piece's reading noted of its events that are the first of their id.
-    fn add(
-        &mut self,
-        beside: &[(usize, (usize, usize))],
-        times: &[i64],
-        fresh: &[bool],
-        piece: &[u8],
-    ) {
-        for &(_, (a, z)) in beside.iter().filter(|(i, _)| fresh[*i]) {
-            let start = self.events.len();
-            self.events.extend_from_slice(&piece[a..z]);
-            self.spans.push((start, self.events.len()));
-            self.events.push(b'\n');
-        }
-        let fresh_times = times
-            .iter()
-            .zip(fresh)
-            .filter(|(t, f)| **f && **t != NO_TIME);
-        for (&t, _) in fresh_times {
-            self.times = Some(crate::store::widened(self.times, t, t));
-        }
-    }
-
-    /// Adds what it kept to the store of groups that are none.
-    fn into_store(self, store: &mut Store) {
-        let reading = Reading::start();
-        let mut builder = reading
-            .builder(Arc::new(Blob::Owned(self.events)))
-            .unindexed();
-        for (a, z) in self.spans {
-            // Read once already: one that does not read again only goes unsaid.
-            let _ = builder.push(a, z);
-        }
-        store.merge(builder.finish());
-        if let Some((from, to)) = self.times {
-            store.left_out_spanning(from, to);
-        }
-    }
-}
-
 /// The groups counted so far, in the order their first events were met.
 #[derive(Default)]
 struct Counter {
@@ -451,7 +408,7 @@ impl Counter {
         match store_of(&[blob], &places) {
             Ok(mut store) => {
                 if groups.is_empty() {
-                    self.aside.into_store(&mut store);
+                    let _ = self.aside.into_store(&mut store);
                 }
                 store.left_out(read.saturating_sub(store.len()));
                 Ok(Grouped { store, groups })
