@@ -13,7 +13,7 @@ use super::id::top_level_id;
 use super::prefilter::Prefilter;
 use super::{NotLineDelimited, parallel, trim};
 use crate::filter::{Filter, Plan};
-use crate::store::Blob;
+use crate::store::{Blob, Needle};
 
 /// What the first pass learns of one line.
 pub(super) struct LineInfo<'a> {
@@ -34,8 +34,28 @@ pub(super) fn candidates(
     filter: &Filter,
     threads: usize,
 ) -> Result<Vec<Vec<(usize, usize)>>, NotLineDelimited> {
+    Ok(candidates_naming(blobs, filter, threads)?.0)
+}
+
+/// [`candidates`], and when none may match and the filter asks for a room, what [`naming`]
+/// gives, told from the same first pass rather than another reading of the input: the filter
+/// then leaves nothing, and those events say why.
+pub(super) fn candidates_naming(
+    blobs: &[Arc<Blob>],
+    filter: &Filter,
+    threads: usize,
+) -> Result<(Vec<Vec<(usize, usize)>>, Option<Kept>), NotLineDelimited> {
     let pre = Prefilter::new(&Plan::new(filter, |s| Some(s.as_bytes())));
-    first_of_their_ids(blobs, &pre, threads, None)
+    let mut parts = lines_of(blobs, &pre, threads)?;
+    let kept = first_of_their_ids(blobs, &parts, threads)?;
+    let named = match filter.room() {
+        Some(room) if kept.iter().all(Vec::is_empty) => {
+            mark_naming(blobs, &mut parts, &Needle::new(room));
+            Some(first_of_their_ids(blobs, &parts, threads)?)
+        }
+        _ => None,
+    };
+    Ok((kept, named))
 }
 
 /// The events that may name the room `room` (see [`super::may_name`]) and are the first of
@@ -43,42 +63,55 @@ pub(super) fn candidates(
 /// told with when the filter leaves nothing.
 pub(super) fn naming(
     blobs: &[Arc<Blob>],
-    room: &[u8],
+    room: &Needle,
     threads: usize,
-) -> Result<Vec<Vec<(usize, usize)>>, NotLineDelimited> {
+) -> Result<Kept, NotLineDelimited> {
     let everything = Prefilter::new(&Plan::new(&Filter::default(), |s| Some(s.as_bytes())));
-    let names = |event: &[u8]| super::may_name(event, room);
-    first_of_their_ids(blobs, &everything, threads, Some(&names))
+    let mut parts = lines_of(blobs, &everything, threads)?;
+    mark_naming(blobs, &mut parts, room);
+    first_of_their_ids(blobs, &parts, threads)
 }
 
-/// What says which events are candidates, given each one's JSON.
-type Mark<'a> = dyn Fn(&[u8]) -> bool + Sync + 'a;
+/// For each blob, (start, end) of some of its events, in input order.
+pub(super) type Kept = Vec<Vec<(usize, usize)>>;
 
-/// The lines of `blobs` that `pre` takes as candidates (those `mark` says, when given) and are
-/// the first of their id, as (start, end) for each blob in input order.
-fn first_of_their_ids(
-    blobs: &[Arc<Blob>],
+/// Every line of every blob, in input order: one part per slice of a blob.
+type Parts<'a> = Vec<(usize, Vec<LineInfo<'a>>)>;
+
+/// The first pass over every blob.
+fn lines_of<'a>(
+    blobs: &'a [Arc<Blob>],
     pre: &Prefilter,
     threads: usize,
-    mark: Option<&Mark<'_>>,
-) -> Result<Vec<Vec<(usize, usize)>>, NotLineDelimited> {
-    // Every line of every blob, in input order: one part per slice of a blob.
-    let mut parts: Vec<(usize, Vec<LineInfo>)> = Vec::new();
+) -> Result<Parts<'a>, NotLineDelimited> {
+    let mut parts = Vec::new();
     for (b, blob) in blobs.iter().enumerate() {
         for part in first_pass(blob, pre, threads)? {
             parts.push((b, part));
         }
     }
-    if let Some(mark) = mark {
-        use rayon::prelude::*;
-        parts.par_iter_mut().for_each(|(b, lines)| {
-            for line in lines {
-                line.candidate = mark(&blobs[*b][line.start..line.end]);
-            }
-        });
-    }
-    let mut kept: Vec<Vec<(usize, usize)>> = vec![Vec::new(); blobs.len()];
-    for (b, start, end) in first_copies(blobs, &parts, threads)? {
+    Ok(parts)
+}
+
+/// Makes the candidates the lines that may name the room `room` (see [`super::may_name`]).
+fn mark_naming(blobs: &[Arc<Blob>], parts: &mut Parts, room: &Needle) {
+    use rayon::prelude::*;
+    parts.par_iter_mut().for_each(|(b, lines)| {
+        for line in lines {
+            line.candidate = super::may_name(&blobs[*b][line.start..line.end], room);
+        }
+    });
+}
+
+/// The candidates of `parts` that are the first of their id, as (start, end) for each blob in
+/// input order.
+fn first_of_their_ids(
+    blobs: &[Arc<Blob>],
+    parts: &Parts,
+    threads: usize,
+) -> Result<Kept, NotLineDelimited> {
+    let mut kept: Kept = vec![Vec::new(); blobs.len()];
+    for (b, start, end) in first_copies(blobs, parts, threads)? {
         kept[b].push((start, end));
     }
     Ok(kept)

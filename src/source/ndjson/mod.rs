@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use crate::filter::Filter;
-use crate::store::{Blob, Reading, Store};
+use crate::store::{Blob, Needle, Reading, Store};
 
 use candidates::candidates;
 use direct::Direct;
@@ -77,7 +77,7 @@ pub fn select(
     filter: &Filter,
 ) -> Result<(Store, Vec<u32>), NotLineDelimited> {
     let threads = super::ordered::threads();
-    let kept = candidates(&blobs, filter, threads)?;
+    let (kept, named) = candidates::candidates_naming(&blobs, filter, threads)?;
     let reading = Reading::start();
     let mut store = Store::new();
     let mut result = Ok(());
@@ -116,7 +116,11 @@ pub fn select(
     if rows.is_empty()
         && let Some(room) = filter.room()
     {
-        let named = candidates::naming(&blobs, room.as_bytes(), threads)?;
+        // Told by the first pass when no event could match; else the input is read again.
+        let named = match named {
+            Some(named) => named,
+            None => candidates::naming(&blobs, &Needle::new(room), threads)?,
+        };
         for (blob, (named, held)) in blobs.iter().zip(named.into_iter().zip(&kept)) {
             let mut builder = reading.builder(Arc::clone(blob)).unindexed();
             // Both in input order: a candidate is in the store already.
@@ -184,24 +188,13 @@ pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, Not
     Ok(Spans { blobs, spans })
 }
 
-/// Whether an event may give the room `room` as its name or its id, in any case of its ASCII
-/// letters (see `insight::why_empty`): its JSON holds the text so, or holds an escape, which
-/// may spell it otherwise.
-pub(super) fn may_name(event: &[u8], room: &[u8]) -> bool {
-    let Some((&first, rest)) = room.split_first() else {
-        return true;
-    };
-    memchr::memchr(b'\\', event).is_some()
-        || memchr::memchr2_iter(
-            first.to_ascii_lowercase(),
-            first.to_ascii_uppercase(),
-            event,
-        )
-        .any(|at| {
-            event[at + 1..]
-                .get(..rest.len())
-                .is_some_and(|r| r.eq_ignore_ascii_case(rest))
-        })
+/// Whether an event may give the room `room` (a needle of its text) as its name or its id, in
+/// any case of its ASCII letters (see `insight::why_empty`): its JSON holds the text so, or
+/// holds what may spell it otherwise (an escape, or a character whose lowercase is ASCII; see
+/// [`Needle::may_be_in`]). One vectorised look at the event rather than one at each place of
+/// the text's first letter.
+pub(super) fn may_name(event: &[u8], room: &Needle) -> bool {
+    room.may_be_in(event)
 }
 
 /// Runs `f` on each item, on the threads of rayon's pool; the results in order.
@@ -226,6 +219,37 @@ mod walk;
 mod tests {
     use super::*;
     use crate::event::Field;
+
+    #[test]
+    fn a_room_named_in_another_case_is_told_from_the_first_pass_as_from_a_second_reading() {
+        let mut bytes = Vec::new();
+        crate::generator::write_ndjson(&mut bytes, 3000, 9).unwrap();
+        let (full, _) =
+            crate::source::dump::load_stream("d", std::io::Cursor::new(&bytes), 1 << 30);
+        let blobs = vec![Arc::new(Blob::Owned(bytes))];
+        // In capitals no line holds the name as written: no event is a candidate, and the
+        // first pass tells which may name the room. In lower case its events are candidates,
+        // none matches, and the input is read again for them.
+        for (name, early) in [("WEEKLY-ALLHANDS", true), ("weekly-allhands", false)] {
+            let filter = Filter::default().with(Field::Room, name);
+            let (_, named) = candidates::candidates_naming(&blobs, &filter, 2).unwrap();
+            assert_eq!(named.is_some(), early, "{name}");
+            let again = candidates::naming(&blobs, &Needle::new(name), 2).unwrap();
+            if let Some(named) = named {
+                assert_eq!(named, again, "{name}");
+            }
+            assert!(again.iter().any(|spans| !spans.is_empty()), "{name}");
+            let (store, rows) = select(blobs.clone(), &filter).unwrap();
+            assert!(rows.is_empty(), "{name}");
+            let why = crate::insight::why_empty(&filter, &store);
+            assert!(
+                matches!(&why[..], [crate::insight::WhyEmpty::RoomName { ids, .. }]
+                    if ids == &["673a1f2c9e4b8d0a5c7e3f21"]),
+                "{name}: {why:?}"
+            );
+            assert_eq!(why, crate::insight::why_empty(&filter, &full), "{name}");
+        }
+    }
 
     #[test]
     fn a_damaged_line_never_stops_the_fast_path_with_a_panic() {

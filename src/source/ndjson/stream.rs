@@ -17,7 +17,7 @@ use super::prefilter::Prefilter;
 use crate::filter::{Filter, Plan, Record};
 use crate::source::dump::{self, Cut, DumpProblem, PieceRead};
 use crate::store::probe::Probe;
-use crate::store::{Batch, Blob, IdKey, NO_TIME, Reading, SeenIds, Store};
+use crate::store::{Batch, Blob, IdKey, NO_TIME, Needle, Reading, SeenIds, Store};
 use crate::time::parse_rfc3339_nanos_bytes;
 
 /// What one piece of the stream gave.
@@ -135,7 +135,7 @@ fn select_in_pieces(
     // a range of time leaves nothing. Until something matches, what tells it is kept aside;
     // when nothing has, it goes into the store, not among its rows, for that to be said.
     let answered = std::sync::atomic::AtomicBool::new(false);
-    let room = filter.room().map(str::as_bytes);
+    let room = filter.room().map(Needle::new);
     let bounded = filter.since.is_some() || filter.until.is_some();
     let mut aside = Aside::default();
     let damage = each_piece(
@@ -144,7 +144,7 @@ fn select_in_pieces(
         piece_bytes,
         |blob, spares| {
             let unanswered = !answered.load(std::sync::atomic::Ordering::Relaxed);
-            let named = room.filter(|_| unanswered);
+            let named = room.as_ref().filter(|_| unanswered);
             let wanted = Wanted {
                 named,
                 times: bounded && unanswered,
@@ -246,7 +246,7 @@ impl Aside {
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Wanted<'a> {
     /// The events that may name this room are kept beside the answer.
-    pub(super) named: Option<&'a [u8]>,
+    pub(super) named: Option<&'a Needle>,
     /// Each event's time is read.
     pub(super) times: bool,
 }

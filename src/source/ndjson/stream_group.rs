@@ -227,7 +227,7 @@ fn group_in_pieces(
     // `stream::select_stream`): the events that may name the room asked for, the time the
     // events span.
     let answered = std::sync::atomic::AtomicBool::new(false);
-    let room = filter.room().map(str::as_bytes);
+    let room = filter.room().map(crate::store::Needle::new);
     let bounded = filter.since.is_some() || filter.until.is_some();
     let damage = each_piece(
         name,
@@ -236,7 +236,7 @@ fn group_in_pieces(
         |blob, spares| {
             let unanswered = !answered.load(std::sync::atomic::Ordering::Relaxed);
             let wanted = stream::Wanted {
-                named: room.filter(|_| unanswered),
+                named: room.as_ref().filter(|_| unanswered),
                 times: bounded && unanswered,
             };
             match read_fast(blob, &pre, &direct, fields, wanted) {
