@@ -116,8 +116,34 @@ pub(super) struct Tally<'a> {
     pub(super) last_ts: i64,
 }
 
-/// A distinct (group, value) pair of a part: the group as the part numbers it.
-type Pair<'a> = (u32, u64, Bytes<'a>);
+/// A distinct (group, value) pair of a part: the group as the part numbers it, the hash of the
+/// value's bytes, and the value.
+type Pair<'a> = (u32, u64, Value<'a>);
+
+/// The longest value held inline by [`Value`]: a peer's id (a UUID, 36 bytes) or a room's.
+const SHORT: usize = 38;
+
+/// A peer's or a room's id as a pair holds it: a short one copied inline, as it is met (its
+/// bytes are then at hand, not in the dump far behind, when later events are compared with
+/// it), a longer one as read. Two values are equal exactly when their bytes are: a value of
+/// [`SHORT`] bytes or fewer is always `Short`, its unused bytes zero.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Value<'a> {
+    Short(u8, [u8; SHORT]),
+    Long(Bytes<'a>),
+}
+
+impl<'a> Value<'a> {
+    fn of(bytes: Bytes<'a>) -> Value<'a> {
+        if bytes.len() <= SHORT {
+            let mut short = [0; SHORT];
+            short[..bytes.len()].copy_from_slice(&bytes);
+            Value::Short(bytes.len() as u8, short)
+        } else {
+            Value::Long(bytes)
+        }
+    }
+}
 
 /// What one part of the events counts.
 #[derive(Default)]
@@ -304,10 +330,11 @@ fn count_part<'a>(
         {
             let Some(value) = value else { continue };
             let value_hash = hash_of(&value);
+            let value = Value::of(value);
             let pair_hash = hash_of(&(g, value_hash));
             let known = |&k: &u32| {
-                let (pg, _, pv) = &pairs[k as usize];
-                *pg == g && *pv == value
+                let (pg, vh, pv) = &pairs[k as usize];
+                *pg == g && *vh == value_hash && *pv == value
             };
             if table.find(pair_hash, known).is_none() {
                 let k = pairs.len() as u32;
@@ -382,14 +409,14 @@ fn joined(
     let distinct = |pairs: &[Vec<Vec<Pair>>]| {
         let counts = parallel(&shard_numbers, |&s| {
             let mut counts = vec![0u32; groups];
-            let mut seen: HashTable<(u32, u64, &[u8])> = HashTable::new();
+            let mut seen: HashTable<(u32, u64, &Value)> = HashTable::new();
             for (part, numbers) in pairs.iter().zip(&numbers) {
                 for (g, value_hash, value) in &part[s] {
                     let g = numbers[*g as usize];
                     let hash = hash_of(&(g, *value_hash));
                     if let Entry::Vacant(slot) = seen.entry(
                         hash,
-                        |&(sg, _, sv)| sg == g && sv == &**value,
+                        |&(sg, _, sv)| sg == g && sv == value,
                         |&(sg, vh, _)| hash_of(&(sg, vh)),
                     ) {
                         slot.insert((g, *value_hash, value));
@@ -476,4 +503,60 @@ pub(super) fn store_of(blobs: &[Arc<Blob>], places: &[Place]) -> Result<Store, N
         start = end;
     }
     Ok(store)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// Peers and rooms whose ids are about as long as a value held inline, sharing their first
+    /// bytes, some written with an escape: each group counts the distinct ones as a set of the
+    /// strings does.
+    #[test]
+    fn distinct_peers_and_rooms_are_counted_by_their_bytes_however_long() {
+        let lens = [1, SHORT - 1, SHORT, SHORT + 1, 2 * SHORT + 5];
+        let id = |c: char, n: usize| "p".repeat(n - 1) + &c.to_string();
+        let mut lines = Vec::new();
+        let mut want: BTreeMap<&str, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
+        for k in 0..400usize {
+            let kind = ["client.join.failed", "client.publish.failed"][k % 2];
+            let peer = id(char::from(b'a' + (k % 3) as u8), lens[k / 2 % lens.len()]);
+            let room = id(char::from(b'x' + (k % 2) as u8), lens[k / 3 % lens.len()]);
+            // The last byte of a peer written as an escape now and then: the same string.
+            let written = if k % 7 == 0 {
+                let (head, last) = peer.split_at(peer.len() - 1);
+                format!("{head}\\u00{:02x}", last.as_bytes()[0])
+            } else {
+                peer.clone()
+            };
+            lines.push(format!(
+                r#"{{"id":"e{k}","type":"{kind}","data":{{"peer_id":"{written}","room_id":"{room}"}}}}"#
+            ));
+            let w = want.entry(kind).or_default();
+            w.0.insert(peer);
+            w.1.insert(room);
+        }
+        let blob = Arc::new(Blob::Owned(lines.join("\n").into_bytes()));
+        let fields = GroupFields {
+            first: Field::Type,
+            second: None,
+            code: false,
+            display: None,
+        };
+        let grouped = group(vec![blob], &Filter::default(), fields, None).unwrap();
+        let got: Vec<(u32, u32, u32)> = grouped
+            .groups
+            .iter()
+            .map(|g| (g.count, g.peers, g.rooms))
+            .collect();
+        let want: Vec<(u32, u32, u32)> = ["client.join.failed", "client.publish.failed"]
+            .iter()
+            .map(|kind| {
+                let (peers, rooms) = &want[kind];
+                (200, peers.len() as u32, rooms.len() as u32)
+            })
+            .collect();
+        assert_eq!(got, want);
+    }
 }
