@@ -170,6 +170,9 @@ fn first_copies(
     // The high half of the hash picks the part; a table places an id by the low bits.
     let shard_of = |hash: u64| (hash >> 32) as usize % shards;
     let shard_numbers: Vec<usize> = (0..shards).collect();
+    if candidates == total {
+        return first_copies_of_all(blobs, parts, &base, threads);
+    }
     // Each id's first position among the candidates, by shard.
     let first: Vec<HashTable<(&[u8], AtomicUsize)>> = parallel(&shard_numbers, |&k| {
         let mut table: HashTable<(&[u8], AtomicUsize)> =
@@ -232,6 +235,55 @@ fn first_copies(
     let mut all = Vec::new();
     for part in kept {
         all.extend(part?);
+    }
+    Ok(all)
+}
+
+/// [`first_copies`] when every line is a candidate (no filter, as `list` of every event and
+/// most groupings ask): the first line of each id is the first met in input order, and one
+/// pass that notes the later copies as it fills the tables is all it takes.
+fn first_copies_of_all(
+    blobs: &[Arc<Blob>],
+    parts: &[(usize, Vec<LineInfo>)],
+    base: &[usize],
+    threads: usize,
+) -> Result<Vec<(usize, usize, usize)>, NotLineDelimited> {
+    let shards = threads.max(1);
+    let shard_of = |hash: u64| (hash >> 32) as usize % shards;
+    let shard_numbers: Vec<usize> = (0..shards).collect();
+    let total: usize = parts.iter().map(|(_, lines)| lines.len()).sum();
+    // The later copies, by their place in input order, each shard's in order.
+    let copies: Vec<Vec<usize>> = parallel(&shard_numbers, |&k| {
+        let mut table: HashTable<&[u8]> = HashTable::with_capacity(total / shards + total / 8 + 16);
+        let mut copies = Vec::new();
+        for ((_, lines), &at) in parts.iter().zip(base) {
+            for (j, line) in lines.iter().enumerate() {
+                if shard_of(line.hash) != k {
+                    continue;
+                }
+                match table.entry(line.hash, |e| *e == line.id, |e| id_hash(e)) {
+                    Entry::Vacant(slot) => drop(slot.insert(line.id)),
+                    Entry::Occupied(_) => copies.push(at + j),
+                }
+            }
+        }
+        copies
+    });
+    let mut copies: Vec<usize> = copies.into_iter().flatten().collect();
+    copies.sort_unstable();
+    let mut all = Vec::with_capacity(total - copies.len());
+    let mut next = copies.iter().peekable();
+    for ((b, lines), &at) in parts.iter().zip(base) {
+        for (j, line) in lines.iter().enumerate() {
+            if next.next_if_eq(&&(at + j)).is_some() {
+                // A later copy is not parsed: it is checked, as in `first_copies`.
+                if !is_one_json_value(&blobs[*b][line.start..line.end]) {
+                    return Err(NotLineDelimited);
+                }
+            } else {
+                all.push((*b, line.start, line.end));
+            }
+        }
     }
     Ok(all)
 }

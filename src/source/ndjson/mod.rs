@@ -221,6 +221,29 @@ mod tests {
     use crate::event::Field;
 
     #[test]
+    fn without_a_filter_the_first_copy_of_each_id_is_kept_and_later_ones_checked() {
+        let event = |id: &str, n: u32| format!(r#"{{"id":"{id}","type":"t","data":{{"n":{n}}}}}"#);
+        let lines: Vec<String> = (0..5000)
+            .map(|k| event(&format!("e{}", k % 3001), k))
+            .collect();
+        let text = lines.join("\n");
+        let spans = |text: &str| {
+            let blobs = vec![Arc::new(Blob::Owned(text.as_bytes().to_vec()))];
+            candidates::candidates(&blobs, &Filter::default(), 2).map(|kept| {
+                kept[0]
+                    .iter()
+                    .map(|&(a, z)| text[a..z].to_string())
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(spans(&text).unwrap(), lines[..3001].to_vec());
+        // A later copy that is damaged (its id read, its data not JSON) hands the dump to the
+        // full way, which reports it; the same line as a first copy is parsed, and fails too.
+        let damaged = format!("{text}\n{}", r#"{"id":"e7","type":"t","data":{"n":}}"#);
+        assert_eq!(spans(&damaged).err(), Some(NotLineDelimited));
+    }
+
+    #[test]
     fn a_room_named_in_another_case_is_told_from_the_first_pass_as_from_a_second_reading() {
         let mut bytes = Vec::new();
         crate::generator::write_ndjson(&mut bytes, 3000, 9).unwrap();
