@@ -33,7 +33,7 @@ pub(super) fn candidates(
     blobs: &[Arc<Blob>],
     filter: &Filter,
     threads: usize,
-) -> Result<Vec<Vec<(usize, usize)>>, NotLineDelimited> {
+) -> Result<Kept, NotLineDelimited> {
     Ok(candidates_naming(blobs, filter, threads)?.0)
 }
 
@@ -44,7 +44,7 @@ pub(super) fn candidates_naming(
     blobs: &[Arc<Blob>],
     filter: &Filter,
     threads: usize,
-) -> Result<(Vec<Vec<(usize, usize)>>, Option<Kept>), NotLineDelimited> {
+) -> Result<(Kept, Option<Kept>), NotLineDelimited> {
     let pre = Prefilter::new(&Plan::new(filter, |s| Some(s.as_bytes())));
     let mut parts = lines_of(blobs, &pre, threads)?;
     let kept = first_of_their_ids(blobs, &parts, threads)?;
