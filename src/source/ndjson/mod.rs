@@ -203,6 +203,7 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
     items.par_iter().map(&f).collect()
 }
 
+mod aside;
 mod candidates;
 mod check;
 mod direct;

@@ -3,9 +3,10 @@
 //! `list` without a filter writes, holding the ids read so far and the pieces being read rather
 //! than every event.
 
+use super::aside::Wanted;
 use super::direct::Direct;
 use super::prefilter::Prefilter;
-use super::stream::{Piece, Wanted, each_piece, give_back, read_fast, read_full};
+use super::stream::{Piece, each_piece, give_back, read_fast, read_full};
 use crate::filter::{Filter, Plan};
 use crate::source::dump::{self, DumpProblem};
 use crate::store::{Reading, SeenIds};

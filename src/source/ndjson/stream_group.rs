@@ -11,13 +11,14 @@ use hashbrown::hash_table::{Entry, HashTable};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::NotLineDelimited;
+use super::aside::{Aside, Noted, Wanted};
 use super::candidates::first_pass;
 use super::direct::{Direct, Line};
 use super::group::{
     Bytes, GroupFields, Grouped, Key, Place, Tally, counted_of, hash_of, read_of, store_of,
 };
 use super::prefilter::Prefilter;
-use super::stream::{self, Aside, each_piece, give_back};
+use super::stream::{self, each_piece, give_back};
 use crate::filter::{Filter, Plan};
 use crate::source::dump::{self, DumpProblem, PieceRead};
 use crate::store::skipping::Skipping;
@@ -88,7 +89,7 @@ struct Read {
     bytes: Arc<Blob>,
     ids: Vec<IdKey>,
     events: Vec<(usize, (usize, usize), Option<Fact>)>,
-    /// What [`stream::Wanted`] asked for: the events that may name the filter's room (their
+    /// What [`Wanted`] asked for: the events that may name the filter's room (their
     /// place among the ids, where they are in the bytes), each event's time.
     beside: Vec<(usize, (usize, usize))>,
     times: Vec<i64>,
@@ -101,7 +102,7 @@ fn read_fast(
     pre: &Prefilter,
     direct: &Direct,
     fields: GroupFields,
-    wanted: stream::Wanted,
+    wanted: Wanted,
 ) -> Result<Read, (Arc<Blob>, NotLineDelimited)> {
     let read = {
         let bytes: &[u8] = &blob;
@@ -112,7 +113,7 @@ fn read_fast(
             }
             let mut ids = Vec::new();
             let mut events = Vec::new();
-            let mut noted = stream::Noted::default();
+            let mut noted = Noted::default();
             let mut skipping = Skipping::default();
             for line in first_pass(bytes, pre, stream::threads_for(bytes))?
                 .into_iter()
@@ -164,7 +165,7 @@ fn read_full(
     reading: &Reading,
     filter: &Filter,
     fields: GroupFields,
-    wanted: stream::Wanted,
+    wanted: Wanted,
 ) -> Read {
     let piece = stream::read_full(blob, reading, filter, wanted);
     let everything = Filter::default();
@@ -235,7 +236,7 @@ fn group_in_pieces(
         piece_bytes,
         |blob, spares| {
             let unanswered = !answered.load(std::sync::atomic::Ordering::Relaxed);
-            let wanted = stream::Wanted {
+            let wanted = Wanted {
                 named: room.as_ref().filter(|_| unanswered),
                 times: bounded && unanswered,
             };
