@@ -410,9 +410,12 @@ fn matching_among_some_events_keeps_those_the_whole_filter_keeps() {
         let whole = store.filter(&f);
         let expected: Vec<u32> = whole.into_iter().filter(|i| i % 3 != 1).collect();
         assert_eq!(store.matching_among(&f, &every_third), expected, "{search}");
-        // Cut into a slice per thread, as a large store's are.
-        let cut = store.matching_among_from(&f, &every_third, 1000);
-        assert_eq!(cut, expected, "{search}, in slices");
+        // Cut into slices as a large store's are, however many threads the pool has: a few
+        // of sizes that do not divide the rows (the last one shorter), and many small ones.
+        for parts in [2, 3, 7, 100] {
+            let cut = store.matching_among_in(&f, &every_third, parts);
+            assert_eq!(cut, expected, "{search}, in {parts} slices");
+        }
         assert_eq!(store.matching_among(&f, &[]), Vec::<u32>::new());
     }
     assert_eq!(

@@ -451,20 +451,26 @@ impl Store {
     /// The events of `rows` (indices in load order) that match the filter, in load order: what
     /// [`Store::matching`] gives, reading only those events.
     pub fn matching_among(&self, filter: &Filter, rows: &[u32]) -> Vec<u32> {
-        self.matching_among_from(filter, rows, PARALLEL_FROM)
+        let parts = if rows.len() < PARALLEL_FROM {
+            1
+        } else {
+            rayon::current_num_threads()
+        };
+        self.matching_among_in(filter, rows, parts)
     }
 
-    /// [`Store::matching_among`], cut into a slice per thread from `parallel_from` rows on.
-    fn matching_among_from(&self, filter: &Filter, rows: &[u32], parallel_from: usize) -> Vec<u32> {
+    /// [`Store::matching_among`], `rows` cut into `parts` slices read on the pool's threads,
+    /// whose answers are joined in order.
+    fn matching_among_in(&self, filter: &Filter, rows: &[u32], parts: usize) -> Vec<u32> {
         if filter.is_empty() {
             return rows.to_vec();
         }
         let compiled = Query::new(self, filter);
         let each = |rows: &[u32]| self.scan(&compiled, rows.iter().map(|&i| i as usize));
-        if rows.len() < parallel_from.max(1) {
+        if parts <= 1 || rows.is_empty() {
             return each(rows);
         }
-        let step = rows.len().div_ceil(rayon::current_num_threads());
+        let step = rows.len().div_ceil(parts);
         let slices: Vec<Vec<u32>> = rows.par_chunks(step).map(each).collect();
         slices.concat()
     }
