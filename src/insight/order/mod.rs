@@ -486,9 +486,7 @@ mod tests {
 
     #[test]
     fn every_order_is_the_time_order_sorted_stably_by_rank_and_lists_are_filled_in_place() {
-        let lines = crate::generator::ndjson_lines(3_000, 2);
-        let mut s = Store::new();
-        s.merge(Batch::of_objects(lines).unwrap());
+        let s = crate::insight::testing::generated(3_000, 2);
         let mut index = OrderIndex::default();
         index.extend(&s);
         let oldest = index.ordered(&s, Order::default()).to_vec();

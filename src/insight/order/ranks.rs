@@ -257,9 +257,7 @@ mod tests {
 
     #[test]
     fn the_counting_sort_cut_into_slices_keeps_the_order_within_each_rank() {
-        let lines = crate::generator::ndjson_lines(2_000, 3);
-        let mut s = Store::new();
-        s.merge(crate::store::Batch::of_objects(lines).unwrap());
+        let s = crate::insight::testing::generated(2_000, 3);
         // Rows in an order of their own, as a time order would be.
         let timed: Vec<u32> = (0..s.len() as u32)
             .map(|i| (i * 7) % s.len() as u32)
