@@ -10,8 +10,10 @@
 //! - `search/` is the text search ([`Needle`], [`SearchBits`]).
 //! - `memory/` is where the bytes are kept ([`Blob`]) and how memory is reused.
 //! - `tracks` holds the rows of the track events, and each user's among them.
+//! - `chains` finds the rows of a peer, or the track events of a user, as lists through them.
 
 mod batch;
+mod chains;
 #[cfg(test)]
 mod footprint;
 mod intern;
@@ -51,45 +53,9 @@ const PARALLEL_FROM: usize = 100_000;
 const TRUSTED_SAMPLE: usize = 20_000;
 
 /// The rows of each peer, as a list through the rows: a peer's story and chains read a few rows
-/// instead of all of them.
-#[derive(Debug, Default)]
-struct PeerIndex {
-    /// The last row of each peer, by the peer id's symbol (`u32::MAX` for none): symbols are
-    /// dense, so a list indexed by them costs less than a map.
-    last: Vec<u32>,
-    /// For each row, the previous row of its peer (`u32::MAX` for none).
-    previous: Vec<u32>,
-}
-
-impl PeerIndex {
-    fn push(&mut self, peer: Sym, row: u32) {
-        let mut previous = u32::MAX;
-        if !peer.is_none() {
-            let at = peer.0 as usize;
-            if at >= self.last.len() {
-                self.last.resize((at + 1).next_power_of_two(), u32::MAX);
-            }
-            previous = std::mem::replace(&mut self.last[at], row);
-        }
-        self.previous.push(previous);
-    }
-
-    /// The rows of `peer`, in load order.
-    fn rows(&self, peer: Sym) -> Vec<u32> {
-        let mut rows = Vec::new();
-        let mut at = if peer.is_none() {
-            u32::MAX
-        } else {
-            self.last.get(peer.0 as usize).copied().unwrap_or(u32::MAX)
-        };
-        while at != u32::MAX {
-            rows.push(at);
-            at = self.previous[at as usize];
-        }
-        rows.reverse();
-        rows
-    }
-}
+/// instead of all of them. The last row of each peer is kept by the peer id's symbol, in a list:
+/// most symbols of a store are peer ids.
+type PeerIndex = chains::Chains<chains::BySymbol>;
 
 #[derive(Debug, Default)]
 pub struct Store {
@@ -231,7 +197,7 @@ impl Store {
         if peer.is_none() {
             return Vec::new();
         }
-        self.peers.rows(peer)
+        self.peers.of(peer)
     }
 
     /// The rows of the track events that have a time (their type starts with `track.`), in
@@ -372,7 +338,7 @@ impl Store {
             if row.ts != NO_TIME {
                 self.times = Some(widened(self.times, row.ts, row.ts));
             }
-            self.peers.push(row.peer_id, self.rows.len() as u32);
+            self.peers.push(row.peer_id);
             if row.ts != NO_TIME && self.is_track_kind(&mut track_kinds, row.kind) {
                 self.tracks.push(self.rows.len() as u32, row.user_id);
             }
