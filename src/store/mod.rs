@@ -478,7 +478,6 @@ impl Store {
 /// How many descriptions ahead a search asks for the one it will read.
 const FETCH_AHEAD: usize = 12;
 
-/// The numbers of two ascending lists, in one ascending list.
 /// The span `span` widened to hold `from..=to` (that span alone when there is none).
 pub(crate) fn widened(span: Option<(i64, i64)>, from: i64, to: i64) -> (i64, i64) {
     match span {
@@ -487,6 +486,7 @@ pub(crate) fn widened(span: Option<(i64, i64)>, from: i64, to: i64) -> (i64, i64
     }
 }
 
+/// The numbers of two ascending lists, in one ascending list.
 fn merge_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
