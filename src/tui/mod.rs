@@ -247,23 +247,22 @@ const READERS_NICENESS: i32 = 10;
 
 /// Reads the offline source off the UI thread, sending each file's events as soon as they are
 /// read, and the related data (rooms, sessions, quality stats) the files or the demo hold. The
-/// reading is done by a thread of a lower priority than the UI thread's (and the threads it
-/// starts inherit it): [`READERS_NICENESS`].
+/// reading is done by a thread of its own (not one of tokio's blocking pool, which would keep
+/// the priority for later work) at a lower priority than the UI thread's, which the threads it
+/// starts inherit: [`READERS_NICENESS`]. rayon's pool must have been made before (see `run`).
 fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>, waiting: waiting::Waiting) {
-    tokio::task::spawn_blocking(move || {
-        std::thread::scope(|scope| {
-            let started = std::thread::Builder::new()
-                .name("loader".to_string())
-                .spawn_scoped(scope, || {
-                    runtime::lower_priority_of_this_thread(READERS_NICENESS);
-                    load(&source, &tx, &waiting);
-                });
-            if started.is_err() {
-                // Without a thread of its own, it is read here, at this thread's priority.
-                load(&source, &tx, &waiting);
-            }
+    let (own_source, own_tx, own_waiting) = (source.clone(), tx.clone(), waiting.clone());
+    let started = std::thread::Builder::new()
+        .name("loader".to_string())
+        .spawn(move || {
+            runtime::lower_priority_of_this_thread(READERS_NICENESS);
+            load(&own_source, &own_tx, &own_waiting);
         });
-    });
+    if let Err(e) = started {
+        // Without a thread of its own, it is read on tokio's, at the UI thread's priority.
+        tracing::warn!(error = %e, "cannot start the loader's thread");
+        tokio::task::spawn_blocking(move || load(&source, &tx, &waiting));
+    }
 }
 
 /// Reads the offline source, sending what it reads and then that it is done.
