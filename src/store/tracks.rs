@@ -13,14 +13,14 @@ pub(super) struct Tracks {
     /// The places in `rows` of each user's track events. Their last places are kept in a map:
     /// few of a store's strings are users with track events, and a list by symbol would take
     /// four bytes for each string (2.9 million at five million generated events).
-    of_user: Chains<Hashed>,
+    users: Chains<Hashed>,
 }
 
 impl Tracks {
     /// Adds `row`, a track event of `user` (`Sym::NONE` for none), after every row added.
     pub(super) fn push(&mut self, row: u32, user: Sym) {
         self.rows.push(row);
-        self.of_user.push(user);
+        self.users.push(user);
     }
 
     /// The rows, in load order.
@@ -30,7 +30,7 @@ impl Tracks {
 
     /// The rows of `user`'s track events, in load order; none for `Sym::NONE`.
     pub(super) fn of_user(&self, user: Sym) -> Vec<u32> {
-        let mut rows = self.of_user.of(user);
+        let mut rows = self.users.of(user);
         for at in &mut rows {
             *at = self.rows[*at as usize];
         }
@@ -44,7 +44,7 @@ impl Tracks {
     pub(super) fn heap(&self) -> super::footprint::Bytes {
         use super::footprint::Bytes;
         Bytes::of(&self.rows)
-            + Bytes::of(&self.of_user.previous)
-            + Bytes::hashed::<(Sym, u32)>(self.of_user.last.capacity())
+            + Bytes::of(&self.users.previous)
+            + Bytes::hashed::<(Sym, u32)>(self.users.last.capacity())
     }
 }
