@@ -396,16 +396,31 @@ impl Store {
 
     /// Indices of the events in `range` that match the filter, in load order.
     pub fn matching(&self, filter: &Filter, range: std::ops::Range<usize>) -> Vec<u32> {
+        let parts = if range.len() < PARALLEL_FROM {
+            1
+        } else {
+            rayon::current_num_threads()
+        };
+        self.matching_in(filter, range, parts)
+    }
+
+    /// [`Store::matching`], `range` cut into `parts` slices read on the pool's threads, whose
+    /// answers are joined in order.
+    fn matching_in(
+        &self,
+        filter: &Filter,
+        range: std::ops::Range<usize>,
+        parts: usize,
+    ) -> Vec<u32> {
         if filter.is_empty() {
             // Every event, without reading one: what a store shows while it loads unfiltered.
             return range.map(|i| i as u32).collect();
         }
         let compiled = Query::new(self, filter);
-        if range.len() < PARALLEL_FROM {
+        if parts <= 1 || range.is_empty() {
             return self.scan(&compiled, range);
         }
-        // Large stores are cut into one slice per thread; the slices are joined in order.
-        let step = range.len().div_ceil(rayon::current_num_threads());
+        let step = range.len().div_ceil(parts);
         let starts: Vec<usize> = range.clone().step_by(step).collect();
         let slices: Vec<Vec<u32>> = starts
             .into_par_iter()
