@@ -90,7 +90,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         .enable_all()
         .build()
         .map_err(|e| Error(format!("cannot start: {e}")))?;
-    runtime.block_on(async move {
+    let ended = runtime.block_on(async move {
         let (tx, rx) = mpsc::unbounded_channel();
         let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
         let mut model = Model::new(label, filter, width, height);
@@ -167,7 +167,13 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
             }
             Err(e) => Err(Error(format!("terminal error: {e}"))),
         }
-    })
+    });
+    // Without waiting for what still runs on tokio's threads: a loader read there (when it
+    // could not have a thread of its own) would keep the shell waiting until its input ends,
+    // which for a pipe may be never. Nothing there holds what the user asked to keep: saves
+    // and copies are done on the UI thread before the next key is read.
+    runtime.shutdown_background();
+    ended
 }
 
 /// Whether a file named on the command line is a terminal: `-` when standard input is one, or a
