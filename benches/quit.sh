@@ -71,7 +71,11 @@ for run in $(seq "$RUNS"); do
         [ -n "$restored" ] || restored=$gone
         break
       fi
-      ((t - tq < LIMIT_S * 1000)) || { echo "run $run: still running $LIMIT_S s after q" >&2; exit 1; }
+      if ((t - tq >= LIMIT_S * 1000)); then
+        echo "run $run: still running $LIMIT_S s after q; the screen shows:" >&2
+        tmux -S "$SOCK" capture-pane -p -t bench >&2
+        exit 1
+      fi
       nap 0.002
     done
     RESTORED[$b]+=" $restored"
