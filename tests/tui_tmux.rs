@@ -1238,3 +1238,81 @@ fn with_no_room_the_live_explorer_asks_for_one_looks_its_name_up_and_remembers_i
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux, 0);
 }
+
+/// The temporary files a process holds open in `folder`, named as /proc names them (an unlinked
+/// one ends in ` (deleted)`).
+#[cfg(target_os = "linux")]
+fn files_held_in(pid: &str, folder: &Path) -> Vec<String> {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return Vec::new();
+    };
+    fds.filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .map(|target| target.to_string_lossy().into_owned())
+        .filter(|target| target.starts_with(folder.to_str().unwrap()))
+        .collect()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn q_while_a_pipe_is_still_being_read_quits_at_once_and_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // More than the explorer holds of a pipe in memory (its first pieces): the rest goes to a
+    // temporary file.
+    let made = Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["demo-data", "--events", "40000", "--out"])
+        .arg(dir.path().join("data"))
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let events = std::fs::read(dir.path().join("data/events.ndjson")).unwrap();
+    assert!(events.len() > 40 << 20, "{} bytes", events.len());
+    let fifo = dir.path().join("events.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success(), "mkfifo");
+    let temporary = dir.path().join("tmp");
+    std::fs::create_dir(&temporary).unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    // The writer writes every event, then holds the pipe open until the test ends, as a
+    // `kubectl logs -f | callscope -` that never ends would: the explorer cannot finish loading.
+    let (done, wait_done) = std::sync::mpsc::channel::<()>();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let mut pipe = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+        // The explorer may quit before it has read every byte: a closed pipe is no failure.
+        let _ = pipe.write_all(&events);
+        let _ = wait_done.recv();
+    });
+    tmux.type_text(&format!(
+        "sh -c 'echo $$ > explorer.pid; TMPDIR=tmp exec {} - < events.fifo'; echo \"explorer exited with $?\"",
+        binary()
+    ));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for(
+        |s| s.contains(" shown / ") && s.contains("loading…") && s.contains("events 1/"),
+        "the first events shown while the pipe is still read",
+    );
+    let pid = std::fs::read_to_string(dir.path().join("explorer.pid")).unwrap();
+    let pid = pid.trim();
+    // The part beyond what it holds in memory is in a temporary file, already unlinked.
+    let start = Instant::now();
+    let held = loop {
+        let held = files_held_in(pid, &temporary.canonicalize().unwrap());
+        if !held.is_empty() || start.elapsed() > DEADLINE {
+            break held;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(!held.is_empty(), "no temporary file in {temporary:?}");
+    assert!(held.iter().all(|f| f.ends_with(" (deleted)")), "{held:?}");
+    assert!(tmux.screen().contains("loading…"), "still loading");
+
+    tmux.keys(&["q"]);
+    // The pipe is still open: the explorer ends without waiting for its end.
+    assert_terminal_restored(&tmux, 0);
+    let left: Vec<_> = std::fs::read_dir(&temporary).unwrap().collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+    done.send(()).unwrap();
+    writer.join().unwrap();
+}

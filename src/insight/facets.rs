@@ -202,7 +202,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::insight::testing::{all, demo, ev, store};
+    use crate::insight::testing::{all, demo, ev, generated, store};
 
     #[test]
     fn the_top_values_are_counted_and_cut_to_k() {
@@ -332,15 +332,7 @@ mod tests {
     fn counting_by_agent_gives_the_counts_of_a_value_looked_up_for_each_event() {
         let odd = store(&odd_events());
         assert_eq!(odd.len(), 60, "the copies of an id are dropped");
-        let generated = |seed| {
-            let mut s = crate::store::Store::new();
-            s.merge(
-                crate::store::Batch::of_objects(crate::generator::ndjson_lines(3_000, seed))
-                    .unwrap(),
-            );
-            s
-        };
-        for s in [odd, demo(), generated(1), generated(5)] {
+        for s in [odd, demo(), generated(3_000, 1), generated(3_000, 5)] {
             let every = all(&s);
             let odd_ones: Vec<u32> = every.iter().copied().filter(|i| i % 2 == 1).collect();
             for shown in [&every, &odd_ones, &every[..1], &every[..0]] {

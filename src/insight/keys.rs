@@ -139,8 +139,11 @@ impl GroupKey {
             GroupKey::Room => (row.room_id, Sym::NONE, None),
             GroupKey::Domain => (row.domain, Sym::NONE, None),
             GroupKey::Peer => (row.peer_id, Sym::NONE, None),
-            GroupKey::Sdk | GroupKey::Os | GroupKey::Device | GroupKey::Env => {
-                let (first, second) = self.of_agent(store.agent(row));
+            // The keys of the agent's fields, which `of_agent` lists.
+            agent_key => {
+                let (first, second) = agent_key
+                    .of_agent(store.agent(row))
+                    .unwrap_or((Sym::NONE, Sym::NONE));
                 (first, second, None)
             }
         };
@@ -153,39 +156,33 @@ impl GroupKey {
 
     /// Whether the key's value is read from the event's agent (sdk, os, device, env).
     pub fn of_the_agent(self) -> bool {
-        matches!(
-            self,
-            GroupKey::Sdk | GroupKey::Os | GroupKey::Device | GroupKey::Env
-        )
+        self.of_agent(&Agent::NONE).is_some()
     }
 
     /// The value under this key of every row whose agent is `agent`, for a key of the agent's
     /// fields (see [`GroupKey::of_the_agent`]); `None` for the other keys, whose values are the
     /// row's own.
     pub fn agent_value(self, agent: &Agent) -> Option<GroupValue> {
-        self.of_the_agent().then(|| {
-            let (first, second) = self.of_agent(agent);
-            GroupValue {
-                first,
-                second,
-                code: None,
-            }
+        self.of_agent(agent).map(|(first, second)| GroupValue {
+            first,
+            second,
+            code: None,
         })
     }
 
-    /// The first and second symbols of a key of the agent's fields (both absent for another
-    /// key).
-    fn of_agent(self, agent: &Agent) -> (Sym, Sym) {
+    /// The first and second symbols of a key of the agent's fields; `None` for the keys whose
+    /// values are the row's own. The one list of which keys are the agent's.
+    fn of_agent(self, agent: &Agent) -> Option<(Sym, Sym)> {
         match self {
-            GroupKey::Sdk => (agent.sdk, agent.sdk_version),
-            GroupKey::Os => (agent.os, agent.os_version),
-            GroupKey::Device => (agent.device_model, Sym::NONE),
-            GroupKey::Env => (agent.env, Sym::NONE),
+            GroupKey::Sdk => Some((agent.sdk, agent.sdk_version)),
+            GroupKey::Os => Some((agent.os, agent.os_version)),
+            GroupKey::Device => Some((agent.device_model, Sym::NONE)),
+            GroupKey::Env => Some((agent.env, Sym::NONE)),
             GroupKey::Error
             | GroupKey::Role
             | GroupKey::Room
             | GroupKey::Domain
-            | GroupKey::Peer => (Sym::NONE, Sym::NONE),
+            | GroupKey::Peer => None,
         }
     }
 
@@ -419,7 +416,21 @@ mod tests {
         for key in GroupKey::ALL {
             let parts = key.value_of(&s, row).parts(&s, key);
             assert_eq!(parts.len(), key.fields().len(), "{key:?}");
+            // A key of the agent's fields has the value of the row's agent; no other has one.
+            let of_agent = key.agent_value(s.agent(row));
+            assert_eq!(of_agent.is_some(), key.of_the_agent(), "{key:?}");
+            if let Some(value) = of_agent {
+                assert_eq!(value, key.value_of(&s, row), "{key:?}");
+            }
         }
+        let of_the_agent: Vec<GroupKey> = GroupKey::ALL
+            .into_iter()
+            .filter(|k| k.of_the_agent())
+            .collect();
+        assert_eq!(
+            of_the_agent,
+            [GroupKey::Sdk, GroupKey::Os, GroupKey::Device, GroupKey::Env]
+        );
         // The name beside an id comes from the group, not the value.
         assert_eq!(
             GroupKey::Peer.display_of(row),

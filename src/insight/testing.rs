@@ -40,6 +40,13 @@ pub fn all(store: &Store) -> Vec<u32> {
     (0..store.len() as u32).collect()
 }
 
+/// `events` events of the demo generator from `seed`, loaded as one NDJSON dump.
+pub fn generated(events: usize, seed: u64) -> Store {
+    let mut store = Store::new();
+    store.merge(Batch::of_objects(crate::generator::ndjson_lines(events, seed)).unwrap());
+    store
+}
+
 /// The demo dataset, loaded.
 pub fn demo() -> Store {
     let mut store = Store::new();

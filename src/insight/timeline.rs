@@ -220,7 +220,7 @@ pub fn step_label(step: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::insight::testing::{SEC, T0, all, demo, ev, store};
+    use crate::insight::testing::{SEC, T0, all, demo, ev, generated, store};
 
     #[test]
     fn the_smallest_step_that_fits_is_chosen() {
@@ -344,9 +344,7 @@ mod tests {
             late,
         ]);
         let none_timed = store(&[untimed]);
-        let lines = crate::generator::ndjson_lines(3_000, 4);
-        let mut generated = crate::store::Store::new();
-        generated.merge(crate::store::Batch::of_objects(lines).unwrap());
+        let generated = generated(3_000, 4);
         for s in [&s, &mixed, &none_timed, &generated] {
             let every = all(s);
             assert!(every_row(s, &every));

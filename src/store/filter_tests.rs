@@ -399,6 +399,45 @@ fn matching_a_range_keeps_load_order_and_bounds() {
 }
 
 #[test]
+fn matching_a_range_cut_in_slices_keeps_what_one_reading_keeps() {
+    let store = crate::store::scale::generated_dump_loaded(20_000);
+    let n = store.len();
+    // The whole store, and a range that starts and ends inside it.
+    for range in [0..n, 1_234..n - 777] {
+        for search in ["4006", "sfu", "JOIN", "no such text"] {
+            let f = Filter {
+                search: Some(search.to_string()),
+                ..Filter::default()
+            };
+            // One reading of the range, in order; and what the whole store's filter keeps there.
+            let expected = store.matching_in(&f, range.clone(), 1);
+            let in_range: Vec<u32> = store
+                .filter(&f)
+                .into_iter()
+                .filter(|&i| range.contains(&(i as usize)))
+                .collect();
+            assert_eq!(expected, in_range, "{search} in {range:?}");
+            assert_eq!(expected.is_empty(), search == "no such text", "{search}");
+            // Cut into slices as a large store's are, however many threads the pool has: a few
+            // of sizes that do not divide the range (the last one shorter), and many small ones.
+            for parts in [2, 3, 7, 100] {
+                let cut = store.matching_in(&f, range.clone(), parts);
+                assert_eq!(cut, expected, "{search} in {range:?}, in {parts} slices");
+            }
+        }
+    }
+    let f = Filter {
+        search: Some("sfu".to_string()),
+        ..Filter::default()
+    };
+    assert_eq!(store.matching_in(&f, 5..5, 7), Vec::<u32>::new());
+    assert_eq!(
+        store.matching_in(&f, 0..3, 100),
+        store.matching_in(&f, 0..3, 1)
+    );
+}
+
+#[test]
 fn matching_among_some_events_keeps_those_the_whole_filter_keeps() {
     let store = crate::store::scale::generated_dump_loaded(20_000);
     let every_third: Vec<u32> = (0..store.len() as u32).filter(|i| i % 3 != 1).collect();
@@ -410,9 +449,12 @@ fn matching_among_some_events_keeps_those_the_whole_filter_keeps() {
         let whole = store.filter(&f);
         let expected: Vec<u32> = whole.into_iter().filter(|i| i % 3 != 1).collect();
         assert_eq!(store.matching_among(&f, &every_third), expected, "{search}");
-        // Cut into a slice per thread, as a large store's are.
-        let cut = store.matching_among_from(&f, &every_third, 1000);
-        assert_eq!(cut, expected, "{search}, in slices");
+        // Cut into slices as a large store's are, however many threads the pool has: a few
+        // of sizes that do not divide the rows (the last one shorter), and many small ones.
+        for parts in [2, 3, 7, 100] {
+            let cut = store.matching_among_in(&f, &every_third, parts);
+            assert_eq!(cut, expected, "{search}, in {parts} slices");
+        }
         assert_eq!(store.matching_among(&f, &[]), Vec::<u32>::new());
     }
     assert_eq!(

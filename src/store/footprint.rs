@@ -65,7 +65,7 @@ impl super::Store {
             ("ids", self.ids.heap()),
             (
                 "peer index",
-                Bytes::table(&self.peers.last) + Bytes::of(&self.peers.previous),
+                Bytes::table(&self.peers.last.0) + Bytes::of(&self.peers.previous),
             ),
             ("track rows", self.tracks.heap()),
             ("strings: their text", text),

@@ -10,8 +10,10 @@
 //! - `search/` is the text search ([`Needle`], [`SearchBits`]).
 //! - `memory/` is where the bytes are kept ([`Blob`]) and how memory is reused.
 //! - `tracks` holds the rows of the track events, and each user's among them.
+//! - `chains` finds the rows of a peer, or the track events of a user, as lists through them.
 
 mod batch;
+mod chains;
 #[cfg(test)]
 mod footprint;
 mod intern;
@@ -51,45 +53,9 @@ const PARALLEL_FROM: usize = 100_000;
 const TRUSTED_SAMPLE: usize = 20_000;
 
 /// The rows of each peer, as a list through the rows: a peer's story and chains read a few rows
-/// instead of all of them.
-#[derive(Debug, Default)]
-struct PeerIndex {
-    /// The last row of each peer, by the peer id's symbol (`u32::MAX` for none): symbols are
-    /// dense, so a list indexed by them costs less than a map.
-    last: Vec<u32>,
-    /// For each row, the previous row of its peer (`u32::MAX` for none).
-    previous: Vec<u32>,
-}
-
-impl PeerIndex {
-    fn push(&mut self, peer: Sym, row: u32) {
-        let mut previous = u32::MAX;
-        if !peer.is_none() {
-            let at = peer.0 as usize;
-            if at >= self.last.len() {
-                self.last.resize((at + 1).next_power_of_two(), u32::MAX);
-            }
-            previous = std::mem::replace(&mut self.last[at], row);
-        }
-        self.previous.push(previous);
-    }
-
-    /// The rows of `peer`, in load order.
-    fn rows(&self, peer: Sym) -> Vec<u32> {
-        let mut rows = Vec::new();
-        let mut at = if peer.is_none() {
-            u32::MAX
-        } else {
-            self.last.get(peer.0 as usize).copied().unwrap_or(u32::MAX)
-        };
-        while at != u32::MAX {
-            rows.push(at);
-            at = self.previous[at as usize];
-        }
-        rows.reverse();
-        rows
-    }
-}
+/// instead of all of them. The last row of each peer is kept by the peer id's symbol, in a list:
+/// most symbols of a store are peer ids.
+type PeerIndex = chains::Chains<chains::BySymbol>;
 
 #[derive(Debug, Default)]
 pub struct Store {
@@ -231,7 +197,7 @@ impl Store {
         if peer.is_none() {
             return Vec::new();
         }
-        self.peers.rows(peer)
+        self.peers.of(peer)
     }
 
     /// The rows of the track events that have a time (their type starts with `track.`), in
@@ -372,7 +338,7 @@ impl Store {
             if row.ts != NO_TIME {
                 self.times = Some(widened(self.times, row.ts, row.ts));
             }
-            self.peers.push(row.peer_id, self.rows.len() as u32);
+            self.peers.push(row.peer_id);
             if row.ts != NO_TIME && self.is_track_kind(&mut track_kinds, row.kind) {
                 self.tracks.push(self.rows.len() as u32, row.user_id);
             }
@@ -430,16 +396,31 @@ impl Store {
 
     /// Indices of the events in `range` that match the filter, in load order.
     pub fn matching(&self, filter: &Filter, range: std::ops::Range<usize>) -> Vec<u32> {
+        let parts = if range.len() < PARALLEL_FROM {
+            1
+        } else {
+            rayon::current_num_threads()
+        };
+        self.matching_in(filter, range, parts)
+    }
+
+    /// [`Store::matching`], `range` cut into `parts` slices read on the pool's threads, whose
+    /// answers are joined in order.
+    fn matching_in(
+        &self,
+        filter: &Filter,
+        range: std::ops::Range<usize>,
+        parts: usize,
+    ) -> Vec<u32> {
         if filter.is_empty() {
             // Every event, without reading one: what a store shows while it loads unfiltered.
             return range.map(|i| i as u32).collect();
         }
         let compiled = Query::new(self, filter);
-        if range.len() < PARALLEL_FROM {
+        if parts <= 1 || range.is_empty() {
             return self.scan(&compiled, range);
         }
-        // Large stores are cut into one slice per thread; the slices are joined in order.
-        let step = range.len().div_ceil(rayon::current_num_threads());
+        let step = range.len().div_ceil(parts);
         let starts: Vec<usize> = range.clone().step_by(step).collect();
         let slices: Vec<Vec<u32>> = starts
             .into_par_iter()
@@ -451,20 +432,26 @@ impl Store {
     /// The events of `rows` (indices in load order) that match the filter, in load order: what
     /// [`Store::matching`] gives, reading only those events.
     pub fn matching_among(&self, filter: &Filter, rows: &[u32]) -> Vec<u32> {
-        self.matching_among_from(filter, rows, PARALLEL_FROM)
+        let parts = if rows.len() < PARALLEL_FROM {
+            1
+        } else {
+            rayon::current_num_threads()
+        };
+        self.matching_among_in(filter, rows, parts)
     }
 
-    /// [`Store::matching_among`], cut into a slice per thread from `parallel_from` rows on.
-    fn matching_among_from(&self, filter: &Filter, rows: &[u32], parallel_from: usize) -> Vec<u32> {
+    /// [`Store::matching_among`], `rows` cut into `parts` slices read on the pool's threads,
+    /// whose answers are joined in order.
+    fn matching_among_in(&self, filter: &Filter, rows: &[u32], parts: usize) -> Vec<u32> {
         if filter.is_empty() {
             return rows.to_vec();
         }
         let compiled = Query::new(self, filter);
         let each = |rows: &[u32]| self.scan(&compiled, rows.iter().map(|&i| i as usize));
-        if rows.len() < parallel_from.max(1) {
+        if parts <= 1 || rows.is_empty() {
             return each(rows);
         }
-        let step = rows.len().div_ceil(rayon::current_num_threads());
+        let step = rows.len().div_ceil(parts);
         let slices: Vec<Vec<u32>> = rows.par_chunks(step).map(each).collect();
         slices.concat()
     }
@@ -506,7 +493,6 @@ impl Store {
 /// How many descriptions ahead a search asks for the one it will read.
 const FETCH_AHEAD: usize = 12;
 
-/// The numbers of two ascending lists, in one ascending list.
 /// The span `span` widened to hold `from..=to` (that span alone when there is none).
 pub(crate) fn widened(span: Option<(i64, i64)>, from: i64, to: i64) -> (i64, i64) {
     match span {
@@ -515,6 +501,7 @@ pub(crate) fn widened(span: Option<(i64, i64)>, from: i64, to: i64) -> (i64, i64
     }
 }
 
+/// The numbers of two ascending lists, in one ascending list.
 fn merge_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);

@@ -1,9 +1,8 @@
 //! The rows of the track events, and those of each user: what a peer's verdict reads besides
 //! its own rows (its own track events and its user's), without going through every row.
 
-use rustc_hash::FxHashMap;
-
 use super::Sym;
+use super::chains::{Chains, Hashed};
 
 /// The rows of the track events that have a time, in load order, and for each user, theirs as
 /// a list through them.
@@ -11,24 +10,17 @@ use super::Sym;
 pub(super) struct Tracks {
     /// The rows, in load order.
     rows: Vec<u32>,
-    /// The place in `rows` of each user's last track event.
-    last_of_user: FxHashMap<Sym, u32>,
-    /// For each place in `rows`, the place of the same user's track event before it
-    /// (`u32::MAX` for none, and for an event without a user).
-    previous_of_user: Vec<u32>,
+    /// The places in `rows` of each user's track events. Their last places are kept in a map:
+    /// few of a store's strings are users with track events, and a list by symbol would take
+    /// four bytes for each string (2.9 million at five million generated events).
+    users: Chains<Hashed>,
 }
 
 impl Tracks {
     /// Adds `row`, a track event of `user` (`Sym::NONE` for none), after every row added.
     pub(super) fn push(&mut self, row: u32, user: Sym) {
-        let at = u32::try_from(self.rows.len()).expect("fewer than 2^32 track events");
-        let previous = if user.is_none() {
-            u32::MAX
-        } else {
-            self.last_of_user.insert(user, at).unwrap_or(u32::MAX)
-        };
         self.rows.push(row);
-        self.previous_of_user.push(previous);
+        self.users.push(user);
     }
 
     /// The rows, in load order.
@@ -38,16 +30,10 @@ impl Tracks {
 
     /// The rows of `user`'s track events, in load order; none for `Sym::NONE`.
     pub(super) fn of_user(&self, user: Sym) -> Vec<u32> {
-        let mut rows = Vec::new();
-        let mut at = match self.last_of_user.get(&user) {
-            Some(&at) if !user.is_none() => at,
-            _ => u32::MAX,
-        };
-        while at != u32::MAX {
-            rows.push(self.rows[at as usize]);
-            at = self.previous_of_user[at as usize];
+        let mut rows = self.users.of(user);
+        for at in &mut rows {
+            *at = self.rows[*at as usize];
         }
-        rows.reverse();
         rows
     }
 }
@@ -58,7 +44,7 @@ impl Tracks {
     pub(super) fn heap(&self) -> super::footprint::Bytes {
         use super::footprint::Bytes;
         Bytes::of(&self.rows)
-            + Bytes::of(&self.previous_of_user)
-            + Bytes::hashed::<(Sym, u32)>(self.last_of_user.capacity())
+            + Bytes::of(&self.users.previous)
+            + Bytes::hashed::<(Sym, u32)>(self.users.last.capacity())
     }
 }

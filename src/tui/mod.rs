@@ -90,7 +90,7 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
         .enable_all()
         .build()
         .map_err(|e| Error(format!("cannot start: {e}")))?;
-    runtime.block_on(async move {
+    let ended = runtime.block_on(async move {
         let (tx, rx) = mpsc::unbounded_channel();
         let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
         let mut model = Model::new(label, filter, width, height);
@@ -167,7 +167,13 @@ pub fn run(explorer: Explorer) -> Result<Exit, Error> {
             }
             Err(e) => Err(Error(format!("terminal error: {e}"))),
         }
-    })
+    });
+    // Without waiting for what still runs on tokio's threads: a loader read there (when it
+    // could not have a thread of its own) would keep the shell waiting until its input ends,
+    // which for a pipe may be never. Nothing there holds what the user asked to keep: saves
+    // and copies are done on the UI thread before the next key is read.
+    runtime.shutdown_background();
+    ended
 }
 
 /// Whether a file named on the command line is a terminal: `-` when standard input is one, or a
@@ -247,23 +253,22 @@ const READERS_NICENESS: i32 = 10;
 
 /// Reads the offline source off the UI thread, sending each file's events as soon as they are
 /// read, and the related data (rooms, sessions, quality stats) the files or the demo hold. The
-/// reading is done by a thread of a lower priority than the UI thread's (and the threads it
-/// starts inherit it): [`READERS_NICENESS`].
+/// reading is done by a thread of its own (not one of tokio's blocking pool, which would keep
+/// the priority for later work) at a lower priority than the UI thread's, which the threads it
+/// starts inherit: [`READERS_NICENESS`]. rayon's pool must have been made before (see `run`).
 fn spawn_loader(source: Source, tx: mpsc::UnboundedSender<Action>, waiting: waiting::Waiting) {
-    tokio::task::spawn_blocking(move || {
-        std::thread::scope(|scope| {
-            let started = std::thread::Builder::new()
-                .name("loader".to_string())
-                .spawn_scoped(scope, || {
-                    runtime::lower_priority_of_this_thread(READERS_NICENESS);
-                    load(&source, &tx, &waiting);
-                });
-            if started.is_err() {
-                // Without a thread of its own, it is read here, at this thread's priority.
-                load(&source, &tx, &waiting);
-            }
+    let (own_source, own_tx, own_waiting) = (source.clone(), tx.clone(), waiting.clone());
+    let started = std::thread::Builder::new()
+        .name("loader".to_string())
+        .spawn(move || {
+            runtime::lower_priority_of_this_thread(READERS_NICENESS);
+            load(&own_source, &own_tx, &own_waiting);
         });
-    });
+    if let Err(e) = started {
+        // Without a thread of its own, it is read on tokio's, at the UI thread's priority.
+        tracing::warn!(error = %e, "cannot start the loader's thread");
+        tokio::task::spawn_blocking(move || load(&source, &tx, &waiting));
+    }
 }
 
 /// Reads the offline source, sending what it reads and then that it is done.

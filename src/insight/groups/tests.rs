@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::insight::testing::{SEC, T0, all, demo, ev, store};
+use crate::insight::testing::{SEC, T0, all, demo, ev, generated, store};
 
 fn with(mut e: serde_json::Value, f: impl FnOnce(&mut serde_json::Value)) -> serde_json::Value {
     f(&mut e["data"]);
@@ -665,10 +665,7 @@ fn odd_store() -> Store {
 
 #[test]
 fn every_grouping_is_the_plain_grouping_of_its_events() {
-    let lines = crate::generator::ndjson_lines(4_000, 9);
-    let mut generated = Store::new();
-    generated.merge(crate::store::Batch::of_objects(lines).unwrap());
-    for s in [odd_store(), demo(), generated] {
+    for s in [odd_store(), demo(), generated(4_000, 9)] {
         let every = all(&s);
         let thirds: Vec<u32> = every.iter().copied().filter(|i| i % 3 != 0).collect();
         for shown in [&every, &thirds, &every[..1], &every[..0]] {
@@ -695,10 +692,7 @@ fn every_grouping_is_the_plain_grouping_of_its_events() {
 
 #[test]
 fn the_sort_on_every_thread_is_the_sort_on_one() {
-    let lines = crate::generator::ndjson_lines(3_000, 6);
-    let mut generated = Store::new();
-    generated.merge(crate::store::Batch::of_objects(lines).unwrap());
-    for s in [odd_store(), demo(), generated] {
+    for s in [odd_store(), demo(), generated(3_000, 6)] {
         let shown = all(&s);
         for key in [GroupKey::Peer, GroupKey::Error, GroupKey::Room] {
             for sort in GroupSort::ALL {

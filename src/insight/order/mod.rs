@@ -486,24 +486,15 @@ mod tests {
 
     #[test]
     fn every_order_is_the_time_order_sorted_stably_by_rank_and_lists_are_filled_in_place() {
-        let lines = crate::generator::ndjson_lines(3_000, 2);
-        let mut s = Store::new();
-        s.merge(Batch::of_objects(lines).unwrap());
+        let s = crate::insight::testing::generated(3_000, 2);
         let mut index = OrderIndex::default();
         index.extend(&s);
         let oldest = index.ordered(&s, Order::default()).to_vec();
         let members: Vec<u32> = (0..s.len() as u32).filter(|i| i % 3 != 1).collect();
         for key in SortKey::ALL {
-            let ranks = Ranks::of(&s, key);
             for newest_first in [false, true] {
                 let order = Order { key, newest_first };
-                let mut expected = oldest.clone();
-                if newest_first {
-                    // Newest first, equal times still in load order.
-                    let time = |i: u32| s.row(i as usize).ts;
-                    expected.sort_by_key(|&i| (std::cmp::Reverse(time(i)), i));
-                }
-                expected.sort_by_key(|&i| ranks.rank(i));
+                let expected = plainly(&s, order);
                 assert_eq!(index.ordered(&s, order), expected, "{order:?}");
                 // Into a list that held something else, longer or shorter.
                 for held in [vec![7u32; 5], vec![1u32; 20_000]] {
@@ -550,20 +541,85 @@ mod tests {
         );
     }
 
-    /// Every row in `order` the plain way: the time order in force, then a stable sort by the
-    /// key's ranks.
-    fn plainly(store: &Store, index: &OrderIndex, order: Order) -> Vec<u32> {
-        let mut timed = Vec::new();
+    /// An absent value, after every present one.
+    type Last<T> = (bool, Option<T>);
+
+    fn last<T>(value: Option<T>) -> Last<T> {
+        (value.is_none(), value)
+    }
+
+    /// A row's value under a key, read from its event rather than its row, compared as
+    /// [`SortKey`] says the list sorts: absent values last, names ignoring case, versions by
+    /// their numbers.
+    #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+    enum Plain {
+        Time,
+        /// The type's place among the five known ones, or after them, then its name.
+        Type(Last<(usize, String)>),
+        Code(Last<i64>),
+        /// A room's name (its id when it has none), or a user's name.
+        Name(Last<String>),
+        /// The SDK, then its version.
+        Sdk(Last<String>, Last<Vec<(u64, String)>>),
+        /// Final, retried, neither.
+        Status(u8),
+    }
+
+    fn plain_value(store: &Store, i: u32, key: SortKey) -> Plain {
+        use crate::event::EventType;
+        let event = store.event(i as usize);
+        let folded = |s: &str| s.chars().flat_map(char::to_lowercase).collect::<String>();
+        match key {
+            SortKey::Time => Plain::Time,
+            SortKey::Type => Plain::Type(last(
+                event
+                    .object()
+                    .get("type")
+                    .and_then(|t| t.as_str())
+                    .map(|t| {
+                        let known = EventType::KNOWN.iter().position(|k| k.name() == t);
+                        (known.unwrap_or(EventType::KNOWN.len()), t.to_string())
+                    }),
+            )),
+            SortKey::Code => Plain::Code(last(event.error_code())),
+            SortKey::Room => Plain::Name(last(
+                event
+                    .data_str("room_name")
+                    .or_else(|| event.data_str("room_id"))
+                    .map(folded),
+            )),
+            SortKey::User => Plain::Name(last(event.data_str("user_name").map(folded))),
+            SortKey::Sdk => Plain::Sdk(
+                last(event.agent_str("sdk").map(folded)),
+                last(event.agent_str("sdk_version").map(version_parts)),
+            ),
+            SortKey::Status => Plain::Status(match event.is_terminal() {
+                Some(true) => 0,
+                Some(false) => 1,
+                None => 2,
+            }),
+        }
+    }
+
+    /// Every row in `order` the plain way, from the events alone: by their time (events
+    /// without one first when the oldest come first, last otherwise), equal times in load
+    /// order, then a stable sort by each event's value under the key.
+    fn plainly(store: &Store, order: Order) -> Vec<u32> {
+        let time = |i: u32| {
+            let event = store.event(i as usize);
+            event.timestamp().and_then(crate::time::parse_rfc3339_nanos)
+        };
+        let mut rows: Vec<u32> = (0..store.len() as u32).collect();
         if order.newest_first {
-            newest_first(&index.times, &index.by_time, &mut timed);
+            rows.sort_by_key(|&i| (std::cmp::Reverse(time(i)), i));
         } else {
-            timed.extend_from_slice(&index.by_time);
+            rows.sort_by_key(|&i| (time(i), i));
         }
-        if order.key != SortKey::Time {
-            let ranks = Ranks::of(store, order.key);
-            timed.sort_by_key(|&i| ranks.rank(i));
-        }
-        timed
+        let values: Vec<Plain> = (0..store.len() as u32)
+            .map(|i| plain_value(store, i, order.key))
+            .collect();
+        rows.sort_by(|&a, &b| values[a as usize].cmp(&values[b as usize]));
+        rows
     }
 
     #[test]
@@ -582,7 +638,7 @@ mod tests {
                     let order = Order { key, newest_first };
                     let mut fresh = OrderIndex::default();
                     fresh.extend(&s);
-                    let expected = plainly(&s, &fresh, order);
+                    let expected = plainly(&s, order);
                     assert_eq!(expected.len(), s.len());
                     assert_eq!(
                         kept.ordered(&s, order),

@@ -158,35 +158,55 @@ fn ranks(store: &Store, key: SortKey) -> (Vec<u32>, usize) {
         ),
         SortKey::User => by_text(store, rows, |r| r.user_name, |s| folded(store.str(s))),
         SortKey::Sdk => {
-            // The SDK and its version, as one value: ranked by pairs of ranks.
-            let (sdk, _) = by_text(
-                store,
-                rows,
-                |r| store.agent(r).sdk,
-                |s| folded(store.str(s)),
-            );
-            let (version, _) = by_text(
-                store,
-                rows,
-                |r| store.agent(r).sdk_version,
-                |s| version_parts(store.str(s)),
-            );
-            let pairs: Vec<u64> = sdk
-                .iter()
-                .zip(&version)
-                .map(|(&s, &v)| u64::from(s) << 32 | u64::from(v))
+            // The SDK and its version, as one value, ranked once for each distinct agent; each
+            // row then reads its agent's rank, as the facets count rows by agent.
+            let by_agent = sdk_ranks_of_agents(store);
+            let none = by_agent.first().copied().unwrap_or(0);
+            let ranks = rows
+                .par_iter()
+                .with_min_len(PARALLEL_FROM)
+                // An agent past the table reads as none (see `Agents::get`).
+                .map(|r| by_agent.get(r.agent.index()).copied().unwrap_or(none))
                 .collect();
-            let mut distinct = pairs.clone();
-            distinct.sort_unstable();
-            distinct.dedup();
-            let rank_of: rustc_hash::FxHashMap<u64, u32> = distinct
-                .iter()
-                .enumerate()
-                .map(|(k, &p)| (p, k as u32))
-                .collect();
-            (pairs.iter().map(|p| rank_of[p]).collect(), distinct.len())
+            let count = by_agent.iter().max().map_or(1, |&m| m as usize + 1);
+            (ranks, count)
         }
     }
+}
+
+/// A value as it sorts, absent after every present one.
+type Last<T> = (bool, Option<T>);
+
+fn last<T>(value: Option<T>) -> Last<T> {
+    (value.is_none(), value)
+}
+
+/// The rank of each of the store's agents (by number, the absent agent first) under the SDK
+/// key: by the SDK ignoring case, then by the version's numbers, absent values last; agents
+/// of equal values share a rank.
+fn sdk_ranks_of_agents(store: &Store) -> Vec<u32> {
+    let text = |s: Sym| (!s.is_none()).then(|| store.str(s));
+    type Key = (Last<String>, Last<Vec<(u64, String)>>);
+    let mut keyed: Vec<(Key, u32)> = store
+        .agents()
+        .agents_from(0)
+        .enumerate()
+        .map(|(k, a)| {
+            let sdk = last(text(a.sdk).map(folded));
+            let version = last(text(a.sdk_version).map(version_parts));
+            ((sdk, version), k as u32)
+        })
+        .collect();
+    keyed.sort_unstable();
+    let mut rank_of = vec![0u32; keyed.len()];
+    let mut rank = 0u32;
+    for k in 0..keyed.len() {
+        if k > 0 && keyed[k - 1].0 != keyed[k].0 {
+            rank += 1;
+        }
+        rank_of[keyed[k].1 as usize] = rank;
+    }
+    rank_of
 }
 
 /// Ranks by a value of a symbol each row holds, in the order of `key` of the symbols (symbols
@@ -257,9 +277,7 @@ mod tests {
 
     #[test]
     fn the_counting_sort_cut_into_slices_keeps_the_order_within_each_rank() {
-        let lines = crate::generator::ndjson_lines(2_000, 3);
-        let mut s = Store::new();
-        s.merge(crate::store::Batch::of_objects(lines).unwrap());
+        let s = crate::insight::testing::generated(2_000, 3);
         // Rows in an order of their own, as a time order would be.
         let timed: Vec<u32> = (0..s.len() as u32)
             .map(|i| (i * 7) % s.len() as u32)

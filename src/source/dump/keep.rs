@@ -63,24 +63,22 @@ impl Keep {
         moved.map_err(|why| self.fail(&why)).ok()
     }
 
-    /// Writes `bytes` into the file, `at` bytes in, making the file first.
-    fn write(&self, at: u64, bytes: &[u8]) -> Result<(), String> {
-        let file = self
-            .file
+    /// The file, made the first time it is asked for; why there is none.
+    fn file(&self) -> Result<&std::fs::File, String> {
+        self.file
             .get_or_init(temporary_file_on_disk)
             .as_ref()
-            .map_err(String::clone)?;
-        write_at(file, at, bytes).map_err(|e| e.to_string())
+            .map_err(String::clone)
+    }
+
+    /// Writes `bytes` into the file, `at` bytes in, making the file first.
+    fn write(&self, at: u64, bytes: &[u8]) -> Result<(), String> {
+        write_at(self.file()?, at, bytes).map_err(|e| e.to_string())
     }
 
     /// Maps the `len` bytes of the file that start `at` bytes in.
     fn map(&self, at: u64, len: usize) -> Result<Blob, String> {
-        let file = self
-            .file
-            .get_or_init(temporary_file_on_disk)
-            .as_ref()
-            .map_err(String::clone)?;
-        map_at(file, at, len)
+        map_at(self.file()?, at, len)
             .map(Blob::Mapped)
             .map_err(|e| e.to_string())
     }
