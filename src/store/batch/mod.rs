@@ -89,6 +89,15 @@ impl Batch {
         self.rows.is_empty()
     }
 
+    /// The bytes its buffers hold (its ids' text but the UUIDs' aside).
+    #[cfg(test)]
+    pub(super) fn heap(&self) -> super::footprint::Bytes {
+        use super::footprint::Bytes;
+        let strings: Bytes = self.strings.heap().into_iter().sum();
+        let sets: Bytes = self.sets.heap().into_iter().sum();
+        Bytes::of(&self.rows) + Bytes::of(&self.ids) + strings + sets + self.agents.heap()
+    }
+
     /// Gives the buffers of the batch (merged: its rows moved out, its ids taken) to the next
     /// builder of the reading that built it, which will write to memory the process holds
     /// already, while that reading lasts; else drops them. They are emptied by the builder that
