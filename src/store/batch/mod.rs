@@ -197,6 +197,15 @@ impl Reading {
         BatchBuilder::on(blob, batches, tables, Arc::downgrade(&self.spares))
     }
 
+    /// Says that no builder of this reading will be made before the next is asked for (the
+    /// last piece of a dump is being read): the spares kept are dropped, and so are those given
+    /// back meanwhile. The last batches of a load are merged into a store nearly whole, and
+    /// their buffers and the tables of the last builders, kept, were held beside it to the end.
+    pub fn no_more_builders(&self) {
+        self.spares.batches.close();
+        self.spares.tables.close();
+    }
+
     /// How many batches' buffers and builders' tables it keeps.
     #[cfg(test)]
     pub(crate) fn kept(&self) -> (usize, usize) {
