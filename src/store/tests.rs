@@ -1116,11 +1116,32 @@ fn a_reading_keeps_the_buffers_of_its_merged_batches_for_its_next_builders_while
     assert_eq!(fresh.reading(), None);
     store.merge(fresh);
     assert_eq!(reading.kept(), (0, 2));
+    // Once told that no more builders come, it keeps nothing more, until one is made.
+    let fourth = filled(reading.builder(Arc::clone(&blob)), &text).finish();
+    let fifth = filled(reading.builder(Arc::clone(&blob)), &text).finish();
+    reading.no_more_builders();
+    assert_eq!(reading.kept(), (0, 0));
+    store.merge(fourth);
+    assert_eq!(
+        reading.kept(),
+        (0, 0),
+        "a batch merged after gives its buffers back"
+    );
+    let sixth = reading.builder(Arc::clone(&blob));
+    store.merge(fifth);
+    assert_eq!(reading.kept(), (1, 0), "kept again once a builder is made");
+    let sixth = filled(sixth, &text).finish();
+    assert_eq!(
+        format!("{:?}", sixth.rows),
+        format!("{:?}", batch(&text).rows)
+    );
+    assert_eq!(reading.kept(), (1, 1));
     // Once the reading ends, its batches merged later give their buffers back to the system.
     drop(reading);
     assert_eq!(second.reading(), None);
     store.merge(second);
     store.merge(third);
+    store.merge(sixth);
     assert_eq!(store.len(), 400);
 }
 

@@ -177,6 +177,10 @@ pub(super) fn read_pieces(
             blob.prepare(a, b);
             let batches = if k == 0 { batches } else { batches.later() };
             let mut batcher = Batcher::new(batches, Arc::clone(blob));
+            if k + 1 == pieces.len() {
+                // The last builder is made: spares kept from now on would only be held.
+                batches.reading.no_more_builders();
+            }
             let mut errs = Vec::new();
             let mut send_batch = |batch: Batch| send(Piece::Batch(Box::new(batch)));
             scan_lines(

@@ -89,6 +89,15 @@ impl Batch {
         self.rows.is_empty()
     }
 
+    /// The bytes its buffers hold (its ids' text but the UUIDs' aside).
+    #[cfg(test)]
+    pub(super) fn heap(&self) -> super::footprint::Bytes {
+        use super::footprint::Bytes;
+        let strings: Bytes = self.strings.heap().into_iter().sum();
+        let sets: Bytes = self.sets.heap().into_iter().sum();
+        Bytes::of(&self.rows) + Bytes::of(&self.ids) + strings + sets + self.agents.heap()
+    }
+
     /// Gives the buffers of the batch (merged: its rows moved out, its ids taken) to the next
     /// builder of the reading that built it, which will write to memory the process holds
     /// already, while that reading lasts; else drops them. They are emptied by the builder that
@@ -186,6 +195,15 @@ impl Reading {
         let batches = self.spares.batches.take().unwrap_or_default();
         let tables = self.spares.tables.take().unwrap_or_default();
         BatchBuilder::on(blob, batches, tables, Arc::downgrade(&self.spares))
+    }
+
+    /// Says that no builder of this reading will be made before the next is asked for (the
+    /// last piece of a dump is being read): the spares kept are dropped, and so are those given
+    /// back meanwhile. The last batches of a load are merged into a store nearly whole, and
+    /// their buffers and the tables of the last builders, kept, were held beside it to the end.
+    pub fn no_more_builders(&self) {
+        self.spares.batches.close();
+        self.spares.tables.close();
     }
 
     /// How many batches' buffers and builders' tables it keeps.

@@ -190,48 +190,30 @@ impl Tables {
     ) {
         uses.values.clear();
         uses.read.clear();
-        uses.agent = match &seen.agent {
-            Some(Met::Known(k)) => {
-                self.remembered.agents.note(true);
-                Some(*k)
+        uses.agent = seen.agent.as_ref().and_then(|met| {
+            let k = self.meet_agent(met, raw, p, strings)?;
+            if let Met::Read(span) = met {
+                uses.read.push(span.clone());
             }
-            Some(Met::Read(span)) => {
-                self.remembered.agents.note(false);
-                let k = self.remember_agent(raw, span, p, strings);
-                if k.is_some() {
-                    uses.read.push(span.clone());
-                }
-                k
-            }
-            None => None,
-        };
+            Some(k)
+        });
         for met in &seen.values {
-            match met {
-                Met::Known(k) => {
-                    self.remembered.values.note(true);
-                    uses.values.push(*k);
-                }
-                Met::Read(span) => {
-                    self.remembered.values.note(false);
-                    let found = || interned_within(&mut self.strings, raw, strings, span, |_| true);
-                    if let Some(k) = self.remembered.values.insert(&raw[span.clone()], found) {
-                        uses.values.push(k);
-                        uses.read.push(span.clone());
-                    }
+            let found = |span: &std::ops::Range<usize>| {
+                interned_within(&mut self.strings, raw, strings, span, |_| true)
+            };
+            if let Some(k) = self.remembered.values.meet(met, raw, found) {
+                uses.values.push(k);
+                if let Met::Read(span) = met {
+                    uses.read.push(span.clone());
                 }
             }
         }
     }
 
-    /// Remembers the agent object `raw[span]` of event `p`, whose strings are `strings`.
-    fn remember_agent(
-        &mut self,
-        raw: &[u8],
-        span: &std::ops::Range<usize>,
-        p: &Probe,
-        strings: &[StrAt],
-    ) -> Option<u32> {
-        let a = p.data.0.as_ref()?.agent.0.as_ref()?;
+    /// The remembered agent the agent object of event `p` (whose strings are `strings`) is, by
+    /// what its reading met: remembered now when it was read in full.
+    fn meet_agent(&mut self, met: &Met, raw: &[u8], p: &Probe, strings: &[StrAt]) -> Option<u32> {
+        let a = p.data.0.as_ref().and_then(|d| d.agent.0.as_ref());
         let Tables {
             strings: s,
             agents,
@@ -239,7 +221,8 @@ impl Tables {
             env_of_agent,
             ..
         } = self;
-        remembered.agents.insert(&raw[span.clone()], || {
+        remembered.agents.meet(met, raw, |span| {
+            let a = a?;
             // All but the fields a row holds, and the domain, which the row holds unless `data`
             // has its own (see `index_strings`).
             let others = interned_within(s, raw, strings, span, |at| !at.field.is_agent_field())?;

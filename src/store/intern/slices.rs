@@ -1,8 +1,9 @@
 //! Distinct slices, each stored once: kept end to end in one buffer, numbered in the order they
-//! were first seen, and found by a table that holds their numbers, 32 bits of their hashes and
-//! where they stand. No allocation per slice: the strings of a store and the sets of them both
-//! number in the hundreds of thousands. Each costs the eight bytes of its end, and about 23 to 51
-//! bytes of table (a 16-byte slot, with the table kept between five sixteenths and eleven
+//! were first seen, and found by a table that holds their numbers and 32 bits of their hashes
+//! (where a slice stands is read from where it and the one before end). No allocation per slice:
+//! the strings of a store and the sets of them both number in the hundreds of thousands, and
+//! millions at five million events. Each costs the eight bytes of its end, and about 12 to 26
+//! bytes of table (an 8-byte slot, with the table kept between five sixteenths and eleven
 //! sixteenths full).
 
 use std::hash::{BuildHasher, Hash};
@@ -76,9 +77,9 @@ impl Hashed {
 }
 
 /// Finds a slice's number by its items: open addressing with linear probing, each slot holding
-/// a slice's number, its hash and where its items stand. A lookup reads the slots from the one
-/// the hash picks (a cache line holds four) and, where the whole hash matches, the items (and,
-/// for a slice of [`LONG`] items or more, its end). Growing moves slots without reading a slice.
+/// a slice's number and its hash. A lookup reads the slots from the one the hash picks (a cache
+/// line holds eight) and, where the whole hash matches, where the slice and the one before it
+/// end, then its items. Growing moves slots without reading a slice.
 /// Nothing is ever removed, and the table is never more than three quarters full: a lookup
 /// always ends, at its slice or at an empty slot.
 ///
@@ -120,47 +121,19 @@ const PREPARED_PER_LOOKUP: usize = 32;
 /// a store late in a load, moving only as new ones come would hold it to the end).
 const MOVED_PER_LOOKUP: usize = 8;
 
+/// Eight bytes, where a slot that also told where its slice stands took sixteen: at five
+/// million events a store's table has 16 million slots, and growing it holds the table before
+/// beside the new one for a while. Where the slice stands costs one more read when the hash
+/// matches, of its end and the one before, side by side.
 #[derive(Debug, Clone, Copy, Default)]
-#[repr(C, align(16))]
+#[repr(C, align(8))]
 struct Slot {
     hash: Hashed,
     /// The slice's number; 0 in an empty slot (slice 0, the empty slice, is never in the table).
     n: u32,
-    /// `start << LEN_BITS | min(len, LONG)`: where the slice's items start, and how many they
-    /// are; [`LONG`] says that the slice ends where `ends[n]` says.
-    at: u64,
 }
 
-const LEN_BITS: u32 = 24;
-const LONG: u64 = (1 << LEN_BITS) - 1;
-
-impl Slot {
-    fn new(hash: Hashed, n: u32, start: usize, len: usize) -> Slot {
-        let start = u64::try_from(start)
-            .ok()
-            .filter(|&s| s < 1 << (64 - LEN_BITS))
-            .expect("fewer than 2^40 items of distinct slices");
-        Slot {
-            hash,
-            n,
-            at: start << LEN_BITS | (len as u64).min(LONG),
-        }
-    }
-
-    fn start(self) -> usize {
-        (self.at >> LEN_BITS) as usize
-    }
-
-    /// The slice's items.
-    fn of<'s, T>(self, items: &'s [T], ends: &[usize]) -> &'s [T] {
-        let start = self.start();
-        let end = match self.at & LONG {
-            LONG => ends[self.n as usize],
-            len => start + len as usize,
-        };
-        &items[start..end]
-    }
-}
+const _: () = assert!(std::mem::size_of::<Slot>() == 8);
 
 impl Table {
     /// The slot a hash looks from: the top bits of its spread, for a table of `slots` slots.
@@ -273,6 +246,13 @@ impl Table {
             prefetch(&self.slots[Table::home(hash, self.slots.len())]);
         }
     }
+
+    /// The number in the slot `hash` looks from, when that slot holds this hash (the table must
+    /// have a slot).
+    fn at_home(&self, hash: Hashed) -> Option<u32> {
+        let slot = self.slots[Table::home(hash, self.slots.len())];
+        (slot.n != 0 && slot.hash == hash).then_some(slot.n)
+    }
 }
 
 /// Slice 0 is the empty slice.
@@ -300,6 +280,7 @@ impl<T> Slices<T> {
 }
 
 /// Slice `n` of a buffer and its ends.
+#[inline]
 fn slice_of<'s, T>(items: &'s [T], ends: &[usize], n: u32) -> &'s [T] {
     let n = n as usize;
     let start = if n == 0 { 0 } else { ends[n - 1] };
@@ -347,9 +328,10 @@ impl<T: Item> Slices<T> {
     /// ahead, so that waiting for one overlaps with waiting for others: a store's table is too
     /// large for the cache.
     pub fn intern_all_from(&mut self, other: &Slices<T>, from: usize) -> Vec<u32> {
-        /// How many slices ahead the slot a slice looks from is asked for, and how many ahead
-        /// the items of the slice found there.
-        const SLOT_AHEAD: usize = 16;
+        /// How many slices ahead the slot a slice looks from is asked for, how many ahead the
+        /// ends of the slice found there, and how many ahead its items.
+        const SLOT_AHEAD: usize = 24;
+        const ENDS_AHEAD: usize = 16;
         const ITEMS_AHEAD: usize = 8;
         let from = from.max(1);
         let slices: Vec<&[T]> = other.from(from).collect();
@@ -364,14 +346,17 @@ impl<T: Item> Slices<T> {
             if let Some(&ahead) = hashes.get(i + SLOT_AHEAD) {
                 self.table.prefetch_home(ahead);
             }
-            if let Some(&ahead) = hashes.get(i + ITEMS_AHEAD) {
-                let slot = self.table.slots[Table::home(ahead, self.table.slots.len())];
-                if slot.n != 0
-                    && slot.hash == ahead
-                    && let Some(item) = self.items.get(slot.start())
-                {
-                    prefetch(item);
-                }
+            if let Some(&ahead) = hashes.get(i + ENDS_AHEAD)
+                && let Some(n) = self.table.at_home(ahead)
+            {
+                // Slice `n` starts where `n - 1` ends.
+                prefetch(&self.ends[n as usize - 1]);
+            }
+            if let Some(&ahead) = hashes.get(i + ITEMS_AHEAD)
+                && let Some(n) = self.table.at_home(ahead)
+                && let Some(item) = self.items.get(self.ends[n as usize - 1])
+            {
+                prefetch(item);
             }
             let no_check = |_: &[T]| Ok::<(), std::convert::Infallible>(());
             let Ok(n) = self.intern_hashed(s, h, no_check);
@@ -392,17 +377,17 @@ impl<T: Item> Slices<T> {
     /// compared only when the whole hash matches.
     fn probe(&self, s: &[T], h: Hashed) -> Result<u32, usize> {
         let (items, ends) = (&self.items, &self.ends);
-        self.table.probe(h, |slot| T::same(slot.of(items, ends), s))
+        self.table
+            .probe(h, |slot| T::same(slice_of(items, ends, slot.n), s))
     }
 
     /// Numbers `s`, whose hash is `h`, in the empty slot `empty` (room was made for it).
     fn add(&mut self, s: &[T], h: Hashed, empty: usize) -> u32 {
         let n = u32::try_from(self.ends.len()).expect("fewer than 2^32 distinct slices");
-        let start = self.items.len();
         self.items.extend_from_slice(s);
         self.ends.push(self.items.len());
         debug_assert_eq!(self.table.slots[empty].n, 0, "a slot taken twice");
-        self.table.slots[empty] = Slot::new(h, n, start, s.len());
+        self.table.slots[empty] = Slot { hash: h, n };
         self.table.len += 1;
         n
     }

@@ -145,6 +145,28 @@ impl<T> Memo<T> {
         Some(k)
     }
 
+    /// Takes what an event's reading met where this memo's values are looked for: notes in the
+    /// trial whether it was known, and remembers a value read in full, with what `found` finds
+    /// in it (given where it stands in `raw`, the event's text), as [`Memo::insert`] does. The
+    /// value's number either way, or `None` for a value read and not remembered.
+    pub fn meet(
+        &mut self,
+        met: &Met,
+        raw: &[u8],
+        found: impl FnOnce(&Range<usize>) -> Option<T>,
+    ) -> Option<u32> {
+        match met {
+            Met::Known(k) => {
+                self.note(true);
+                Some(*k)
+            }
+            Met::Read(span) => {
+                self.note(false);
+                self.insert(&raw[span.clone()], || found(span))
+            }
+        }
+    }
+
     /// Notes whether a value looked for was found. A memo that finds fewer than one value in
     /// eight of the first [`TRIAL`] looked for turns itself off (see [`Trial`]): from then on
     /// it finds and remembers nothing, and each value is read in full.
@@ -302,6 +324,51 @@ mod tests {
         assert_eq!(given_up.find(a.as_bytes()), None);
         assert_eq!(given_up.insert(b.as_bytes(), || Some(2)), None);
         assert_eq!(given_up.len(), 1);
+    }
+
+    #[test]
+    fn what_a_reading_met_is_noted_and_a_value_read_in_full_remembered_from_where_it_stands() {
+        let a = object("");
+        let event = format!(r#"{{"agent":{a}}}"#);
+        let span = 9..9 + a.len();
+        let mut memo = Memo::<u32>::default();
+        // Read in full: `found` is given where it stands, and it is remembered by its bytes.
+        let found = |at: &Range<usize>| (*at == span).then_some(7);
+        assert_eq!(
+            memo.meet(&Met::Read(span.clone()), event.as_bytes(), found),
+            Some(0)
+        );
+        assert_eq!(memo.find(&event.as_bytes()[9..]), Some((0, a.len())));
+        assert_eq!(*memo.get(0), 7);
+        // Known: its number, nothing read.
+        assert_eq!(
+            memo.meet(&Met::Known(0), event.as_bytes(), |_| Some(8)),
+            Some(0)
+        );
+        assert_eq!(memo.len(), 1);
+        // Read, and found wanting: not remembered.
+        let b = object(r#","os_version":"15""#);
+        assert_eq!(
+            memo.meet(&Met::Read(0..b.len()), b.as_bytes(), |_| None),
+            None
+        );
+        assert_eq!(memo.find(b.as_bytes()), None);
+        // Each is noted in the trial: one found in three, so far.
+        for n in 3..TRIAL {
+            memo.note(n % 8 == 0);
+        }
+        assert!(
+            !memo.is_off(),
+            "one found in eight or more keeps the memo on"
+        );
+        let mut wanting = Memo::<u32>::default();
+        for _ in 0..TRIAL {
+            wanting.meet(&Met::Read(0..b.len()), b.as_bytes(), |_| None);
+        }
+        assert!(
+            wanting.is_off(),
+            "every value read in full: the memo gives up"
+        );
     }
 
     #[test]

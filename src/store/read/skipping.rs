@@ -35,28 +35,14 @@ impl Skipping {
         }
         let raw = text.as_bytes();
         let Remembered { agents, values } = &mut self.remembered;
-        let known = match &self.seen.agent {
-            Some(Met::Known(k)) => {
-                agents.note(true);
-                Some(*k)
-            }
-            Some(Met::Read(span)) => {
-                agents.note(false);
-                if let Some(agent) = probe.data.0.as_ref().and_then(|d| d.agent.0.as_ref()) {
-                    agents.insert(&raw[span.clone()], || owned(agent));
-                }
-                None
-            }
-            None => None,
-        };
+        // An agent read in full is remembered, but the probe holds it this time.
+        let agent = probe.data.0.as_ref().and_then(|d| d.agent.0.as_ref());
+        let known = self.seen.agent.as_ref().and_then(|met| {
+            let k = agents.meet(met, raw, |_| owned(agent?))?;
+            matches!(met, Met::Known(_)).then_some(k)
+        });
         for met in &self.seen.values {
-            match met {
-                Met::Known(_) => values.note(true),
-                Met::Read(span) => {
-                    values.note(false);
-                    values.insert(&raw[span.clone()], || Some(()));
-                }
-            }
+            values.meet(met, raw, |_| Some(()));
         }
         Ok(known.map(|k| agents.get(k)))
     }

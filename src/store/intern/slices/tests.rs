@@ -77,9 +77,9 @@ fn interning_all_of_another_gives_the_numbers_one_by_one_would() {
 }
 
 #[test]
-fn a_slice_too_long_for_its_slot_is_found_and_read_back_whole() {
-    let of_length = |n: u64| vec![b'a'; n as usize];
-    let lengths = [LONG + 5, LONG, LONG - 1];
+fn long_slices_of_one_item_are_told_apart_by_their_length_and_read_back_whole() {
+    let of_length = |n: usize| vec![b'a'; n];
+    let lengths = [(1 << 24) + 5, 1 << 24, (1 << 24) - 1, 300];
     let mut s: Slices<u8> = Slices::default();
     let a = s.intern(b"before");
     let numbers = lengths.map(|n| s.intern(&of_length(n)));
@@ -89,7 +89,7 @@ fn a_slice_too_long_for_its_slot_is_found_and_read_back_whole() {
         assert_eq!(s.find(&of_length(*n)), Some(k));
     }
     assert_eq!((s.get(a), s.get(b)), (&b"before"[..], &b"after"[..]));
-    assert_eq!(s.find(&of_length(LONG + 4)), None);
+    assert_eq!(s.find(&of_length((1 << 24) + 4)), None);
 }
 
 /// Items whose hash is the same whatever they hold: slices of one length all look from
