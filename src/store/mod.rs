@@ -194,9 +194,6 @@ impl Store {
 
     /// The rows of one peer, in load order; none for `Sym::NONE`.
     pub fn rows_of_peer(&self, peer: Sym) -> Vec<u32> {
-        if peer.is_none() {
-            return Vec::new();
-        }
         self.peers.of(peer)
     }
 
@@ -396,12 +393,7 @@ impl Store {
 
     /// Indices of the events in `range` that match the filter, in load order.
     pub fn matching(&self, filter: &Filter, range: std::ops::Range<usize>) -> Vec<u32> {
-        let parts = if range.len() < PARALLEL_FROM {
-            1
-        } else {
-            rayon::current_num_threads()
-        };
-        self.matching_in(filter, range, parts)
+        self.matching_in(filter, range.clone(), slices_for(range.len()))
     }
 
     /// [`Store::matching`], `range` cut into `parts` slices read on the pool's threads, whose
@@ -432,12 +424,7 @@ impl Store {
     /// The events of `rows` (indices in load order) that match the filter, in load order: what
     /// [`Store::matching`] gives, reading only those events.
     pub fn matching_among(&self, filter: &Filter, rows: &[u32]) -> Vec<u32> {
-        let parts = if rows.len() < PARALLEL_FROM {
-            1
-        } else {
-            rayon::current_num_threads()
-        };
-        self.matching_among_in(filter, rows, parts)
+        self.matching_among_in(filter, rows, slices_for(rows.len()))
     }
 
     /// [`Store::matching_among`], `rows` cut into `parts` slices read on the pool's threads,
@@ -487,6 +474,16 @@ impl Store {
     /// Indices of every event that matches the filter, in load order.
     pub fn filter(&self, filter: &Filter) -> Vec<u32> {
         self.matching(filter, 0..self.rows.len())
+    }
+}
+
+/// How many slices a filter cuts `len` events into: one per thread of the pool from
+/// [`PARALLEL_FROM`] on.
+fn slices_for(len: usize) -> usize {
+    if len < PARALLEL_FROM {
+        1
+    } else {
+        rayon::current_num_threads()
     }
 }
 

@@ -89,12 +89,21 @@ impl Needle {
 
     /// False when no string of the JSON text `raw` can hold the text, read off the bytes alone:
     /// a value can only hold it if the bytes do, unless an escape or one of the two characters
-    /// whose lowercase is ASCII (KELVIN SIGN, I WITH DOT) hides it.
+    /// whose lowercase is ASCII (KELVIN SIGN, U+212A, and I WITH DOT ABOVE, U+0130) hides it, for
+    /// a text with a `k` or an `i`. Those characters themselves are looked for, not any
+    /// character sharing their lead bytes: names written in other scripts, and punctuation such
+    /// as `’` and `—`, hold those bytes often.
     pub fn may_be_in(&self, raw: &[u8]) -> bool {
         if self.lower.is_empty() || !self.ascii {
             return true;
         }
-        self.contains_ascii_ci(raw) || memchr::memchr3(b'\\', 0xC4, 0xE2, raw).is_some()
+        if self.contains_ascii_ci(raw) || memchr::memchr(b'\\', raw).is_some() {
+            return true;
+        }
+        let holds = |c: char| memchr::memmem::find(raw, c.encode_utf8(&mut [0; 4]).as_bytes());
+        self.has_i_or_k
+            && memchr::memchr2(0xC4, 0xE2, raw).is_some()
+            && (holds('\u{212A}').is_some() || holds('\u{0130}').is_some())
     }
 
     /// Whether any string value, or any number as written, of the JSON document `raw` matches.
