@@ -1,0 +1,220 @@
+//! The detail pane and the JSON tree: the fields of an event, absent ones, codes, the end of a
+//! long event.
+
+use super::*;
+
+/// The joins of the demo's storm: the SFU failing joins in the all-hands room from 10:02.
+fn join_storm_filter() -> Filter {
+    let since = "2026-11-18T10:02:00Z";
+    Filter {
+        types: vec![EventType::Join],
+        search: Some("sfu join failed".into()),
+        since: Some(TimeBound {
+            text: since.into(),
+            nanos: callscope::time::parse_rfc3339_nanos(since).unwrap(),
+        }),
+        ..Filter::default()
+    }
+    .with(Field::Room, STORM_ROOM_ID)
+}
+
+/// Moves the selection down to the first retried event whose peer later got a final error.
+fn select_first_retried_that_ends_final(m: &mut Model) {
+    loop {
+        let i = m.selected_event().expect("an event is selected");
+        let (_, after) = m
+            .panes
+            .detail
+            .after
+            .as_ref()
+            .expect("the selected event has its story");
+        if m.events.store.row(i).is_terminal() == Some(false) && after.final_at.is_some() {
+            return;
+        }
+        let before = m.events.selection.selected;
+        run(m, Command::Down);
+        assert_ne!(
+            before, m.events.selection.selected,
+            "no retried event ends final"
+        );
+    }
+}
+
+/// The selected event (the first connect failure): without session_id, room_name, template_id or
+/// role.
+fn assert_first_demo_event_lacks_session_room_name_template_and_role(m: &Model) {
+    let event = m
+        .events
+        .store
+        .event(m.selected_event().expect("an event is selected"));
+    assert_eq!(event.event_type(), EventType::Connect);
+    for absent in ["session_id", "room_name", "template_id", "role"] {
+        assert!(event.data_value(absent).is_none(), "{absent}");
+    }
+}
+
+#[test]
+fn a_join_of_the_storm_is_detailed_with_its_retry_status_who_where_and_join_fields() {
+    let mut m = demo(join_storm_filter(), (140, 40));
+    assert!(m.events.shown.len() > 50, "the storm holds many joins");
+    select_first_retried_that_ends_final(&mut m);
+    run(&mut m, Command::FocusDetail);
+    let t = draw_detail(&m);
+    let text = screen_text(t.backend().buffer());
+    for expected in [
+        "RETRIED: not the final error",
+        "attempt 1 of 3 in this chain;",
+        "gave up: final",
+        "type: client.join.failed",
+        "room: weekly-allhands",
+        "join fields",
+        "retries_join:",
+        "string, decoded:",
+        "Raw JSON",
+    ] {
+        assert!(text.contains(expected), "{expected:?} missing:\n{text}");
+    }
+    insta::assert_snapshot!("detail_join_storm", t.backend());
+}
+
+#[test]
+fn a_connect_lacking_session_room_name_template_and_role_says_they_are_absent() {
+    let connect = Filter {
+        types: vec![EventType::Connect],
+        ..Filter::default()
+    };
+    let mut m = demo(connect, (140, 40));
+    assert_first_demo_event_lacks_session_room_name_template_and_role(&m);
+    run(&mut m, Command::FocusDetail);
+    let t = draw_detail(&m);
+    let text = screen_text(t.backend().buffer());
+    for label in ["role", "room", "session", "template"] {
+        assert!(
+            text.contains(&format!("  {label}: (none)")),
+            "{label}:\n{text}"
+        );
+    }
+    assert!(text.contains("room id: "), "{text}");
+    insta::assert_snapshot!("detail_connect_absent_fields", t.backend());
+}
+
+/// The detail pane of the only event of an explorer, its wrapped rows joined into one text.
+fn detail_text_of(event: Value) -> String {
+    let mut m = of_events((140, 40), &[event]);
+    run(&mut m, Command::FocusDetail);
+    let t = draw_detail(&m);
+    let buffer = t.backend().buffer();
+    let rows: Vec<String> = (0..buffer.area.height)
+        .map(|y| {
+            row_text(buffer, y)
+                .trim_start_matches(['┌', '│'])
+                .trim()
+                .to_string()
+        })
+        .collect();
+    rows.join(" ")
+}
+
+#[test]
+fn the_detail_pane_reads_the_code_in_the_table_of_the_events_platform() {
+    let event = |sdk: &str, code: i64, name: &str| {
+        json!({"id": "e1", "type": "client.subscribe.failed", "timestamp": "2026-11-18T10:00:00Z",
+            "data": {"error_code": code, "error_name": name, "error_message": "[SUBSCRIBE]: lost",
+                "is_terminal": false, "agent": {"sdk": sdk, "os": "Android"}}})
+    };
+    // Web's 4006 is an ICE disconnect, read in the web table.
+    let web = detail_text_of(event("web", 4006, "ICEDisconnected"));
+    assert!(
+        web.contains("means: The media connection dropped and was not connected again within 5 s."),
+        "{web}"
+    );
+    assert!(web.contains("table: web table"), "{web}");
+    // Android defines no 4006: web's meaning is not borrowed, and the event's words are quoted.
+    let android = detail_text_of(event("android", 4006, "ICEDisconnected"));
+    assert!(
+        android.contains(
+            "means: unknown code: the event says error_name \"ICEDisconnected\", error_message \"[SUBSCRIBE]: lost\""
+        ),
+        "{android}"
+    );
+    assert!(
+        android.contains("table: not in the Android table;"),
+        "{android}"
+    );
+    assert!(!android.contains("within 5 s"), "{android}");
+    // A code Android lacks but that means the same everywhere comes from the general table.
+    let fallback = detail_text_of(event("android", 3009, "OverConstrained"));
+    assert!(
+        fallback.contains("table: Android table; general table for this code"),
+        "{fallback}"
+    );
+    // The table's name stands beside the event's when they differ.
+    let renamed = detail_text_of(event("web", 1006, "AbnormalClose"));
+    assert!(
+        renamed.contains("name: AbnormalClose (web table: WebSocketAbnormalClose)"),
+        "{renamed}"
+    );
+    // A code the SDK declares but did not raise is said to be so.
+    let not_raised = detail_text_of(event("web", 3004, "DeviceLostMidway"));
+    assert!(
+        not_raised.contains("defined by the SDK but not raised in the version read"),
+        "{not_raised}"
+    );
+}
+
+#[test]
+fn an_event_of_another_family_is_shown_field_by_field() {
+    let filter = Filter {
+        types: vec![EventType::Other("track.add.success".into())],
+        ..Filter::default()
+    };
+    let mut m = demo(filter, (140, 40));
+    assert!(!m.events.shown.is_empty(), "the demo holds track events");
+    run(&mut m, Command::FocusDetail);
+    let t = draw_detail(&m);
+    let text = screen_text(t.backend().buffer());
+    assert!(
+        text.contains("Fields (a type outside the five client errors)"),
+        "{text}"
+    );
+    assert!(text.contains("data.track_id:"), "{text}");
+    assert!(!text.contains("Who and where"), "{text}");
+    insta::assert_snapshot!("detail_other_family", t.backend());
+}
+
+#[test]
+fn the_end_of_the_detail_pane_shows_the_last_line_at_the_bottom_of_the_pane() {
+    // On a short terminal with the timeline open, the strip takes lines from the pane too.
+    for (size, timeline) in [((140, 40), false), ((80, 24), false), ((80, 19), true)] {
+        let mut m = demo(Filter::default(), size);
+        if timeline {
+            run(&mut m, Command::ToggleTimeline);
+            run(&mut m, Command::Cancel);
+        }
+        run(&mut m, Command::Down);
+        run(&mut m, Command::FocusDetail);
+        run(&mut m, Command::Bottom);
+        let t = draw(&m);
+        let buffer = t.backend().buffer();
+        let pane = callscope::tui::view::layout::areas_of(&m).detail;
+        let last = pane.bottom() - 1;
+        let x = pane.x + 1;
+        let row: String = row_cells(buffer, last)[x as usize..pane.right() as usize].concat();
+        assert_eq!(row.trim_end(), "}", "{size:?}:\n{}", screen_text(buffer));
+        let above: String = row_cells(buffer, last - 1)[x as usize..pane.right() as usize].concat();
+        assert_eq!(above.trim_end(), "  }", "{size:?}");
+    }
+}
+
+#[test]
+fn the_json_tree_shows_the_event_field_by_field_with_the_selected_path_in_its_title() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::ShowJson);
+    for _ in 0..6 {
+        run(&mut m, Command::Down);
+    }
+    let t = draw(&m);
+    insta::assert_snapshot!("json_tree_140x40", t.backend());
+    let text = screen_text(t.backend().buffer());
+    assert!(text.contains(" .data.user_id · y value, Y path"), "{text}");
+}
