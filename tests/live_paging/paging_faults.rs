@@ -1,0 +1,273 @@
+//! Paging through faults: every event arrives once past 429s, 500s, drops, truncation, hangs,
+//! overlapping pages and repeated cursors; runaway paging stops and says why; what cannot be
+//! retried is not.
+
+use super::*;
+
+fn assert_each_once(store: &Store, expected: std::ops::RangeInclusive<u32>) {
+    let ids = ids_of(store);
+    let unique: HashSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "an event arrived twice: {ids:?}");
+    let want: Vec<String> = expected
+        .map(|i| format!("00000000-0000-4000-8000-{i:012}"))
+        .collect();
+    assert_eq!(ids, want);
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_event_arrives_once_through_429_500_drops_truncation_and_a_hang() {
+    let server = FaultServer::start(vec![
+        Reply::Status {
+            status: 429,
+            body: r#"{"message":"slow down"}"#,
+            retry_after: Some(7),
+        },
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "c:1~a=",
+            total: 9,
+        },
+        Reply::Status {
+            status: 500,
+            body: "oops",
+            retry_after: None,
+        },
+        Reply::Drop,
+        Reply::Page {
+            ids: vec![4, 5, 6],
+            next: "c:2~b_",
+            total: 9,
+        },
+        Reply::Truncated,
+        Reply::Hang,
+        Reply::Page {
+            ids: vec![7, 8, 9],
+            next: "",
+            total: 9,
+        },
+    ])
+    .await;
+    let (store, log, failure) = load_all(&server, join_only()).await;
+    assert_eq!(failure, None, "{log:#?}");
+    assert_each_once(&store, 1..=9);
+    let retries: Vec<&String> = log.iter().filter(|l| l.starts_with("retry")).collect();
+    assert_eq!(retries.len(), 5, "{log:#?}");
+    assert!(
+        retries[0].contains("in 7s") && retries[0].contains("HTTP 429"),
+        "Retry-After honoured: {}",
+        retries[0]
+    );
+    assert!(retries[1].contains("HTTP 500"), "{}", retries[1]);
+    assert_eq!(server.count(), 8);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_overlapping_page_is_deduplicated_and_a_changing_total_is_tolerated() {
+    let server = FaultServer::start(vec![
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 5,
+        },
+        Reply::Page {
+            ids: vec![3, 4, 5],
+            next: "",
+            total: 6,
+        },
+    ])
+    .await;
+    let (store, log, failure) = load_all(&server, join_only()).await;
+    assert_eq!(failure, None, "{log:#?}");
+    assert_each_once(&store, 1..=5);
+    assert_eq!(store.duplicates(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_repeated_cursor_stops_paging_instead_of_looping() {
+    let server = FaultServer::start(vec![
+        Reply::Page {
+            ids: vec![1, 2],
+            next: "same",
+            total: 9,
+        },
+        Reply::Page {
+            ids: vec![3, 4],
+            next: "same",
+            total: 9,
+        },
+    ])
+    .await;
+    let (store, _, failure) = load_all(&server, join_only()).await;
+    let message = failure.expect("paging stops with a message");
+    assert!(message.contains("already used"), "{message}");
+    assert_each_once(&store, 1..=4);
+    assert_eq!(server.count(), 2, "no request after the repeated cursor");
+}
+
+#[tokio::test(start_paused = true)]
+async fn fresh_cursors_over_empty_pages_stop_after_a_run_and_say_why() {
+    let server = FaultServer::start(vec![
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 1_000_000,
+        },
+        Reply::Endless {
+            per_page: 0,
+            total: 1_000_000,
+        },
+    ])
+    .await;
+    let (store, _, failure) = load_all(&server, join_only()).await;
+    let message = failure.expect("paging stops with a message");
+    assert!(message.contains("10 pages in a row"), "{message}");
+    assert_each_once(&store, 1..=3);
+    assert_eq!(server.count(), 11, "the first page, then ten empty ones");
+}
+
+#[tokio::test(start_paused = true)]
+async fn one_event_a_page_under_a_huge_total_stops_after_a_run_and_keeps_the_events() {
+    let server = FaultServer::start(vec![Reply::Endless {
+        per_page: 1,
+        total: 10_000_000_000,
+    }])
+    .await;
+    let (store, _, failure) = load_all_in_pages_of(&server, join_only(), 100).await;
+    let message = failure.expect("paging stops with a message");
+    assert!(message.contains("of the 100 events asked for"), "{message}");
+    assert_eq!(store.len(), 10);
+    assert_eq!(server.count(), 10);
+}
+
+#[tokio::test(start_paused = true)]
+async fn pages_past_the_total_stop_and_say_why() {
+    let server = FaultServer::start(vec![Reply::Endless {
+        per_page: 3,
+        total: 5,
+    }])
+    .await;
+    let (store, _, failure) = load_all(&server, join_only()).await;
+    let message = failure.expect("paging stops with a message");
+    assert!(message.contains("its total says 5"), "{message}");
+    // Overlaps and events arriving while paging may pass the total by a page; not by more.
+    assert_each_once(&store, 1..=9);
+    assert_eq!(server.count(), 3);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_body_dripped_a_byte_a_second_is_abandoned_at_the_request_deadline() {
+    let server = FaultServer::start(vec![
+        Reply::Drip { len: 10_000 },
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "",
+            total: 3,
+        },
+    ])
+    .await;
+    let started = Instant::now();
+    let api = Api::new(&server.url, 3).unwrap();
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn(api, tokens(), reports_tx);
+    commands
+        .send(Command::Query {
+            id: 1,
+            filter: join_only(),
+        })
+        .unwrap();
+    let mut store = Store::new();
+    let (failure, retries) = drive(&mut reports, &mut store, 1).await;
+    assert_eq!(failure, None);
+    assert_each_once(&store, 1..=3);
+    assert_eq!(retries.len(), 1, "{retries:?}");
+    assert!(
+        retries[0].reason.contains("timed out"),
+        "{}",
+        retries[0].reason
+    );
+    let elapsed = started.elapsed() - retries[0].wait;
+    assert!(
+        elapsed >= callscope::source::api::REQUEST_DEADLINE
+            && elapsed < callscope::source::api::REQUEST_DEADLINE + Duration::from_secs(1),
+        "abandoned after {elapsed:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_answer_larger_than_any_page_is_cut_off_and_not_asked_for_again() {
+    let limit = callscope::source::api::MAX_ANSWER_BYTES;
+    for announced in [false, true] {
+        let server = FaultServer::start(vec![Reply::Huge {
+            len: limit * 4,
+            announced,
+        }])
+        .await;
+        let (store, _, failure) = load_all(&server, join_only()).await;
+        let message = failure.expect("the query fails");
+        assert!(message.contains("larger than 16 MiB"), "{message}");
+        assert!(store.is_empty());
+        assert_eq!(server.count(), 1, "not retried");
+        let written = server.written.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(
+            written < limit * 2,
+            "{written} bytes were sent before the client stopped"
+        );
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_401_is_not_retried_and_says_to_check_the_token_without_showing_it() {
+    let server = FaultServer::start(vec![Reply::Status {
+        status: 401,
+        body: r#"{"message":"token expired: test-token-7f3a9c"}"#,
+        retry_after: None,
+    }])
+    .await;
+    let (store, log, failure) = load_all(&server, join_only()).await;
+    let message = failure.expect("a 401 fails the query");
+    assert!(
+        message.contains("HTTP 401") && message.contains("check the token"),
+        "{message}"
+    );
+    assert!(
+        message.contains("token expired"),
+        "the server's message is shown: {message}"
+    );
+    assert!(
+        !message.contains(TOKEN),
+        "the token never appears: {message}"
+    );
+    assert!(log.iter().all(|l| !l.starts_with("retry")));
+    assert_eq!(server.count(), 1);
+    assert!(store.is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_page_that_is_not_json_fails_after_retries_and_keeps_what_was_loaded() {
+    let server = FaultServer::start(vec![
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 6,
+        },
+        Reply::NotJson,
+    ])
+    .await;
+    let started = Instant::now();
+    let (store, _, failure) = load_all(&server, join_only()).await;
+    let message = failure.expect("the bad page fails the query");
+    assert!(message.contains("not valid"), "{message}");
+    assert_each_once(&store, 1..=3);
+    // Retried for as long as failures without a stated wait are, not for a count of tries.
+    assert!(
+        started.elapsed() >= worker::RETRY_FOR,
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        started.elapsed() < worker::RETRY_FOR + Duration::from_secs(31),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(server.count() > 6, "{} requests", server.count());
+}
