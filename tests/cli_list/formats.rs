@@ -1,0 +1,196 @@
+//! The output formats: NDJSON keeps each event's bytes, JSON is an envelope that reopens, CSV
+//! has the contract's header.
+
+use super::*;
+
+#[test]
+fn ndjson_lines_are_the_input_events_unchanged() {
+    let out = list_all(&[]);
+    let expected = reference();
+    assert_eq!(expected.len(), 12);
+    assert_eq!(parse_lines(&out), expected);
+}
+
+#[test]
+fn ndjson_is_the_default_when_stdout_is_not_a_terminal() {
+    let dir = fixtures_dir();
+    assert_eq!(list(&[dir.to_str().unwrap()]), list_all(&[]));
+}
+
+#[test]
+fn ndjson_keeps_the_bytes_of_compact_events_numbers_included() {
+    let quirks = std::fs::read_to_string(fixture("quirks.ndjson")).unwrap();
+    let hostile = std::fs::read_to_string(fixture("hostile.ndjson")).unwrap();
+    let out = list(&[
+        fixture("quirks.ndjson").to_str().unwrap(),
+        fixture("hostile.ndjson").to_str().unwrap(),
+        "--format",
+        "ndjson",
+    ]);
+    assert_eq!(out, format!("{quirks}{hostile}"));
+    for number in [
+        "\"volume\":1.50",
+        "\"rtt_ms\":1.50",
+        "\"sequence\":12345678901234567890",
+        "\"bytes_sent\":12345678901234567890",
+        "\"maxBitrate\":1e3",
+        "\"lag_ms\":1e3",
+        "\"timestamp\":\"2024-11-18T11:21:00.000000007Z\"",
+        "\"session_id\":null",
+        "\"gpu\":null",
+    ] {
+        assert!(out.contains(number), "{number}");
+    }
+    assert!(out.contains(r#""error_message":"\u001b[2J\u001b]0;pwned\u0007 \u202eevil"#));
+}
+
+#[test]
+fn ndjson_puts_a_pretty_printed_event_on_one_line_with_its_strings_intact() {
+    let out = list(&[
+        fixture("publish.json").to_str().unwrap(),
+        "--format",
+        "ndjson",
+    ]);
+    assert_eq!(out.lines().count(), 1);
+    assert!(out.ends_with("}\n"));
+    assert_eq!(parse_lines(&out), events_in(&fixture("publish.json")));
+    assert!(out.contains(r#""device_model":"Chrome 130""#));
+    assert!(out.contains(r#""error_message":"[PUBLISH]: ICE Connection Disconnected""#));
+    assert!(
+        !out.contains("\": ") && !out.contains(", \""),
+        "whitespace between tokens is dropped"
+    );
+}
+
+#[test]
+fn json_writes_an_envelope_that_reopens_to_the_same_events() {
+    let dir = fixtures_dir();
+    let out = list(&[dir.to_str().unwrap(), "--format", "json"]);
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    let expected = reference();
+    let keys: Vec<&str> = envelope
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["limit", "total", "next", "events"]);
+    assert_eq!(envelope["limit"], expected.len());
+    assert_eq!(envelope["total"], expected.len());
+    assert_eq!(envelope["next"], "");
+    assert_eq!(envelope["events"].as_array().unwrap(), &expected);
+
+    let saved = tempfile::tempdir().unwrap();
+    let path = saved.path().join("saved.json");
+    std::fs::write(&path, &out).unwrap();
+    assert_eq!(
+        list(&[path.to_str().unwrap(), "--format", "ndjson"]),
+        list_all(&[])
+    );
+    let again = callscope()
+        .args(["list", "-", "--format", "json"])
+        .write_stdin(out.clone())
+        .assert()
+        .success();
+    assert_eq!(String::from_utf8_lossy(&again.get_output().stdout), out);
+}
+
+#[test]
+fn json_of_zero_events_is_an_empty_envelope() {
+    let dir = fixtures_dir();
+    let out = list(&[
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+        "--room",
+        "no-such-room",
+    ]);
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        envelope,
+        serde_json::json!({"limit":0,"total":0,"next":"","events":[]})
+    );
+}
+
+const CSV_HEADER: &str = "id,timestamp,type,error_code,error_name,is_terminal,action,room_id,room_name,session_id,peer_id,user_id,user_name,role,sdk,sdk_version,os,os_version,device_model,error_message,error_description";
+
+/// The csv row PRODUCT.md describes, built from the event's JSON.
+fn csv_row(e: &Value) -> Vec<String> {
+    let text = |v: &Value| match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut row = vec![text(&e["id"]), text(&e["timestamp"]), text(&e["type"])];
+    for f in [
+        "error_code",
+        "error_name",
+        "is_terminal",
+        "action",
+        "room_id",
+        "room_name",
+        "session_id",
+    ] {
+        row.push(text(data(e, f)));
+    }
+    for f in ["peer_id", "user_id", "user_name", "role"] {
+        row.push(text(data(e, f)));
+    }
+    for f in ["sdk", "sdk_version", "os", "os_version", "device_model"] {
+        row.push(text(&data(e, "agent")[f]));
+    }
+    row.push(text(data(e, "error_message")));
+    row.push(text(data(e, "error_description")));
+    row
+}
+
+#[test]
+fn csv_has_the_contract_header_and_one_quoted_row_per_event() {
+    let dir = fixtures_dir();
+    let out = list(&[dir.to_str().unwrap(), "--format", "csv"]);
+    assert!(out.starts_with(&format!("{CSV_HEADER}\n")));
+    let mut reader = csv::Reader::from_reader(out.as_bytes());
+    assert_eq!(
+        reader
+            .headers()
+            .unwrap()
+            .iter()
+            .collect::<Vec<_>>()
+            .join(","),
+        CSV_HEADER
+    );
+    let rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    let expected: Vec<Vec<String>> = reference().iter().map(csv_row).collect();
+    assert_eq!(rows.len(), expected.len());
+    for (row, want) in rows.iter().zip(&expected) {
+        assert_eq!(row, want);
+    }
+
+    // Commas, quotes and a newline inside a field are quoted, quotes doubled.
+    assert!(out.contains(",\"Pixel 7, Pro\","));
+    assert!(
+        out.contains("\"\u{1b}[2J\u{1b}]0;pwned\u{7} \u{202e}evil, \"\"quoted\"\"\nsecond line\"")
+    );
+    // Absent fields are empty cells; the connect failure lacks four.
+    let connect = rows
+        .iter()
+        .find(|r| r[2] == "client.connect.failed")
+        .unwrap();
+    assert_eq!(
+        (&connect[8], &connect[9], &connect[13]),
+        (&String::new(), &String::new(), &String::new())
+    );
+    assert_eq!(connect[1], "2024-11-18T10:02:03.000123456Z");
+    // The id joins a row back to its event.
+    assert!(rows.iter().all(|r| !r[0].is_empty()));
+}
+
+#[test]
+fn csv_of_zero_events_is_the_header_alone() {
+    let dir = fixtures_dir();
+    let out = list(&[dir.to_str().unwrap(), "--format", "csv", "--code", "1"]);
+    assert_eq!(out, format!("{CSV_HEADER}\n"));
+}

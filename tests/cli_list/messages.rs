@@ -1,0 +1,226 @@
+//! What `list` says on stderr and how it exits: usage errors, refused guesses, a range that
+//! misses, partial saved pages, neutralised escapes; and the demo dataset.
+
+use super::*;
+
+/// Whether text written to stderr could drive a terminal.
+fn drives_a_terminal(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+#[test]
+fn a_path_or_value_holding_escapes_reaches_stderr_neutralised() {
+    let dir = tempfile::tempdir().unwrap();
+    // A damaged dump whose name sets the terminal's title.
+    let name = "evil\u{1b}]0;PWNED\u{7}\u{9b}31m\r.ndjson";
+    let path = dir.path().join(name);
+    std::fs::write(
+        &path,
+        "{\"id\":\"a\",\"type\":\"client.join.failed\",\"data\":{\"room_id\":\"r1\"}}\n{\"id\":\"b\",\n",
+    )
+    .unwrap();
+    for args in [
+        &["list"][..],
+        &["list", "--room", "r1"],
+        &["serve", "--addr", "127.0.0.1:0"],
+    ] {
+        let out = callscope().args(args).arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("evil␛]0;PWNED␇"), "{args:?}: {stderr:?}");
+        assert!(!drives_a_terminal(&stderr), "{args:?}: {stderr:?}");
+    }
+    // A value clap refuses is quoted in its message.
+    for args in [
+        &["list", "--format", "x\u{9b}31m\u{7}\r"][..],
+        &["list", "--max", "\u{1b}]0;PWNED\u{7}"],
+    ] {
+        let out = callscope().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(!drives_a_terminal(&stderr), "{args:?}: {stderr:?}");
+        assert!(stderr.contains("--"), "{stderr}");
+    }
+}
+
+fn usage_error(args: &[&str], says: &str) {
+    callscope()
+        .args(args)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(says))
+        .stderr(predicate::str::contains("panicked").not());
+}
+
+#[test]
+fn usage_errors_exit_2_and_say_what_is_wrong() {
+    let dir = fixtures_dir();
+    let dir = dir.to_str().unwrap();
+    usage_error(
+        &["list", dir, "--type", "bogus"],
+        "unknown event type 'bogus'",
+    );
+    usage_error(&["list", dir, "--since", "yesterday"], "--since");
+    usage_error(&["list", dir, "--until", "tomorrow"], "RFC 3339");
+    usage_error(&["list", dir, "--terminal", "--retried"], "--retried");
+    usage_error(&["list"], "name a source");
+    usage_error(&["list", "--type", "join"], "name a source");
+    usage_error(&["list", dir, "--format", "xml"], "xml");
+    usage_error(&["list", dir, "--code", "four"], "four");
+    usage_error(&["list", "--demo", dir], "--demo");
+}
+
+#[test]
+fn demo_lists_the_bundled_dataset() {
+    let out = list(&["--demo", "--format", "ndjson"]);
+    let events = parse_lines(&out);
+    assert_eq!(events.len(), 2400);
+    assert!(
+        events
+            .iter()
+            .all(|e| e["id"].is_string() && e["data"].is_object())
+    );
+    let joins = list(&[
+        "--demo",
+        "--type",
+        "join",
+        "--terminal",
+        "--max",
+        "5",
+        "--format",
+        "ndjson",
+    ]);
+    let joins = parse_lines(&joins);
+    assert_eq!(joins.len(), 5);
+    assert!(
+        joins
+            .iter()
+            .all(|e| e["type"] == "client.join.failed" && e["data"]["is_terminal"] == true)
+    );
+}
+
+#[test]
+fn demo_data_is_deterministic_and_reopens_to_the_same_events() {
+    let run = |seed: &str| {
+        let out = callscope()
+            .args(["demo-data", "--events", "300", "--seed", seed])
+            .assert()
+            .success()
+            .stderr("");
+        out.get_output().stdout.clone()
+    };
+    let first = run("5");
+    assert_eq!(first, run("5"));
+    assert_ne!(first, run("6"));
+    let text = String::from_utf8(first.clone()).unwrap();
+    assert_eq!(text.lines().count(), 300);
+    let reopened = callscope()
+        .args(["list", "-", "--format", "ndjson"])
+        .write_stdin(first.clone())
+        .assert()
+        .success()
+        .stderr("");
+    assert_eq!(reopened.get_output().stdout, first);
+    let count = callscope()
+        .args(["list", "-", "--format", "csv"])
+        .write_stdin(first)
+        .assert()
+        .success();
+    assert_eq!(
+        String::from_utf8_lossy(&count.get_output().stdout)
+            .lines()
+            .count(),
+        301
+    );
+}
+
+#[test]
+fn an_empty_id_that_clears_no_profiles_filter_is_refused_rather_than_guessed() {
+    // A script's `--room "$ROOM"` with the variable unset: neither no event nor every event.
+    for flag in ["--room", "--session", "--peer", "--user"] {
+        callscope()
+            .args(["list", "--demo", flag, ""])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "{flag} is empty: give an id, or leave {flag} out"
+            )));
+    }
+    for flag in ["--sdk", "--sdk-version", "--os", "--device", "--env"] {
+        callscope()
+            .args(["list", "--demo", flag, ""])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "{flag} is empty: give a value, or leave {flag} out"
+            )));
+    }
+    // An empty search looks for nothing in particular: every event.
+    assert_eq!(common::list_ndjson(["--demo", "--search", ""]).len(), 2400);
+}
+
+#[test]
+fn a_time_range_that_misses_every_event_says_when_the_events_are() {
+    for format in ["ndjson", "table"] {
+        callscope()
+            .args(["list", "--demo", "--since", "2h", "--format", format])
+            .assert()
+            .success()
+            .stdout(predicate::function(|out: &str| {
+                out.lines().filter(|l| l.contains("client.")).count() == 0
+            }))
+            .stderr(predicate::str::contains(
+                "the events read span 2026-11-18T08:01:01",
+            ));
+    }
+    // Within the events' span, nothing is said when nothing matches for another reason.
+    callscope()
+        .args([
+            "list",
+            "--demo",
+            "--since",
+            "2026-11-18T10:00:00Z",
+            "--code",
+            "1",
+        ])
+        .args(["--format", "ndjson"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+}
+
+#[test]
+fn saved_pages_of_a_larger_answer_are_said_to_be_partial_on_stderr() {
+    // page1.json says its query matched 3 events and gives a next cursor: it holds 2.
+    callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(fixture("page1.json"))
+        .assert()
+        .success()
+        .stdout(predicate::str::is_empty().not())
+        .stderr(predicate::str::contains(
+            "callscope: partial: the saved page holds 2 of the 3 events their query matched",
+        ));
+    // With its last page beside it, the answer is whole: nothing said.
+    callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(fixture("page1.json"))
+        .arg(fixture("page2.json"))
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    // A dump of events says nothing of the kind.
+    callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(fixture("quirks.ndjson"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("partial").not());
+}
