@@ -44,7 +44,8 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The files that hold only test code: modules declared under `#[cfg(test)]`.
+/// The files that hold only test code: modules declared under `#[cfg(test)]`, and every file in
+/// the folder of one.
 fn test_files(all: &[PathBuf]) -> BTreeSet<PathBuf> {
     let mut tests = BTreeSet::new();
     for path in all {
@@ -65,7 +66,8 @@ fn test_files(all: &[PathBuf]) -> BTreeSet<PathBuf> {
                 .and_then(|rest| rest.strip_suffix(';'));
             if let Some(name) = name {
                 tests.insert(folder.join(format!("{name}.rs")));
-                tests.insert(folder.join(name).join("mod.rs"));
+                let inside = folder.join(name);
+                tests.extend(all.iter().filter(|p| p.starts_with(&inside)).cloned());
             }
         }
     }
