@@ -1,0 +1,229 @@
+//! A grouping cut into slices on threads, or made in the memory of another, is the plain
+//! grouping of its events.
+
+use super::*;
+
+#[test]
+fn a_grouping_cut_into_slices_on_threads_is_the_grouping_made_in_one() {
+    let s = demo();
+    let every = all(&s);
+    let odd: Vec<u32> = every.iter().copied().filter(|i| i % 2 == 1).collect();
+    let few: Vec<u32> = every.iter().copied().take(5).collect();
+    // The second half alone: its slices do not start where a grouping of all would.
+    let late: Vec<u32> = every[every.len() / 2..].to_vec();
+    for shown in [&every, &odd, &few, &late, &vec![]] {
+        for key in GroupKey::ALL {
+            for sort in [GroupSort::Count, GroupSort::Last] {
+                let one = Groups::recompute_in(Groups::default(), &s, shown, key, sort, 1);
+                let mut many = Groups::default();
+                for parts in [2, 3, 8, 40] {
+                    many = Groups::recompute_in(many, &s, shown, key, sort, parts);
+                    let case = format!("{key:?} {sort:?} over {} in {parts}", shown.len());
+                    assert_eq!(many.span, one.span, "{case}");
+                    assert_eq!(seen(&many), seen(&one), "{case}");
+                }
+            }
+        }
+    }
+    // Every key over every event, cut in two, has groups met by both slices and groups met
+    // by one only, with names met first in either.
+    let half = every.len() / 2;
+    let met = |range: std::ops::Range<usize>| -> std::collections::HashSet<_> {
+        every[range]
+            .iter()
+            .map(|&i| s.row(i as usize).peer_id)
+            .collect()
+    };
+    let (a, b) = (met(0..half), met(half..every.len()));
+    assert!(a.intersection(&b).count() > 0 && b.difference(&a).count() > 0);
+}
+
+#[test]
+fn runs_of_groups_split_the_events_about_evenly_and_never_cut_a_group() {
+    // The runs as (first group, past the last group).
+    let runs = |counts: &[u32], parts: usize| -> Vec<(usize, usize)> {
+        let sums: Vec<Sums> = counts
+            .iter()
+            .map(|&count| Sums {
+                count,
+                finals: 0,
+                display: Sym::NONE,
+            })
+            .collect();
+        runs_of(&sums, parts)
+            .into_iter()
+            .map(|r| (r.start, r.end))
+            .collect()
+    };
+    assert_eq!(runs(&[], 4), [(0, 0)]);
+    assert_eq!(runs(&[5, 5, 5, 5], 1), [(0, 4)]);
+    assert_eq!(runs(&[5, 5, 5, 5], 2), [(0, 2), (2, 4)]);
+    assert_eq!(runs(&[5, 5, 5, 5], 4), [(0, 1), (1, 2), (2, 3), (3, 4)]);
+    assert_eq!(runs(&[5, 5, 5, 5], 8), [(0, 1), (1, 2), (2, 3), (3, 4)]);
+    assert_eq!(runs(&[90, 5, 5], 2), [(0, 1), (1, 3)]);
+    assert_eq!(runs(&[5, 5, 90], 2), [(0, 3)]);
+    assert_eq!(runs(&[1, 1, 1, 1, 1, 1, 1], 3), [(0, 3), (3, 5), (5, 7)]);
+}
+
+/// Everything a grouping shows: its groups, and each one's events and sparkline.
+fn seen(g: &Groups) -> Vec<(Group, Vec<u32>, Vec<u32>)> {
+    (0..g.len())
+        .map(|k| (g.group(k), g.members(k).to_vec(), g.sparkline(k, 7)))
+        .collect()
+}
+
+#[test]
+fn a_grouping_made_in_the_memory_of_another_is_the_grouping_made_afresh() {
+    let s = demo();
+    let every = all(&s);
+    let odd: Vec<u32> = every.iter().copied().filter(|i| i % 2 == 1).collect();
+    let few: Vec<u32> = every.iter().copied().take(5).collect();
+    // From more events to fewer and back, between keys with many groups and with few.
+    let steps = [
+        (&every, GroupKey::Peer, GroupSort::Count),
+        (&odd, GroupKey::Error, GroupSort::Last),
+        (&few, GroupKey::Room, GroupSort::Count),
+        (&every, GroupKey::Sdk, GroupSort::Last),
+        (&odd, GroupKey::Peer, GroupSort::Last),
+    ];
+    let mut g = Groups::default();
+    for (step, (shown, key, sort)) in steps.into_iter().enumerate() {
+        if step == 3 {
+            // Marks numbered up to where the next grouping's numbers would overflow.
+            for marks in &mut g.marks {
+                marks.last = u32::MAX - 3;
+            }
+        }
+        g = Groups::recompute(g, &s, shown, key, sort);
+        let fresh = Groups::compute(&s, shown, key, sort);
+        assert_eq!(g.key, Some(key));
+        assert_eq!(g.span, fresh.span, "{key:?} over {} events", shown.len());
+        assert_eq!(
+            seen(&g),
+            seen(&fresh),
+            "{key:?} over {} events",
+            shown.len()
+        );
+    }
+    // A grouping of a few events does not keep the memory of a grouping of them all.
+    let big = Groups::compute(&s, &every, GroupKey::Peer, GroupSort::Count);
+    // Nor a grouping with few groups the memory of one with many.
+    let peers = Groups::compute(&s, &every, GroupKey::Peer, GroupSort::Count);
+    let errors = Groups::recompute(peers, &s, &every, GroupKey::Error, GroupSort::Count);
+    assert!(errors.values.capacity() <= errors.len() * 2);
+    assert!(errors.sums.capacity() <= errors.len() * 2);
+    assert!(errors.order.capacity() <= errors.len() * 2);
+    let small = Groups::recompute(big, &s, &few, GroupKey::Peer, GroupSort::Count);
+    assert!(small.members.capacity() < every.len() / 2);
+    assert!(small.facts.capacity() < every.len() / 2);
+    assert!(small.seen.capacity() < every.len() / 2);
+    assert!(small.values.capacity() <= few.len() * 2);
+    assert!(small.sums.capacity() <= few.len() * 2);
+    assert!(small.extents.capacity() <= few.len() * 2);
+    assert!(small.ranks.capacity() <= few.len() * 2);
+    assert!(small.order.capacity() <= few.len() * 2);
+    // A grouping as large as the one before fills that one's lists, whatever the slices.
+    for parts in [1, 3] {
+        let before = Groups::compute(&s, &every, GroupKey::Peer, GroupSort::Count);
+        let lists = (
+            before.values.as_ptr(),
+            before.sums.as_ptr(),
+            before.seen.as_ptr(),
+        );
+        let again =
+            Groups::recompute_in(before, &s, &every, GroupKey::Peer, GroupSort::Last, parts);
+        let reused = (
+            again.values.as_ptr(),
+            again.sums.as_ptr(),
+            again.seen.as_ptr(),
+        );
+        assert_eq!(reused, lists, "in {parts}");
+    }
+    // Marks for each run of the last grouping only, for as many strings as its store has.
+    let runs = Groups::recompute_in(small, &s, &every, GroupKey::Peer, GroupSort::Count, 4);
+    assert_eq!(runs.marks.len(), 4);
+    let one = Groups::recompute_in(runs, &s, &few, GroupKey::Peer, GroupSort::Count, 1);
+    assert_eq!(one.marks.len(), 1);
+    assert_eq!(one.marks[0].peer.len(), s.strings().len());
+    let tiny = store(&[ev(1, 0, "join", "p1", false)]);
+    let one = Groups::recompute(one, &tiny, &all(&tiny), GroupKey::Peer, GroupSort::Count);
+    assert_eq!(one.marks[0].peer.len(), tiny.strings().len());
+}
+
+/// What a grouping must give, computed the plain way: a map by value, every event read from
+/// its row, and distinct peers and rooms in sets. The groups in the order of their values.
+fn grouped_plainly(s: &Store, shown: &[u32], key: GroupKey) -> Vec<(Group, Vec<u32>)> {
+    use std::collections::{BTreeMap, BTreeSet};
+    /// A group, its events, and its distinct peers and rooms.
+    type Plain = (Group, Vec<u32>, BTreeSet<Sym>, BTreeSet<Sym>);
+    let mut by_value: BTreeMap<GroupValue, Plain> = BTreeMap::new();
+    for &i in shown {
+        let row = s.row(i as usize);
+        let value = key.value_of(s, row);
+        let (group, members, peers, rooms) = by_value.entry(value).or_insert_with(|| {
+            let group = Group {
+                value,
+                display: Sym::NONE,
+                count: 0,
+                finals: 0,
+                peers: 0,
+                rooms: 0,
+                first_seen: None,
+                last_seen: None,
+            };
+            (group, Vec::new(), BTreeSet::new(), BTreeSet::new())
+        });
+        group.count += 1;
+        group.finals += u32::from(row.is_terminal() == Some(true));
+        if group.display.is_none() {
+            group.display = key.display_of(row);
+        }
+        if row.ts != NO_TIME {
+            group.first_seen = Some(group.first_seen.map_or(row.ts, |t| t.min(row.ts)));
+            group.last_seen = Some(group.last_seen.map_or(row.ts, |t| t.max(row.ts)));
+        }
+        if !row.peer_id.is_none() {
+            peers.insert(row.peer_id);
+        }
+        if !row.room_id.is_none() {
+            rooms.insert(row.room_id);
+        }
+        members.push(i);
+    }
+    by_value
+        .into_values()
+        .map(|(mut group, mut members, peers, rooms)| {
+            group.peers = peers.len() as u32;
+            group.rooms = rooms.len() as u32;
+            members.sort_unstable();
+            (group, members)
+        })
+        .collect()
+}
+
+#[test]
+fn every_grouping_is_the_plain_grouping_of_its_events() {
+    for s in [odd_store(), demo(), generated(4_000, 9)] {
+        let every = all(&s);
+        let thirds: Vec<u32> = every.iter().copied().filter(|i| i % 3 != 0).collect();
+        for shown in [&every, &thirds, &every[..1], &every[..0]] {
+            for key in GroupKey::ALL {
+                let expected = grouped_plainly(&s, shown, key);
+                let mut g = Groups::default();
+                for parts in [1, 2, 3, 7] {
+                    g = Groups::recompute_in(g, &s, shown, key, GroupSort::Count, parts);
+                    let mut got: Vec<(Group, Vec<u32>)> = (0..g.len())
+                        .map(|k| (g.group(k), g.members(k).to_vec()))
+                        .collect();
+                    got.sort_by_key(|(group, _)| group.value);
+                    assert_eq!(
+                        got,
+                        expected,
+                        "{key:?}, {} shown, {parts} parts",
+                        shown.len()
+                    );
+                }
+            }
+        }
+    }
+}
