@@ -52,8 +52,8 @@ pub struct Counted {
 }
 
 /// The groups of the events that match, in the order their first events were met, and a store
-/// of the events they name; when no event matches, a store of what tells why (see
-/// [`super::why_empty_store`]).
+/// of the events they name; when no event matches, a store of what tells why: the events that
+/// may name the room asked for, and the span of the times read (see `insight::why_empty`).
 #[derive(Debug)]
 pub struct Grouped {
     pub store: Store,
