@@ -69,9 +69,10 @@ pub fn of_paths<'a>(paths: impl IntoIterator<Item = &'a Path>) -> SavedPages {
 }
 
 /// How much of a file is read before its values are first looked at: an event dump is told by
-/// its first event, far smaller than this. A file not told by it is read on, four times as much
-/// at each step, and looked at again from its start.
-const FIRST_READ: usize = 64 * 1024;
+/// its first event, most often far smaller than this. A file not told by it is read on, four
+/// times as much at each step, and looked at again from its start (the steps' looks together
+/// cost at most a third more than one look at the whole).
+const FIRST_READ: usize = 8 * 1024;
 
 /// What the envelopes of one file say, when the file is made of envelopes (one, several one
 /// after another, or an array of them), gzip'd or not. `None` for anything else: a dump of
@@ -97,6 +98,8 @@ pub fn of_file(path: &Path) -> Option<SavedPages> {
     let mut bytes = Vec::new();
     let mut want = FIRST_READ;
     loop {
+        // Room for the step (a buffer grown from nothing reads in small steps).
+        bytes.reserve_exact(want - bytes.len());
         let step = (want - bytes.len()) as u64;
         (&mut reader).take(step).read_to_end(&mut bytes).ok()?;
         let whole = bytes.len() < want;
