@@ -9,10 +9,9 @@ use crate::store::{Store, Sym};
 
 /// The groups of the events of `source` that match `filter` (the first `max` of them) under
 /// `key`, with the store their strings are read from (which counts the events read) and the
-/// problems met; `None` when the full way counts them: a source the fast path does not read, or
-/// a dump that is mapped and holds nothing that matches (the full way then says why). A stream
-/// (stdin, a gzip'd file) is read once, as it comes: when it has no group, its store holds what
-/// tells why (the events that may name the room asked for, the time the events span).
+/// problems met; `None` when the full way counts them: a source the fast path does not read.
+/// The input is read once: when nothing matches, the store holds what tells why (the events
+/// that may name the room asked for, the time the events span; see `insight::why_empty`).
 pub fn groups_of(
     source: &Source,
     filter: &Filter,
@@ -28,7 +27,6 @@ pub fn groups_of(
         display: key.display_field(),
     };
     let (grouped, problems) = match source.group_offline(filter, fields, max) {
-        Some(grouped) if grouped.groups.is_empty() => return None,
         Some(grouped) => (grouped, Vec::new()),
         None => source.group_streamed(filter, fields, max)?,
     };

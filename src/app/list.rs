@@ -61,14 +61,14 @@ pub fn run(list: List) -> Result<Ended, Failure> {
             }
         },
         offline => {
-            let bounded = list.filter.since.is_some() || list.filter.until.is_some();
             if copies_json(&list)
                 && let Some(spans) = offline.select_offline_spans(&list.filter)
-                // Nothing in a time range: the full path says what time the events span.
-                && !(bounded && spans.is_empty())
-                // Nor in a room: the full path says which room a name given as an id names.
-                && !(list.filter.room().is_some() && spans.is_empty())
             {
+                // Nothing chosen: the same reading tells why, when it can be told (which room
+                // a name given as an id names, what time the events span).
+                if let Some(store) = spans.why_empty() {
+                    note_why_empty(&list.filter, store);
+                }
                 write_spans(&list, &spans).map_err(Failure::Runtime)?;
                 note_saved_pages(offline);
                 // The process ends here: unmapping the dump would only cost time.
@@ -80,7 +80,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
             }
             if let Some((store, groups, problems)) = fast_groups(&list) {
                 if groups.is_empty() {
-                    // A stream's groups that are none: its store holds what tells why.
+                    // Groups that are none: their store holds what tells why.
                     note_why_empty(&list.filter, &store);
                 }
                 let format = list_format(&list);

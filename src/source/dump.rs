@@ -192,7 +192,11 @@ pub fn map_plain_file(path: &Path) -> Option<Blob> {
         return None;
     }
     let blob = Blob::map_file(&file).ok()?;
-    (!is_gzip(&blob)).then_some(blob)
+    if is_gzip(&blob) {
+        return None;
+    }
+    tracing::debug!(path = %path.display(), bytes = blob.len(), "mapped a dump");
+    Some(blob)
 }
 
 fn gzip_damage(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem {

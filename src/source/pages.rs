@@ -68,9 +68,16 @@ pub fn of_paths<'a>(paths: impl IntoIterator<Item = &'a Path>) -> SavedPages {
     all
 }
 
+/// How much of a file is read before its values are first looked at: an event dump is told by
+/// its first event, most often far smaller than this. A file not told by it is read on, four
+/// times as much at each step, and looked at again from its start (the steps' looks together
+/// cost at most a third more than one look at the whole).
+const FIRST_READ: usize = 8 * 1024;
+
 /// What the envelopes of one file say, when the file is made of envelopes (one, several one
 /// after another, or an array of them), gzip'd or not. `None` for anything else: a dump of
-/// events is told by its first value, so that it is not read again.
+/// events is told by its first value, and the file is read no further than that value (or the
+/// first of its events) needs.
 pub fn of_file(path: &Path) -> Option<SavedPages> {
     let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() || meta.len() > MOST_BYTES {
@@ -80,28 +87,58 @@ pub fn of_file(path: &Path) -> Option<SavedPages> {
     let mut magic = [0u8; 2];
     let n = file.read(&mut magic).ok()?;
     let head = std::io::Cursor::new(magic[..n].to_vec()).chain(file);
-    // Read whole (a page is small): parsing a slice is several times faster than a reader.
-    let mut bytes = Vec::new();
-    if n == 2 && magic == [0x1f, 0x8b] {
-        flate2::read::MultiGzDecoder::new(head)
-            .take(MOST_BYTES)
-            .read_to_end(&mut bytes)
-            .ok()?;
+    let reader: Box<dyn Read> = if n == 2 && magic == [0x1f, 0x8b] {
+        Box::new(flate2::read::MultiGzDecoder::new(head))
     } else {
-        head.take(MOST_BYTES).read_to_end(&mut bytes).ok()?;
+        Box::new(head)
+    };
+    let mut reader = reader.take(MOST_BYTES);
+    // Read in steps, each looked at whole (parsing a slice is several times faster than a
+    // reader), until the bytes read tell.
+    let mut bytes = Vec::new();
+    let mut want = FIRST_READ;
+    loop {
+        // Room for the step (a buffer grown from nothing reads in small steps).
+        bytes.reserve_exact(want - bytes.len());
+        let step = (want - bytes.len()) as u64;
+        (&mut reader).take(step).read_to_end(&mut bytes).ok()?;
+        let whole = bytes.len() < want;
+        if let Some(told) = of_start(&bytes, whole) {
+            tracing::debug!(
+                path = %path.display(),
+                read = bytes.len(),
+                pages = told.map_or(0, |p| p.pages),
+                "looked for saved pages"
+            );
+            return told;
+        }
+        want = want.saturating_mul(4);
     }
-    of_bytes(&bytes)
 }
 
 /// [`of_file`] over a file's bytes.
 pub fn of_bytes(bytes: &[u8]) -> Option<SavedPages> {
-    // An event dump is told by its first value: an event, or an array that starts with one.
+    of_start(bytes, true).flatten()
+}
+
+/// What the saved pages that `bytes` start with say: `Some(None)` for what is no saved pages
+/// (an event dump is told by its first value: an event, or an array that starts with one),
+/// `Some(pages)` when `whole` (the bytes are the whole file) and they are pages, and `None`
+/// when the bytes end before they tell.
+fn of_start(bytes: &[u8], whole: bool) -> Option<Option<SavedPages>> {
     let mut all = SavedPages::default();
     let values = serde_json::Deserializer::from_slice(bytes).into_iter::<Pages>();
     for value in values {
-        all.add(value.ok()?.0);
+        match value {
+            Ok(pages) => all.add(pages.0),
+            // Cut where the bytes read end: what follows tells.
+            Err(e) if e.is_eof() && !whole => return None,
+            Err(_) => return Some(None),
+        }
     }
-    (all.pages > 0).then_some(all)
+    // Every value read is a page; when the bytes are not the whole file, one that is not may
+    // follow.
+    whole.then_some((all.pages > 0).then_some(all))
 }
 
 /// One top-level value that is an envelope or an array of envelopes; anything else fails to
@@ -244,6 +281,44 @@ mod tests {
         assert!(pages(&untotalled).unwrap().say_more_than(1));
         let whole = format!(r#"{{"next":"","events":[{EVENT}]}}"#);
         assert!(!pages(&whole).unwrap().say_more_than(1));
+    }
+
+    #[test]
+    fn the_start_of_an_event_dump_tells_it_and_the_start_of_pages_does_not() {
+        let dump = format!("{EVENT}\n{EVENT}\n");
+        let page = format!(r#"{{"limit":2,"total":9,"next":"c","events":[{EVENT},{EVENT}]}}"#);
+        // The first event tells a dump, wherever its bytes are cut after its type.
+        let typed = EVENT.find("type").unwrap() + "type\"".len();
+        for cut in typed..dump.len() {
+            assert_eq!(
+                of_start(&dump.as_bytes()[..cut], false),
+                Some(None),
+                "{cut}"
+            );
+        }
+        // A page cut anywhere is not told until it is whole, nor are whole pages that more
+        // bytes may follow.
+        for cut in 0..page.len() {
+            assert_eq!(of_start(&page.as_bytes()[..cut], false), None, "{cut}");
+        }
+        assert_eq!(of_start(page.as_bytes(), false), None);
+        assert_eq!(of_start(page.as_bytes(), true), Some(pages(&page)));
+        assert!(pages(&page).is_some());
+        // Pages followed by an event are no saved pages.
+        let mixed = format!("{page}\n{EVENT}\n");
+        assert_eq!(of_start(mixed.as_bytes(), false), Some(None));
+    }
+
+    #[test]
+    fn a_saved_page_larger_than_the_first_read_is_read_whole() {
+        let events: Vec<&str> = vec![EVENT; 3 * FIRST_READ / EVENT.len()];
+        let page = format!(r#"{{"total":99999,"events":[{}]}}"#, events.join(","));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("page.json");
+        std::fs::write(&path, &page).unwrap();
+        let read = of_file(&path).unwrap();
+        assert_eq!((read.pages, read.events), (1, events.len() as u64));
+        assert_eq!(read.total, Some(99999));
     }
 
     #[test]

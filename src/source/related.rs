@@ -38,7 +38,8 @@ fn read_start(path: &Path, most: u64) -> std::io::Result<Vec<u8>> {
     let mut magic = [0u8; 2];
     let n = file.read(&mut magic)?;
     let head = std::io::Cursor::new(magic[..n].to_vec()).chain(file);
-    let mut out = Vec::new();
+    // Room for what is read at once (a buffer grown from nothing reads in small steps).
+    let mut out = Vec::with_capacity(most.min(SNIFF_BYTES) as usize);
     if n == 2 && magic == [0x1f, 0x8b] {
         flate2::read::MultiGzDecoder::new(head)
             .take(most)

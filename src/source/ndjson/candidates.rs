@@ -28,18 +28,9 @@ pub(super) struct LineInfo<'a> {
 }
 
 /// The first two passes: for each blob, the lines that may match and are the first of their id,
-/// as (start, end) in input order.
-pub(super) fn candidates(
-    blobs: &[Arc<Blob>],
-    filter: &Filter,
-    threads: usize,
-) -> Result<Kept, NotLineDelimited> {
-    Ok(candidates_naming(blobs, filter, threads)?.0)
-}
-
-/// [`candidates`], and when none may match and the filter asks for a room, what [`naming`]
-/// gives, told from the same first pass rather than another reading of the input: the filter
-/// then leaves nothing, and those events say why.
+/// as (start, end) in input order; and when none may match and the filter asks for a room, what
+/// [`naming`] gives, told from the same first pass rather than another reading of the input:
+/// the filter then leaves nothing, and those events say why.
 pub(super) fn candidates_naming(
     blobs: &[Arc<Blob>],
     filter: &Filter,

@@ -90,41 +90,15 @@ impl<'f> Direct<'f> {
         Direct { plan, search }
     }
 
-    /// Whether the event matches; an error for an event the store would refuse (the full path
-    /// then reports it where it stands).
-    pub(super) fn matches(&self, raw: &[u8]) -> Result<bool, NotLineDelimited> {
-        Ok(self.read(raw, |_| ())?.is_some())
-    }
-
-    /// `f` of the event as the plan read it when it matches, `None` when it does not; an error
+    /// `f` of the event as the plan read it when it matches, `None` when it does not, for an
+    /// event de-duplicated already (on the id a store read): its id is not read again. An error
     /// for an event the store would refuse (the full path then reports it where it stands).
-    pub(super) fn read<R>(
-        &self,
-        raw: &[u8],
-        f: impl FnOnce(&Line) -> R,
-    ) -> Result<Option<R>, NotLineDelimited> {
-        self.read_checked(raw, true, f)
-    }
-
-    /// [`Direct::read`] of an event de-duplicated already (on the id a store read): its id is
-    /// not read again.
     pub(super) fn read_deduplicated<R>(
         &self,
         raw: &[u8],
         f: impl FnOnce(&Line) -> R,
     ) -> Result<Option<R>, NotLineDelimited> {
         self.read_checked(raw, false, f)
-    }
-
-    /// [`Direct::read`] with the agent objects and the other objects of `data` met before in
-    /// `skipping` skipped rather than read again (see [`Skipping`]).
-    pub(super) fn read_skipping<R>(
-        &self,
-        raw: &[u8],
-        skipping: &mut Skipping,
-        f: impl FnOnce(&Line) -> R,
-    ) -> Result<Option<R>, NotLineDelimited> {
-        self.read_with(raw, true, Some(skipping), f)
     }
 
     /// `f` of the event as the plan read it and whether it matches, matching or not (with the

@@ -14,9 +14,9 @@ use std::sync::Arc;
 
 use hashbrown::hash_table::{Entry, HashTable};
 
-use super::candidates::candidates;
+use super::candidates::candidates_naming;
 use super::direct::{Direct, Line};
-use super::{NotLineDelimited, parallel};
+use super::{NotLineDelimited, judged, parallel, why_empty_store, widened};
 use crate::event::Field;
 use crate::filter::{Filter, Record};
 use crate::store::skipping::Skipping;
@@ -52,7 +52,8 @@ pub struct Counted {
 }
 
 /// The groups of the events that match, in the order their first events were met, and a store
-/// of the events they name.
+/// of the events they name; when no event matches, a store of what tells why: the events that
+/// may name the room asked for, and the span of the times read (see `insight::why_empty`).
 #[derive(Debug)]
 pub struct Grouped {
     pub store: Store,
@@ -152,6 +153,9 @@ struct Part<'a> {
     /// The distinct (group, peer) and (group, room) pairs met, by shard of their value's hash.
     peers: Vec<Vec<Pair<'a>>>,
     rooms: Vec<Vec<Pair<'a>>>,
+    /// The span of the times of the events that do not match, when the filter asks for a range
+    /// of time: told when none does.
+    times: Option<(i64, i64)>,
 }
 
 /// Groups the events of `blobs` that match `filter` (the first `max` of them, when given) by
@@ -163,37 +167,47 @@ pub fn group(
     max: Option<usize>,
 ) -> Result<Grouped, NotLineDelimited> {
     let threads = crate::source::ordered::threads();
-    let kept = candidates(&blobs, filter, threads)?;
+    let (kept, named) = candidates_naming(&blobs, filter, threads)?;
     let direct = Direct::new(filter);
+    let bounded = filter.since.is_some() || filter.until.is_some();
+    // The span of the times of the candidates that do not match: told when none does.
+    let mut times = None;
+    // Whether some event matches, told by the choice of the first `max` when it is made.
+    let mut matched_any = None;
     // The first `max` that match are known only once each is decided: they are chosen first,
     // and grouped with a filter that keeps all.
     let everything = Filter::default();
-    let (kept, direct) = match max {
+    let (kept, direct, bounded_count) = match max {
         Some(max) => {
             let mut chosen: Vec<Vec<(usize, usize)>> = vec![Vec::new(); blobs.len()];
             let mut left = max;
+            let mut any = false;
             for (b, spans) in kept.iter().enumerate() {
                 let chunks: Vec<&[(usize, usize)]> =
                     spans.chunks(chunk_len(spans.len(), threads)).collect();
                 let matched = parallel(&chunks, |chunk| {
                     let mut out = Vec::new();
+                    let mut times = None;
                     for &(a, z) in *chunk {
-                        if direct.matches(&blobs[b][a..z])? {
+                        if judged(&direct, &blobs[b][a..z], None, bounded, &mut times)? {
                             out.push((a, z));
                         }
                     }
-                    Ok::<_, NotLineDelimited>(out)
+                    Ok::<_, NotLineDelimited>((out, times))
                 });
                 for part in matched {
-                    let part = part?;
+                    let (part, part_times) = part?;
+                    times = widened(times, part_times);
+                    any |= !part.is_empty();
                     let take = part.len().min(left);
                     chosen[b].extend_from_slice(&part[..take]);
                     left -= take;
                 }
             }
-            (chosen, Direct::new(&everything))
+            matched_any = Some(any);
+            (chosen, Direct::new(&everything), false)
         }
-        None => (kept, direct),
+        None => (kept, direct, bounded),
     };
     let total: usize = kept.iter().map(Vec::len).sum();
     let per_chunk = chunk_len(total, threads * 2);
@@ -204,13 +218,21 @@ pub fn group(
         .collect();
     let shards = threads.max(1);
     let parts = parallel(&chunks, |&(b, spans)| {
-        count_part(&blobs, b, spans, &direct, fields, shards)
+        count_part(&blobs, b, spans, &direct, fields, shards, bounded_count)
     });
     let mut all = Vec::with_capacity(parts.len());
     for part in parts {
-        all.push(part?);
+        let part = part?;
+        times = widened(times, part.times);
+        all.push(part);
     }
-    joined(&blobs, all, shards)
+    let mut grouped = joined(&blobs, all, shards)?;
+    // Nothing matched (rather than `max` leaving nothing): what tells why goes in the store.
+    let none_matched = matched_any.map_or(grouped.groups.is_empty(), |any| !any);
+    if none_matched && (bounded || filter.room().is_some()) {
+        grouped.store = why_empty_store(&blobs, filter, named, times, threads)?;
+    }
+    Ok(grouped)
 }
 
 /// About `n` equal chunks of `len` items.
@@ -271,11 +293,13 @@ fn count_part<'a>(
     direct: &Direct,
     fields: GroupFields,
     shards: usize,
+    bounded: bool,
 ) -> Result<Part<'a>, NotLineDelimited> {
     let mut part = Part {
         tallies: Vec::new(),
         peers: vec![Vec::new(); shards],
         rooms: vec![Vec::new(); shards],
+        times: None,
     };
     let mut index: HashTable<u32> = HashTable::new();
     // The distinct pairs met, and tables of their places.
@@ -284,9 +308,16 @@ fn count_part<'a>(
     let mut skipping = Skipping::default();
     for &(a, z) in spans {
         let raw: &'a [u8] = &blobs[b][a..z];
-        let Some(read) =
-            direct.read_skipping(raw, &mut skipping, |line| read_of(raw, line, fields))?
-        else {
+        let read = direct.judge(raw, Some(&mut skipping), |line, matches| {
+            if !matches {
+                if bounded && let Some(t) = line.time() {
+                    part.times = Some(crate::store::widened(part.times, t, t));
+                }
+                return None;
+            }
+            Some(read_of(raw, line, fields))
+        })?;
+        let Some(read) = read else {
             continue;
         };
         let hash = hash_of(&read.key);

@@ -20,7 +20,6 @@ use std::sync::Arc;
 use crate::filter::Filter;
 use crate::store::{Blob, Needle, Reading, Store};
 
-use candidates::candidates;
 use direct::Direct;
 pub use stream::select_stream;
 pub use stream_all::each_of_stream;
@@ -142,6 +141,9 @@ pub struct Spans {
     blobs: Vec<Arc<Blob>>,
     /// (blob, start, end), in input order.
     spans: Vec<(usize, usize, usize)>,
+    /// When none is chosen and the filter asks for a room or a range of time: what tells why
+    /// (see [`why_empty_store`]).
+    why_empty: Option<Store>,
 }
 
 impl Spans {
@@ -151,6 +153,13 @@ impl Spans {
 
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
+    }
+
+    /// When no event was chosen, a store that holds what tells why, as the store [`select`]
+    /// makes would (see `insight::why_empty`); `None` when events were chosen, or when the
+    /// filter asks for neither a room nor a range of time (nothing then tells why).
+    pub fn why_empty(&self) -> Option<&Store> {
+        self.why_empty.as_ref()
     }
 
     /// Each selected event's JSON exactly as it was read, in input order.
@@ -163,29 +172,109 @@ impl Spans {
 
 /// What [`select`] selects, read straight off each candidate's fields instead of through a store:
 /// the same events, with none of the interning a store does.
+///
+/// When nothing matches, what tells why is taken from the same reading (see
+/// [`Spans::why_empty`]), so that the caller need not read the input again to say it.
 pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, NotLineDelimited> {
     let direct = Direct::new(filter);
     let threads = super::ordered::threads();
-    let kept = candidates(&blobs, filter, threads)?;
+    let (kept, named) = candidates::candidates_naming(&blobs, filter, threads)?;
+    let bounded = filter.since.is_some() || filter.until.is_some();
     let mut spans = Vec::new();
-    for (b, (blob, candidates)) in blobs.iter().zip(kept).enumerate() {
+    let mut times = None;
+    for (b, (blob, candidates)) in blobs.iter().zip(&kept).enumerate() {
         let bytes: &[u8] = blob;
         let chunk = candidates.len().div_ceil(threads).max(1);
         let chunks: Vec<&[(usize, usize)]> = candidates.chunks(chunk).collect();
         let parts = parallel(&chunks, |part| {
             let mut out = Vec::new();
+            let mut times = None;
             for &(a, z) in *part {
-                if direct.matches(&bytes[a..z])? {
+                if judged(&direct, &bytes[a..z], None, bounded, &mut times)? {
                     out.push((b, a, z));
                 }
             }
-            Ok::<_, NotLineDelimited>(out)
+            Ok::<_, NotLineDelimited>((out, times))
         });
         for part in parts {
-            spans.extend(part?);
+            let (part, part_times) = part?;
+            spans.extend(part);
+            times = widened(times, part_times);
         }
     }
-    Ok(Spans { blobs, spans })
+    let why_empty = match spans.is_empty() && (bounded || filter.room().is_some()) {
+        true => Some(why_empty_store(&blobs, filter, named, times, threads)?),
+        false => None,
+    };
+    Ok(Spans {
+        blobs,
+        spans,
+        why_empty,
+    })
+}
+
+/// Whether the event `raw` matches, as [`Direct::judge`] decides (with the objects met before
+/// in `skipping` skipped, when given); when it does not and `bounded` (the filter asks for a
+/// range of time), its time widens `times`: the span of the candidates' times, told when
+/// nothing matches (see [`why_empty_store`]).
+fn judged(
+    direct: &Direct,
+    raw: &[u8],
+    skipping: Option<&mut crate::store::skipping::Skipping>,
+    bounded: bool,
+    times: &mut Option<(i64, i64)>,
+) -> Result<bool, NotLineDelimited> {
+    direct.judge(raw, skipping, |line, matches| {
+        if bounded
+            && !matches
+            && let Some(t) = crate::filter::Record::time(line)
+        {
+            *times = Some(crate::store::widened(*times, t, t));
+        }
+        matches
+    })
+}
+
+/// Two spans of time joined.
+fn widened(a: Option<(i64, i64)>, b: Option<(i64, i64)>) -> Option<(i64, i64)> {
+    match b {
+        Some((from, to)) => Some(crate::store::widened(a, from, to)),
+        None => a,
+    }
+}
+
+/// What tells why `filter` leaves nothing of `blobs` (see `insight::why_empty`), without
+/// reading them whole again: a store of the events that may name the room it asks for
+/// (`named`, when the first pass told them; else they are looked for), noting `times`, the
+/// span of the candidates' times. It says what the store [`select`] makes of the same input
+/// says, which holds the candidates and those events: an event whose room id or name is the
+/// text asked for, in any case, is among those that may name it.
+fn why_empty_store(
+    blobs: &[Arc<Blob>],
+    filter: &Filter,
+    named: Option<candidates::Kept>,
+    times: Option<(i64, i64)>,
+    threads: usize,
+) -> Result<Store, NotLineDelimited> {
+    let mut store = Store::new();
+    if let Some(room) = filter.room() {
+        let named = match named {
+            Some(named) => named,
+            None => candidates::naming(blobs, &Needle::new(room), threads)?,
+        };
+        let reading = Reading::start();
+        for (blob, named) in blobs.iter().zip(named) {
+            let mut builder = reading.builder(Arc::clone(blob)).unindexed();
+            for (a, z) in named {
+                builder.push(a, z).map_err(|_| NotLineDelimited)?;
+            }
+            store.merge(builder.finish());
+        }
+    }
+    if let Some((from, to)) = times {
+        store.left_out_spanning(from, to);
+    }
+    Ok(store)
 }
 
 /// Whether an event may give the room `room` (a needle of its text) as its name or its id, in
@@ -230,7 +319,7 @@ mod tests {
         let text = lines.join("\n");
         let spans = |text: &str| {
             let blobs = vec![Arc::new(Blob::Owned(text.as_bytes().to_vec()))];
-            candidates::candidates(&blobs, &Filter::default(), 2).map(|kept| {
+            candidates::candidates_naming(&blobs, &Filter::default(), 2).map(|(kept, _)| {
                 kept[0]
                     .iter()
                     .map(|&(a, z)| text[a..z].to_string())

@@ -1,0 +1,164 @@
+//! `callscope list` when nothing matches, on a dump it maps: what it says of why (a room given
+//! by its name, a range of time that misses the events), in each format and with `--group-by`,
+//! said the same as of the same events on stdin; and, by the log's debug lines, that the dump
+//! is mapped once to say it and that looking for saved pages stops at its first event.
+
+use std::path::{Path, PathBuf};
+
+const BIN: &str = env!("CARGO_BIN_EXE_callscope");
+
+/// The demo's events (3,000 of them, seed 9) as NDJSON, in `dir`.
+fn dump(dir: &Path) -> PathBuf {
+    let out = std::process::Command::new(BIN)
+        .args(["demo-data", "--events", "3000", "--seed", "9"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let path = dir.join("events.ndjson");
+    std::fs::write(&path, out.stdout).unwrap();
+    path
+}
+
+/// `list` of `input` (`-` for stdin, fed `stdin`) with `args`, logging at debug level to `log`
+/// when given: its exit status, stdout and stderr.
+fn list(input: &str, stdin: &[u8], args: &[&str], log: Option<&Path>) -> (i32, String, String) {
+    let mut cmd = assert_cmd::Command::new(BIN);
+    cmd.arg("list").arg(input).args(args).write_stdin(stdin);
+    cmd.env_remove("CALLSCOPE_LOG");
+    if let Some(log) = log {
+        cmd.env("CALLSCOPE_LOG", "debug").arg("--log-file").arg(log);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+const ROOM_ID: &str = "673a1f2c9e4b8d0a5c7e3f21";
+
+/// Filters that leave nothing of the dump, and what `list` says of each on stderr.
+fn empty_answers() -> Vec<(Vec<&'static str>, String)> {
+    let named = |name: &str| {
+        format!(
+            "callscope: no event is in a room of id {name}; the room named {name} has the id \
+             {ROOM_ID}: --room {ROOM_ID}\n"
+        )
+    };
+    vec![
+        // No event names such a room: nothing to say.
+        (vec!["--room", "NO-SUCH-ROOM"], String::new()),
+        (vec!["--search", "nothingmatches"], String::new()),
+        (vec!["--type", "no.such.type"], String::new()),
+        // A room's name in another case: no line holds it as written.
+        (vec!["--room", "WEEKLY-ALLHANDS"], named("WEEKLY-ALLHANDS")),
+        // As written, with a type: its events are candidates, and none is in a room of that id.
+        (
+            vec!["--room", "weekly-allhands", "--type", "join"],
+            named("weekly-allhands"),
+        ),
+        (
+            vec!["--since", "2030-01-01T00:00:00Z"],
+            "callscope: no event matches since 2030-01-01T00:00:00Z \
+             (2030-01-01T00:00:00.000000000Z); the events read span \
+             2026-11-18T08:03:57.254813498Z to 2026-11-18T13:54:18.620658589Z\n"
+                .to_string(),
+        ),
+    ]
+}
+
+/// The formats (and groupings) an empty answer is written in.
+const FORMATS: [&[&str]; 4] = [
+    &["--format", "ndjson"],
+    &["--format", "json"],
+    &["--group-by", "error", "--format", "ndjson"],
+    &["--group-by", "room", "--format", "json"],
+];
+
+#[test]
+fn an_empty_answer_says_why_as_it_does_of_the_same_events_on_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dump(dir.path());
+    let bytes = std::fs::read(&path).unwrap();
+    let path = path.to_str().unwrap();
+    for (filter, said) in empty_answers() {
+        for format in FORMATS {
+            let args = [&filter[..], format].concat();
+            let on_file = list(path, b"", &args, None);
+            assert_eq!(on_file.0, 0, "{args:?}: {}", on_file.2);
+            assert_eq!(on_file.2, said, "{args:?}");
+            match format {
+                [_, "ndjson"] | [_, _, _, "ndjson"] => assert_eq!(on_file.1, "", "{args:?}"),
+                [_, "json"] => assert_eq!(
+                    on_file.1,
+                    "{\"limit\":0,\"total\":0,\"next\":\"\",\"events\":[\n]}\n"
+                ),
+                _ => {}
+            }
+            // Read as a stream, the same events give the same answer and the same notes.
+            assert_eq!(list("-", &bytes, &args, None), on_file, "stdin: {args:?}");
+        }
+    }
+}
+
+/// How many times the log says the dump at `path` was mapped.
+fn mappings(log: &Path, path: &str) -> usize {
+    let log = std::fs::read_to_string(log).unwrap();
+    log.lines()
+        .filter(|l| l.contains("mapped a dump") && l.contains(path))
+        .count()
+}
+
+#[test]
+fn an_empty_answer_maps_the_dump_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dump(dir.path());
+    let path = path.to_str().unwrap();
+    let mut runs = 0;
+    for (filter, said) in empty_answers() {
+        for format in FORMATS {
+            runs += 1;
+            let log = dir.path().join(format!("{runs}.log"));
+            let args = [&filter[..], format].concat();
+            let (status, _, stderr) = list(path, b"", &args, Some(&log));
+            assert_eq!((status, stderr), (0, said.clone()), "{args:?}");
+            assert_eq!(mappings(&log, path), 1, "{args:?}");
+        }
+    }
+    // An answer that is not empty maps it once too.
+    let log = dir.path().join("answer.log");
+    let (status, stdout, _) = list(path, b"", &["--room", ROOM_ID], Some(&log));
+    assert_eq!(status, 0);
+    assert!(!stdout.is_empty());
+    assert_eq!(mappings(&log, path), 1);
+}
+
+#[test]
+fn looking_for_saved_pages_reads_no_further_than_the_first_event_of_a_dump() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dump(dir.path());
+    let size = std::fs::metadata(&path).unwrap().len();
+    let path = path.to_str().unwrap();
+    let log = dir.path().join("list.log");
+    let (status, stdout, _) = list(path, b"", &["--type", "join"], Some(&log));
+    assert_eq!(status, 0);
+    assert!(!stdout.is_empty());
+    let log = std::fs::read_to_string(&log).unwrap();
+    let looked: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("looked for saved pages") && l.contains(path))
+        .collect();
+    let [line] = looked.as_slice() else {
+        panic!("one look for saved pages:\n{log}");
+    };
+    let read: u64 = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("read="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(line.contains("pages=0"), "{line}");
+    // A first read of a few kilobytes, not the file: a dump of events is told by its first
+    // event.
+    assert!(read <= 16 * 1024 && read < size, "{read} of {size}: {line}");
+}
