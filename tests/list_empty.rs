@@ -38,6 +38,16 @@ fn list(input: &str, stdin: &[u8], args: &[&str], log: Option<&Path>) -> (i32, S
 
 const ROOM_ID: &str = "673a1f2c9e4b8d0a5c7e3f21";
 
+/// What `list` says of a range of time after every event of the dump, whatever else is asked.
+const SINCE_2030: &str = "callscope: no event matches since 2030-01-01T00:00:00Z \
+    (2030-01-01T00:00:00.000000000Z); the events read span \
+    2026-11-18T08:03:57.254813498Z to 2026-11-18T13:54:18.620658589Z\n";
+
+/// What `list` says of a range of time before every event of the dump.
+const UNTIL_2020: &str = "callscope: no event matches until 2020-01-01T00:00:00Z \
+    (2020-01-01T00:00:00.000000000Z); the events read span \
+    2026-11-18T08:03:57.254813498Z to 2026-11-18T13:54:18.620658589Z\n";
+
 /// Filters that leave nothing of the dump, and what `list` says of each on stderr.
 fn empty_answers() -> Vec<(Vec<&'static str>, String)> {
     let named = |name: &str| {
@@ -60,17 +70,38 @@ fn empty_answers() -> Vec<(Vec<&'static str>, String)> {
         ),
         (
             vec!["--since", "2030-01-01T00:00:00Z"],
-            "callscope: no event matches since 2030-01-01T00:00:00Z \
-             (2030-01-01T00:00:00.000000000Z); the events read span \
-             2026-11-18T08:03:57.254813498Z to 2026-11-18T13:54:18.620658589Z\n"
-                .to_string(),
+            SINCE_2030.to_string(),
+        ),
+        // A range of time with a filter whose candidates are a part of the dump: the span
+        // said is still that of every event read, as on stdin, not that of the candidates.
+        (
+            vec!["--room", ROOM_ID, "--until", "2020-01-01T00:00:00Z"],
+            UNTIL_2020.to_string(),
+        ),
+        (
+            vec!["--type", "join", "--until", "2020-01-01T00:00:00Z"],
+            UNTIL_2020.to_string(),
+        ),
+        (
+            vec![
+                "--search",
+                "weekly-allhands",
+                "--until",
+                "2020-01-01T00:00:00Z",
+            ],
+            UNTIL_2020.to_string(),
+        ),
+        (
+            vec!["--room", ROOM_ID, "--since", "2030-01-01T00:00:00Z"],
+            SINCE_2030.to_string(),
         ),
     ]
 }
 
 /// The formats (and groupings) an empty answer is written in.
-const FORMATS: [&[&str]; 4] = [
+const FORMATS: [&[&str]; 5] = [
     &["--format", "ndjson"],
+    &["--format", "csv"],
     &["--format", "json"],
     &["--group-by", "error", "--format", "ndjson"],
     &["--group-by", "room", "--format", "json"],

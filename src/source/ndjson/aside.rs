@@ -111,7 +111,7 @@ impl Noted {
 }
 
 /// An event's time as a store reads it (`NO_TIME` when it has none it can read).
-fn time_of(event: &[u8]) -> i64 {
+pub(super) fn time_of(event: &[u8]) -> i64 {
     Probe::read(event)
         .ok()
         .and_then(|p| p.timestamp.get().and_then(parse_rfc3339_nanos_bytes))

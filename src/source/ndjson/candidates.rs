@@ -57,10 +57,24 @@ pub(super) fn naming(
     room: &Needle,
     threads: usize,
 ) -> Result<Kept, NotLineDelimited> {
-    let everything = Prefilter::new(&Plan::new(&Filter::default(), |s| Some(s.as_bytes())));
-    let mut parts = lines_of(blobs, &everything, threads)?;
+    let mut parts = every_line(blobs, threads)?;
     mark_naming(blobs, &mut parts, room);
     first_of_their_ids(blobs, &parts, threads)
+}
+
+/// Every event that is the first of its id, as (start, end) for each blob in input order: the
+/// events a store of the whole input holds.
+pub(super) fn first_of_every_id(
+    blobs: &[Arc<Blob>],
+    threads: usize,
+) -> Result<Kept, NotLineDelimited> {
+    first_of_their_ids(blobs, &every_line(blobs, threads)?, threads)
+}
+
+/// The first pass over every blob with every line a candidate.
+fn every_line(blobs: &[Arc<Blob>], threads: usize) -> Result<Parts<'_>, NotLineDelimited> {
+    let everything = Prefilter::new(&Plan::new(&Filter::default(), |s| Some(s.as_bytes())));
+    lines_of(blobs, &everything, threads)
 }
 
 /// For each blob, (start, end) of some of its events, in input order.

@@ -16,7 +16,7 @@ use hashbrown::hash_table::{Entry, HashTable};
 
 use super::candidates::candidates_naming;
 use super::direct::{Direct, Line};
-use super::{NotLineDelimited, judged, parallel, why_empty_store, widened};
+use super::{NotLineDelimited, is_bounded, parallel, why_empty_store};
 use crate::event::Field;
 use crate::filter::{Filter, Record};
 use crate::store::skipping::Skipping;
@@ -153,9 +153,6 @@ struct Part<'a> {
     /// The distinct (group, peer) and (group, room) pairs met, by shard of their value's hash.
     peers: Vec<Vec<Pair<'a>>>,
     rooms: Vec<Vec<Pair<'a>>>,
-    /// The span of the times of the events that do not match, when the filter asks for a range
-    /// of time: told when none does.
-    times: Option<(i64, i64)>,
 }
 
 /// Groups the events of `blobs` that match `filter` (the first `max` of them, when given) by
@@ -169,15 +166,12 @@ pub fn group(
     let threads = crate::source::ordered::threads();
     let (kept, named) = candidates_naming(&blobs, filter, threads)?;
     let direct = Direct::new(filter);
-    let bounded = filter.since.is_some() || filter.until.is_some();
-    // The span of the times of the candidates that do not match: told when none does.
-    let mut times = None;
     // Whether some event matches, told by the choice of the first `max` when it is made.
     let mut matched_any = None;
     // The first `max` that match are known only once each is decided: they are chosen first,
     // and grouped with a filter that keeps all.
     let everything = Filter::default();
-    let (kept, direct, bounded_count) = match max {
+    let (kept, direct) = match max {
         Some(max) => {
             let mut chosen: Vec<Vec<(usize, usize)>> = vec![Vec::new(); blobs.len()];
             let mut left = max;
@@ -187,17 +181,15 @@ pub fn group(
                     spans.chunks(chunk_len(spans.len(), threads)).collect();
                 let matched = parallel(&chunks, |chunk| {
                     let mut out = Vec::new();
-                    let mut times = None;
                     for &(a, z) in *chunk {
-                        if judged(&direct, &blobs[b][a..z], None, bounded, &mut times)? {
+                        if direct.judge(&blobs[b][a..z], None, |_, matches| matches)? {
                             out.push((a, z));
                         }
                     }
-                    Ok::<_, NotLineDelimited>((out, times))
+                    Ok::<_, NotLineDelimited>(out)
                 });
                 for part in matched {
-                    let (part, part_times) = part?;
-                    times = widened(times, part_times);
+                    let part = part?;
                     any |= !part.is_empty();
                     let take = part.len().min(left);
                     chosen[b].extend_from_slice(&part[..take]);
@@ -205,9 +197,9 @@ pub fn group(
                 }
             }
             matched_any = Some(any);
-            (chosen, Direct::new(&everything), false)
+            (chosen, Direct::new(&everything))
         }
-        None => (kept, direct, bounded),
+        None => (kept, direct),
     };
     let total: usize = kept.iter().map(Vec::len).sum();
     let per_chunk = chunk_len(total, threads * 2);
@@ -218,19 +210,17 @@ pub fn group(
         .collect();
     let shards = threads.max(1);
     let parts = parallel(&chunks, |&(b, spans)| {
-        count_part(&blobs, b, spans, &direct, fields, shards, bounded_count)
+        count_part(&blobs, b, spans, &direct, fields, shards)
     });
     let mut all = Vec::with_capacity(parts.len());
     for part in parts {
-        let part = part?;
-        times = widened(times, part.times);
-        all.push(part);
+        all.push(part?);
     }
     let mut grouped = joined(&blobs, all, shards)?;
     // Nothing matched (rather than `max` leaving nothing): what tells why goes in the store.
     let none_matched = matched_any.map_or(grouped.groups.is_empty(), |any| !any);
-    if none_matched && (bounded || filter.room().is_some()) {
-        grouped.store = why_empty_store(&blobs, filter, named, times, threads)?;
+    if none_matched && (is_bounded(filter) || filter.room().is_some()) {
+        grouped.store = why_empty_store(&blobs, filter, named, threads)?;
     }
     Ok(grouped)
 }
@@ -293,13 +283,11 @@ fn count_part<'a>(
     direct: &Direct,
     fields: GroupFields,
     shards: usize,
-    bounded: bool,
 ) -> Result<Part<'a>, NotLineDelimited> {
     let mut part = Part {
         tallies: Vec::new(),
         peers: vec![Vec::new(); shards],
         rooms: vec![Vec::new(); shards],
-        times: None,
     };
     let mut index: HashTable<u32> = HashTable::new();
     // The distinct pairs met, and tables of their places.
@@ -310,9 +298,6 @@ fn count_part<'a>(
         let raw: &'a [u8] = &blobs[b][a..z];
         let read = direct.judge(raw, Some(&mut skipping), |line, matches| {
             if !matches {
-                if bounded && let Some(t) = line.time() {
-                    part.times = Some(crate::store::widened(part.times, t, t));
-                }
                 return None;
             }
             Some(read_of(raw, line, fields))

@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use crate::filter::Filter;
-use crate::store::{Blob, Needle, Reading, Store};
+use crate::store::{Blob, NO_TIME, Needle, Reading, Store};
 
 use direct::Direct;
 pub use stream::select_stream;
@@ -130,6 +130,14 @@ pub fn select(
             store.merge(builder.finish());
         }
     }
+    // The store holds a part of the input: a range of time that leaves nothing is told
+    // against the span of all of it.
+    if rows.is_empty()
+        && is_bounded(filter)
+        && let Some((from, to)) = span_of_times(&blobs, threads)?
+    {
+        store.left_out_spanning(from, to);
+    }
     drop(reading);
     Ok((store, rows))
 }
@@ -179,31 +187,26 @@ pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, Not
     let direct = Direct::new(filter);
     let threads = super::ordered::threads();
     let (kept, named) = candidates::candidates_naming(&blobs, filter, threads)?;
-    let bounded = filter.since.is_some() || filter.until.is_some();
     let mut spans = Vec::new();
-    let mut times = None;
     for (b, (blob, candidates)) in blobs.iter().zip(&kept).enumerate() {
         let bytes: &[u8] = blob;
         let chunk = candidates.len().div_ceil(threads).max(1);
         let chunks: Vec<&[(usize, usize)]> = candidates.chunks(chunk).collect();
         let parts = parallel(&chunks, |part| {
             let mut out = Vec::new();
-            let mut times = None;
             for &(a, z) in *part {
-                if judged(&direct, &bytes[a..z], None, bounded, &mut times)? {
+                if direct.judge(&bytes[a..z], None, |_, matches| matches)? {
                     out.push((b, a, z));
                 }
             }
-            Ok::<_, NotLineDelimited>((out, times))
+            Ok::<_, NotLineDelimited>(out)
         });
         for part in parts {
-            let (part, part_times) = part?;
-            spans.extend(part);
-            times = widened(times, part_times);
+            spans.extend(part?);
         }
     }
-    let why_empty = match spans.is_empty() && (bounded || filter.room().is_some()) {
-        true => Some(why_empty_store(&blobs, filter, named, times, threads)?),
+    let why_empty = match spans.is_empty() && (is_bounded(filter) || filter.room().is_some()) {
+        true => Some(why_empty_store(&blobs, filter, named, threads)?),
         false => None,
     };
     Ok(Spans {
@@ -213,26 +216,38 @@ pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, Not
     })
 }
 
-/// Whether the event `raw` matches, as [`Direct::judge`] decides (with the objects met before
-/// in `skipping` skipped, when given); when it does not and `bounded` (the filter asks for a
-/// range of time), its time widens `times`: the span of the candidates' times, told when
-/// nothing matches (see [`why_empty_store`]).
-fn judged(
-    direct: &Direct,
-    raw: &[u8],
-    skipping: Option<&mut crate::store::skipping::Skipping>,
-    bounded: bool,
-    times: &mut Option<(i64, i64)>,
-) -> Result<bool, NotLineDelimited> {
-    direct.judge(raw, skipping, |line, matches| {
-        if bounded
-            && !matches
-            && let Some(t) = crate::filter::Record::time(line)
-        {
-            *times = Some(crate::store::widened(*times, t, t));
+/// Whether `filter` asks for a range of time.
+fn is_bounded(filter: &Filter) -> bool {
+    filter.since.is_some() || filter.until.is_some()
+}
+
+/// The span of the times of every event of `blobs` (the first copy of each id, as a store of
+/// the whole input holds them): what a range of time that leaves nothing is told against (see
+/// `insight::why_empty`). Read only then, in a pass of its own: the first pass reads no line's
+/// time, and the candidates' times alone would tell the span of a part of the input as that
+/// of all of it.
+fn span_of_times(
+    blobs: &[Arc<Blob>],
+    threads: usize,
+) -> Result<Option<(i64, i64)>, NotLineDelimited> {
+    let every = candidates::first_of_every_id(blobs, threads)?;
+    let mut span = None;
+    for (blob, events) in blobs.iter().zip(&every) {
+        let chunks: Vec<&[(usize, usize)]> = events
+            .chunks(events.len().div_ceil(threads).max(1))
+            .collect();
+        let parts = parallel(&chunks, |chunk| {
+            chunk
+                .iter()
+                .map(|&(a, z)| aside::time_of(&blob[a..z]))
+                .filter(|&t| t != NO_TIME)
+                .fold(None, |span, t| Some(crate::store::widened(span, t, t)))
+        });
+        for part in parts {
+            span = widened(span, part);
         }
-        matches
-    })
+    }
+    Ok(span)
 }
 
 /// Two spans of time joined.
@@ -245,15 +260,14 @@ fn widened(a: Option<(i64, i64)>, b: Option<(i64, i64)>) -> Option<(i64, i64)> {
 
 /// What tells why `filter` leaves nothing of `blobs` (see `insight::why_empty`), without
 /// reading them whole again: a store of the events that may name the room it asks for
-/// (`named`, when the first pass told them; else they are looked for), noting `times`, the
-/// span of the candidates' times. It says what the store [`select`] makes of the same input
+/// (`named`, when the first pass told them; else they are looked for), noting the span of
+/// every event's time when the filter asks for a range of time. It says what the store [`select`] makes of the same input
 /// says, which holds the candidates and those events: an event whose room id or name is the
 /// text asked for, in any case, is among those that may name it.
 fn why_empty_store(
     blobs: &[Arc<Blob>],
     filter: &Filter,
     named: Option<candidates::Kept>,
-    times: Option<(i64, i64)>,
     threads: usize,
 ) -> Result<Store, NotLineDelimited> {
     let mut store = Store::new();
@@ -271,7 +285,9 @@ fn why_empty_store(
             store.merge(builder.finish());
         }
     }
-    if let Some((from, to)) = times {
+    if is_bounded(filter)
+        && let Some((from, to)) = span_of_times(blobs, threads)?
+    {
         store.left_out_spanning(from, to);
     }
     Ok(store)
