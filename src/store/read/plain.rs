@@ -411,6 +411,7 @@ impl<'a, A, V> Reader<'a, '_, A, V> {
 
     /// The string that opens at the cursor, validated (escapes, no control characters): its
     /// start, one past its closing quote, and whether it holds an escape. Moves past it.
+    #[inline]
     fn string(&mut self) -> Option<(usize, usize, bool)> {
         let b = self.b;
         let start = self.i;
@@ -470,6 +471,15 @@ pub fn next_stop(b: &[u8], mut i: usize) -> usize {
             i += 16;
         }
     }
+    next_stop_near_end(b, i)
+}
+
+/// [`next_stop`] in the last fifteen bytes of `b` (or all of them where the processor reads
+/// sixteen at a time in no other way): out of line, so that the reading of each string does not
+/// set up its constants.
+#[cold]
+#[inline(never)]
+fn next_stop_near_end(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
     while let Some(chunk) = b.get(i..i + 8) {
