@@ -72,6 +72,46 @@ fn grouping_a_million_events_is_interactive() {
     println!("filter final errors: {n} events in {t:?}");
     let mut index = crate::insight::OrderIndex::default();
     index.extend(&s);
+    // What keys 3 and t arrange in the list's order: the join type off (most events kept), and
+    // the final errors only; against one loop that watches for the anchor at every row.
+    let not_joins = Filter {
+        types: EventType::KNOWN
+            .iter()
+            .filter(|t| **t != EventType::Join)
+            .cloned()
+            .collect(),
+        ..Filter::default()
+    };
+    let oldest = crate::insight::Order::default();
+    let all_rows = index.ordered(&s, oldest).to_vec();
+    let anchor = all_rows[all_rows.len() / 2];
+    for (what, filter) in [("the join type off", &not_joins), ("final errors", &finals)] {
+        let members = s.filter(filter);
+        let mut out = Vec::new();
+        let (t, n) = best(&mut || {
+            index.arrange_around(&s, oldest, &members, Some(anchor), &mut out);
+            out.len()
+        });
+        let (one_loop, _) = best(&mut || {
+            let mut member = vec![0u64; all_rows.len().div_ceil(64)];
+            for &i in &members {
+                member[i as usize / 64] |= 1 << (i % 64);
+            }
+            out.clear();
+            let (mut at, mut passed) = (None, false);
+            for &i in &all_rows {
+                passed = passed || i == anchor;
+                if member[i as usize / 64] & (1 << (i % 64)) != 0 {
+                    if passed && at.is_none() {
+                        at = Some(out.len());
+                    }
+                    out.push(i);
+                }
+            }
+            at.unwrap_or(0)
+        });
+        println!("the list arranged, {what}: {n} rows in {t:?}, in one loop {one_loop:?}");
+    }
     for key in [crate::insight::SortKey::Type, crate::insight::SortKey::Time] {
         // Key o's first sort (by type, oldest first), and key O (by time, newest first).
         let order = crate::insight::Order {

@@ -279,6 +279,8 @@ impl Default for Fact {
     }
 }
 
+/// `items` emptied, to hold `len` items. A list that can hold more than about twice as many is
+/// let go instead, so that a grouping of a few events does not keep the memory of a grouping of
 /// a million.
 pub(super) fn reused<T>(mut items: Vec<T>, len: usize) -> Vec<T> {
     if items.capacity() / 2 > len {

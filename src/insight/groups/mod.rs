@@ -476,8 +476,6 @@ impl Groups {
     }
 }
 
-/// `items` emptied, to hold `len` items. A list that can hold more than about twice as many is
-/// let go instead, so that a grouping of a few events does not keep the memory of a grouping of
 /// As [`reused`], but with its first items (up to `len`) kept as they are: for a list whose
 /// every place is written again, so that only what it lacks need be written first.
 fn reused_as_it_is<T>(mut items: Vec<T>, len: usize) -> Vec<T> {

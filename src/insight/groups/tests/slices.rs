@@ -150,6 +150,46 @@ fn a_grouping_made_in_the_memory_of_another_is_the_grouping_made_afresh() {
     assert_eq!(one.marks[0].peer.len(), tiny.strings().len());
 }
 
+#[test]
+fn a_grouping_on_threads_in_the_memory_of_another_key_and_size_is_the_grouping_made_afresh() {
+    // The lists of the grouping before are used again: nothing of what they held may show,
+    // whatever that grouping's key, size and slices were.
+    let s = demo();
+    let every = all(&s);
+    let odd: Vec<u32> = every.iter().copied().filter(|i| i % 2 == 1).collect();
+    let late: Vec<u32> = every[every.len() / 3..].to_vec();
+    let steps = [
+        (&every, GroupKey::Peer, 3),
+        (&odd, GroupKey::Error, 2),
+        (&late, GroupKey::Room, 3),
+        (&every, GroupKey::Sdk, 2),
+        (&late, GroupKey::Peer, 1),
+        (&every, GroupKey::Domain, 3),
+        (&odd, GroupKey::Peer, 3),
+    ];
+    let mut g = Groups::default();
+    let mut used_again = 0;
+    for (shown, key, parts) in steps {
+        let (members, facts) = (g.members.as_ptr(), g.facts.as_ptr());
+        let kept = g.members.capacity() >= shown.len() && g.members.capacity() / 2 <= shown.len();
+        g = Groups::recompute_in(g, &s, shown, key, GroupSort::Count, parts);
+        let fresh = Groups::recompute_in(Groups::default(), &s, shown, key, GroupSort::Count, 1);
+        let case = format!("{key:?} over {} in {parts}", shown.len());
+        assert_eq!(g.span, fresh.span, "{case}");
+        assert_eq!(seen(&g), seen(&fresh), "{case}");
+        if kept {
+            // The memory before was used again, not given back and taken anew.
+            assert_eq!(
+                (g.members.as_ptr(), g.facts.as_ptr()),
+                (members, facts),
+                "{case}"
+            );
+            used_again += 1;
+        }
+    }
+    assert!(used_again >= 3, "{used_again}");
+}
+
 /// What a grouping must give, computed the plain way: a map by value, every event read from
 /// its row, and distinct peers and rooms in sets. The groups in the order of their values.
 fn grouped_plainly(s: &Store, shown: &[u32], key: GroupKey) -> Vec<(Group, Vec<u32>)> {
