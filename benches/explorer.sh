@@ -2,7 +2,8 @@
 # Measures the explorer on large dumps as a user meets it: the release binary runs in a 160x45
 # tmux pane; the script polls the screen for the first events (first screen) and for the loader's
 # "idle" (fully loaded), samples the process's RssAnon (its own memory: the pages of the mapped
-# dump are the page cache's) meanwhile, then times the redraw after each key the goals name:
+# dump are the page cache's) meanwhile and once more with the groups open (by peer, the most
+# groups), then times the redraw after each key the goals name:
 # key 3 (the join type), t (final errors only), a search set with \ (SEARCH, every event read),
 # T (the timeline) and F (the facets of the shown events), key e (every event grouped by error)
 # and Shift-Tab there (regrouped by peer, the key with the most groups), then back in the list
@@ -131,7 +132,7 @@ timed() {
 ms_to_s() { awk -v ms="$1" 'BEGIN { print ms / 1000 }'; }
 
 # The columns of the growth table, in order: the name of each figure and its unit.
-FIGURES=(first full anon peak toggle final search timeline facets by_error by_peer by_type newest digit find next floor)
+FIGURES=(first full anon peak grouped toggle final search timeline facets by_error by_peer by_type newest digit find next floor)
 declare -A GROWTH   # GROWTH[dump,figure]: the median of the runs on that dump
 declare -a LOADED   # the events each dump loads, as the header counts them
 
@@ -222,6 +223,9 @@ measure() {
     by_peer=$(timed BTab)
     nap 0.2
     [[ $(capture) == *"groups by peer"* ]] || fail "Shift-Tab did not group by peer"
+    # The memory with the groups open, by peer (the most groups): the grouping's lists are
+    # kept while the view is, for the next grouping to use again.
+    grouped=$(rss_anon_kb "$pid")
     # Back in the list, every event shown: o sorts by type, O puts the newest first.
     tmux -S "$SOCK" send-keys -t bench Escape
     wait_text "Enter/Tab detail"
@@ -248,9 +252,9 @@ measure() {
     tmux -S "$SOCK" send-keys -t bench q
 
     for f in "${FIGURES[@]}"; do ALL[$f]+="${!f} "; done
-    printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%); redrawn after: key 3 %d ms, t %d ms, search %d ms, T %d ms, F %d ms, e (by error) %d ms, Shift-Tab (by peer) %d ms, o (by type) %d ms, O (newest first) %d ms, find 4 (numbers read) %d ms, 4006 %d ms, n %d ms (key ? in %d ms)\n' \
+    printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the file), %d MiB peak sampled (%.1f%%), %d MiB grouped by peer (%.1f%%); redrawn after: key 3 %d ms, t %d ms, search %d ms, T %d ms, F %d ms, e (by error) %d ms, Shift-Tab (by peer) %d ms, o (by type) %d ms, O (newest first) %d ms, find 4 (numbers read) %d ms, 4006 %d ms, n %d ms (key ? in %d ms)\n' \
       "$run" "$(ms_to_s "$first")" "$(ms_to_s "$full")" "$((anon / 1024))" "$(share "$anon")" \
-      "$((peak / 1024))" "$(share "$peak")" "$toggle" "$final" "$search" "$timeline" "$facets" \
+      "$((peak / 1024))" "$(share "$peak")" "$((grouped / 1024))" "$(share "$grouped")" "$toggle" "$final" "$search" "$timeline" "$facets" \
       "$by_error" "$by_peer" "$by_type" "$newest" "$digit" "$find" "$next" "$floor"
   done
 
@@ -266,6 +270,7 @@ measure() {
   printf '| %-28s | %8.3f s | %14s | %7s |\n' "fully loaded" "$(ms_to_s "$(m full)")" "1 s a million" ""
   printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, loaded" "$(($(m anon) / 1024))" "$((SIZE / 5 / 1048576))" "$(verdict "$(($(m anon) * 1024))" "$((SIZE / 5))")"
   printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, peak while loading" "$(($(m peak) / 1024))" "$((SIZE / 5 / 1048576))" "$(verdict "$(($(m peak) * 1024))" "$((SIZE / 5))")"
+  printf '| %-28s | %6d MiB | %10d MiB | %7s |\n' "RssAnon, grouped by peer" "$(($(m grouped) / 1024))" "$((SIZE / 5 / 1048576))" "$(verdict "$(($(m grouped) * 1024))" "$((SIZE / 5))")"
   local -a names=("key 3 (join)" "key t (final only)" "search (Enter after \\)" "key T (timeline)" "key F (facets)" "key e (groups by error)" "Shift-Tab (groups by peer)" "key o (sorted by type)" "key O (newest first)" "find: 4, numbers first read" "find: the 6 of 4006 typed" "n (the next hit)")
   local -a keys=(toggle final search timeline facets by_error by_peer by_type newest digit find next)
   local k
@@ -293,7 +298,7 @@ if ((${#DUMPS[@]} > 1)); then
     printf '| %-24s | %12s |' "$(basename "${DUMPS[d]}")" "${LOADED[d]:-?}"
     for f in "${FIGURES[@]}"; do
       v=${GROWTH[$d,$f]}
-      [[ $f == anon || $f == peak ]] && v=$((v / 1024))
+      [[ $f == anon || $f == peak || $f == grouped ]] && v=$((v / 1024))
       printf " %${#f}s |" "$v"
     done
     echo
