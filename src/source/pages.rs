@@ -131,8 +131,12 @@ fn of_start(bytes: &[u8], whole: bool) -> Option<Option<SavedPages>> {
     for value in values {
         match value {
             Ok(pages) => all.add(pages.0),
-            // Cut where the bytes read end: what follows tells.
-            Err(e) if e.is_eof() && !whole => return None,
+            // A value that is no page (an event) tells, wherever the bytes end.
+            Err(e) if e.is_data() => return Some(None),
+            // Bad JSON where the bytes read end may be no more than the cut (a number cut
+            // after its `-`, `.` or `e` is a syntax error, not an early end): what follows
+            // tells.
+            Err(_) if !whole => return None,
             Err(_) => return Some(None),
         }
     }
@@ -253,7 +257,7 @@ mod tests {
         of_bytes(text.as_bytes())
     }
 
-    const EVENT: &str = r#"{"id":"a","type":"client.join.failed","data":{}}"#;
+    const EVENT: &str = r#"{"id":"a","type":"client.join.failed","data":{"n":-1.25e-3}}"#;
 
     #[test]
     fn saved_pages_say_their_total_and_whether_the_last_page_is_among_them() {
@@ -286,7 +290,10 @@ mod tests {
     #[test]
     fn the_start_of_an_event_dump_tells_it_and_the_start_of_pages_does_not() {
         let dump = format!("{EVENT}\n{EVENT}\n");
-        let page = format!(r#"{{"limit":2,"total":9,"next":"c","events":[{EVENT},{EVENT}]}}"#);
+        // Numbers of every form, which a cut may leave as bad JSON rather than cut short.
+        let page = format!(
+            r#"{{"limit":2,"score":-12.5e3,"total":9,"next":"c","events":[{EVENT},{EVENT}]}}"#
+        );
         // The first event tells a dump, wherever its bytes are cut after its type.
         let typed = EVENT.find("type").unwrap() + "type\"".len();
         for cut in typed..dump.len() {

@@ -258,12 +258,13 @@ fn widened(a: Option<(i64, i64)>, b: Option<(i64, i64)>) -> Option<(i64, i64)> {
     }
 }
 
-/// What tells why `filter` leaves nothing of `blobs` (see `insight::why_empty`), without
-/// reading them whole again: a store of the events that may name the room it asks for
-/// (`named`, when the first pass told them; else they are looked for), noting the span of
-/// every event's time when the filter asks for a range of time. It says what the store [`select`] makes of the same input
-/// says, which holds the candidates and those events: an event whose room id or name is the
-/// text asked for, in any case, is among those that may name it.
+/// What tells why `filter` leaves nothing of `blobs` (see `insight::why_empty`): a store of
+/// the events that may name the room it asks for (`named`, when the first pass told them; else
+/// the lines are looked through again for them), noting the span of every event's time when
+/// the filter asks for a range of time (read in a pass of its own). It says what the store
+/// [`select`] makes of the same input says, which holds the candidates and those events: an
+/// event whose room id or name is the text asked for, in any case, is among those that may
+/// name it.
 fn why_empty_store(
     blobs: &[Arc<Blob>],
     filter: &Filter,
