@@ -475,10 +475,9 @@ pub fn next_stop(b: &[u8], mut i: usize) -> usize {
 }
 
 /// [`next_stop`] in the last fifteen bytes of `b` (or all of them where the processor reads
-/// sixteen at a time in no other way): out of line, so that the reading of each string does not
-/// set up its constants.
-#[cold]
-#[inline(never)]
+/// sixteen at a time in no other way): out of line on x86_64, so that the reading of each string
+/// does not set up its constants. Elsewhere it reads every string, and is left to the compiler.
+#[cfg_attr(target_arch = "x86_64", cold, inline(never))]
 fn next_stop_near_end(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
