@@ -90,6 +90,24 @@ impl<'f> Direct<'f> {
         Direct { plan, search }
     }
 
+    /// Whether the event matches; an error for an event the store would refuse (the full path
+    /// then reports it where it stands).
+    pub(super) fn matches(&self, raw: &[u8]) -> Result<bool, NotLineDelimited> {
+        self.judge(raw, None, |_, matches| matches)
+    }
+
+    /// `f` of the event as the plan read it when it matches, `None` when it does not, with the
+    /// agent objects and the other objects of `data` met before in `skipping` skipped rather
+    /// than read again (see [`Skipping`]); an error for an event the store would refuse.
+    pub(super) fn read_skipping<R>(
+        &self,
+        raw: &[u8],
+        skipping: &mut Skipping,
+        f: impl FnOnce(&Line) -> R,
+    ) -> Result<Option<R>, NotLineDelimited> {
+        self.read_with(raw, true, Some(skipping), f)
+    }
+
     /// `f` of the event as the plan read it when it matches, `None` when it does not, for an
     /// event de-duplicated already (on the id a store read): its id is not read again. An error
     /// for an event the store would refuse (the full path then reports it where it stands).
@@ -98,7 +116,7 @@ impl<'f> Direct<'f> {
         raw: &[u8],
         f: impl FnOnce(&Line) -> R,
     ) -> Result<Option<R>, NotLineDelimited> {
-        self.read_checked(raw, false, f)
+        self.read_with(raw, false, None, f)
     }
 
     /// `f` of the event as the plan read it and whether it matches, matching or not (with the
@@ -111,15 +129,6 @@ impl<'f> Direct<'f> {
         f: impl FnOnce(&Line, bool) -> R,
     ) -> Result<R, NotLineDelimited> {
         self.judge_with(raw, true, skipping, f)
-    }
-
-    fn read_checked<R>(
-        &self,
-        raw: &[u8],
-        check_id: bool,
-        f: impl FnOnce(&Line) -> R,
-    ) -> Result<Option<R>, NotLineDelimited> {
-        self.read_with(raw, check_id, None, f)
     }
 
     fn read_with<R>(

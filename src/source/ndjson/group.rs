@@ -182,7 +182,7 @@ pub fn group(
                 let matched = parallel(&chunks, |chunk| {
                     let mut out = Vec::new();
                     for &(a, z) in *chunk {
-                        if direct.judge(&blobs[b][a..z], None, |_, matches| matches)? {
+                        if direct.matches(&blobs[b][a..z])? {
                             out.push((a, z));
                         }
                     }
@@ -296,13 +296,9 @@ fn count_part<'a>(
     let mut skipping = Skipping::default();
     for &(a, z) in spans {
         let raw: &'a [u8] = &blobs[b][a..z];
-        let read = direct.judge(raw, Some(&mut skipping), |line, matches| {
-            if !matches {
-                return None;
-            }
-            Some(read_of(raw, line, fields))
-        })?;
-        let Some(read) = read else {
+        let Some(read) =
+            direct.read_skipping(raw, &mut skipping, |line| read_of(raw, line, fields))?
+        else {
             continue;
         };
         let hash = hash_of(&read.key);

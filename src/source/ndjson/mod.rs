@@ -195,7 +195,7 @@ pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, Not
         let parts = parallel(&chunks, |part| {
             let mut out = Vec::new();
             for &(a, z) in *part {
-                if direct.judge(&bytes[a..z], None, |_, matches| matches)? {
+                if direct.matches(&bytes[a..z])? {
                     out.push((b, a, z));
                 }
             }
