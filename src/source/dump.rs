@@ -177,6 +177,19 @@ fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
+/// A file's bytes as a reader, inflated when the file is gzip'd (told by its first two bytes).
+pub(in crate::source) fn open_inflated(path: &Path) -> std::io::Result<Box<dyn std::io::Read>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut magic = [0u8; 2];
+    let n = file.read(&mut magic)?;
+    let head = std::io::Cursor::new(magic[..n].to_vec()).chain(file);
+    Ok(match is_gzip(&magic[..n]) {
+        true => Box::new(flate2::read::MultiGzDecoder::new(head)),
+        false => Box::new(head),
+    })
+}
+
 /// A regular file's bytes, mapped, when they are not gzip data: what reading a file whole
 /// without decompressing it needs (`None` for a pipe, a folder, a file that cannot be opened).
 /// Anything but a regular file is refused before it is opened: opening a named pipe, then

@@ -83,16 +83,7 @@ pub fn of_file(path: &Path) -> Option<SavedPages> {
     if !meta.is_file() || meta.len() > MOST_BYTES {
         return None;
     }
-    let mut file = std::fs::File::open(path).ok()?;
-    let mut magic = [0u8; 2];
-    let n = file.read(&mut magic).ok()?;
-    let head = std::io::Cursor::new(magic[..n].to_vec()).chain(file);
-    let reader: Box<dyn Read> = if n == 2 && magic == [0x1f, 0x8b] {
-        Box::new(flate2::read::MultiGzDecoder::new(head))
-    } else {
-        Box::new(head)
-    };
-    let mut reader = reader.take(MOST_BYTES);
+    let mut reader = super::dump::open_inflated(path).ok()?.take(MOST_BYTES);
     // Read in steps, each looked at whole (parsing a slice is several times faster than a
     // reader), until the bytes read tell.
     let mut bytes = Vec::new();

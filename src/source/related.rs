@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::dump::{DumpProblem, problem};
+use super::dump::{DumpProblem, open_inflated, problem};
 use crate::related::{Object, Sniffed, read_all, sniff};
 
 /// How much of a file's start is read to tell what it holds.
@@ -34,18 +34,8 @@ pub fn read_if_related(path: &Path) -> Option<Result<Vec<Object>, DumpProblem>> 
 
 /// Up to `most` bytes of a file's start, inflated when the file is gzip'd.
 fn read_start(path: &Path, most: u64) -> std::io::Result<Vec<u8>> {
-    let mut file = std::fs::File::open(path)?;
-    let mut magic = [0u8; 2];
-    let n = file.read(&mut magic)?;
-    let head = std::io::Cursor::new(magic[..n].to_vec()).chain(file);
     // Room for what is read at once (a buffer grown from nothing reads in small steps).
     let mut out = Vec::with_capacity(most.min(SNIFF_BYTES) as usize);
-    if n == 2 && magic == [0x1f, 0x8b] {
-        flate2::read::MultiGzDecoder::new(head)
-            .take(most)
-            .read_to_end(&mut out)?;
-    } else {
-        head.take(most).read_to_end(&mut out)?;
-    }
+    open_inflated(path)?.take(most).read_to_end(&mut out)?;
     Ok(out)
 }
