@@ -109,34 +109,9 @@ pub fn select(
     result?;
     // The store holds candidates only; the filter decides.
     let rows = store.filter(filter);
-    // A room given by its name where its id is wanted leaves nothing, and the store must hold
-    // the events that name it for that to be said (see `insight::why_empty`): they are added,
-    // beside the rows.
-    if rows.is_empty()
-        && let Some(room) = filter.room()
-    {
-        // Told by the first pass when no event could match; else the input is read again.
-        let named = match named {
-            Some(named) => named,
-            None => candidates::naming(&blobs, &Needle::new(room), threads)?,
-        };
-        for (blob, (named, held)) in blobs.iter().zip(named.into_iter().zip(&kept)) {
-            let mut builder = reading.builder(Arc::clone(blob)).unindexed();
-            // Both in input order: a candidate is in the store already.
-            let held = |a: usize| held.binary_search_by_key(&a, |&(start, _)| start).is_ok();
-            for (a, z) in named.into_iter().filter(|&(a, _)| !held(a)) {
-                builder.push(a, z).map_err(|_| NotLineDelimited)?;
-            }
-            store.merge(builder.finish());
-        }
-    }
-    // The store holds a part of the input: a range of time that leaves nothing is told
-    // against the span of all of it.
-    if rows.is_empty()
-        && is_bounded(filter)
-        && let Some((from, to)) = span_of_times(&blobs, threads)?
-    {
-        store.left_out_spanning(from, to);
+    if rows.is_empty() {
+        // The store holds candidates only: what tells why nothing matched is added beside them.
+        explain_empty(&mut store, &blobs, filter, named, Some(&kept), threads)?;
     }
     drop(reading);
     Ok((store, rows))
@@ -258,13 +233,10 @@ fn widened(a: Option<(i64, i64)>, b: Option<(i64, i64)>) -> Option<(i64, i64)> {
     }
 }
 
-/// What tells why `filter` leaves nothing of `blobs` (see `insight::why_empty`): a store of
-/// the events that may name the room it asks for (`named`, when the first pass told them; else
-/// the lines are looked through again for them), noting the span of every event's time when
-/// the filter asks for a range of time (read in a pass of its own). It says what the store
-/// [`select`] makes of the same input says, which holds the candidates and those events: an
-/// event whose room id or name is the text asked for, in any case, is among those that may
-/// name it.
+/// What tells why `filter` leaves nothing of `blobs`: a store of its own, given what
+/// [`explain_empty`] adds. It says what the store [`select`] makes of the same input says, which
+/// holds the candidates besides: an event whose room id or name is the text asked for, in any
+/// case, is among those that may name it.
 fn why_empty_store(
     blobs: &[Arc<Blob>],
     filter: &Filter,
@@ -272,15 +244,36 @@ fn why_empty_store(
     threads: usize,
 ) -> Result<Store, NotLineDelimited> {
     let mut store = Store::new();
+    explain_empty(&mut store, blobs, filter, named, None, threads)?;
+    Ok(store)
+}
+
+/// Adds to `store`, whose filter left nothing, what tells why (see `insight::why_empty`):
+/// - a room given by its name where its id is wanted leaves nothing, and the store must hold the
+///   events that name it for that to be said. `named` is them, when the first pass told them;
+///   else the input is read again. Those in `held` (the store's own events, per blob in input
+///   order) are not added twice;
+/// - a range of time that leaves nothing is told against the span of every event, where the
+///   store may hold only a part of the input.
+fn explain_empty(
+    store: &mut Store,
+    blobs: &[Arc<Blob>],
+    filter: &Filter,
+    named: Option<candidates::Kept>,
+    held: Option<&candidates::Kept>,
+    threads: usize,
+) -> Result<(), NotLineDelimited> {
     if let Some(room) = filter.room() {
         let named = match named {
             Some(named) => named,
             None => candidates::naming(blobs, &Needle::new(room), threads)?,
         };
         let reading = Reading::start();
-        for (blob, named) in blobs.iter().zip(named) {
+        for (k, (blob, named)) in blobs.iter().zip(named).enumerate() {
+            let held: &[(usize, usize)] = held.map_or(&[], |held| &held[k]);
+            let is_held = |a: usize| held.binary_search_by_key(&a, |&(start, _)| start).is_ok();
             let mut builder = reading.builder(Arc::clone(blob)).unindexed();
-            for (a, z) in named {
+            for (a, z) in named.into_iter().filter(|&(a, _)| !is_held(a)) {
                 builder.push(a, z).map_err(|_| NotLineDelimited)?;
             }
             store.merge(builder.finish());
@@ -291,7 +284,7 @@ fn why_empty_store(
     {
         store.left_out_spanning(from, to);
     }
-    Ok(store)
+    Ok(())
 }
 
 /// Whether an event may give the room `room` (a needle of its text) as its name or its id, in
