@@ -168,20 +168,42 @@ pub fn router(api: Arc<Api>) -> Router {
         .with_state(api)
 }
 
+/// A request's query as its pairs, or the answer that refuses it. What every answer does first:
+/// the delay asked for (`--delay-ms`), then the token (a caller without it learns nothing about
+/// the parameters), then the query string.
+async fn admitted(
+    api: &Api,
+    headers: &HeaderMap,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Vec<(String, String)>, Response> {
+    if !api.delay.is_zero() {
+        tokio::time::sleep(api.delay).await;
+    }
+    api.auth
+        .check(headers)
+        .map_err(IntoResponse::into_response)?;
+    match query {
+        Ok(Query(pairs)) => Ok(pairs),
+        Err(_) => Err(Problem::bad_request("the query string cannot be read").into_response()),
+    }
+}
+
+/// A body as a 200 answer, or the problem's own.
+fn answered(result: Result<Vec<u8>, Problem>) -> Response {
+    match result {
+        Ok(body) => json_response(StatusCode::OK, body),
+        Err(p) => p.into_response(),
+    }
+}
+
 async fn list_events(
     State(api): State<Arc<Api>>,
     headers: HeaderMap,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Response {
-    if !api.delay.is_zero() {
-        tokio::time::sleep(api.delay).await;
-    }
-    // The token is checked first: a caller without it learns nothing about the parameters.
-    if let Err(p) = api.auth.check(&headers) {
-        return p.into_response();
-    }
-    let Ok(Query(pairs)) = query else {
-        return Problem::bad_request("the query string cannot be read").into_response();
+    let pairs = match admitted(&api, &headers, query).await {
+        Ok(pairs) => pairs,
+        Err(refused) => return refused,
     };
     let result =
         Request::parse(&pairs, api.rules).and_then(|request| api.page(&request, unix_now()));
@@ -192,10 +214,7 @@ async fn list_events(
             "query refused"
         );
     }
-    match result {
-        Ok(body) => json_response(StatusCode::OK, body),
-        Err(p) => p.into_response(),
-    }
+    answered(result)
 }
 
 async fn list_rooms(
@@ -203,18 +222,9 @@ async fn list_rooms(
     headers: HeaderMap,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Response {
-    if !api.delay.is_zero() {
-        tokio::time::sleep(api.delay).await;
-    }
-    if let Err(p) = api.auth.check(&headers) {
-        return p.into_response();
-    }
-    let Ok(Query(pairs)) = query else {
-        return Problem::bad_request("the query string cannot be read").into_response();
-    };
-    match api.rooms.list(&pairs) {
-        Ok(body) => json_response(StatusCode::OK, body),
-        Err(p) => p.into_response(),
+    match admitted(&api, &headers, query).await {
+        Ok(pairs) => answered(api.rooms.list(&pairs)),
+        Err(refused) => refused,
     }
 }
 
@@ -223,34 +233,22 @@ async fn get_room(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    if let Err(p) = api.auth.check(&headers) {
-        return p.into_response();
-    }
-    match api.rooms.get(&id) {
-        Ok(body) => json_response(StatusCode::OK, body),
-        Err(p) => p.into_response(),
+    match admitted(&api, &headers, Ok(Query(Vec::new()))).await {
+        Ok(_) => answered(api.rooms.get(&id)),
+        Err(refused) => refused,
     }
 }
 
-/// Answers a GET of the related data: the token first, then `answer` over the query.
+/// Answers a GET of the related data: `answer` over the query, once admitted.
 async fn related(
     api: &Api,
     headers: &HeaderMap,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
     answer: impl FnOnce(&Related, &[(String, String)]) -> Result<Vec<u8>, Problem>,
 ) -> Response {
-    if !api.delay.is_zero() {
-        tokio::time::sleep(api.delay).await;
-    }
-    if let Err(p) = api.auth.check(headers) {
-        return p.into_response();
-    }
-    let Ok(Query(pairs)) = query else {
-        return Problem::bad_request("the query string cannot be read").into_response();
-    };
-    match answer(&api.related, &pairs) {
-        Ok(body) => json_response(StatusCode::OK, body),
-        Err(p) => p.into_response(),
+    match admitted(api, headers, query).await {
+        Ok(pairs) => answered(answer(&api.related, &pairs)),
+        Err(refused) => refused,
     }
 }
 

@@ -32,6 +32,34 @@ fn serve_delay_ms_holds_each_answer_back() {
 }
 
 #[tokio::test]
+async fn serve_delay_ms_holds_back_the_answer_of_every_path() {
+    let server = serve(
+        &["--demo", "--addr", "127.0.0.1:0", "--delay-ms", "200"],
+        Some(TOKEN),
+    );
+    let client = reqwest::Client::new();
+    let room = [("room_id", STORM_ROOM)];
+    let paths: [(String, &[(&str, &str)]); 6] = [
+        (EVENTS.to_string(), &room),
+        ("/v2/rooms".to_string(), &[]),
+        (format!("/v2/rooms/{STORM_ROOM}"), &[]),
+        ("/v2/sessions".to_string(), &room),
+        ("/v2/sessions/no-such-session".to_string(), &[]),
+        ("/v2/analytics/peer-stats".to_string(), &room),
+    ];
+    for (path, query) in paths {
+        let started = std::time::Instant::now();
+        let answer = get(&client, &server.at(&path), query, Some(&bearer())).await;
+        let took = started.elapsed();
+        assert!(
+            took >= std::time::Duration::from_millis(200),
+            "{path} answered {} after {took:?}",
+            answer.status
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_token_comes_from_the_file_then_the_environment_then_is_made_up() {
     let client = reqwest::Client::new();
     let dir = tempfile::tempdir().unwrap();
