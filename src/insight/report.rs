@@ -192,7 +192,7 @@ fn write_table(
                 g.rooms.to_string(),
                 time(g.first_seen),
                 time(g.last_seen),
-                sparkline_text(&groups.sparkline(k, TABLE_SPARK)),
+                sparkline_text(&groups.sparkline(store, k, TABLE_SPARK)),
             ]);
             row
         })

@@ -44,6 +44,17 @@ fn grouping_a_million_events_is_interactive() {
             key.name()
         );
     }
+    // What the groups view draws besides: the sparklines of a page of groups (16 buckets).
+    for key in [GroupKey::Error, GroupKey::Peer] {
+        let (t, _) = best(&mut || {
+            let g = Groups::compute(&s, &shown, key, GroupSort::Count);
+            let drawn = (0..g.len().min(40))
+                .map(|k| g.sparkline(&s, k, 16).len())
+                .sum::<usize>();
+            g.len() + drawn
+        });
+        println!("{:>6} with a page of sparklines: {t:?}", key.name());
+    }
     let (t, _) = best(&mut || crate::insight::facets(&s, &shown, 5).len());
     println!("facets: {t:?}");
     // What key `e` counts besides the groups: the facets of the largest group by error.
@@ -142,4 +153,54 @@ fn grouping_a_million_events_is_interactive() {
     let peer = s.row(last).peer_id;
     let (t, n) = best(&mut || crate::insight::story(&s, peer).events.len());
     println!("one peer's story: {n} events in {t:?}");
+}
+
+/// What keys `e` and Shift-Tab group (every event by error, then by peer in the memory of the
+/// grouping by error), each with what the groups view then reads (a page of sparklines, the
+/// largest group's events), as `recompute` does it and with every grouping put in lists (the
+/// way before a grouping of few groups was counted in one pass), in turn:
+/// `SCALE_DUMP=path cargo test --release --lib insight::scale::keys_e -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn keys_e_and_shift_tab_against_lists() {
+    crate::memory::give_back_large_blocks();
+    let s = crate::store::scale::scale_dump_loaded(1_000_000);
+    let shown = all(&s);
+    let parts = rayon::current_num_threads();
+    let group = |old: Groups, key: GroupKey, in_lists: bool| {
+        if in_lists {
+            Groups::in_lists(old, &s, &shown, key, GroupSort::Count, parts)
+        } else {
+            Groups::recompute(old, &s, &shown, key, GroupSort::Count)
+        }
+    };
+    let viewed = |g: &Groups| {
+        let drawn: usize = (0..g.len().min(40))
+            .map(|k| g.sparkline(&s, k, 16).len())
+            .sum();
+        drawn + g.members(0).len()
+    };
+    let mut times = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
+    for _ in 0..5 {
+        for (way, in_lists) in [false, true].into_iter().enumerate() {
+            let t = std::time::Instant::now();
+            let errors = group(Groups::default(), GroupKey::Error, in_lists);
+            viewed(&errors);
+            times[way][0].push(t.elapsed());
+            let t = std::time::Instant::now();
+            let peers = group(errors, GroupKey::Peer, in_lists);
+            viewed(&peers);
+            times[way][1].push(t.elapsed());
+        }
+    }
+    for (way, times) in ["now", "in lists"].iter().zip(&mut times) {
+        for (key, times) in ["e", "Shift-Tab"].iter().zip(times.iter_mut()) {
+            times.sort();
+            println!(
+                "{way:>8} {key:>9}: best {:?}, median {:?}",
+                times[0],
+                times[times.len() / 2]
+            );
+        }
+    }
 }

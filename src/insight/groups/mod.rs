@@ -8,7 +8,12 @@ use crate::insight::{GroupKey, GroupSort};
 use crate::store::{NO_TIME, Row, Store, Sym};
 
 mod count;
+mod few;
+mod peers;
+mod values;
 use count::*;
+use few::{Bucket, Few};
+use values::Values;
 
 /// From this many groups, their ranks are read and their keys sorted on every thread.
 const PARALLEL_GROUPS_FROM: usize = 50_000;
@@ -57,6 +62,12 @@ impl Group {
 /// Each group is kept where its first event was met, in lists side by side; a sort orders
 /// places in those lists rather than the groups themselves, so that neither a grouping nor a
 /// sort moves hundreds of thousands of groups (one per peer) about in memory.
+///
+/// Counted one of three ways, each the same groups: a few groups (by error, SDK, OS...) in one
+/// pass that keeps each event's group in a byte (`few`); by peer, in a pass that keeps each
+/// event's group number alone, then the events put in group order (`peers`); otherwise in two
+/// passes, the second putting the events, their times, peers and rooms in group order and
+/// counting the distinct peers and rooms there (`count`).
 #[derive(Debug, Clone, Default)]
 pub struct Groups {
     /// `None` only for `Groups::default()`, the groups of nothing.
@@ -65,10 +76,10 @@ pub struct Groups {
     /// read only, as the sparklines kept were counted over it).
     pub span: Option<(i64, i64)>,
     /// By group, in the order their first events were met.
-    values: Vec<GroupValue>,
+    values: Values,
     sums: Vec<Sums>,
     extents: Vec<Extent>,
-    /// See [`rank`].
+    /// See [`rank`]; empty for a grouping by peer, whose ranks are read for each sort.
     ranks: Vec<u64>,
     /// The groups in the order of the last sort, as places in the lists above.
     order: Vec<u32>,
@@ -85,6 +96,9 @@ pub struct Groups {
     sparklines: Sparklines,
     /// The distinct counts' marks, one pair per run of the second pass.
     marks: Vec<Marks>,
+    /// For a grouping of few groups, counted in one pass: each event's group, in place of the
+    /// lists by group (`members`, `facts` and `seen` are empty then).
+    few: Option<Box<Few>>,
 }
 
 impl Groups {
@@ -117,6 +131,28 @@ impl Groups {
         sort: GroupSort,
         parts: usize,
     ) -> Groups {
+        if key == GroupKey::Peer {
+            return peers::group(old, store, shown, sort, parts);
+        }
+        // Rooms are many as a rule: their groups are put in lists straight away. The other
+        // keys' are tried in one pass, which gives up past a few groups.
+        if key != GroupKey::Room
+            && let Some(counted) = few::count(store, shown, key, parts)
+        {
+            return Groups::of_few(old, store, key, sort, counted);
+        }
+        Groups::in_lists(old, store, shown, key, sort, parts)
+    }
+
+    /// As [`Groups::recompute_in`], the groups always put in lists by group, in two passes.
+    pub(in crate::insight) fn in_lists(
+        old: Groups,
+        store: &Store,
+        shown: &[u32],
+        key: GroupKey,
+        sort: GroupSort,
+        parts: usize,
+    ) -> Groups {
         let rows = store.rows();
         let symbols = store.strings().len();
         // First pass: each slice of the shown events numbers the groups it meets, in the order
@@ -142,7 +178,7 @@ impl Groups {
         // The first slice's lists become the lists of all groups: they take the memory of the
         // grouping before (there are at most as many groups as shown events).
         let mut lists = Some((
-            reused(old.values, shown.len()),
+            reused(old.values.into_whole(), shown.len()),
             reused(old.sums, shown.len()),
         ));
         let mut met: Vec<Met> = (0..slice_count)
@@ -269,7 +305,7 @@ impl Groups {
         let mut out = Groups {
             key: Some(key),
             span,
-            values,
+            values: Values::Whole(values),
             sums,
             extents,
             ranks,
@@ -279,6 +315,57 @@ impl Groups {
             seen,
             sparklines: Sparklines::default(),
             marks,
+            few: None,
+        };
+        out.sort(store, sort);
+        out
+    }
+
+    /// The groups [`few::count`] counted. The marks of the grouping before are kept for the
+    /// next grouping that makes lists; its lists by event are let go.
+    fn of_few(
+        old: Groups,
+        store: &Store,
+        key: GroupKey,
+        sort: GroupSort,
+        counted: few::Counted,
+    ) -> Groups {
+        let few::Counted {
+            values,
+            tallies,
+            few,
+        } = counted;
+        let span = tallies
+            .iter()
+            .filter(|t| t.last != NO_TIME)
+            .map(|t| (t.first, t.last))
+            .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
+        let mut out = Groups {
+            key: Some(key),
+            span,
+            ranks: values.iter().map(|v| rank(store, v.first)).collect(),
+            values: Values::Whole(values),
+            sums: tallies
+                .iter()
+                .map(|t| Sums {
+                    count: t.count,
+                    finals: t.finals,
+                    display: t.display,
+                })
+                .collect(),
+            extents: tallies
+                .iter()
+                .map(|t| Extent {
+                    start: 0,
+                    peers: t.peers,
+                    rooms: t.rooms,
+                    first: t.first,
+                    last: t.last,
+                })
+                .collect(),
+            marks: old.marks,
+            few: Some(Box::new(few)),
+            ..Groups::default()
         };
         out.sort(store, sort);
         out
@@ -292,7 +379,7 @@ impl Groups {
         let mut out = Groups {
             key: Some(key),
             span: None,
-            values: groups.iter().map(|g| g.value).collect(),
+            values: Values::Whole(groups.iter().map(|g| g.value).collect()),
             sums: groups
                 .iter()
                 .map(|g| Sums {
@@ -332,7 +419,7 @@ impl Groups {
         let (s, e) = (self.sums[p], self.extents[p]);
         let timed = e.last != NO_TIME;
         Group {
-            value: self.values[p],
+            value: self.values.get(p),
             display: s.display,
             count: s.count,
             finals: s.finals,
@@ -366,11 +453,19 @@ impl Groups {
         // hundreds of thousands (one per peer). Each key is, from its highest bits: by count,
         // the count (largest first) then the rank; by last seen, the time (latest first, and a
         // group without a time after every other) then the count; then the group's place.
+        // A grouping by peer keeps no ranks (8 bytes a group): they are read for each sort.
+        let read;
+        let ranks: &[u64] = if self.ranks.len() == self.sums.len() {
+            &self.ranks
+        } else {
+            read = self.values.ranks(store);
+            &read
+        };
         let mut keys: Vec<u128> = (0..self.sums.len())
             .map(|p| {
                 let count = u128::from(!self.sums[p].count);
                 let major = match sort {
-                    GroupSort::Count => (count << 64) | u128::from(self.ranks[p]),
+                    GroupSort::Count => (count << 64) | u128::from(ranks[p]),
                     GroupSort::Last => {
                         let last = self.extents[p].last;
                         let latest = if last == NO_TIME {
@@ -402,9 +497,11 @@ impl Groups {
             if end - start > 1 {
                 keys[start..end].sort_unstable_by(|&a, &b| {
                     let (a, b) = (a as u32 as usize, b as u32 as usize);
-                    self.ranks[a]
-                        .cmp(&self.ranks[b])
-                        .then_with(|| compare_values(store, &self.values[a], &self.values[b]))
+                    ranks[a]
+                        .cmp(&ranks[b])
+                        .then_with(|| {
+                            compare_values(store, &self.values.get(a), &self.values.get(b))
+                        })
                         .then(a.cmp(&b))
                 });
             }
@@ -423,47 +520,61 @@ impl Groups {
     /// The shown indices of group `k` (a position in the order of the last sort), in load
     /// order: what the list narrows to when a group is chosen.
     pub fn members(&self, k: usize) -> &[u32] {
+        let p = self.order[k] as usize;
+        if let Some(few) = &self.few {
+            return few.members(p);
+        }
         // Groups counted elsewhere hold none (see [`Groups::of_counts`]).
-        self.members
-            .get(self.range(self.order[k] as usize))
-            .unwrap_or_default()
+        self.members.get(self.range(p)).unwrap_or_default()
     }
 
     /// The events of group `k` counted over `buckets` equal slices of [`Groups::span`]; events
     /// without a time are left out. Empty when `buckets` is 0 or no shown event has a time.
-    pub fn sparkline(&self, k: usize, buckets: usize) -> Vec<u32> {
+    /// `store` is the store the groups were counted in.
+    pub fn sparkline(&self, store: &Store, k: usize, buckets: usize) -> Vec<u32> {
         let p = self.order[k] as usize;
+        if let Some(few) = &self.few {
+            // Every group's at once, in one pass over the events, and kept.
+            let Some(span) = self.span.filter(|_| buckets > 0) else {
+                return Vec::new();
+            };
+            let mut kept = self.sparklines.0.lock().unwrap_or_else(|e| e.into_inner());
+            if !kept.contains_key(&(p, buckets)) {
+                let all = few.sparklines(span, buckets);
+                for (q, counts) in all.chunks(buckets).enumerate() {
+                    kept.insert((q, buckets), counts.to_vec());
+                }
+            }
+            return kept.get(&(p, buckets)).cloned().unwrap_or_default();
+        }
         if self.sums[p].count < KEPT_SPARKLINE_FROM {
-            return self.count_sparkline(p, buckets);
+            return self.count_sparkline(store, p, buckets);
         }
         let mut kept = self.sparklines.0.lock().unwrap_or_else(|e| e.into_inner());
         kept.entry((p, buckets))
-            .or_insert_with(|| self.count_sparkline(p, buckets))
+            .or_insert_with(|| self.count_sparkline(store, p, buckets))
             .clone()
     }
 
-    /// The sparkline of the group at place `p`.
-    fn count_sparkline(&self, p: usize, buckets: usize) -> Vec<u32> {
-        let Some((lo, hi)) = self.span.filter(|_| buckets > 0 && !self.facts.is_empty()) else {
+    /// The sparkline of the group at place `p`: from the times kept in group order, or read
+    /// from the rows of its events (a grouping by peer keeps no times).
+    fn count_sparkline(&self, store: &Store, p: usize, buckets: usize) -> Vec<u32> {
+        let Some((lo, hi)) = self.span.filter(|_| buckets > 0) else {
             return Vec::new();
         };
         let mut counts = vec![0u32; buckets];
-        // Bucket `(t - lo) * buckets / width`, exactly. In 64 bits when the product cannot
-        // overflow them (a span of under 36 years at 16 buckets): a 128-bit division for each
-        // event took longer than the rest of the count.
-        let width = hi.abs_diff(lo) + 1;
-        let n = buckets as u64;
-        let narrow = width.checked_mul(n).is_some();
-        for fact in &self.facts[self.range(p)] {
-            let t = fact.ts;
+        let bucket = Bucket::new(lo, hi, buckets);
+        let mut add = |t: i64| {
             if t != NO_TIME {
-                let off = t.abs_diff(lo);
-                let b = if narrow {
-                    off * n / width
-                } else {
-                    (u128::from(off) * u128::from(n) / u128::from(width)) as u64
-                };
-                counts[b as usize] += 1;
+                counts[bucket.of(t)] += 1;
+            }
+        };
+        if let Some(facts) = self.facts.get(self.range(p)).filter(|f| !f.is_empty()) {
+            facts.iter().for_each(|fact| add(fact.ts));
+        } else if let Some(members) = self.members.get(self.range(p)) {
+            let rows = store.rows();
+            for &i in members {
+                add(rows.get(i as usize).map_or(NO_TIME, |row| row.ts));
             }
         }
         counts
@@ -471,7 +582,7 @@ impl Groups {
 
     /// The position, in the order of the last sort, of the group with this value.
     pub fn position(&self, value: &GroupValue) -> Option<usize> {
-        let p = self.values.iter().position(|v| v == value)?;
+        let p = self.values.position(value)?;
         self.order.iter().position(|&q| q as usize == p)
     }
 }

@@ -366,7 +366,9 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
                 GroupColumn::Rooms => Cell::from(group.rooms.to_string()),
                 GroupColumn::First => Cell::from(short_time(group.first_seen, time, zone)),
                 GroupColumn::Last => Cell::from(short_time(group.last_seen, time, zone)),
-                GroupColumn::Sparkline => Cell::from(sparkline_text(&g.groups.sparkline(k, spark))),
+                GroupColumn::Sparkline => {
+                    Cell::from(sparkline_text(&g.groups.sparkline(store, k, spark)))
+                }
             }));
             let row = Row::new(cells);
             if k == g.selected {

@@ -6,6 +6,7 @@ use serde_json::json;
 use super::*;
 use crate::insight::testing::{SEC, T0, all, demo, ev, generated, store};
 
+mod few;
 mod grouping;
 mod order;
 mod slices;

@@ -40,7 +40,7 @@ fn a_group_without_a_time_is_the_least_recent() {
         [(1, Some(T0 + 9 * SEC)), (1, Some(T0 - 5 * SEC)), (2, None)]
     );
     assert_eq!(g.group(2).first_seen, None);
-    assert_eq!(g.sparkline(2, 3), [0, 0, 0]);
+    assert_eq!(g.sparkline(&s, 2, 3), [0, 0, 0]);
     assert_eq!(g.span, Some((T0 - 5 * SEC, T0 + 9 * SEC)));
 }
 
@@ -54,11 +54,11 @@ fn sparklines_span_every_shown_event() {
     ];
     let s = store(&events);
     let g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Count);
-    assert_eq!(g.sparkline(0, 4), [2, 0, 0, 1]);
-    assert_eq!(g.sparkline(1, 4), [0, 0, 0, 1]);
-    assert_eq!(g.sparkline(0, 1), [3]);
-    assert!(g.sparkline(0, 0).is_empty());
-    let total: u32 = g.sparkline(0, 7).iter().sum();
+    assert_eq!(g.sparkline(&s, 0, 4), [2, 0, 0, 1]);
+    assert_eq!(g.sparkline(&s, 1, 4), [0, 0, 0, 1]);
+    assert_eq!(g.sparkline(&s, 0, 1), [3]);
+    assert!(g.sparkline(&s, 0, 0).is_empty());
+    let total: u32 = g.sparkline(&s, 0, 7).iter().sum();
     assert_eq!(total, 3);
 }
 
@@ -90,7 +90,7 @@ fn sparklines_over_centuries_bucket_as_the_exact_formula_does() {
             let width = i128::from(hi) - i128::from(lo) + 1;
             want[((i128::from(t) - i128::from(lo)) * buckets as i128 / width) as usize] += 1;
         }
-        assert_eq!(g.sparkline(0, buckets), want, "{buckets} buckets");
+        assert_eq!(g.sparkline(&s, 0, buckets), want, "{buckets} buckets");
     }
 }
 
@@ -171,20 +171,22 @@ fn a_large_group_keeps_its_own_sparkline_when_the_groups_are_sorted_again() {
         }))
         .collect();
     let s = store(&events);
-    let mut g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Count);
+    // By peer: groups in lists, each group's sparkline counted alone.
+    let mut g = Groups::compute(&s, &all(&s), GroupKey::Peer, GroupSort::Count);
+    assert!(g.few.is_none());
     assert!(g.iter().all(|g| g.count >= KEPT_SPARKLINE_FROM));
     let kept = |g: &Groups| g.sparklines.0.lock().unwrap().len();
-    let first = g.sparkline(0, 8);
+    let first = g.sparkline(&s, 0, 8);
     assert_eq!(first.iter().sum::<u32>(), g.group(0).count);
     assert_eq!(kept(&g), 1);
-    assert_eq!(g.sparkline(0, 8), first, "kept");
+    assert_eq!(g.sparkline(&s, 0, 8), first, "kept");
     assert_eq!(kept(&g), 1);
     g.sort(&s, GroupSort::Last);
     assert_eq!(kept(&g), 1, "kept by the group, not by its position");
     assert_eq!(g.group(1).count as usize, big + 10);
-    assert_eq!(g.sparkline(1, 8), first, "the same group, moved");
+    assert_eq!(g.sparkline(&s, 1, 8), first, "the same group, moved");
     assert_eq!(kept(&g), 1);
-    let publishes = g.sparkline(0, 8);
+    let publishes = g.sparkline(&s, 0, 8);
     assert_eq!(publishes.iter().sum::<u32>(), g.group(0).count);
     assert_ne!(publishes, first);
     assert_eq!(kept(&g), 2);

@@ -1,0 +1,145 @@
+//! A grouping of few groups, counted in one pass with each event's group in a byte, is the
+//! grouping in lists; more groups, or events out of load order, are put in lists.
+
+use super::*;
+use crate::insight::groups::few::FEW;
+
+/// Everything a grouping shows, sparklines of several widths included.
+fn shown_of(s: &Store, g: &Groups) -> Vec<(Group, Vec<u32>, Vec<Vec<u32>>)> {
+    (0..g.len())
+        .map(|k| {
+            let sparklines = [1, 3, 7, 16].map(|b| g.sparkline(s, k, b)).to_vec();
+            (g.group(k), g.members(k).to_vec(), sparklines)
+        })
+        .collect()
+}
+
+#[test]
+fn few_groups_counted_in_one_pass_are_the_groups_put_in_lists() {
+    let mut taken = 0;
+    for s in [odd_store(), demo(), generated(4_000, 9)] {
+        let every = all(&s);
+        let thirds: Vec<u32> = every.iter().copied().filter(|i| i % 3 != 0).collect();
+        let late: Vec<u32> = every[every.len() / 3..].to_vec();
+        for shown in [&every, &thirds, &late, &every[..1], &every[..0]] {
+            for key in GroupKey::ALL {
+                for sort in GroupSort::ALL {
+                    let lists = Groups::in_lists(Groups::default(), &s, shown, key, sort, 1);
+                    for parts in [1, 2, 3, 7] {
+                        let g =
+                            Groups::recompute_in(Groups::default(), &s, shown, key, sort, parts);
+                        let case =
+                            format!("{key:?} {sort:?}, {} shown, {parts} parts", shown.len());
+                        assert_eq!(g.span, lists.span, "{case}");
+                        assert_eq!(shown_of(&s, &g), shown_of(&s, &lists), "{case}");
+                        if g.few.is_some() {
+                            taken += 1;
+                            assert!(g.members.is_empty() && g.facts.is_empty(), "{case}");
+                        } else {
+                            // Only these keys, or more groups than a mark has bits, make lists.
+                            assert!(
+                                matches!(key, GroupKey::Peer | GroupKey::Room) || lists.len() > FEW,
+                                "{case}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(taken > 500, "{taken}");
+}
+
+#[test]
+fn more_groups_than_a_mark_has_bits_are_put_in_lists() {
+    // Roles met late: every slice has counted events before the groups grow too many.
+    let events: Vec<_> = (0..400u32)
+        .map(|n| {
+            let role = if n < 300 { n % 3 } else { n % 45 };
+            with(
+                ev(n, i64::from(n), "join", &format!("p{}", n % 7), n % 2 == 0),
+                |d| d["role"] = json!(format!("role-{role}")),
+            )
+        })
+        .collect();
+    let s = store(&events);
+    let every = all(&s);
+    for parts in [1, 2, 4] {
+        let g = Groups::recompute_in(
+            Groups::default(),
+            &s,
+            &every,
+            GroupKey::Role,
+            GroupSort::Count,
+            parts,
+        );
+        assert!(g.few.is_none());
+        assert_eq!(g.len(), 45);
+        let lists = Groups::in_lists(
+            Groups::default(),
+            &s,
+            &every,
+            GroupKey::Role,
+            GroupSort::Count,
+            1,
+        );
+        assert_eq!(shown_of(&s, &g), shown_of(&s, &lists), "{parts} parts");
+    }
+    // As many groups as bits: one pass still.
+    let fits: Vec<u32> = (0..400)
+        .filter(|&n| n < 300 || (3..32).contains(&(n % 45)))
+        .take(300 + 29)
+        .collect();
+    let g = Groups::recompute_in(
+        Groups::default(),
+        &s,
+        &fits,
+        GroupKey::Role,
+        GroupSort::Count,
+        2,
+    );
+    assert_eq!(g.len(), FEW);
+    assert!(g.few.is_some());
+}
+
+#[test]
+fn events_out_of_load_order_are_put_in_lists_in_their_order() {
+    let s = demo();
+    let mut shown = all(&s);
+    shown.swap(10, 500);
+    for parts in [1, 2] {
+        let g = Groups::recompute_in(
+            Groups::default(),
+            &s,
+            &shown,
+            GroupKey::Error,
+            GroupSort::Count,
+            parts,
+        );
+        assert!(g.few.is_none(), "{parts} parts");
+        let lists = Groups::in_lists(
+            Groups::default(),
+            &s,
+            &shown,
+            GroupKey::Error,
+            GroupSort::Count,
+            1,
+        );
+        assert_eq!(shown_of(&s, &g), shown_of(&s, &lists));
+    }
+}
+
+#[test]
+fn few_groups_keep_every_sparkline_of_a_width_from_one_count() {
+    let s = demo();
+    let g = Groups::compute(&s, &all(&s), GroupKey::Error, GroupSort::Count);
+    assert!(g.few.is_some() && g.len() > 1);
+    let kept = |g: &Groups| g.sparklines.0.lock().unwrap().len();
+    let first = g.sparkline(&s, 0, 8);
+    assert_eq!(first.iter().sum::<u32>(), g.group(0).count);
+    assert_eq!(kept(&g), g.len());
+    assert_eq!(g.sparkline(&s, 1, 8).iter().sum::<u32>(), g.group(1).count);
+    assert_eq!(kept(&g), g.len());
+    g.sparkline(&s, 0, 5);
+    assert_eq!(kept(&g), 2 * g.len());
+}
