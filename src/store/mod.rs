@@ -13,6 +13,7 @@
 //! - `chains` finds the rows of a peer, or the track events of a user, as lists through them.
 
 mod batch;
+mod brief;
 mod chains;
 #[cfg(test)]
 mod footprint;
@@ -61,6 +62,8 @@ type PeerIndex = chains::Chains<chains::BySymbol>;
 pub struct Store {
     blobs: Vec<Arc<Blob>>,
     rows: Vec<Row>,
+    /// Beside each row, its type and `is_terminal` in a byte, for the filters of those.
+    briefs: brief::Briefs,
     /// Beside each row, up to the last row the search indexed: a store read without the
     /// index (`BatchBuilder::unindexed`, whose rows the search reads whole) keeps none.
     located: Vec<Located>,
@@ -355,6 +358,7 @@ impl Store {
                 self.located.resize(self.rows.len(), Located::default());
                 self.located.push(located);
             }
+            self.briefs.push(&row);
             self.rows.push(row);
         }
         self.duplicates += duplicates;
@@ -397,6 +401,7 @@ impl Store {
         };
         let expected = usize::try_from(whole).unwrap_or(usize::MAX).min(cap).max(n);
         self.rows.reserve(expected);
+        self.briefs.reserve(expected);
         if batch.rows.iter().any(|(row, _)| !row.search_raw()) {
             self.located.reserve(expected);
         }
@@ -466,7 +471,20 @@ impl Store {
     fn scan(&self, compiled: &Query, rows: impl Iterator<Item = usize>) -> Vec<u32> {
         let mut matched = Vec::new();
         let mut unread = Vec::new();
+        let sieve = compiled.sieve();
         for i in rows {
+            // The type and `is_terminal` first, from their byte: most rows are ruled out or in
+            // without being read.
+            if let Some(sieve) = sieve {
+                match sieve.verdict(self.briefs.get(i)) {
+                    brief::Verdict::Out => continue,
+                    brief::Verdict::In => {
+                        matched.push(i as u32);
+                        continue;
+                    }
+                    brief::Verdict::Read => {}
+                }
+            }
             match compiled.matches_unread(self, i) {
                 Some(true) => matched.push(i as u32),
                 Some(false) => {}
