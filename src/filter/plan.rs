@@ -132,6 +132,32 @@ impl<V> Plan<V> {
         &self.conditions
     }
 
+    /// The `is_terminal` an event must have, when the plan asks for one (final errors only, or
+    /// retried ones).
+    pub fn terminal(&self) -> Option<bool> {
+        self.terminal
+    }
+
+    /// Whether the types and `is_terminal` are all the plan asks of an event: an event whose
+    /// type and `is_terminal` pass then matches.
+    pub fn only_types_and_terminal(&self) -> bool {
+        // Whole, so that a new part of the plan does not compile until it is decided here.
+        let Plan {
+            types: _,
+            conditions,
+            terminal: _,
+            since,
+            until,
+            search,
+            hidden,
+        } = self;
+        conditions.is_empty()
+            && hidden.is_empty()
+            && since.is_none()
+            && until.is_none()
+            && search.is_none()
+    }
+
     /// Whether the event matches; `None` when all but the search hold and the record cannot
     /// tell whether the search text is in it.
     pub fn matches<R: Record>(&self, event: &R) -> Option<bool>

@@ -62,6 +62,7 @@ impl super::Store {
         vec![
             ("rows", Bytes::of(&self.rows)),
             ("located", Bytes::of(&self.located)),
+            ("type and final of each row", self.briefs.heap()),
             ("ids", self.ids.heap()),
             (
                 "peer index",

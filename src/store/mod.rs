@@ -13,6 +13,7 @@
 //! - `chains` finds the rows of a peer, or the track events of a user, as lists through them.
 
 mod batch;
+mod brief;
 mod chains;
 #[cfg(test)]
 mod footprint;
@@ -61,6 +62,8 @@ type PeerIndex = chains::Chains<chains::BySymbol>;
 pub struct Store {
     blobs: Vec<Arc<Blob>>,
     rows: Vec<Row>,
+    /// Beside each row, its type and `is_terminal` in a byte, for the filters of those.
+    briefs: brief::Briefs,
     /// Beside each row, up to the last row the search indexed: a store read without the
     /// index (`BatchBuilder::unindexed`, whose rows the search reads whole) keeps none.
     located: Vec<Located>,
@@ -222,15 +225,27 @@ impl Store {
             Some(bits) if bits.is_for(needle) => bits,
             _ => SearchBits::new(needle),
         };
+        let started = std::time::Instant::now();
         let bits = bits.extended(&self.strings, &self.sets, &self.agents, self.times);
         *cache = Some(bits.clone());
         drop(cache);
+        let strings_ms = started.elapsed().as_secs_f64() * 1e3;
         if !needle.is_number_like() {
+            tracing::trace!(strings_ms, "search bits");
             return bits;
         }
         let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
+        let at = std::time::Instant::now();
         numbers.extend(self);
-        bits.with_numbers(numbers.rows_where(|text| needle.matches_number(text.as_bytes())))
+        let numbers_ms = at.elapsed().as_secs_f64() * 1e3;
+        let rows = numbers.rows_where(|text| needle.matches_number(text.as_bytes()));
+        tracing::trace!(
+            strings_ms,
+            numbers_ms,
+            rows_ms = at.elapsed().as_secs_f64() * 1e3 - numbers_ms,
+            "search bits"
+        );
+        bits.with_numbers(rows)
     }
 
     /// What reading the numbers of the next `most` events (at least one) not read yet takes,
@@ -343,6 +358,7 @@ impl Store {
                 self.located.resize(self.rows.len(), Located::default());
                 self.located.push(located);
             }
+            self.briefs.push(&row);
             self.rows.push(row);
         }
         self.duplicates += duplicates;
@@ -385,6 +401,7 @@ impl Store {
         };
         let expected = usize::try_from(whole).unwrap_or(usize::MAX).min(cap).max(n);
         self.rows.reserve(expected);
+        self.briefs.reserve(expected);
         if batch.rows.iter().any(|(row, _)| !row.search_raw()) {
             self.located.reserve(expected);
         }
@@ -408,7 +425,12 @@ impl Store {
             // Every event, without reading one: what a store shows while it loads unfiltered.
             return range.map(|i| i as u32).collect();
         }
+        let started = std::time::Instant::now();
         let compiled = Query::new(self, filter);
+        tracing::trace!(
+            query_ms = started.elapsed().as_secs_f64() * 1e3,
+            "filter compiled"
+        );
         if parts <= 1 || range.is_empty() {
             return self.scan(&compiled, range);
         }
@@ -434,7 +456,22 @@ impl Store {
             return rows.to_vec();
         }
         let compiled = Query::new(self, filter);
-        let each = |rows: &[u32]| self.scan(&compiled, rows.iter().map(|&i| i as usize));
+        // The rows are scattered (a find's candidates, a group's members): each is asked for
+        // some ahead of its turn, where the processor would wait for it.
+        let each = |rows: &[u32]| {
+            let ahead = |k: usize| {
+                if let Some(&i) = rows.get(k + ROWS_AHEAD) {
+                    self.prefetch_row(i as usize);
+                }
+            };
+            self.scan(
+                &compiled,
+                rows.iter().enumerate().map(|(k, &i)| {
+                    ahead(k);
+                    i as usize
+                }),
+            )
+        };
         if parts <= 1 || rows.is_empty() {
             return each(rows);
         }
@@ -449,7 +486,20 @@ impl Store {
     fn scan(&self, compiled: &Query, rows: impl Iterator<Item = usize>) -> Vec<u32> {
         let mut matched = Vec::new();
         let mut unread = Vec::new();
+        let sieve = compiled.sieve();
         for i in rows {
+            // The type and `is_terminal` first, from their byte: most rows are ruled out or in
+            // without being read.
+            if let Some(sieve) = sieve {
+                match sieve.verdict(self.briefs.get(i)) {
+                    brief::Verdict::Out => continue,
+                    brief::Verdict::In => {
+                        matched.push(i as u32);
+                        continue;
+                    }
+                    brief::Verdict::Read => {}
+                }
+            }
             match compiled.matches_unread(self, i) {
                 Some(true) => matched.push(i as u32),
                 Some(false) => {}
@@ -471,6 +521,18 @@ impl Store {
         merge_sorted(&matched, &found)
     }
 
+    /// Asks for row `i`, and what the search knows of its strings, to be fetched into the cache.
+    fn prefetch_row(&self, i: usize) {
+        let row = &self.rows[i];
+        // A row spans two cache lines (or three, the middle one ahead of its use anyway).
+        memory::prefetch::prefetch(row);
+        memory::prefetch::prefetch_end(row);
+        if let Some(located) = self.located.get(i) {
+            memory::prefetch::prefetch(located);
+            memory::prefetch::prefetch_end(located);
+        }
+    }
+
     /// Indices of every event that matches the filter, in load order.
     pub fn filter(&self, filter: &Filter) -> Vec<u32> {
         self.matching(filter, 0..self.rows.len())
@@ -489,6 +551,9 @@ fn slices_for(len: usize) -> usize {
 
 /// How many descriptions ahead a search asks for the one it will read.
 const FETCH_AHEAD: usize = 12;
+
+/// How many rows ahead a filter of scattered rows asks for the one it will read.
+const ROWS_AHEAD: usize = 16;
 
 /// The span `span` widened to hold `from..=to` (that span alone when there is none).
 pub(crate) fn widened(span: Option<(i64, i64)>, from: i64, to: i64) -> (i64, i64) {

@@ -1,6 +1,7 @@
 //! A filter run over the store's rows: its [`Plan`] with strings as the store's symbols, so that
 //! matching a row is integer work, and the text search answered from the search index.
 
+use super::brief::Sieve;
 use super::{NO_TIME, Needle, Row, SearchBits, Store, Sym};
 use crate::event::Field;
 use crate::filter::{Filter, Plan, Record};
@@ -37,6 +38,8 @@ impl Store {
 pub struct Query {
     plan: Plan<Sym>,
     search: Option<SearchBits>,
+    /// What each row's type and `is_terminal` byte says, when the plan asks about either.
+    sieve: Option<Sieve>,
 }
 
 /// A row as the plan reads it.
@@ -81,7 +84,19 @@ impl Query {
         let strings = store.strings();
         let plan = Plan::new(filter, |s| strings.lookup(s));
         let search = plan.search().map(|s| store.search_bits(&Needle::new(s)));
-        Query { plan, search }
+        let sieve = Sieve::of(&plan, &store.briefs);
+        Query {
+            plan,
+            search,
+            sieve,
+        }
+    }
+
+    /// The verdicts of each row's type and `is_terminal` byte, when the plan asks about
+    /// either: a row ruled out there need not be read, and one ruled in matches (see
+    /// [`Sieve`]).
+    pub(super) fn sieve(&self) -> Option<&Sieve> {
+        self.sieve.as_ref()
     }
 
     /// Whether event `i` matches, answered from its row alone; `None` when the answer takes

@@ -199,6 +199,7 @@ fn does_nothing(model: &Model, key: &str, mode: super::keymap::Mode) -> String {
 /// event's chain, the facets and why no event is shown. Each remembers the generation of the events it was computed
 /// for, and is computed again only when that moved on (or, for the timeline, its width).
 pub fn refresh_derived(model: &mut Model) {
+    let started = std::time::Instant::now();
     let focused = model.focused_event();
     let Model {
         events,
@@ -208,6 +209,7 @@ pub fn refresh_derived(model: &mut Model) {
         beside,
         ..
     } = model;
+    let mut lap = Lap::new(started);
     if let Some(groups) = focus.groups_mut() {
         groups.refresh(events);
         groups.refresh_shares(events, beside);
@@ -215,22 +217,57 @@ pub fn refresh_derived(model: &mut Model) {
     if let Some(story) = focus.story_mut() {
         story.retell(&events.store, beside, events.generation.store);
     }
+    let groups_ms = lap.next();
     events.refresh_why_empty();
+    let why_empty_ms = lap.next();
     let mut found = events.find.take();
     if let Some(find) = &mut found {
         find.refresh(events);
     }
     events.find = found;
+    let find_ms = lap.next();
     if let Some(strip) = &mut panes.timeline {
         strip.refresh(events, timeline::buckets_for(*screen));
     }
+    let timeline_ms = lap.next();
     panes
         .detail
         .refresh(&events.store, events.generation, focused);
     panes
         .detail
         .refresh_verdict(&events.store, beside, events.generation, focused);
+    let detail_ms = lap.next();
     panes.facets.refresh(events, focus.groups());
+    let facets_ms = lap.next();
+    if started.elapsed() >= std::time::Duration::from_millis(1) {
+        // Where a slow key's update went, beside the frame's `update_ms`.
+        tracing::trace!(
+            groups_ms,
+            why_empty_ms,
+            find_ms,
+            timeline_ms,
+            detail_ms,
+            facets_ms,
+            "refreshed"
+        );
+    }
+}
+
+/// The milliseconds between one call of [`Lap::next`] and the next, for the trace log.
+pub(crate) struct Lap(std::time::Instant);
+
+impl Lap {
+    pub(crate) fn new(from: std::time::Instant) -> Lap {
+        Lap(from)
+    }
+
+    /// The milliseconds since the last lap (or the start), starting the next.
+    pub(crate) fn next(&mut self) -> f64 {
+        let now = std::time::Instant::now();
+        let ms = (now - self.0).as_secs_f64() * 1e3;
+        self.0 = now;
+        ms
+    }
 }
 
 /// Lines one turn of the wheel moves.

@@ -1,5 +1,6 @@
-//! [`OrderIndex::arrange_around`] against the plain filter of the order and search for the
-//! anchor, over every order, any members and any anchor.
+//! [`OrderIndex::arrange_around`] and [`OrderIndex::arrange_into`] against the plain filter of
+//! the order and search for the anchor, over every order, any members and any anchor, in a store
+//! loaded in time order (whose time order is taken as the load order) and one that is not.
 
 use std::sync::OnceLock;
 
@@ -7,10 +8,60 @@ use proptest::prelude::*;
 
 use super::*;
 
-/// A store with events out of time order and some without a time, made once.
+/// The generator's events loaded in the order of `rows` (a function of the row and the number
+/// of rows).
+fn reloaded(rows: impl Fn(usize, usize) -> usize) -> Store {
+    let s = crate::insight::testing::generated(300, 7);
+    let lines: Vec<String> = (0..s.len())
+        .map(|k| String::from_utf8(s.raw(rows(k, s.len())).to_vec()).unwrap())
+        .collect();
+    let mut out = Store::new();
+    out.merge(crate::store::Batch::of_objects(lines).unwrap());
+    out
+}
+
+/// The generator's events out of time order (each seventh, round and round), made once.
 fn store() -> &'static Store {
     static STORE: OnceLock<Store> = OnceLock::new();
-    STORE.get_or_init(|| crate::insight::testing::generated(300, 7))
+    STORE.get_or_init(|| reloaded(|k, n| k * 7 % n))
+}
+
+/// The same events in time order, as the generator writes them (a dump written oldest first):
+/// its time order is its load order.
+fn store_in_time_order() -> &'static Store {
+    static STORE: OnceLock<Store> = OnceLock::new();
+    STORE.get_or_init(|| reloaded(|k, _| k))
+}
+
+#[test]
+fn a_store_loaded_in_time_order_is_told_from_one_that_is_not() {
+    let mut index = OrderIndex::default();
+    index.extend(store_in_time_order());
+    assert!(!index.out_of_load_order);
+    assert_eq!(store_in_time_order().len(), store().len());
+    let mut index = OrderIndex::default();
+    index.extend(store());
+    assert!(index.out_of_load_order);
+    // The later events loaded first, then the earlier ones: merged into the time order before
+    // them, they leave the load order, and the members are arranged by the time order.
+    let s = store_in_time_order();
+    let lines: Vec<String> = (0..s.len())
+        .map(|i| String::from_utf8(s.raw(i).to_vec()).unwrap())
+        .collect();
+    let mut two = Store::new();
+    let mut index = OrderIndex::default();
+    for part in [&lines[150..], &lines[..150]] {
+        two.merge(crate::store::Batch::of_objects(part).unwrap());
+        index.extend(&two);
+    }
+    assert!(index.out_of_load_order);
+    let members: Vec<u32> = (0..two.len() as u32).step_by(3).collect();
+    let mut out = Vec::new();
+    index.arrange_into(&two, Order::default(), &members, &mut out);
+    let member: Vec<bool> = (0..two.len()).map(|i| i % 3 == 0).collect();
+    let all = index.ordered(&two, Order::default()).to_vec();
+    assert_eq!(out, plainly(&all, &member, None).0);
+    assert_ne!(out, members);
 }
 
 /// What `arrange_around` gives, found plainly: the ordered rows that are members, and the
@@ -38,8 +89,10 @@ proptest! {
         held in proptest::collection::vec(any::<u32>(), 0..400),
         key in 0..SortKey::ALL.len(),
         newest_first in any::<bool>(),
+        in_time_order in any::<bool>(),
+        ascending in any::<bool>(),
     ) {
-        let s = store();
+        let s = if in_time_order { store_in_time_order() } else { store() };
         let order = Order { key: SortKey::ALL[key], newest_first };
         // Members drawn from the seed, roughly one row in `kept_one_in`, in any order.
         let mut state = seed | 1;
@@ -54,13 +107,21 @@ proptest! {
                 members.push(i);
             }
         }
+        // In load order too, as a filter gives them (what the time order of a store loaded in
+        // time order takes as they are).
+        if ascending {
+            members.reverse();
+        }
         let mut index = OrderIndex::default();
         index.extend(s);
         let all = index.ordered(s, order).to_vec();
-        let mut out = held;
+        let mut out = held.clone();
         let at = index.arrange_around(s, order, &members, anchor, &mut out);
         let (kept, plain_at) = plainly(&all, &member, anchor);
         prop_assert_eq!(&out, &kept);
         prop_assert_eq!(at, plain_at);
+        let mut out = held;
+        index.arrange_into(s, order, &members, &mut out);
+        prop_assert_eq!(&out, &kept);
     }
 }

@@ -15,3 +15,20 @@ pub fn prefetch<T>(value: &T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = value;
 }
+
+/// [`prefetch`] of the cache line holding the last byte of `value`: with the first, every line
+/// of a value that spans two.
+#[inline]
+pub fn prefetch_end<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: as for `prefetch`; the address is within the live value.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let last = std::ptr::from_ref(value)
+            .cast::<i8>()
+            .wrapping_add(std::mem::size_of::<T>().saturating_sub(1));
+        _mm_prefetch::<_MM_HINT_T0>(last);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}

@@ -10,6 +10,25 @@ use crate::store::read::walk::for_each_string;
 /// How many bytes of the interned strings a search lowercases at a time.
 const LOWERED_BLOCK: usize = 64 * 1024;
 
+/// From this many bytes of interned strings on, they are searched on every thread of the pool.
+const PARALLEL_BYTES: usize = 1 << 20;
+
+/// The number of the string (of those ending at `ends`, ascending) that holds byte `at`, at or
+/// after string `from`: the strings from there are passed over in growing steps, then the last
+/// step is halved. A find in strings that follow each other is then a few looks at `ends`, where
+/// a search of them all is twenty-odd scattered over megabytes.
+fn string_holding(ends: &[usize], from: usize, at: usize) -> usize {
+    // Every string before `lo` ends at or before `at`.
+    let (mut lo, mut hi, mut step) = (from, from, 1);
+    while hi < ends.len() && ends[hi] <= at {
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    let hi = hi.min(ends.len());
+    lo + ends[lo..hi].partition_point(|&end| end <= at)
+}
+
 /// A search text, prepared once.
 #[derive(Debug, Clone)]
 pub struct Needle {
@@ -172,19 +191,57 @@ pub fn is_time_char(b: u8) -> bool {
 impl Needle {
     /// For an ASCII text: which of the interned strings from number `from` on hold it. The
     /// strings lie end to end in one buffer, which is searched from end to end (a block at a
-    /// time); a find that runs from one string into the next counts for neither. A string
-    /// holding one of the two characters whose lowercase is ASCII is looked at on its own.
+    /// time), in as many parts as the pool has threads when it is long; a find that runs from
+    /// one string into the next counts for neither. A string holding one of the two characters
+    /// whose lowercase is ASCII is looked at on its own.
     pub(super) fn in_strings(&self, strings: &Interner, from: usize) -> Vec<bool> {
-        self.in_strings_by_blocks(strings, from, LOWERED_BLOCK)
+        let (text, first, _) = strings.text_from(from);
+        let parts = if text.len() - first >= PARALLEL_BYTES {
+            rayon::current_num_threads()
+        } else {
+            1
+        };
+        self.in_strings_by_blocks(strings, from, LOWERED_BLOCK, parts)
     }
 
-    /// [`Needle::in_strings`], the text searched `block` bytes (at least one) at a time.
-    fn in_strings_by_blocks(&self, strings: &Interner, from: usize, block: usize) -> Vec<bool> {
-        let block = block.max(1);
-        // Positions are in the whole text; `text[first..]` is what is searched.
+    /// [`Needle::in_strings`], the text searched `block` bytes (at least one) at a time, the
+    /// strings cut into `parts` (at least one) of as many strings each, searched on the pool's
+    /// threads.
+    fn in_strings_by_blocks(
+        &self,
+        strings: &Interner,
+        from: usize,
+        block: usize,
+        parts: usize,
+    ) -> Vec<bool> {
+        use rayon::prelude::*;
         let (text, first, ends) = strings.text_from(from);
+        let step = ends.len().div_ceil(parts.max(1)).max(1);
+        let found: Vec<Vec<bool>> = (0..ends.len())
+            .step_by(step)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|k| {
+                let part = &ends[k..(k + step).min(ends.len())];
+                let start = if k == 0 { first } else { ends[k - 1] };
+                let end = part.last().copied().unwrap_or(start);
+                self.in_part(&text[..end], start, part, block)
+            })
+            .collect();
+        found.concat()
+    }
+
+    /// Which of the strings that end at `ends`, the first starting at `first` in `text` (which
+    /// ends with the last), hold the text, searched `block` bytes at a time.
+    fn in_part(&self, text: &[u8], first: usize, ends: &[usize], block: usize) -> Vec<bool> {
+        let block = block.max(1);
         let mut found = vec![false; ends.len()];
-        let string_at = |at: usize| ends.partition_point(|&end| end <= at);
+        // Finds only move on: the string of each is looked for from that of the one before.
+        let mut last = 0;
+        let mut string_at = |at: usize| {
+            last = string_holding(ends, last, at);
+            last
+        };
         let finder = self
             .lower_finder
             .as_ref()
@@ -227,9 +284,11 @@ impl Needle {
             at = at.max(start);
         }
         if self.has_i_or_k {
+            let mut last = 0;
             let mut at = first;
             while let Some(i) = memchr::memchr2(0xC4, 0xE2, &text[at..]) {
-                let k = string_at(at + i);
+                last = string_holding(ends, last, at + i);
+                let k = last;
                 let start = if k == 0 { first } else { ends[k - 1] };
                 let s = std::str::from_utf8(&text[start..ends[k]]).unwrap_or_default();
                 found[k] = found[k] || self.matches_str(s);
@@ -354,14 +413,29 @@ mod tests {
                     want,
                     "{text:?} from {from}"
                 );
-                // Blocks shorter than the text, than a string, and cut anywhere.
+                // Blocks shorter than the text, than a string, and cut anywhere; the strings
+                // in one part or cut into several, up to one a string.
                 for block in 1..=9 {
-                    assert_eq!(
-                        needle.in_strings_by_blocks(&strings, from, block),
-                        want,
-                        "{text:?} from {from}, blocks of {block}"
-                    );
+                    for parts in [1, 2, 3, 5, 100] {
+                        assert_eq!(
+                            needle.in_strings_by_blocks(&strings, from, block, parts),
+                            want,
+                            "{text:?} from {from}, blocks of {block}, {parts} parts"
+                        );
+                    }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_string_holding_a_byte_is_found_from_any_string_before_it() {
+        // Strings of 1 to 5 bytes, some empty, ending at these bytes.
+        let ends = [0, 1, 1, 3, 4, 9, 9, 9, 10, 12, 17, 18, 18, 23, 24];
+        for at in 0..24 {
+            let plain = ends.partition_point(|&end| end <= at);
+            for from in 0..=plain {
+                assert_eq!(string_holding(&ends, from, at), plain, "{at} from {from}");
             }
         }
     }

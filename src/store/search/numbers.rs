@@ -206,11 +206,17 @@ impl NumberIndex {
             .map(|s| s.iter().any(|sym: &Sym| texts[sym.0 as usize]))
             .collect();
         let mut bits = vec![0u64; self.of_row.len().div_ceil(64)];
-        for (i, &n) in self.of_row.iter().enumerate() {
-            if sets[n as usize] {
-                bits[i / 64] |= 1 << (i % 64);
-            }
-        }
+        // A word of bits for each 64 events, in parts of whole words on the pool's threads.
+        let words = bits.len().div_ceil(rayon::current_num_threads()).max(1);
+        bits.par_chunks_mut(words)
+            .zip(self.of_row.par_chunks(words * 64))
+            .for_each(|(bits, rows)| {
+                for (word, rows) in bits.iter_mut().zip(rows.chunks(64)) {
+                    for (b, &n) in rows.iter().enumerate() {
+                        *word |= u64::from(sets[n as usize]) << b;
+                    }
+                }
+            });
         bits
     }
 }
@@ -262,6 +268,29 @@ mod tests {
         );
         index.extend(&store);
         assert_eq!(index.rows_where(|t| t == "3"), [0b10001]);
+    }
+
+    #[test]
+    fn the_bits_of_many_events_are_each_events_own_on_every_thread() {
+        // Events in several words of bits and parts of words, some numbers in few of them.
+        let lines: Vec<String> = (0..1_000)
+            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{},"m":{}}}}}"#, n % 7, n % 130))
+            .collect();
+        let store = store_of(&lines.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut index = NumberIndex::default();
+        index.extend(&store);
+        for (text, holds) in [("3", 3), ("129", 129), ("6", 6)] {
+            let bits = index.rows_where(|t| t == text);
+            assert_eq!(bits.len(), 1_000usize.div_ceil(64));
+            for i in 0..1_000 {
+                let want = i % 7 == holds || i % 130 == holds;
+                assert_eq!(
+                    bits[i / 64] & (1 << (i % 64)) != 0,
+                    want,
+                    "{text} in event {i}"
+                );
+            }
+        }
     }
 
     /// Every number-like search text the tests ask about, and what a store finds for each.

@@ -9,6 +9,7 @@ use crate::event::Field;
 use crate::generator::ndjson_lines as generated_lines;
 use crate::time::parse_rfc3339_nanos;
 
+mod brief;
 mod interning;
 mod long_values;
 mod merging;

@@ -196,17 +196,21 @@ pub fn typed(model: &mut Model) {
         select(model, start.min(model.events.shown.len().saturating_sub(1)));
         return;
     }
+    let mut lap = crate::tui::update::Lap::new(std::time::Instant::now());
     let mut find = match &model.events.find {
         Some(before) if narrows(&before.text, &text) => {
             Find::narrowed(before, &text, &model.events.store)
         }
         _ => Find::lazy(&text),
     };
+    let narrowed_ms = lap.next();
     find.refresh(&model.events);
+    let refresh_ms = lap.next();
     model.events.find = Some(find);
     if let Some(k) = hit_from(model, start, true) {
         jump(model, k);
     }
+    tracing::trace!(narrowed_ms, refresh_ms, jump_ms = lap.next(), "found");
 }
 
 /// Whether every event that holds `text` holds `before` too, so that a find of `text` need only
