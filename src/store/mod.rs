@@ -11,6 +11,8 @@
 //! - `memory/` is where the bytes are kept ([`Blob`]) and how memory is reused.
 //! - `tracks` holds the rows of the track events, and each user's among them.
 //! - `chains` finds the rows of a peer, or the track events of a user, as lists through them.
+//! - `brief` keeps each row's type and `is_terminal` in a byte beside the rows, which a filter of
+//!   types and of final or retried errors reads in place of the rows.
 
 mod batch;
 mod brief;

@@ -77,9 +77,10 @@ pub(super) struct Extent {
 /// and for a million shown events in a few large groups, counting them all took 5 ms a frame.
 pub(super) const KEPT_SPARKLINE_FROM: u32 = 1024;
 
-/// Sparklines by group (its place, which a sort does not change) and number of buckets. At most
-/// one per `KEPT_SPARKLINE_FROM` shown events and bucket count is kept; a copy of the groups
-/// starts without them.
+/// Sparklines by group (its place, which a sort does not change) and number of buckets. Groups
+/// put in lists keep at most one per `KEPT_SPARKLINE_FROM` shown events and bucket count; few
+/// groups counted in one pass keep every group's (at most [`super::few::FEW`] a bucket count),
+/// counted together. A copy of the groups starts without them.
 #[derive(Debug, Default)]
 pub(super) struct Sparklines(
     pub(super) std::sync::Mutex<rustc_hash::FxHashMap<(usize, usize), Vec<u32>>>,

@@ -132,9 +132,21 @@ impl Marks {
     }
 }
 
-/// The shown events grouped in one pass, when they make at most [`FEW`] groups and are in load
-/// order; `None` otherwise (the lists by group are made then).
+/// Whether `shown` of a store of `events` are many enough for the one pass: it keeps a byte and
+/// a time for every event of the store, shown or not, and finds a group's events by reading
+/// every byte. Where they are fewer than a quarter of the store (a room's events of millions),
+/// the lists by group cost what the shown events do, and the pass what the store does.
+pub(super) fn suits(events: usize, shown: usize) -> bool {
+    shown > 0 && shown.saturating_mul(4) >= events
+}
+
+/// The shown events grouped in one pass, when they are many enough (see [`suits`]), make at
+/// most [`FEW`] groups and are in load order; `None` otherwise (the lists by group are made
+/// then).
 pub(super) fn count(store: &Store, shown: &[u32], key: GroupKey, parts: usize) -> Option<Counted> {
+    if !suits(store.len(), shown.len()) {
+        return None;
+    }
     let rows = store.rows();
     let symbols = store.strings().len();
     let step = slice_len(shown.len(), parts);

@@ -564,8 +564,10 @@ impl Groups {
         };
         let mut counts = vec![0u32; buckets];
         let bucket = Bucket::new(lo, hi, buckets);
+        // A time outside the span (read from rows of a store other than the one counted) is
+        // left out, where it would be counted in a bucket it does not fall in.
         let mut add = |t: i64| {
-            if t != NO_TIME {
+            if t != NO_TIME && (lo..=hi).contains(&t) {
                 counts[bucket.of(t)] += 1;
             }
         };

@@ -66,7 +66,8 @@ impl Values {
         }
     }
 
-    /// The memory of whole values, emptied (none if they were not whole).
+    /// The memory of whole values, as it is (none if they were not whole): the caller empties
+    /// it.
     pub(super) fn into_whole(self) -> Vec<GroupValue> {
         match self {
             Values::Whole(values) => values,
@@ -74,7 +75,7 @@ impl Values {
         }
     }
 
-    /// The memory of first strings, emptied (none if they were whole).
+    /// The memory of first strings, as it is (none if they were whole): the caller empties it.
     pub(super) fn into_firsts(self) -> Vec<Sym> {
         match self {
             Values::Firsts(firsts) => firsts,

@@ -36,9 +36,12 @@ fn few_groups_counted_in_one_pass_are_the_groups_put_in_lists() {
                             taken += 1;
                             assert!(g.members.is_empty() && g.facts.is_empty(), "{case}");
                         } else {
-                            // Only these keys, or more groups than a mark has bits, make lists.
+                            // Only these keys, more groups than a mark has bits, or too few
+                            // events shown for the pass over the store, make lists.
                             assert!(
-                                matches!(key, GroupKey::Peer | GroupKey::Room) || lists.len() > FEW,
+                                matches!(key, GroupKey::Peer | GroupKey::Room)
+                                    || lists.len() > FEW
+                                    || shown.len() * 4 < s.len(),
                                 "{case}"
                             );
                         }
@@ -48,6 +51,38 @@ fn few_groups_counted_in_one_pass_are_the_groups_put_in_lists() {
         }
     }
     assert!(taken > 500, "{taken}");
+}
+
+#[test]
+fn a_view_of_a_small_part_of_the_store_is_put_in_lists() {
+    // The one pass costs what the store does: for a room's events among millions, the lists
+    // cost what the shown events do.
+    let s = generated(4_000, 9);
+    let every = all(&s);
+    let quarter = s.len().div_ceil(4);
+    for (shown, one_pass) in [
+        (&every[..quarter - 1], false),
+        (&every[..quarter], true),
+        (&every[..], true),
+    ] {
+        let g = Groups::compute(&s, shown, GroupKey::Error, GroupSort::Count);
+        let lists = Groups::in_lists(
+            Groups::default(),
+            &s,
+            shown,
+            GroupKey::Error,
+            GroupSort::Count,
+            1,
+        );
+        assert_eq!(
+            g.few.is_some(),
+            one_pass,
+            "{} of {} shown",
+            shown.len(),
+            s.len()
+        );
+        assert_eq!(shown_of(&s, &g), shown_of(&s, &lists));
+    }
 }
 
 #[test]
