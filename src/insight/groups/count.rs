@@ -290,3 +290,11 @@ pub(super) fn reused<T>(mut items: Vec<T>, len: usize) -> Vec<T> {
     items.clear();
     items
 }
+
+/// The span of groups' (first, last) times: from the earliest first to the latest last, of
+/// the groups with a time (a group without one has `NO_TIME` last); `None` when none has.
+pub(super) fn span_of(extents: impl Iterator<Item = (i64, i64)>) -> Option<(i64, i64)> {
+    extents
+        .filter(|&(_, last)| last != NO_TIME)
+        .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)))
+}

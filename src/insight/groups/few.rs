@@ -283,18 +283,24 @@ pub(super) fn count(store: &Store, shown: &[u32], key: GroupKey, parts: usize) -
 }
 
 impl Few {
-    /// The shown indices of the group at place `p`, in load order.
+    /// The shown indices of the group at place `p`, in load order. The first asked for makes
+    /// every group's, in one pass over the column: what asks for one group's events (its share
+    /// of chains that got through, counted for each group in turn) asks for the others' next,
+    /// and a pass for each would read the store's column once a group.
     pub(super) fn members(&self, p: usize) -> &[u32] {
-        self.members[p].get_or_init(|| {
-            let n = self.number[p];
-            let mut members = Vec::new();
+        if self.members[p].get().is_none() {
+            let mut by_number: Vec<Vec<u32>> = vec![Vec::new(); FEW];
             for (i, &b) in self.column.iter().enumerate() {
-                if b == n {
-                    members.push(i as u32);
+                if let Some(list) = by_number.get_mut(b as usize) {
+                    list.push(i as u32);
                 }
             }
-            members
-        })
+            for (q, &n) in self.number.iter().enumerate() {
+                // Made by another thread meanwhile, it is the same list.
+                let _ = self.members[q].set(std::mem::take(&mut by_number[n as usize]));
+            }
+        }
+        self.members[p].get().map_or(&[], Vec::as_slice)
     }
 
     /// The events of every group counted over `buckets` slices of `lo..=hi`, by place, each

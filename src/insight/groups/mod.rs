@@ -287,11 +287,7 @@ impl Groups {
         }
         works.into_par_iter().for_each(|mut work| work());
 
-        let span = extents
-            .iter()
-            .filter(|e| e.last != NO_TIME)
-            .map(|e| (e.first, e.last))
-            .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
+        let span = span_of(extents.iter().map(|e| (e.first, e.last)));
         let mut ranks = reused(old.ranks, values.len());
         // A string read for each group: hundreds of thousands of groups (one per peer) make it
         // a read from memory each, side by side on every thread.
@@ -335,11 +331,7 @@ impl Groups {
             tallies,
             few,
         } = counted;
-        let span = tallies
-            .iter()
-            .filter(|t| t.last != NO_TIME)
-            .map(|t| (t.first, t.last))
-            .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
+        let span = span_of(tallies.iter().map(|t| (t.first, t.last)));
         let mut out = Groups {
             key: Some(key),
             span,

@@ -245,11 +245,7 @@ pub(super) fn group(
         }
     }
 
-    let span = extents
-        .iter()
-        .filter(|e| e.last != NO_TIME)
-        .map(|e| (e.first, e.last))
-        .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
+    let span = super::count::span_of(extents.iter().map(|e| (e.first, e.last)));
     let order = reused(old.order, sums.len());
     let mut out = Groups {
         key: Some(key),
