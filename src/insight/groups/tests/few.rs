@@ -135,6 +135,23 @@ fn more_groups_than_a_mark_has_bits_are_put_in_lists() {
     );
     assert_eq!(g.len(), FEW);
     assert!(g.few.is_some());
+    // One more group than bits: lists.
+    let one_more: Vec<u32> = (0..400)
+        .filter(|&n| n < 300 || (3..33).contains(&(n % 45)))
+        .take(300 + 30)
+        .collect();
+    for parts in [1, 2] {
+        let g = Groups::recompute_in(
+            Groups::default(),
+            &s,
+            &one_more,
+            GroupKey::Role,
+            GroupSort::Count,
+            parts,
+        );
+        assert_eq!(g.len(), FEW + 1);
+        assert!(g.few.is_none(), "{parts} parts");
+    }
 }
 
 #[test]
