@@ -1,4 +1,5 @@
-//! Timestamps as integer nanoseconds since the Unix epoch, and the `--since`/`--until` forms.
+//! Timestamps as integer nanoseconds since the Unix epoch, and the `--since`/`--until` forms; and
+//! [`Lap`], the milliseconds of the steps of a piece of work, for the trace log.
 
 use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
 
@@ -203,6 +204,23 @@ pub fn parse_duration_nanos(s: &str) -> Option<i64> {
 
 pub fn now_nanos() -> i64 {
     Utc::now().timestamp_nanos_opt().unwrap_or(i64::MAX)
+}
+
+/// The milliseconds between one call of [`Lap::split`] and the next, for the trace log.
+pub struct Lap(std::time::Instant);
+
+impl Lap {
+    pub fn new(from: std::time::Instant) -> Lap {
+        Lap(from)
+    }
+
+    /// The milliseconds since the last lap (or the start), starting the next.
+    pub fn split(&mut self) -> f64 {
+        let now = std::time::Instant::now();
+        let ms = (now - self.0).as_secs_f64() * 1e3;
+        self.0 = now;
+        ms
+    }
 }
 
 #[cfg(test)]

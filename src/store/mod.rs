@@ -227,26 +227,21 @@ impl Store {
             Some(bits) if bits.is_for(needle) => bits,
             _ => SearchBits::new(needle),
         };
-        let started = std::time::Instant::now();
+        let mut lap = crate::time::Lap::new(std::time::Instant::now());
         let bits = bits.extended(&self.strings, &self.sets, &self.agents, self.times);
         *cache = Some(bits.clone());
         drop(cache);
-        let strings_ms = started.elapsed().as_secs_f64() * 1e3;
+        let strings_ms = lap.split();
         if !needle.is_number_like() {
             tracing::trace!(strings_ms, "search bits");
             return bits;
         }
         let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
-        let at = std::time::Instant::now();
+        lap.split();
         numbers.extend(self);
-        let numbers_ms = at.elapsed().as_secs_f64() * 1e3;
+        let numbers_ms = lap.split();
         let rows = numbers.rows_where(|text| needle.matches_number(text.as_bytes()));
-        tracing::trace!(
-            strings_ms,
-            numbers_ms,
-            rows_ms = at.elapsed().as_secs_f64() * 1e3 - numbers_ms,
-            "search bits"
-        );
+        tracing::trace!(strings_ms, numbers_ms, rows_ms = lap.split(), "search bits");
         bits.with_numbers(rows)
     }
 
@@ -427,12 +422,9 @@ impl Store {
             // Every event, without reading one: what a store shows while it loads unfiltered.
             return range.map(|i| i as u32).collect();
         }
-        let started = std::time::Instant::now();
+        let mut lap = crate::time::Lap::new(std::time::Instant::now());
         let compiled = Query::new(self, filter);
-        tracing::trace!(
-            query_ms = started.elapsed().as_secs_f64() * 1e3,
-            "filter compiled"
-        );
+        tracing::trace!(query_ms = lap.split(), "filter compiled");
         if parts <= 1 || range.is_empty() {
             return self.scan(&compiled, range);
         }

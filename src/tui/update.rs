@@ -209,7 +209,7 @@ pub fn refresh_derived(model: &mut Model) {
         beside,
         ..
     } = model;
-    let mut lap = Lap::new(started);
+    let mut lap = crate::time::Lap::new(started);
     if let Some(groups) = focus.groups_mut() {
         groups.refresh(events);
         groups.refresh_shares(events, beside);
@@ -217,28 +217,28 @@ pub fn refresh_derived(model: &mut Model) {
     if let Some(story) = focus.story_mut() {
         story.retell(&events.store, beside, events.generation.store);
     }
-    let groups_ms = lap.next();
+    let groups_ms = lap.split();
     events.refresh_why_empty();
-    let why_empty_ms = lap.next();
+    let why_empty_ms = lap.split();
     let mut found = events.find.take();
     if let Some(find) = &mut found {
         find.refresh(events);
     }
     events.find = found;
-    let find_ms = lap.next();
+    let find_ms = lap.split();
     if let Some(strip) = &mut panes.timeline {
         strip.refresh(events, timeline::buckets_for(*screen));
     }
-    let timeline_ms = lap.next();
+    let timeline_ms = lap.split();
     panes
         .detail
         .refresh(&events.store, events.generation, focused);
     panes
         .detail
         .refresh_verdict(&events.store, beside, events.generation, focused);
-    let detail_ms = lap.next();
+    let detail_ms = lap.split();
     panes.facets.refresh(events, focus.groups());
-    let facets_ms = lap.next();
+    let facets_ms = lap.split();
     if started.elapsed() >= std::time::Duration::from_millis(1) {
         // Where a slow key's update went, beside the frame's `update_ms`.
         tracing::trace!(
@@ -250,23 +250,6 @@ pub fn refresh_derived(model: &mut Model) {
             facets_ms,
             "refreshed"
         );
-    }
-}
-
-/// The milliseconds between one call of [`Lap::next`] and the next, for the trace log.
-pub(crate) struct Lap(std::time::Instant);
-
-impl Lap {
-    pub(crate) fn new(from: std::time::Instant) -> Lap {
-        Lap(from)
-    }
-
-    /// The milliseconds since the last lap (or the start), starting the next.
-    pub(crate) fn next(&mut self) -> f64 {
-        let now = std::time::Instant::now();
-        let ms = (now - self.0).as_secs_f64() * 1e3;
-        self.0 = now;
-        ms
     }
 }
 

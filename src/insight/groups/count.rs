@@ -298,3 +298,23 @@ pub(super) fn span_of(extents: impl Iterator<Item = (i64, i64)>) -> Option<(i64,
         .filter(|&(_, last)| last != NO_TIME)
         .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)))
 }
+
+/// `pass` over each slice of `step` shown events, with the slice's own `met` and its part of
+/// `seen` (as long as `shown`): on the threads of rayon's pool when there is more than one
+/// slice, on this thread otherwise.
+pub(super) fn each_slice<M: Send, S: Send>(
+    met: &mut [M],
+    shown: &[u32],
+    seen: &mut [S],
+    step: usize,
+    pass: impl Fn(&mut M, &[u32], &mut [S]) + Sync,
+) {
+    if met.len() > 1 {
+        met.par_iter_mut()
+            .zip(shown.par_chunks(step))
+            .zip(seen.par_chunks_mut(step))
+            .for_each(|((met, shown), seen)| pass(met, shown, seen));
+    } else {
+        pass(&mut met[0], shown, seen);
+    }
+}

@@ -207,14 +207,7 @@ impl Groups {
                 };
             }
         };
-        if slice_count > 1 {
-            met.par_iter_mut()
-                .zip(shown.par_chunks(step))
-                .zip(seen.par_chunks_mut(step))
-                .for_each(|((met, shown), seen)| first_pass(met, shown, seen));
-        } else {
-            first_pass(&mut met[0], shown, &mut seen);
-        }
+        each_slice(&mut met, shown, &mut seen, step, first_pass);
         // The slices' groups as one list, in the order their first events were met: the first
         // slice's as they are, each later slice's new ones after them.
         let mut met = met.into_iter();

@@ -103,7 +103,6 @@ pub(super) fn group(
     let rows = store.rows();
     let symbols = store.strings().len();
     let step = slice_len(shown.len(), parts);
-    let slice_count = shown.len().div_ceil(step).max(1);
     // The group of each shown event, in its slice's numbers.
     let mut seen = vec![0u32; shown.len()];
     // The first slice's lists become the lists of all groups, in the memory of the grouping
@@ -150,14 +149,7 @@ pub(super) fn group(
             *slot = g;
         }
     };
-    if slice_count > 1 {
-        met.par_iter_mut()
-            .zip(shown.par_chunks(step))
-            .zip(seen.par_chunks_mut(step))
-            .for_each(|((met, shown), seen)| first_pass(met, shown, seen));
-    } else {
-        first_pass(&mut met[0], shown, &mut seen);
-    }
+    each_slice(&mut met, shown, &mut seen, step, first_pass);
     let mut met = met.into_iter();
     let mut all = met.next().expect("a slice at least");
     let renumbered: Vec<Vec<u32>> = met.map(|later| all.join(later)).collect();

@@ -217,13 +217,11 @@ impl Needle {
         use rayon::prelude::*;
         let (text, first, ends) = strings.text_from(from);
         let step = ends.len().div_ceil(parts.max(1)).max(1);
-        let found: Vec<Vec<bool>> = (0..ends.len())
-            .step_by(step)
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|k| {
-                let part = &ends[k..(k + step).min(ends.len())];
-                let start = if k == 0 { first } else { ends[k - 1] };
+        let found: Vec<Vec<bool>> = ends
+            .par_chunks(step)
+            .enumerate()
+            .map(|(j, part)| {
+                let start = if j == 0 { first } else { ends[j * step - 1] };
                 let end = part.last().copied().unwrap_or(start);
                 self.in_part(&text[..end], start, part, block)
             })
@@ -284,11 +282,9 @@ impl Needle {
             at = at.max(start);
         }
         if self.has_i_or_k {
-            let mut last = 0;
-            let mut at = first;
+            let (mut k, mut at) = (0, first);
             while let Some(i) = memchr::memchr2(0xC4, 0xE2, &text[at..]) {
-                last = string_holding(ends, last, at + i);
-                let k = last;
+                k = string_holding(ends, k, at + i);
                 let start = if k == 0 { first } else { ends[k - 1] };
                 let s = std::str::from_utf8(&text[start..ends[k]]).unwrap_or_default();
                 found[k] = found[k] || self.matches_str(s);

@@ -196,21 +196,21 @@ pub fn typed(model: &mut Model) {
         select(model, start.min(model.events.shown.len().saturating_sub(1)));
         return;
     }
-    let mut lap = crate::tui::update::Lap::new(std::time::Instant::now());
+    let mut lap = crate::time::Lap::new(std::time::Instant::now());
     let mut find = match &model.events.find {
         Some(before) if narrows(&before.text, &text) => {
             Find::narrowed(before, &text, &model.events.store)
         }
         _ => Find::lazy(&text),
     };
-    let narrowed_ms = lap.next();
+    let narrowed_ms = lap.split();
     find.refresh(&model.events);
-    let refresh_ms = lap.next();
+    let refresh_ms = lap.split();
     model.events.find = Some(find);
     if let Some(k) = hit_from(model, start, true) {
         jump(model, k);
     }
-    tracing::trace!(narrowed_ms, refresh_ms, jump_ms = lap.next(), "found");
+    tracing::trace!(narrowed_ms, refresh_ms, jump_ms = lap.split(), "found");
 }
 
 /// Whether every event that holds `text` holds `before` too, so that a find of `text` need only

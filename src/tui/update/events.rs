@@ -211,11 +211,11 @@ pub fn replace_store(model: &mut Model) -> Place {
 /// Recomputes the shown events after a filter change, keeping the selected event selected when it
 /// is still shown (or the next one in the order), on its line of the screen.
 pub fn refilter(model: &mut Model) {
-    let mut lap = super::Lap::new(std::time::Instant::now());
+    let mut lap = crate::time::Lap::new(std::time::Instant::now());
     let place = Place::of(model);
     let events = &mut model.events;
     events.matching = events.store.filter(&events.filter);
-    let filter_ms = lap.next();
+    let filter_ms = lap.split();
     let at = events.index.arrange_around(
         &events.store,
         events.order,
@@ -223,7 +223,7 @@ pub fn refilter(model: &mut Model) {
         place.row,
         &mut events.shown,
     );
-    let arrange_ms = lap.next();
+    let arrange_ms = lap.split();
     events.generation.shown += 1;
     let last = events.shown.len().saturating_sub(1);
     let selected = at.unwrap_or(last).min(last);
@@ -232,7 +232,7 @@ pub fn refilter(model: &mut Model) {
     sel.offset = selected.saturating_sub(place.line);
     model.panes.detail.scroll = 0;
     keep_selection_visible(model);
-    tracing::trace!(filter_ms, arrange_ms, rest_ms = lap.next(), "refiltered");
+    tracing::trace!(filter_ms, arrange_ms, rest_ms = lap.split(), "refiltered");
 }
 
 /// Asks for the next page when the selection is within one screen of the end of what is loaded.
