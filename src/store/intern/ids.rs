@@ -56,9 +56,7 @@ impl IdIndex {
     /// loaded before, nor earlier in the batch). An event without an id is always new.
     pub(in crate::store) fn insert_all(&mut self, ids: &mut Vec<IdKey>) -> Vec<bool> {
         let mut fresh = vec![true; ids.len()];
-        // By hash, so that the table is walked in order rather than at random; an id's first
-        // copy in the batch comes first among its copies.
-        let mut uuids: Vec<(u64, u32, u128)> = ids
+        let uuids: Vec<(u64, u32, u128)> = ids
             .iter()
             .enumerate()
             .filter_map(|(i, id)| match id {
@@ -66,8 +64,7 @@ impl IdIndex {
                 _ => None,
             })
             .collect();
-        uuids.sort_unstable_by_key(|&(h, i, _)| (h, i));
-        for (h, i, u) in uuids {
+        for (h, i, u) in by_hash(uuids) {
             fresh[i as usize] = self.uuids.insert(h, u);
         }
         for (i, id) in ids.drain(..).enumerate() {
@@ -77,6 +74,36 @@ impl IdIndex {
         }
         fresh
     }
+}
+
+/// A batch's UUIDs (each with its hash and its place in the batch, in the batch's order) in
+/// the order of the top bits of their hashes, and within those in the batch's order: the set's
+/// tables are then walked from start to end rather than at random, and an id's first copy in
+/// the batch still comes first among its copies (they have one hash). A counting sort, by about
+/// a quarter as many buckets as ids: a comparison sort of the whole hashes cost the merge some
+/// 800 instructions an id, a ninth of what it does for a batch.
+fn by_hash(uuids: Vec<(u64, u32, u128)>) -> Vec<(u64, u32, u128)> {
+    let bits = (uuids.len() / 4).max(1).ilog2().min(16);
+    if bits == 0 {
+        return uuids;
+    }
+    let shift = 64 - bits;
+    let bucket = |h: u64| (h >> shift) as usize;
+    // Where each bucket starts, then where its next id goes.
+    let mut next = vec![0u32; (1 << bits) + 1];
+    for &(h, ..) in &uuids {
+        next[bucket(h) + 1] += 1;
+    }
+    for b in 1..next.len() {
+        next[b] += next[b - 1];
+    }
+    let mut sorted = vec![(0, 0, 0); uuids.len()];
+    for id in uuids {
+        let at = &mut next[bucket(id.0)];
+        sorted[*at as usize] = id;
+        *at += 1;
+    }
+    sorted
 }
 
 /// UUIDs in open-addressing tables whose slot is chosen by the top bits of a hash, so that ids
@@ -340,6 +367,58 @@ mod tests {
             uuid(0),
         ]);
         assert_eq!(fresh, [true, false, false, false]);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config {
+            cases: 64,
+            failure_persistence: None,
+            ..proptest::test_runner::Config::default()
+        })]
+
+        /// Whatever ids come, in batches of whatever size (a few ids, or thousands, where
+        /// they are put in order by their hashes' top bits), each is new exactly where a plain
+        /// set of the ids seen so far does not hold it yet: its first copy, in the batch it
+        /// first comes in.
+        #[test]
+        fn ids_are_new_exactly_where_a_plain_set_says_so(
+            batches in proptest::collection::vec(
+                proptest::collection::vec(0u128..3_000, 0..6_000),
+                1..5,
+            ),
+            spread in proptest::bool::ANY,
+        ) {
+            let mut ids = IdIndex::default();
+            let mut seen = std::collections::HashSet::new();
+            for batch in batches {
+                // Small numbers, or the same spread over all 128 bits.
+                let batch: Vec<u128> = batch
+                    .into_iter()
+                    .map(|n| if spread { n.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) } else { n })
+                    .collect();
+                let expected: Vec<bool> = batch.iter().map(|&u| seen.insert(u)).collect();
+                let fresh = ids.insert_all(&mut batch.iter().map(|&u| uuid(u)).collect());
+                proptest::prop_assert_eq!(fresh, expected);
+            }
+        }
+    }
+
+    #[test]
+    fn ids_are_put_in_order_by_their_hashes_top_bits_keeping_the_batchs_order_within() {
+        let uuids: Vec<(u64, u32, u128)> = (0..10_000u32)
+            .map(|i| {
+                let u = u128::from(i % 3_000);
+                (hash(u), i, u)
+            })
+            .collect();
+        let sorted = by_hash(uuids.clone());
+        let mut expected = uuids;
+        // 10,000 ids: by 2,048 buckets, the hashes' top 11 bits.
+        expected.sort_by_key(|&(h, i, _)| (h >> 53, i));
+        assert_eq!(sorted, expected);
+        // Too few to sort: as they came.
+        let few = vec![(9, 0, 1), (3, 1, 2), (5, 2, 3)];
+        assert_eq!(by_hash(few.clone()), few);
     }
 
     #[test]
