@@ -1,7 +1,8 @@
 //! Where the bytes of a stream (stdin, a pipe, a gzip'd file as it inflates) are held once
-//! read: in memory up to a size, then in a temporary file on disk, unlinked, mapped as a dump
-//! is. A stream that is cut in pieces keeps each piece there once read ([`Keep`]); one that
-//! cannot be cut (an envelope) goes there as it comes ([`Spool`]).
+//! read: in memory up to a size ([`Keep`]), then in a temporary file on disk, unlinked, mapped as
+//! a dump is. Past that size, they go to the file as they come ([`Spool`]), a few kilobytes at a
+//! time: each piece of a stream that is cut in pieces is mapped from it once cut, and the whole
+//! of one that cannot be cut (an envelope) once it has all come.
 
 use super::{DumpProblem, problem};
 use crate::store::Blob;
@@ -11,7 +12,7 @@ use crate::store::Blob;
 /// cache's, for the system to write out and drop, as a mapped dump's are, rather than
 /// callscope's own memory: a dump larger than the memory free can be piped in, and what
 /// callscope holds is its store, not its input. Writing them costs time (the kernel's copy into
-/// new pages of the page cache, on the thread that reads the piece next). A piece stays in
+/// new pages of the page cache, on the thread that reads the stream). A piece stays in
 /// memory when no such file can be made or written (no temporary folder, a full disk), and when
 /// the temporary folder is itself in memory (a tmpfs), where the file would only add the time.
 pub(in crate::source::dump) struct Keep {
@@ -53,16 +54,6 @@ impl Keep {
             && !self.failed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// `bytes`, which start `at` bytes into the stream, written to the file and mapped from
-    /// it; `None` when there is no file or the write or the map fails (logged once), and they
-    /// stay in memory, as every later piece does.
-    pub(super) fn move_to_file(&self, at: u64, bytes: &[u8]) -> Option<Blob> {
-        let moved = self
-            .write(at, bytes)
-            .and_then(|()| self.map(at, bytes.len()));
-        moved.map_err(|why| self.fail(&why)).ok()
-    }
-
     /// The file, made the first time it is asked for; why there is none.
     fn file(&self) -> Result<&std::fs::File, String> {
         self.file
@@ -83,12 +74,12 @@ impl Keep {
             .map_err(|e| e.to_string())
     }
 
-    /// Reads back the file's first `len` bytes.
-    fn read_back(&self, len: u64) -> std::io::Result<Vec<u8>> {
+    /// Reads back the `len` bytes of the file that start `at` bytes in.
+    fn read_back(&self, at: u64, len: u64) -> std::io::Result<Vec<u8>> {
         let file = self.file.get().and_then(|f| f.as_ref().ok());
         let file = file.ok_or_else(|| std::io::Error::other("the temporary file is gone"))?;
         let mut bytes = vec![0; usize::try_from(len).map_err(std::io::Error::other)?];
-        read_exact_at(file, &mut bytes, 0)?;
+        read_exact_at(file, &mut bytes, at)?;
         Ok(bytes)
     }
 
@@ -103,65 +94,115 @@ impl Keep {
     }
 }
 
-/// The bytes of a stream that cannot be cut in pieces (an envelope), written to [`Keep`]'s file
-/// as they come once they are past what it keeps in memory: such a stream is read once it has
-/// all come, and held whole in memory until then, it would make callscope's memory the size of
-/// its input. Mapped once it has all come, it is read as a mapped dump is, on every core.
+/// A stream's bytes from a place on, written to [`Keep`]'s file as they come, at their places in
+/// the stream: the whole of a stream that cannot be cut in pieces (an envelope), which is read
+/// once it has all come, or the piece being cut, past what stays in memory. Held in memory until
+/// then, they would make callscope's memory the size of what it waits for: an envelope's whole
+/// input, or a piece (32 MB) for each piece read, waiting its turn or being filled. In the file,
+/// they are the page cache's, and each piece is mapped from it once cut, as a mapped dump's are.
 pub(super) struct Spool<'k> {
     keep: &'k Keep,
-    /// How many bytes are in the file.
+    /// Where the bytes start in the stream (and in the file).
+    from: u64,
+    /// How many bytes are in the file from `from` on.
     written: u64,
 }
 
 impl<'k> Spool<'k> {
-    /// The stream's bytes so far, `buf`, moved to the file when `keep` says they go there (`buf`
-    /// is then emptied and its memory given back); `None` when they stay in memory.
-    pub(super) fn start(keep: &'k Keep, buf: &mut Vec<u8>) -> Option<Spool<'k>> {
-        if !keep.would_move(0, buf.len()) {
-            return None;
-        }
-        if let Err(why) = keep.write(0, buf) {
+    /// `bytes`, the stream's bytes from `from` on so far, written to the file; `None` when the
+    /// file cannot be written (logged once), and they stay in memory, as every later byte does.
+    /// Whether they are to go there is `keep`'s to say ([`Keep::would_move`]), the caller's to ask.
+    pub(super) fn start(keep: &'k Keep, from: u64, bytes: &[u8]) -> Option<Spool<'k>> {
+        if let Err(why) = keep.write(from, bytes) {
             keep.fail(&why);
             return None;
         }
-        let written = buf.len() as u64;
-        *buf = Vec::new();
-        Some(Spool { keep, written })
+        let written = bytes.len() as u64;
+        Some(Spool {
+            keep,
+            from,
+            written,
+        })
     }
 
-    /// Adds the next bytes. When the file fails, every byte the stream gave so far, read back
-    /// from it into memory (the caller adds `bytes`), or why they could not be read back.
+    /// How many bytes are in the file.
+    pub(super) fn len(&self) -> usize {
+        self.written as usize
+    }
+
+    /// Adds the next bytes. When the file fails, the bytes it held, read back into memory (the
+    /// caller adds `bytes`), or why they could not be read back.
     pub(super) fn add(&mut self, bytes: &[u8]) -> Result<(), std::io::Result<Vec<u8>>> {
-        match self.keep.write(self.written, bytes) {
+        match self.keep.write(self.from + self.written, bytes) {
             Ok(()) => {
                 self.written += bytes.len() as u64;
                 Ok(())
             }
             Err(why) => {
                 self.keep.fail(&why);
-                Err(self.keep.read_back(self.written))
+                Err(self.back_in_memory())
             }
         }
     }
 
-    /// Every byte of the stream, mapped from the file (or read back from it when it cannot be
-    /// mapped).
+    /// Every byte in the file, mapped, to look through.
+    pub(super) fn view(&self) -> Result<Blob, std::io::Result<Vec<u8>>> {
+        self.keep.map(self.from, self.len()).map_err(|why| {
+            self.keep.fail(&why);
+            self.back_in_memory()
+        })
+    }
+
+    /// The first `len` bytes, mapped from the file: a piece cut off the front. The spool goes on
+    /// from the byte after it. When the map fails, every byte it held, read back into memory.
+    pub(super) fn cut(&mut self, len: usize) -> Result<Blob, std::io::Result<Vec<u8>>> {
+        debug_assert!(len as u64 <= self.written);
+        match self.keep.map(self.from, len) {
+            Ok(piece) => {
+                self.from += len as u64;
+                self.written -= len as u64;
+                Ok(piece)
+            }
+            Err(why) => {
+                self.keep.fail(&why);
+                Err(self.back_in_memory())
+            }
+        }
+    }
+
+    /// Every byte it held, mapped from the file (or read back from it when it cannot be mapped).
     pub(super) fn finish(self) -> std::io::Result<Blob> {
-        match self.keep.map(0, self.written as usize) {
+        match self.keep.map(self.from, self.len()) {
             Ok(whole) => Ok(whole),
             Err(why) => {
                 self.keep.fail(&why);
-                self.keep.read_back(self.written).map(Blob::Owned)
+                self.back_in_memory().map(Blob::Owned)
             }
         }
     }
+
+    /// Where it starts in the stream.
+    pub(super) fn from(&self) -> u64 {
+        self.from
+    }
+
+    /// The bytes in the file, read back into memory.
+    fn back_in_memory(&self) -> std::io::Result<Vec<u8>> {
+        self.keep.read_back(self.from, self.written)
+    }
 }
 
-/// What is said of a stream whose bytes went to a temporary file that then failed, and could not
-/// be read back.
-pub(super) fn spool_lost(name: &str, e: &std::io::Error) -> DumpProblem {
-    let msg =
-        format!("the temporary file that held it failed ({e}): none of its events could be read");
+/// What is said of a stream whose bytes from `from` on went to a temporary file that then failed,
+/// and could not be read back.
+pub(super) fn spool_lost(name: &str, from: u64, e: &std::io::Error) -> DumpProblem {
+    let msg = match from {
+        0 => format!(
+            "the temporary file that held it failed ({e}): none of its events could be read"
+        ),
+        _ => format!(
+            "the temporary file that held it failed ({e}): the events of its first {from} bytes were kept"
+        ),
+    };
     problem(name, None, msg)
 }
 

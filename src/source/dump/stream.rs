@@ -57,11 +57,10 @@ impl Spares {
 
 /// What the reading thread of [`read_stream_in_batches`] hands over.
 pub(in crate::source) enum Cut {
-    /// The next piece of the file, cut between events, and where it starts in the file. Not
-    /// `cut` when it is the whole file, which is not line-delimited or ended before its first
-    /// line did: then it may be mapped from a temporary file (see [`Spool`]); a piece that is
-    /// cut is in memory.
-    Piece { at: u64, bytes: Blob, cut: bool },
+    /// The next piece of the file, cut between events. Not `cut` when it is the whole file,
+    /// which is not line-delimited or ended before its first line did. Past what stays in
+    /// memory, it is mapped from a temporary file (see [`Spool`]).
+    Piece { bytes: Blob, cut: bool },
     /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
     Stopped(DumpProblem),
 }
@@ -132,11 +131,29 @@ pub(in crate::source) fn with_pieces<R>(
         if gzip {
             let decoder = flate2::read::MultiGzDecoder::new(bytes);
             scope.spawn(move || {
-                cut_in_pieces(name, decoder, gzip_stopped, piece_bytes, spares, keep, &tx);
+                cut_in_pieces(
+                    name,
+                    decoder,
+                    gzip_stopped,
+                    piece_bytes,
+                    spares,
+                    keep,
+                    false,
+                    &tx,
+                );
             });
         } else {
             scope.spawn(move || {
-                cut_in_pieces(name, bytes, read_failure, piece_bytes, spares, keep, &tx);
+                cut_in_pieces(
+                    name,
+                    bytes,
+                    read_failure,
+                    piece_bytes,
+                    spares,
+                    keep,
+                    false,
+                    &tx,
+                );
             });
         }
         take(&mut rx.into_iter())
@@ -247,38 +264,24 @@ fn read_pieces_as_they_come(
 ) -> Vec<DumpProblem> {
     // One piece waits while the next is cut; the workers take theirs from it as they may start.
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
-    // The buffers of the pieces moved to the file, for the next pieces: a new one would have
-    // every page of it faulted in afresh.
-    let spares = Spares::default();
-    let spares = &spares;
+    // No piece's buffer is given back: what is read stays in the store's batches.
+    let spares = &Spares::default();
     let keep = &keep;
     std::thread::scope(|scope| {
-        scope.spawn(move || cut_in_pieces(name, reader, failed, piece_bytes, spares, keep, &tx));
+        scope.spawn(move || {
+            cut_in_pieces(name, reader, failed, piece_bytes, spares, keep, true, &tx);
+        });
         let mut damage = None;
         let mut problems = LineProblems::default();
         crate::source::ordered::in_order_from(
             rx.into_iter(),
             crate::source::ordered::threads(),
             |k, message, send| match message {
-                Cut::Piece { at, bytes, cut } => {
+                Cut::Piece { bytes, cut } => {
                     let batches = if k == 0 { batches } else { batches.later() };
-                    // A piece to be kept in the file goes there first, and is read from it. The
-                    // first piece of a file cut into pieces stays in memory, for the first
-                    // screen's sake.
-                    let moved = (k > 0 || !cut)
-                        && matches!(bytes, Blob::Owned(_))
-                        && keep.would_move(at, bytes.len());
-                    let blob = match moved.then(|| keep.move_to_file(at, &bytes)).flatten() {
-                        Some(mapped) => {
-                            // A whole file that is not line-delimited is no piece's size.
-                            if let (true, Blob::Owned(buffer)) = (cut, bytes) {
-                                spares.give(buffer);
-                            }
-                            mapped
-                        }
-                        None => bytes,
-                    };
-                    let blob = Arc::new(blob);
+                    // Past what stays in memory, the piece was written to the file as it came,
+                    // and is mapped from it.
+                    let blob = Arc::new(bytes);
                     blob.prepare(0, blob.len());
                     // A file that came whole (an envelope) is read on every core, as if mapped.
                     let found = scan_blob(&blob, batches, !cut, &mut |batch| {
@@ -366,15 +369,19 @@ const FIRST_PIECE_BYTES: usize = 4 << 20;
 /// Reads every byte, handing them over in pieces cut between events (the first of about
 /// [`FIRST_PIECE_BYTES`], the others of about `piece_bytes`); a file that is not
 /// line-delimited goes over whole, held in `keep`'s file past what it keeps in memory (see
-/// [`Spool`]). Stops at the first failure to read (damage, for gzip), after handing over what
-/// came before it.
-fn cut_in_pieces(
+/// [`Spool`]). With `spill`, so are the pieces after the first, each written to the file as its
+/// bytes come and mapped from it once cut: what is in flight is then the page cache's, not
+/// callscope's memory. Stops at the first failure to read (damage, for gzip), after handing over
+/// what came before it.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn cut_in_pieces(
     name: &str,
     mut reader: impl Read,
     failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
     piece_bytes: usize,
     spares: &Spares,
     keep: &Keep,
+    spill: bool,
     tx: &std::sync::mpsc::SyncSender<Cut>,
 ) {
     let mut chunk = vec![0u8; 64 * 1024];
@@ -390,107 +397,177 @@ fn cut_in_pieces(
     debug_assert!(piece_bytes > 0);
     // How long the bytes must be before a cut is looked for, and where the last look ended (a
     // look goes on from there, rather than over the same lines again).
-    // The first piece is smaller: it shows first, and it stays in memory (see `Keep`).
+    // The first piece is smaller: it shows first, and it stays in memory.
     let mut size = piece_bytes.min(FIRST_PIECE_BYTES);
     let mut target = size;
     let mut looked = 0;
-    // The bytes of a file that is not line-delimited, once they go to the file.
+    // The bytes from `at` on, once they go to the file (`buf` is empty meanwhile): the whole of
+    // a file that is not line-delimited, or the piece being cut.
     let mut spool: Option<Spool> = None;
-    let damage = loop {
+    let damage = 'read: loop {
         match reader.read(&mut chunk) {
             Ok(0) => break None,
             Ok(n) => {
                 read += n as u64;
-                if let Some(spooled) = &mut spool {
-                    match spooled.add(&chunk[..n]) {
-                        Ok(()) => continue,
-                        // The file failed: what went to it comes back into memory, and the
-                        // rest stays there.
-                        Err(written) => {
-                            spool = None;
-                            match written {
-                                Ok(bytes) => buf = bytes,
-                                Err(e) => break Some(spool_lost(name, &e)),
-                            }
+                match spool.as_mut().map(|spooled| spooled.add(&chunk[..n])) {
+                    None => buf.extend_from_slice(&chunk[..n]),
+                    Some(Ok(())) => {}
+                    // The file failed: what went to it comes back into memory, and the rest
+                    // stays there.
+                    Some(Err(back)) => {
+                        let from = spool.take().map_or(at, |s| s.from());
+                        match back {
+                            Ok(bytes) => buf = bytes,
+                            Err(e) => break Some(spool_lost(name, from, &e)),
                         }
+                        buf.extend_from_slice(&chunk[..n]);
                     }
                 }
-                buf.extend_from_slice(&chunk[..n]);
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => break Some(failed(name, &e, read)),
         }
-        if first_line.said == Some(false) && spool.is_none() {
-            spool = Spool::start(keep, &mut buf);
+        if first_line.said == Some(false) {
+            if spool.is_none() && keep.would_move(0, buf.len()) {
+                spool = Spool::start(keep, 0, &buf);
+                if spool.is_some() {
+                    buf = Vec::new();
+                }
+            }
             continue;
         }
         // As many pieces as the bytes so far hold.
-        while buf.len() >= target {
-            match first_line.line_delimited(&buf) {
-                Some(true) => {}
-                Some(false) => {
-                    target = usize::MAX;
-                    spool = Spool::start(keep, &mut buf);
-                    break;
-                }
-                // The first line goes on in the next bytes.
-                None => {
-                    target = buf.len() + 1;
-                    break;
-                }
-            }
-            // Only whole lines are looked at: the last one may go on in the next bytes.
-            let whole = memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1);
-            let from = size.max(looked).min(whole.saturating_sub(1));
-            match next_event_line(&buf[..whole], from) {
-                Some(cut) if cut > 0 => {
-                    let want = room.max(buf.len() - cut + chunk.len());
-                    let mut rest = spares.take(want).unwrap_or_default();
-                    rest.reserve(want);
-                    rest.extend_from_slice(&buf[cut..]);
-                    buf.truncate(cut);
-                    let bytes = std::mem::replace(&mut buf, rest);
-                    let piece = Cut::Piece {
-                        at,
-                        bytes: Blob::Owned(bytes),
-                        cut: true,
-                    };
-                    at += cut as u64;
-                    if tx.send(piece).is_err() {
-                        return;
+        while spool.as_ref().map_or(buf.len(), Spool::len) >= target {
+            // The piece so far, to look through: in memory, or mapped from the file. A piece
+            // goes to the file only once the file is known to be line-delimited.
+            let view = match spool.as_ref().map(Spool::view) {
+                None => None,
+                Some(Ok(view)) => Some(view),
+                Some(Err(back)) => {
+                    let from = spool.take().map_or(at, |s| s.from());
+                    match back {
+                        Ok(bytes) => buf = bytes,
+                        Err(e) => break 'read Some(spool_lost(name, from, &e)),
                     }
-                    (size, target, looked) = (piece_bytes, piece_bytes, 0);
+                    None
                 }
-                // No place to cut yet: read on, and look again a piece further.
-                _ => (target, looked) = (buf.len() + piece_bytes, whole.saturating_sub(1)),
+            };
+            let bytes: &[u8] = view.as_deref().unwrap_or(&buf);
+            if view.is_none() {
+                match first_line.line_delimited(bytes) {
+                    Some(true) => {}
+                    Some(false) => {
+                        target = usize::MAX;
+                        if keep.would_move(0, buf.len()) {
+                            spool = Spool::start(keep, 0, &buf);
+                            if spool.is_some() {
+                                buf = Vec::new();
+                            }
+                        }
+                        break;
+                    }
+                    // The first line goes on in the next bytes.
+                    None => {
+                        target = buf.len() + 1;
+                        break;
+                    }
+                }
             }
+            let Some(cut) = look_for_cut(bytes, size, &mut looked) else {
+                // No place to cut yet: read on, and look again a piece further.
+                target = bytes.len() + piece_bytes;
+                continue 'read;
+            };
+            drop(view);
+            let next = at + cut as u64;
+            // The rest goes to the file when the next piece is to be kept there.
+            let spill_next = spill && keep.would_move(next, piece_bytes);
+            let piece = match spool.as_mut() {
+                Some(spooled) => match spooled.cut(cut) {
+                    Ok(piece) => piece,
+                    Err(back) => {
+                        let from = spool.take().map_or(at, |s| s.from());
+                        match back {
+                            Ok(bytes) => buf = bytes,
+                            Err(e) => break 'read Some(spool_lost(name, from, &e)),
+                        }
+                        continue;
+                    }
+                },
+                None => {
+                    let rest = &buf[cut..];
+                    let started = spill_next.then(|| Spool::start(keep, next, rest)).flatten();
+                    let rest = match started {
+                        Some(started) => {
+                            spool = Some(started);
+                            Vec::new()
+                        }
+                        None => {
+                            let want = room.max(buf.len() - cut + chunk.len());
+                            let mut rest = spares.take(want).unwrap_or_default();
+                            rest.reserve(want);
+                            rest.extend_from_slice(&buf[cut..]);
+                            rest
+                        }
+                    };
+                    buf.truncate(cut);
+                    Blob::Owned(std::mem::replace(&mut buf, rest))
+                }
+            };
+            let piece = Cut::Piece {
+                bytes: piece,
+                cut: true,
+            };
+            at = next;
+            if tx.send(piece).is_err() {
+                return;
+            }
+            (size, target, looked) = (piece_bytes, piece_bytes, 0);
         }
     };
+    let line_delimited = first_line.said == Some(true);
     if let Some(spooled) = spool {
-        match spooled.finish() {
-            Ok(whole) => {
-                let _ = tx.send(Cut::Piece {
-                    at: 0,
-                    bytes: whole,
-                    cut: false,
-                });
-            }
-            Err(e) => {
-                let _ = tx.send(Cut::Stopped(spool_lost(name, &e)));
-                return;
+        // The last piece, or the whole of a file that is not line-delimited.
+        let from = spooled.from();
+        if spooled.len() > 0 || !line_delimited {
+            match spooled.finish() {
+                Ok(bytes) => {
+                    let _ = tx.send(Cut::Piece {
+                        bytes,
+                        cut: line_delimited,
+                    });
+                }
+                Err(e) => {
+                    let _ = tx.send(Cut::Stopped(spool_lost(name, from, &e)));
+                    return;
+                }
             }
         }
     } else if !buf.is_empty() || first_line.said.is_none() {
         // The last piece of a line-delimited file, or the whole of one that is not.
-        let cut = first_line.said == Some(true);
         let _ = tx.send(Cut::Piece {
-            at,
             bytes: Blob::Owned(buf),
-            cut,
+            cut: line_delimited,
         });
     }
     if let Some(damage) = damage {
         let _ = tx.send(Cut::Stopped(damage));
+    }
+}
+
+/// Where the piece whose bytes so far are `bytes` may be cut: the first place past `size` (and
+/// past where the last look ended, `looked`) where a new piece may start, among whole lines only
+/// (the last one may go on in the next bytes). `None` when there is none yet; `looked` is then
+/// where the next look goes on from.
+fn look_for_cut(bytes: &[u8], size: usize, looked: &mut usize) -> Option<usize> {
+    let whole = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+    let from = size.max(*looked).min(whole.saturating_sub(1));
+    match next_event_line(&bytes[..whole], from) {
+        Some(cut) if cut > 0 => Some(cut),
+        _ => {
+            *looked = whole.saturating_sub(1);
+            None
+        }
     }
 }
 

@@ -19,6 +19,7 @@ use crate::store::Store;
 mod damage;
 mod inputs;
 mod pieces;
+mod spill;
 mod streaming;
 
 const PUBLISH: &str = include_str!("../../../../tests/fixtures/publish.json");
