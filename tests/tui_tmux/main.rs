@@ -21,6 +21,7 @@ mod common;
 mod interaction;
 mod opening;
 mod stories;
+mod streams;
 mod terminal;
 mod tmux;
 
