@@ -77,7 +77,10 @@ fn a_large_gzip_dump_piped_in_shows_the_events_the_file_shows_read_from_a_tempor
     // What was past the first pieces is read from a temporary file, unlinked as it was made.
     let mapped = files_mapped_from(pid.trim(), &temporary.canonicalize().unwrap());
     assert!(!mapped.is_empty(), "nothing mapped from {temporary:?}");
-    assert!(mapped.iter().all(|f| f.ends_with(" (deleted)")), "{mapped:?}");
+    assert!(
+        mapped.iter().all(|f| f.ends_with(" (deleted)")),
+        "{mapped:?}"
+    );
     save_all_and_quit(&tmux, "piped.json", count);
 
     let saved = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
@@ -87,4 +90,49 @@ fn a_large_gzip_dump_piped_in_shows_the_events_the_file_shows_read_from_a_tempor
     );
     let left: Vec<_> = std::fs::read_dir(&temporary).unwrap().collect();
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_saved_envelope_piped_in_shows_its_first_events_before_it_has_all_come() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let events = large_dump(dir.path());
+    let count = events.iter().filter(|&&b| b == b'\n').count();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    // The explorer's save: one envelope, one event a line.
+    tmux.launch("", "data/events.ndjson");
+    save_all_and_quit(&tmux, "saved.json", count);
+    let saved = std::fs::read(dir.path().join("saved.json")).unwrap();
+    assert!(saved.starts_with(b"{"), "an envelope");
+
+    let fifo = dir.path().join("saved.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success(), "mkfifo");
+    // The writer writes all but the envelope's last bytes, then waits to be told to end it.
+    let (end, wait_end) = std::sync::mpsc::channel::<()>();
+    let ending = saved[saved.len() - 4..].to_vec();
+    let most = saved[..saved.len() - 4].to_vec();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let mut pipe = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+        pipe.write_all(&most).unwrap();
+        let _ = wait_end.recv();
+        pipe.write_all(&ending).unwrap();
+    });
+    tmux.launch("TMPDIR=. ", "- < saved.fifo");
+    tmux.wait_for(
+        |s| s.contains(" shown / ") && s.contains("loading…") && s.contains("events 1/"),
+        "the first events shown while the envelope is still coming",
+    );
+    end.send(()).unwrap();
+    writer.join().unwrap();
+    // Every event, the same as the file's, once it has all come.
+    save_all_and_quit(&tmux, "again.json", count);
+    let again = std::fs::read(dir.path().join("again.json")).unwrap();
+    assert!(
+        again == saved,
+        "the piped envelope's events differ from the file's"
+    );
 }

@@ -49,13 +49,34 @@ pub(super) fn read_envelope(
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Option<Vec<ScanError>> {
+    let handed = Handed::default();
+    read_envelope_after(blob, batches, threads, piece_bytes, handed, on_batch).ok()
+}
+
+/// The events of an envelope's first bytes, read and handed over before the rest had come (see
+/// `head`): the events array's first events, in order.
+#[derive(Default)]
+pub(super) struct Handed(Read);
+
+/// [`read_envelope`], the array's first events `handed` over already: they are walked again, not
+/// read again, and the rest is read as `read_envelope` reads it. Gives `handed` back, with nothing
+/// more handed over, when the file does not look like one envelope.
+pub(super) fn read_envelope_after(
+    blob: &Arc<Blob>,
+    batches: Batches,
+    threads: usize,
+    piece_bytes: usize,
+    handed: Handed,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Result<Vec<ScanError>, Handed> {
     let bytes: &[u8] = blob;
     if looks_binary(bytes) || short_first_line_is_an_object(bytes) {
-        return None;
+        return Err(handed);
     }
-    let open = events_array(bytes)?;
-    let close = closing_bracket(bytes)?;
-    let mut read = Read::default();
+    let (Some(open), Some(close)) = (events_array(bytes), closing_bracket(bytes)) else {
+        return Err(handed);
+    };
+    let mut read = handed.0;
     // Where the next round starts: an event the rounds before proved to start there.
     let mut from = open;
     let mut rounds = 0;
@@ -91,9 +112,42 @@ pub(super) fn read_envelope(
         }
     };
     match end {
-        Some(at) if at == close || ends_soundly(bytes, at) => Some(read.errors),
-        _ => Some(read_on_the_full_way(blob, batches.later(), read, on_batch)),
+        Some(at) if at == close || ends_soundly(bytes, at) => Ok(read.errors),
+        _ => Ok(read_on_the_full_way(blob, batches.later(), read, on_batch)),
     }
+}
+
+/// Reads the events of an envelope's first bytes, `head`, before the rest has come: the array's
+/// events from its first, on this thread, handed over in batches up to the last whole one (the
+/// bytes end inside the next, or damage stops them). What was handed over, for
+/// [`read_envelope_after`] and [`read_rest_the_full_way`] once the whole file has come; `None`,
+/// with nothing handed over, when `head` does not open as an envelope read this way.
+pub(super) fn read_envelope_head(
+    head: &Arc<Blob>,
+    batches: Batches,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Option<Handed> {
+    let bytes: &[u8] = head;
+    if looks_binary(bytes) || short_first_line_is_an_object(bytes) {
+        return None;
+    }
+    let open = events_array(bytes)?;
+    let mut read = Read::default();
+    // Whatever it ends with (the array closed, damage, or the head's end inside an event), what
+    // was handed over is the array's first events: the whole file is read on from there.
+    read_round(head, batches, &[open], true, 1, on_batch, &mut read);
+    Some(Handed(read))
+}
+
+/// Reads a whole file the full way, as [`read_on_the_full_way`] does, the events `handed` over
+/// from its head not handed over again.
+pub(super) fn read_rest_the_full_way(
+    blob: &Arc<Blob>,
+    batches: Batches,
+    handed: Handed,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Vec<ScanError> {
+    read_on_the_full_way(blob, batches, handed.0, on_batch)
 }
 
 /// Whether the first line (blank ones aside) ends within [`FIRST_LINE_BYTES`], is one whole
@@ -191,6 +245,8 @@ fn read_round(
     read: &mut Read,
 ) -> Round {
     let bytes: &[u8] = blob;
+    // The events handed over before (an envelope's head, read as it came) start up to here.
+    let handed_through = read.starts.map(|(_, last)| last);
     // Set once the round's outcome is known: the pieces still being read stop.
     let stop = AtomicBool::new(false);
     // Where the piece being handed over must start for its events to be the array's: where the
@@ -210,6 +266,14 @@ fn read_round(
             let end = walk_events(bytes, a, z, at_open && k == 0, &mut |s, e| {
                 if stop.load(Ordering::Relaxed) {
                     return Err(NotLineDelimited);
+                }
+                if handed_through.is_some_and(|last| s <= last) {
+                    // Handed over already (or refused, and noted): its span proven again as
+                    // one JSON value, as the walk first proved it, and not read again.
+                    return match serde_json::from_slice::<&RawValue>(&bytes[s..e]) {
+                        Ok(_) => Ok(()),
+                        Err(_) => Err(NotLineDelimited),
+                    };
                 }
                 if let Err(message) = batcher.push(s, e, &mut send_batch) {
                     // A span that is one JSON value is the whole event (a shorter one could not

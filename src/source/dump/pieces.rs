@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde::de::IgnoredAny;
 
-use super::envelope::read_envelope;
+use super::envelope::{Handed, read_envelope, read_envelope_after, read_rest_the_full_way};
 use super::scan::{ScanError, is_json_ws, scan, scan_lines};
 use super::{LARGE_BATCH, PARALLEL_BYTES, PIECE_BYTES};
 use crate::store::{Batch, BatchBuilder, Blob, Reading};
@@ -95,6 +95,26 @@ pub(super) fn scan_blob(
         on_batch(batcher.finish());
     }
     errors
+}
+
+/// [`scan_blob`] of a whole file that is one envelope, its first events `handed` over already as
+/// its head came (see [`Cut::Head`](super::stream::Cut::Head)): the rest is read as `scan_blob`
+/// reads it, on every core when it is large, without those events.
+pub(super) fn scan_blob_after(
+    blob: &Arc<Blob>,
+    batches: Batches,
+    handed: Handed,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Vec<ScanError> {
+    let threads = crate::source::ordered::threads();
+    let handed = match threads > 1 && blob.len() >= PARALLEL_BYTES {
+        true => match read_envelope_after(blob, batches, threads, PIECE_BYTES, handed, on_batch) {
+            Ok(found) => return found,
+            Err(handed) => handed,
+        },
+        false => handed,
+    };
+    read_rest_the_full_way(blob, batches, handed, on_batch)
 }
 
 /// Cuts a line-delimited file into about `n` pieces, each starting on a line that is one whole

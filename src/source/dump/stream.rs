@@ -6,8 +6,9 @@
 use std::io::Read;
 use std::sync::Arc;
 
+use super::envelope::{Handed, read_envelope_head};
 use super::keep::{Keep, Spool, spool_lost};
-use super::pieces::{Batches, next_event_line, scan_blob};
+use super::pieces::{Batches, next_event_line, scan_blob, scan_blob_after};
 use super::scan::is_json_ws;
 use super::{
     DumpProblem, Holding, MAX_PROBLEMS_PER_FILE, gzip_damage, is_gzip, positioned, problem, report,
@@ -61,6 +62,10 @@ pub(in crate::source) enum Cut {
     /// which is not line-delimited or ended before its first line did. Past what stays in
     /// memory, it is mapped from a temporary file (see [`Spool`]).
     Piece { bytes: Blob, cut: bool },
+    /// The first bytes of a file that is one envelope, handed over before the rest has come so
+    /// that its first events show at once; the whole file follows (a `Piece` not `cut`). Only
+    /// for the full way's reading ([`read_stream_in_batches`]).
+    Head(Blob),
     /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
     Stopped(DumpProblem),
 }
@@ -267,6 +272,8 @@ fn read_pieces_as_they_come(
     // No piece's buffer is given back: what is read stays in the store's batches.
     let spares = &Spares::default();
     let keep = &keep;
+    // What the reading of an envelope's head handed over, for the reading of the whole.
+    let head = &HeadRead::default();
     std::thread::scope(|scope| {
         scope.spawn(move || {
             cut_in_pieces(name, reader, failed, piece_bytes, spares, keep, true, &tx);
@@ -283,11 +290,27 @@ fn read_pieces_as_they_come(
                     // and is mapped from it.
                     let blob = Arc::new(bytes);
                     blob.prepare(0, blob.len());
-                    // A file that came whole (an envelope) is read on every core, as if mapped.
-                    let found = scan_blob(&blob, batches, !cut, &mut |batch| {
+                    let mut send_batch = |batch| send(Sent::Batch(Box::new(batch)));
+                    // A file that came whole (an envelope) is read on every core, as if mapped;
+                    // after its head (the one item before it), on from what that handed over.
+                    let found = match (cut, k) {
+                        (false, 1..) => match head.wait() {
+                            Some(handed) => {
+                                scan_blob_after(&blob, batches, handed, &mut send_batch)
+                            }
+                            None => scan_blob(&blob, batches, true, &mut send_batch),
+                        },
+                        _ => scan_blob(&blob, batches, !cut, &mut send_batch),
+                    };
+                    send(Sent::Piece(PieceRead::of(&blob, found)));
+                }
+                Cut::Head(bytes) => {
+                    let mut done = head.done();
+                    let blob = Arc::new(bytes);
+                    let handed = read_envelope_head(&blob, batches, &mut |batch| {
                         send(Sent::Batch(Box::new(batch)))
                     });
-                    send(Sent::Piece(PieceRead::of(&blob, found)));
+                    done.set(handed);
                 }
                 Cut::Stopped(p) => send(Sent::Stopped(p)),
             },
@@ -299,6 +322,57 @@ fn read_pieces_as_they_come(
         );
         problems.into_problems(name, damage)
     })
+}
+
+/// What the reading of an envelope's head ([`Cut::Head`]) handed over, given to the reading of
+/// the whole, which waits for it.
+#[derive(Default)]
+struct HeadRead {
+    /// `None` until the head is read; then what it handed over, if anything.
+    read: std::sync::Mutex<Option<Option<Handed>>>,
+    ready: std::sync::Condvar,
+}
+
+impl HeadRead {
+    /// What the head's reading handed over, once it has ended.
+    fn wait(&self) -> Option<Handed> {
+        let mut read = self.read.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(handed) = read.take() {
+                return handed;
+            }
+            read = self.ready.wait(read).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// What says the head's reading has ended: when dropped unset (a panic), with nothing
+    /// handed over, so that no reading waits for it forever.
+    fn done(&self) -> HeadDone<'_> {
+        HeadDone {
+            head: self,
+            handed: None,
+        }
+    }
+}
+
+/// See [`HeadRead::done`].
+struct HeadDone<'h> {
+    head: &'h HeadRead,
+    handed: Option<Handed>,
+}
+
+impl HeadDone<'_> {
+    fn set(&mut self, handed: Option<Handed>) {
+        self.handed = handed;
+    }
+}
+
+impl Drop for HeadDone<'_> {
+    fn drop(&mut self) {
+        let mut read = self.head.read.lock().unwrap_or_else(|e| e.into_inner());
+        *read = Some(self.handed.take());
+        self.head.ready.notify_all();
+    }
 }
 
 /// What the reading of one piece of a stream hands over, in order.
@@ -369,9 +443,10 @@ const FIRST_PIECE_BYTES: usize = 4 << 20;
 /// Reads every byte, handing them over in pieces cut between events (the first of about
 /// [`FIRST_PIECE_BYTES`], the others of about `piece_bytes`); a file that is not
 /// line-delimited goes over whole, held in `keep`'s file past what it keeps in memory (see
-/// [`Spool`]). With `spill`, so are the pieces after the first, each written to the file as its
-/// bytes come and mapped from it once cut: what is in flight is then the page cache's, not
-/// callscope's memory. Stops at the first failure to read (damage, for gzip), after handing over
+/// [`Spool`]). For the full way (`full_way`, [`read_stream_in_batches`]), so are the pieces after
+/// the first, each written to the file as its bytes come and mapped from it once cut (what is in
+/// flight is then the page cache's, not callscope's memory), and the first bytes of an envelope
+/// are handed over at once ([`Cut::Head`]) besides. Stops at the first failure to read (damage, for gzip), after handing over
 /// what came before it.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn cut_in_pieces(
@@ -381,7 +456,7 @@ pub(super) fn cut_in_pieces(
     piece_bytes: usize,
     spares: &Spares,
     keep: &Keep,
-    spill: bool,
+    full_way: bool,
     tx: &std::sync::mpsc::SyncSender<Cut>,
 ) {
     let mut chunk = vec![0u8; 64 * 1024];
@@ -458,6 +533,14 @@ pub(super) fn cut_in_pieces(
                     Some(true) => {}
                     Some(false) => {
                         target = usize::MAX;
+                        // An envelope's first events are read while the rest comes.
+                        let envelope = crate::source::ndjson::envelope::events_array(&buf);
+                        if full_way
+                            && envelope.is_some()
+                            && tx.send(Cut::Head(Blob::Owned(buf.clone()))).is_err()
+                        {
+                            return;
+                        }
                         if keep.would_move(0, buf.len()) {
                             spool = Spool::start(keep, 0, &buf);
                             if spool.is_some() {
@@ -481,7 +564,7 @@ pub(super) fn cut_in_pieces(
             drop(view);
             let next = at + cut as u64;
             // The rest goes to the file when the next piece is to be kept there.
-            let spill_next = spill && keep.would_move(next, piece_bytes);
+            let spill_next = full_way && keep.would_move(next, piece_bytes);
             let piece = match spool.as_mut() {
                 Some(spooled) => match spooled.cut(cut) {
                     Ok(piece) => piece,

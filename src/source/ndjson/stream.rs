@@ -72,6 +72,8 @@ pub(super) fn each_piece<P: Send>(
                     send(Sent::Piece(Box::new(read(Arc::new(bytes), &spares))));
                 }
                 Cut::Stopped(p) => send(Sent::Stopped(p)),
+                // Only the full way's reading is handed an envelope's head.
+                Cut::Head(_) => {}
             },
             |sent| match sent {
                 Sent::Piece(piece) => take(*piece, &spares),

@@ -17,6 +17,7 @@ use crate::generator::ndjson_lines as generated_lines;
 use crate::store::Store;
 
 mod damage;
+mod head;
 mod inputs;
 mod pieces;
 mod spill;

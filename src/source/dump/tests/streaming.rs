@@ -305,8 +305,14 @@ fn an_envelope_streamed_past_what_stays_in_memory_goes_to_the_file_as_it_comes()
             &mut |b| batches.push(b),
         );
         assert!(!batches.is_empty());
-        let mapped = batches.iter().all(|b| matches!(b.blob(), Blob::Mapped(_)));
-        assert_eq!(mapped, in_file, "in a file: {in_file}");
+        // The first events, read as the head came, from memory; the rest from the file.
+        let mapped = |b: &Batch| matches!(b.blob(), Blob::Mapped(_));
+        assert!(!mapped(&batches[0]));
+        assert_eq!(
+            mapped(batches.last().unwrap()),
+            in_file,
+            "in a file: {in_file}"
+        );
         assert_eq!(problems, whole_problems, "in a file: {in_file}");
         assert_eq!(Read::of(batches, Vec::new()).events, whole.events);
     }
@@ -387,4 +393,86 @@ fn a_dump_read_as_it_comes_through_a_pipe_gives_what_reading_it_whole_gives() {
         problems[0].message.starts_with("reading stopped after "),
         "{problems:?}"
     );
+}
+
+/// A reader that gives its bytes, then, before saying they have ended, waits (a minute at most)
+/// until told that events were handed over, and notes whether they were.
+struct HoldsItsEnd<'a> {
+    bytes: &'a [u8],
+    handed: &'a (std::sync::Mutex<bool>, std::sync::Condvar),
+    handed_before_the_end: &'a std::sync::atomic::AtomicBool,
+}
+
+impl std::io::Read for HoldsItsEnd<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.bytes.is_empty() {
+            let (lock, told) = self.handed;
+            let wait = std::time::Duration::from_secs(60);
+            let handed = told.wait_timeout_while(lock.lock().unwrap(), wait, |h| !*h);
+            let handed = *handed.unwrap().0;
+            self.handed_before_the_end
+                .store(handed, std::sync::atomic::Ordering::SeqCst);
+            return Ok(0);
+        }
+        let n = out.len().min(self.bytes.len()).min(1000);
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// An envelope (as the explorer's save writes it) that comes through a pipe: its first events are
+/// handed over before it has all come, and in all the events and the problem of reading it whole.
+#[test]
+fn an_envelope_coming_through_a_pipe_hands_its_first_events_over_before_it_has_all_come() {
+    let reading = Reading::start();
+    let mut events: Vec<String> = generated_lines(300, 17);
+    events[250] = r#"{"id":"bad","data":{,"x":1}}"#.to_string();
+    let envelope = format!(
+        "{{\"limit\":300,\"events\":[\n{}\n]}}\n",
+        events.join(",\n")
+    );
+    let envelope = envelope.as_bytes();
+    let (whole, whole_problems) = read_whole("t", Arc::new(Blob::Owned(envelope.to_vec())), None);
+    assert_eq!(whole_problems.len(), 1, "{whole_problems:?}");
+    for (keep, in_file) in [
+        (
+            keep::Keep::in_file_beyond(
+                Some(tempfile::tempfile_in(env!("CARGO_MANIFEST_DIR")).unwrap()),
+                0,
+            ),
+            true,
+        ),
+        (keep::Keep::in_a_temporary_file_beyond(u64::MAX), false),
+    ] {
+        let handed = (std::sync::Mutex::new(false), std::sync::Condvar::new());
+        let before_the_end = std::sync::atomic::AtomicBool::new(false);
+        let pipe = HoldsItsEnd {
+            bytes: envelope,
+            handed: &handed,
+            handed_before_the_end: &before_the_end,
+        };
+        let mut batches = Vec::new();
+        let problems = stream::read_stream_keeping(
+            "t",
+            pipe,
+            keep,
+            first_of(50, &reading),
+            8 << 10,
+            &mut |b| {
+                batches.push(b);
+                *handed.0.lock().unwrap() = true;
+                handed.1.notify_all();
+            },
+        );
+        let case = format!("in a file: {in_file}");
+        assert!(
+            before_the_end.into_inner(),
+            "{case}: nothing handed over before the end"
+        );
+        assert_eq!(problems, whole_problems, "{case}");
+        let read = Read::of(batches, Vec::new());
+        assert_eq!(read.events, whole.events, "{case}");
+        assert_eq!(read.duplicates, 0, "{case}");
+    }
 }
