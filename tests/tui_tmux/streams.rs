@@ -19,7 +19,7 @@ fn large_dump(dir: &Path) -> Vec<u8> {
 }
 
 /// Waits until every event is loaded, saves the shown events (every one) to `name` with `s`,
-/// waits for the save, and quits.
+/// waits for the save, quits, and clears the screen.
 fn save_all_and_quit(tmux: &Tmux, name: &str, events: usize) {
     let every = thousands(events);
     tmux.wait_for_text(&format!("{every} shown / {every} loaded │ idle"));
@@ -31,6 +31,10 @@ fn save_all_and_quit(tmux: &Tmux, name: &str, events: usize) {
     tmux.wait_for_text(&format!("saved {events} events to {name}"));
     tmux.keys(&["q"]);
     assert_terminal_restored(tmux, 0);
+    // A clear screen for the next run, whose end is then told by its own line.
+    tmux.type_text("clear");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for(|s| !s.contains("explorer exited"), "the screen cleared");
 }
 
 /// The files under `folder` that the process `pid` maps (an unlinked one ends in ` (deleted)`).

@@ -54,6 +54,20 @@ impl Keep {
             && !self.failed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// `bytes`, which start `at` bytes into the stream, written to the file and mapped from it:
+    /// a copy that is the page cache's, not callscope's memory. `None` when the file failed
+    /// before, or there is none, or the write or the map fails (logged once, and what comes
+    /// later stays in memory). What is later written at the same place is the same bytes.
+    pub(super) fn copy_to_file(&self, at: u64, bytes: &[u8]) -> Option<Blob> {
+        if self.failed.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        let copied = self
+            .write(at, bytes)
+            .and_then(|()| self.map(at, bytes.len()));
+        copied.map_err(|why| self.fail(&why)).ok()
+    }
+
     /// The file, made the first time it is asked for; why there is none.
     fn file(&self) -> Result<&std::fs::File, String> {
         self.file
@@ -247,7 +261,8 @@ fn read_exact_at(file: &std::fs::File, bytes: &mut [u8], at: u64) -> std::io::Re
 fn map_at(file: &std::fs::File, at: u64, len: usize) -> std::io::Result<memmap2::Mmap> {
     // SAFETY: the file was made for this stream and unlinked at once: no other program opens
     // it by name, and callscope never truncates it. Each piece is written once, before it is
-    // mapped, at bytes no other piece has; the map starts on the page that holds its first
+    // mapped, at bytes no other piece has (an envelope's head, copied there to be read early,
+    // is written again later with the same bytes); the map starts on the page that holds its first
     // byte, which may hold the end of the piece before, still being written by another thread,
     // but the slice the map gives is this piece's bytes only. The map stays valid once the
     // file is closed.

@@ -533,19 +533,34 @@ pub(super) fn cut_in_pieces(
                     Some(true) => {}
                     Some(false) => {
                         target = usize::MAX;
-                        // An envelope's first events are read while the rest comes.
-                        let envelope = crate::source::ndjson::envelope::events_array(&buf);
-                        if full_way
-                            && envelope.is_some()
-                            && tx.send(Cut::Head(Blob::Owned(buf.clone()))).is_err()
-                        {
-                            return;
-                        }
+                        let envelope = full_way
+                            && crate::source::ndjson::envelope::events_array(&buf).is_some();
                         if keep.would_move(0, buf.len()) {
                             spool = Spool::start(keep, 0, &buf);
                             if spool.is_some() {
                                 buf = Vec::new();
                             }
+                        }
+                        // An envelope's first events are read while the rest comes, from its
+                        // head: mapped from the file when the bytes went there, or a copy of
+                        // them there when the rest will go there too (else in memory).
+                        let head = match spool.as_ref().map(Spool::view) {
+                            _ if !envelope => None,
+                            None => Some(
+                                keep.would_move(0, 2 * piece_bytes)
+                                    .then(|| keep.copy_to_file(0, &buf))
+                                    .flatten()
+                                    .unwrap_or_else(|| Blob::Owned(buf.clone())),
+                            ),
+                            Some(Ok(view)) => Some(view),
+                            // The file cannot be mapped (the bytes stay in it, and are read
+                            // back at the end): no events are read early.
+                            Some(Err(_)) => None,
+                        };
+                        if let Some(head) = head
+                            && tx.send(Cut::Head(head)).is_err()
+                        {
+                            return;
                         }
                         break;
                     }
