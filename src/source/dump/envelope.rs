@@ -363,6 +363,7 @@ fn read_on_the_full_way(
     let mut refused = read.errors.into_iter().peekable();
     let mut skip = read.events;
     let mut errors = Vec::new();
+    let mut kept = None;
     scan(
         blob,
         &mut |s, e| {
@@ -374,6 +375,16 @@ fn read_on_the_full_way(
                     .starts
                     .is_none_or(|(first, last)| s < first || s > last)
             {
+                // Not hidden: the events handed over stay beside what the full way reads.
+                kept = Some(ScanError {
+                    offset: s,
+                    message: format!(
+                        "a `type` or a second `events` after the events array makes this \
+                         object read another way, and it is read so; the {} events read from \
+                         the array before that was known are kept as well",
+                        read.events
+                    ),
+                });
                 skip = 0;
             }
             if skip > 0 {
@@ -390,6 +401,10 @@ fn read_on_the_full_way(
     let last = batcher.finish();
     if !last.is_empty() {
         on_batch(last);
+    }
+    if let Some(kept) = kept {
+        let at = errors.partition_point(|e| e.offset <= kept.offset);
+        errors.insert(at, kept);
     }
     errors
 }

@@ -133,7 +133,7 @@ fn the_first_events_of_a_large_envelope_are_read_from_its_head() {
 
 /// The one envelope whose head's events are not what reading it whole gives: a `type` after its
 /// events makes the whole object one event for the full way, which its head cannot tell. The
-/// events read from the head stay, and the object is read besides.
+/// events read from the head stay, the object is read besides, and a problem says so.
 #[test]
 fn an_envelope_with_a_type_after_its_events_keeps_the_events_read_from_its_head() {
     let items: Vec<String> = (0..40).map(event).collect();
@@ -144,8 +144,18 @@ fn an_envelope_with_a_type_after_its_events_keeps_the_events_read_from_its_head(
     let (whole, _) = read_whole_file(text.as_bytes());
     let whole = whole.0;
     assert_eq!(whole.len(), 1, "the full way reads the object as one event");
-    let ((events, _), _, early) = read_after_head(text.as_bytes(), text.len() / 2, 2, 4096);
+    let ((events, _), errors, early) = read_after_head(text.as_bytes(), text.len() / 2, 2, 4096);
     assert!(early);
     assert_eq!(events.last(), whole.last());
     assert!(events.len() > 1 && events.len() < 40, "{}", events.len());
+    // Said, not hidden: the events kept beside the one the whole file reads.
+    let [kept] = errors.as_slice() else {
+        panic!("one problem expected: {errors:?}");
+    };
+    assert_eq!(kept.offset, 0, "{kept:?}");
+    assert!(
+        kept.message
+            .contains(&format!("the {} events read", events.len() - 1)),
+        "{kept:?}"
+    );
 }
