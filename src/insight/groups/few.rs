@@ -27,7 +27,9 @@ pub(super) struct Few {
     /// The number in `column` of each group, by place.
     number: Vec<u8>,
     /// Each group's events, by place, once asked for.
-    members: Vec<OnceLock<Vec<u32>>>,
+    pub(super) members: Vec<OnceLock<Vec<u32>>>,
+    /// Each group's count of events, by place: the length of its list of events.
+    counts: Vec<u32>,
 }
 
 /// What the pass counts of a group.
@@ -257,7 +259,7 @@ pub(super) fn count(store: &Store, shown: &[u32], key: GroupKey, parts: usize) -
             }
         }
     }
-    let tallies = number
+    let tallies: Vec<Tally> = number
         .iter()
         .map(|&n| {
             let mut tally = Tally::ZERO;
@@ -270,6 +272,7 @@ pub(super) fn count(store: &Store, shown: &[u32], key: GroupKey, parts: usize) -
             tally
         })
         .collect();
+    let counts = tallies.iter().map(|t| t.count).collect();
     Some(Counted {
         values: number.iter().map(|&n| values[n as usize]).collect(),
         tallies,
@@ -277,27 +280,53 @@ pub(super) fn count(store: &Store, shown: &[u32], key: GroupKey, parts: usize) -
             column,
             times,
             members: vec![OnceLock::new(); number.len()],
+            counts,
             number,
         },
     })
 }
 
 impl Few {
-    /// The shown indices of the group at place `p`, in load order. The first asked for makes
-    /// every group's, in one pass over the column: what asks for one group's events (its share
-    /// of chains that got through, counted for each group in turn) asks for the others' next,
-    /// and a pass for each would read the store's column once a group.
+    /// The shown indices of the group at place `p`, in load order. The first asked for is made
+    /// alone, in one pass over the column: opening the view asks for the largest group's events
+    /// only (its facets). A second asked for makes every other group's at once: what asks for
+    /// one group's events after another (its share of chains that got through, counted for each
+    /// group in turn) asks for the rest next, and a pass for each would read the store's column
+    /// once a group. Each list is made at its length, counted in the pass that grouped.
     pub(super) fn members(&self, p: usize) -> &[u32] {
         if self.members[p].get().is_none() {
+            let made_before = self.members.iter().any(|m| m.get().is_some());
+            // The numbers whose lists are made now, and each list.
+            let mut wanted = [false; 256];
             let mut by_number: Vec<Vec<u32>> = vec![Vec::new(); FEW];
-            for (i, &b) in self.column.iter().enumerate() {
-                if let Some(list) = by_number.get_mut(b as usize) {
-                    list.push(i as u32);
+            for (q, &n) in self.number.iter().enumerate() {
+                if (q == p || made_before) && self.members[q].get().is_none() {
+                    wanted[usize::from(n)] = true;
+                    by_number[usize::from(n)] = Vec::with_capacity(self.counts[q] as usize);
+                }
+            }
+            if !made_before {
+                let n = self.number[p];
+                let list = &mut by_number[usize::from(n)];
+                list.extend(
+                    self.column
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &b)| b == n)
+                        .map(|(i, _)| i as u32),
+                );
+            } else {
+                for (i, &b) in self.column.iter().enumerate() {
+                    if wanted[usize::from(b)] {
+                        by_number[usize::from(b)].push(i as u32);
+                    }
                 }
             }
             for (q, &n) in self.number.iter().enumerate() {
-                // Made by another thread meanwhile, it is the same list.
-                let _ = self.members[q].set(std::mem::take(&mut by_number[n as usize]));
+                if wanted[usize::from(n)] {
+                    // Made by another thread meanwhile, it is the same list.
+                    let _ = self.members[q].set(std::mem::take(&mut by_number[usize::from(n)]));
+                }
             }
         }
         self.members[p].get().map_or(&[], Vec::as_slice)

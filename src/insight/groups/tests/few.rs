@@ -195,3 +195,49 @@ fn few_groups_keep_every_sparkline_of_a_width_from_one_count() {
     g.sparkline(&s, 0, 5);
     assert_eq!(kept(&g), 2 * g.len());
 }
+
+mod asked_in_any_order {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn store() -> &'static Store {
+        static STORE: std::sync::OnceLock<Store> = std::sync::OnceLock::new();
+        STORE.get_or_init(|| generated(3_000, 5))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// A grouping of few groups makes the first group's events asked for alone, and every
+        /// other group's at the second: whatever group is asked for first, and in whatever
+        /// order the rest, each group's events are those the lists by group hold, and each
+        /// list is made at its length.
+        #[test]
+        fn each_groups_events_are_those_of_the_lists(
+            key in prop::sample::select(vec![
+                GroupKey::Error, GroupKey::Sdk, GroupKey::Os, GroupKey::Role, GroupKey::Env,
+            ]),
+            skip in 1u32..5,
+            asked in prop::collection::vec(any::<prop::sample::Index>(), 1..12),
+            parts in 1usize..4,
+        ) {
+            let s = store();
+            // Every event, or all but every `skip`th (still over a quarter of the store).
+            let shown: Vec<u32> = all(s)
+                .into_iter()
+                .filter(|i| skip == 1 || i % skip != 0)
+                .collect();
+            let lists = Groups::in_lists(Groups::default(), s, &shown, key, GroupSort::Count, 1);
+            let g = Groups::recompute_in(Groups::default(), s, &shown, key, GroupSort::Count, parts);
+            let few = g.few.as_ref().expect("few groups are counted in one pass");
+            prop_assert_eq!(g.len(), lists.len());
+            for k in asked.iter().map(|a| a.index(g.len())).chain(0..g.len()) {
+                prop_assert_eq!(g.members(k), lists.members(k), "group {}", k);
+                let p = g.order[k] as usize;
+                let made = few.members[p].get().expect("made once asked for");
+                prop_assert_eq!(made.capacity(), made.len(), "group {}", k);
+            }
+        }
+    }
+}
