@@ -328,6 +328,14 @@ impl Index {
         }
     }
 
+    /// The number of the group of `value`, when one was numbered.
+    pub(super) fn get(&self, value: GroupValue) -> Option<u32> {
+        match self {
+            Index::Dense(ids) => ids.get(value.first.0 as usize)?.checked_sub(1),
+            Index::Keyed { hashed, .. } => hashed.get(&value).copied(),
+        }
+    }
+
     /// The number of the group of `value`, or `next` for a value not met before, which must be
     /// the number of groups numbered so far.
     pub(super) fn get_or_insert(&mut self, value: GroupValue, next: u32) -> u32 {

@@ -69,27 +69,44 @@ struct Met {
 }
 
 impl Met {
-    /// Takes in the groups a later slice met, and gives the number here of each of them.
+    /// Takes in the groups a later slice met, and gives the number here of each of them. Which
+    /// of them this slice met too is looked up first, on every thread (a read from memory far
+    /// from the last for each of hundreds of thousands of peers); the groups are then taken in
+    /// in order. A later slice meets each of its peers once, so that none of its groups is
+    /// numbered here between the two.
     fn join(&mut self, later: Met) -> Vec<u32> {
+        let index = &self.index;
+        let found: Vec<Option<u32>> = later
+            .values
+            .par_iter()
+            .with_min_len(JOIN_LOOKUPS_FROM)
+            .map(|&value| index.get(first_only(value)))
+            .collect();
         later
             .values
             .into_iter()
             .zip(later.tallies)
-            .map(|(value, add)| {
-                let g = self
-                    .index
-                    .get_or_insert(first_only(value), self.tallies.len() as u32);
-                if g as usize == self.tallies.len() {
+            .zip(found)
+            .map(|((value, add), found)| match found {
+                Some(g) => {
+                    self.tallies[g as usize].add(&add);
+                    g
+                }
+                None => {
+                    let g = self
+                        .index
+                        .get_or_insert(first_only(value), self.tallies.len() as u32);
                     self.values.push(value);
                     self.tallies.push(add);
-                } else {
-                    self.tallies[g as usize].add(&add);
+                    g
                 }
-                g
             })
             .collect()
     }
 }
+
+/// From this many groups met by a later slice, they are looked up on every thread.
+const JOIN_LOOKUPS_FROM: usize = 1_024;
 
 /// The shown events grouped by peer, in the memory of `old` where it fits.
 pub(super) fn group(

@@ -281,3 +281,66 @@ fn every_grouping_is_the_plain_grouping_of_its_events() {
         }
     }
 }
+
+mod peers_joined {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// `events` events of `peers` peers (some without one), each peer's met again far apart, in
+    /// two rooms now and then.
+    fn many_peers(events: u32, peers: u32, seed: u64) -> Store {
+        let events: Vec<serde_json::Value> = (0..events)
+            .map(|n| {
+                let mixed = (u64::from(n) ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 33;
+                let peer = format!("peer-{}", mixed % u64::from(peers));
+                let kind = ["join", "publish", "subscribe"][n as usize % 3];
+                with(
+                    ev(n, i64::from(n / 3), kind, &peer, mixed % 3 == 0),
+                    |d| match mixed % 7 {
+                        0 => d["room_id"] = json!(format!("room-{}", mixed % 2)),
+                        1 => {
+                            d.as_object_mut().unwrap().remove("peer_id");
+                        }
+                        _ => {}
+                    },
+                )
+            })
+            .collect();
+        store(&events)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// The peers met by the later slices of the first pass are looked up in the first
+        /// slice's on every thread before they are taken in: the grouping by peer is the plain
+        /// grouping of its events, in the order of the grouping made in one slice, whatever
+        /// the slices and however many of their peers the slices before met.
+        #[test]
+        fn a_grouping_by_peer_in_slices_is_the_grouping_in_one(
+            peers in 1u32..5_000,
+            seed in any::<u64>(),
+            parts in 2usize..6,
+            skip in 1u32..4,
+        ) {
+            let s = many_peers(6_000, peers, seed);
+            let shown: Vec<u32> = all(&s)
+                .into_iter()
+                .filter(|i| skip == 1 || i % skip != 0)
+                .collect();
+            let one = Groups::recompute_in(
+                Groups::default(), &s, &shown, GroupKey::Peer, GroupSort::Count, 1,
+            );
+            let sliced = Groups::recompute_in(
+                Groups::default(), &s, &shown, GroupKey::Peer, GroupSort::Count, parts,
+            );
+            prop_assert_eq!(seen(&s, &sliced), seen(&s, &one));
+            let mut got: Vec<(Group, Vec<u32>)> = (0..sliced.len())
+                .map(|k| (sliced.group(k), sliced.members(k).to_vec()))
+                .collect();
+            got.sort_by_key(|(group, _)| group.value);
+            prop_assert_eq!(got, grouped_plainly(&s, &shown, GroupKey::Peer));
+        }
+    }
+}
