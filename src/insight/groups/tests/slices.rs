@@ -296,7 +296,7 @@ mod peers_joined {
                 let peer = format!("peer-{}", mixed % u64::from(peers));
                 let kind = ["join", "publish", "subscribe"][n as usize % 3];
                 with(
-                    ev(n, i64::from(n / 3), kind, &peer, mixed % 3 == 0),
+                    ev(n, i64::from(n / 3), kind, &peer, mixed.is_multiple_of(3)),
                     |d| match mixed % 7 {
                         0 => d["room_id"] = json!(format!("room-{}", mixed % 2)),
                         1 => {
@@ -327,7 +327,7 @@ mod peers_joined {
             let s = many_peers(6_000, peers, seed);
             let shown: Vec<u32> = all(&s)
                 .into_iter()
-                .filter(|i| skip == 1 || i % skip != 0)
+                .filter(|i| skip == 1 || !i.is_multiple_of(skip))
                 .collect();
             let one = Groups::recompute_in(
                 Groups::default(), &s, &shown, GroupKey::Peer, GroupSort::Count, 1,
