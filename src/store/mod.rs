@@ -225,6 +225,10 @@ impl Store {
         let mut cache = self.search.lock().unwrap_or_else(|e| e.into_inner());
         let bits = match cache.take() {
             Some(bits) if bits.is_for(needle) => bits,
+            // A text typed longer (a find): only the strings the text before held can hold it.
+            Some(bits) if bits.narrows_to(needle) => {
+                bits.narrowed(needle, &self.strings, &self.sets, &self.agents)
+            }
             _ => SearchBits::new(needle),
         };
         let mut lap = crate::time::Lap::new(std::time::Instant::now());
@@ -352,6 +356,8 @@ impl Store {
                 self.tracks.push(self.rows.len() as u32, row.user_id);
             }
             if !row.search_raw() {
+                let mut located = located;
+                located.note_row(&row);
                 self.located.resize(self.rows.len(), Located::default());
                 self.located.push(located);
             }

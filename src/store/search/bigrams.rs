@@ -1,12 +1,23 @@
 //! Which pairs of adjacent characters a text holds, folded into 256 bits. A search text can only
 //! be in a description that holds each of its pairs, so a search rules out most descriptions by
 //! their row, without reading them from the dump.
+//!
+//! The top [`FLAGS`] of the 256 bits are no pair's: they hold what the search notes of the row
+//! beside its description's pairs (see `super::located`), so that a search reads neither.
 
-/// The pairs of adjacent bytes of a text, each folded to one of 256 bits. Letters are folded
-/// with their other case (every byte is read with its 0x20 bit set), so the pairs of a text's
-/// ASCII lowercase are among its own.
+/// The pairs of adjacent bytes of a text, each folded to one of [`PAIR_BITS`] bits. Letters are
+/// folded with their other case (every byte is read with its 0x20 bit set), so the pairs of a
+/// text's ASCII lowercase are among its own. The bits above are flags, which [`Bigrams::holds`]
+/// does not read (no text's pairs set them).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Bigrams([u64; 4]);
+
+/// How many of the 256 bits are flags rather than pairs: the top ones.
+pub const FLAGS: usize = 2;
+
+/// How many bits the pairs are folded into: a pair whose hash is a flag's bit takes a bit
+/// [`FLAGS`] below it instead.
+const PAIR_BITS: usize = 256 - FLAGS;
 
 /// The multiplier of the pairs' hash.
 const MUL: u32 = 0x9E37_79B1;
@@ -20,8 +31,8 @@ fn bit_of(a: u8, b: u8) -> usize {
 }
 
 impl Bigrams {
-    /// Holds every pair: rules nothing out.
-    pub const ALL: Bigrams = Bigrams([u64::MAX; 4]);
+    /// Holds every pair: rules nothing out. No flag is set.
+    pub const ALL: Bigrams = Bigrams([u64::MAX, u64::MAX, u64::MAX, u64::MAX >> FLAGS]);
 
     pub fn of(text: &[u8]) -> Bigrams {
         // One byte per bit, each only ever set to 1: no pair waits for the one before it.
@@ -29,6 +40,10 @@ impl Bigrams {
         let done = sixteen_pairs_at_a_time(text, &mut seen);
         for pair in text[done..].windows(2) {
             seen[bit_of(pair[0], pair[1])] = 1;
+        }
+        // The flags' bits are no pair's.
+        for bit in PAIR_BITS..256 {
+            seen[bit - FLAGS] |= std::mem::take(&mut seen[bit]);
         }
         // Eight flags of one byte each into eight bits: the multiplication moves flag `j` to
         // bit `56 + j`, and no two of them collide on the way.
@@ -40,10 +55,42 @@ impl Bigrams {
         Bigrams(bits)
     }
 
-    /// Whether every pair of `other` is among these.
+    /// Whether every pair of `other` is among these (`other`'s flags aside).
     pub fn holds(&self, other: &Bigrams) -> bool {
-        self.0.iter().zip(&other.0).all(|(a, b)| a & b == *b)
+        let pairs = |k: usize| {
+            if k == 3 {
+                other.0[3] & (u64::MAX >> FLAGS)
+            } else {
+                other.0[k]
+            }
+        };
+        (0..4).all(|k| self.0[k] & pairs(k) == pairs(k))
     }
+
+    /// Flag `k` (below [`FLAGS`]).
+    pub fn flag(&self, k: usize) -> bool {
+        debug_assert!(k < FLAGS);
+        self.0[3] & (1 << (64 - FLAGS + k)) != 0
+    }
+
+    /// Sets flag `k` (below [`FLAGS`]) to `on`, the pairs left as they are.
+    pub fn set_flag(&mut self, k: usize, on: bool) {
+        debug_assert!(k < FLAGS);
+        let bit = 1 << (64 - FLAGS + k);
+        if on {
+            self.0[3] |= bit;
+        } else {
+            self.0[3] &= !bit;
+        }
+    }
+}
+
+/// The bit that the pair `a`, `b` sets: its hash's, or for a flag's bit the one [`FLAGS`]
+/// below.
+#[cfg(test)]
+fn pair_bit(a: u8, b: u8) -> usize {
+    let bit = bit_of(a, b);
+    if bit >= PAIR_BITS { bit - FLAGS } else { bit }
 }
 
 /// Sets the flags of the pairs that start in the first sixteen bytes, then the next sixteen,
@@ -119,6 +166,23 @@ mod tests {
             }
         }
         assert!(Bigrams::ALL.holds(&all));
+        // Flags are no pairs: a text's pairs hold whatever flags either side has.
+        let mut flagged = all;
+        for k in 0..FLAGS {
+            assert!(!all.flag(k) && !Bigrams::ALL.flag(k));
+            flagged.set_flag(k, true);
+            assert!(flagged.flag(k));
+            assert!(all.holds(&flagged) && flagged.holds(&all));
+        }
+        flagged.set_flag(0, false);
+        assert!(!flagged.flag(0) && flagged.flag(FLAGS - 1));
+        let mut only_a_flag = Bigrams::default();
+        only_a_flag.set_flag(FLAGS - 1, true);
+        assert!(
+            Bigrams::default().holds(&only_a_flag),
+            "no pairs, only a flag"
+        );
+        assert!(!only_a_flag.holds(&all), "a flag is no pair");
         // One character has no pair: nothing is ruled out.
         assert_eq!(Bigrams::of(b"z"), Bigrams::default());
         // A pair is one bit, the same wherever it stands, and in either case.
@@ -147,7 +211,7 @@ mod tests {
                     .collect();
                 let mut expected = [0u64; 4];
                 for pair in text.windows(2) {
-                    let bit = bit_of(pair[0], pair[1]);
+                    let bit = pair_bit(pair[0], pair[1]);
                     expected[bit / 64] |= 1 << (bit % 64);
                 }
                 assert_eq!(
@@ -157,6 +221,24 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn no_pair_sets_a_flag_read_one_at_a_time_or_sixteen() {
+        let mut on_a_flag = 0;
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                on_a_flag += usize::from(bit_of(a, b) >= PAIR_BITS);
+                // Alone (one pair), and over forty bytes (sixteen pairs at a time).
+                let long: Vec<u8> = [a, b].iter().copied().cycle().take(40).collect();
+                for text in [&[a, b][..], &long] {
+                    let pairs = Bigrams::of(text);
+                    assert!((0..FLAGS).all(|k| !pairs.flag(k)), "{a} {b}");
+                    assert!(pairs.holds(&Bigrams::of(&[a, b])), "{a} {b}");
+                }
+            }
+        }
+        assert!(on_a_flag > 0, "some pairs hash to a flag's bit");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::needle::Needle;
 use super::spelled::{Speller, TIMESTAMP_MAX, uuid_text};
 use crate::store::memory::prefetch;
-use crate::store::{Agents, Interner, Located, Row, Span, Store, Sym, SymSets};
+use crate::store::{AgentId, Agents, Interner, Located, Row, Span, Store, Sym, SymSets};
 
 /// Below this many strings the answers are computed on one thread.
 const PARALLEL_FROM: usize = 50_000;
@@ -17,20 +17,93 @@ const PARALLEL_FROM: usize = 50_000;
 #[derive(Debug, Clone)]
 pub struct SearchBits {
     needle: Needle,
-    strings: Arc<Vec<bool>>,
+    /// By string: whether it holds the text. Bits, not bytes: a search looks them up at random
+    /// for millions of rows (the ids of peers, sessions and users), and 2.9 million strings
+    /// take 360 KB so, which stay in the processor's cache.
+    strings: Arc<Answers>,
     /// Whether any string holds the text: when none does, no set or agent does either, and an
     /// event's symbols need not be looked up (millions of strings, each lookup a read from
     /// memory for the ids of peers, sessions and users).
     in_a_string: bool,
-    sets: Arc<Vec<bool>>,
+    sets: Arc<Answers>,
     /// By agent: whether one of its fields written in the event holds the text.
-    agents: Arc<Vec<bool>>,
+    agents: Arc<Answers>,
     /// Spells the timestamps of the store's rows, with the dates of its days spelled ahead.
     speller: Speller,
     /// For a text that can be part of a number: the events one of whose numbers holds it, as
     /// bits by event (see [`super::numbers::NumberIndex::rows_where`]).
     numbers: Option<Arc<Vec<u64>>>,
 }
+
+/// A yes or no for each of a list of things, as bits.
+#[derive(Debug, Clone, Default)]
+struct Answers {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl Answers {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn get(&self, k: usize) -> bool {
+        k < self.len && self.words[k / 64] & (1 << (k % 64)) != 0
+    }
+
+    fn push(&mut self, yes: bool) {
+        if self.len.is_multiple_of(64) {
+            self.words.push(0);
+        }
+        self.words[self.len / 64] |= u64::from(yes) << (self.len % 64);
+        self.len += 1;
+    }
+
+    fn extend(&mut self, answers: impl IntoIterator<Item = bool>) {
+        for yes in answers {
+            self.push(yes);
+        }
+    }
+
+    /// How many are yes.
+    fn count(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The places of the yeses, ascending.
+    fn yeses(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
+
+    /// `len` noes, then yes where `yes` says so, asked only of the places that are yes here.
+    fn narrowed(&self, yes: impl Fn(usize) -> bool) -> Answers {
+        let mut out = Answers {
+            words: vec![0; self.words.len()],
+            len: self.len,
+        };
+        for k in self.yeses() {
+            if yes(k) {
+                out.words[k / 64] |= 1 << (k % 64);
+            }
+        }
+        out
+    }
+}
+
+/// A narrowed search looks at the strings the text before held one at a time when they are at
+/// most one in this many; past that, a pass over them all end to end costs less. The tests
+/// narrow whatever the share, to compare every narrowing with reading each event.
+const NARROWED_ONE_IN: usize = if cfg!(test) { 1 } else { 16 };
 
 impl SearchBits {
     pub fn new(needle: &Needle) -> SearchBits {
@@ -43,6 +116,48 @@ impl SearchBits {
             speller: Speller::default(),
             numbers: None,
         }
+    }
+
+    /// Whether every string, set or agent that holds `needle`'s text holds this one's: its
+    /// lowercase holds this one's lowercase (what each is compared in).
+    pub fn narrows_to(&self, needle: &Needle) -> bool {
+        !self.needle.lower.is_empty() && needle.lower.contains(&self.needle.lower)
+    }
+
+    /// The answers for `needle`, whose text holds this one's ([`SearchBits::narrows_to`]),
+    /// for the strings, sets and agents these cover: only those that hold this text are looked
+    /// at, when they are few. The rest are answered by [`SearchBits::extended`].
+    pub fn narrowed(
+        &self,
+        needle: &Needle,
+        strings: &Interner,
+        sets: &SymSets,
+        agents: &Agents,
+    ) -> SearchBits {
+        debug_assert!(self.narrows_to(needle));
+        let mut out = SearchBits::new(needle);
+        out.speller = self.speller.clone();
+        if self.strings.count().saturating_mul(NARROWED_ONE_IN) > self.strings.len() {
+            // Most strings hold it: the pass over them all is the faster.
+            return out;
+        }
+        let held = self
+            .strings
+            .narrowed(|k| needle.matches_str(strings.get(Sym(k as u32))));
+        out.in_a_string = held.count() > 0;
+        out.sets = Arc::new(
+            self.sets
+                .narrowed(|k| sets.get(k as u32).iter().any(|s| held.get(s.0 as usize))),
+        );
+        out.agents = Arc::new(self.agents.narrowed(|k| {
+            agents
+                .get(AgentId(k as u32))
+                .value_syms()
+                .into_iter()
+                .any(|s| held.get(s.0 as usize))
+        }));
+        out.strings = Arc::new(held);
+        out
     }
 
     /// These answers, with the events one of whose numbers holds the text.
@@ -92,22 +207,25 @@ impl SearchBits {
             self.in_a_string |= answers.contains(&true);
             Arc::make_mut(&mut self.strings).extend(answers);
         }
+        // Where no string holds the text, no set or agent does: neither is read.
+        let in_a_string = self.in_a_string;
         let known = self.sets.len();
         if known < sets.len() {
             let strings = Arc::clone(&self.strings);
             Arc::make_mut(&mut self.sets).extend(
                 sets.sets_from(known)
-                    .map(|set| set.iter().any(|s| strings[s.0 as usize])),
+                    .map(|set| in_a_string && set.iter().any(|s| strings.get(s.0 as usize))),
             );
         }
         let known = self.agents.len();
         if known < agents.len() {
             let strings = Arc::clone(&self.strings);
             Arc::make_mut(&mut self.agents).extend(agents.agents_from(known).map(|agent| {
-                agent
-                    .value_syms()
-                    .into_iter()
-                    .any(|s| strings.get(s.0 as usize).copied().unwrap_or(false))
+                in_a_string
+                    && agent
+                        .value_syms()
+                        .into_iter()
+                        .any(|s| strings.get(s.0 as usize))
             }));
         }
         self
@@ -117,17 +235,20 @@ impl SearchBits {
     /// answered without reading its description from the dump; `None` when the answer is
     /// whether the text is in the description ([`SearchBits::in_description`]).
     pub fn matches_unread(&self, store: &Store, i: usize) -> Option<bool> {
+        if let Some(answer) = self.matches_located(store.located(i), i) {
+            return Some(answer);
+        }
         let row: &Row = store.row(i);
         if row.search_raw() {
             return Some(self.needle.matches_json(store.raw(i)));
         }
-        let hit = |s: Sym| self.strings.get(s.0 as usize).copied().unwrap_or(false);
+        let hit = |s: Sym| self.strings.get(s.0 as usize);
         if self.in_numbers(i)
             || (self.in_a_string
                 && (hit(row.kind)
                     || row.value_syms().into_iter().any(hit)
-                    || self.agents.get(row.agent.index()).copied().unwrap_or(false)
-                    || self.sets.get(row.others as usize).copied().unwrap_or(false)))
+                    || self.agents.get(row.agent.index())
+                    || self.sets.get(row.others as usize)))
         {
             return Some(true);
         }
@@ -188,6 +309,29 @@ impl SearchBits {
 }
 
 impl SearchBits {
+    /// Whether event `i` matches, answered from what the search keeps beside its row
+    /// (`located`) without reading the row, for a text that no interned string holds and that
+    /// can be in no timestamp; `None` when the row is to be read (and for other texts). Such a
+    /// text is in the event only if it is in one of its numbers, its id or its description:
+    /// the flags of `located` say whether the id and the timestamp need reading.
+    #[inline]
+    pub(in crate::store) fn matches_located(&self, located: &Located, i: usize) -> Option<bool> {
+        let n = &self.needle;
+        if self.in_a_string || n.time_like || !n.ascii || !located.decided_here() {
+            return None;
+        }
+        if self.in_numbers(i)
+            || (n.id_like
+                && located
+                    .uuid()
+                    .is_some_and(|id| n.in_lowercase(&uuid_text(id))))
+        {
+            return Some(true);
+        }
+        // Passing, the description is to be read, and its place is in the row.
+        (!self.may_be_in_description(located)).then_some(false)
+    }
+
     /// Whether the row's description holds every pair of characters of the text (for a text
     /// that is not ASCII, it may).
     fn may_be_in_description(&self, located: &Located) -> bool {

@@ -5,6 +5,7 @@
 mod bigrams;
 mod bits;
 mod caseless;
+mod located;
 mod needle;
 mod numbers;
 mod places;

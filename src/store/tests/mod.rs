@@ -16,6 +16,7 @@ mod merging;
 mod reuse;
 mod rows;
 mod search;
+mod search_fast;
 
 const QUIRKS: &str = include_str!("../../../tests/fixtures/quirks.ndjson");
 const HOSTILE: &str = include_str!("../../../tests/fixtures/hostile.ndjson");
