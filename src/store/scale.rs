@@ -79,6 +79,45 @@ fn searching_a_million_events_is_interactive() {
     }
 }
 
+/// The find as the explorer runs it while its text is typed: `4` looks at every event, then
+/// each longer text only at the events the text before found; before it, every event's numbers
+/// read on this one thread, as the explorer reads them ahead once loaded.
+///
+/// `SCALE_DUMP=e5m.ndjson cargo test --release --lib store::scale::finding -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn finding_as_typed() {
+    crate::memory::give_back_large_blocks();
+    let s = scale_dump_loaded(1_000_000);
+    let t = std::time::Instant::now();
+    if let Some(work) = s.number_work(usize::MAX) {
+        work.read();
+    }
+    println!(
+        "{} events, their numbers read in {:?}",
+        s.len(),
+        t.elapsed()
+    );
+    for round in 1..=3 {
+        let mut hits: Option<Vec<u32>> = None;
+        let mut times = Vec::new();
+        for text in ["4", "40", "400", "4006"] {
+            let filter = Filter {
+                search: Some(text.to_string()),
+                ..Filter::default()
+            };
+            let t = std::time::Instant::now();
+            let found = match &hits {
+                None => s.filter(&filter),
+                Some(before) => s.matching_among(&filter, before),
+            };
+            times.push(format!("{text} {:?} ({} events)", t.elapsed(), found.len()));
+            hits = Some(found);
+        }
+        println!("round {round}: {}", times.join(", "));
+    }
+}
+
 /// The processor time of the whole process so far (every thread's, user and system), from
 /// `/proc/self/stat`, in clock ticks of 10 ms.
 fn process_cpu_ticks() -> Option<u64> {
