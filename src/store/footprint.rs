@@ -61,7 +61,7 @@ impl super::Store {
         let sets: Bytes = self.sets.heap().into_iter().sum();
         vec![
             ("rows", Bytes::of(&self.rows)),
-            ("located", Bytes::of(&self.located)),
+            ("located", self.located.heap()),
             ("type and final of each row", self.briefs.heap()),
             ("ids", self.ids.heap()),
             (

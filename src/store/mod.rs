@@ -37,7 +37,6 @@ pub use query::Query;
 pub use read::{next_stop, probe, skipping};
 use row::{Located, Span};
 pub use row::{NO_TIME, Row};
-use search::Bigrams;
 pub use search::{Needle, NumberWork, SearchBits};
 
 use std::sync::Arc;
@@ -68,7 +67,7 @@ pub struct Store {
     briefs: brief::Briefs,
     /// Beside each row, up to the last row the search indexed: a store read without the
     /// index (`BatchBuilder::unindexed`, whose rows the search reads whole) keeps none.
-    located: Vec<Located>,
+    located: search::LocatedRows,
     strings: Interner,
     sets: SymSets,
     /// The distinct agents rows refer to (`Row::agent`).
@@ -168,15 +167,6 @@ impl Store {
 
     pub fn rows(&self) -> &[Row] {
         &self.rows
-    }
-
-    /// What the text search knows of row `i`'s located strings.
-    fn located(&self, i: usize) -> &Located {
-        const NOTHING: Located = Located {
-            id_uuid: [0; 16],
-            description_bigrams: Bigrams::ALL,
-        };
-        self.located.get(i).unwrap_or(&NOTHING)
     }
 
     pub fn row(&self, i: usize) -> &Row {
@@ -358,7 +348,7 @@ impl Store {
             if !row.search_raw() {
                 let mut located = located;
                 located.note_row(&row);
-                self.located.resize(self.rows.len(), Located::default());
+                self.located.fill_to(self.rows.len());
                 self.located.push(located);
             }
             self.briefs.push(&row);
@@ -527,10 +517,7 @@ impl Store {
         // A row spans two cache lines (or three, the middle one ahead of its use anyway).
         memory::prefetch::prefetch(row);
         memory::prefetch::prefetch_end(row);
-        if let Some(located) = self.located.get(i) {
-            memory::prefetch::prefetch(located);
-            memory::prefetch::prefetch_end(located);
-        }
+        self.located.prefetch(i);
     }
 
     /// Indices of every event that matches the filter, in load order.

@@ -6,8 +6,9 @@ use rayon::prelude::*;
 
 use super::needle::Needle;
 use super::spelled::{Speller, TIMESTAMP_MAX, uuid_text};
+use super::{Bigrams, LocatedRows};
 use crate::store::memory::prefetch;
-use crate::store::{AgentId, Agents, Interner, Located, Row, Span, Store, Sym, SymSets};
+use crate::store::{AgentId, Agents, Interner, Row, Span, Store, Sym, SymSets};
 
 /// Below this many strings the answers are computed on one thread.
 const PARALLEL_FROM: usize = 50_000;
@@ -235,7 +236,7 @@ impl SearchBits {
     /// answered without reading its description from the dump; `None` when the answer is
     /// whether the text is in the description ([`SearchBits::in_description`]).
     pub fn matches_unread(&self, store: &Store, i: usize) -> Option<bool> {
-        if let Some(answer) = self.matches_located(store.located(i), i) {
+        if let Some(answer) = self.matches_located(&store.located, i) {
             return Some(answer);
         }
         let row: &Row = store.row(i);
@@ -259,11 +260,11 @@ impl SearchBits {
                     .of(store.raw(i))
                     .is_some_and(|quoted| n.matches_bytes(quoted))
         };
-        let located = store.located(i);
+        let located = &store.located;
         // The id and the timestamp are spelled out again from the row when they can be, and
         // the description is read only when it holds every pair of characters of the text.
         let id = if row.id_is_uuid() {
-            n.id_like && n.in_lowercase(&uuid_text(u128::from_le_bytes(located.id_uuid)))
+            n.id_like && n.in_lowercase(&uuid_text(located.uuid_bytes(i)))
         } else {
             read(row.id_at, true)
         };
@@ -281,7 +282,7 @@ impl SearchBits {
         if id || ts() {
             return Some(true);
         }
-        if row.description_at.is_none() || !self.may_be_in_description(located) {
+        if row.description_at.is_none() || !self.may_be_in_description(located.pairs(i)) {
             return Some(false);
         }
         None
@@ -315,27 +316,31 @@ impl SearchBits {
     /// text is in the event only if it is in one of its numbers, its id or its description:
     /// the flags of `located` say whether the id and the timestamp need reading.
     #[inline]
-    pub(in crate::store) fn matches_located(&self, located: &Located, i: usize) -> Option<bool> {
+    pub(in crate::store) fn matches_located(
+        &self,
+        located: &LocatedRows,
+        i: usize,
+    ) -> Option<bool> {
         let n = &self.needle;
-        if self.in_a_string || n.time_like || !n.ascii || !located.decided_here() {
+        if self.in_a_string || n.time_like || !n.ascii || !located.decided_here(i) {
             return None;
         }
         if self.in_numbers(i)
             || (n.id_like
                 && located
-                    .uuid()
+                    .uuid(i)
                     .is_some_and(|id| n.in_lowercase(&uuid_text(id))))
         {
             return Some(true);
         }
         // Passing, the description is to be read, and its place is in the row.
-        (!self.may_be_in_description(located)).then_some(false)
+        (!self.may_be_in_description(located.pairs(i))).then_some(false)
     }
 
-    /// Whether the row's description holds every pair of characters of the text (for a text
-    /// that is not ASCII, it may).
-    fn may_be_in_description(&self, located: &Located) -> bool {
-        !self.needle.ascii || located.description_bigrams.holds(&self.needle.bigrams)
+    /// Whether a description of these pairs holds every pair of characters of the text (for a
+    /// text that is not ASCII, it may).
+    fn may_be_in_description(&self, pairs: &Bigrams) -> bool {
+        !self.needle.ascii || pairs.holds(&self.needle.bigrams)
     }
 }
 

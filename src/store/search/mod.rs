@@ -13,6 +13,7 @@ mod spelled;
 
 pub(super) use bigrams::Bigrams;
 pub use bits::SearchBits;
+pub(super) use located::LocatedRows;
 pub use needle::Needle;
 pub(super) use needle::is_time_char;
 pub(super) use numbers::NumberIndex;

@@ -182,15 +182,17 @@ fn a_text_in_no_interned_string_is_decided_beside_most_rows() {
     let mut store = Store::new();
     store.merge(batch(&lines.join("\n")));
     for i in 0..store.len() {
-        let located = store.located(i);
-        assert!(located.decided_here(), "event {i}: a UUID and a plain time");
-        assert!(located.uuid().is_some(), "event {i}");
+        assert!(
+            store.located.decided_here(i),
+            "event {i}: a UUID and a plain time"
+        );
+        assert!(store.located.uuid(i).is_some(), "event {i}");
     }
     let needle = Needle::new("sfu-prod-in2-03");
     let bits = store.search_bits(&needle);
     // The text is only in descriptions: decided beside every row but those that may hold it.
     let undecided = (0..store.len())
-        .filter(|&i| bits.matches_located(store.located(i), i).is_none())
+        .filter(|&i| bits.matches_located(&store.located, i).is_none())
         .count();
     let holding = read_each(&store, "sfu-prod-in2-03").len();
     assert!(holding > 0);
@@ -211,7 +213,7 @@ fn an_id_or_a_time_that_the_row_must_spell_leaves_the_event_to_its_row() {
     let mut store = Store::new();
     store.merge(batch(&lines.join("\n")));
     let decided: Vec<bool> = (0..store.len())
-        .map(|i| store.located(i).decided_here())
+        .map(|i| store.located.decided_here(i))
         .collect();
     // An id that is no UUID, a timestamp with letters, an escaped one: the row is read.
     assert_eq!(decided, [false, true, false, true, false, false]);
