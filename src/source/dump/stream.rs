@@ -446,8 +446,8 @@ const FIRST_PIECE_BYTES: usize = 4 << 20;
 /// [`Spool`]). For the full way (`full_way`, [`read_stream_in_batches`]), so are the pieces after
 /// the first, each written to the file as its bytes come and mapped from it once cut (what is in
 /// flight is then the page cache's, not callscope's memory), and the first bytes of an envelope
-/// are handed over at once ([`Cut::Head`]) besides. Stops at the first failure to read (damage, for gzip), after handing over
-/// what came before it.
+/// are handed over at once ([`Cut::Head`]) besides. Stops at the first failure to read (damage,
+/// for gzip), after handing over what came before it.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn cut_in_pieces(
     name: &str,
