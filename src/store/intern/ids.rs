@@ -80,8 +80,9 @@ impl IdIndex {
 /// the order of the top bits of their hashes, and within those in the batch's order: the set's
 /// tables are then walked from start to end rather than at random, and an id's first copy in
 /// the batch still comes first among its copies (they have one hash). A counting sort, by about
-/// a quarter as many buckets as ids: a comparison sort of the whole hashes cost the merge some
-/// 800 instructions an id, a ninth of what it does for a batch.
+/// a quarter as many buckets as ids: by callgrind, the id set's part of the merge of the first
+/// 96,000 events of a million-event dump took 50M instructions this way against 82M by a
+/// comparison sort of the whole hashes.
 fn by_hash(uuids: Vec<(u64, u32, u128)>) -> Vec<(u64, u32, u128)> {
     let bits = (uuids.len() / 4).max(1).ilog2().min(16);
     if bits == 0 {
