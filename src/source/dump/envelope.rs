@@ -412,6 +412,7 @@ fn read_on_the_full_way(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::dump::tests::event;
     use crate::store::{Reading, Store};
 
     /// What a reading gave: the events kept in order, the copies dropped, the problems, and how
@@ -465,17 +466,6 @@ mod tests {
         })?;
         let count = out.len();
         Some((got(out, errors), count))
-    }
-
-    /// An event whose strings hold what a cut looks for, and brackets.
-    fn event(k: usize) -> String {
-        let tricky = [r#"},{\"id\":\"x\"},{"#, r#"]}"#, r#"\\"#, r#"},{"#, "plain"];
-        format!(
-            r#"{{"id":"e{k}","type":"client.join.failed","timestamp":"2026-11-18T08:00:{:02}Z","data":{{"room_id":"r{}","message":"{}"}}}}"#,
-            k % 60,
-            k % 7,
-            tricky[k % tricky.len()]
-        )
     }
 
     fn envelope(items: &[String], layout: &str, tail: &str) -> String {

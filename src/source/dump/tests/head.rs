@@ -9,17 +9,6 @@ use crate::source::dump::envelope::{
     read_envelope_after, read_envelope_head, read_rest_the_full_way,
 };
 
-/// An event whose strings hold what a cut looks for, and brackets.
-fn event(k: usize) -> String {
-    let tricky = [r#"},{\"id\":\"x\"},{"#, r#"]}"#, r#"\\"#, r#"},{"#, "plain"];
-    format!(
-        r#"{{"id":"e{k}","type":"client.join.failed","timestamp":"2026-11-18T08:00:{:02}Z","data":{{"room_id":"r{}","message":"{}"}}}}"#,
-        k % 60,
-        k % 7,
-        tricky[k % tricky.len()]
-    )
-}
-
 /// What may be put among an envelope's events, or after them.
 const ODD_ITEMS: &[&str] = &[
     r#"{"id":"e3","type":"client.join.failed"}"#,

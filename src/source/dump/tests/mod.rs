@@ -13,6 +13,17 @@ fn first_of(first: usize, reading: &Reading) -> Batches<'_> {
     Batches { reading, first }
 }
 
+/// An event whose strings hold what a cut looks for, and brackets (the envelope tests').
+pub(in crate::source::dump) fn event(k: usize) -> String {
+    let tricky = [r#"},{\"id\":\"x\"},{"#, r#"]}"#, r#"\\"#, r#"},{"#, "plain"];
+    format!(
+        r#"{{"id":"e{k}","type":"client.join.failed","timestamp":"2026-11-18T08:00:{:02}Z","data":{{"room_id":"r{}","message":"{}"}}}}"#,
+        k % 60,
+        k % 7,
+        tricky[k % tricky.len()]
+    )
+}
+
 use crate::generator::ndjson_lines as generated_lines;
 use crate::store::Store;
 
