@@ -27,7 +27,8 @@
 # Each dump is read once before its runs, so every run starts with it in the page cache. Times
 # are from the start of the process (or the key) to the poll that saw the screen, so they include
 # up to one poll interval (5 ms before the first screen, 20 ms after, 2 ms after a key) and tmux's
-# own delay.
+# own delay. Each run's line ends with the share of the processors' time the host gave to other
+# machines meanwhile (steal, from /proc/stat): a run slow for every build shows it there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 (($# >= 1)) || { echo "usage: benches/explorer.sh DUMP... [RUNS]" >&2; exit 2; }
@@ -133,6 +134,22 @@ timed() {
   key_to_change "$1" "$(capture)"
 }
 ms_to_s() { awk -v ms="$1" 'BEGIN { print ms / 1000 }'; }
+# The machine's processor time so far, in ticks: all of it, then the share the hypervisor gave
+# to other machines (steal). A run in which the host takes the processors away is slow for every
+# build alike; its steal tells it from a slow build.
+cpu_ticks() {
+  local _cpu user nice system idle iowait irq softirq steal _rest
+  read -r _cpu user nice system idle iowait irq softirq steal _rest </proc/stat
+  echo "$((user + nice + system + idle + iowait + irq + softirq + steal)) $steal"
+}
+# stolen "TOTAL STEAL" (from cpu_ticks, at the start): the share stolen since, in per cent.
+stolen() {
+  local total steal
+  read -r total steal <<<"$(cpu_ticks)"
+  # shellcheck disable=SC2086 # the two numbers, split
+  set -- $1
+  awk -v t="$((total - $1))" -v s="$((steal - $2))" 'BEGIN { print (t > 0 ? 100 * s / t : 0) }'
+}
 
 # The columns of the growth table, in order: the name of each figure and its unit.
 FIGURES=(first full anon peak grouped toggle final search timeline facets by_error by_peer by_type newest digit find next floor)
@@ -173,6 +190,7 @@ measure() {
     # The tmux server and pane are up before the clock starts; the pane is then replaced by
     # callscope itself (exec), so the pane's pid is callscope's.
     tmux -S "$SOCK" new-session -d -s bench -x 160 -y 45 'sleep 100000'
+    ticks0=$(cpu_ticks)
     t0=$(now_ms)
     tmux -S "$SOCK" respawn-pane -k -t bench "$COMMAND"
     pid=$(tmux -S "$SOCK" display -p -t bench '#{pane_pid}')
@@ -264,10 +282,11 @@ measure() {
     tmux -S "$SOCK" send-keys -t bench q
 
     for f in "${FIGURES[@]}"; do ALL[$f]+="${!f} "; done
-    printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the events), %d MiB peak sampled (%.1f%%), %d MiB grouped by peer (%.1f%%); redrawn after: key 3 %d ms, t %d ms, search %d ms, T %d ms, F %d ms, e (by error) %d ms, Shift-Tab (by peer) %d ms, o (by type) %d ms, O (newest first) %d ms, find 4 (numbers read) %d ms, 4006 %d ms, n %d ms (key ? in %d ms)\n' \
+    printf 'run %d: first screen %.3f s, fully loaded %.3f s, RssAnon %d MiB loaded (%.1f%% of the events), %d MiB peak sampled (%.1f%%), %d MiB grouped by peer (%.1f%%); redrawn after: key 3 %d ms, t %d ms, search %d ms, T %d ms, F %d ms, e (by error) %d ms, Shift-Tab (by peer) %d ms, o (by type) %d ms, O (newest first) %d ms, find 4 (numbers read) %d ms, 4006 %d ms, n %d ms (key ? in %d ms; %.1f%% of the processors stolen by the host)\n' \
       "$run" "$(ms_to_s "$first")" "$(ms_to_s "$full")" "$((anon / 1024))" "$(share "$anon")" \
       "$((peak / 1024))" "$(share "$peak")" "$((grouped / 1024))" "$(share "$grouped")" "$toggle" "$final" "$search" "$timeline" "$facets" \
-      "$by_error" "$by_peer" "$by_type" "$newest" "$digit" "$find" "$next" "$floor"
+      "$by_error" "$by_peer" "$by_type" "$newest" "$digit" "$find" "$next" "$floor" \
+      "$(stolen "$ticks0")"
   done
 
   # shellcheck disable=SC2086

@@ -86,8 +86,9 @@ pub struct Store {
     /// Events read beside these, each the first of its id, that a reader keeping only those
     /// that match left out.
     left_out: usize,
-    /// The text search's last answers for each string and set, extended as the store grows.
-    search: std::sync::Mutex<Option<SearchBits>>,
+    /// The text search's answers for each string and set, for the last few texts, extended as
+    /// the store grows.
+    search: std::sync::Mutex<search::RecentSearches>,
     /// The numbers of each event as written, read the first time a search text could be part
     /// of one, and extended as the store grows.
     /// Shared with the thread that reads them ahead of a search ([`Store::number_work`]).
@@ -213,17 +214,15 @@ impl Store {
     /// for the same text.
     pub fn search_bits(&self, needle: &Needle) -> SearchBits {
         let mut cache = self.search.lock().unwrap_or_else(|e| e.into_inner());
-        let bits = match cache.take() {
+        let bits = match cache.take_for(needle) {
             Some(bits) if bits.is_for(needle) => bits,
             // A text typed longer (a find): only the strings the text before held can hold it.
-            Some(bits) if bits.narrows_to(needle) => {
-                bits.narrowed(needle, &self.strings, &self.sets, &self.agents)
-            }
-            _ => SearchBits::new(needle),
+            Some(bits) => bits.narrowed(needle, &self.strings, &self.sets, &self.agents),
+            None => SearchBits::new(needle),
         };
         let mut lap = crate::time::Lap::new(std::time::Instant::now());
         let bits = bits.extended(&self.strings, &self.sets, &self.agents, self.times);
-        *cache = Some(bits.clone());
+        cache.keep(bits.clone());
         drop(cache);
         let strings_ms = lap.split();
         if !needle.is_number_like() {

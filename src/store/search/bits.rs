@@ -179,6 +179,17 @@ impl SearchBits {
         self.needle == *needle
     }
 
+    /// The length of the text, lowercased: of two texts a third holds, the longer narrows more.
+    pub(super) fn text_len(&self) -> usize {
+        self.needle.lower.len()
+    }
+
+    /// Whether `other` holds these very answers for the strings (not a copy computed again).
+    #[cfg(test)]
+    pub(in crate::store) fn shares_answers_with(&self, other: &SearchBits) -> bool {
+        Arc::ptr_eq(&self.strings, &other.strings)
+    }
+
     /// The answers for every string, set and agent of the store, computing only those added since, and
     /// a speller of the days its events' `times` span.
     pub fn extended(

@@ -9,6 +9,7 @@ mod located;
 mod needle;
 mod numbers;
 mod places;
+mod recent;
 mod spelled;
 
 pub(super) use bigrams::Bigrams;
@@ -19,4 +20,5 @@ pub(super) use needle::is_time_char;
 pub(super) use numbers::NumberIndex;
 pub use numbers::NumberWork;
 pub(super) use places::{Place, Places};
+pub(super) use recent::RecentSearches;
 pub(super) use spelled::timestamp_digits;

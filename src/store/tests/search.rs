@@ -118,3 +118,30 @@ fn events_whose_values_never_repeat_are_searched_as_exactly_as_those_that_do() {
     .map(String::from);
     assert_search_is_exact(&store, &needles);
 }
+
+#[test]
+fn a_search_and_a_find_asked_in_turn_each_keep_their_answers() {
+    let lines = generated_lines(200, 3);
+    let mut store = Store::new();
+    store.merge(batch(&lines.join("\n")));
+    let (search, find) = (Needle::new("sfu"), Needle::new("join"));
+    let first = store.search_bits(&search);
+    // The find typed on beside the search (`j`, `jo`, `join`): each text replaces the one it
+    // holds, and the search's answers stay.
+    for typed in ["j", "jo"] {
+        store.search_bits(&Needle::new(typed));
+    }
+    let found = store.search_bits(&find);
+    let again = store.search_bits(&search);
+    assert!(
+        again.shares_answers_with(&first),
+        "the search's answers were computed again"
+    );
+    assert!(store.search_bits(&find).shares_answers_with(&found));
+    // Four other texts since: the search's are forgotten and computed again, the same.
+    for other in ["a", "b", "c", "d"] {
+        store.search_bits(&Needle::new(other));
+    }
+    assert!(!store.search_bits(&search).shares_answers_with(&first));
+    assert_search_is_exact(&store, &["sfu".to_string(), "join".to_string()]);
+}
