@@ -23,6 +23,29 @@ pub(in crate::source::dump) struct Keep {
     file: std::sync::OnceLock<Result<std::fs::File, String>>,
     /// Set once a write or a map has failed: the pieces after it stay in memory.
     failed: std::sync::atomic::AtomicBool,
+    /// How a test makes the file fail, and counts its maps.
+    #[cfg(test)]
+    faults: std::sync::Arc<Faults>,
+}
+
+/// What a test makes of a [`Keep`]'s file: it fails once `broken` is set (every write, map and
+/// read back from then on), and `maps` counts the maps asked for.
+#[cfg(test)]
+#[derive(Default)]
+pub(in crate::source::dump) struct Faults {
+    pub(in crate::source::dump) broken: std::sync::atomic::AtomicBool,
+    pub(in crate::source::dump) maps: std::sync::atomic::AtomicUsize,
+}
+
+#[cfg(test)]
+impl Faults {
+    /// An error once the file is broken.
+    fn check(&self) -> std::io::Result<()> {
+        match self.broken.load(std::sync::atomic::Ordering::SeqCst) {
+            true => Err(std::io::Error::other("the disk broke")),
+            false => Ok(()),
+        }
+    }
 }
 
 impl Keep {
@@ -33,6 +56,8 @@ impl Keep {
             in_memory,
             file: std::sync::OnceLock::new(),
             failed: std::sync::atomic::AtomicBool::new(false),
+            #[cfg(test)]
+            faults: Default::default(),
         }
     }
 
@@ -45,6 +70,12 @@ impl Keep {
         let keep = Keep::in_a_temporary_file_beyond(in_memory);
         let _ = keep.file.set(file.ok_or_else(|| "no file".to_string()));
         keep
+    }
+
+    /// This keep, its file failing as `faults` says.
+    #[cfg(test)]
+    pub(in crate::source::dump) fn with_faults(self, faults: std::sync::Arc<Faults>) -> Keep {
+        Keep { faults, ..self }
     }
 
     /// Whether the `len` bytes that start `at` bytes into the stream are to go to the file.
@@ -78,11 +109,20 @@ impl Keep {
 
     /// Writes `bytes` into the file, `at` bytes in, making the file first.
     fn write(&self, at: u64, bytes: &[u8]) -> Result<(), String> {
+        #[cfg(test)]
+        self.faults.check().map_err(|e| e.to_string())?;
         write_at(self.file()?, at, bytes).map_err(|e| e.to_string())
     }
 
     /// Maps the `len` bytes of the file that start `at` bytes in.
     fn map(&self, at: u64, len: usize) -> Result<Blob, String> {
+        #[cfg(test)]
+        {
+            self.faults
+                .maps
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            self.faults.check().map_err(|e| e.to_string())?;
+        }
         map_at(self.file()?, at, len)
             .map(Blob::Mapped)
             .map_err(|e| e.to_string())
@@ -90,6 +130,8 @@ impl Keep {
 
     /// Reads back the `len` bytes of the file that start `at` bytes in.
     fn read_back(&self, at: u64, len: u64) -> std::io::Result<Vec<u8>> {
+        #[cfg(test)]
+        self.faults.check()?;
         let file = self.file.get().and_then(|f| f.as_ref().ok());
         let file = file.ok_or_else(|| std::io::Error::other("the temporary file is gone"))?;
         let mut bytes = vec![0; usize::try_from(len).map_err(std::io::Error::other)?];
@@ -207,15 +249,22 @@ impl<'k> Spool<'k> {
 }
 
 /// What is said of a stream whose bytes from `from` on went to a temporary file that then failed,
-/// and could not be read back.
-pub(super) fn spool_lost(name: &str, from: u64, e: &std::io::Error) -> DumpProblem {
-    let msg = match from {
-        0 => format!(
-            "the temporary file that held it failed ({e}): none of its events could be read"
-        ),
-        _ => format!(
-            "the temporary file that held it failed ({e}): the events of its first {from} bytes were kept"
-        ),
+/// and could not be read back. The events before are kept: those of the pieces before `from`, or
+/// those read from an envelope's first `head` bytes as they came (see [`Cut::Head`](
+/// super::Cut::Head)).
+pub(super) fn spool_lost(
+    name: &str,
+    from: u64,
+    head: Option<u64>,
+    e: &std::io::Error,
+) -> DumpProblem {
+    let failed = format!("the temporary file that held it failed ({e})");
+    let msg = match (from, head) {
+        (0, None) => format!("{failed}: none of its events could be read"),
+        (0, Some(head)) => {
+            format!("{failed}: the events read from its first {head} bytes as they came were kept")
+        }
+        _ => format!("{failed}: the events of its first {from} bytes were kept"),
     };
     problem(name, None, msg)
 }

@@ -46,21 +46,22 @@ pub(super) struct Piece {
 
 /// Cuts the stream named `name` into pieces of about `piece_bytes`, reads each with `read` on
 /// every core, and hands each piece read to `take` in stream order; both are given the spare
-/// buffers, to hand a piece's back once nothing refers to it. Gives the damage that stopped the
-/// stream, if any. The stream readers (select, group, every event) go through this.
+/// buffers, to hand a piece's back once nothing refers to it. Gives what stopped the stream (its
+/// temporary file lost, damage), if anything. The stream readers (select, group, every event) go
+/// through this.
 pub(super) fn each_piece<P: Send>(
     name: &str,
     reader: impl Read + Send,
     piece_bytes: usize,
     read: impl Fn(Arc<Blob>, &dump::Spares) -> P + Sync,
     mut take: impl FnMut(P, &dump::Spares),
-) -> Option<DumpProblem> {
+) -> Vec<DumpProblem> {
     /// What the reading threads hand over, in stream order.
     enum Sent<P> {
         Piece(Box<P>),
         Stopped(DumpProblem),
     }
-    let mut damage = None;
+    let mut stopped = Vec::new();
     let threads = crate::source::ordered::threads();
     let spares = dump::Spares::default();
     dump::with_pieces(name, reader, piece_bytes, &spares, |pieces| {
@@ -68,7 +69,7 @@ pub(super) fn each_piece<P: Send>(
             pieces,
             threads,
             |_, cut, send| match cut {
-                Cut::Piece { bytes, .. } => {
+                Cut::Piece(bytes) | Cut::Whole { bytes, .. } => {
                     send(Sent::Piece(Box::new(read(Arc::new(bytes), &spares))));
                 }
                 Cut::Stopped(p) => send(Sent::Stopped(p)),
@@ -77,15 +78,15 @@ pub(super) fn each_piece<P: Send>(
             },
             |sent| match sent {
                 Sent::Piece(piece) => take(*piece, &spares),
-                Sent::Stopped(p) => damage = Some(p),
+                Sent::Stopped(p) => stopped.push(p),
             },
         );
     });
-    damage
+    stopped
 }
 
 /// How many cores read a piece: one, as the others read the pieces beside it; every core for an
-/// envelope, which is never cut (see [`dump::Cut::Piece`]): it is the stream's one piece.
+/// envelope, which is never cut (see [`dump::Cut::Whole`]): it is the stream's one piece.
 pub(super) fn threads_for(bytes: &[u8]) -> usize {
     if super::looks_like_envelope(bytes) {
         crate::source::ordered::threads()
@@ -140,7 +141,7 @@ fn select_in_pieces(
     let room = filter.room().map(Needle::new);
     let bounded = filter.since.is_some() || filter.until.is_some();
     let mut aside = Aside::default();
-    let damage = each_piece(
+    let stopped = each_piece(
         name,
         reader,
         piece_bytes,
@@ -186,7 +187,7 @@ fn select_in_pieces(
     if rows.is_empty() {
         left_out -= aside.into_store(&mut store);
     }
-    let mut problems = lines.into_problems(name, damage);
+    let mut problems = lines.into_problems(name, stopped);
     problems.extend(unread.into_iter().map(|m| dump::problem(name, None, m)));
     store.left_out(left_out);
     (store, problems, rows)
@@ -238,7 +239,7 @@ pub(super) fn read_fast(
         .into_iter()
         .chain(beside.iter().map(|&(_, span)| span));
     let (answer, mut spans) = match **blob {
-        // A mapped piece (a whole stream kept in a file, see `dump::Cut::Piece`) has no buffer
+        // A mapped piece (a whole stream kept in a file, see `dump::Cut::Whole`) has no buffer
         // to give back: the answer is read from it, rather than copied out of what may be all
         // of it.
         Blob::Mapped(_) => (Arc::clone(blob), all.collect()),

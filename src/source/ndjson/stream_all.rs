@@ -41,7 +41,7 @@ fn each_in_pieces(
     let mut left = max.unwrap_or(usize::MAX);
     let mut written = Ok(());
     let mut lines = dump::LineProblems::default();
-    let damage = each_piece(
+    let stopped = each_piece(
         name,
         reader,
         piece_bytes,
@@ -65,7 +65,7 @@ fn each_in_pieces(
         },
     );
     drop(reading);
-    let problems = lines.into_problems(name, damage);
+    let problems = lines.into_problems(name, stopped);
     (read, problems, written)
 }
 

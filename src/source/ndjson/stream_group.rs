@@ -230,7 +230,7 @@ fn group_in_pieces(
     let answered = std::sync::atomic::AtomicBool::new(false);
     let room = filter.room().map(crate::store::Needle::new);
     let bounded = filter.since.is_some() || filter.until.is_some();
-    let damage = each_piece(
+    let stopped = each_piece(
         name,
         reader,
         piece_bytes,
@@ -278,7 +278,7 @@ fn group_in_pieces(
         },
     );
     drop(reading);
-    let mut problems = lines.into_problems(name, damage);
+    let mut problems = lines.into_problems(name, stopped);
     if unread > 0 {
         problems.push(dump::problem(
             name,

@@ -28,6 +28,7 @@ use crate::generator::ndjson_lines as generated_lines;
 use crate::store::Store;
 
 mod damage;
+mod file_fails;
 mod head;
 mod inputs;
 mod pieces;

@@ -5,8 +5,8 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::source::dump::keep::Keep;
-use crate::source::dump::stream::{Cut, Spares, cut_in_pieces, read_stream_keeping};
+use crate::source::dump::keep::{Faults, Keep};
+use crate::source::dump::stream::{Cut, Cutting, Spares, cut_in_pieces, read_stream_keeping};
 
 /// A stream's bytes, coming `step` at a time.
 struct Steps<'a> {
@@ -23,13 +23,14 @@ impl std::io::Read for Steps<'_> {
     }
 }
 
-/// One piece as handed over: its bytes, whether it was cut, and whether it is mapped from the
-/// file; or what stopped the stream.
+/// One piece as handed over: its bytes, whether it was cut (else it is the whole file, after
+/// its head or not), and whether it is mapped from the file; or what stopped the stream.
 #[derive(Debug, PartialEq)]
 enum Got {
     Piece {
         bytes: Vec<u8>,
         cut: bool,
+        after_head: bool,
         mapped: bool,
     },
     Stopped(DumpProblem),
@@ -44,24 +45,30 @@ fn cut(bytes: &[u8], step: usize, piece_bytes: usize, keep: &Keep, full_way: boo
     std::thread::scope(|scope| {
         scope.spawn(|| {
             let reader = Steps { bytes, step };
-            cut_in_pieces(
-                "t",
-                reader,
-                |name, e, _| problem(name, None, e.to_string()),
+            let cutting = Cutting {
+                name: "t",
+                failed: |name, e, _| problem(name, None, e.to_string()),
                 piece_bytes,
-                &spares,
+                spares: &spares,
                 keep,
                 full_way,
-                &tx,
-            );
+            };
+            cut_in_pieces(cutting, reader, &tx);
             drop(tx);
         });
         rx.into_iter()
             .map(|got| match got {
-                Cut::Piece { bytes, cut } => Got::Piece {
+                Cut::Piece(bytes) => Got::Piece {
                     mapped: matches!(bytes, Blob::Mapped(_)),
                     bytes: bytes.to_vec(),
-                    cut,
+                    cut: true,
+                    after_head: false,
+                },
+                Cut::Whole { bytes, after_head } => Got::Piece {
+                    mapped: matches!(bytes, Blob::Mapped(_)),
+                    bytes: bytes.to_vec(),
+                    cut: false,
+                    after_head,
                 },
                 Cut::Stopped(p) => Got::Stopped(p),
                 Cut::Head(bytes) => Got::Head(bytes.to_vec()),
@@ -134,7 +141,7 @@ proptest! {
         let mut at = 0u64;
         for (k, got) in spilled.iter().enumerate() {
             // (A head comes only before the whole of a file that is not cut.)
-            let Got::Piece { bytes: piece, cut, mapped } = got else { continue };
+            let Got::Piece { bytes: piece, cut, mapped, .. } = got else { continue };
             if *cut {
                 let past = at + piece_bytes as u64 > in_memory;
                 prop_assert_eq!(*mapped, k > 0 && past, "piece {} at {} of {} bytes", k, at, piece.len());
@@ -160,5 +167,36 @@ proptest! {
         );
         prop_assert_eq!(problems, whole_problems);
         prop_assert_eq!(Read::of(batches, Vec::new()).events, whole.events);
+    }
+}
+
+/// A file that is not line-delimited goes over whole once it has all come, mapped from the file
+/// then; only an envelope's is mapped before, for its head to be read while the rest comes, and
+/// only the whole of an envelope says it comes after its head.
+#[test]
+fn a_whole_file_is_mapped_early_only_for_an_envelopes_head() {
+    let events = generated_lines(200, 3).join(",\n");
+    let array = format!("[\n{events}\n]\n");
+    let envelope = format!("{{\"events\":[\n{events}\n]}}\n");
+    for (text, envelope) in [(array, false), (envelope, true)] {
+        let faults = Arc::new(Faults::default());
+        let keep = Keep::in_file_beyond(Some(on_disk()), 0).with_faults(Arc::clone(&faults));
+        let got = cut(text.as_bytes(), 1000, 8 << 10, &keep, true);
+        let heads = got.iter().filter(|g| matches!(g, Got::Head(_))).count();
+        assert_eq!(heads, usize::from(envelope), "{got:?}");
+        let Some(Got::Piece {
+            bytes,
+            cut: false,
+            after_head,
+            mapped: true,
+        }) = got.last()
+        else {
+            panic!("not the whole file, mapped: {got:?}");
+        };
+        assert!(bytes == text.as_bytes());
+        assert_eq!(*after_head, envelope);
+        // The whole, and an envelope's head before it.
+        let maps = faults.maps.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(maps, 1 + usize::from(envelope));
     }
 }
