@@ -360,6 +360,8 @@ fn read_on_the_full_way(
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<ScanError> {
     let mut batcher = Batcher::new(batches, Arc::clone(blob));
+    // The events handed over: those walked, less those refused.
+    let handed_over = read.events - read.errors.len();
     let mut refused = read.errors.into_iter().peekable();
     let mut skip = read.events;
     let mut errors = Vec::new();
@@ -380,9 +382,8 @@ fn read_on_the_full_way(
                     offset: s,
                     message: format!(
                         "a `type` or a second `events` after the events array makes this \
-                         object read another way, and it is read so; the {} events read from \
-                         the array before that was known are kept as well",
-                        read.events
+                         object read another way, and it is read so; the {handed_over} events \
+                         read from the array before that was known are kept as well"
                     ),
                 });
                 skip = 0;
@@ -402,9 +403,13 @@ fn read_on_the_full_way(
     if !last.is_empty() {
         on_batch(last);
     }
+    // Said where they are, with the full way's: that the events handed over are kept, and the
+    // items refused among them, which the full way did not come to.
     if let Some(kept) = kept {
-        let at = errors.partition_point(|e| e.offset <= kept.offset);
-        errors.insert(at, kept);
+        for said in std::iter::once(kept).chain(refused) {
+            let at = errors.partition_point(|e| e.offset <= said.offset);
+            errors.insert(at, said);
+        }
     }
     errors
 }

@@ -107,12 +107,28 @@ pub(super) fn scan_blob_after(
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<ScanError> {
     let threads = crate::source::ordered::threads();
-    let handed = match threads > 1 && blob.len() >= PARALLEL_BYTES {
-        true => match read_envelope_after(blob, batches, threads, PIECE_BYTES, handed, on_batch) {
-            Ok(found) => return found,
-            Err(handed) => handed,
-        },
-        false => handed,
+    let parallel = threads > 1 && blob.len() >= PARALLEL_BYTES;
+    let cores = parallel.then_some((threads, PIECE_BYTES));
+    scan_blob_after_on(blob, batches, handed, cores, on_batch)
+}
+
+/// [`scan_blob_after`], on `cores` (how many, and the size of the pieces) when given, else on
+/// this thread.
+pub(super) fn scan_blob_after_on(
+    blob: &Arc<Blob>,
+    batches: Batches,
+    handed: Handed,
+    cores: Option<(usize, usize)>,
+    on_batch: &mut dyn FnMut(Batch),
+) -> Vec<ScanError> {
+    let handed = match cores {
+        Some((threads, piece_bytes)) => {
+            match read_envelope_after(blob, batches, threads, piece_bytes, handed, on_batch) {
+                Ok(found) => return found,
+                Err(handed) => handed,
+            }
+        }
+        None => handed,
     };
     read_rest_the_full_way(blob, batches, handed, on_batch)
 }

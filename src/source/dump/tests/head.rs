@@ -5,9 +5,8 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::source::dump::envelope::{
-    read_envelope_after, read_envelope_head, read_rest_the_full_way,
-};
+use crate::source::dump::envelope::read_envelope_head;
+use crate::source::dump::pieces::scan_blob_after_on;
 
 /// What may be put among an envelope's events, or after them.
 const ODD_ITEMS: &[&str] = &[
@@ -31,13 +30,13 @@ fn events_of(batches: Vec<Batch>) -> (Vec<Vec<u8>>, usize) {
     (read.events, read.duplicates)
 }
 
-/// The head of `bytes` read as it came, then the whole, on from what the head handed over, as a
-/// large file is (see [`scan_blob_after`]): on `threads` in pieces of `piece_bytes`.
+/// The head of `bytes` read as it came, then the whole, on from what the head handed over, as
+/// [`scan_blob_after`] reads it: on `cores` (how many, in pieces of what size) as a large file
+/// is, else on this thread.
 fn read_after_head(
     bytes: &[u8],
     head: usize,
-    threads: usize,
-    piece_bytes: usize,
+    cores: Option<(usize, usize)>,
 ) -> ((Vec<Vec<u8>>, usize), Vec<ScanError>, bool) {
     let reading = Reading::start();
     let mut batches = Vec::new();
@@ -48,12 +47,7 @@ fn read_after_head(
     let later = first_of(20, &reading).later();
     let mut on_batch = |b| batches.push(b);
     let errors = match handed {
-        Some(handed) => {
-            match read_envelope_after(&whole, later, threads, piece_bytes, handed, &mut on_batch) {
-                Ok(errors) => errors,
-                Err(handed) => read_rest_the_full_way(&whole, later, handed, &mut on_batch),
-            }
-        }
+        Some(handed) => scan_blob_after_on(&whole, later, handed, cores, &mut on_batch),
         None => {
             assert!(!early);
             scan_blob(&whole, later, true, &mut on_batch)
@@ -84,7 +78,12 @@ proptest! {
         layout in prop_oneof![Just("\n"), Just(""), Just(" \r\n  ")],
         head in 0.0f64..1.0,
         cut_short in prop::option::of(0.5f64..1.0),
-        (threads, piece_bytes) in prop_oneof![Just((2, 4096)), Just((3, 1500)), Just((1, 1 << 20))],
+        cores in prop_oneof![
+            Just(Some((2, 4096))),
+            Just(Some((3, 1500))),
+            Just(Some((1, 1 << 20))),
+            Just(None),
+        ],
     ) {
         let mut items: Vec<String> = (0..count).map(event).collect();
         if let Some((what, at)) = odd {
@@ -101,7 +100,7 @@ proptest! {
             bytes.truncate((bytes.len() as f64 * kept) as usize);
         }
         let head = ((bytes.len() as f64 * head) as usize).max(1);
-        let (events, errors, _) = read_after_head(&bytes, head, threads, piece_bytes);
+        let (events, errors, _) = read_after_head(&bytes, head, cores);
         let (want_events, want_errors) = read_whole_file(&bytes);
         prop_assert!(events.0 == want_events.0, "{} events against {}", events.0.len(), want_events.0.len());
         prop_assert_eq!(events.1, want_events.1, "copies dropped");
@@ -113,7 +112,7 @@ proptest! {
 fn the_first_events_of_a_large_envelope_are_read_from_its_head() {
     let items: Vec<String> = (0..400).map(event).collect();
     let text = format!("{{\"limit\":400,\"events\":[\n{}\n]}}\n", items.join(",\n"));
-    let (events, errors, early) = read_after_head(text.as_bytes(), text.len() / 4, 2, 4096);
+    let (events, errors, early) = read_after_head(text.as_bytes(), text.len() / 4, Some((2, 4096)));
     assert!(early, "nothing read from the head");
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(events.0.len(), 400);
@@ -122,24 +121,27 @@ fn the_first_events_of_a_large_envelope_are_read_from_its_head() {
 
 /// The one envelope whose head's events are not what reading it whole gives: a `type` after its
 /// events makes the whole object one event for the full way, which its head cannot tell. The
-/// events read from the head stay, the object is read besides, and a problem says so.
+/// events read from the head stay, the object is read besides, and a problem says so, with how
+/// many events were kept; the items the head refused (not events) are said as well.
 #[test]
 fn an_envelope_with_a_type_after_its_events_keeps_the_events_read_from_its_head() {
-    let items: Vec<String> = (0..40).map(event).collect();
-    let text = format!(
-        "{{\"limit\":40,\"events\":[\n{}\n],\"type\":\"x\"}}\n",
-        items.join(",\n")
-    );
+    let mut items: Vec<String> = (0..40).map(event).collect();
+    items.insert(3, r#"{"x":1}"#.to_string());
+    items.insert(6, r#"{"x":2}"#.to_string());
+    let array = format!("{{\"limit\":40,\"events\":[\n{}\n]", items.join(",\n"));
+    let text = format!("{array},\"type\":\"x\"}}\n");
     let (whole, _) = read_whole_file(text.as_bytes());
     let whole = whole.0;
     assert_eq!(whole.len(), 1, "the full way reads the object as one event");
-    let ((events, _), errors, early) = read_after_head(text.as_bytes(), text.len() / 2, 2, 4096);
+    let ((events, _), errors, early) =
+        read_after_head(text.as_bytes(), text.len() / 2, Some((2, 4096)));
     assert!(early);
     assert_eq!(events.last(), whole.last());
-    assert!(events.len() > 1 && events.len() < 40, "{}", events.len());
-    // Said, not hidden: the events kept beside the one the whole file reads.
-    let [kept] = errors.as_slice() else {
-        panic!("one problem expected: {errors:?}");
+    assert!(events.len() > 6 && events.len() < 40, "{}", events.len());
+    // Said, not hidden: the events kept beside the one the whole file reads, and the items
+    // refused among them, as reading the envelope without its `type` refuses them.
+    let [kept, refused @ ..] = errors.as_slice() else {
+        panic!("problems expected: {errors:?}");
     };
     assert_eq!(kept.offset, 0, "{kept:?}");
     assert!(
@@ -147,4 +149,7 @@ fn an_envelope_with_a_type_after_its_events_keeps_the_events_read_from_its_head(
             .contains(&format!("the {} events read", events.len() - 1)),
         "{kept:?}"
     );
+    let (_, without_type) = read_whole_file(format!("{array}}}\n").as_bytes());
+    assert_eq!(without_type.len(), 2, "{without_type:?}");
+    assert_eq!(refused, without_type.as_slice());
 }
