@@ -288,12 +288,28 @@ fn an_envelope_streamed_past_what_stays_in_memory_goes_to_the_file_as_it_comes()
     assert_eq!(problems, whole_problems);
     assert_eq!(written_before_the_end, Some(envelope.len() as u64));
     let half = envelope.len() as u64 / 2;
-    for (keep, in_file) in [
-        (keep::Keep::in_file_beyond(Some(on_disk()), 0), true),
-        (keep::Keep::in_file_beyond(Some(on_disk()), half), true),
-        (keep::Keep::in_file_beyond(Some(unwritable()), 0), false),
-        (keep::Keep::in_file_beyond(None, 0), false),
-        (keep::Keep::in_a_temporary_file_beyond(u64::MAX), false),
+    // The head is mapped when its bytes went to the file, and the whole is when the file kept it.
+    // With half in memory, the head is within it (and a copy of it is not made in the file: the
+    // rest of a large envelope does not go there), and the whole goes past it.
+    assert!(half > 2 * (8 << 10), "{half} bytes");
+    for (keep, head_in_file, in_file) in [
+        (keep::Keep::in_file_beyond(Some(on_disk()), 0), true, true),
+        (
+            keep::Keep::in_file_beyond(Some(on_disk()), half),
+            false,
+            true,
+        ),
+        (
+            keep::Keep::in_file_beyond(Some(unwritable()), 0),
+            false,
+            false,
+        ),
+        (keep::Keep::in_file_beyond(None, 0), false, false),
+        (
+            keep::Keep::in_a_temporary_file_beyond(u64::MAX),
+            false,
+            false,
+        ),
     ] {
         let mut batches = Vec::new();
         let problems = stream::read_stream_keeping(
@@ -304,16 +320,24 @@ fn an_envelope_streamed_past_what_stays_in_memory_goes_to_the_file_as_it_comes()
             8 << 10,
             &mut |b| batches.push(b),
         );
-        assert!(!batches.is_empty());
-        // The first events are read as the head came (from the file when it was there
-        // already), the rest once it has all come.
+        // The first events are read as the head came, the rest once it has all come: the
+        // head's batches hold its bytes only, and come first.
+        let case = format!("head in a file: {head_in_file}, in a file: {in_file}");
+        let from_head = batches
+            .iter()
+            .take_while(|b| b.blob().len() < envelope.len())
+            .count();
+        assert!(from_head > 0, "{case}: nothing read from the head");
         let mapped = |b: &Batch| matches!(b.blob(), Blob::Mapped(_));
-        assert_eq!(
-            mapped(batches.last().unwrap()),
-            in_file,
-            "in a file: {in_file}"
+        let (head, rest) = batches.split_at(from_head);
+        assert!(!rest.is_empty(), "{case}");
+        assert!(
+            rest.iter().all(|b| b.blob().len() == envelope.len()),
+            "{case}"
         );
-        assert_eq!(problems, whole_problems, "in a file: {in_file}");
+        assert!(head.iter().all(|b| mapped(b) == head_in_file), "{case}");
+        assert!(rest.iter().all(|b| mapped(b) == in_file), "{case}");
+        assert_eq!(problems, whole_problems, "{case}");
         assert_eq!(Read::of(batches, Vec::new()).events, whole.events);
     }
 }
