@@ -232,11 +232,19 @@ mod asked_in_any_order {
             let g = Groups::recompute_in(Groups::default(), s, &shown, key, GroupSort::Count, parts);
             let few = g.few.as_ref().expect("few groups are counted in one pass");
             prop_assert_eq!(g.len(), lists.len());
+            let lists_made = || few.members.iter().filter(|m| m.get().is_some()).count();
+            prop_assert_eq!(lists_made(), 0, "lists made before any was asked for");
+            let mut first = None;
+            let mut another_asked = false;
             for k in asked.iter().map(|a| a.index(g.len())).chain(0..g.len()) {
                 prop_assert_eq!(g.members(k), lists.members(k), "group {}", k);
                 let p = g.order[k] as usize;
                 let made = few.members[p].get().expect("made once asked for");
                 prop_assert_eq!(made.capacity(), made.len(), "group {}", k);
+                // The first group asked for is made alone, every other once another is asked for.
+                another_asked |= *first.get_or_insert(p) != p;
+                let want = if another_asked { g.len() } else { 1 };
+                prop_assert_eq!(lists_made(), want, "after group {}", k);
             }
         }
     }
