@@ -58,6 +58,13 @@ pub(super) fn read_envelope(
 #[derive(Default)]
 pub(super) struct Handed(Read);
 
+impl Handed {
+    /// The items refused among them (not events), at their offsets.
+    pub(super) fn refused(&self) -> &[ScanError] {
+        &self.0.errors
+    }
+}
+
 /// [`read_envelope`], the array's first events `handed` over already: they are walked again, not
 /// read again, and the rest is read as `read_envelope` reads it. Gives `handed` back, with nothing
 /// more handed over, when the file does not look like one envelope.

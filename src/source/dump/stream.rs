@@ -284,6 +284,9 @@ fn read_pieces_as_they_come(
         scope.spawn(move || cut_in_pieces(cutting, reader, &tx));
         let mut stopped = Vec::new();
         let mut problems = LineProblems::default();
+        // What the reading of an envelope's head refused: said when the whole never comes (its
+        // temporary file lost), whose reading would say it again.
+        let mut said_by_head = None;
         crate::source::ordered::in_order_from(
             rx.into_iter(),
             crate::source::ordered::threads(),
@@ -298,6 +301,8 @@ fn read_pieces_as_they_come(
                         let handed = read_envelope_head(&blob, batches, &mut |batch| {
                             send(Sent::Batch(Box::new(batch)))
                         });
+                        let refused = handed.as_ref().map_or(&[][..], |h| h.refused());
+                        send(Sent::Head(PieceRead::of(&blob, refused.to_vec())));
                         done.set(handed);
                         return;
                     }
@@ -323,10 +328,18 @@ fn read_pieces_as_they_come(
             },
             |read| match read {
                 Sent::Batch(batch) => on_batch(*batch),
-                Sent::Piece(piece) => problems.add(piece),
+                Sent::Head(head) => said_by_head = Some(head),
+                Sent::Piece(piece) => {
+                    // The whole file came, and its reading says everything.
+                    said_by_head = None;
+                    problems.add(piece);
+                }
                 Sent::Stopped(p) => stopped.push(p),
             },
         );
+        if let Some(head) = said_by_head {
+            problems.add(head);
+        }
         problems.into_problems(name, stopped)
     })
 }
@@ -334,6 +347,8 @@ fn read_pieces_as_they_come(
 /// What the reading of one piece of a stream hands over, in order.
 enum Sent {
     Batch(Box<Batch>),
+    /// Sent after an envelope's head's batches: the items it refused.
+    Head(PieceRead),
     /// Sent after the piece's batches.
     Piece(PieceRead),
     Stopped(DumpProblem),

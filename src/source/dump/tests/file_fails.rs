@@ -70,33 +70,39 @@ fn number_in(message: &str, before: &str, after: &str) -> usize {
 }
 
 /// An envelope whose file fails once its head's events were handed over: those are kept, and
-/// what is said of the file says so, with how many of the first bytes they were read from.
+/// what is said of the file says so, with how many of the first bytes they were read from; the
+/// items the head refused are said as reading the whole file says them.
 #[test]
 fn an_envelope_whose_file_fails_after_its_head_says_the_heads_events_were_kept() {
-    let events = generated_lines(300, 17);
+    let mut events = generated_lines(300, 17);
+    events[3] = r#"{"x":1}"#.to_string();
     let text = format!(
         "{{\"limit\":300,\"events\":[\n{}\n]}}\n",
         events.join(",\n")
     );
-    let (whole, _) = read_whole("t", Arc::new(Blob::Owned(text.as_bytes().to_vec())), None);
+    let (whole, whole_problems) =
+        read_whole("t", Arc::new(Blob::Owned(text.as_bytes().to_vec())), None);
+    assert_eq!(whole_problems.len(), 1, "{whole_problems:?}");
     let (read, problems) = read_breaking(text.as_bytes(), text.len() / 2, false);
-    let [lost] = problems.as_slice() else {
-        panic!("one problem expected: {problems:?}");
+    let [lost, refused] = problems.as_slice() else {
+        panic!("two problems expected: {problems:?}");
     };
+    assert_eq!(refused, &whole_problems[0]);
     let head = number_in(
         &lost.message,
         "the temporary file that held it failed (the disk broke): the events read from its first ",
         " bytes as they came were kept",
     );
-    // The events kept are those the head's bytes hold whole, the first of the file's, in order.
+    // The events kept are those the head's bytes hold whole (the item refused aside), the first
+    // of the file's, in order.
     let ends = events.iter().scan(text.find("\n{").unwrap() + 1, |at, e| {
         let end = *at + e.len();
         *at = end + 2;
         Some(end)
     });
     let whole_in_head = ends.take_while(|&end| end <= head).count();
-    assert!(whole_in_head > 0 && head < text.len() / 2, "{head} bytes");
-    assert_eq!(read.events, whole.events[..whole_in_head]);
+    assert!(whole_in_head > 4 && head < text.len() / 2, "{head} bytes");
+    assert_eq!(read.events, whole.events[..whole_in_head - 1]);
 }
 
 /// A stream whose reading fails while its last piece is in the file, which then fails too: both
