@@ -76,7 +76,9 @@ pub(in crate::source) enum Cut {
     /// head), unless reading stops first. Only for the full way's reading
     /// ([`read_stream_in_batches`]).
     Head(Blob),
-    /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
+    /// Reading stopped (damaged gzip data, a failing pipe, a temporary file that failed and
+    /// could not be read back) past what was handed over; the last things handed over, one for
+    /// each that stopped it.
     Stopped(DumpProblem),
 }
 
