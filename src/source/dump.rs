@@ -16,7 +16,9 @@ pub use scan::{ScanError, scan};
 #[cfg(test)]
 pub(in crate::source) use stream::load_stream;
 use stream::read_stream_in_batches;
-pub(in crate::source) use stream::{Cut, LineProblems, PieceRead, Spares, read_piece, with_pieces};
+pub(in crate::source) use stream::{
+    Cut, LineProblems, PieceRead, Spares, read_piece, spool_lost, with_pieces,
+};
 
 /// Extensions of the files read from a folder.
 pub const FOLDER_EXTENSIONS: &[&str] = &["json", "ndjson", "jsonl", "gz"];

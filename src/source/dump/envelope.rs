@@ -63,6 +63,16 @@ impl Handed {
     pub(super) fn refused(&self) -> &[ScanError] {
         &self.0.errors
     }
+
+    /// How many events were handed over (the items refused aside).
+    pub(super) fn events(&self) -> usize {
+        self.0.events - self.0.errors.len()
+    }
+
+    /// Where the last item read ends: the events handed over are those of the bytes before.
+    pub(super) fn through(&self) -> usize {
+        self.0.through
+    }
 }
 
 /// [`read_envelope`], the array's first events `handed` over already: they are walked again, not
@@ -212,6 +222,8 @@ struct Read {
     starts: Option<(usize, usize)>,
     /// The events refused, in order.
     errors: Vec<ScanError>,
+    /// Where the last of them ends (0 before any).
+    through: usize,
 }
 
 /// How a round of pieces ended.
@@ -229,11 +241,13 @@ enum Round {
 enum Sent {
     Batch(usize, Box<Batch>),
     /// Sent last: how many events the walk took (see [`Read::events`]), where the first and
-    /// the last start, the events refused, and where the walk ended (`Err` at damage).
+    /// the last start and where the last ends, the events refused, and where the walk ended
+    /// (`Err` at damage).
     End {
         piece: usize,
         events: usize,
         starts: Option<(usize, usize)>,
+        through: usize,
         errors: Vec<ScanError>,
         end: Result<PieceEnd, NotLineDelimited>,
     },
@@ -268,7 +282,8 @@ fn read_round(
             blob.prepare(a, z);
             let batches = if k == 0 { batches } else { batches.later() };
             let mut batcher = Batcher::new(batches, Arc::clone(blob));
-            let (mut events, mut starts, mut errors) = (0, None, Vec::new());
+            let (mut events, mut starts, mut through) = (0, None, 0);
+            let mut errors = Vec::new();
             let mut send_batch = |batch: Batch| send(Sent::Batch(k, Box::new(batch)));
             let end = walk_events(bytes, a, z, at_open && k == 0, &mut |s, e| {
                 if stop.load(Ordering::Relaxed) {
@@ -292,6 +307,7 @@ fn read_round(
                     errors.push(ScanError { offset: s, message });
                 }
                 starts = Some((starts.map_or(s, |(first, _)| first), s));
+                through = e;
                 events += 1;
                 Ok(())
             });
@@ -303,6 +319,7 @@ fn read_round(
                 piece: k,
                 events,
                 starts,
+                through,
                 errors,
                 end,
             });
@@ -323,6 +340,7 @@ fn read_round(
                     piece: k,
                     events,
                     starts,
+                    through,
                     errors,
                     end,
                 } => {
@@ -336,6 +354,7 @@ fn read_round(
                             (before, now) => before.or(now),
                         };
                         read.errors.extend(errors);
+                        read.through = read.through.max(through);
                         match end {
                             Ok(PieceEnd::Next(at)) if k + 1 < cuts.len() => {
                                 expect = at;

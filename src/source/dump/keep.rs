@@ -4,7 +4,6 @@
 //! time: each piece of a stream that is cut in pieces is mapped from it once cut, and the whole
 //! of one that cannot be cut (an envelope) once it has all come.
 
-use super::{DumpProblem, problem};
 use crate::store::Blob;
 
 /// Where a stream's pieces are kept once read: in memory up to a size, then in a temporary file,
@@ -246,27 +245,6 @@ impl<'k> Spool<'k> {
     fn back_in_memory(&self) -> std::io::Result<Vec<u8>> {
         self.keep.read_back(self.from, self.written)
     }
-}
-
-/// What is said of a stream whose bytes from `from` on went to a temporary file that then failed,
-/// and could not be read back. The events before are kept: those of the pieces before `from`, or
-/// those read from an envelope's first `head` bytes as they came (see [`Cut::Head`](
-/// super::Cut::Head)).
-pub(super) fn spool_lost(
-    name: &str,
-    from: u64,
-    head: Option<u64>,
-    e: &std::io::Error,
-) -> DumpProblem {
-    let failed = format!("the temporary file that held it failed ({e})");
-    let msg = match (from, head) {
-        (0, None) => format!("{failed}: none of its events could be read"),
-        (0, Some(head)) => {
-            format!("{failed}: the events read from its first {head} bytes as they came were kept")
-        }
-        _ => format!("{failed}: the events of its first {from} bytes were kept"),
-    };
-    problem(name, None, msg)
 }
 
 /// A new temporary file, unlinked, in `TMPDIR`; why there is none when none can be made, or

@@ -54,6 +54,22 @@ pub(super) fn scan_lines(
     }
 }
 
+/// The damage [`scan`] meets first in `bytes`, a file's first bytes only, when it is there: where
+/// the first value stops being JSON before the bytes end, said as `scan` says it when it stops
+/// there. `None` when the value is JSON as far as the bytes go, or whole.
+pub(super) fn damage_in_first_bytes(bytes: &[u8]) -> Option<ScanError> {
+    let pos = mark_len(bytes);
+    let rest = &bytes[pos..];
+    let mut values = serde_json::Deserializer::from_slice(rest).into_iter::<IgnoredAny>();
+    match values.next() {
+        Some(Err(e)) if !e.is_eof() => Some(ScanError {
+            offset: (pos + offset_of_line_col(rest, e.line(), e.column())).min(bytes.len()),
+            message: describe_json_error(&e),
+        }),
+        _ => None,
+    }
+}
+
 /// A problem at a byte offset of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScanError {

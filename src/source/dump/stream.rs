@@ -18,8 +18,10 @@ mod head_sync;
 mod lines;
 mod problems;
 
+pub(in crate::source) use cut::{Cut, Spares};
 pub(super) use cut::{Cutting, cut_in_pieces};
-pub(in crate::source) use problems::{LineProblems, PieceRead};
+use problems::HeadKept;
+pub(in crate::source) use problems::{LineProblems, PieceRead, spool_lost};
 
 fn read_failure(name: &str, e: &std::io::Error, read: u64) -> DumpProblem {
     let msg = format!("reading stopped after {read} bytes ({e}); the events before it were kept");
@@ -34,52 +36,6 @@ fn gzip_stopped(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProble
     } else {
         read_failure(name, e, decompressed)
     }
-}
-
-/// Buffers of pieces read and done with, for the next pieces of a stream.
-#[derive(Default)]
-pub(in crate::source) struct Spares(std::sync::Mutex<Vec<Vec<u8>>>);
-
-impl Spares {
-    /// How many buffers are kept: more than the pieces a stream holds at once.
-    const MOST: usize = 16;
-
-    /// A buffer given back, emptied, when there is one of at least `capacity` bytes.
-    fn take(&self, capacity: usize) -> Option<Vec<u8>> {
-        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let at = spares.iter().position(|b| b.capacity() >= capacity)?;
-        let mut buffer = spares.swap_remove(at);
-        buffer.clear();
-        Some(buffer)
-    }
-
-    /// Gives a piece's buffer back for a later piece.
-    pub(in crate::source) fn give(&self, buffer: Vec<u8>) {
-        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if spares.len() < Self::MOST {
-            spares.push(buffer);
-        }
-    }
-}
-
-/// What the reading thread of [`read_stream_in_batches`] hands over.
-pub(in crate::source) enum Cut {
-    /// The next piece of a line-delimited file, cut between events. Past what stays in memory,
-    /// it is mapped from a temporary file (see [`Spool`](super::keep::Spool)).
-    Piece(Blob),
-    /// The whole file, which is not line-delimited or ended before its first line did: its one
-    /// piece, kept as a piece is. `after_head` when its head ([`Cut::Head`]) was handed over
-    /// before it.
-    Whole { bytes: Blob, after_head: bool },
-    /// The first bytes of a file that is one envelope, handed over before the rest has come so
-    /// that its first events show at once; the whole file follows (a [`Cut::Whole`] after its
-    /// head), unless reading stops first. Only for the full way's reading
-    /// ([`read_stream_in_batches`]).
-    Head(Blob),
-    /// Reading stopped (damaged gzip data, a failing pipe, a temporary file that failed and
-    /// could not be read back) past what was handed over; the last things handed over, one for
-    /// each that stopped it.
-    Stopped(DumpProblem),
 }
 
 /// Reads a dump as its bytes come (stdin, a pipe, or a gzip'd file decompressing, told apart by
@@ -119,7 +75,8 @@ pub(super) fn read_stream_in_batches(
 
 /// The pieces of a stream (stdin, a pipe, a gzip'd file, inflated), cut between events as
 /// [`read_stream_in_batches`] cuts them, handed to `take` as they come. What stopped the reading
-/// (damaged gzip data, a failing pipe) comes last, after the pieces read before it.
+/// comes last, after the pieces read before it: damaged gzip data or a failing pipe
+/// ([`Cut::Stopped`]), the temporary file lost ([`Cut::Lost`]), or both, the file's first.
 ///
 /// A piece's buffer given back to `spares` once read is used again for a later piece: a new one
 /// would have every page of it faulted in afresh.
@@ -286,9 +243,9 @@ fn read_pieces_as_they_come(
         scope.spawn(move || cut_in_pieces(cutting, reader, &tx));
         let mut stopped = Vec::new();
         let mut problems = LineProblems::default();
-        // What the reading of an envelope's head refused: said when the whole never comes (its
-        // temporary file lost), whose reading would say it again.
-        let mut said_by_head = None;
+        // What the reading of an envelope's head kept: said when the whole never comes (its
+        // temporary file lost), whose reading would say it all.
+        let mut kept_by_head: Option<HeadKept> = None;
         crate::source::ordered::in_order_from(
             rx.into_iter(),
             crate::source::ordered::threads(),
@@ -303,12 +260,17 @@ fn read_pieces_as_they_come(
                         let handed = read_envelope_head(&blob, batches, &mut |batch| {
                             send(Sent::Batch(Box::new(batch)))
                         });
-                        let refused = handed.as_ref().map_or(&[][..], |h| h.refused());
-                        send(Sent::Head(PieceRead::of(&blob, refused.to_vec())));
+                        let kept = handed.as_ref().map(|h| HeadKept::of(&blob, h));
+                        // The whole's reading, which waits for it, goes on at once.
                         done.set(handed);
+                        drop(done);
+                        if let Some(kept) = kept {
+                            send(Sent::Head(kept));
+                        }
                         return;
                     }
                     Cut::Stopped(p) => return send(Sent::Stopped(p)),
+                    Cut::Lost { from, error } => return send(Sent::Lost { from, error }),
                 };
                 let batches = if k == 0 { batches } else { batches.later() };
                 // Past what stays in memory, the piece was written to the file as it came, and
@@ -330,17 +292,22 @@ fn read_pieces_as_they_come(
             },
             |read| match read {
                 Sent::Batch(batch) => on_batch(*batch),
-                Sent::Head(head) => said_by_head = Some(head),
+                Sent::Head(kept) => kept_by_head = Some(kept),
                 Sent::Piece(piece) => {
                     // The whole file came, and its reading says everything.
-                    said_by_head = None;
+                    kept_by_head = None;
                     problems.add(piece);
                 }
                 Sent::Stopped(p) => stopped.push(p),
+                // An envelope's whole is lost from its start: what its head's reading kept is.
+                Sent::Lost { from, error } => stopped.push(match &kept_by_head {
+                    Some(kept) if from == 0 => kept.lost(name, &error),
+                    _ => spool_lost(name, from, &error),
+                }),
             },
         );
-        if let Some(head) = said_by_head {
-            problems.add(head);
+        if let Some(kept) = kept_by_head {
+            problems.add(kept.read());
         }
         problems.into_problems(name, stopped)
     })
@@ -349,12 +316,14 @@ fn read_pieces_as_they_come(
 /// What the reading of one piece of a stream hands over, in order.
 enum Sent {
     Batch(Box<Batch>),
-    /// Sent after an envelope's head's batches: the items it refused.
-    Head(PieceRead),
+    /// Sent after an envelope's head's batches: what they kept.
+    Head(HeadKept),
     /// Sent after the piece's batches.
     Piece(PieceRead),
     Stopped(DumpProblem),
+    /// See [`Cut::Lost`].
+    Lost {
+        from: u64,
+        error: std::io::Error,
+    },
 }
-
-/// The size of a stream's first piece, at most: what the first screen waits for.
-const FIRST_PIECE_BYTES: usize = 4 << 20;

@@ -73,6 +73,9 @@ pub(super) fn each_piece<P: Send>(
                     send(Sent::Piece(Box::new(read(Arc::new(bytes), &spares))));
                 }
                 Cut::Stopped(p) => send(Sent::Stopped(p)),
+                Cut::Lost { from, error } => {
+                    send(Sent::Stopped(dump::spool_lost(name, from, &error)))
+                }
                 // Only the full way's reading is handed an envelope's head.
                 Cut::Head(_) => {}
             },

@@ -5,10 +5,61 @@ use std::io::Read;
 use std::sync::mpsc::SyncSender;
 
 use super::lines::{FirstLine, look_for_cut};
-use super::{Cut, FIRST_PIECE_BYTES, Spares};
 use crate::source::dump::DumpProblem;
-use crate::source::dump::keep::{Keep, Spool, spool_lost};
+use crate::source::dump::keep::{Keep, Spool};
 use crate::store::Blob;
+
+/// What the reading thread of [`read_stream_in_batches`](super::read_stream_in_batches) hands
+/// over.
+pub(in crate::source) enum Cut {
+    /// The next piece of a line-delimited file, cut between events. Past what stays in memory,
+    /// it is mapped from a temporary file (see [`Spool`]).
+    Piece(Blob),
+    /// The whole file, which is not line-delimited or ended before its first line did: its one
+    /// piece, kept as a piece is. `after_head` when its head ([`Cut::Head`]) was handed over
+    /// before it.
+    Whole { bytes: Blob, after_head: bool },
+    /// The first bytes of a file that is one envelope, handed over before the rest has come so
+    /// that its first events show at once; the whole file follows (a [`Cut::Whole`] after its
+    /// head), unless reading stops first. Only for the full way's reading
+    /// ([`read_stream_in_batches`](super::read_stream_in_batches)).
+    Head(Blob),
+    /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
+    Stopped(DumpProblem),
+    /// The bytes from `from` on went to the temporary file, which failed (`error`), and could
+    /// not be read back: nothing from there on is handed over. What is said of it is the
+    /// reader's to write, which knows what it kept (an envelope's head, read as it came).
+    Lost { from: u64, error: std::io::Error },
+}
+
+/// Buffers of pieces read and done with, for the next pieces of a stream.
+#[derive(Default)]
+pub(in crate::source) struct Spares(std::sync::Mutex<Vec<Vec<u8>>>);
+
+impl Spares {
+    /// How many buffers are kept: more than the pieces a stream holds at once.
+    const MOST: usize = 16;
+
+    /// A buffer given back, emptied, when there is one of at least `capacity` bytes.
+    fn take(&self, capacity: usize) -> Option<Vec<u8>> {
+        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let at = spares.iter().position(|b| b.capacity() >= capacity)?;
+        let mut buffer = spares.swap_remove(at);
+        buffer.clear();
+        Some(buffer)
+    }
+
+    /// Gives a piece's buffer back for a later piece.
+    pub(in crate::source) fn give(&self, buffer: Vec<u8>) {
+        let mut spares = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if spares.len() < Self::MOST {
+            spares.push(buffer);
+        }
+    }
+}
+
+/// The size of a stream's first piece, at most: what the first screen waits for.
+const FIRST_PIECE_BYTES: usize = 4 << 20;
 
 /// How many bytes each read of the stream asks for.
 const CHUNK_BYTES: usize = 64 * 1024;
@@ -36,8 +87,9 @@ pub(in crate::source::dump) struct Cutting<'a> {
 /// [`Spool`]). For the full way (`full_way`), so are the pieces after the first, each written to
 /// the file as its bytes come and mapped from it once cut (what is in flight is then the page
 /// cache's, not callscope's memory), and the first bytes of an envelope are handed over at once
-/// ([`Cut::Head`]) besides. Stops at the first failure to read (damage, for gzip), after handing
-/// over what came before it.
+/// ([`Cut::Head`]) besides. Stops at the first failure to read (damage, for gzip), and when the
+/// file fails and what it held cannot be read back ([`Cut::Lost`]), after handing over what came
+/// before; the bytes it held are said lost even when the reading failed too.
 pub(in crate::source::dump) fn cut_in_pieces(
     cutting: Cutting<'_>,
     mut reader: impl Read,
@@ -58,7 +110,7 @@ pub(in crate::source::dump) fn cut_in_pieces(
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => break Some(failed(name, &e, read)),
+            Err(e) => break Some(Cut::Stopped(failed(name, &e, read))),
         }
         match cutter.hand_over_pieces() {
             Ok(()) => {}
@@ -71,8 +123,9 @@ pub(in crate::source::dump) fn cut_in_pieces(
 
 /// Why the cutting stops before the stream's end.
 enum Stop {
-    /// The temporary file failed, and its bytes could not be read back: what is said of it.
-    Lost(DumpProblem),
+    /// The temporary file failed, and its bytes could not be read back: the [`Cut::Lost`] that
+    /// says so.
+    Lost(Cut),
     /// Nothing takes the pieces any more.
     Gone,
 }
@@ -99,8 +152,8 @@ struct Cutter<'a> {
     size: usize,
     target: usize,
     looked: usize,
-    /// How many of an envelope's first bytes were handed over as its head.
-    head: Option<u64>,
+    /// Whether an envelope's first bytes were handed over as its head.
+    head: bool,
 }
 
 impl<'a> Cutter<'a> {
@@ -118,7 +171,7 @@ impl<'a> Cutter<'a> {
             size,
             target: size,
             looked: 0,
-            head: None,
+            head: false,
         }
     }
 
@@ -128,8 +181,8 @@ impl<'a> Cutter<'a> {
     }
 
     /// Adds the next bytes that came, to the file or in memory. When the file fails, what went to
-    /// it comes back into memory, and the rest stays there; what is said when it cannot.
-    fn add(&mut self, bytes: &[u8]) -> Result<(), DumpProblem> {
+    /// it comes back into memory, and the rest stays there; the [`Cut::Lost`] when it cannot.
+    fn add(&mut self, bytes: &[u8]) -> Result<(), Cut> {
         match self.spool.as_mut().map(|spooled| spooled.add(bytes)) {
             None => self.buf.extend_from_slice(bytes),
             Some(Ok(())) => {}
@@ -142,15 +195,15 @@ impl<'a> Cutter<'a> {
     }
 
     /// Once the file failed: the spool is dropped, and the bytes it held, read `back`, are in
-    /// memory again. What is said when they could not be read back.
-    fn fall_back_to_memory(&mut self, back: std::io::Result<Vec<u8>>) -> Result<(), DumpProblem> {
+    /// memory again. The [`Cut::Lost`] when they could not be read back.
+    fn fall_back_to_memory(&mut self, back: std::io::Result<Vec<u8>>) -> Result<(), Cut> {
         let from = self.spool.take().map_or(self.at, |s| s.from());
         match back {
             Ok(bytes) => {
                 self.buf = bytes;
                 Ok(())
             }
-            Err(e) => Err(spool_lost(self.cutting.name, from, self.head, &e)),
+            Err(error) => Err(Cut::Lost { from, error }),
         }
     }
 
@@ -212,9 +265,8 @@ impl<'a> Cutter<'a> {
             && crate::source::ndjson::envelope::events_array(&self.buf).is_some();
         self.spool_from_the_start();
         if envelope && let Some(head) = self.head_of_envelope() {
-            let len = head.len() as u64;
             self.send(Cut::Head(head))?;
-            self.head = Some(len);
+            self.head = true;
         }
         Ok(())
     }
@@ -283,7 +335,7 @@ impl<'a> Cutter<'a> {
 
     /// Hands over what is left once the stream has ended: the last piece, or the whole of a file
     /// that is not line-delimited; then what `stopped` the stream, if anything.
-    fn finish(mut self, stopped: Option<DumpProblem>) {
+    fn finish(mut self, stopped: Option<Cut>) {
         let lost = match self.last_piece() {
             Some(Ok(last)) => match self.send(last) {
                 Ok(()) => None,
@@ -294,22 +346,22 @@ impl<'a> Cutter<'a> {
         };
         // Both said when the file failed as the reading stopped: neither hides the other.
         for stop in lost.into_iter().chain(stopped) {
-            if self.send(Cut::Stopped(stop)).is_err() {
+            if self.send(stop).is_err() {
                 return;
             }
         }
     }
 
     /// The last piece, or the whole of a file that is not line-delimited, once the stream has
-    /// ended; what is said when it was in the file, which failed, and could not be read back.
-    fn last_piece(&mut self) -> Option<Result<Cut, DumpProblem>> {
+    /// ended; the [`Cut::Lost`] when it was in the file, which failed, and could not be read back.
+    fn last_piece(&mut self) -> Option<Result<Cut, Cut>> {
         let line_delimited = self.first_line.said == Some(true);
         let bytes = match self.spool.take() {
             Some(spooled) if spooled.len() > 0 || !line_delimited => {
                 let from = spooled.from();
                 match spooled.finish() {
                     Ok(bytes) => bytes,
-                    Err(e) => return Some(Err(spool_lost(self.cutting.name, from, self.head, &e))),
+                    Err(error) => return Some(Err(Cut::Lost { from, error })),
                 }
             }
             None if !self.buf.is_empty() || self.first_line.said.is_none() => {
@@ -321,7 +373,7 @@ impl<'a> Cutter<'a> {
             true => Cut::Piece(bytes),
             false => Cut::Whole {
                 bytes,
-                after_head: self.head.is_some(),
+                after_head: self.head,
             },
         }))
     }

@@ -39,8 +39,7 @@ impl std::io::Read for Breaking<'_> {
 fn read_breaking(bytes: &[u8], breaks_after: usize, fails: bool) -> (Read, Vec<DumpProblem>) {
     let reading = Reading::start();
     let faults = Arc::new(Faults::default());
-    let file = tempfile::tempfile_in(env!("CARGO_MANIFEST_DIR")).unwrap();
-    let keep = Keep::in_file_beyond(Some(file), 0).with_faults(Arc::clone(&faults));
+    let keep = Keep::in_file_beyond(Some(on_disk()), 0).with_faults(Arc::clone(&faults));
     let reader = Breaking {
         bytes,
         came: 0,
@@ -69,40 +68,113 @@ fn number_in(message: &str, before: &str, after: &str) -> usize {
     rest[..end].parse().unwrap_or_else(|_| panic!("{message}"))
 }
 
-/// An envelope whose file fails once its head's events were handed over: those are kept, and
-/// what is said of the file says so, with how many of the first bytes they were read from; the
+/// An envelope of 300 events, one a line, `odd` items put in place of some; and where each item
+/// ends in it.
+fn envelope_with(odd: &[(usize, &str)]) -> (String, Vec<usize>) {
+    let mut items = generated_lines(300, 17);
+    for &(at, item) in odd {
+        items[at] = item.to_string();
+    }
+    let text = format!("{{\"limit\":300,\"events\":[\n{}\n]}}\n", items.join(",\n"));
+    let ends = items
+        .iter()
+        .scan(text.find("\n{").unwrap() + 1, |at, item| {
+            let end = *at + item.len();
+            *at = end + 2;
+            Some(end)
+        })
+        .collect();
+    (text, ends)
+}
+
+/// What is said of an envelope whose file failed once its head's first `events` were read, from
+/// its first `through` bytes.
+fn lost_after_the_head(events: usize, through: usize) -> String {
+    format!(
+        "the temporary file that held it failed (the disk broke): the {events} events read from \
+         its first {through} bytes as they came were kept"
+    )
+}
+
+/// What is said of the file of the envelope `text` (its items ending at `ends`, the fourth not an
+/// event) when it fails after `breaks_after` bytes came, once its head was read: the events of
+/// the head's items read whole are kept, and said so, with how many and from how many bytes; the
 /// items the head refused are said as reading the whole file says them.
-#[test]
-fn an_envelope_whose_file_fails_after_its_head_says_the_heads_events_were_kept() {
-    let mut events = generated_lines(300, 17);
-    events[3] = r#"{"x":1}"#.to_string();
-    let text = format!(
-        "{{\"limit\":300,\"events\":[\n{}\n]}}\n",
-        events.join(",\n")
-    );
+fn fails_after_the_head(text: &str, ends: &[usize], breaks_after: usize) {
     let (whole, whole_problems) =
         read_whole("t", Arc::new(Blob::Owned(text.as_bytes().to_vec())), None);
     assert_eq!(whole_problems.len(), 1, "{whole_problems:?}");
-    let (read, problems) = read_breaking(text.as_bytes(), text.len() / 2, false);
+    let (read, problems) = read_breaking(text.as_bytes(), breaks_after, false);
     let [lost, refused] = problems.as_slice() else {
         panic!("two problems expected: {problems:?}");
     };
     assert_eq!(refused, &whole_problems[0]);
-    let head = number_in(
+    let events = number_in(
         &lost.message,
-        "the temporary file that held it failed (the disk broke): the events read from its first ",
-        " bytes as they came were kept",
+        "the temporary file that held it failed (the disk broke): the ",
+        " events",
     );
-    // The events kept are those the head's bytes hold whole (the item refused aside), the first
-    // of the file's, in order.
-    let ends = events.iter().scan(text.find("\n{").unwrap() + 1, |at, e| {
-        let end = *at + e.len();
-        *at = end + 2;
-        Some(end)
-    });
-    let whole_in_head = ends.take_while(|&end| end <= head).count();
-    assert!(whole_in_head > 4 && head < text.len() / 2, "{head} bytes");
-    assert_eq!(read.events, whole.events[..whole_in_head - 1]);
+    let through = number_in(
+        &lost.message,
+        &format!(
+            "the temporary file that held it failed (the disk broke): the {events} events read \
+             from its first "
+        ),
+        " bytes",
+    );
+    assert_eq!(lost.message, lost_after_the_head(events, through));
+    // Read from the head: the first items of the file, whole, one of them refused.
+    let items = ends.iter().position(|&end| end == through).map(|k| k + 1);
+    assert_eq!(items, Some(events + 1), "{through} bytes");
+    assert!(events > 4 && through < text.len() / 2, "{events} events");
+    assert_eq!(read.events, whole.events[..events]);
+}
+
+/// An envelope whose file fails once its head's events were handed over, while the rest comes.
+#[test]
+fn an_envelope_whose_file_fails_after_its_head_says_the_heads_events_were_kept() {
+    let (text, ends) = envelope_with(&[(3, r#"{"x":1}"#)]);
+    fails_after_the_head(&text, &ends, text.len() / 2);
+}
+
+/// An envelope whose file fails once it has all come, as its whole is mapped: the same is said.
+#[test]
+fn an_envelope_whose_file_fails_at_its_end_says_the_heads_events_were_kept() {
+    let (text, ends) = envelope_with(&[(3, r#"{"x":1}"#)]);
+    fails_after_the_head(&text, &ends, text.len());
+}
+
+/// An envelope damaged within its head, whose file then fails: what is said of it counts only the
+/// events read before the damage, which is said where reading the whole file says it.
+#[test]
+fn an_envelope_damaged_in_its_head_whose_file_fails_says_the_damage() {
+    let (text, ends) = envelope_with(&[(3, r#"{"x":1}"#), (5, r#"{"id":"bad","data":{,"x":1}}"#)]);
+    let (whole, whole_problems) =
+        read_whole("t", Arc::new(Blob::Owned(text.as_bytes().to_vec())), None);
+    let damage = problem(
+        "t",
+        Some((7, 21)),
+        "invalid JSON: key must be a string".into(),
+    );
+    assert_eq!(whole_problems.get(1), Some(&damage), "{whole_problems:?}");
+    assert_eq!(whole.events.len(), 4);
+    let (read, problems) = read_breaking(text.as_bytes(), text.len() / 2, false);
+    let lost = problem("t", None, lost_after_the_head(4, ends[4]));
+    let want: Vec<_> = std::iter::once(lost).chain(whole_problems).collect();
+    assert_eq!(problems, want);
+    assert_eq!(read.events, whole.events);
+}
+
+/// An envelope whose head is not read early (it holds binary data), whose file then fails: none of
+/// its events is said kept.
+#[test]
+fn an_envelope_whose_head_was_not_read_says_none_of_its_events_were_kept() {
+    let (text, _) = envelope_with(&[(2, "{\"id\":\"n\",\"data\":{\"m\":\"a\u{0}b\"}}")]);
+    let (read, problems) = read_breaking(text.as_bytes(), text.len() / 2, false);
+    let none = "the temporary file that held it failed (the disk broke): none of its events could \
+                be read";
+    assert_eq!(problems, [problem("t", None, none.into())]);
+    assert!(read.events.is_empty());
 }
 
 /// A stream whose reading fails while its last piece is in the file, which then fails too: both

@@ -24,6 +24,12 @@ pub(in crate::source::dump) fn event(k: usize) -> String {
     )
 }
 
+/// A file on a disk, unlinked, for a stream's pieces (the temporary folder may be a tmpfs, which
+/// is not used).
+fn on_disk() -> std::fs::File {
+    tempfile::tempfile_in(env!("CARGO_MANIFEST_DIR")).unwrap()
+}
+
 use crate::generator::ndjson_lines as generated_lines;
 use crate::store::Store;
 

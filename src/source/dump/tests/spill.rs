@@ -6,7 +6,9 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::source::dump::keep::{Faults, Keep};
-use crate::source::dump::stream::{Cut, Cutting, Spares, cut_in_pieces, read_stream_keeping};
+use crate::source::dump::stream::{
+    Cut, Cutting, Spares, cut_in_pieces, read_stream_keeping, spool_lost,
+};
 
 /// A stream's bytes, coming `step` at a time.
 struct Steps<'a> {
@@ -71,15 +73,11 @@ fn cut(bytes: &[u8], step: usize, piece_bytes: usize, keep: &Keep, full_way: boo
                     after_head,
                 },
                 Cut::Stopped(p) => Got::Stopped(p),
+                Cut::Lost { from, error } => Got::Stopped(spool_lost("t", from, &error)),
                 Cut::Head(bytes) => Got::Head(bytes.to_vec()),
             })
             .collect()
     })
-}
-
-/// A file on a disk (the temporary folder may be a tmpfs, which is not used).
-fn on_disk() -> std::fs::File {
-    tempfile::tempfile_in(env!("CARGO_MANIFEST_DIR")).unwrap()
 }
 
 /// Lines of a dump as they come: events, blank lines, events written over several lines,

@@ -201,7 +201,6 @@ fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_th
         (Read::of(batches, Vec::new()), problems, mapped)
     };
     // Files on a disk (the temporary folder may be a tmpfs, which is not used).
-    let on_disk = || tempfile::tempfile_in(env!("CARGO_MANIFEST_DIR")).unwrap();
     // A file that cannot be written to, as on a full disk: every piece stays in memory.
     let unwritable = std::fs::File::open(tempfile::NamedTempFile::new().unwrap().path()).unwrap();
     let half = bytes.len() as u64 / 2;
@@ -239,7 +238,6 @@ fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_th
 #[test]
 fn an_envelope_streamed_past_what_stays_in_memory_goes_to_the_file_as_it_comes() {
     let reading = Reading::start();
-    let on_disk = || tempfile::tempfile_in(env!("CARGO_MANIFEST_DIR")).unwrap();
     let unwritable = || {
         let named = tempfile::NamedTempFile::new().unwrap();
         std::fs::File::open(named.path()).unwrap()
@@ -462,13 +460,7 @@ fn an_envelope_coming_through_a_pipe_hands_its_first_events_over_before_it_has_a
     let (whole, whole_problems) = read_whole("t", Arc::new(Blob::Owned(envelope.to_vec())), None);
     assert_eq!(whole_problems.len(), 2, "{whole_problems:?}");
     for (keep, in_file) in [
-        (
-            keep::Keep::in_file_beyond(
-                Some(tempfile::tempfile_in(env!("CARGO_MANIFEST_DIR")).unwrap()),
-                0,
-            ),
-            true,
-        ),
+        (keep::Keep::in_file_beyond(Some(on_disk()), 0), true),
         (keep::Keep::in_a_temporary_file_beyond(u64::MAX), false),
     ] {
         let handed = (std::sync::Mutex::new(false), std::sync::Condvar::new());
