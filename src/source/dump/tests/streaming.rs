@@ -287,8 +287,9 @@ fn an_envelope_streamed_past_what_stays_in_memory_goes_to_the_file_as_it_comes()
     assert_eq!(written_before_the_end, Some(envelope.len() as u64));
     let half = envelope.len() as u64 / 2;
     // The head is mapped when its bytes went to the file, and the whole is when the file kept it.
-    // With half in memory, the head is within it (and a copy of it is not made in the file: the
-    // rest of a large envelope does not go there), and the whole goes past it.
+    // With half in memory, the head stays in memory: a copy of it is made in the file only when
+    // the first two pieces' bytes would go there, and they are within the half. The whole goes
+    // past it, to the file.
     assert!(half > 2 * (8 << 10), "{half} bytes");
     for (keep, head_in_file, in_file) in [
         (keep::Keep::in_file_beyond(Some(on_disk()), 0), true, true),
