@@ -18,6 +18,7 @@ mod head_sync;
 mod lines;
 mod problems;
 
+use cut::Failed;
 pub(in crate::source) use cut::{Cut, Spares};
 pub(super) use cut::{Cutting, cut_in_pieces};
 use problems::HeadKept;
@@ -82,27 +83,21 @@ pub(super) fn read_stream_in_batches(
 /// would have every page of it faulted in afresh.
 pub(in crate::source) fn with_pieces<R>(
     name: &str,
-    mut reader: impl Read + Send,
+    reader: impl Read + Send,
     piece_bytes: usize,
     spares: &Spares,
     take: impl FnOnce(&mut (dyn Iterator<Item = Cut> + Send)) -> R,
 ) -> R {
-    let head = match read_head(&mut reader) {
-        Ok(head) => head,
-        Err((e, at)) => {
-            return take(&mut std::iter::once(Cut::Stopped(read_failure(
-                name, &e, at,
-            ))));
-        }
+    let (bytes, failed) = match as_they_come(name, reader) {
+        Ok(coming) => coming,
+        Err(stopped) => return take(&mut std::iter::once(Cut::Stopped(stopped))),
     };
-    let gzip = is_gzip(&head);
-    let bytes = std::io::Cursor::new(head).chain(reader);
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     // A stream that cannot be cut (an envelope) is held whole until it has all come: past a
     // piece's size, in a temporary file rather than in memory.
     let keep = &Keep::in_a_temporary_file_beyond(piece_bytes as u64);
     std::thread::scope(|scope| {
-        let cutting = |failed| Cutting {
+        let cutting = Cutting {
             name,
             failed,
             piece_bytes,
@@ -110,15 +105,27 @@ pub(in crate::source) fn with_pieces<R>(
             keep,
             full_way: false,
         };
-        if gzip {
-            let decoder = flate2::read::MultiGzDecoder::new(bytes);
-            let cutting = cutting(gzip_stopped);
-            scope.spawn(move || cut_in_pieces(cutting, decoder, &tx));
-        } else {
-            let cutting = cutting(read_failure);
-            scope.spawn(move || cut_in_pieces(cutting, bytes, &tx));
-        }
+        scope.spawn(move || cut_in_pieces(cutting, bytes, &tx));
         take(&mut rx.into_iter())
+    })
+}
+
+/// The bytes of the stream `reader` as they come, inflated when they are gzip'd (told by their
+/// first two bytes), and what is said when reading them fails; what is said when even those two
+/// bytes cannot be read.
+fn as_they_come<'r>(
+    name: &str,
+    mut reader: impl Read + Send + 'r,
+) -> Result<(Box<dyn Read + Send + 'r>, Failed), DumpProblem> {
+    let head = read_head(&mut reader).map_err(|(e, at)| read_failure(name, &e, at))?;
+    let gzip = is_gzip(&head);
+    let bytes = std::io::Cursor::new(head).chain(reader);
+    Ok(match gzip {
+        true => (
+            Box::new(flate2::read::MultiGzDecoder::new(bytes)),
+            gzip_stopped,
+        ),
+        false => (Box::new(bytes), read_failure),
     })
 }
 
@@ -176,39 +183,17 @@ pub(in crate::source) fn load_stream(
 /// [`read_stream_in_batches`], keeping the pieces as `keep` does.
 pub(super) fn read_stream_keeping(
     name: &str,
-    mut reader: impl Read + Send,
+    reader: impl Read + Send,
     keep: Keep,
     batches: Batches,
     piece_bytes: usize,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<DumpProblem> {
-    let head = match read_head(&mut reader) {
-        Ok(head) => head,
-        Err((e, at)) => return vec![read_failure(name, &e, at)],
-    };
-    let gzip = is_gzip(&head);
-    let bytes = std::io::Cursor::new(head).chain(reader);
-    if gzip {
-        let decoder = flate2::read::MultiGzDecoder::new(bytes);
-        read_pieces_as_they_come(
-            name,
-            decoder,
-            gzip_stopped,
-            keep,
-            batches,
-            piece_bytes,
-            on_batch,
-        )
-    } else {
-        read_pieces_as_they_come(
-            name,
-            bytes,
-            read_failure,
-            keep,
-            batches,
-            piece_bytes,
-            on_batch,
-        )
+    match as_they_come(name, reader) {
+        Ok((bytes, failed)) => {
+            read_pieces_as_they_come(name, bytes, failed, keep, batches, piece_bytes, on_batch)
+        }
+        Err(stopped) => vec![stopped],
     }
 }
 
@@ -218,7 +203,7 @@ pub(super) fn read_stream_keeping(
 fn read_pieces_as_they_come(
     name: &str,
     reader: impl Read + Send,
-    failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
+    failed: Failed,
     keep: Keep,
     batches: Batches,
     piece_bytes: usize,

@@ -32,6 +32,9 @@ pub(in crate::source) enum Cut {
     Lost { from: u64, error: std::io::Error },
 }
 
+/// What is said when reading a stream fails, after how many bytes.
+pub(super) type Failed = fn(&str, &std::io::Error, u64) -> DumpProblem;
+
 /// Buffers of pieces read and done with, for the next pieces of a stream.
 #[derive(Default)]
 pub(in crate::source) struct Spares(std::sync::Mutex<Vec<Vec<u8>>>);
@@ -69,7 +72,7 @@ pub(in crate::source::dump) struct Cutting<'a> {
     /// The stream's name, for its problems.
     pub(in crate::source::dump) name: &'a str,
     /// What is said when reading the stream fails, after how many bytes.
-    pub(in crate::source::dump) failed: fn(&str, &std::io::Error, u64) -> DumpProblem,
+    pub(in crate::source::dump) failed: Failed,
     /// The size of a piece after the first, about.
     pub(in crate::source::dump) piece_bytes: usize,
     /// Buffers to fill, given back by the pieces read before.
