@@ -284,7 +284,8 @@ fn read_pieces_as_they_come(
                     problems.add(piece);
                 }
                 Sent::Stopped(p) => stopped.push(p),
-                // An envelope's whole is lost from its start: what its head's reading kept is.
+                // An envelope's whole, lost from its start: what is said counts what its head's
+                // reading kept.
                 Sent::Lost { from, error } => stopped.push(match &kept_by_head {
                     Some(kept) if from == 0 => kept.lost(name, &error),
                     _ => spool_lost(name, from, &error),
