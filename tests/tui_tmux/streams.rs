@@ -95,7 +95,7 @@ fn a_large_gzip_dump_piped_in_shows_the_events_the_file_shows_read_from_a_tempor
         saved("piped.json") == saved("mapped.json"),
         "the piped dump's events differ from the file's"
     );
-    // Nor once it has exited: no file named there was left (a save's, or one not dropped).
+    // Nor once it has exited: no file was left there with a name (a save's, say).
     let left: Vec<_> = std::fs::read_dir(&temporary).unwrap().collect();
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
 }

@@ -222,7 +222,7 @@ struct Read {
     starts: Option<(usize, usize)>,
     /// The events refused, in order.
     errors: Vec<ScanError>,
-    /// Where the last of them ends (0 before any).
+    /// Where the last item walked ends, refused or not (0 before any).
     through: usize,
 }
 

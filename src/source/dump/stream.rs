@@ -21,7 +21,7 @@ mod problems;
 use cut::Failed;
 pub(in crate::source) use cut::{Cut, Spares};
 pub(super) use cut::{Cutting, cut_in_pieces};
-use problems::HeadKept;
+use problems::{HandedOver, HeadKept};
 pub(in crate::source) use problems::{LineProblems, PieceRead, spool_lost};
 
 fn read_failure(name: &str, e: &std::io::Error, read: u64) -> DumpProblem {
@@ -245,12 +245,12 @@ fn read_pieces_as_they_come(
                         let handed = read_envelope_head(&blob, batches, &mut |batch| {
                             send(Sent::Batch(Box::new(batch)))
                         });
-                        let kept = handed.as_ref().map(|h| HeadKept::of(&blob, h));
+                        let read = handed.as_ref().map(HandedOver::of);
                         // The whole's reading, which waits for it, goes on at once.
                         done.set(handed);
                         drop(done);
-                        if let Some(kept) = kept {
-                            send(Sent::Head(kept));
+                        if let Some(read) = read {
+                            send(Sent::Head(HeadKept::of(&blob, read)));
                         }
                         return;
                     }

@@ -1,14 +1,11 @@
 //! What the reading of a stream's pieces met besides their events: the problems of its lines,
 //! told at their places in the whole stream, and what is said when its temporary file is lost.
 
-use std::sync::Arc;
-
 use crate::source::dump::envelope::Handed;
-use crate::source::dump::scan::damage_in_first_bytes;
+use crate::source::dump::scan::{damage_in_first_bytes, is_json_ws};
 use crate::source::dump::{
     DumpProblem, MAX_PROBLEMS_PER_FILE, ScanError, positioned, problem, report,
 };
-use crate::store::Blob;
 
 /// What a piece held besides its events.
 pub(in crate::source) struct PieceRead {
@@ -75,25 +72,64 @@ pub(in crate::source) fn spool_lost(name: &str, from: u64, e: &std::io::Error) -
     problem(name, None, msg)
 }
 
-/// What the reading of an envelope's head ([`Cut::Head`](super::Cut::Head)) kept, for what is
-/// said when its whole never comes (its temporary file lost): the whole's reading says it all
-/// otherwise. Only that is worked out then.
-pub(super) struct HeadKept {
-    head: Arc<Blob>,
-    /// How many events were handed over, and where the last item read ends.
+/// What the reading of an envelope's head handed over: taken before the whole's reading is let
+/// go on with it.
+pub(super) struct HandedOver {
     events: usize,
     through: usize,
-    /// The items refused among them, at their offsets.
     refused: Vec<ScanError>,
 }
 
-impl HeadKept {
-    pub(super) fn of(head: &Arc<Blob>, handed: &Handed) -> HeadKept {
-        HeadKept {
-            head: Arc::clone(head),
+impl HandedOver {
+    pub(super) fn of(handed: &Handed) -> HandedOver {
+        HandedOver {
             events: handed.events(),
             through: handed.through(),
             refused: handed.refused().to_vec(),
+        }
+    }
+}
+
+/// What the reading of an envelope's head ([`Cut::Head`](super::Cut::Head)) kept, for what is
+/// said when its whole never comes (its temporary file lost): the whole's reading says it all
+/// otherwise.
+pub(super) struct HeadKept {
+    /// How many events were handed over, and where the last item read ends.
+    events: usize,
+    through: usize,
+    /// The problems of the head's lines, worked out as the head was read (a pass over its 4 MB at
+    /// most, once a stream): its bytes may be mapped from the temporary file, which cannot be
+    /// read safely once it has failed.
+    problems: PieceRead,
+}
+
+impl HeadKept {
+    /// What the reading of `head` handed over (`read`), and the problems of its lines: the
+    /// items it refused and, when its reading stopped at an object it could not read, the damage
+    /// there.
+    pub(super) fn of(head: &[u8], read: HandedOver) -> HeadKept {
+        let HandedOver {
+            events,
+            through,
+            refused: mut found,
+        } = read;
+        // Where the item after the last one read starts. Reading stops before an item that is
+        // not an object too, which is no damage: what is past it is not said.
+        let next = head
+            .get(through..)
+            .and_then(|rest| rest.iter().position(|b| !is_json_ws(*b) && *b != b','))
+            .map(|at| through + at);
+        let stopped_at_an_object = next.is_none_or(|at| head[at] == b'{');
+        if stopped_at_an_object
+            && let Some(damage) = damage_in_first_bytes(head).filter(|d| d.offset >= through)
+        {
+            let at = found.partition_point(|e| e.offset <= damage.offset);
+            found.insert(at, damage);
+        }
+        HeadKept {
+            events,
+            through,
+            problems: PieceRead::of(head, found),
         }
     }
 
@@ -115,14 +151,8 @@ impl HeadKept {
         problem(name, None, msg)
     }
 
-    /// The problems of the head's lines: the items it refused, and the damage that stopped its
-    /// reading, if that is what did.
+    /// The problems of the head's lines.
     pub(super) fn read(self) -> PieceRead {
-        let mut found = self.refused;
-        if let Some(damage) = damage_in_first_bytes(&self.head) {
-            let at = found.partition_point(|e| e.offset <= damage.offset);
-            found.insert(at, damage);
-        }
-        PieceRead::of(&self.head, found)
+        self.problems
     }
 }

@@ -165,6 +165,19 @@ fn an_envelope_damaged_in_its_head_whose_file_fails_says_the_damage() {
     assert_eq!(read.events, whole.events);
 }
 
+/// An envelope whose head's reading stops at an item that is not an object, damaged further on,
+/// whose file then fails: the events before that item are said kept, and the damage past it,
+/// which did not stop that reading, is not said.
+#[test]
+fn an_envelope_whose_head_stops_at_an_item_not_an_object_says_no_damage_past_it() {
+    let (text, ends) = envelope_with(&[(3, "7"), (6, r#"{"id":"bad","data":{,"x":1}}"#)]);
+    let (whole, _) = read_whole("t", Arc::new(Blob::Owned(text.as_bytes().to_vec())), None);
+    let (read, problems) = read_breaking(text.as_bytes(), text.len() / 2, false);
+    let lost = problem("t", None, lost_after_the_head(3, ends[2]));
+    assert_eq!(problems, [lost]);
+    assert_eq!(read.events, whole.events[..3]);
+}
+
 /// An envelope whose head is not read early (it holds binary data), whose file then fails: none of
 /// its events is said kept.
 #[test]
