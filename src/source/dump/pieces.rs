@@ -78,12 +78,15 @@ pub(super) fn scan_blob(
 ) -> Vec<ScanError> {
     let bytes: &[u8] = blob;
     let mut errors = Vec::new();
-    let threads = crate::source::ordered::threads();
-    let parallel = may_parallel && threads > 1 && bytes.len() >= PARALLEL_BYTES;
-    if parallel && let Some(found) = read_envelope(blob, batches, threads, PIECE_BYTES, on_batch) {
+    let cores = cores_for(bytes.len()).filter(|_| may_parallel);
+    if let Some((threads, piece_bytes)) = cores
+        && let Some(found) = read_envelope(blob, batches, threads, piece_bytes, on_batch)
+    {
         errors = found;
-    } else if parallel && crate::source::ndjson::looks_line_delimited(bytes) {
-        read_pieces(blob, batches, threads, PIECE_BYTES, on_batch, &mut errors);
+    } else if let Some((threads, piece_bytes)) = cores
+        && crate::source::ndjson::looks_line_delimited(bytes)
+    {
+        read_pieces(blob, batches, threads, piece_bytes, on_batch, &mut errors);
     } else {
         let mut batcher = Batcher::new(batches, Arc::clone(blob));
         let mut push = |start: usize, end: usize| batcher.push(start, end, on_batch);
@@ -106,10 +109,14 @@ pub(super) fn scan_blob_after(
     handed: Handed,
     on_batch: &mut dyn FnMut(Batch),
 ) -> Vec<ScanError> {
+    scan_blob_after_on(blob, batches, handed, cores_for(blob.len()), on_batch)
+}
+
+/// How many threads read a file of `len` bytes, and the size of their pieces: `None` for one
+/// thread, when the machine has one core or the file is small.
+fn cores_for(len: usize) -> Option<(usize, usize)> {
     let threads = crate::source::ordered::threads();
-    let parallel = threads > 1 && blob.len() >= PARALLEL_BYTES;
-    let cores = parallel.then_some((threads, PIECE_BYTES));
-    scan_blob_after_on(blob, batches, handed, cores, on_batch)
+    (threads > 1 && len >= PARALLEL_BYTES).then_some((threads, PIECE_BYTES))
 }
 
 /// [`scan_blob_after`], on `cores` (how many, and the size of the pieces) when given, else on

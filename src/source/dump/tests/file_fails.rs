@@ -1,37 +1,11 @@
 //! A stream's temporary file that fails, and whose bytes cannot be read back: what is said of it
 //! is true of what was kept, and hides nothing else that stopped the stream.
 
+use std::io::Read as _;
+
 use super::*;
 use crate::source::dump::keep::{Faults, Keep};
 use crate::source::dump::stream::read_stream_keeping;
-
-/// Bytes that come 1000 at a time; the file of `faults` breaks once `breaks_after` of them have
-/// come, and then, when the bytes have all come, a read fails when `fails`.
-struct Breaking<'a> {
-    bytes: &'a [u8],
-    came: usize,
-    breaks_after: usize,
-    faults: &'a Faults,
-    fails: bool,
-}
-
-impl std::io::Read for Breaking<'_> {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        if self.came >= self.breaks_after {
-            self.faults
-                .broken
-                .store(true, std::sync::atomic::Ordering::SeqCst);
-        }
-        if self.bytes.is_empty() && self.fails {
-            return Err(std::io::Error::other("the pipe broke"));
-        }
-        let n = out.len().min(self.bytes.len()).min(1000);
-        out[..n].copy_from_slice(&self.bytes[..n]);
-        self.bytes = &self.bytes[n..];
-        self.came += n;
-        Ok(n)
-    }
-}
 
 /// What reading `bytes` as they come gives, in pieces of 8 KiB past none in memory, the file
 /// breaking after `breaks_after` bytes, and a read failing at the end when `fails`: the events
@@ -40,13 +14,16 @@ fn read_breaking(bytes: &[u8], breaks_after: usize, fails: bool) -> (Read, Vec<D
     let reading = Reading::start();
     let faults = Arc::new(Faults::default());
     let keep = Keep::in_file_beyond(Some(on_disk()), 0).with_faults(Arc::clone(&faults));
-    let reader = Breaking {
-        bytes,
-        came: 0,
-        breaks_after,
-        faults: &faults,
-        fails,
-    };
+    // The file breaks once `breaks_after` bytes have come, before the next are read.
+    let (before, after) = bytes.split_at(breaks_after);
+    let breaks = Watch(|| {
+        faults
+            .broken
+            .store(true, std::sync::atomic::Ordering::SeqCst)
+    });
+    let reader = Trickle::new(before, false)
+        .chain(breaks)
+        .chain(Trickle::new(after, fails));
     let mut batches = Vec::new();
     let problems = read_stream_keeping(
         "t",

@@ -30,6 +30,56 @@ fn on_disk() -> std::fs::File {
     tempfile::tempfile_in(env!("CARGO_MANIFEST_DIR")).unwrap()
 }
 
+/// A reader with nothing to give, that calls its function when read: what is so when a stream
+/// read before it ends.
+struct Watch<F>(F);
+
+impl<F: FnMut()> std::io::Read for Watch<F> {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        (self.0)();
+        Ok(0)
+    }
+}
+
+/// Bytes that come `step` at a time, as from a pipe, each read first interrupted by a signal
+/// when told to, and then fail when told to.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    step: usize,
+    interrupt: bool,
+    interrupted: bool,
+    fail: bool,
+}
+
+impl<'a> Trickle<'a> {
+    fn new(bytes: &'a [u8], fail: bool) -> Trickle<'a> {
+        Trickle {
+            bytes,
+            step: 1000,
+            interrupt: false,
+            interrupted: false,
+            fail,
+        }
+    }
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.interrupt && !self.interrupted {
+            self.interrupted = true;
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        self.interrupted = false;
+        if self.bytes.is_empty() && self.fail {
+            return Err(std::io::Error::other("the pipe broke"));
+        }
+        let n = out.len().min(self.bytes.len()).min(self.step);
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
 use crate::generator::ndjson_lines as generated_lines;
 use crate::store::Store;
 

@@ -127,56 +127,6 @@ fn a_gzip_file_read_while_it_decompresses_gives_what_reading_it_whole_gives() {
     assert!(batches > 50, "{batches} batches");
 }
 
-/// A reader with nothing to give, that calls its function when read: what is so when a stream
-/// read before it ends.
-struct Watch<F>(F);
-
-impl<F: FnMut()> std::io::Read for Watch<F> {
-    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
-        (self.0)();
-        Ok(0)
-    }
-}
-
-/// Bytes that come `step` at a time, as from a pipe, each read first interrupted by a signal
-/// when told to, and then fail when told to.
-struct Trickle<'a> {
-    bytes: &'a [u8],
-    step: usize,
-    interrupt: bool,
-    interrupted: bool,
-    fail: bool,
-}
-
-impl<'a> Trickle<'a> {
-    fn new(bytes: &'a [u8], fail: bool) -> Trickle<'a> {
-        Trickle {
-            bytes,
-            step: 1000,
-            interrupt: false,
-            interrupted: false,
-            fail,
-        }
-    }
-}
-
-impl std::io::Read for Trickle<'_> {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        if self.interrupt && !self.interrupted {
-            self.interrupted = true;
-            return Err(std::io::ErrorKind::Interrupted.into());
-        }
-        self.interrupted = false;
-        if self.bytes.is_empty() && self.fail {
-            return Err(std::io::Error::other("the pipe broke"));
-        }
-        let n = out.len().min(self.bytes.len()).min(self.step);
-        out[..n].copy_from_slice(&self.bytes[..n]);
-        self.bytes = &self.bytes[n..];
-        Ok(n)
-    }
-}
-
 #[test]
 fn a_streamed_dump_past_what_stays_in_memory_is_kept_in_a_temporary_file_with_the_same_events() {
     let reading = Reading::start();
