@@ -150,12 +150,20 @@ const AHEAD_STEP: usize = 65_536;
 
 impl NumberWork {
     /// Reads the numbers of the events it was made for that the store's index does not cover
-    /// yet into it, on this
-    /// thread (it is meant for one of its own, and leaves the pool to the work a key asks
+    /// yet into it, on threads of its own, as many as the pool has (it is meant for a thread of
+    /// its own at a low priority, which they take, and leaves the pool to the work a key asks
     /// for), a step at a time: the index is held only to take each step in, so a search that
     /// needs it meanwhile takes it, reads what is left itself, and this stops. It stops too
-    /// when the store is gone; it says whether the store is still there.
+    /// when the store is gone, or a thread failed (a search then reads the rest itself); it
+    /// says whether the store is still there.
     pub fn read(self) -> bool {
+        let threads = rayon::current_num_threads();
+        self.read_on(threads)
+    }
+
+    /// [`NumberWork::read`] on `threads` threads.
+    fn read_on(self, threads: usize) -> bool {
+        let threads = threads.max(1);
         let raw = |place: super::Place| {
             let start = place.start as usize;
             &self.blobs[place.blob as usize][start..start + place.len as usize]
@@ -170,14 +178,30 @@ impl NumberWork {
             if from < self.from || from >= to {
                 return true;
             }
-            let step = AHEAD_STEP.min(to - from);
-            let part = Part::read(self.places.from(from - self.from).take(step).map(raw));
+            let step = (AHEAD_STEP * threads).min(to - from);
+            let each = step.div_ceil(threads);
+            // Each of the step's slices on a thread of its own, which takes this one's priority.
+            let parts: Option<Vec<Part>> = std::thread::scope(|scope| {
+                let reading: Vec<_> = (0..step)
+                    .step_by(each)
+                    .map(|at| {
+                        let places = self.places.from(from - self.from + at);
+                        let places = places.take(each.min(step - at));
+                        scope.spawn(move || Part::read(places.map(raw)))
+                    })
+                    .collect();
+                reading.into_iter().map(|r| r.join().ok()).collect()
+            });
+            // A slice's thread failed: the search reads what is left itself.
+            let Some(parts) = parts else {
+                return false;
+            };
             let mut index = lock();
             if index.len() != from {
                 // A search read them meanwhile.
                 return true;
             }
-            index.join(vec![part]);
+            index.join(parts);
         }
     }
 }
@@ -535,6 +559,40 @@ mod tests {
         store.number_work(usize::MAX).unwrap().read();
         assert_eq!(store.numbers_read(), store.len());
         assert_eq!(found(&store), plain);
+    }
+
+    #[test]
+    fn numbers_read_ahead_on_several_threads_find_what_the_search_reading_them_finds() {
+        // Three slices of a step, the last shorter, then a step of its own.
+        let lines: Vec<String> = (0..AHEAD_STEP * 3 + 10)
+            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{}}}}}"#, n % 7_000))
+            .collect();
+        let mut ahead = Store::new();
+        ahead.merge(crate::store::Batch::of_objects(&lines).unwrap());
+        let mut plain = Store::new();
+        plain.merge(crate::store::Batch::of_objects(&lines).unwrap());
+        assert!(ahead.number_work(usize::MAX).unwrap().read_on(3));
+        assert_eq!(ahead.numbers_read(), ahead.len());
+        let answers = |store: &Store| -> Vec<Vec<u32>> {
+            ["6999", "13", "0"]
+                .iter()
+                .map(|t| {
+                    let filter = crate::filter::Filter {
+                        search: Some(t.to_string()),
+                        ..Default::default()
+                    };
+                    store.filter(&filter)
+                })
+                .collect()
+        };
+        let found_ahead = answers(&ahead);
+        assert_eq!(found_ahead, answers(&plain));
+        // Events 6999 and 13,999 hold the number 6999 and no string holding it.
+        assert!(
+            found_ahead[0].contains(&13_999),
+            "{:?}",
+            &found_ahead[0][..5]
+        );
     }
 
     #[test]
