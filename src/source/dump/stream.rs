@@ -18,24 +18,44 @@ mod head_sync;
 mod lines;
 mod problems;
 
-use cut::Failed;
 pub(in crate::source) use cut::{Cut, Spares};
 pub(super) use cut::{Cutting, cut_in_pieces};
+use cut::{Failed, KeptBefore};
 use problems::{HandedOver, HeadKept};
 pub(in crate::source) use problems::{LineProblems, PieceRead, spool_lost};
 
-fn read_failure(name: &str, e: &std::io::Error, read: u64) -> DumpProblem {
-    let msg = format!("reading stopped after {read} bytes ({e}); the events before it were kept");
+/// What is said when reading a stream fails after `read` bytes: that the events before it were
+/// kept, when they all were.
+fn read_failure(name: &str, e: &std::io::Error, read: u64, kept: KeptBefore) -> DumpProblem {
+    let stopped = format!("reading stopped after {read} bytes ({e})");
+    let msg = match kept {
+        KeptBefore::All => format!("{stopped}; the events before it were kept"),
+        KeptBefore::Part => stopped,
+    };
     problem(name, None, msg)
 }
 
-/// What stopped a gzip'd stream: its data, or the reading of it (a pipe that fails).
-fn gzip_stopped(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem {
+/// What stopped a gzip'd stream: its data, or the reading of it (a pipe that fails). That the
+/// bytes decompressed before it were read is said only when they all were.
+fn gzip_stopped(
+    name: &str,
+    e: &std::io::Error,
+    decompressed: u64,
+    kept: KeptBefore,
+) -> DumpProblem {
     use std::io::ErrorKind::{InvalidData, InvalidInput, UnexpectedEof};
-    if matches!(e.kind(), InvalidData | InvalidInput | UnexpectedEof) {
-        gzip_damage(name, e, decompressed)
-    } else {
-        read_failure(name, e, decompressed)
+    if !matches!(e.kind(), InvalidData | InvalidInput | UnexpectedEof) {
+        return read_failure(name, e, decompressed, kept);
+    }
+    match kept {
+        KeptBefore::All => gzip_damage(name, e, decompressed),
+        KeptBefore::Part => {
+            let msg = format!(
+                "the gzip data is damaged or cut short ({e}) after {decompressed} bytes \
+                 decompressed"
+            );
+            problem(name, None, msg)
+        }
     }
 }
 
@@ -77,7 +97,8 @@ pub(super) fn read_stream_in_batches(
 /// The pieces of a stream (stdin, a pipe, a gzip'd file, inflated), cut between events as
 /// [`read_stream_in_batches`] cuts them, handed to `take` as they come. What stopped the reading
 /// comes last, after the pieces read before it: damaged gzip data or a failing pipe
-/// ([`Cut::Stopped`]), the temporary file lost ([`Cut::Lost`]), or both, the file's first.
+/// ([`Cut::Stopped`]), the temporary file lost ([`Cut::Lost`]), or both, the file's first (what
+/// is said of it counts the events kept).
 ///
 /// A piece's buffer given back to `spares` once read is used again for a later piece: a new one
 /// would have every page of it faulted in afresh.
@@ -117,7 +138,8 @@ fn as_they_come<'r>(
     name: &str,
     mut reader: impl Read + Send + 'r,
 ) -> Result<(Box<dyn Read + Send + 'r>, Failed), DumpProblem> {
-    let head = read_head(&mut reader).map_err(|(e, at)| read_failure(name, &e, at))?;
+    let head =
+        read_head(&mut reader).map_err(|(e, at)| read_failure(name, &e, at, KeptBefore::All))?;
     let gzip = is_gzip(&head);
     let bytes = std::io::Cursor::new(head).chain(reader);
     Ok(match gzip {

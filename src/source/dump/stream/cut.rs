@@ -24,7 +24,8 @@ pub(in crate::source) enum Cut {
     /// head), unless reading stops first. Only for the full way's reading
     /// ([`read_stream_in_batches`](super::read_stream_in_batches)).
     Head(Blob),
-    /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over.
+    /// Reading stopped (damaged gzip data, a failing pipe) past what was handed over. After a
+    /// [`Cut::Lost`], it claims no events kept: what is said of that counts those that were.
     Stopped(DumpProblem),
     /// The bytes from `from` on went to the temporary file, which failed (`error`), and could
     /// not be read back: nothing from there on is handed over. What is said of it is the
@@ -32,8 +33,19 @@ pub(in crate::source) enum Cut {
     Lost { from: u64, error: std::io::Error },
 }
 
-/// What is said when reading a stream fails, after how many bytes.
-pub(super) type Failed = fn(&str, &std::io::Error, u64) -> DumpProblem;
+/// What is said when reading a stream fails, after how many bytes, and which of the events
+/// before it were kept.
+pub(super) type Failed = fn(&str, &std::io::Error, u64, KeptBefore) -> DumpProblem;
+
+/// Which of the events before a failure to read a stream were kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::source::dump) enum KeptBefore {
+    /// Every one.
+    All,
+    /// Those before the bytes lost with the temporary file ([`Cut::Lost`]): what is said of
+    /// that counts them.
+    Part,
+}
 
 /// Buffers of pieces read and done with, for the next pieces of a stream.
 #[derive(Default)]
@@ -92,14 +104,14 @@ pub(in crate::source::dump) struct Cutting<'a> {
 /// cache's, not callscope's memory), and the first bytes of an envelope are handed over at once
 /// ([`Cut::Head`]) besides. Stops at the first failure to read (damage, for gzip), and when the
 /// file fails and what it held cannot be read back ([`Cut::Lost`]), after handing over what came
-/// before; the bytes it held are said lost even when the reading failed too.
+/// before; the bytes it held are said lost even when the reading failed too, and the failure then
+/// claims no more kept than what is said of them counts.
 pub(in crate::source::dump) fn cut_in_pieces(
     cutting: Cutting<'_>,
     mut reader: impl Read,
     tx: &SyncSender<Cut>,
 ) {
     debug_assert!(cutting.piece_bytes > 0);
-    let (name, failed) = (cutting.name, cutting.failed);
     let mut cutter = Cutter::new(cutting, tx);
     let mut chunk = vec![0u8; CHUNK_BYTES];
     let mut read = 0u64;
@@ -109,19 +121,28 @@ pub(in crate::source::dump) fn cut_in_pieces(
             Ok(n) => {
                 read += n as u64;
                 if let Err(lost) = cutter.add(&chunk[..n]) {
-                    break Some(lost);
+                    break Some(Ended::Lost(lost));
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => break Some(Cut::Stopped(failed(name, &e, read))),
+            Err(e) => break Some(Ended::Failed(e, read)),
         }
         match cutter.hand_over_pieces() {
             Ok(()) => {}
-            Err(Stop::Lost(lost)) => break Some(lost),
+            Err(Stop::Lost(lost)) => break Some(Ended::Lost(lost)),
             Err(Stop::Gone) => return,
         }
     };
     cutter.finish(stopped);
+}
+
+/// What ended a stream's cutting before its bytes did.
+enum Ended {
+    /// The temporary file failed, and its bytes could not be read back: the [`Cut::Lost`] that
+    /// says so.
+    Lost(Cut),
+    /// Reading failed, after how many bytes: said once whether the last piece was lost is known.
+    Failed(std::io::Error, u64),
 }
 
 /// Why the cutting stops before the stream's end.
@@ -338,7 +359,7 @@ impl<'a> Cutter<'a> {
 
     /// Hands over what is left once the stream has ended: the last piece, or the whole of a file
     /// that is not line-delimited; then what `stopped` the stream, if anything.
-    fn finish(mut self, stopped: Option<Cut>) {
+    fn finish(mut self, stopped: Option<Ended>) {
         let lost = match self.last_piece() {
             Some(Ok(last)) => match self.send(last) {
                 Ok(()) => None,
@@ -347,6 +368,16 @@ impl<'a> Cutter<'a> {
             Some(Err(lost)) => Some(lost),
             None => None,
         };
+        let stopped = stopped.map(|ended| match ended {
+            Ended::Lost(lost) => lost,
+            Ended::Failed(e, read) => {
+                let kept = match lost {
+                    None => KeptBefore::All,
+                    Some(_) => KeptBefore::Part,
+                };
+                Cut::Stopped((self.cutting.failed)(self.cutting.name, &e, read, kept))
+            }
+        });
         // Both said when the file failed as the reading stopped: neither hides the other.
         for stop in lost.into_iter().chain(stopped) {
             if self.send(stop).is_err() {

@@ -78,14 +78,28 @@ fn lost_after_the_head(events: usize, through: usize) -> String {
 /// the head's items read whole are kept, and said so, with how many and from how many bytes; the
 /// items the head refused are said as reading the whole file says them.
 fn fails_after_the_head(text: &str, ends: &[usize], breaks_after: usize) {
+    let (read, problems) = read_breaking(text.as_bytes(), breaks_after, false);
+    kept_by_the_head(text, ends, &read, &problems, &[]);
+}
+
+/// Checks that `problems`, what reading the envelope `text` (its items ending at `ends`, the
+/// fourth not an event) gave once its file failed after its head was read, are what is said of
+/// the file (the events of the head's items read whole kept, with how many and from how many
+/// bytes), then `stopped` (what stopped the reading besides), then the items the head refused, as
+/// reading the whole file says them; and that the events `read` kept are the head's.
+fn kept_by_the_head(
+    text: &str,
+    ends: &[usize],
+    read: &Read,
+    problems: &[DumpProblem],
+    stopped: &[DumpProblem],
+) {
     let (whole, whole_problems) =
         read_whole("t", Arc::new(Blob::Owned(text.as_bytes().to_vec())), None);
     assert_eq!(whole_problems.len(), 1, "{whole_problems:?}");
-    let (read, problems) = read_breaking(text.as_bytes(), breaks_after, false);
-    let [lost, refused] = problems.as_slice() else {
-        panic!("two problems expected: {problems:?}");
+    let Some(lost) = problems.first() else {
+        panic!("problems expected");
     };
-    assert_eq!(refused, &whole_problems[0]);
     let events = number_in(
         &lost.message,
         "the temporary file that held it failed (the disk broke): the ",
@@ -99,7 +113,12 @@ fn fails_after_the_head(text: &str, ends: &[usize], breaks_after: usize) {
         ),
         " bytes",
     );
-    assert_eq!(lost.message, lost_after_the_head(events, through));
+    let lost = problem("t", None, lost_after_the_head(events, through));
+    let want: Vec<_> = std::iter::once(lost)
+        .chain(stopped.iter().cloned())
+        .chain(whole_problems)
+        .collect();
+    assert_eq!(problems, want);
     // Read from the head: the first items of the file, whole, one of them refused.
     let items = ends.iter().position(|&end| end == through).map(|k| k + 1);
     assert_eq!(items, Some(events + 1), "{through} bytes");
@@ -119,6 +138,42 @@ fn an_envelope_whose_file_fails_after_its_head_says_the_heads_events_were_kept()
 fn an_envelope_whose_file_fails_at_its_end_says_the_heads_events_were_kept() {
     let (text, ends) = envelope_with(&[(3, r#"{"x":1}"#)]);
     fails_after_the_head(&text, &ends, text.len());
+}
+
+/// An envelope whose reading fails once it has all come (a pipe that breaks), whose file then
+/// fails as its whole is mapped: both are said, and what stopped the reading claims no more kept
+/// than the head's events, which what is said of the file counts.
+#[test]
+fn an_envelope_whose_file_fails_as_its_reading_stops_says_only_the_heads_events_were_kept() {
+    let (text, ends) = envelope_with(&[(3, r#"{"x":1}"#)]);
+    let (read, problems) = read_breaking(text.as_bytes(), text.len(), true);
+    let stopped = format!(
+        "reading stopped after {} bytes (the pipe broke)",
+        text.len()
+    );
+    let stopped = problem("t", None, stopped);
+    kept_by_the_head(&text, &ends, &read, &problems, &[stopped]);
+}
+
+/// A gzip'd envelope cut short in its last bytes (the check after its data), whose file fails
+/// once every byte of it is decompressed: the damage is said beside the file, and claims no more
+/// read than the head's events, which what is said of the file counts.
+#[test]
+fn a_cut_short_gzip_envelope_whose_file_fails_says_only_the_heads_events_were_kept() {
+    let (text, ends) = envelope_with(&[(3, r#"{"x":1}"#)]);
+    let whole = gzip(text.as_bytes());
+    let gz = &whole[..whole.len() - 4];
+    let mut decompressed = Vec::new();
+    let cut = flate2::read::MultiGzDecoder::new(gz).read_to_end(&mut decompressed);
+    let e = cut.expect_err("a gzip stream cut short");
+    assert_eq!(decompressed, text.as_bytes());
+    let (read, problems) = read_breaking(gz, gz.len(), false);
+    let damage = format!(
+        "the gzip data is damaged or cut short ({e}) after {} bytes decompressed",
+        text.len()
+    );
+    let damage = problem("t", None, damage);
+    kept_by_the_head(&text, &ends, &read, &problems, &[damage]);
 }
 
 /// An envelope damaged within its head, whose file then fails: what is said of it counts only the
@@ -168,7 +223,8 @@ fn an_envelope_whose_head_was_not_read_says_none_of_its_events_were_kept() {
 }
 
 /// A stream whose reading fails while its last piece is in the file, which then fails too: both
-/// are said, the file's first (it held the bytes before the failure).
+/// are said, the file's first (it held the bytes before the failure), and what stopped the
+/// reading claims no more kept than what is said of the file counts.
 #[test]
 fn a_file_that_fails_as_the_reading_stops_is_said_beside_what_stopped_it() {
     let lines = generated_lines(600, 13);
@@ -182,10 +238,11 @@ fn a_file_that_fails_as_the_reading_stops_is_said_beside_what_stopped_it() {
         "the temporary file that held it failed (the disk broke): the events of its first ",
         " bytes were kept",
     );
+    // The events before it were not all kept: what is said of the file counts those that were.
     assert_eq!(
         stopped.message,
         format!(
-            "reading stopped after {} bytes (the pipe broke); the events before it were kept",
+            "reading stopped after {} bytes (the pipe broke)",
             bytes.len()
         )
     );

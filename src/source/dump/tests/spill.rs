@@ -49,7 +49,7 @@ fn cut(bytes: &[u8], step: usize, piece_bytes: usize, keep: &Keep, full_way: boo
             let reader = Steps { bytes, step };
             let cutting = Cutting {
                 name: "t",
-                failed: |name, e, _| problem(name, None, e.to_string()),
+                failed: |name, e, _, _| problem(name, None, e.to_string()),
                 piece_bytes,
                 spares: &spares,
                 keep,
