@@ -180,17 +180,31 @@ impl NumberWork {
             }
             let step = (AHEAD_STEP * threads).min(to - from);
             let each = step.div_ceil(threads);
-            // Each of the step's slices on a thread of its own, which takes this one's priority.
             let parts: Option<Vec<Part>> = std::thread::scope(|scope| {
-                let reading: Vec<_> = (0..step)
+                let slice = |at: usize| {
+                    let places = self.places.from(from - self.from + at);
+                    let places = places.take(each.min(step - at));
+                    move || Part::read(places.map(raw))
+                };
+                // Every slice but the first on a thread of its own, which takes this one's
+                // priority; the first on this one, and any whose thread could not be started.
+                let others: Vec<_> = (each..step)
                     .step_by(each)
                     .map(|at| {
-                        let places = self.places.from(from - self.from + at);
-                        let places = places.take(each.min(step - at));
-                        scope.spawn(move || Part::read(places.map(raw)))
+                        std::thread::Builder::new()
+                            .name("numbers".to_string())
+                            .spawn_scoped(scope, slice(at))
+                            .map_err(|_| at)
                     })
                     .collect();
-                reading.into_iter().map(|r| r.join().ok()).collect()
+                let mut parts = vec![slice(0)()];
+                for other in others {
+                    parts.push(match other {
+                        Ok(thread) => thread.join().ok()?,
+                        Err(at) => slice(at)(),
+                    });
+                }
+                Some(parts)
             });
             // A slice's thread failed: the search reads what is left itself.
             let Some(parts) = parts else {
