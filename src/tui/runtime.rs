@@ -243,9 +243,10 @@ fn carry_out(
 const NUMBERS_PART: usize = 1 << 18;
 
 /// Reads the numbers of the next part of the loaded events on a thread of their own, not the
-/// pool's (a key's grouping or search would wait for it there), at the lowest priority: a key
-/// pressed meanwhile is not slowed by it. The numbers go into the store's index as they are
-/// read; the thread then asks for the next part.
+/// pool's (a key's grouping or search would wait for it there), at the lowest priority, which
+/// the threads it starts to read beside it take too: a key pressed meanwhile is not slowed by
+/// them. The numbers go into the store's index as they are read; the thread then asks for the
+/// next part.
 fn read_numbers(model: &Model, sender: &mpsc::UnboundedSender<Action>) {
     let Some(work) = model.events.store.number_work(NUMBERS_PART) else {
         return;

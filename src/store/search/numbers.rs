@@ -148,14 +148,18 @@ pub struct NumberWork {
 /// How many events the reading ahead reads between two looks at the store's index.
 const AHEAD_STEP: usize = 65_536;
 
+/// The fewest events a slice of a step is read on a thread of its own for.
+const LEAST_SLICE: usize = 4_096;
+
 impl NumberWork {
     /// Reads the numbers of the events it was made for that the store's index does not cover
-    /// yet into it, on threads of its own, as many as the pool has (it is meant for a thread of
-    /// its own at a low priority, which they take, and leaves the pool to the work a key asks
-    /// for), a step at a time: the index is held only to take each step in, so a search that
-    /// needs it meanwhile takes it, reads what is left itself, and this stops. It stops too
-    /// when the store is gone, or a thread failed (a search then reads the rest itself); it
-    /// says whether the store is still there.
+    /// yet into it. It is meant for a thread of its own at a low priority, and leaves the pool
+    /// to the work a key asks for: each step is cut into slices, one for this thread and one
+    /// for each of threads it starts, as many as the pool has, which take its priority. The
+    /// index is held only to take each step in: a search that needs it meanwhile takes it,
+    /// reads what is left itself, and this stops. It says whether to go on with the store's
+    /// next events: not when the store is gone, nor when a slice's thread failed (a search then
+    /// reads what is left itself).
     pub fn read(self) -> bool {
         let threads = rayon::current_num_threads();
         self.read_on(threads)
@@ -163,7 +167,6 @@ impl NumberWork {
 
     /// [`NumberWork::read`] on `threads` threads.
     fn read_on(self, threads: usize) -> bool {
-        let threads = threads.max(1);
         let raw = |place: super::Place| {
             let start = place.start as usize;
             &self.blobs[place.blob as usize][start..start + place.len as usize]
@@ -178,16 +181,16 @@ impl NumberWork {
             if from < self.from || from >= to {
                 return true;
             }
-            let step = (AHEAD_STEP * threads).min(to - from);
-            let each = step.div_ceil(threads);
+            let step = AHEAD_STEP.min(to - from);
+            let each = step.div_ceil(threads.max(1)).max(LEAST_SLICE);
             let parts: Option<Vec<Part>> = std::thread::scope(|scope| {
                 let slice = |at: usize| {
                     let places = self.places.from(from - self.from + at);
                     let places = places.take(each.min(step - at));
                     move || Part::read(places.map(raw))
                 };
-                // Every slice but the first on a thread of its own, which takes this one's
-                // priority; the first on this one, and any whose thread could not be started.
+                // Every slice but the first on a thread of its own; the first on this one, and
+                // any whose thread could not be started.
                 let others: Vec<_> = (each..step)
                     .step_by(each)
                     .map(|at| {
@@ -197,16 +200,17 @@ impl NumberWork {
                             .map_err(|_| at)
                     })
                     .collect();
-                let mut parts = vec![slice(0)()];
-                for other in others {
-                    parts.push(match other {
-                        Ok(thread) => thread.join().ok()?,
-                        Err(at) => slice(at)(),
-                    });
-                }
-                Some(parts)
+                let first = slice(0)();
+                // Every thread joined before any is judged: one that failed fails the step.
+                let others: Vec<Option<Part>> = others
+                    .into_iter()
+                    .map(|other| match other {
+                        Ok(thread) => thread.join().ok(),
+                        Err(at) => Some(slice(at)()),
+                    })
+                    .collect();
+                std::iter::once(Some(first)).chain(others).collect()
             });
-            // A slice's thread failed: the search reads what is left itself.
             let Some(parts) = parts else {
                 return false;
             };
@@ -577,8 +581,9 @@ mod tests {
 
     #[test]
     fn numbers_read_ahead_on_several_threads_find_what_the_search_reading_them_finds() {
-        // Three slices of a step, the last shorter, then a step of its own.
-        let lines: Vec<String> = (0..AHEAD_STEP * 3 + 10)
+        // A step in three slices, the last shorter (21,846, 21,846 and 21,844 events), then a
+        // step of ten, too few to cut.
+        let lines: Vec<String> = (0..AHEAD_STEP + 10)
             .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{}}}}}"#, n % 7_000))
             .collect();
         let mut ahead = Store::new();
@@ -599,14 +604,24 @@ mod tests {
                 })
                 .collect()
         };
-        let found_ahead = answers(&ahead);
-        assert_eq!(found_ahead, answers(&plain));
-        // Events 6999 and 13,999 hold the number 6999 and no string holding it.
-        assert!(
-            found_ahead[0].contains(&13_999),
-            "{:?}",
-            &found_ahead[0][..5]
-        );
+        let (found_ahead, found_plain) = (answers(&ahead), answers(&plain));
+        for (text, (a, p)) in ["6999", "13", "0"]
+            .iter()
+            .zip(found_ahead.iter().zip(&found_plain))
+        {
+            let differ = a.iter().zip(p).position(|(x, y)| x != y);
+            assert!(
+                a.len() == p.len() && differ.is_none(),
+                "{text}: {} against {} events, first apart at {differ:?}",
+                a.len(),
+                p.len()
+            );
+        }
+        // Events 27,999 and 48,999, in the second and third slices, hold the number 6999 and no
+        // string holding it.
+        for i in [27_999, 48_999] {
+            assert!(found_ahead[0].contains(&i), "{i}");
+        }
     }
 
     #[test]
