@@ -162,11 +162,12 @@ impl NumberWork {
     /// reads what is left itself).
     pub fn read(self) -> bool {
         let threads = rayon::current_num_threads();
-        self.read_on(threads)
+        self.read_on(threads, || {})
     }
 
-    /// [`NumberWork::read`] on `threads` threads.
-    fn read_on(self, threads: usize) -> bool {
+    /// [`NumberWork::read`] on `threads` threads; `read` is called as each step has been read,
+    /// before it is taken into the index.
+    fn read_on(self, threads: usize, read: impl Fn()) -> bool {
         let raw = |place: super::Place| {
             let start = place.start as usize;
             &self.blobs[place.blob as usize][start..start + place.len as usize]
@@ -214,6 +215,7 @@ impl NumberWork {
             let Some(parts) = parts else {
                 return false;
             };
+            read();
             let mut index = lock();
             if index.len() != from {
                 // A search read them meanwhile.
@@ -590,7 +592,7 @@ mod tests {
         ahead.merge(crate::store::Batch::of_objects(&lines).unwrap());
         let mut plain = Store::new();
         plain.merge(crate::store::Batch::of_objects(&lines).unwrap());
-        assert!(ahead.number_work(usize::MAX).unwrap().read_on(3));
+        assert!(ahead.number_work(usize::MAX).unwrap().read_on(3, || {}));
         assert_eq!(ahead.numbers_read(), ahead.len());
         let answers = |store: &Store| -> Vec<Vec<u32>> {
             ["6999", "13", "0"]
@@ -622,6 +624,31 @@ mod tests {
         for i in [27_999, 48_999] {
             assert!(found_ahead[0].contains(&i), "{i}");
         }
+    }
+
+    #[test]
+    fn a_search_that_reads_the_numbers_while_a_step_is_read_ahead_keeps_them_and_the_step_is_dropped()
+     {
+        let lines: Vec<String> = (0..AHEAD_STEP + 10)
+            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{}}}}}"#, n % 7_000))
+            .collect();
+        let mut ahead = Store::new();
+        ahead.merge(crate::store::Batch::of_objects(&lines).unwrap());
+        let plain = {
+            let mut plain = Store::new();
+            plain.merge(crate::store::Batch::of_objects(&lines).unwrap());
+            found(&plain)
+        };
+        let work = ahead.number_work(usize::MAX).unwrap();
+        let searched = std::cell::OnceCell::new();
+        // The first step read, a search comes before it is taken in.
+        let going_on = work.read_on(2, || {
+            searched.get_or_init(|| found(&ahead));
+        });
+        assert!(going_on, "the store is there");
+        assert_eq!(ahead.numbers_read(), ahead.len());
+        assert_eq!(searched.get().expect("searched"), &plain);
+        assert_eq!(found(&ahead), plain);
     }
 
     #[test]
