@@ -165,9 +165,9 @@ impl NumberWork {
         self.read_on(threads, || {})
     }
 
-    /// [`NumberWork::read`] on `threads` threads; `read` is called as each step has been read,
+    /// [`NumberWork::read`] on `threads` threads; `step_read` is called once each step is read,
     /// before it is taken into the index.
-    fn read_on(self, threads: usize, read: impl Fn()) -> bool {
+    fn read_on(self, threads: usize, step_read: impl Fn()) -> bool {
         let raw = |place: super::Place| {
             let start = place.start as usize;
             &self.blobs[place.blob as usize][start..start + place.len as usize]
@@ -215,7 +215,7 @@ impl NumberWork {
             let Some(parts) = parts else {
                 return false;
             };
-            read();
+            step_read();
             let mut index = lock();
             if index.len() != from {
                 // A search read them meanwhile.
