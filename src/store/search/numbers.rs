@@ -498,7 +498,12 @@ mod tests {
 
     /// Every number-like search text the tests ask about, and what a store finds for each.
     fn found(store: &Store) -> Vec<Vec<u32>> {
-        ["3", "4006", "400", "5", "-1", "2.5"]
+        found_of(store, &["3", "4006", "400", "5", "-1", "2.5"])
+    }
+
+    /// What a store finds for each of `texts`.
+    fn found_of(store: &Store, texts: &[&str]) -> Vec<Vec<u32>> {
+        texts
             .iter()
             .map(|t| {
                 let filter = crate::filter::Filter {
@@ -510,10 +515,20 @@ mod tests {
             .collect()
     }
 
-    fn store_of(lines: &[&str]) -> Store {
+    fn store_of(lines: &[impl AsRef<str>]) -> Store {
         let mut store = Store::new();
-        store.merge(crate::store::Batch::of_objects(lines.iter().map(|l| l.to_string())).unwrap());
+        store.merge(
+            crate::store::Batch::of_objects(lines.iter().map(|l| l.as_ref().to_string())).unwrap(),
+        );
         store
+    }
+
+    /// A step and ten more events, event `n` holding the number `n % modulo` and, as its id, the
+    /// string `n`.
+    fn numbered(modulo: usize) -> Vec<String> {
+        (0..AHEAD_STEP + 10)
+            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{}}}}}"#, n % modulo))
+            .collect()
     }
 
     const LINES: [&str; 4] = [
@@ -547,11 +562,8 @@ mod tests {
 
     #[test]
     fn reading_ahead_stops_where_a_search_read_them_and_goes_on_after_more_events() {
-        let lines: Vec<String> = (0..AHEAD_STEP + 10)
-            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{n}}}}}"#))
-            .collect();
-        let mut store = Store::new();
-        store.merge(crate::store::Batch::of_objects(&lines).unwrap());
+        let lines = numbered(usize::MAX);
+        let mut store = store_of(&lines);
         let work = store.number_work(usize::MAX).unwrap();
         // A search first: it reads every event's numbers; reading ahead then adds nothing.
         let expected = found(&store);
@@ -566,8 +578,7 @@ mod tests {
             .unwrap(),
         );
         let plain = {
-            let mut plain = Store::new();
-            plain.merge(crate::store::Batch::of_objects(&lines).unwrap());
+            let mut plain = store_of(&lines);
             plain.merge(
                 crate::store::Batch::of_objects(
                     (0..AHEAD_STEP + 5).map(|n| format!(r#"{{"id":"x{n}","data":{{"n":{n}}}}}"#)),
@@ -585,32 +596,13 @@ mod tests {
     fn numbers_read_ahead_on_several_threads_find_what_the_search_reading_them_finds() {
         // A step in three slices, the last shorter (21,846, 21,846 and 21,844 events), then a
         // step of ten, too few to cut.
-        let lines: Vec<String> = (0..AHEAD_STEP + 10)
-            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{}}}}}"#, n % 7_000))
-            .collect();
-        let mut ahead = Store::new();
-        ahead.merge(crate::store::Batch::of_objects(&lines).unwrap());
-        let mut plain = Store::new();
-        plain.merge(crate::store::Batch::of_objects(&lines).unwrap());
+        let lines = numbered(7_000);
+        let (ahead, plain) = (store_of(&lines), store_of(&lines));
         assert!(ahead.number_work(usize::MAX).unwrap().read_on(3, || {}));
         assert_eq!(ahead.numbers_read(), ahead.len());
-        let answers = |store: &Store| -> Vec<Vec<u32>> {
-            ["6999", "13", "0"]
-                .iter()
-                .map(|t| {
-                    let filter = crate::filter::Filter {
-                        search: Some(t.to_string()),
-                        ..Default::default()
-                    };
-                    store.filter(&filter)
-                })
-                .collect()
-        };
-        let (found_ahead, found_plain) = (answers(&ahead), answers(&plain));
-        for (text, (a, p)) in ["6999", "13", "0"]
-            .iter()
-            .zip(found_ahead.iter().zip(&found_plain))
-        {
+        let texts = ["6999", "13", "0"];
+        let (found_ahead, found_plain) = (found_of(&ahead, &texts), found_of(&plain, &texts));
+        for (text, (a, p)) in texts.iter().zip(found_ahead.iter().zip(&found_plain)) {
             let differ = a.iter().zip(p).position(|(x, y)| x != y);
             assert!(
                 a.len() == p.len() && differ.is_none(),
@@ -627,18 +619,10 @@ mod tests {
     }
 
     #[test]
-    fn a_search_that_reads_the_numbers_while_a_step_is_read_ahead_keeps_them_and_the_step_is_dropped()
-     {
-        let lines: Vec<String> = (0..AHEAD_STEP + 10)
-            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{}}}}}"#, n % 7_000))
-            .collect();
-        let mut ahead = Store::new();
-        ahead.merge(crate::store::Batch::of_objects(&lines).unwrap());
-        let plain = {
-            let mut plain = Store::new();
-            plain.merge(crate::store::Batch::of_objects(&lines).unwrap());
-            found(&plain)
-        };
+    fn a_search_taking_the_numbers_mid_step_keeps_them_and_the_step_is_dropped() {
+        let lines = numbered(7_000);
+        let ahead = store_of(&lines);
+        let plain = found(&store_of(&lines));
         let work = ahead.number_work(usize::MAX).unwrap();
         let searched = std::cell::OnceCell::new();
         // The first step read, a search comes before it is taken in.
@@ -653,15 +637,12 @@ mod tests {
 
     #[test]
     fn numbers_read_ahead_a_part_at_a_time_find_what_the_search_reading_them_finds() {
-        let lines: Vec<String> = (0..AHEAD_STEP + 10)
-            .map(|n| format!(r#"{{"id":"{n}","data":{{"n":{}}}}}"#, n % 5_000))
-            .collect();
+        let lines = numbered(5_000);
         let mut store = Store::new();
         for part in lines.chunks(1_000) {
             store.merge(crate::store::Batch::of_objects(part).unwrap());
         }
-        let mut plain = Store::new();
-        plain.merge(crate::store::Batch::of_objects(&lines).unwrap());
+        let plain = store_of(&lines);
         // Parts of 30,000 events, then of one (asked for none: one).
         let mut read = Vec::new();
         while let Some(work) = store.number_work(if read.len() < 2 { 30_000 } else { 0 }) {
