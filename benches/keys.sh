@@ -5,9 +5,16 @@
 # apart, and for each timed key the longest `update_ms` of the frames after it is printed (the
 # update alone: no tmux round trip, no poll interval). One line a run.
 #
+# With FIND_AFTER set, only a find soon after the load is timed, while the events' numbers may
+# still be read ahead: `/` FIND_AFTER seconds after the loader says idle, 0.3 s later the digit
+# 4 (the first search a number can hold reads itself every event's numbers the reading ahead
+# has not read yet), and the longest update after the digit.
+#
 #   benches/keys.sh DUMP [NAME]                   NAME labels the line (default: the binary)
 #   BIN=path/to/callscope benches/keys.sh DUMP
 #   SEARCH=text                                   the search (default sfu-prod-in2-03)
+#   FIND_AFTER=1 benches/keys.sh DUMP             a find's first digit soon after the load
+#   LIMIT_S=300                                   give up on a load this long
 set -euo pipefail
 cd "$(dirname "$0")/.."
 (($# >= 1)) || { echo "usage: benches/keys.sh DUMP [NAME]" >&2; exit 2; }
@@ -20,14 +27,23 @@ fi
 BIN=$(realpath "$BIN")
 NAME=${2:-$BIN}
 SEARCH=${SEARCH:-sfu-prod-in2-03}
+LIMIT_S=${LIMIT_S:-300}
 BASE=$(mktemp -u /tmp/callscope-keys.XXXXXX)
 SOCK=$BASE.sock
 LOG=$BASE.log
 trap 'tmux -S "$SOCK" kill-server 2>/dev/null || true; rm -f "$BASE".*' EXIT
+fail() { echo "benches/keys.sh: $*" >&2; exit 1; }
 tmux -S "$SOCK" new-session -d -s keys -x 160 -y 45 \
   "CALLSCOPE_LOG=callscope=trace exec '$BIN' --log-file '$LOG' '$DUMP'"
-until tmux -S "$SOCK" capture-pane -p -t keys | grep -q idle; do sleep 0.5; done
-sleep 1
+pid=$(tmux -S "$SOCK" display -p -t keys '#{pane_pid}')
+started=$SECONDS
+while :; do
+  screen=$(tmux -S "$SOCK" capture-pane -p -t keys 2>/dev/null || true)
+  [[ $screen == *"│ idle"* ]] && break
+  kill -0 "$pid" 2>/dev/null || fail "callscope exited"
+  ((SECONDS - started < LIMIT_S)) || fail "not loaded after $LIMIT_S s"
+  sleep 0.05
+done
 out=""
 # key NAME SECONDS KEYS...: presses KEYS, waits, and notes the longest update after them
 # (a NAME of - is not noted: a key that only sets up the next).
@@ -39,8 +55,19 @@ key() {
   sleep "$wait"
   longest=$(tail -n +$((lines + 1)) "$LOG" | sed -n 's/.*frame update_ms=\([0-9.]*\).*/\1/p' |
     sort -g | tail -1)
-  [ "$name" = - ] || out+="$name $(printf %.0f "${longest:-0}") ms, "
+  [ "$name" = - ] || [ -n "$longest" ] || fail "no frame logged after $name"
+  [ "$name" = - ] || out+="$name $(printf %.0f "$longest") ms, "
 }
+if [ -n "${FIND_AFTER:-}" ]; then
+  sleep "$FIND_AFTER"
+  key - 0.3 /
+  # Long enough for the reading of every number at five million events.
+  key "find 4 typed ${FIND_AFTER} s after loaded" 12 4
+  tmux -S "$SOCK" send-keys -t keys Escape q
+  echo "$NAME: ${out%, } (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  exit 0
+fi
+sleep 1
 key "key 3" 2 3
 key - 2 3
 key t 2 t
