@@ -30,6 +30,29 @@ pub fn give_back_large_blocks() {
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const LARGE_BLOCK: libc::c_int = 1 << 20;
 
+/// `len` zeros, every page of them written once (an item in each 4 KiB, and the last), for a
+/// table whose items are read before they are written (a hash table's slots, a group's number
+/// by peer, a mark). A large zeroed buffer comes fresh from the system; a page of it read
+/// before it is written is mapped to the shared zero page, and the write that follows faults
+/// again and flushes the page from every core's TLB (an interrupt to each thread running on
+/// another core).
+pub fn written_zeros<T: Copy + Default>(len: usize) -> Vec<T> {
+    let per_page = (4096 / std::mem::size_of::<T>().max(1)).max(1);
+    // Zeroed memory from the system, for the integers this is made for.
+    let mut items = vec![T::default(); len];
+    for page in items.chunks_mut(per_page) {
+        // SAFETY: `page` is a non-empty chunk, so its first item is valid for a write. Volatile,
+        // because a plain store of the zero already there would be dropped as useless.
+        unsafe { std::ptr::write_volatile(page.as_mut_ptr(), T::default()) };
+    }
+    // The buffer need not start on a page: its last page may hold only its last items.
+    if let Some(last) = items.last_mut() {
+        // SAFETY: a reference to an item is valid for a write.
+        unsafe { std::ptr::write_volatile(last, T::default()) };
+    }
+    items
+}
+
 /// How much memory callscope can take before it is short of it, in bytes: what the system says
 /// it can give without swapping (`MemAvailable`), or less when the control group callscope runs
 /// in (a container's) has a limit that leaves less room for anonymous memory. `None` where
@@ -144,6 +167,55 @@ fn room_under(limit: &str, stat: &str, v2: bool) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the kernel's page map says of each page under `items`: whether it is present, and
+    /// whether mapped by this process alone (a page written; the shared zero page, which a
+    /// read of a fresh page maps, is not).
+    #[cfg(target_os = "linux")]
+    fn pages_of<T>(items: &[T]) -> Vec<(bool, bool)> {
+        use std::io::{Read, Seek, SeekFrom};
+        const PAGE: usize = 4096;
+        let start = items.as_ptr() as usize / PAGE;
+        let end = (items.as_ptr() as usize + std::mem::size_of_val(items)).div_ceil(PAGE);
+        let mut map = std::fs::File::open("/proc/self/pagemap").expect("the page map");
+        map.seek(SeekFrom::Start(start as u64 * 8)).expect("seek");
+        let mut entries = vec![0u8; (end - start) * 8];
+        map.read_exact(&mut entries).expect("read the page map");
+        entries
+            .chunks(8)
+            .map(|e| {
+                let e = u64::from_le_bytes(e.try_into().unwrap());
+                (e >> 63 & 1 == 1, e >> 56 & 1 == 1)
+            })
+            .collect()
+    }
+
+    /// Every page of the zeros is written, the process's own: a page not written would not be
+    /// present yet, or (once read) be the shared zero page, whose later write faults again and
+    /// flushes it from every core's TLB.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn written_zeros_are_zeros_on_pages_of_their_own() {
+        // Larger than the C allocator ever keeps on its heap: fresh from the system.
+        let len = (64 << 20) / 4 + 3;
+        let zeros: Vec<u32> = written_zeros(len);
+        assert_eq!(zeros.len(), len);
+        assert!(zeros.iter().all(|&z| z == 0));
+        let pages = pages_of(&zeros);
+        assert!(
+            pages.iter().all(|&(present, own)| present && own),
+            "{} of {} pages not written",
+            pages.iter().filter(|&&(p, o)| !(p && o)).count(),
+            pages.len()
+        );
+        // Other sizes of item and of buffer, a page's edges included.
+        for len in [0, 1, 511, 512, 513, 4096 * 3 + 1] {
+            let zeros: Vec<u64> = written_zeros(len);
+            assert_eq!(zeros, vec![0u64; len]);
+            let zeros: Vec<u8> = written_zeros(len);
+            assert_eq!(zeros, vec![0u8; len]);
+        }
+    }
 
     #[test]
     fn the_memory_available_is_read_from_meminfo_in_bytes() {

@@ -114,9 +114,9 @@ impl Numbers {
 struct Marks(Vec<AtomicU32>);
 
 impl Marks {
-    fn new(symbols: usize) -> Marks {
-        // Zeroed memory from the system: only the pages the pass touches are faulted in.
-        let zeroed = std::mem::ManuallyDrop::new(vec![0u32; symbols]);
+    /// Marks made of `zeroed`, a list of zeros.
+    fn new(zeroed: Vec<u32>) -> Marks {
+        let zeroed = std::mem::ManuallyDrop::new(zeroed);
         let (ptr, len, capacity) = (zeroed.as_ptr() as *mut u32, zeroed.len(), zeroed.capacity());
         const { assert!(std::mem::align_of::<AtomicU32>() == std::mem::align_of::<u32>()) };
         // SAFETY: `AtomicU32` has the size and bit validity of `u32` and, as asserted, its
@@ -156,7 +156,11 @@ pub(super) fn count(store: &Store, shown: &[u32], key: GroupKey, parts: usize) -
         values: Mutex::new(Vec::new()),
         given_up: AtomicBool::new(false),
     };
-    let (peer_marks, room_marks) = (Marks::new(symbols), Marks::new(symbols));
+    // Peers are many and their marks read far apart, each page read, then written: every page
+    // is written first (see `written_zeros`). Rooms are fewer and their marks mostly read where
+    // the event before's were: zeroed memory from the system, faulted in as it is touched.
+    let peer_marks = Marks::new(crate::memory::written_zeros(symbols));
+    let room_marks = Marks::new(vec![0; symbols]);
     let mut column = vec![NOT_SHOWN; rows.len()];
     // Zeroed memory from the system, written where an event is shown.
     let mut times = vec![0i64; rows.len()];

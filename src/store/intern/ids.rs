@@ -174,7 +174,7 @@ impl Part {
             return;
         }
         let size = (self.slots.len() * 2).max(PART_MIN);
-        let old = std::mem::replace(&mut self.slots, written_zeros(size));
+        let old = std::mem::replace(&mut self.slots, crate::memory::written_zeros(size));
         // Old slots are in hash order (but for the few that wrapped around the end), so the new
         // table is filled from start to end too.
         for u in old.into_iter().filter(|&u| u != 0) {
@@ -182,27 +182,6 @@ impl Part {
             self.slots[at] = u;
         }
     }
-}
-
-/// `size` empty slots, every page of them written once (a slot in each 4 KiB, and the last). A
-/// large zeroed buffer comes fresh from the system; a page of it read before it is written is
-/// mapped to the shared zero page, and the write that follows faults again and flushes the page
-/// from every core's TLB (an interrupt to each reading thread). Probing reads slots before
-/// writing them, so pages are written first.
-fn written_zeros(size: usize) -> Vec<u128> {
-    const PER_PAGE: usize = 4096 / std::mem::size_of::<u128>();
-    let mut slots = vec![0; size];
-    for page in slots.chunks_mut(PER_PAGE) {
-        // SAFETY: `page` is a non-empty chunk, so its first slot is valid for a write. Volatile,
-        // because a plain store of the zero already there would be dropped as useless.
-        unsafe { std::ptr::write_volatile(page.as_mut_ptr(), 0) };
-    }
-    // The buffer need not start on a page: its last page may hold only its last slots.
-    if let Some(last) = slots.last_mut() {
-        // SAFETY: a reference to a slot is valid for a write.
-        unsafe { std::ptr::write_volatile(last, 0) };
-    }
-    slots
 }
 
 /// The slot that holds `u` (whose hash is `h`), or the empty one where it goes: probing starts
