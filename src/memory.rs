@@ -30,27 +30,49 @@ pub fn give_back_large_blocks() {
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const LARGE_BLOCK: libc::c_int = 1 << 20;
 
-/// `len` zeros, every page of them written once (an item in each 4 KiB, and the last), for a
-/// table whose items are read before they are written (a hash table's slots, a group's number
-/// by peer, a mark). A large zeroed buffer comes fresh from the system; a page of it read
-/// before it is written is mapped to the shared zero page, and the write that follows faults
-/// again and flushes the page from every core's TLB (an interrupt to each thread running on
-/// another core).
+/// `len` zeros for a table of which about `touches` items are read, then written, far apart
+/// (a group's number by peer, a peer's mark): [`written_zeros`] when they are many against the
+/// table (a quarter of its items or more), where they touch nearly every page of it; zeroed
+/// memory from the system otherwise, whose pages are faulted in only as they are touched, so
+/// that a table for a few events costs nothing for its size. What is written ahead is then at
+/// most four items for each one touched, however many tables the touches are cut into (a slice
+/// of a grouping's events each).
+pub fn zeros_for<T: Copy + Default>(len: usize, touches: usize) -> Vec<T> {
+    if touches.saturating_mul(4) >= len {
+        written_zeros(len)
+    } else {
+        vec![T::default(); len]
+    }
+}
+
+/// `len` zeros (of an integer type: its default is zero), every page of them written once. A
+/// large zeroed buffer comes fresh from the system (from 1 MiB on: see
+/// [`give_back_large_blocks`]); a page of it read before it is written is mapped to the shared
+/// zero page, and the write that follows faults again and flushes the page from the TLB of
+/// every core that runs the process's threads, with an interrupt to each of them. For a table
+/// whose items are read before they are written (a hash table's slots).
 pub fn written_zeros<T: Copy + Default>(len: usize) -> Vec<T> {
-    let per_page = (4096 / std::mem::size_of::<T>().max(1)).max(1);
     // Zeroed memory from the system, for the integers this is made for.
     let mut items = vec![T::default(); len];
+    write_each_page(&mut items);
+    items
+}
+
+/// Writes the value already in an item of every 4 KiB of `items` (the first, and the last): each
+/// page under them is then the process's own.
+fn write_each_page<T: Copy>(items: &mut [T]) {
+    let per_page = (4096 / std::mem::size_of::<T>().max(1)).max(1);
     for page in items.chunks_mut(per_page) {
-        // SAFETY: `page` is a non-empty chunk, so its first item is valid for a write. Volatile,
-        // because a plain store of the zero already there would be dropped as useless.
-        unsafe { std::ptr::write_volatile(page.as_mut_ptr(), T::default()) };
+        // SAFETY: `page` is a non-empty chunk, so its first item is valid for a read and a
+        // write. Volatile, because a plain store of the value already there would be dropped
+        // as useless.
+        unsafe { std::ptr::write_volatile(page.as_mut_ptr(), page[0]) };
     }
-    // The buffer need not start on a page: its last page may hold only its last items.
+    // The items need not start on a page: the last page may hold only the last items.
     if let Some(last) = items.last_mut() {
         // SAFETY: a reference to an item is valid for a write.
-        unsafe { std::ptr::write_volatile(last, T::default()) };
+        unsafe { std::ptr::write_volatile(last, *last) };
     }
-    items
 }
 
 /// How much memory callscope can take before it is short of it, in bytes: what the system says
@@ -168,53 +190,77 @@ fn room_under(limit: &str, stat: &str, v2: bool) -> Option<u64> {
 mod tests {
     use super::*;
 
-    /// What the kernel's page map says of each page under `items`: whether it is present, and
-    /// whether mapped by this process alone (a page written; the shared zero page, which a
-    /// read of a fresh page maps, is not).
+    /// What the kernel's page map says of each page under `items`, when it can be read: whether
+    /// the page is present, and whether this process alone maps it (a page written; the shared
+    /// zero page, which a read of a fresh page maps, is not).
     #[cfg(target_os = "linux")]
-    fn pages_of<T>(items: &[T]) -> Vec<(bool, bool)> {
+    fn pages_of<T>(items: &[T]) -> Option<Vec<(bool, bool)>> {
         use std::io::{Read, Seek, SeekFrom};
-        const PAGE: usize = 4096;
-        let start = items.as_ptr() as usize / PAGE;
-        let end = (items.as_ptr() as usize + std::mem::size_of_val(items)).div_ceil(PAGE);
-        let mut map = std::fs::File::open("/proc/self/pagemap").expect("the page map");
-        map.seek(SeekFrom::Start(start as u64 * 8)).expect("seek");
+        // SAFETY: sysconf takes no pointer.
+        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
+        let start = items.as_ptr() as usize / page;
+        let end = (items.as_ptr() as usize + std::mem::size_of_val(items)).div_ceil(page);
+        let mut map = std::fs::File::open("/proc/self/pagemap").ok()?;
+        map.seek(SeekFrom::Start(start as u64 * 8)).ok()?;
         let mut entries = vec![0u8; (end - start) * 8];
-        map.read_exact(&mut entries).expect("read the page map");
-        entries
-            .chunks(8)
-            .map(|e| {
-                let e = u64::from_le_bytes(e.try_into().unwrap());
-                (e >> 63 & 1 == 1, e >> 56 & 1 == 1)
-            })
-            .collect()
+        map.read_exact(&mut entries).ok()?;
+        let flags = entries.chunks(8).map(|e| {
+            let e = u64::from_ne_bytes(e.try_into().expect("eight bytes"));
+            (e >> 63 & 1 == 1, e >> 56 & 1 == 1)
+        });
+        Some(flags.collect())
     }
 
-    /// Every page of the zeros is written, the process's own: a page not written would not be
-    /// present yet, or (once read) be the shared zero page, whose later write faults again and
-    /// flushes it from every core's TLB.
+    /// Every page under the items is written, the process's own: a page not written would not
+    /// be present yet, or (once read) be the shared zero page, whose later write faults again.
+    /// On zeroed memory fresh from the system, kept to pages of the base size (a huge page
+    /// written anywhere would be present whole).
     #[test]
     #[cfg(target_os = "linux")]
-    fn written_zeros_are_zeros_on_pages_of_their_own() {
+    fn write_each_page_leaves_every_page_present_and_the_process_own() {
         // Larger than the C allocator ever keeps on its heap: fresh from the system.
         let len = (64 << 20) / 4 + 3;
-        let zeros: Vec<u32> = written_zeros(len);
-        assert_eq!(zeros.len(), len);
+        let mut zeros = vec![0u32; len];
+        // SAFETY: madvise takes the whole pages inside `zeros`, which stays allocated
+        // meanwhile; the advice changes how they are backed, not their contents.
+        unsafe {
+            let start = zeros.as_mut_ptr() as usize;
+            let (from, to) = (start.next_multiple_of(4096), (start + len * 4) & !4095);
+            libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_NOHUGEPAGE);
+        }
+        write_each_page(&mut zeros);
         assert!(zeros.iter().all(|&z| z == 0));
-        let pages = pages_of(&zeros);
-        assert!(
-            pages.iter().all(|&(present, own)| present && own),
-            "{} of {} pages not written",
-            pages.iter().filter(|&&(p, o)| !(p && o)).count(),
-            pages.len()
-        );
-        // Other sizes of item and of buffer, a page's edges included.
+        let Some(pages) = pages_of(&zeros) else {
+            eprintln!("skipped: /proc/self/pagemap cannot be read here");
+            return;
+        };
+        let unwritten = pages.iter().filter(|&&(present, own)| !(present && own));
+        assert_eq!(unwritten.count(), 0, "of {} pages", pages.len());
+        // Other sizes of item and of buffer, a page's edges included, keep their values.
         for len in [0, 1, 511, 512, 513, 4096 * 3 + 1] {
             let zeros: Vec<u64> = written_zeros(len);
             assert_eq!(zeros, vec![0u64; len]);
             let zeros: Vec<u8> = written_zeros(len);
             assert_eq!(zeros, vec![0u8; len]);
+            let mut counted: Vec<u16> = (0..len).map(|n| n as u16).collect();
+            write_each_page(&mut counted);
+            assert!(counted.iter().enumerate().all(|(n, &c)| c == n as u16));
         }
+    }
+
+    /// A table for few touches is left to be faulted in as touched; one for many is written.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn zeros_for_few_touches_are_left_unwritten() {
+        let len = (64 << 20) / 4;
+        let few: Vec<u32> = zeros_for(len, len / 1000);
+        let many: Vec<u32> = zeros_for(len, len / 3);
+        let (Some(few), Some(many)) = (pages_of(&few), pages_of(&many)) else {
+            eprintln!("skipped: /proc/self/pagemap cannot be read here");
+            return;
+        };
+        assert!(few.iter().filter(|&&(present, _)| present).count() < few.len() / 2);
+        assert!(many.iter().all(|&(present, own)| present && own));
     }
 
     #[test]

@@ -324,13 +324,16 @@ impl Index {
                 values: Vec::new(),
                 hashed: FxHashMap::default(),
             },
-            // Peers are many (a quarter of the strings at 5M events): nearly every page of the
-            // array is read, then written, and is written first (see `written_zeros`). The
-            // other keys' values touch fewer pages, which zeroed memory from the system faults
-            // in as they are touched.
-            GroupKey::Peer => Index::Dense(crate::memory::written_zeros(symbols)),
             _ => Index::Dense(vec![0; symbols]),
         }
+    }
+
+    /// An index by one string for `events` events of a store of `symbols` strings (the peers'
+    /// of a slice of a grouping by peer). Where the events are many, nearly every page of the
+    /// array is read, then written: it is then written first (see
+    /// [`crate::memory::zeros_for`]).
+    pub(super) fn dense_for(symbols: usize, events: usize) -> Index {
+        Index::Dense(crate::memory::zeros_for(symbols, events))
     }
 
     /// The number of the group of `value`, when one was numbered.

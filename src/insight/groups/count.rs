@@ -33,12 +33,10 @@ impl Marks {
             .is_some();
         // Fresh lists at first, when the numbers would overflow, or when the store has far
         // fewer strings than the marks were made for (a new live query starts a new store):
-        // zeroed memory. The peers' marks are read far apart and most of their pages then
-        // written: each page is written first (see `written_zeros`). The rooms' are fewer:
-        // only the pages a grouping touches are faulted in.
+        // zeroed memory, which only the pages a grouping touches fault in.
         if !fits || self.peer.is_empty() || self.peer.len() / 2 > symbols {
             *self = Marks {
-                peer: crate::memory::written_zeros(symbols),
+                peer: vec![0; symbols],
                 room: vec![0; symbols],
                 last: 0,
             };
