@@ -349,7 +349,7 @@ impl Index {
     pub(super) fn get_or_insert(&mut self, value: GroupValue, next: u32) -> u32 {
         match self {
             // Holds the group's number plus one: zero is no group yet, so that the array starts
-            // as untouched zeroed pages.
+            // as zeroed memory from the system.
             Index::Dense(ids) => {
                 let slot = &mut ids[value.first.0 as usize];
                 if *slot == 0 {
