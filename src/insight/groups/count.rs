@@ -6,8 +6,8 @@ use super::*;
 /// Marks by symbol for counting distinct peers and rooms: a mark holds the number of the last
 /// group that counted the symbol. Kept from one grouping to the next, with the numbers going on
 /// from where the last grouping's ended: fresh zeroed memory would cost a page fault per 4 KiB
-/// (two lists of 4 bytes per distinct string of the store, a few megabytes), which took longer
-/// than the counting.
+/// (two lists of 4 bytes per distinct string of the store, 23 MB each at five million
+/// events), which took longer than the counting.
 #[derive(Debug, Default)]
 pub(super) struct Marks {
     pub(super) peer: Vec<u32>,
