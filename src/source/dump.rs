@@ -19,6 +19,8 @@ use stream::read_stream_in_batches;
 pub(in crate::source) use stream::{
     Cut, LineProblems, PieceRead, Spares, read_piece, spool_lost, with_pieces,
 };
+#[cfg(test)]
+use stream::{KeptBefore, gzip_damage};
 
 /// Extensions of the files read from a folder.
 pub const FOLDER_EXTENSIONS: &[&str] = &["json", "ndjson", "jsonl", "gz"];
@@ -212,13 +214,6 @@ pub fn map_plain_file(path: &Path) -> Option<Blob> {
     }
     tracing::debug!(path = %path.display(), bytes = blob.len(), "mapped a dump");
     Some(blob)
-}
-
-fn gzip_damage(name: &str, e: &std::io::Error, decompressed: u64) -> DumpProblem {
-    let msg = format!(
-        "the gzip data is damaged or cut short ({e}); the {decompressed} bytes decompressed before it were read"
-    );
-    problem(name, None, msg)
 }
 
 /// Reads every event of a file into a batch. Problems are returned beside the batch: what could

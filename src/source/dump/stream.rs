@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::envelope::read_envelope_head;
 use super::keep::Keep;
 use super::pieces::{Batches, scan_blob, scan_blob_after};
-use super::{DumpProblem, Holding, gzip_damage, is_gzip, problem};
+use super::{DumpProblem, Holding, is_gzip, problem};
 use crate::store::{Batch, Blob};
 use head_sync::HeadRead;
 
@@ -18,9 +18,10 @@ mod head_sync;
 mod lines;
 mod problems;
 
+use cut::Failed;
+pub(super) use cut::KeptBefore;
 pub(in crate::source) use cut::{Cut, Spares};
 pub(super) use cut::{Cutting, cut_in_pieces};
-use cut::{Failed, KeptBefore};
 use problems::{HandedOver, HeadKept};
 pub(in crate::source) use problems::{LineProblems, PieceRead, spool_lost};
 
@@ -35,8 +36,27 @@ fn read_failure(name: &str, e: &std::io::Error, read: u64, kept: KeptBefore) -> 
     problem(name, None, msg)
 }
 
-/// What stopped a gzip'd stream: its data, or the reading of it (a pipe that fails). That the
-/// bytes decompressed before it were read is said only when they all were.
+/// What is said when a stream's gzip data is damaged after `decompressed` bytes: that the bytes
+/// decompressed before it were read, when they all were.
+pub(super) fn gzip_damage(
+    name: &str,
+    e: &std::io::Error,
+    decompressed: u64,
+    kept: KeptBefore,
+) -> DumpProblem {
+    let msg = match kept {
+        KeptBefore::All => format!(
+            "the gzip data is damaged or cut short ({e}); the {decompressed} bytes decompressed \
+             before it were read"
+        ),
+        KeptBefore::Part => format!(
+            "the gzip data is damaged or cut short ({e}) after {decompressed} bytes decompressed"
+        ),
+    };
+    problem(name, None, msg)
+}
+
+/// What stopped a gzip'd stream: its data, or the reading of it (a pipe that fails).
 fn gzip_stopped(
     name: &str,
     e: &std::io::Error,
@@ -44,18 +64,10 @@ fn gzip_stopped(
     kept: KeptBefore,
 ) -> DumpProblem {
     use std::io::ErrorKind::{InvalidData, InvalidInput, UnexpectedEof};
-    if !matches!(e.kind(), InvalidData | InvalidInput | UnexpectedEof) {
-        return read_failure(name, e, decompressed, kept);
-    }
-    match kept {
-        KeptBefore::All => gzip_damage(name, e, decompressed),
-        KeptBefore::Part => {
-            let msg = format!(
-                "the gzip data is damaged or cut short ({e}) after {decompressed} bytes \
-                 decompressed"
-            );
-            problem(name, None, msg)
-        }
+    if matches!(e.kind(), InvalidData | InvalidInput | UnexpectedEof) {
+        gzip_damage(name, e, decompressed, kept)
+    } else {
+        read_failure(name, e, decompressed, kept)
     }
 }
 

@@ -38,7 +38,7 @@ fn gunzip(compressed: &[u8], name: &str) -> (Vec<u8>, Option<DumpProblem>) {
             Ok(0) => return (out, None),
             Ok(n) => out.extend_from_slice(&chunk[..n]),
             Err(e) => {
-                let damaged = gzip_damage(name, &e, out.len() as u64);
+                let damaged = gzip_damage(name, &e, out.len() as u64, KeptBefore::All);
                 return (out, Some(damaged));
             }
         }
