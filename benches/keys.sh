@@ -90,8 +90,8 @@ key o 2 o
 key O 2 O
 key - 1 /
 key "find 4" 15 4
-key - 2 0
-key - 2 0
+key "the 0 of 40" 2 0
+key "the 0 of 400" 2 0
 key "the 6 of 4006" 3 6
 key - 1 Enter
 key n 1 n

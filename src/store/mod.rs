@@ -420,16 +420,49 @@ impl Store {
         let mut lap = crate::time::Lap::new(std::time::Instant::now());
         let compiled = Query::new(self, filter);
         tracing::trace!(query_ms = lap.split(), "filter compiled");
+        self.compiled_matching_in(&compiled, range, parts)
+    }
+
+    /// The events in `range` that `compiled` (a filter compiled for this store as it is)
+    /// keeps, in load order: [`Store::matching`] for a filter compiled once and asked of
+    /// several ranges in turn (a find looked for a part at a time).
+    pub fn matching_compiled(&self, compiled: &Query, range: std::ops::Range<usize>) -> Vec<u32> {
+        self.compiled_matching_in(compiled, range.clone(), slices_for(range.len()))
+    }
+
+    /// [`Store::matching_compiled`], `range` cut into `parts` slices read on the pool's
+    /// threads, whose answers are joined in order.
+    fn compiled_matching_in(
+        &self,
+        compiled: &Query,
+        range: std::ops::Range<usize>,
+        parts: usize,
+    ) -> Vec<u32> {
         if parts <= 1 || range.is_empty() {
-            return self.scan(&compiled, range);
+            return self.scan(compiled, range);
         }
         let step = range.len().div_ceil(parts);
         let starts: Vec<usize> = range.clone().step_by(step).collect();
         let slices: Vec<Vec<u32>> = starts
             .into_par_iter()
-            .map(|start| self.scan(&compiled, start..(start + step).min(range.end)))
+            .map(|start| self.scan(compiled, start..(start + step).min(range.end)))
             .collect();
         slices.concat()
+    }
+
+    /// Whether event `i` is one `compiled` (a filter compiled for this store as it is)
+    /// keeps: one event's answer, its description read from the dump when that decides.
+    pub fn keeps(&self, compiled: &Query, i: usize) -> bool {
+        if let Some(sieve) = compiled.sieve() {
+            match sieve.verdict(self.briefs.get(i)) {
+                brief::Verdict::Out => return false,
+                brief::Verdict::In => return true,
+                brief::Verdict::Read => {}
+            }
+        }
+        compiled
+            .matches_unread(self, i)
+            .unwrap_or_else(|| compiled.in_description(self, i))
     }
 
     /// The events of `rows` (indices in load order) that match the filter, in load order: what
@@ -444,7 +477,19 @@ impl Store {
         if filter.is_empty() {
             return rows.to_vec();
         }
-        let compiled = Query::new(self, filter);
+        self.compiled_among_in(&Query::new(self, filter), rows, parts)
+    }
+
+    /// The events of `rows` (indices in load order) that `compiled` (a filter compiled for
+    /// this store as it is) keeps, in load order: [`Store::matching_among`] for a filter
+    /// compiled once.
+    pub fn matching_among_compiled(&self, compiled: &Query, rows: &[u32]) -> Vec<u32> {
+        self.compiled_among_in(compiled, rows, slices_for(rows.len()))
+    }
+
+    /// [`Store::matching_among_compiled`], `rows` cut into `parts` slices read on the pool's
+    /// threads, whose answers are joined in order.
+    fn compiled_among_in(&self, compiled: &Query, rows: &[u32], parts: usize) -> Vec<u32> {
         // The rows are scattered (a find's candidates, a group's members): each is asked for
         // some ahead of its turn, where the processor would wait for it.
         let each = |rows: &[u32]| {
@@ -454,7 +499,7 @@ impl Store {
                 }
             };
             self.scan(
-                &compiled,
+                compiled,
                 rows.iter().enumerate().map(|(k, &i)| {
                     ahead(k);
                     i as usize

@@ -215,6 +215,9 @@ pub enum Action {
     Input(crossterm::event::Event),
     /// A key that no binding of the mode in force names (as the key table writes it).
     Unbound(String),
+    /// No key or batch waits, and work is left for such turns ([`crate::tui::model::Model::has_work`]):
+    /// its next part is done.
+    Idle,
     /// The mouse wheel turned over a cell of the screen (`down` is toward the end).
     Wheel {
         column: u16,

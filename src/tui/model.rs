@@ -97,6 +97,8 @@ pub struct Events {
     pub back: Vec<Step>,
     /// The text found with `/`, and which events hold it.
     pub find: Option<Find>,
+    /// How many loaded events the find looks at in one turn ([`crate::tui::panels::find::FIND_STEP`]).
+    pub find_step: usize,
     /// How often the store and the shown events changed, for the views derived from them.
     pub generation: Generation,
     /// Why no event is shown, when the loaded events can say.
@@ -252,6 +254,7 @@ impl Model {
                 selection: Selection::default(),
                 back: Vec::new(),
                 find: None,
+                find_step: crate::tui::panels::find::FIND_STEP,
                 generation: Generation::default(),
                 why_empty: WhyEmptyNote::default(),
             },
@@ -269,6 +272,15 @@ impl Model {
                 local_zone: crate::time::Zone::System,
             },
         }
+    }
+
+    /// Whether work is left for the turns of the loop when no key or batch waits: a find's
+    /// events not looked at yet, or its jump still owed.
+    pub fn has_work(&self) -> bool {
+        self.events
+            .find
+            .as_ref()
+            .is_some_and(|f| f.has_work(&self.events.store))
     }
 
     /// The store index of the selected event, if any is shown.

@@ -117,7 +117,11 @@ pub async fn run(
                 None => std::future::pending().await,
             }
         };
+        // What is left of a find is done in turns of its own, each after every key and batch
+        // waiting: a key typed meanwhile is answered within a part's time.
+        let idle = model.has_work();
         let action = tokio::select! {
+            biased;
             ev = input.next() => match ev {
                 Some(Ok(ev)) => translate(model, ev),
                 Some(Err(e)) => return Err(e),
@@ -133,6 +137,7 @@ pub async fn run(
                 Some(Action::Tick(super::model::Clock::now()))
             }
             signal = &mut stop => return Ok(Ended::Signal(signal)),
+            () = std::future::ready(()), if idle => Some(Action::Idle),
         };
         let Some(action) = action else { continue };
         let started = std::time::Instant::now();

@@ -64,6 +64,8 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
             append(model, batch);
             Vec::new()
         }
+        // The work is done by the refresh below, a part in each update (see `Model::has_work`).
+        Action::Idle => Vec::new(),
         Action::FollowTick => live::follow_tick(model),
         Action::Tick(clock) => {
             live::tick(model, clock);
@@ -113,6 +115,8 @@ pub fn update(model: &mut Model, action: Action) -> Vec<Effect> {
     let mut effects = effects;
     effects.extend(live::ask_room(model));
     refresh_derived(model);
+    // A jump to the find's first event, still owed, goes on with what was looked at since.
+    find::owed_jump(model);
     effects
 }
 
@@ -222,7 +226,7 @@ pub fn refresh_derived(model: &mut Model) {
     let why_empty_ms = lap.split();
     let mut found = events.find.take();
     if let Some(find) = &mut found {
-        find.refresh(events);
+        find.refresh(events, events.find_step);
     }
     events.find = found;
     let find_ms = lap.split();

@@ -217,7 +217,12 @@ fn rows(model: &Model, width: u16) -> Vec<Line<'static>> {
         }
     }
     // The text found, where the event holds it.
-    if let Some(find) = model.events.find.as_ref().filter(|f| f.hit(i as u32)) {
+    if let Some(find) = model
+        .events
+        .find
+        .as_ref()
+        .filter(|f| f.hit(&model.events.store, i as u32))
+    {
         let hit = model.config.theme.find_hit();
         lines = lines
             .into_iter()

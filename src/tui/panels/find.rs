@@ -4,6 +4,8 @@
 //! keeps only the events that hold it (the search filter). In the groups view it looks for a
 //! group's name.
 
+use std::sync::Arc;
+
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Style;
@@ -13,8 +15,9 @@ use tui_input::Input;
 
 use super::groups::GroupsPanel;
 use super::{Focus, Handled, visible_offset};
+
 use crate::filter::Filter;
-use crate::store::Store;
+use crate::store::{Query, Store};
 use crate::text::for_terminal;
 use crate::text::thousands;
 use crate::tui::action::Command;
@@ -24,108 +27,226 @@ use crate::tui::update::events::{fetch_more_if_near_end, select};
 use crate::tui::update::history::{self, Return};
 use crate::tui::view::layout::list_height;
 
-/// A find in force: its text, and which loaded events hold it.
+/// How many loaded events a find looks at in one turn of the explorer's loop; the rest are
+/// looked at in the turns that follow, each when no key or batch waits ([`Model::has_work`]).
+/// At five million events, looking at every one at once took 140-470 ms on two cores for a
+/// digit or four and held the keys that long; a part of this many takes 10-30 ms there on a
+/// quiet machine.
+pub const FIND_STEP: usize = 1 << 18;
+
+/// A find's jump looks at one by one at most this share of a turn's part of the events not
+/// looked at yet (8,192 of them), then waits for the parts looked at in the turns after:
+/// one by one, an event takes up to about a microsecond (its description may be read from the
+/// dump), where a part reads its events on every core, in order.
+const JUMP_SHARE: usize = 32;
+
+/// A find in force: its text, and which loaded events hold it, looked at a part at a time.
 #[derive(Debug, Clone)]
 pub struct Find {
     pub text: String,
-    /// Bit `i` is set when loaded event `i` holds the text.
+    /// Bit `i` is set when loaded event `i` holds the text, for the events before `covered`.
     hits: Vec<u64>,
-    /// How many loaded events `hits` covers: events loaded later are looked at when they come.
+    /// How many loaded events were looked at: those after it are looked at in the turns to
+    /// come, and one by one meanwhile where they are asked about ([`Find::hit`]).
     covered: usize,
-    /// How many of the shown events hold the text, for the generation of the shown events it
-    /// was counted for.
-    pub shown_hits: usize,
-    counted_for: Option<u64>,
+    /// The find whose text this one's holds, typed before it: before its `covered`, only the
+    /// events that hold its text can hold this one.
+    within: Option<Within>,
+    /// The search compiled for the store of this generation.
+    compiled: Option<(u64, Arc<Query>)>,
+    /// How many of the shown events hold the text, once every loaded event was looked at, for
+    /// the generation of the shown events it was counted for.
+    shown_hits: Option<(u64, usize)>,
+    /// The jump to the first event that holds the text, while it is still looked for.
+    jump: Option<Jump>,
+}
+
+/// The events a find typed before held, which a find of a longer text looks at alone.
+#[derive(Debug, Clone)]
+struct Within {
+    hits: Vec<u64>,
+    covered: usize,
+}
+
+/// A jump owed since the text was typed: the shown events are walked from `from`, and `walked`
+/// of them were found not to hold the text. It is given up when the user moves the selection
+/// off `selected` or the shown events change.
+#[derive(Debug, Clone, Copy)]
+struct Jump {
+    from: usize,
+    walked: usize,
+    selected: usize,
+    shown: u64,
+}
+
+/// Where a walk through the shown events stopped.
+enum Walked {
+    /// At this shown event, which holds the text.
+    Hit(usize),
+    /// Round every shown event, none of which holds it.
+    Nowhere,
+    /// After this many, all found not to hold it: the next are not looked at yet.
+    Stopped(usize),
 }
 
 impl Find {
-    /// A find of `text` whose events are looked at on its first [`Find::refresh`].
+    /// A find of `text` whose events are looked at from its first [`Find::refresh`] on.
     pub fn lazy(text: &str) -> Find {
         Find {
             text: text.to_string(),
             hits: Vec::new(),
             covered: 0,
-            shown_hits: 0,
-            counted_for: None,
+            within: None,
+            compiled: None,
+            shown_hits: None,
+            jump: None,
         }
     }
 
-    /// A find of `text` that holds `before`'s text (see [`narrows`]): only the events that hold
-    /// `before`'s are looked at, as only they can hold this one; the events loaded since are
-    /// looked at on its first [`Find::refresh`].
-    fn narrowed(before: &Find, text: &str, store: &Store) -> Find {
-        let covered = before.covered.min(store.len());
-        let candidates: Vec<u32> = before
-            .hits
-            .iter()
-            .enumerate()
-            .flat_map(|(w, &word)| {
-                let mut bits = word;
-                std::iter::from_fn(move || {
-                    (bits != 0).then(|| {
-                        let b = bits.trailing_zeros();
-                        bits &= bits - 1;
-                        (w * 64) as u32 + b
-                    })
-                })
-            })
-            .take_while(|&i| (i as usize) < covered)
-            .collect();
-        let filter = Filter {
-            search: Some(text.to_string()),
-            ..Filter::default()
-        };
-        let mut hits = vec![0u64; covered.div_ceil(64)];
-        for i in store.matching_among(&filter, &candidates) {
-            hits[i as usize / 64] |= 1 << (i % 64);
-        }
+    /// A find of `text` that holds `before`'s text (see [`narrows`]): of the events `before`
+    /// looked at, only those that hold its text are looked at, as only they can hold this one.
+    fn narrowed(before: &Find, text: &str) -> Find {
         Find {
-            text: text.to_string(),
-            hits,
-            covered,
-            shown_hits: 0,
-            counted_for: None,
+            within: Some(Within {
+                hits: before.hits.clone(),
+                covered: before.covered,
+            }),
+            ..Find::lazy(text)
         }
     }
 
-    /// Looks at the events loaded since the text was last looked for.
-    fn extend(&mut self, store: &Store) {
-        if self.covered >= store.len() {
+    /// Whether every loaded event was looked at.
+    pub fn complete(&self, store: &Store) -> bool {
+        self.covered >= store.len()
+    }
+
+    /// How many of the shown events hold the text; `None` while some loaded events are not
+    /// looked at yet.
+    pub fn shown_hits(&self) -> Option<usize> {
+        self.shown_hits.map(|(_, n)| n)
+    }
+
+    /// The share of the loaded events looked at, in per cent (rounded down, 99 at most until
+    /// every one is).
+    pub fn looked_at_percent(&self, store: &Store) -> usize {
+        match store.len() {
+            0 => 100,
+            _ if self.complete(store) => 100,
+            len => (self.covered * 100 / len).min(99),
+        }
+    }
+
+    /// Whether loaded event `row` holds the text: from the part looked at, else looked at on
+    /// its own (the list's rows on the screen, a jump).
+    pub fn hit(&self, store: &Store, row: u32) -> bool {
+        let i = row as usize;
+        if i < self.covered {
+            return self.hits[i / 64] & (1 << (i % 64)) != 0;
+        }
+        self.compiled
+            .as_ref()
+            .is_some_and(|(_, compiled)| i < store.len() && store.keeps(compiled, i))
+    }
+
+    /// Whether there is more to do: events not looked at yet, or a jump still owed.
+    pub fn has_work(&self, store: &Store) -> bool {
+        !self.complete(store) || self.jump.is_some()
+    }
+
+    /// Brings the find up to date with the events: the next `step` loaded events looked at,
+    /// and once every one was, the shown ones that hold the text counted again when they
+    /// changed.
+    pub fn refresh(&mut self, events: &Events, step: usize) {
+        let store = &events.store;
+        if self.covered > store.len() {
+            // A store that replaced the one looked at (the events it was made for are gone).
+            *self = Find::lazy(&self.text);
+        }
+        if self.compiled.as_ref().map(|(g, _)| *g) != Some(events.generation.store) {
+            let filter = Filter {
+                search: Some(self.text.clone()),
+                ..Filter::default()
+            };
+            self.compiled = Some((
+                events.generation.store,
+                Arc::new(Query::new(store, &filter)),
+            ));
+        }
+        self.look_at(store, step);
+        if !self.complete(store) {
+            self.shown_hits = None;
             return;
         }
-        let filter = Filter {
-            search: Some(self.text.clone()),
-            ..Filter::default()
-        };
-        self.hits.resize(store.len().div_ceil(64), 0);
-        for i in store.matching(&filter, self.covered..store.len()) {
-            self.hits[i as usize / 64] |= 1 << (i % 64);
-        }
-        self.covered = store.len();
-    }
-
-    /// Whether loaded event `row` holds the text.
-    pub fn hit(&self, row: u32) -> bool {
-        self.hits
-            .get(row as usize / 64)
-            .is_some_and(|w| w & (1 << (row % 64)) != 0)
-    }
-
-    /// Brings the find up to date with the events: new ones looked at, the shown ones that hold
-    /// the text counted again when they changed.
-    pub fn refresh(&mut self, events: &Events) {
-        self.extend(&events.store);
-        if self.counted_for != Some(events.generation.shown) {
+        if self.shown_hits.map(|(g, _)| g) != Some(events.generation.shown) {
             // Every loaded event shown: the bits set are the count. Else the shown events in
             // load order, which reads the bits in order.
-            self.shown_hits = if events.matching.len() == events.store.len() {
+            let n = if events.matching.len() == store.len() {
                 self.hits.iter().map(|w| w.count_ones() as usize).sum()
             } else {
-                events.matching.iter().filter(|&&i| self.hit(i)).count()
+                events
+                    .matching
+                    .iter()
+                    .filter(|&&i| self.hit(store, i))
+                    .count()
             };
-            self.counted_for = Some(events.generation.shown);
+            self.shown_hits = Some((events.generation.shown, n));
         }
     }
+
+    /// Looks at the next `step` loaded events (at least one).
+    fn look_at(&mut self, store: &Store, step: usize) {
+        let Some((_, compiled)) = &self.compiled else {
+            return;
+        };
+        let from = self.covered;
+        if from >= store.len() {
+            return;
+        }
+        let mut to = from.saturating_add(step.max(1)).min(store.len());
+        let found = match &self.within {
+            Some(within) if from < within.covered => {
+                to = to.min(within.covered);
+                let candidates = set_bits(&within.hits, from..to);
+                store.matching_among_compiled(compiled, &candidates)
+            }
+            _ => store.matching_compiled(compiled, from..to),
+        };
+        self.hits.resize(store.len().div_ceil(64), 0);
+        for i in found {
+            self.hits[i as usize / 64] |= 1 << (i % 64);
+        }
+        self.covered = to;
+        if self
+            .within
+            .as_ref()
+            .is_some_and(|within| to >= within.covered)
+        {
+            self.within = None;
+        }
+    }
+}
+
+/// The places of the bits set in `words` within `range`, ascending.
+fn set_bits(words: &[u64], range: std::ops::Range<usize>) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut i = range.start;
+    while i < range.end {
+        let w = i / 64;
+        let Some(&word) = words.get(w) else { break };
+        // The bits of this word from `i` on, up to the range's end.
+        let mut bits = word >> (i % 64);
+        let base = i;
+        let width = (64 - i % 64).min(range.end - i);
+        if width < 64 {
+            bits &= (1u64 << width) - 1;
+        }
+        while bits != 0 {
+            out.push((base + bits.trailing_zeros() as usize) as u32);
+            bits &= bits - 1;
+        }
+        i += width;
+    }
+    out
 }
 
 /// The find prompt at the foot of the screen, while the text is typed.
@@ -196,21 +317,55 @@ pub fn typed(model: &mut Model) {
         select(model, start.min(model.events.shown.len().saturating_sub(1)));
         return;
     }
-    let mut lap = crate::time::Lap::new(std::time::Instant::now());
     let mut find = match &model.events.find {
-        Some(before) if narrows(&before.text, &text) => {
-            Find::narrowed(before, &text, &model.events.store)
-        }
+        Some(before) if narrows(&before.text, &text) => Find::narrowed(before, &text),
         _ => Find::lazy(&text),
     };
-    let narrowed_ms = lap.split();
-    find.refresh(&model.events);
-    let refresh_ms = lap.split();
+    // The first part is looked at, and the jump made, once the update's views are brought up
+    // to date (see `update`).
+    find.jump = Some(Jump {
+        from: start,
+        walked: 0,
+        selected: model.events.selection.selected,
+        shown: model.events.generation.shown,
+    });
     model.events.find = Some(find);
-    if let Some(k) = hit_from(model, start, true) {
-        jump(model, k);
+}
+
+/// Goes on with the jump a find owes, if any: the shown events after those walked are looked
+/// at, those the find has not looked at yet one by one up to a share of its part
+/// ([`JUMP_SHARE`]); the selection moves to the first that holds the text. Given up when the
+/// selection was moved meanwhile or the shown events changed.
+pub fn owed_jump(model: &mut Model) {
+    let Some(jump) = model.events.find.as_ref().and_then(|f| f.jump) else {
+        return;
+    };
+    let events = &model.events;
+    if events.selection.selected != jump.selected || events.generation.shown != jump.shown {
+        if let Some(find) = &mut model.events.find {
+            find.jump = None;
+        }
+        return;
     }
-    tracing::trace!(narrowed_ms, refresh_ms, jump_ms = lap.split(), "found");
+    let started = std::time::Instant::now();
+    let alone = (model.events.find_step / JUMP_SHARE).max(1);
+    let walked = walk(model, jump.from, true, jump.walked, Some(alone));
+    let jump_ms = started.elapsed().as_secs_f64() * 1e3;
+    if jump_ms >= 1.0 {
+        tracing::trace!(jump_ms, "find's jump walked");
+    }
+    let Some(find) = &mut model.events.find else {
+        return;
+    };
+    match walked {
+        Walked::Stopped(walked) => find.jump = Some(Jump { walked, ..jump }),
+        Walked::Nowhere => find.jump = None,
+        Walked::Hit(k) => {
+            find.jump = None;
+            jump_to(model, k);
+            // The jump itself moved the selection: it is not the user's move.
+        }
+    }
 }
 
 /// Whether every event that holds `text` holds `before` too, so that a find of `text` need only
@@ -276,15 +431,24 @@ fn say_hits(model: &mut Model, here: &Focus) {
                 key(Command::FindPrev)
             )
         }
-        _ if find.shown_hits == 0 => format!("no shown event holds \"{text}\""),
-        _ => format!(
-            "{} of the {} shown events hold \"{text}\" ({}/{}: next/previous, {}: keep only them)",
-            thousands(find.shown_hits),
-            thousands(model.events.shown.len()),
-            key(Command::FindNext),
-            key(Command::FindPrev),
-            key(Command::FindToFilter)
-        ),
+        _ => match find.shown_hits() {
+            Some(0) => format!("no shown event holds \"{text}\""),
+            Some(n) => format!(
+                "{} of the {} shown events hold \"{text}\" ({}/{}: next/previous, {}: keep only them)",
+                thousands(n),
+                thousands(model.events.shown.len()),
+                key(Command::FindNext),
+                key(Command::FindPrev),
+                key(Command::FindToFilter)
+            ),
+            None => format!(
+                "looking through the {} shown events for \"{text}\"; the list's title counts them when done ({}/{}: next/previous, {}: keep only them)",
+                thousands(model.events.shown.len()),
+                key(Command::FindNext),
+                key(Command::FindPrev),
+                key(Command::FindToFilter)
+            ),
+        },
     });
 }
 
@@ -328,7 +492,7 @@ pub fn next(model: &mut Model, forward: bool, here: Focus) -> Handled {
     match hit_from(model, from, forward) {
         Some(k) => {
             let wrapped = if forward { k <= sel } else { k >= sel };
-            jump(model, k);
+            jump_to(model, k);
             if wrapped {
                 model.status = Some(if forward {
                     "found again from the top".into()
@@ -362,18 +526,41 @@ pub fn to_filter(model: &mut Model, here: Focus) -> Handled {
 /// The first shown event from `from` (round from the other end) that holds the find, looking
 /// forward or back.
 fn hit_from(model: &Model, from: usize, forward: bool) -> Option<usize> {
-    let find = model.events.find.as_ref()?;
+    match walk(model, from, forward, 0, None) {
+        Walked::Hit(k) => Some(k),
+        Walked::Nowhere | Walked::Stopped(_) => None,
+    }
+}
+
+/// Walks the shown events from `from` (round from the other end), forward or back, past the
+/// first `skip`, to the first that holds the find. Those the find has not looked at yet are
+/// looked at one by one, at most `alone` of them when given.
+fn walk(model: &Model, from: usize, forward: bool, skip: usize, alone: Option<usize>) -> Walked {
+    let Some(find) = model.events.find.as_ref() else {
+        return Walked::Nowhere;
+    };
+    let store = &model.events.store;
     let shown = &model.events.shown;
     let len = shown.len();
-    (0..len)
-        .map(|step| {
-            if forward {
-                (from + step) % len
-            } else {
-                (from + len - step % len) % len
+    let mut left = alone.unwrap_or(usize::MAX);
+    for step in skip..len {
+        let k = if forward {
+            (from + step) % len
+        } else {
+            (from + len - step % len) % len
+        };
+        let row = shown[k];
+        if row as usize >= find.covered {
+            if left == 0 {
+                return Walked::Stopped(step);
             }
-        })
-        .find(|&k| find.hit(shown[k]))
+            left -= 1;
+        }
+        if find.hit(store, row) {
+            return Walked::Hit(k);
+        }
+    }
+    Walked::Nowhere
 }
 
 /// The first group from `from` (round) whose name holds `text`.
@@ -397,7 +584,7 @@ fn group_from(
 }
 
 /// Selects shown event `k`, the detail pane scrolled to the first line that holds the find.
-fn jump(model: &mut Model, k: usize) {
+fn jump_to(model: &mut Model, k: usize) {
     select(model, k);
     if let Some(line) = super::detail::first_line_holding(model) {
         model.panes.detail.scroll = line.saturating_sub(2);
@@ -480,11 +667,17 @@ pub fn draw_prompt(model: &Model, prompt: &FindPrompt, frame: &mut Frame, area: 
     let theme = &model.config.theme;
     let count = match (&model.events.find, &*prompt.back) {
         (_, Focus::Groups(_)) | (None, _) => String::new(),
-        (Some(find), _) => format!(
-            "   {} of {} shown",
-            thousands(find.shown_hits),
-            thousands(model.events.shown.len())
-        ),
+        (Some(find), _) => match find.shown_hits() {
+            Some(n) => format!(
+                "   {} of {} shown",
+                thousands(n),
+                thousands(model.events.shown.len())
+            ),
+            None => format!(
+                "   looking: {}%",
+                find.looked_at_percent(&model.events.store)
+            ),
+        },
     };
     let key = |c| model.config.keymap.key(Mode::Find, c);
     let tail = format!(

@@ -251,10 +251,13 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     };
     if let Some(find) = &events.find {
         let key = |c| model.config.keymap.key(Mode::List, c);
+        let hits = match find.shown_hits() {
+            Some(n) => crate::text::thousands(n),
+            None => format!("… {}%", find.looked_at_percent(&events.store)),
+        };
         title.push_str(&format!(
-            "· \"{}\" in {} ({}/{}) ",
+            "· \"{}\" in {hits} ({}/{}) ",
             crate::text::for_terminal(&find.text),
-            crate::text::thousands(find.shown_hits),
             key(Command::FindNext),
             key(Command::FindPrev)
         ));

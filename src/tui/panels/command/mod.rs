@@ -343,7 +343,7 @@ fn run(model: &mut Model, text: &str, back: Focus) -> Result<Handled, Box<(Strin
                 return Ok(Handled::to(back));
             }
             let mut find = super::find::Find::lazy(arg);
-            find.refresh(&model.events);
+            find.refresh(&model.events, model.events.find_step);
             model.events.find = Some(find);
             Ok(super::find::next(model, true, list_or(back)))
         }

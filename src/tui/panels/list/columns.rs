@@ -265,7 +265,7 @@ pub fn event_row(model: &Model, i: usize, shown: &[(usize, u16)], time: TimeText
         .events
         .find
         .as_ref()
-        .filter(|f| f.hit(i as u32))
+        .filter(|f| f.hit(store, i as u32))
         .map(|f| f.text.as_str());
     let hit = model.config.theme.find_hit();
     // Each text in its column's width, a cut one ending in `…`.

@@ -25,12 +25,16 @@ fn find_jumps_as_it_is_typed_and_counts_what_holds_the_text_numbers_included() {
         "every event of code 4006 holds it"
     );
     let f = m.events.find.as_ref().unwrap();
-    assert_eq!(f.shown_hits, expected.len());
+    assert_eq!(f.shown_hits(), Some(expected.len()));
     let selected = m.selected_event().unwrap() as u32;
-    assert!(f.hit(selected));
+    assert!(f.hit(&m.events.store, selected));
     // The first event holding it from where the find started: every event before it does not.
     let k = m.events.selection.selected;
-    assert!(m.events.shown[..k].iter().all(|&i| !f.hit(i)));
+    assert!(
+        m.events.shown[..k]
+            .iter()
+            .all(|&i| !f.hit(&m.events.store, i))
+    );
     run(&mut m, Command::Apply);
     assert_eq!(m.focus.mode(), Mode::List);
     assert!(
@@ -106,12 +110,12 @@ fn events_that_arrive_later_are_looked_at_too() {
     let mut m = loaded(&ten());
     find(&mut m, "room-z");
     run(&mut m, Command::Apply);
-    assert_eq!(m.events.find.as_ref().unwrap().shown_hits, 0);
+    assert_eq!(m.events.find.as_ref().unwrap().shown_hits(), Some(0));
     update(
         &mut m,
         Action::BatchLoaded(batch(&[event(30, JOIN, "room-z", true)])),
     );
-    assert_eq!(m.events.find.as_ref().unwrap().shown_hits, 1);
+    assert_eq!(m.events.find.as_ref().unwrap().shown_hits(), Some(1));
     run(&mut m, Command::FindNext);
     assert_eq!(selected_number(&m), Some(30));
 }
@@ -148,7 +152,7 @@ fn afresh(m: &Model, text: &str) -> Vec<u32> {
 fn hits(m: &Model) -> Vec<u32> {
     let f = m.events.find.as_ref().unwrap();
     (0..m.events.store.len() as u32)
-        .filter(|&i| f.hit(i))
+        .filter(|&i| f.hit(&m.events.store, i))
         .collect()
 }
 
@@ -161,8 +165,8 @@ fn a_find_typed_letter_by_letter_holds_what_a_find_of_the_whole_text_holds() {
         type_text(&mut m, &text[text.len() - 1..]);
         assert_eq!(hits(&m), afresh(&m, text), "{text}");
         assert_eq!(
-            m.events.find.as_ref().unwrap().shown_hits,
-            afresh(&m, text).len()
+            m.events.find.as_ref().unwrap().shown_hits(),
+            Some(afresh(&m, text).len())
         );
     }
     run(&mut m, Command::Apply);
@@ -197,15 +201,21 @@ fn a_narrowed_find_looks_at_events_loaded_after_and_counts_the_shown_ones_of_a_n
         ])),
     );
     assert_eq!(hits(&m), afresh(&m, "room-b"));
-    assert_eq!(m.events.find.as_ref().unwrap().shown_hits, 5);
+    assert_eq!(m.events.find.as_ref().unwrap().shown_hits(), Some(5));
     // A filter that shows some events only: the hits among them are counted.
     run(&mut m, Command::CycleTerminal);
     let shown = m.events.shown.len();
     assert!(shown < m.events.store.len(), "the filter hides some events");
     let f = m.events.find.as_ref().unwrap();
     assert_eq!(
-        f.shown_hits,
-        m.events.shown.iter().filter(|&&i| f.hit(i)).count()
+        f.shown_hits(),
+        Some(
+            m.events
+                .shown
+                .iter()
+                .filter(|&&i| f.hit(&m.events.store, i))
+                .count()
+        )
     );
 }
 
@@ -226,14 +236,162 @@ fn esc_after_the_events_were_replaced_brings_the_find_back_for_the_new_events() 
     run(&mut m, Command::Cancel);
     let mut f = m.events.find.take().unwrap();
     assert_eq!(f.text, "room-b");
-    f.refresh(&m.events);
+    f.refresh(&m.events, m.events.find_step);
     let want = m.events.store.filter(&Filter {
         search: Some("room-b".into()),
         ..Filter::default()
     });
     assert_eq!(want, [0, 1, 2, 3]);
     let hits: Vec<u32> = (0..m.events.store.len() as u32)
-        .filter(|&i| f.hit(i))
+        .filter(|&i| f.hit(&m.events.store, i))
         .collect();
     assert_eq!(hits, want);
+}
+
+/// Turns of the loop with nothing else to do, until the find has no work left; how many.
+fn idle_until_done(m: &mut Model) -> usize {
+    let mut turns = 0;
+    while m.has_work() {
+        update(m, Action::Idle);
+        turns += 1;
+        assert!(
+            turns <= m.events.store.len() + 1,
+            "the find's work never ends"
+        );
+    }
+    turns
+}
+
+#[test]
+fn a_find_looked_at_a_part_at_a_time_counts_and_jumps_as_one_looked_at_at_once() {
+    let mut whole = demo(140, 40);
+    find(&mut whole, "4006");
+    assert!(
+        !whole.has_work(),
+        "the demo's events are looked at in one part"
+    );
+    let mut parts = demo(140, 40);
+    parts.events.find_step = 97;
+    find(&mut parts, "4006");
+    let f = parts.events.find.as_ref().unwrap();
+    assert!(parts.has_work(), "more than one part is left");
+    assert_eq!(
+        f.shown_hits(),
+        None,
+        "no count before every event is looked at"
+    );
+    assert!(!f.complete(&parts.events.store));
+    // The jump did not wait for the parts: the first event from where the find began.
+    assert_eq!(
+        parts.events.selection.selected,
+        whole.events.selection.selected
+    );
+    let turns = idle_until_done(&mut parts);
+    let len = parts.events.store.len();
+    assert_eq!(turns, len.div_ceil(97) - 1, "a part each turn");
+    let f = parts.events.find.as_ref().unwrap();
+    assert!(f.complete(&parts.events.store));
+    assert_eq!(f.shown_hits(), Some(afresh(&parts, "4006").len()));
+    assert_eq!(hits(&parts), afresh(&parts, "4006"));
+    assert_eq!(
+        parts.events.selection.selected,
+        whole.events.selection.selected
+    );
+}
+
+#[test]
+fn a_find_typed_on_between_parts_holds_what_the_whole_text_holds() {
+    // Letters typed with none, some or every part looked at in between, and parts of one event
+    // to more than the store: each text's events are those of a find of it afresh.
+    for step in [1, 13, 250, 1 << 19] {
+        for turns_between in [0, 1, 3, usize::MAX] {
+            let mut m = demo(140, 40);
+            m.events.find_step = step;
+            run(&mut m, Command::Find);
+            for text in ["4", "40", "400", "4006"] {
+                type_text(&mut m, &text[text.len() - 1..]);
+                let mut turns = 0;
+                while m.has_work() && turns < turns_between {
+                    update(&mut m, Action::Idle);
+                    turns += 1;
+                }
+                assert_eq!(hits(&m), afresh(&m, text), "{text}, step {step}");
+            }
+            idle_until_done(&mut m);
+            let f = m.events.find.as_ref().unwrap();
+            assert_eq!(
+                f.shown_hits(),
+                Some(afresh(&m, "4006").len()),
+                "step {step}"
+            );
+            let looked_at: Vec<u32> = (0..m.events.store.len() as u32)
+                .filter(|&i| f.hit(&m.events.store, i))
+                .collect();
+            assert_eq!(looked_at, afresh(&m, "4006"), "step {step}");
+        }
+    }
+}
+
+#[test]
+fn a_jump_still_owed_goes_on_in_the_turns_after_and_is_given_up_when_the_user_moves() {
+    // One event a part: the jump looks at one event alone a turn, so "message 9" is reached
+    // only in the turns after.
+    let owed = || {
+        let mut m = loaded(&ten());
+        m.events.find_step = 1;
+        find(&mut m, "message 9");
+        assert_eq!(selected_number(&m), Some(0), "not reached yet");
+        m
+    };
+    let mut m = owed();
+    idle_until_done(&mut m);
+    assert_eq!(
+        selected_number(&m),
+        Some(9),
+        "the jump was made once reached"
+    );
+    run(&mut m, Command::Apply);
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .contains("1 of the 10 shown events hold"),
+        "{:?}",
+        m.status
+    );
+
+    let mut m = owed();
+    run(&mut m, Command::Apply);
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .starts_with("looking through the 10 shown events for \"message 9\""),
+        "no count claimed before it is known: {:?}",
+        m.status
+    );
+    run(&mut m, Command::Down);
+    idle_until_done(&mut m);
+    assert_eq!(selected_number(&m), Some(1), "the user's move stands");
+    assert_eq!(m.events.find.as_ref().unwrap().shown_hits(), Some(1));
+}
+
+#[test]
+fn a_find_typed_on_after_events_arrived_looks_at_them_all() {
+    // Parts of three: the find of "room-" looked at all ten, then at the five that arrive in
+    // parts of its own (10..13, 13..15); "room-b" looks within the thirteen "room-" covered,
+    // in parts that end elsewhere (12..15 crosses it), and at the last two in full.
+    let mut m = loaded(&ten());
+    m.events.find_step = 3;
+    find(&mut m, "room-");
+    idle_until_done(&mut m);
+    let arrived: Vec<serde_json::Value> =
+        (30..35).map(|n| event(n, JOIN, "room-b", true)).collect();
+    update(&mut m, Action::BatchLoaded(batch(&arrived)));
+    type_text(&mut m, "b");
+    idle_until_done(&mut m);
+    assert_eq!(hits(&m), afresh(&m, "room-b"));
+    assert_eq!(hits(&m).len(), 9);
+    let f = m.events.find.as_ref().unwrap();
+    assert_eq!(f.shown_hits(), Some(9));
 }
