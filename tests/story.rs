@@ -12,6 +12,8 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
 const STORM_ROOM: &str = "673a1f2c9e4b8d0a5c7e3f21";
 const PRIYA: &str = "3f6b2a9e-8c41-4d7a-9b25-e0c4d1f7a863";
+/// Priya Raman's room, where the demo's publish failures are.
+const DESIGN_REVIEW: &str = "673a1f4e2b7c9d1a0e8f5b63";
 const NS: i64 = 1_000_000_000;
 
 fn ns(text: &str) -> i64 {
@@ -167,7 +169,13 @@ fn priyas_story_tells_her_tracks_her_network_and_that_she_left_without_publishin
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("outcome: left for good"), "{text}");
+    assert!(
+        text.contains(
+            "outcome: left for good: left session 6afd8b03… at 11:48:50 with no track published \
+             after the first failure among the peer's 7 loaded track events"
+        ),
+        "{text}"
+    );
     assert!(text.contains("4006 ICEDisconnected (web)"), "{text}");
     assert!(text.contains("published screen share"), "{text}");
 }
@@ -180,4 +188,100 @@ fn an_unknown_peer_is_a_usage_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no event of peer no-such-peer"));
+}
+
+/// The demo written as a folder, and its events.
+fn demo_folder() -> (tempfile::TempDir, Vec<Value>) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .args(["demo-data", "--out", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let events = std::fs::read_to_string(dir.path().join("events.ndjson"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (dir, events)
+}
+
+#[test]
+fn a_publish_is_said_to_have_ended_without_a_track_only_where_the_peers_tracks_are_loaded() {
+    // Read from the demo's own file: the peers of the room with publish failures, and whether
+    // any track event of the peer, or of its user, in the room is there.
+    let (_dir, events) = demo_folder();
+    let in_room = |e: &&Value| e["data"]["room_id"] == DESIGN_REVIEW;
+    let mut peers: Vec<(String, String)> = events
+        .iter()
+        .filter(in_room)
+        .filter(|e| e["type"] == "client.publish.failed")
+        .map(|e| {
+            let d = &e["data"];
+            let user = d["user_id"].as_str().unwrap_or("").to_string();
+            (d["peer_id"].as_str().unwrap().to_string(), user)
+        })
+        .collect();
+    peers.sort();
+    peers.dedup();
+    let tracked = |(peer, user): &(String, String)| {
+        events.iter().filter(in_room).any(|e| {
+            let d = &e["data"];
+            e["type"].as_str().unwrap().starts_with("track.")
+                && (d["peer_id"] == peer.as_str()
+                    || (!user.is_empty() && d["user_id"] == user.as_str()))
+        })
+    };
+    assert!(peers.len() > 10, "{} peers", peers.len());
+    let (mut left, mut untold) = (0, 0);
+    for p in &peers {
+        for chain in story(&p.0)["chains"].as_array().unwrap() {
+            if chain["action"] != "PUBLISH" {
+                continue;
+            }
+            let evidence = chain["evidence"].as_str().unwrap();
+            if tracked(p) {
+                left += usize::from(chain["outcome"] == "left");
+                continue;
+            }
+            // Without them, the sessions alone leave the outcome unknown, and say so.
+            assert_eq!(chain["outcome"], "unknown", "{}: {evidence}", p.0);
+            assert!(
+                evidence.contains("no track event of the peer is loaded"),
+                "{}: {evidence}",
+                p.0
+            );
+            untold += usize::from(evidence.starts_with("left session "));
+        }
+    }
+    // Priya's chain is told; peers the sessions show leaving, without their tracks, are not.
+    assert_eq!(left, 1);
+    assert!(untold > 10, "{untold} chains of peers seen leaving");
+}
+
+#[test]
+fn an_unknown_publish_names_the_track_events_it_looked_at_and_the_missing_sessions() {
+    // The events alone: Priya's track events are there (the last ones remove her tracks at
+    // 11:42:52), her room's sessions are not.
+    let (dir, _) = demo_folder();
+    let out = Command::new(BIN)
+        .args(["story", PRIYA])
+        .arg(dir.path().join("events.ndjson"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let outcome = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("outcome:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(
+        outcome.trim(),
+        format!(
+            "outcome: unknown: no track published from 11:41:07 to 11:52:50 among the peer's 7 \
+             loaded track events; no session data for room {DESIGN_REVIEW}: fetch it live, or \
+             add the room's sessions response to the folder"
+        )
+    );
+    assert!(text.contains("11:42:52 video stopped"), "{text}");
 }

@@ -2,6 +2,7 @@
 //! chains are those of a peer's story ([`crate::insight::story`]); the API reports failures only,
 //! never successes, and the words here claim no more than that.
 
+use super::chains::{CHAIN_GAP, clock};
 use super::{Ending, Outside, chain_at};
 use crate::store::Store;
 
@@ -14,6 +15,8 @@ pub struct After {
     pub final_at: Option<i64>,
     /// The time of the chain's last error, when it is later than this event.
     pub last_at: Option<i64>,
+    /// The time of the chain's next error after this event, if any.
+    pub next_at: Option<i64>,
     /// How many earlier errors its chain holds.
     pub earlier: usize,
     /// This event's attempt in its chain, from 1; 0 when it is in no chain.
@@ -41,6 +44,10 @@ impl After {
         let chain = &at.chain;
         let later = chain.attempts() - at.position - 1;
         let last_at = (later > 0).then_some(chain.last);
+        let next_at = chain
+            .events
+            .get(at.position + 1)
+            .map(|&e| store.row(e as usize).ts);
         After {
             later,
             final_at: match chain.ending {
@@ -48,6 +55,7 @@ impl After {
                 _ => None,
             },
             last_at,
+            next_at,
             earlier: at.position,
             attempt: at.position + 1,
             attempts: chain.attempts(),
@@ -56,8 +64,10 @@ impl After {
         }
     }
 
-    /// One sentence on the event's place in its chain and how the chain ended, e.g. `attempt 3
-    /// of 7 in this chain; gave up: final error at 11:06:02`.
+    /// One sentence on the event's place in its chain and what followed it, e.g. `attempt 3 of
+    /// 7 in this chain; 4 later errors follow, the next at 11:06:01; gave up: final error at
+    /// 11:06:02`. The chain's ending is told as what came after its last error, which this
+    /// event is only when no later error follows it.
     pub fn sentence(&self, action: &str) -> String {
         if let Some(outside) = self.outside {
             return outside.words().to_string();
@@ -78,7 +88,38 @@ impl After {
                 self.attempt, self.attempts
             )
         };
-        format!("{place}; {}", ending.words())
+        let (Some(next), Some(last)) = (self.next_at, self.last_at) else {
+            return format!("{place}; {}", ending.words());
+        };
+        // The last error, named by its time unless it is the next one.
+        let (follow, last) = match self.later {
+            1 => (format!("1 later error follows, at {}", clock(next)), None),
+            n => (
+                format!("{n} later errors follow, the next at {}", clock(next)),
+                Some(clock(last)),
+            ),
+        };
+        let end = match (*ending, last) {
+            (Ending::GaveUp { .. }, Some(_)) => ending.words(),
+            (Ending::GaveUp { next, .. }, None) => match next {
+                None => "gave up: it is final".into(),
+                Some(n) => format!(
+                    "gave up: it is final; a new chain for this action began at {}",
+                    clock(n)
+                ),
+            },
+            (Ending::NoLaterError, None) => "none after it among the loaded events".into(),
+            (Ending::NoLaterError, Some(last)) => {
+                format!("none after the last, at {last}, among the loaded events")
+            }
+            (Ending::Quiet { next }, last) => format!(
+                "none within {} min of {}; an error at {} starts a new chain",
+                CHAIN_GAP / (60 * 1_000_000_000),
+                last.map_or("it".into(), |l| format!("the last, at {l}")),
+                clock(next)
+            ),
+        };
+        format!("{place}; {follow}; {end}")
     }
 }
 
@@ -117,19 +158,40 @@ mod tests {
         assert!(after.final_at.is_some());
         assert_eq!(
             after.sentence("JOIN"),
-            "attempt 2 of 3 in this chain; gave up: final error at 11:06:02"
+            "attempt 2 of 3 in this chain; 1 later error follows, at 11:06:02; gave up: it is \
+             final"
+        );
+        assert_eq!(
+            After::of(&s, 2).sentence("JOIN"),
+            "attempt 3 of 3 in this chain; gave up: final error at 11:06:02"
         );
         let last = After::of(&s, 2);
         assert_eq!((last.later, last.final_at, last.last_at), (0, None, None));
+        let s = store(&[join(1, 0, false), join(2, 1, false), join(3, 2, true)]);
+        assert_eq!(
+            After::of(&s, 0).sentence("JOIN"),
+            "attempt 1 of 3 in this chain; 2 later errors follow, the next at 11:06:01; gave up: \
+             final error at 11:06:02"
+        );
     }
 
     #[test]
     fn a_chain_without_a_final_error_claims_nothing_more() {
-        let s = store(&[join(1, 0, false), join(2, 5, false)]);
-        let sentence = After::of(&s, 0).sentence("JOIN");
+        let s = store(&[join(1, 0, false), join(2, 5, false), join(3, 9, false)]);
+        // Only the last error is one no later error follows.
         assert_eq!(
-            sentence,
-            "attempt 1 of 2 in this chain; no later error for this action among the loaded events"
+            After::of(&s, 0).sentence("JOIN"),
+            "attempt 1 of 3 in this chain; 2 later errors follow, the next at 11:06:05; none \
+             after the last, at 11:06:09, among the loaded events"
+        );
+        assert_eq!(
+            After::of(&s, 1).sentence("JOIN"),
+            "attempt 2 of 3 in this chain; 1 later error follows, at 11:06:09; none after it \
+             among the loaded events"
+        );
+        assert_eq!(
+            After::of(&s, 2).sentence("JOIN"),
+            "attempt 3 of 3 in this chain; no later error for this action among the loaded events"
         );
         let s = store(&[join(1, 0, false)]);
         assert_eq!(
@@ -144,7 +206,8 @@ mod tests {
         let s = store(&[
             join(1, 0, true),
             join(2, 60, false),
-            join(3, 61 + gap, false),
+            join(3, 61, false),
+            join(4, 62 + gap, false),
         ]);
         let first = After::of(&s, 0);
         assert_eq!((first.attempts, first.later), (1, 0));
@@ -152,7 +215,16 @@ mod tests {
             first.sentence("JOIN"),
             "the only error in this chain; gave up: final error at 11:06:00; a new chain for this action began at 11:07:00"
         );
-        assert!(After::of(&s, 1).sentence("JOIN").contains("within 10 min"));
+        assert_eq!(
+            After::of(&s, 1).sentence("JOIN"),
+            "attempt 1 of 2 in this chain; 1 later error follows, at 11:07:01; none within 10 \
+             min of it; an error at 11:17:02 starts a new chain"
+        );
+        assert_eq!(
+            After::of(&s, 2).sentence("JOIN"),
+            "attempt 2 of 2 in this chain; no later error for this action within 10 min; the \
+             next one, at 11:17:02, starts a new chain"
+        );
     }
 
     #[test]

@@ -15,7 +15,8 @@
 //!   `last`; *left for good* when R's sessions are known over the window and show P leaving
 //!   within that minute, with no join after; else *unknown*.
 //! - **publish**: *got through* when P published a track within the window; *left* when the
-//!   sessions show P leaving within the window without one; else *unknown*.
+//!   sessions show P leaving within the window without one, and track events of P are loaded
+//!   (where none is, their absence tells nothing); else *unknown*.
 //! - Other actions: *unknown*, saying that no data tells.
 
 use super::chains::{CHAIN_GAP, clock, duration_words};
@@ -365,6 +366,12 @@ pub fn verdict_in(
             if let Some(track) = track_after(failing.first, true) {
                 return track_verdict(Outcome::GotThrough, track);
             }
+            // No track published is told only by the peer's own track events: where none of
+            // them is loaded, their absence says nothing.
+            let loaded = tracks
+                .iter()
+                .filter(|t| t.room_id == failing.room_id && same(&t.peer_id, t.user_id.as_deref()))
+                .count();
             let left = joins
                 .iter()
                 .filter(|(_, p, j)| {
@@ -372,13 +379,21 @@ pub fn verdict_in(
                         && p.left()
                             .is_some_and(|l| l >= failing.first && l <= window_end)
                 })
-                .max_by_key(|(_, _, j)| *j);
-            if covered && let Some((session, peer, joined)) = left {
+                .max_by_key(|(_, _, j)| *j)
+                .filter(|_| covered);
+            let among = format!(
+                "among the peer's {}",
+                crate::text::plural(loaded, "loaded track event", "loaded track events")
+            );
+            if loaded > 0
+                && let Some((session, peer, joined)) = left
+            {
                 let l = peer.left().unwrap_or(failing.last);
                 return Verdict {
                     outcome: Outcome::Left,
                     evidence: format!(
-                        "left session {} at {} with no track published after the first failure",
+                        "left session {} at {} with no track published after the first failure \
+                         {among}",
                         short(&session.id),
                         clock(l)
                     ),
@@ -387,17 +402,24 @@ pub fn verdict_in(
                     left_at: Some(l),
                 };
             }
-            Verdict::unknown(if tracks.is_empty() {
-                format!(
-                    "no track event of the peer is loaded: ask for the track events of its \
-                     session ({})",
-                    missing()
-                )
+            let tracks = if loaded == 0 {
+                "no track event of the peer is loaded: ask for the track events of its session"
+                    .to_string()
             } else {
                 format!(
-                    "no track event of the peer after {} among those loaded",
-                    clock(failing.first)
+                    "no track published from {} to {} {among}",
+                    clock(failing.first),
+                    clock(window_end)
                 )
+            };
+            Verdict::unknown(match left {
+                Some((session, peer, _)) => format!(
+                    "left session {} at {}; {tracks}",
+                    short(&session.id),
+                    clock(peer.left().unwrap_or(failing.last))
+                ),
+                None if covered => tracks,
+                None => format!("{tracks}; {}", missing()),
             })
         }
         Attempt::Other => Verdict::unknown(

@@ -98,6 +98,59 @@ fn a_connect_lacking_session_room_name_template_and_role_says_they_are_absent() 
     insta::assert_snapshot!("detail_connect_absent_fields", t.backend());
 }
 
+/// The detail pane's `chain:` sentence, its wrapped rows joined.
+fn chain_sentence(m: &Model) -> String {
+    let t = draw_detail(m);
+    let buffer = t.backend().buffer();
+    let text: Vec<String> = (0..buffer.area.height)
+        .map(|y| {
+            row_text(buffer, y)
+                .trim_start_matches(['┌', '│'])
+                .trim()
+                .to_string()
+        })
+        .collect();
+    let text = text.join(" ");
+    let from = text.find("chain: ").expect("a chain line") + "chain: ".len();
+    let to = text[from..]
+        .find(" outcome:")
+        .map_or(text.len(), |k| from + k);
+    text[from..to].to_string()
+}
+
+#[test]
+fn each_attempt_of_a_retried_chain_says_what_followed_it() {
+    // Siddharth's five connect failures, the first events of the demo's connect failures
+    // (another peer's failure is the second row): only the last is followed by no error.
+    let connect = Filter {
+        types: vec![EventType::Connect],
+        ..Filter::default()
+    };
+    let mut m = demo(connect, (140, 40));
+    let mut said = Vec::new();
+    for row in 0..6 {
+        if row != 1 {
+            said.push(chain_sentence(&m));
+        }
+        run(&mut m, Command::Down);
+    }
+    assert_eq!(
+        said,
+        [
+            "attempt 1 of 5 in this chain; 4 later errors follow, the next at 08:01:49; none \
+             after the last, at 08:02:22, among the loaded events",
+            "attempt 2 of 5 in this chain; 3 later errors follow, the next at 08:01:50; none \
+             after the last, at 08:02:22, among the loaded events",
+            "attempt 3 of 5 in this chain; 2 later errors follow, the next at 08:02:09; none \
+             after the last, at 08:02:22, among the loaded events",
+            "attempt 4 of 5 in this chain; 1 later error follows, at 08:02:22; none after it \
+             among the loaded events",
+            "attempt 5 of 5 in this chain; no later error for this action among the loaded \
+             events",
+        ]
+    );
+}
+
 /// The detail pane of the only event of an explorer, its wrapped rows joined into one text.
 fn detail_text_of(event: Value) -> String {
     let mut m = of_events((140, 40), &[event]);

@@ -193,3 +193,65 @@ fn a_narrow_facets_pane_gives_its_room_to_the_values() {
         "{values:?}"
     );
 }
+
+/// The room of the demo's publish failures (Priya Raman's among them).
+const DESIGN_REVIEW_ID: &str = "673a1f4e2b7c9d1a0e8f5b63";
+
+/// The row of the group named `name` in the screen's text.
+fn row_of<'a>(text: &'a str, name: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.starts_with(name))
+        .unwrap_or_else(|| panic!("{name} missing:\n{text}"))
+}
+
+#[test]
+fn a_group_whose_chains_the_track_events_at_hand_cannot_tell_gives_no_share() {
+    // The room's publish failures: the demo holds track events of one of its peers with
+    // publish failures (Priya Raman) only. Without a peer's track events, no chain of it is
+    // said to have ended without a track: the unknown ones are counted and no share is given.
+    let filter = Filter {
+        types: vec![EventType::Publish],
+        ..Filter::default().with(Field::Room, DESIGN_REVIEW_ID)
+    };
+    let mut m = demo(filter, (180, 12));
+    run(&mut m, Command::ShowGroups);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    let row = row_of(&text, "publish 4006 ICEDisconnected");
+    assert!(row.contains("0/16, 15 unknown"), "{row}");
+    insta::assert_snapshot!("groups_publish_share_180x12", t.backend());
+}
+
+#[test]
+fn without_track_events_no_publish_chain_is_said_to_have_failed() {
+    // As a live query loads them: the error events and the room's sessions, no track event.
+    // The sessions show peers leaving after their publish failures; that alone does not tell
+    // whether they had published again.
+    let lines = callscope::source::demo::events_ndjson();
+    let errors: Vec<Value> = std::str::from_utf8(&lines)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["type"].as_str().unwrap().starts_with("client."))
+        .filter(|e| e["data"]["room_id"] == DESIGN_REVIEW_ID)
+        .collect();
+    let mut m = loaded(
+        SourceLabel::Live {
+            url: "http://127.0.0.1:8080".into(),
+        },
+        Filter::default(),
+        (180, 16),
+        vec![batch(&errors)],
+    );
+    let objects = callscope::source::demo::related().into_objects().collect();
+    update(&mut m, Action::RelatedLoaded { objects, now: 0 });
+    run(&mut m, Command::ShowGroups);
+    let t = draw(&m);
+    let text = screen_text(t.backend().buffer());
+    for name in ["publish 4006 ICEDisconnected", "publish 4005 ICEFailure"] {
+        let row = row_of(&text, name);
+        assert!(row.contains(" unknown "), "{row}");
+        assert!(!row.contains("0/"), "{row}");
+    }
+    insta::assert_snapshot!("groups_live_without_tracks_180x16", t.backend());
+}

@@ -321,16 +321,84 @@ fn a_publish_that_failed_got_through_with_a_track_or_left_without_one() {
         "12:30:00",
         &[("peer-1", "user-1", "11:30:00", Some("11:43:00"))],
     )]);
-    let v = verdict(&f, &left, &[], NOW);
+    // The peer's track events are loaded, and none after the first failure is a track added.
+    let loaded = [
+        track("track.add.success", "11:31:00", "peer-1"),
+        track("track.remove.success", "11:42:52", "peer-1"),
+    ];
+    let v = verdict(&f, &left, &loaded, NOW);
     assert_eq!(v.outcome, Outcome::Left);
+    assert_eq!(
+        v.evidence,
+        "left session s1 at 11:43:00 with no track published after the first failure among the \
+         peer's 2 loaded track events"
+    );
+    let v = verdict(&f, &left, &loaded[..1], NOW);
     assert!(
-        v.evidence.contains("with no track published"),
+        v.evidence
+            .ends_with("among the peer's 1 loaded track event"),
         "{}",
         v.evidence
     );
     let v = verdict(&f, &Related::default(), &[], NOW);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert!(v.evidence.contains("track events"), "{}", v.evidence);
+}
+
+#[test]
+fn without_the_peers_track_events_a_publish_is_not_said_to_have_failed() {
+    let f = failing(Attempt::Publish, "11:41:00", "11:42:50");
+    let left = related(vec![session(
+        "s1",
+        "11:00:00",
+        "12:30:00",
+        &[("peer-1", "user-1", "11:30:00", Some("11:43:00"))],
+    )]);
+    // None loaded at all, or only another peer's (of another user) in the room.
+    let mut other = track("track.add.success", "11:31:00", "peer-9");
+    other.user_id = Some("user-9".into());
+    for tracks in [vec![], vec![other]] {
+        let v = verdict(&f, &left, &tracks, NOW);
+        assert_eq!(v.outcome, Outcome::Unknown);
+        assert_eq!(
+            v.evidence,
+            "left session s1 at 11:43:00; no track event of the peer is loaded: ask for the \
+             track events of its session"
+        );
+    }
+    // Sessions that show the peer staying are not said to be missing.
+    let stayed = related(vec![session(
+        "s1",
+        "11:00:00",
+        "12:30:00",
+        &[("peer-1", "user-1", "11:30:00", Some("12:20:00"))],
+    )]);
+    let v = verdict(&f, &stayed, &[], NOW);
+    assert_eq!(
+        v.evidence,
+        "no track event of the peer is loaded: ask for the track events of its session"
+    );
+}
+
+#[test]
+fn an_unknown_publish_says_what_was_looked_for_among_the_tracks_and_what_is_missing() {
+    // Tracks stopped after the first failure, no sessions: no track was published, and
+    // whether the peer left is not known.
+    let f = failing(Attempt::Publish, "11:41:07", "11:42:50");
+    let tracks = [
+        track("track.add.success", "11:38:10", "peer-1"),
+        track("track.remove.success", "11:42:52", "peer-1"),
+    ];
+    let v = verdict(&f, &Related::default(), &tracks, NOW);
+    assert_eq!(v.outcome, Outcome::Unknown);
+    assert_eq!(
+        v.evidence,
+        format!(
+            "no track published from 11:41:07 to 11:52:50 among the peer's 2 loaded track \
+             events; no session data for room {ROOM}: fetch it live, or add the room's sessions \
+             response to the folder"
+        )
+    );
 }
 
 #[test]

@@ -51,14 +51,23 @@ pub struct Share {
 }
 
 impl Share {
-    /// `114/157 73%`; `-` for a group with no chain; `unknown` where the data tells no
-    /// chain's outcome (an action no data of the platform's follows).
+    /// `114/157 73%` when the data tells every chain's outcome; `0/87, 86 unknown` when it
+    /// tells some (no share is given: the unknown ones may have got through); `unknown` when
+    /// it tells none; `-` for a group with no chain.
     pub fn text(self) -> String {
         if self.chains == 0 {
             return "-".into();
         }
         if self.known == 0 {
             return "unknown".into();
+        }
+        if self.known < self.chains {
+            return format!(
+                "{}/{}, {} unknown",
+                self.through,
+                self.chains,
+                self.chains - self.known
+            );
         }
         format!(
             "{}/{} {:.0}%",
@@ -449,7 +458,7 @@ impl GroupColumn {
             GroupColumn::Count => 7,
             GroupColumn::First | GroupColumn::Last => time.seen_width(),
             GroupColumn::Sparkline => 16,
-            GroupColumn::GotThrough => 12,
+            GroupColumn::GotThrough => 18,
             _ => 6,
         }
     }
