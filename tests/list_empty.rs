@@ -95,6 +95,19 @@ fn empty_answers() -> Vec<(Vec<&'static str>, String)> {
             vec!["--room", ROOM_ID, "--since", "2030-01-01T00:00:00Z"],
             SINCE_2030.to_string(),
         ),
+        // A range that ends before it begins, both bounds within the events' span.
+        (
+            vec![
+                "--since",
+                "2026-11-18T12:00:00Z",
+                "--until",
+                "2026-11-18T11:00:00Z",
+            ],
+            "callscope: since 2026-11-18T12:00:00Z (2026-11-18T12:00:00.000000000Z) is after \
+             until 2026-11-18T11:00:00Z (2026-11-18T11:00:00.000000000Z): no time is in that \
+             range\n"
+                .to_string(),
+        ),
     ]
 }
 

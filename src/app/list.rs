@@ -230,7 +230,7 @@ fn note_why_empty(filter: &Filter, store: &Store) {
                 [id] => format!(": --room {}", crate::text::for_terminal(id)),
                 _ => ": give one with --room".to_string(),
             },
-            WhyEmpty::TimeSpan { .. } => String::new(),
+            WhyEmpty::TimeSpan { .. } | WhyEmpty::Reversed { .. } => String::new(),
         };
         eprintln!("callscope: {}{how}", why.words());
     }

@@ -15,6 +15,9 @@ pub enum WhyEmpty {
     /// The time range asked for (`since 2h (2026-11-18T…)`) misses every event read, which
     /// span `from` to `to`.
     TimeSpan { asked: String, from: i64, to: i64 },
+    /// The time range asked for ends before it begins (`since` after `until`): no time is in
+    /// it. Each bound as asked, with its time.
+    Reversed { since: String, until: String },
 }
 
 impl WhyEmpty {
@@ -39,6 +42,11 @@ impl WhyEmpty {
                 for_terminal(asked),
                 crate::time::format_nanos(*from),
                 crate::time::format_nanos(*to)
+            ),
+            WhyEmpty::Reversed { since, until } => format!(
+                "{} is after {}: no time is in that range",
+                for_terminal(since),
+                for_terminal(until)
             ),
         }
     }
@@ -85,22 +93,33 @@ pub fn room_ids_named<'a>(store: &'a Store, name: &str) -> Vec<&'a str> {
     ids
 }
 
-/// A time range that misses every event read, whatever the other filters.
+/// A time range that misses every event read, whatever the other filters; or one that ends
+/// before it begins, whatever the events.
 fn time_span(filter: &Filter, store: &Store) -> Option<WhyEmpty> {
+    let bound = |b: &TimeBound, word: &str| {
+        format!("{word} {} ({})", b.text, crate::time::format_nanos(b.nanos))
+    };
+    if let (Some(since), Some(until)) = (&filter.since, &filter.until)
+        && since.nanos > until.nanos
+    {
+        return Some(WhyEmpty::Reversed {
+            since: bound(since, "since"),
+            until: bound(until, "until"),
+        });
+    }
     let (from, to) = store.time_range_read()?;
     let after = filter.since.as_ref().is_some_and(|s| s.nanos > to);
     let before = filter.until.as_ref().is_some_and(|u| u.nanos < from);
     if !after && !before {
         return None;
     }
-    let bound = |b: &Option<TimeBound>, word: &str| {
-        b.as_ref()
-            .map(|b| format!("{word} {} ({})", b.text, crate::time::format_nanos(b.nanos)))
-    };
-    let asked: Vec<String> = [bound(&filter.since, "since"), bound(&filter.until, "until")]
-        .into_iter()
-        .flatten()
-        .collect();
+    let asked: Vec<String> = [
+        filter.since.as_ref().map(|b| bound(b, "since")),
+        filter.until.as_ref().map(|b| bound(b, "until")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     Some(WhyEmpty::TimeSpan {
         asked: asked.join(" and "),
         from,
@@ -163,5 +182,34 @@ mod tests {
         // A range that holds an event, whatever the other filters, says nothing.
         filter.since = Some(TimeBound::rfc3339("2026-11-18T10:30:00Z"));
         assert!(why_empty(&filter, &store).is_empty());
+    }
+
+    #[test]
+    fn a_range_that_ends_before_it_begins_is_said_whatever_the_events() {
+        let bound = TimeBound::rfc3339;
+        let filter = Filter {
+            since: Some(bound("2026-11-18T10:30:00Z")),
+            until: Some(bound("2026-11-18T10:20:00Z")),
+            ..Filter::default()
+        };
+        let said = vec![WhyEmpty::Reversed {
+            since: "since 2026-11-18T10:30:00Z (2026-11-18T10:30:00.000000000Z)".into(),
+            until: "until 2026-11-18T10:20:00Z (2026-11-18T10:20:00.000000000Z)".into(),
+        }];
+        // Within the events' span, and with no event at all.
+        assert_eq!(why_empty(&filter, &store_of(&EVENTS)), said);
+        assert_eq!(why_empty(&filter, &Store::default()), said);
+        assert_eq!(
+            said[0].words(),
+            "since 2026-11-18T10:30:00Z (2026-11-18T10:30:00.000000000Z) is after until \
+             2026-11-18T10:20:00Z (2026-11-18T10:20:00.000000000Z): no time is in that range"
+        );
+        // The same instant for both is a range of one instant, not a reversed one.
+        let one = Filter {
+            since: Some(bound("2026-11-18T10:00:00Z")),
+            until: Some(bound("2026-11-18T10:00:00Z")),
+            ..Filter::default()
+        };
+        assert!(why_empty(&one, &store_of(&EVENTS)).is_empty());
     }
 }
