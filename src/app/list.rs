@@ -123,7 +123,8 @@ fn ended(problems: &[crate::source::DumpProblem], read: usize) -> Result<Ended, 
 }
 
 /// `list --output DIR/`: the matching events, and the related data of their rooms (live: the
-/// rooms and their sessions over the events' time, fetched; offline: what the source holds).
+/// rooms and their sessions over the events' time, fetched; offline: what the source holds),
+/// all of it redacted alike when asked.
 fn to_folder(list: &List) -> Result<Ended, Failure> {
     let dir = folder(list).expect("a folder");
     if list.group_by.is_some() || list.format.is_some_and(|f| f != Format::Ndjson) {
@@ -153,6 +154,16 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
     if let Some(max) = list.max {
         rows.truncate(max);
     }
+    // Redacted, every file of the folder reads one set of pseudonyms: the sessions name their
+    // peers as the events do, and nothing real is left beside them.
+    let (store, related, rows) = if list.redact {
+        let (store, related) = crate::redact::redacted_with_related(&store, &rows, &related)
+            .map_err(Failure::Runtime)?;
+        let rows = (0..store.len() as u32).collect();
+        (store, related, rows)
+    } else {
+        (store, related, rows)
+    };
     let written =
         crate::output::write_folder(dir, rows.iter().map(|&i| store.raw(i as usize)), &related)
             .map_err(|e| Failure::runtime(format!("cannot write into {}: {e}", dir.display())))?;

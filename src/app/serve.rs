@@ -81,7 +81,8 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
             store
         }
     };
-    let store = crate::serve::served(store, &filter, serve.redact).map_err(Failure::Runtime)?;
+    let (store, related) =
+        crate::serve::served(store, related, &filter, serve.redact).map_err(Failure::Runtime)?;
     tracing::info!(redact = serve.redact, "serving");
     crate::serve::raise_descriptor_limit();
     let options = crate::serve::Options {

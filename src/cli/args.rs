@@ -308,7 +308,7 @@ pub struct ListArgs {
     #[arg(long, value_parser = choice(&GroupSort::ALL, GroupSort::name), default_value = "count", requires = "group_by", help_heading = "Output")]
     pub sort: GroupSort,
     /// Replace IP addresses, user names and user ids with pseudonyms (the same value gets the same
-    /// pseudonym throughout the output).
+    /// pseudonym throughout the output; into a folder, in every file of it).
     #[arg(long, help_heading = "Output")]
     pub redact: bool,
     #[command(flatten)]
@@ -357,7 +357,8 @@ pub struct ServeArgs {
     /// CALLSCOPE_SERVE_TOKEN, else a random one printed on stderr).
     #[arg(long, value_name = "FILE", help_heading = "Server")]
     pub token_file: Option<PathBuf>,
-    /// Serve the events with IP addresses, user names and user ids replaced by pseudonyms.
+    /// Serve the events, and the rooms, sessions and quality stats beside them, with IP
+    /// addresses, user names and user ids replaced by pseudonyms (the same in every answer).
     #[arg(long, help_heading = "Server")]
     pub redact: bool,
     /// Also let in management tokens minted from an app's access key, read from this

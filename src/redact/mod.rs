@@ -14,6 +14,9 @@
 //! string) is a version, and stays. User names
 //! become `user-0001`..., user ids `uid-0001`..., wherever they appear as whole words (a name inside
 //! an error description included), whatever their case.
+//!
+//! The rooms, sessions and quality stats beside the events are redacted by the same redactor
+//! ([`redacted_with_related`]): a session's peer reads as its events do.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -21,18 +24,20 @@ use std::io::{self, Write};
 use std::net::IpAddr;
 
 mod addresses;
+mod related;
 
 use crate::output::Format;
 use crate::store::{Batch, Store};
 pub use addresses::find_addresses;
 use addresses::{pool_of, pseudonym_address};
+pub use related::{redacted_objects_with_related, redacted_with_related};
 
 /// Replaces what identifies people, consistently across every event it is given.
 pub struct Redactor {
     /// Lowercased identity -> pseudonym.
     identities: HashMap<String, String>,
-    /// Any identity with a letter or digit in it, lowercase, longest first. It runs over
-    /// lowercased text: a plain literal set matches many times faster than a case-insensitive one.
+    /// Any identity found as a word (not those replaced only as whole values) with a letter or
+    /// digit in it, lowercase, longest first. It runs over lowercased text: a plain literal set matches many times faster than a case-insensitive one.
     pattern: Option<regex::Regex>,
     /// Identities' shortest and longest lengths in bytes (lowercased), to skip lookups.
     lengths: (usize, usize),
@@ -68,14 +73,38 @@ impl Redactor {
     /// A redactor for these user names and user ids (the first appearance of each, in order,
     /// decides its number). Addresses need no list: each is found where it appears.
     pub fn new<'a>(identities: impl IntoIterator<Item = (&'a str, bool)>) -> Redactor {
+        Redactor::with_values(identities, [])
+    }
+
+    /// A redactor for `identities`, found wherever they stand as words (as [`Redactor::new`]'s),
+    /// and for `values`, replaced only where a string value is one of them whole: the names and
+    /// ids that no event holds (a session's other peers), which may be words of the events' own
+    /// vocabulary (the recording bot's user id `beam` begins `beam.recording.success`). The
+    /// identities are numbered first, then the values.
+    pub fn with_values<'a>(
+        identities: impl IntoIterator<Item = (&'a str, bool)>,
+        values: impl IntoIterator<Item = (&'a str, bool)>,
+    ) -> Redactor {
         let mut ordered: Vec<(String, Kind)> = Vec::new();
         let mut seen = HashSet::new();
-        for (text, is_name) in identities {
+        let mut words = HashSet::new();
+        let tagged = identities
+            .into_iter()
+            .map(|(text, is_name)| (text, is_name, true))
+            .chain(
+                values
+                    .into_iter()
+                    .map(|(text, is_name)| (text, is_name, false)),
+            );
+        for (text, is_name, anywhere) in tagged {
             if text.trim().is_empty() {
                 continue;
             }
             let key = text.to_lowercase();
             if seen.insert(key.clone()) {
+                if anywhere {
+                    words.insert(key.clone());
+                }
                 ordered.push((key, if is_name { Kind::Name } else { Kind::Id }));
             }
         }
@@ -104,7 +133,7 @@ impl Redactor {
             identities.keys().map(String::len).max().unwrap_or(0),
         );
         Redactor {
-            pattern: pattern_of(identities.keys()),
+            pattern: pattern_of(words.iter()),
             identities,
             lengths,
             ips: HashMap::new(),
@@ -117,19 +146,25 @@ impl Redactor {
     /// A redactor for the events `rows` of a store: their user names and ids, and every address
     /// in them kept out of the pseudonyms.
     pub fn for_rows(store: &Store, rows: &[u32]) -> Redactor {
-        let mut identities = Vec::new();
-        for &i in rows {
-            let row = store.row(i as usize);
-            identities.push((store.str(row.user_name), true));
-            identities.push((store.str(row.user_id), false));
-        }
-        let mut redactor = Redactor::new(identities);
+        let mut redactor = Redactor::new(related::identities_of(store, rows));
+        redactor.note_rows(store, rows);
+        redactor
+    }
+
+    /// Marks the addresses in the events `rows` of a store as the input's.
+    fn note_rows(&mut self, store: &Store, rows: &[u32]) {
         for &i in rows {
             if let Ok(text) = std::str::from_utf8(store.raw(i as usize)) {
-                redactor.note_addresses(text);
+                self.note_addresses(text);
             }
         }
-        redactor
+    }
+
+    /// From now on the values given to [`Redactor::with_values`] are found wherever they stand
+    /// as words, as the identities are; what was redacted before is redacted again as it comes.
+    fn find_values_as_words(&mut self) {
+        self.pattern = pattern_of(self.identities.keys());
+        self.done.clear();
     }
 
     /// Marks the addresses in a text as the input's, so that no pseudonym equals one of them.
@@ -417,7 +452,11 @@ fn decode(token: &[u8]) -> Option<Cow<'_, str>> {
 
 /// The events `rows` of a store, redacted, in a store of their own: its row k is `rows[k]`.
 pub fn redacted_store(store: &Store, rows: &[u32]) -> Result<Store, String> {
-    let mut redactor = Redactor::for_rows(store, rows);
+    store_of(&mut Redactor::for_rows(store, rows), store, rows)
+}
+
+/// The events `rows` of a store, redacted by `redactor`, in a store of their own.
+fn store_of(redactor: &mut Redactor, store: &Store, rows: &[u32]) -> Result<Store, String> {
     let batch = Batch::of_objects(rows.iter().map(|&i| redactor.event(store.raw(i as usize))))
         .map_err(|e| format!("cannot redact an event: {e}"))?;
     let mut out = Store::new();

@@ -105,3 +105,28 @@ fn escaped_strings_are_read_before_they_are_searched() {
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["m"], "user-0001 at 198.19.0.1\n");
 }
+
+#[test]
+fn values_are_replaced_only_whole_and_numbered_after_the_identities() {
+    let mut r = Redactor::with_values(
+        [("Ann", true), ("u1", false)],
+        [("Beam Recorder", true), ("beam", false), ("Ann", true)],
+    );
+    assert_eq!(r.text("Ann"), "user-0001");
+    assert_eq!(r.text("beam"), "uid-0002");
+    assert_eq!(r.text("BEAM"), "uid-0002");
+    assert_eq!(r.text("Beam Recorder"), "user-0002");
+    // Inside a longer value a value is a word like any other: the event's type stays.
+    assert_eq!(r.text("beam.recording.success"), "beam.recording.success");
+    assert_eq!(
+        r.text("Ann met Beam Recorder"),
+        "user-0001 met Beam Recorder"
+    );
+    // For the related data, which holds none of the events' words, they are words too.
+    r.find_values_as_words();
+    assert_eq!(r.text("Ann met Beam Recorder"), "user-0001 met user-0002");
+    assert_eq!(
+        r.text("beam.recording.success"),
+        "uid-0002.recording.success"
+    );
+}

@@ -32,6 +32,7 @@ use axum::serve::Listener;
 use hyper_util::rt::{TokioIo, TokioTimer};
 
 use crate::filter::Filter;
+use crate::related::Related;
 use crate::store::{Batch, Store};
 
 /// The environment variable read for the token when no `--token-file` is given.
@@ -142,7 +143,7 @@ pub fn run(
     addr: SocketAddr,
     token: Token,
     store: Store,
-    related: crate::related::Related,
+    related: Related,
     options: Options,
 ) -> Result<(), String> {
     tracing::info!(events = store.len(), rules = ?options.rules, "serving");
@@ -153,21 +154,27 @@ pub fn run(
     runtime.block_on(serve(addr, token, store, related, options))
 }
 
-/// The events to serve: those of `store` that match `filter`, redacted when asked, in the order
-/// they were loaded.
-pub fn served(store: Store, filter: &Filter, redact: bool) -> Result<Store, String> {
+/// The events to serve: those of `store` that match `filter`, in the order they were loaded,
+/// and the related data beside them; both redacted when asked, with one set of pseudonyms (a
+/// session's peers are named as their events are).
+pub fn served(
+    store: Store,
+    related: Related,
+    filter: &Filter,
+    redact: bool,
+) -> Result<(Store, Related), String> {
     let rows = store.filter(filter);
     if redact {
-        return crate::redact::redacted_store(&store, &rows);
+        return crate::redact::redacted_with_related(&store, &rows, &related);
     }
     if rows.len() == store.len() {
-        return Ok(store);
+        return Ok((store, related));
     }
     let batch = Batch::of_objects(rows.iter().map(|&i| store.raw(i as usize)))
         .map_err(|e| format!("cannot read an event again: {e}"))?;
     let mut only = Store::new();
     only.merge(batch);
-    Ok(only)
+    Ok((only, related))
 }
 
 /// The token clients must send, and whether serve made it up (then it is printed, once, for the
@@ -238,7 +245,7 @@ async fn serve(
     addr: SocketAddr,
     token: Token,
     store: Store,
-    related: crate::related::Related,
+    related: Related,
     options: Options,
 ) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
@@ -275,7 +282,7 @@ pub async fn serve_on(
     mut listener: tokio::net::TcpListener,
     token: Token,
     store: Store,
-    related: crate::related::Related,
+    related: Related,
     options: Options,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> Result<(), String> {

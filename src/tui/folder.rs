@@ -10,15 +10,9 @@ use super::model::Model;
 use crate::output::{FOLDER_EVENTS, write_folder};
 
 /// Writes the folder at `target` (`path` as typed): the shown (or loaded) events, every track
-/// event at hand (the verdicts rest on them), and the rooms, sessions and quality stats.
+/// event at hand (the verdicts rest on them), and the rooms, sessions and quality stats, all of
+/// them redacted alike when the profile says so.
 pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: bool) -> Action {
-    if model.config.redact {
-        return Action::Saved(Err(format!(
-            "{path} is a folder, and the related data it would hold (sessions, peers' names) \
-             is not redacted: with redaction on, name a file such as {}/events.json",
-            path.trim_end_matches('/')
-        )));
-    }
     if !replace && target.join(FOLDER_EVENTS).exists() {
         return Action::SaveNeedsConfirm {
             path: path.to_string(),
@@ -45,10 +39,25 @@ pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: b
         .map(|&i| store.raw(i as usize))
         .chain(beside.track_raws.iter().map(|r| &r[..]));
     let count = rows.len() + beside.track_raws.len();
+    let written = if model.config.redact {
+        // Every file of the folder with one set of pseudonyms: the sessions name their peers
+        // as the events do.
+        match crate::redact::redacted_objects_with_related(events, &beside.data) {
+            Ok((store, related)) => {
+                let events = (0..store.len()).map(|i| store.raw(i));
+                write_folder(target, events, &related).map(|_| (store.len(), " (redacted)"))
+            }
+            Err(e) => {
+                return Action::Saved(Err(format!("{path}: {e}; the events are still loaded")));
+            }
+        }
+    } else {
+        write_folder(target, events, &beside.data).map(|_| (count, ""))
+    };
     let related = &beside.data;
-    Action::Saved(match write_folder(target, events, related) {
-        Ok(_) => Ok(format!(
-            "saved {count} events, {} rooms, {} sessions and {} peers' stats into {path}",
+    Action::Saved(match written {
+        Ok((count, redacted)) => Ok(format!(
+            "saved {count} events, {} rooms, {} sessions and {} peers' stats into {path}{redacted}",
             related.rooms.len(),
             related.sessions.len(),
             related.stats.len()

@@ -606,4 +606,89 @@ mod tests {
                 .any(|(_, o)| *o == crate::insight::Outcome::NeverGotIn)
         );
     }
+
+    /// Every string value of the JSON values in a text (one document, or one per line).
+    fn string_values(text: &str) -> Vec<String> {
+        fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::String(s) => out.push(s.to_lowercase()),
+                serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+                serde_json::Value::Object(o) => o.values().for_each(|x| walk(x, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        for value in serde_json::Deserializer::from_str(text).into_iter() {
+            walk(&value.unwrap(), &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn with_redaction_a_folder_holds_pseudonyms_in_every_file_and_tells_the_same_verdicts() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = demo();
+        let related = crate::source::demo::related();
+        let objects = related.clone().into_objects().collect();
+        update(&mut m, Action::RelatedLoaded { objects, now: 0 });
+        m.config.redact = true;
+        let folder = dir.path().join("shared").to_str().unwrap().to_string() + "/";
+        match save(&m, &folder, SaveWhat::Loaded, false) {
+            Action::Saved(Ok(message)) => assert!(
+                message.contains("10 rooms, 28 sessions") && message.ends_with("(redacted)"),
+                "{message}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        // The names and user ids of the events and of every peer of the sessions.
+        let store = &m.events.store;
+        let mut real: std::collections::BTreeSet<String> = (0..store.len())
+            .flat_map(|i| {
+                let row = store.row(i);
+                [store.str(row.user_name), store.str(row.user_id)]
+            })
+            .map(str::to_lowercase)
+            .collect();
+        for peer in related.sessions.iter().flat_map(|s| &s.peers) {
+            real.extend(
+                peer.name
+                    .iter()
+                    .chain(&peer.user_id)
+                    .map(|s| s.to_lowercase()),
+            );
+        }
+        real.remove("");
+        assert!(real.len() > 800, "{}", real.len());
+        for name in [
+            "events.ndjson",
+            "rooms.json",
+            "sessions.json",
+            "peer-stats.ndjson",
+        ] {
+            let text = std::fs::read_to_string(format!("{folder}{name}")).unwrap();
+            assert!(!text.contains("Priya Raman"), "{name}");
+            for value in string_values(&text) {
+                assert!(!real.contains(&value), "{name}: {value}");
+            }
+        }
+        // Read again, the folder tells every chain as the explorer did: the sessions name each
+        // peer as its events do.
+        let source = crate::source::Source::Files(vec![folder.clone()]);
+        let (again, problems) = source.load_offline();
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(again.len(), store.len());
+        let before = crate::insight::outcomes(store, &m.beside.data, &[], 0);
+        let after = crate::insight::outcomes(&again, &source.related(), &[], 0);
+        let told = |store: &crate::store::Store,
+                    table: &[Option<(u32, crate::insight::Outcome)>]| {
+            let mut by_id: Vec<(String, crate::insight::Outcome)> = (0..store.len())
+                .filter_map(|i| Some((event_id(store, i)?, table[i]?.1)))
+                .collect();
+            by_id.sort();
+            by_id
+        };
+        let (b, a) = (told(store, &before), told(&again, &after));
+        assert!(b.len() > 1000, "{}", b.len());
+        assert_eq!(b, a);
+    }
 }

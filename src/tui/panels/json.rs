@@ -145,6 +145,23 @@ impl JsonPanel {
         shown.get(self.selected).map(|&k| &self.nodes[k])
     }
 
+    /// The selected node as `y` copies it, and whether it was redacted: with redaction on (`redact
+    /// = true` in the profile), the same node of the event redacted. Redacting changes string
+    /// values only, so the redacted event's tree has the same nodes in the same order.
+    fn copied(&self, model: &Model) -> Option<(Node, bool)> {
+        let k = *self.shown().get(self.selected)?;
+        if !model.config.redact {
+            return Some((self.nodes[k].clone(), false));
+        }
+        let store = &model.events.store;
+        let raw = crate::redact::Redactor::for_rows(store, &[self.event as u32])
+            .event(store.raw(self.event));
+        let value: Value = serde_json::from_slice(&raw).ok()?;
+        let mut nodes = Vec::new();
+        flatten(&mut nodes, 0, String::new(), String::new(), &value);
+        nodes.into_iter().nth(k).map(|node| (node, true))
+    }
+
     /// Folds (`open` false) or unfolds the selected node; folding a member that is not a
     /// container folds its parent instead and selects it.
     fn fold(&mut self, open: bool) {
@@ -192,11 +209,11 @@ pub fn handle(mut j: JsonPanel, model: &mut Model, c: Command) -> Handled {
             j.fold(!open);
         }
         Command::CopyJson => {
-            let effects = j.node().map(copy_value).unwrap_or_default();
+            let effects = j.copied(model).map(copy_value).unwrap_or_default();
             return Handled::Done(Focus::Json(j), effects);
         }
         Command::CopyToFile => {
-            let effects = j.node().map(copy_value).unwrap_or_default();
+            let effects = j.copied(model).map(copy_value).unwrap_or_default();
             return Handled::Done(Focus::Json(j), crate::tui::clipboard::to_file(effects));
         }
         Command::CopyId => {
@@ -231,12 +248,13 @@ fn path_text(node: &Node) -> String {
     }
 }
 
-/// `y`: the selected field's value to the clipboard.
-fn copy_value(node: &Node) -> Vec<Effect> {
+/// `y`: the selected field's value to the clipboard (`redacted`: taken from the event redacted).
+fn copy_value((node, redacted): (Node, bool)) -> Vec<Effect> {
     let (text, escaped) = value_text(&node.value);
     let what = format!(
-        "the value of {}{}",
-        for_terminal(&path_text(node)),
+        "the {}value of {}{}",
+        if redacted { "redacted " } else { "" },
+        for_terminal(&path_text(&node)),
         if escaped {
             " (as JSON: it holds control characters)"
         } else {

@@ -42,6 +42,36 @@ fn the_tree_copies_a_fields_value_and_its_path() {
 }
 
 #[test]
+fn with_redaction_on_the_tree_copies_a_fields_value_redacted() {
+    let mut m = loaded(&ten());
+    m.config.redact = true;
+    select(&mut m, 3);
+    run(&mut m, Command::ShowJson);
+    to_path(&mut m, ".data.user_name");
+    let (text, what) = copied(run(&mut m, Command::CopyJson));
+    assert_eq!(text, "user-0001");
+    assert_eq!(what, "the redacted value of .data.user_name");
+    match run(&mut m, Command::CopyToFile).as_slice() {
+        [Effect::Copy { text, .. }] => assert_eq!(text, "user-0001"),
+        other => panic!("expected one copy, got {other:?}"),
+    }
+    to_path(&mut m, ".data");
+    let (json, _) = copied(run(&mut m, Command::CopyJson));
+    assert!(
+        !json.contains("User 3") && !json.contains("user-3"),
+        "{json}"
+    );
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["user_id"], "uid-0001");
+    // What is not a person's stays as it is.
+    to_path(&mut m, ".data.error_code");
+    assert_eq!(copied(run(&mut m, Command::CopyJson)).0, "4005");
+    // The tree itself shows the event as it is, as the detail pane does.
+    to_path(&mut m, ".data.user_name");
+    assert_eq!(tree(&m).node().unwrap().value, "User 3");
+}
+
+#[test]
 fn folding_hides_an_objects_members_and_left_on_a_member_folds_its_object() {
     let mut m = loaded(&ten());
     run(&mut m, Command::ShowJson);
