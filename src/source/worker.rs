@@ -114,12 +114,14 @@ pub struct Retry {
     pub at: std::time::Instant,
 }
 
-/// When a request that keeps failing is given up, in words: "gives up in 2 min".
+/// When a request that keeps failing is given up, in words: "gives up in 3 min" (to the
+/// nearest minute from two on), "gives up in 40 s"; "the last" for the attempt after which it
+/// is given up if it fails (where "gives up in 0 s" read as if it would not be made).
 pub fn giving_up_words(secs: u64) -> String {
-    if secs >= 120 {
-        format!("gives up in {} min", secs / 60)
-    } else {
-        format!("gives up in {secs} s")
+    match secs {
+        0 => "the last".to_string(),
+        1..120 => format!("gives up in {secs} s"),
+        _ => format!("gives up in {} min", (secs + 30) / 60),
     }
 }
 
@@ -399,4 +401,20 @@ fn landing(
         Some(s) => s.poll_landed(cx),
         None => Poll::Pending,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::giving_up_words;
+
+    #[test]
+    fn the_time_left_reads_to_the_nearest_minute_and_the_last_attempt_says_so() {
+        assert_eq!(giving_up_words(0), "the last");
+        assert_eq!(giving_up_words(1), "gives up in 1 s");
+        assert_eq!(giving_up_words(119), "gives up in 119 s");
+        assert_eq!(giving_up_words(120), "gives up in 2 min");
+        // Three minutes less a second is three minutes, not two.
+        assert_eq!(giving_up_words(179), "gives up in 3 min");
+        assert_eq!(giving_up_words(149), "gives up in 2 min");
+    }
 }
