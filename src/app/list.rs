@@ -11,7 +11,7 @@ use crate::insight::{GroupKey, GroupSort, WhyEmpty};
 use crate::output::Format;
 use crate::source::Source;
 use crate::source::ndjson::Spans;
-use crate::store::Store;
+use crate::store::{NO_TIME, Store};
 
 /// What `list` is asked to print.
 #[derive(Debug, Clone)]
@@ -53,10 +53,18 @@ pub fn run(list: List) -> Result<Ended, Failure> {
             }
             Err(Stopped::Before(failure)) => return Err(failure),
             Err(Stopped::PartWay(store, filter, e)) => {
-                // What arrived before the failure is still written, and the exit status says
-                // it is incomplete.
-                let rows = store.filter(&filter);
-                let _ = write_list(&list, &store, rows);
+                // What arrived before the failure is still written, said to be partial with
+                // where each type stops, and the exit status says it is incomplete.
+                let mut rows = store.filter(&filter);
+                if let Some(max) = list.max {
+                    rows.truncate(max);
+                }
+                if let Err(w) = write_list(&list, &store, rows.clone()) {
+                    return Err(Failure::Runtime(format!(
+                        "{e}; what arrived before it could not be written: {w}"
+                    )));
+                }
+                eprintln!("{}", partial_note(&store, &rows));
                 return Err(Failure::Runtime(e));
             }
         },
@@ -222,6 +230,41 @@ fn note_saved_pages(source: &Source) {
             "callscope: partial: {saved} {held} events, and more followed (no page is the query's last)"
         ),
     }
+}
+
+/// What a live `list` stopped by a failure wrote, said before the failure: how many events
+/// arrived, and each type's count and latest time, so that a type whose loading stopped early
+/// shows where (the other types may have been stopped too: only what arrived is said).
+fn partial_note(store: &Store, rows: &[u32]) -> String {
+    if rows.is_empty() {
+        return "callscope: partial: no event arrived before the failure below".to_string();
+    }
+    let mut by_type: std::collections::BTreeMap<&str, (usize, i64)> = Default::default();
+    for &i in rows {
+        let row = store.row(i as usize);
+        let (count, latest) = by_type.entry(store.str(row.kind)).or_insert((0, NO_TIME));
+        *count += 1;
+        *latest = (*latest).max(row.ts);
+    }
+    let types: Vec<String> = by_type
+        .into_iter()
+        .map(|(kind, (count, latest))| {
+            let kind = crate::text::for_terminal(if kind.is_empty() { "(none)" } else { kind });
+            let count = crate::text::plural(count, "event", "events");
+            match latest {
+                NO_TIME => format!("{kind} {count}"),
+                t => format!(
+                    "{kind} {count}, the latest at {}",
+                    crate::time::format_nanos(t)
+                ),
+            }
+        })
+        .collect();
+    format!(
+        "callscope: partial: the answer holds only what arrived before the failure below, {}: {}",
+        crate::text::plural(rows.len(), "event", "events"),
+        types.join("; ")
+    )
 }
 
 /// What is said of an input file that holds nothing.

@@ -38,9 +38,13 @@ pub enum Reply {
     Huge { len: usize, announced: bool },
 }
 
+/// The room of the scripted events: an id as the service writes one (a `--room` value of
+/// another form is a name, looked up first).
+pub const ROOM_ID: &str = "5f1e0c3a9b2d4e6f8a0b1c2d";
+
 pub fn event(id: u32) -> String {
     format!(
-        r#"{{"version":"2.0","id":"00000000-0000-4000-8000-{id:012}","timestamp":"2026-11-18T10:00:{:02}.123456789Z","type":"client.join.failed","data":{{"room_id":"r1","peer_id":"p{id}","error_code":500,"error_name":"ServerErrors","is_terminal":false,"retries_join":{id}}}}}"#,
+        r#"{{"version":"2.0","id":"00000000-0000-4000-8000-{id:012}","timestamp":"2026-11-18T10:00:{:02}.123456789Z","type":"client.join.failed","data":{{"room_id":"{ROOM_ID}","peer_id":"p{id}","error_code":500,"error_name":"ServerErrors","is_terminal":false,"retries_join":{id}}}}}"#,
         id % 60
     )
 }

@@ -271,3 +271,66 @@ async fn a_page_that_is_not_json_fails_after_retries_and_keeps_what_was_loaded()
     );
     assert!(server.count() > 6, "{} requests", server.count());
 }
+
+/// `list --live` stopped part-way by a failure writes what arrived, and says before the
+/// failure that its answer is partial, with each type's count and latest time: read later,
+/// the file does not pass for the whole query.
+#[tokio::test]
+async fn a_list_stopped_part_way_writes_what_arrived_and_says_where_each_type_stops() {
+    let server = FaultServer::start(vec![
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 6,
+        },
+        Reply::Status {
+            status: 401,
+            body: r#"{"message":"token expired"}"#,
+            retry_after: None,
+        },
+    ])
+    .await;
+    let url = server.url.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
+        cmd.args([
+            "list",
+            "--live",
+            "--base-url",
+            &url,
+            "--room",
+            fault_server::ROOM_ID,
+        ])
+        .args(["--type", "join", "--page-size", "3", "--format", "ndjson"])
+        .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+        .stdin(std::process::Stdio::null());
+        for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
+            cmd.env_remove(name);
+        }
+        cmd.output().unwrap()
+    })
+    .await
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1), "a partial answer exits with 1");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr.clone()).unwrap();
+    assert_eq!(
+        stdout.lines().count(),
+        3,
+        "what arrived is written: {stdout} {stderr}"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let partial = stderr
+        .find(
+            "callscope: partial: the answer holds only what arrived before the failure below, \
+             3 events: client.join.failed 3 events, the latest at 2026-11-18T10:00:03.123456789Z\n",
+        )
+        .unwrap_or_else(|| panic!("no partial note: {stderr}"));
+    let failure = stderr
+        .find("HTTP 401")
+        .unwrap_or_else(|| panic!("no failure: {stderr}"));
+    assert!(
+        partial < failure,
+        "the note comes before the failure: {stderr}"
+    );
+}
