@@ -763,4 +763,29 @@ mod tests {
         let texts: Vec<&str> = spans.iter().map(|s| s.content.as_ref()).collect();
         assert_eq!(texts, ["code ", "4006", "!"]);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config {
+            cases: 2000,
+            failure_persistence: None,
+            ..proptest::test_runner::Config::default()
+        })]
+
+        /// Whatever the range (within a word, across words, past the words' end), the places
+        /// are those of the bits set in it, one at a time.
+        #[test]
+        fn set_bits_are_the_bits_set_in_the_range_one_by_one(
+            words in proptest::collection::vec(proptest::num::u64::ANY, 0..5),
+            start in 0usize..400,
+            len in 0usize..400,
+        ) {
+            let range = start..start + len;
+            let one_by_one: Vec<u32> = range
+                .clone()
+                .filter(|&i| words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0))
+                .map(|i| i as u32)
+                .collect();
+            proptest::prop_assert_eq!(set_bits(&words, range), one_by_one);
+        }
+    }
 }
