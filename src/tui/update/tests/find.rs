@@ -485,3 +485,112 @@ fn a_jump_still_owed_is_given_up_when_the_user_changes_the_filter() {
     idle_until_done(&mut m);
     assert_eq!(selected_number(&m), Some(0), "the user's move stands");
 }
+
+/// What a find in force holds and counts, against a find of its text afresh: every loaded
+/// event's answer, and the count of the shown ones once it is claimed; with no work left, the
+/// count is claimed.
+fn assert_find_holds_what_a_find_afresh_holds(m: &Model, what: &str) {
+    let Some(f) = m.events.find.as_ref() else {
+        return;
+    };
+    let want = afresh(m, &f.text);
+    assert_eq!(hits(m), want, "{what}: \"{}\"", f.text);
+    let shown = m
+        .events
+        .shown
+        .iter()
+        .filter(|i| want.binary_search(i).is_ok())
+        .count();
+    if let Some(n) = f.shown_hits() {
+        assert_eq!(n, shown, "{what}: the count of \"{}\"", f.text);
+    }
+    if !m.has_work() {
+        assert_eq!(
+            f.shown_hits(),
+            Some(shown),
+            "{what}: no work left, no count"
+        );
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config {
+        cases: 200,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    })]
+
+    /// Letters typed and taken back, turns with nothing else to do, events of a load, a new
+    /// filter, a live query's answer replacing the events, Enter, Esc and `n`, in any order and
+    /// with parts of any size: the find holds and counts what a find of its text afresh does.
+    #[test]
+    fn a_find_holds_what_a_find_afresh_holds_whatever_happens_between_its_parts(
+        step in 1usize..6,
+        ops in proptest::collection::vec((0u8..9, 0usize..10), 1..40),
+    ) {
+        let mut m = loaded(&ten());
+        m.events.find_step = step;
+        let mut next = 100;
+        let mut events = |count: usize, next: &mut u32| -> Vec<serde_json::Value> {
+            (0..count)
+                .map(|k| {
+                    *next += 1;
+                    let room = ["room-a", "room-b", "room-ab"][k % 3];
+                    event(*next, PUBLISH, room, *next % 2 == 0)
+                })
+                .collect()
+        };
+        for (op, arg) in ops {
+            let finding = m.focus.mode() == Mode::Find;
+            let what = match op {
+                0 => {
+                    if !finding {
+                        run(&mut m, Command::Find);
+                    }
+                    let c = ['r', 'o', 'm', '-', 'a', 'b', '4', '0', ' ', '1'][arg];
+                    type_text(&mut m, &c.to_string());
+                    "typed"
+                }
+                1 if finding => {
+                    press(&mut m, KeyCode::Backspace, KeyModifiers::NONE);
+                    "taken back"
+                }
+                2 => {
+                    update(&mut m, Action::Idle);
+                    "idle"
+                }
+                3 => {
+                    let batch_of = events(arg + 1, &mut next);
+                    update(&mut m, Action::BatchLoaded(batch(&batch_of)));
+                    "loaded"
+                }
+                4 if !finding => {
+                    run(&mut m, Command::CycleTerminal);
+                    "filtered"
+                }
+                5 if finding => {
+                    run(&mut m, Command::Apply);
+                    "applied"
+                }
+                6 if finding => {
+                    run(&mut m, Command::Cancel);
+                    "cancelled"
+                }
+                7 => {
+                    crate::tui::update::events::replace_store(&mut m);
+                    let batch_of = events(arg + 3, &mut next);
+                    update(&mut m, Action::BatchLoaded(batch(&batch_of)));
+                    "replaced"
+                }
+                8 if !finding => {
+                    run(&mut m, Command::FindNext);
+                    "next"
+                }
+                _ => continue,
+            };
+            assert_find_holds_what_a_find_afresh_holds(&m, what);
+        }
+        idle_until_done(&mut m);
+        assert_find_holds_what_a_find_afresh_holds(&m, "done");
+    }
+}
