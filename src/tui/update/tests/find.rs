@@ -531,12 +531,12 @@ proptest::proptest! {
         let mut m = loaded(&ten());
         m.events.find_step = step;
         let mut next = 100;
-        let mut events = |count: usize, next: &mut u32| -> Vec<serde_json::Value> {
+        let events = |count: usize, next: &mut u32| -> Vec<serde_json::Value> {
             (0..count)
                 .map(|k| {
                     *next += 1;
                     let room = ["room-a", "room-b", "room-ab"][k % 3];
-                    event(*next, PUBLISH, room, *next % 2 == 0)
+                    event(*next, PUBLISH, room, next.is_multiple_of(2))
                 })
                 .collect()
         };
