@@ -343,8 +343,8 @@ pub fn typed(model: &mut Model) {
 
 /// Goes on with the jump a find owes, if any: the shown events after those walked are looked
 /// at, those the find has not looked at yet one by one up to a share of its part
-/// ([`JUMP_SHARE`]); the selection moves to the first that holds the text. Given up when the
-/// user moved meanwhile (see [`Jump`]).
+/// (`JUMP_SHARE`); the selection moves to the first that holds the text. Given up when the
+/// user moved meanwhile (see `Jump`).
 pub fn owed_jump(model: &mut Model) {
     let Some(jump) = model.events.find.as_ref().and_then(|f| f.jump) else {
         return;
