@@ -118,16 +118,18 @@ pub async fn run(
             }
         };
         // What is left of a find is done in turns of its own, each after every key and batch
-        // waiting: a key typed meanwhile is answered within a part's time.
+        // waiting: a key typed meanwhile is answered within a part's time. The branches are
+        // asked in order: a signal and the clocks, each ready once, before the background
+        // results, which a load ahead of the merging keeps waiting until it ends.
         let idle = model.has_work();
         let action = tokio::select! {
             biased;
+            signal = &mut stop => return Ok(Ended::Signal(signal)),
             ev = input.next() => match ev {
                 Some(Ok(ev)) => translate(model, ev),
                 Some(Err(e)) => return Err(e),
                 None => return Ok(Ended::Quit),
             },
-            Some(action) = rx.recv() => Some(action),
             () = follow_due => {
                 next_follow = None;
                 Some(Action::FollowTick)
@@ -136,7 +138,7 @@ pub async fn run(
                 next_tick = None;
                 Some(Action::Tick(super::model::Clock::now()))
             }
-            signal = &mut stop => return Ok(Ended::Signal(signal)),
+            Some(action) = rx.recv() => Some(action),
             () = std::future::ready(()), if idle => Some(Action::Idle),
         };
         let Some(action) = action else { continue };

@@ -17,12 +17,13 @@ use super::groups::GroupsPanel;
 use super::{Focus, Handled, visible_offset};
 
 use crate::filter::Filter;
+use crate::insight::Order;
 use crate::store::{Query, Store};
 use crate::text::for_terminal;
 use crate::text::thousands;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
-use crate::tui::model::{Events, Model};
+use crate::tui::model::{Events, Generation, Model};
 use crate::tui::update::events::{fetch_more_if_near_end, select};
 use crate::tui::update::history::{self, Return};
 use crate::tui::view::layout::list_height;
@@ -68,15 +69,20 @@ struct Within {
     covered: usize,
 }
 
-/// A jump owed since the text was typed: the shown events are walked from `from`, and `walked`
-/// of them were found not to hold the text. It is given up when the user moves the selection
-/// off `selected` or the shown events change.
+/// A jump owed since the text was typed: the shown events are walked from the one at `from`
+/// (event `from_row`), and `walked` of them were found not to hold the text. It is given up
+/// when the user moves: the selection off event `selected`, another order, another filter.
+/// Events of the load that join the shown ones move the place it walks from: the walk begins
+/// again there.
 #[derive(Debug, Clone, Copy)]
 struct Jump {
     from: usize,
+    from_row: Option<u32>,
     walked: usize,
-    selected: usize,
-    shown: u64,
+    selected: Option<u32>,
+    order: Order,
+    /// The generation of the events when the jump last went on.
+    generation: Generation,
 }
 
 /// Where a walk through the shown events stopped.
@@ -323,11 +329,14 @@ pub fn typed(model: &mut Model) {
     };
     // The first part is looked at, and the jump made, once the update's views are brought up
     // to date (see `update`).
+    let events = &model.events;
     find.jump = Some(Jump {
         from: start,
+        from_row: events.shown.get(start).copied(),
         walked: 0,
-        selected: model.events.selection.selected,
-        shown: model.events.generation.shown,
+        selected: events.shown.get(events.selection.selected).copied(),
+        order: events.order,
+        generation: events.generation,
     });
     model.events.find = Some(find);
 }
@@ -335,18 +344,18 @@ pub fn typed(model: &mut Model) {
 /// Goes on with the jump a find owes, if any: the shown events after those walked are looked
 /// at, those the find has not looked at yet one by one up to a share of its part
 /// (`JUMP_SHARE`); the selection moves to the first that holds the text. Given up when the
-/// selection was moved meanwhile or the shown events changed.
+/// user moved meanwhile (see `Jump`).
 pub fn owed_jump(model: &mut Model) {
     let Some(jump) = model.events.find.as_ref().and_then(|f| f.jump) else {
         return;
     };
     let events = &model.events;
-    if events.selection.selected != jump.selected || events.generation.shown != jump.shown {
+    let Some(jump) = jump.after(events) else {
         if let Some(find) = &mut model.events.find {
             find.jump = None;
         }
         return;
-    }
+    };
     let started = std::time::Instant::now();
     let alone = (model.events.find_step / JUMP_SHARE).max(1);
     let walked = walk(model, jump.from, true, jump.walked, Some(alone));
@@ -365,6 +374,37 @@ pub fn owed_jump(model: &mut Model) {
             jump_to(model, k);
             // The jump itself moved the selection: it is not the user's move.
         }
+    }
+}
+
+impl Jump {
+    /// This jump, to go on with the events as they are now; `None` when the user moved since
+    /// it last went on. The shown events changed with the store alone (the load's events
+    /// joined them): the walk begins again from its event's place among them.
+    fn after(self, events: &Events) -> Option<Jump> {
+        let selected = events.shown.get(events.selection.selected).copied();
+        let now = events.generation;
+        if selected != self.selected || events.order != self.order {
+            return None;
+        }
+        if now.shown == self.generation.shown {
+            return Some(Jump {
+                generation: now,
+                ..self
+            });
+        }
+        // The shown events changed without the store: a filter the user changed.
+        if now.store == self.generation.store {
+            return None;
+        }
+        let row = self.from_row?;
+        let from = events.shown.iter().position(|&r| r == row)?;
+        Some(Jump {
+            from,
+            walked: 0,
+            generation: now,
+            ..self
+        })
     }
 }
 
@@ -722,5 +762,30 @@ mod tests {
         let spans = marked("code 4006!", "4006", Style::new(), Style::new().bold());
         let texts: Vec<&str> = spans.iter().map(|s| s.content.as_ref()).collect();
         assert_eq!(texts, ["code ", "4006", "!"]);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config {
+            cases: 2000,
+            failure_persistence: None,
+            ..proptest::test_runner::Config::default()
+        })]
+
+        /// Whatever the range (within a word, across words, past the words' end), the places
+        /// are those of the bits set in it, one at a time.
+        #[test]
+        fn set_bits_are_the_bits_set_in_the_range_one_by_one(
+            words in proptest::collection::vec(proptest::num::u64::ANY, 0..5),
+            start in 0usize..400,
+            len in 0usize..400,
+        ) {
+            let range = start..start + len;
+            let one_by_one: Vec<u32> = range
+                .clone()
+                .filter(|&i| words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0))
+                .map(|i| i as u32)
+                .collect();
+            proptest::prop_assert_eq!(set_bits(&words, range), one_by_one);
+        }
     }
 }

@@ -395,3 +395,202 @@ fn a_find_typed_on_after_events_arrived_looks_at_them_all() {
     let f = m.events.find.as_ref().unwrap();
     assert_eq!(f.shown_hits(), Some(9));
 }
+
+/// A find whose jump is owed ("message 9" is reached only in the turns after), typed on ten
+/// events with one event a part.
+fn jump_owed_on_ten() -> Model {
+    let mut m = loaded(&ten());
+    m.events.find_step = 1;
+    find(&mut m, "message 9");
+    assert_eq!(selected_number(&m), Some(0), "not reached yet");
+    m
+}
+
+#[test]
+fn a_jump_still_owed_goes_on_when_events_of_the_load_arrive_meanwhile() {
+    // A batch of the load joins the shown events: the user did not move, and the jump that a
+    // find looked at in one part would have made at once is still made.
+    let mut m = jump_owed_on_ten();
+    update(
+        &mut m,
+        Action::BatchLoaded(batch(&[event(30, JOIN, "room-z", true)])),
+    );
+    assert_eq!(selected_number(&m), Some(0), "not reached yet");
+    idle_until_done(&mut m);
+    assert_eq!(selected_number(&m), Some(9));
+    // An event that holds it arrives just before the one the find began from, at the place
+    // that one had: the walk begins from that one's new place, and goes round to event 1.
+    let mut m = loaded(&ten());
+    m.events.find_step = 1;
+    select(&mut m, 2);
+    find(&mut m, "message 1");
+    assert_eq!(selected_number(&m), Some(2), "not reached yet");
+    let mut early = event(11, JOIN, "room-z", false);
+    early["timestamp"] = json!("2026-11-18T10:00:01.500000000Z");
+    early["data"]["error_message"] = json!("message 1");
+    update(&mut m, Action::BatchLoaded(batch(&[early])));
+    assert_eq!(m.events.shown[2], 10, "the new event is where event 2 was");
+    idle_until_done(&mut m);
+    assert_eq!(
+        selected_number(&m),
+        Some(1),
+        "round from the end, from event 2"
+    );
+}
+
+#[test]
+fn a_jump_still_owed_is_given_up_when_the_order_changes_under_the_same_place() {
+    // room-x is held by events 5 and 8 only. The jump is owed when the time's way is flipped:
+    // the selection stays at the top, on another event, and the events walked before are
+    // others now. It is given up: not made to event 5, past event 8 it never looked at.
+    let events: Vec<serde_json::Value> = (0..10)
+        .map(|n| {
+            let room = if n == 5 || n == 8 { "room-x" } else { "room-a" };
+            event(n, JOIN, room, false)
+        })
+        .collect();
+    let mut m = loaded(&events);
+    m.events.find_step = 1;
+    find(&mut m, "room-x");
+    assert_eq!(selected_number(&m), Some(0), "not reached yet");
+    run(&mut m, Command::Apply);
+    run(&mut m, Command::FlipTime);
+    assert_eq!(
+        m.events.selection.selected, 0,
+        "the selection stays at the top"
+    );
+    assert_eq!(selected_number(&m), Some(9));
+    idle_until_done(&mut m);
+    assert_eq!(selected_number(&m), Some(9), "the user's move stands");
+    // Away from the top, the selected event stays selected, at another place.
+    let mut m = loaded(&events);
+    m.events.find_step = 1;
+    select(&mut m, 3);
+    find(&mut m, "room-x");
+    assert_eq!(selected_number(&m), Some(3), "not reached yet");
+    run(&mut m, Command::Apply);
+    run(&mut m, Command::FlipTime);
+    assert_eq!(selected_number(&m), Some(3));
+    idle_until_done(&mut m);
+    assert_eq!(selected_number(&m), Some(3), "the user's move stands");
+}
+
+#[test]
+fn a_jump_still_owed_is_given_up_when_the_user_changes_the_filter() {
+    let mut m = jump_owed_on_ten();
+    run(&mut m, Command::Apply);
+    run(&mut m, Command::CycleTerminal);
+    assert!(m.events.shown.contains(&9), "event 9 is still shown");
+    assert_eq!(selected_number(&m), Some(0), "event 0 stays selected");
+    idle_until_done(&mut m);
+    assert_eq!(selected_number(&m), Some(0), "the user's move stands");
+}
+
+/// What a find in force holds and counts, against a find of its text afresh: every loaded
+/// event's answer, and the count of the shown ones once it is claimed; with no work left, the
+/// count is claimed.
+fn assert_find_holds_what_a_find_afresh_holds(m: &Model, what: &str) {
+    let Some(f) = m.events.find.as_ref() else {
+        return;
+    };
+    let want = afresh(m, &f.text);
+    assert_eq!(hits(m), want, "{what}: \"{}\"", f.text);
+    let shown = m
+        .events
+        .shown
+        .iter()
+        .filter(|i| want.binary_search(i).is_ok())
+        .count();
+    if let Some(n) = f.shown_hits() {
+        assert_eq!(n, shown, "{what}: the count of \"{}\"", f.text);
+    }
+    if !m.has_work() {
+        assert_eq!(
+            f.shown_hits(),
+            Some(shown),
+            "{what}: no work left, no count"
+        );
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config {
+        cases: 200,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    })]
+
+    /// Letters typed and taken back, turns with nothing else to do, events of a load, a new
+    /// filter, a live query's answer replacing the events, Enter, Esc and `n`, in any order and
+    /// with parts of any size: the find holds and counts what a find of its text afresh does.
+    #[test]
+    fn a_find_holds_what_a_find_afresh_holds_whatever_happens_between_its_parts(
+        step in 1usize..6,
+        ops in proptest::collection::vec((0u8..9, 0usize..10), 1..40),
+    ) {
+        let mut m = loaded(&ten());
+        m.events.find_step = step;
+        let mut next = 100;
+        let events = |count: usize, next: &mut u32| -> Vec<serde_json::Value> {
+            (0..count)
+                .map(|k| {
+                    *next += 1;
+                    let room = ["room-a", "room-b", "room-ab"][k % 3];
+                    event(*next, PUBLISH, room, next.is_multiple_of(2))
+                })
+                .collect()
+        };
+        for (op, arg) in ops {
+            let finding = m.focus.mode() == Mode::Find;
+            let what = match op {
+                0 => {
+                    if !finding {
+                        run(&mut m, Command::Find);
+                    }
+                    let c = ['r', 'o', 'm', '-', 'a', 'b', '4', '0', ' ', '1'][arg];
+                    type_text(&mut m, &c.to_string());
+                    "typed"
+                }
+                1 if finding => {
+                    press(&mut m, KeyCode::Backspace, KeyModifiers::NONE);
+                    "taken back"
+                }
+                2 => {
+                    update(&mut m, Action::Idle);
+                    "idle"
+                }
+                3 => {
+                    let batch_of = events(arg + 1, &mut next);
+                    update(&mut m, Action::BatchLoaded(batch(&batch_of)));
+                    "loaded"
+                }
+                4 if !finding => {
+                    run(&mut m, Command::CycleTerminal);
+                    "filtered"
+                }
+                5 if finding => {
+                    run(&mut m, Command::Apply);
+                    "applied"
+                }
+                6 if finding => {
+                    run(&mut m, Command::Cancel);
+                    "cancelled"
+                }
+                7 => {
+                    crate::tui::update::events::replace_store(&mut m);
+                    let batch_of = events(arg + 3, &mut next);
+                    update(&mut m, Action::BatchLoaded(batch(&batch_of)));
+                    "replaced"
+                }
+                8 if !finding => {
+                    run(&mut m, Command::FindNext);
+                    "next"
+                }
+                _ => continue,
+            };
+            assert_find_holds_what_a_find_afresh_holds(&m, what);
+        }
+        idle_until_done(&mut m);
+        assert_find_holds_what_a_find_afresh_holds(&m, "done");
+    }
+}
