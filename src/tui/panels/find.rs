@@ -434,7 +434,9 @@ pub fn handle(prompt: FindPrompt, model: &mut Model, c: Command) -> Handled {
             Handled::Done(back, effects)
         }
         Command::Cancel => {
-            model.events.find = prompt.before;
+            // The find in force before comes back, not a jump it still owed: Esc leaves the
+            // selection where the prompt opened.
+            model.events.find = prompt.before.map(|f| Find { jump: None, ..f });
             let mut back = *prompt.back;
             match &mut back {
                 Focus::Groups(g) => g.selected = prompt.start,
@@ -529,7 +531,7 @@ pub fn next(model: &mut Model, forward: bool, here: Focus) -> Handled {
     } else {
         sel + len.max(1) - 1
     };
-    match hit_from(model, from, forward) {
+    match next_hit(model, from, forward) {
         Some(k) => {
             let wrapped = if forward { k <= sel } else { k >= sel };
             jump_to(model, k);
@@ -561,6 +563,25 @@ pub fn to_filter(model: &mut Model, here: Focus) -> Handled {
     let from = Return::list(model);
     let effects = history::change(model, filter, from);
     Handled::Done(here, effects)
+}
+
+/// [`hit_from`] for `n`/`N`: where the walk meets events no part has looked at yet, after a
+/// share of a part of them looked at one by one, every event is looked at first, on every core
+/// (as a find did on each key before it looked a part at a time): one by one, the rest of
+/// five million could take seconds.
+fn next_hit(model: &mut Model, from: usize, forward: bool) -> Option<usize> {
+    let alone = (model.events.find_step / JUMP_SHARE).max(1);
+    match walk(model, from, forward, 0, Some(alone)) {
+        Walked::Hit(k) => Some(k),
+        Walked::Nowhere => None,
+        Walked::Stopped(_) => {
+            if let Some(mut find) = model.events.find.take() {
+                find.refresh(&model.events, usize::MAX);
+                model.events.find = Some(find);
+            }
+            hit_from(model, from, forward)
+        }
+    }
 }
 
 /// The first shown event from `from` (round from the other end) that holds the find, looking

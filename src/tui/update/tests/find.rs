@@ -594,3 +594,43 @@ proptest::proptest! {
         assert_find_holds_what_a_find_afresh_holds(&m, "done");
     }
 }
+
+#[test]
+fn n_meeting_events_not_looked_at_yet_looks_at_every_one_first_then_goes_to_the_hit() {
+    // One event a part: after the key and Enter, most events are not looked at yet.
+    let mut m = loaded(&ten());
+    m.events.find_step = 1;
+    find(&mut m, "message 9");
+    run(&mut m, Command::Apply);
+    assert!(m.has_work());
+    run(&mut m, Command::FindNext);
+    assert_eq!(selected_number(&m), Some(9));
+    let f = m.events.find.as_ref().unwrap();
+    assert!(
+        f.complete(&m.events.store),
+        "every event looked at in one pass, not one by one"
+    );
+    assert_eq!(f.shown_hits(), Some(1));
+    assert!(!m.has_work());
+}
+
+#[test]
+fn esc_leaves_the_selection_where_the_prompt_opened_even_with_a_jump_owed_before() {
+    // A find that still owes its jump, then a new prompt that Esc drops.
+    let mut m = loaded(&ten());
+    m.events.find_step = 1;
+    find(&mut m, "message 9");
+    run(&mut m, Command::Apply);
+    assert!(m.has_work());
+    run(&mut m, Command::Find);
+    type_text(&mut m, "x");
+    run(&mut m, Command::Cancel);
+    let at = selected_number(&m);
+    idle_until_done(&mut m);
+    assert_eq!(
+        selected_number(&m),
+        at,
+        "nothing moved the selection after Esc"
+    );
+    assert_eq!(m.events.find.as_ref().unwrap().text, "message 9");
+}
