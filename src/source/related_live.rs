@@ -188,7 +188,7 @@ async fn answer(
                 |_| {},
             )
             .await
-            .map_err(words);
+            .map_err(|e| names.rename(&e.describe_where_404_answers()));
             Answer::Stats {
                 peer_id,
                 session_id,

@@ -98,11 +98,30 @@ fn live_m_asks_for_the_peers_quality_stats_and_draws_them() {
 
 #[test]
 fn live_the_network_view_says_the_service_answers_once_the_session_has_ended() {
+    network_view_without_stats(
+        true,
+        "the session is still active: quality stats are available after it ends",
+    );
+}
+
+#[test]
+fn live_the_network_view_of_an_ended_session_without_stats_gives_the_services_words() {
+    // A 404 of the stats endpoint is an answer (none for this peer and session), not a sign of
+    // a wrong address.
+    network_view_without_stats(
+        false,
+        "HTTP 404: Not Found (no quality stats for peer p1 in session s-active)",
+    );
+}
+
+/// Opens the network view (`m`) of a publish failure's peer, live against serve, in a session
+/// `active` or ended for which no stats are served: the screen says `said`, and how to ask again.
+fn network_view_without_stats(active: bool, said: &str) {
     let dir = tempfile::tempdir().unwrap();
     let Some(tmux) = Tmux::start(dir.path()) else {
         return;
     };
-    // A folder served: one publish failure, in a session still active.
+    // A folder served: one publish failure, in a session still active or ended.
     let folder = dir.path().join("served");
     std::fs::create_dir(&folder).unwrap();
     std::fs::write(
@@ -113,8 +132,10 @@ fn live_the_network_view_says_the_service_answers_once_the_session_has_ended() {
     .unwrap();
     std::fs::write(
         folder.join("sessions.json"),
-        r#"{"limit":1,"data":[{"id":"s-active","room_id":"r-active","active":true,"created_at":"2026-11-18T09:59:00Z","peers":{"p1":{"id":"p1","name":"Ada","joined_at":"2026-11-18T09:59:30Z"}}}],"last":"s-active"}
-"#,
+        format!(
+            r#"{{"limit":1,"data":[{{"id":"s-active","room_id":"r-active","active":{active},"created_at":"2026-11-18T09:59:00Z","peers":{{"p1":{{"id":"p1","name":"Ada","joined_at":"2026-11-18T09:59:30Z"}}}}}}],"last":"s-active"}}
+"#
+        ),
     )
     .unwrap();
     let upstream = serve(&[folder.to_str().unwrap()], "tok-act-71b0");
@@ -126,11 +147,11 @@ fn live_the_network_view_says_the_service_answers_once_the_session_has_ended() {
     tmux.keys(&["m"]);
     let screen = tmux.wait_for_text("the service gave no quality stats");
     let body = screen.replace('\n', " ");
-    assert!(
-        body.contains("the session is still active: quality stats are available after it ends"),
-        "{screen}"
-    );
+    assert!(body.contains(said), "{screen}");
     assert!(body.contains("R asks again"), "{screen}");
+    // Its own line breaks are breaks, and no hint takes the answer for a wrong address.
+    assert!(!screen.contains('␊'), "{screen}");
+    assert!(!body.contains("check --base-url"), "{screen}");
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux, 0);
 }

@@ -61,6 +61,18 @@ impl FetchError {
     /// What to tell a person: the server's own words (its message, then its details, which
     /// often hold the useful part), and a hint of what to try where one helps.
     pub fn describe(&self) -> String {
+        self.words(true)
+    }
+
+    /// [`FetchError::describe`] for an endpoint whose 404 is an answer (the peer quality stats:
+    /// none for that peer and session, or none yet), not a sign of a wrong address: no hint to
+    /// check `--base-url` for it.
+    pub fn describe_where_404_answers(&self) -> String {
+        self.words(!matches!(self, FetchError::Status { status: 404, .. }))
+    }
+
+    /// The words of [`FetchError::describe`], with the hint of a status or not.
+    fn words(&self, hinted: bool) -> String {
         match self {
             FetchError::Network(m) => format!("network error: {m}"),
             FetchError::BadPage(m) => format!("the server sent a page that is not valid: {m}"),
@@ -105,7 +117,9 @@ impl FetchError {
                     429 if !said("rate|too many") => " (rate limited)",
                     _ => "",
                 };
-                text.push_str(hint);
+                if hinted {
+                    text.push_str(hint);
+                }
                 text
             }
         }

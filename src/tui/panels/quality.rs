@@ -185,11 +185,9 @@ pub fn draw(model: &Model, q: &QualityPanel, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(stats) = model.beside.data.stats_of(&q.peer_id, &q.session_id) else {
+        // The data in it is made safe piece by piece: its own line breaks stay breaks.
         let text = missing(model, q);
-        frame.render_widget(
-            Paragraph::new(for_terminal(&text).into_owned()).wrap(Wrap { trim: false }),
-            inner,
-        );
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), inner);
         return;
     };
     let [top, charts] = Layout::vertical([Constraint::Length(2), Constraint::Fill(1)]).areas(inner);
@@ -228,16 +226,19 @@ pub fn draw(model: &Model, q: &QualityPanel, frame: &mut Frame, area: Rect) {
     }
 }
 
-/// What is said where the stats are not at hand.
+/// What is said where the stats are not at hand, what came from the service or the data made
+/// safe for the terminal.
 fn missing(model: &Model, q: &QualityPanel) -> String {
     let key = model.config.keymap.key(Mode::Quality, Command::Rerun);
+    let (peer, session) = (for_terminal(&q.peer_id), for_terminal(&q.session_id));
     match model.beside.stats_asked(&q.peer_id, &q.session_id) {
         Some(Asked::Asking) => {
             "asking the service for the peer's quality stats in this session…".into()
         }
         Some(Asked::Failed(why)) => format!(
-            "the service gave no quality stats: {why}\n\nThe peer quality stats endpoint answers \
-             only once the session has ended; {key} asks again."
+            "the service gave no quality stats: {}\n\nThe peer quality stats endpoint answers \
+             only once the session has ended; {key} asks again.",
+            for_terminal(why)
         ),
         _ if model.session.live.is_some() => {
             format!("the quality stats were not asked for yet: {key} asks the service")
@@ -246,10 +247,10 @@ fn missing(model: &Model, q: &QualityPanel) -> String {
             "no quality stats of peer {} in session {} among the loaded data: add the peer quality \
              stats response (GET /v2/analytics/peer-stats?peer_id={}&session_id={}) to the folder \
              beside the events, or open the room live and press {} here",
-            q.peer_id,
-            q.session_id,
-            q.peer_id,
-            q.session_id,
+            peer,
+            session,
+            peer,
+            session,
             model.config.keymap.key(Mode::Story, Command::ShowQuality)
         ),
     }
