@@ -3,12 +3,12 @@
 //! it, `n`/`N` to the next and the previous; the list and the detail pane highlight it; `&`
 //! keeps only the events that hold it (the search filter). In the groups view it looks for a
 //! group's name.
-
-use std::sync::Arc;
+//!
+//! Which events hold the text, looked at a part at a time, is in `hits`; the text marked where
+//! it is drawn, in `marks`; the prompt, the jump and `n`/`N` are here.
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use tui_input::Input;
@@ -16,9 +16,8 @@ use tui_input::Input;
 use super::groups::GroupsPanel;
 use super::{Focus, Handled, visible_offset};
 
-use crate::filter::Filter;
 use crate::insight::Order;
-use crate::store::{Query, Store};
+use crate::store::Store;
 use crate::text::for_terminal;
 use crate::text::thousands;
 use crate::tui::action::Command;
@@ -28,46 +27,17 @@ use crate::tui::update::events::{fetch_more_if_near_end, select};
 use crate::tui::update::history::{self, Return};
 use crate::tui::view::layout::list_height;
 
-/// How many loaded events a find looks at in one turn of the explorer's loop; the rest are
-/// looked at in the turns that follow, each when no key or batch waits ([`Model::has_work`]).
-/// At five million events, looking at every one at once took 140-470 ms on two cores for a
-/// digit or four and held the keys that long; a part of this many takes 10-30 ms there on a
-/// quiet machine.
-pub const FIND_STEP: usize = 1 << 18;
+mod hits;
+mod marks;
+
+pub use hits::{FIND_STEP, Find};
+pub use marks::{holds, mark_line, marked, matches_in};
 
 /// A find's jump looks at one by one at most this share of a turn's part of the events not
 /// looked at yet (8,192 of them), then waits for the parts looked at in the turns after:
 /// one by one, an event takes up to about a microsecond (its description may be read from the
 /// dump), where a part reads its events on every core, in order.
 const JUMP_SHARE: usize = 32;
-
-/// A find in force: its text, and which loaded events hold it, looked at a part at a time.
-#[derive(Debug, Clone)]
-pub struct Find {
-    pub text: String,
-    /// Bit `i` is set when loaded event `i` holds the text, for the events before `covered`.
-    hits: Vec<u64>,
-    /// How many loaded events were looked at: those after it are looked at in the turns to
-    /// come, and one by one meanwhile where they are asked about ([`Find::hit`]).
-    covered: usize,
-    /// The find whose text this one's holds, typed before it: before its `covered`, only the
-    /// events that hold its text can hold this one.
-    within: Option<Within>,
-    /// The search compiled for the store of this generation.
-    compiled: Option<(u64, Arc<Query>)>,
-    /// How many of the shown events hold the text, once every loaded event was looked at, for
-    /// the generation of the shown events it was counted for.
-    shown_hits: Option<(u64, usize)>,
-    /// The jump to the first event that holds the text, while it is still looked for.
-    jump: Option<Jump>,
-}
-
-/// The events a find typed before held, which a find of a longer text looks at alone.
-#[derive(Debug, Clone)]
-struct Within {
-    hits: Vec<u64>,
-    covered: usize,
-}
 
 /// A jump owed since the text was typed: the shown events are walked from the one at `from`
 /// (event `from_row`), and `walked` of them were found not to hold the text. It is given up
@@ -93,166 +63,6 @@ enum Walked {
     Nowhere,
     /// After this many, all found not to hold it: the next are not looked at yet.
     Stopped(usize),
-}
-
-impl Find {
-    /// A find of `text` whose events are looked at from its first [`Find::refresh`] on.
-    pub fn lazy(text: &str) -> Find {
-        Find {
-            text: text.to_string(),
-            hits: Vec::new(),
-            covered: 0,
-            within: None,
-            compiled: None,
-            shown_hits: None,
-            jump: None,
-        }
-    }
-
-    /// A find of `text` that holds `before`'s text (see [`narrows`]): of the events `before`
-    /// looked at, only those that hold its text are looked at, as only they can hold this one.
-    fn narrowed(before: &Find, text: &str) -> Find {
-        Find {
-            within: Some(Within {
-                hits: before.hits.clone(),
-                covered: before.covered,
-            }),
-            ..Find::lazy(text)
-        }
-    }
-
-    /// Whether every loaded event was looked at.
-    pub fn complete(&self, store: &Store) -> bool {
-        self.covered >= store.len()
-    }
-
-    /// How many of the shown events hold the text; `None` while some loaded events are not
-    /// looked at yet.
-    pub fn shown_hits(&self) -> Option<usize> {
-        self.shown_hits.map(|(_, n)| n)
-    }
-
-    /// The share of the loaded events looked at, in per cent (rounded down, 99 at most until
-    /// every one is).
-    pub fn looked_at_percent(&self, store: &Store) -> usize {
-        match store.len() {
-            0 => 100,
-            _ if self.complete(store) => 100,
-            len => (self.covered * 100 / len).min(99),
-        }
-    }
-
-    /// Whether loaded event `row` holds the text: from the part looked at, else looked at on
-    /// its own (the list's rows on the screen, a jump).
-    pub fn hit(&self, store: &Store, row: u32) -> bool {
-        let i = row as usize;
-        if i < self.covered {
-            return self.hits[i / 64] & (1 << (i % 64)) != 0;
-        }
-        self.compiled
-            .as_ref()
-            .is_some_and(|(_, compiled)| i < store.len() && store.keeps(compiled, i))
-    }
-
-    /// Whether there is more to do: events not looked at yet, or a jump still owed.
-    pub fn has_work(&self, store: &Store) -> bool {
-        !self.complete(store) || self.jump.is_some()
-    }
-
-    /// Brings the find up to date with the events: the next `step` loaded events looked at,
-    /// and once every one was, the shown ones that hold the text counted again when they
-    /// changed.
-    pub fn refresh(&mut self, events: &Events, step: usize) {
-        let store = &events.store;
-        if self.covered > store.len() {
-            // A store that replaced the one looked at (the events it was made for are gone).
-            *self = Find::lazy(&self.text);
-        }
-        if self.compiled.as_ref().map(|(g, _)| *g) != Some(events.generation.store) {
-            let filter = Filter {
-                search: Some(self.text.clone()),
-                ..Filter::default()
-            };
-            self.compiled = Some((
-                events.generation.store,
-                Arc::new(Query::new(store, &filter)),
-            ));
-        }
-        self.look_at(store, step);
-        if !self.complete(store) {
-            self.shown_hits = None;
-            return;
-        }
-        if self.shown_hits.map(|(g, _)| g) != Some(events.generation.shown) {
-            // Every loaded event shown: the bits set are the count. Else the shown events in
-            // load order, which reads the bits in order.
-            let n = if events.matching.len() == store.len() {
-                self.hits.iter().map(|w| w.count_ones() as usize).sum()
-            } else {
-                events
-                    .matching
-                    .iter()
-                    .filter(|&&i| self.hit(store, i))
-                    .count()
-            };
-            self.shown_hits = Some((events.generation.shown, n));
-        }
-    }
-
-    /// Looks at the next `step` loaded events (at least one).
-    fn look_at(&mut self, store: &Store, step: usize) {
-        let Some((_, compiled)) = &self.compiled else {
-            return;
-        };
-        let from = self.covered;
-        if from >= store.len() {
-            return;
-        }
-        let mut to = from.saturating_add(step.max(1)).min(store.len());
-        let found = match &self.within {
-            Some(within) if from < within.covered => {
-                to = to.min(within.covered);
-                let candidates = set_bits(&within.hits, from..to);
-                store.matching_among_compiled(compiled, &candidates)
-            }
-            _ => store.matching_compiled(compiled, from..to),
-        };
-        self.hits.resize(store.len().div_ceil(64), 0);
-        for i in found {
-            self.hits[i as usize / 64] |= 1 << (i % 64);
-        }
-        self.covered = to;
-        if self
-            .within
-            .as_ref()
-            .is_some_and(|within| to >= within.covered)
-        {
-            self.within = None;
-        }
-    }
-}
-
-/// The places of the bits set in `words` within `range`, ascending.
-fn set_bits(words: &[u64], range: std::ops::Range<usize>) -> Vec<u32> {
-    let mut out = Vec::new();
-    let mut i = range.start;
-    while i < range.end {
-        let w = i / 64;
-        let Some(&word) = words.get(w) else { break };
-        // The bits of this word from `i` on, up to the range's end.
-        let mut bits = word >> (i % 64);
-        let base = i;
-        let width = (64 - i % 64).min(range.end - i);
-        if width < 64 {
-            bits &= (1u64 << width) - 1;
-        }
-        while bits != 0 {
-            out.push((base + bits.trailing_zeros() as usize) as u32);
-            bits &= bits - 1;
-        }
-        i += width;
-    }
-    out
 }
 
 /// The find prompt at the foot of the screen, while the text is typed.
@@ -436,7 +246,7 @@ pub fn handle(prompt: FindPrompt, model: &mut Model, c: Command) -> Handled {
         Command::Cancel => {
             // The find in force before comes back, not a jump it still owed: Esc leaves the
             // selection where the prompt opened.
-            model.events.find = prompt.before.map(|f| Find { jump: None, ..f });
+            model.events.find = prompt.before.map(Find::without_jump);
             let mut back = *prompt.back;
             match &mut back {
                 Focus::Groups(g) => g.selected = prompt.start,
@@ -611,7 +421,7 @@ fn walk(model: &Model, from: usize, forward: bool, skip: usize, alone: Option<us
             (from + len - step % len) % len
         };
         let row = shown[k];
-        if row as usize >= find.covered {
+        if !find.covers(row) {
             if left == 0 {
                 return Walked::Stopped(step);
             }
@@ -651,76 +461,6 @@ fn jump_to(model: &mut Model, k: usize) {
         model.panes.detail.scroll = line.saturating_sub(2);
         super::detail::clamp_scroll(model);
     }
-}
-
-/// Whether `hay` holds `needle` in any case.
-pub fn holds(hay: &str, needle: &str) -> bool {
-    !matches_in(hay, needle).is_empty()
-}
-
-/// Where `needle` stands in `hay`, in any case: byte ranges of `hay`, not overlapping.
-pub fn matches_in(hay: &str, needle: &str) -> Vec<std::ops::Range<usize>> {
-    let needle: Vec<char> = needle.chars().flat_map(char::to_lowercase).collect();
-    if needle.is_empty() {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let starts: Vec<usize> = hay.char_indices().map(|(i, _)| i).collect();
-    let mut k = 0;
-    while k < starts.len() {
-        let at = starts[k];
-        let mut lowered = hay[at..].chars().flat_map(char::to_lowercase);
-        if needle.iter().all(|c| lowered.next() == Some(*c)) {
-            // The match ends after the characters whose lowercase made the needle.
-            let mut taken = 0;
-            let mut end = at;
-            for ch in hay[at..].chars() {
-                if taken >= needle.len() {
-                    break;
-                }
-                taken += ch.to_lowercase().count();
-                end += ch.len_utf8();
-            }
-            out.push(at..end);
-            k = starts.partition_point(|&s| s < end);
-        } else {
-            k += 1;
-        }
-    }
-    out
-}
-
-/// `text` as spans of `base` style, the places that hold `needle` in `hit` style.
-pub fn marked(text: &str, needle: &str, base: Style, hit: Style) -> Vec<Span<'static>> {
-    let mut spans = Vec::new();
-    let mut at = 0;
-    for m in matches_in(text, needle) {
-        if m.start > at {
-            spans.push(Span::styled(text[at..m.start].to_string(), base));
-        }
-        spans.push(Span::styled(text[m.clone()].to_string(), hit));
-        at = m.end;
-    }
-    if at < text.len() || spans.is_empty() {
-        spans.push(Span::styled(text[at..].to_string(), base));
-    }
-    spans
-}
-
-/// A line with the places that hold `needle` in `hit` style (within each of its spans).
-pub fn mark_line(line: Line<'static>, needle: &str, hit: Style) -> Line<'static> {
-    let Line {
-        spans,
-        style,
-        alignment,
-    } = line;
-    let spans: Vec<Span<'static>> = spans
-        .into_iter()
-        .flat_map(|s| marked(&s.content, needle, s.style, s.style.patch(hit)))
-        .collect();
-    let mut out = Line::from(spans).style(style);
-    out.alignment = alignment;
-    out
 }
 
 /// The prompt, in the hint bar's place: the text with the cursor, and how many events hold it.
@@ -766,47 +506,4 @@ pub fn draw_prompt(model: &Model, prompt: &FindPrompt, frame: &mut Frame, area: 
         Span::styled(tail, theme.label()),
     ]);
     frame.render_widget(Paragraph::new(line), area);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn matches_are_found_in_any_case_even_where_lowercase_changes_the_length() {
-        assert_eq!(matches_in("ICEDisconnected ice", "ice"), [0..3, 16..19]);
-        assert_eq!(matches_in("aaaa", "aa"), [0..2, 2..4]);
-        let turkish = matches_in("İstanbul", "i̇s");
-        assert_eq!((turkish.len(), &turkish[0]), (1, &(0..3)));
-        assert_eq!(matches_in("Zoë ZOË", "zoë"), [0..4, 5..9]);
-        assert!(matches_in("abc", "").is_empty());
-        let spans = marked("code 4006!", "4006", Style::new(), Style::new().bold());
-        let texts: Vec<&str> = spans.iter().map(|s| s.content.as_ref()).collect();
-        assert_eq!(texts, ["code ", "4006", "!"]);
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config {
-            cases: 2000,
-            failure_persistence: None,
-            ..proptest::test_runner::Config::default()
-        })]
-
-        /// Whatever the range (within a word, across words, past the words' end), the places
-        /// are those of the bits set in it, one at a time.
-        #[test]
-        fn set_bits_are_the_bits_set_in_the_range_one_by_one(
-            words in proptest::collection::vec(proptest::num::u64::ANY, 0..5),
-            start in 0usize..400,
-            len in 0usize..400,
-        ) {
-            let range = start..start + len;
-            let one_by_one: Vec<u32> = range
-                .clone()
-                .filter(|&i| words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0))
-                .map(|i| i as u32)
-                .collect();
-            proptest::prop_assert_eq!(set_bits(&words, range), one_by_one);
-        }
-    }
 }
