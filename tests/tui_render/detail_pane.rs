@@ -100,17 +100,7 @@ fn a_connect_lacking_session_room_name_template_and_role_says_they_are_absent() 
 
 /// The detail pane's `chain:` sentence, its wrapped rows joined.
 fn chain_sentence(m: &Model) -> String {
-    let t = draw_detail(m);
-    let buffer = t.backend().buffer();
-    let text: Vec<String> = (0..buffer.area.height)
-        .map(|y| {
-            row_text(buffer, y)
-                .trim_start_matches(['┌', '│'])
-                .trim()
-                .to_string()
-        })
-        .collect();
-    let text = text.join(" ");
+    let text = detail_rows_joined(m);
     let from = text.find("chain: ").expect("a chain line") + "chain: ".len();
     let to = text[from..]
         .find(" outcome:")
@@ -155,7 +145,12 @@ fn each_attempt_of_a_retried_chain_says_what_followed_it() {
 fn detail_text_of(event: Value) -> String {
     let mut m = of_events((140, 40), &[event]);
     run(&mut m, Command::FocusDetail);
-    let t = draw_detail(&m);
+    detail_rows_joined(&m)
+}
+
+/// The detail pane as drawn, its rows (past their borders) joined into one text.
+fn detail_rows_joined(m: &Model) -> String {
+    let t = draw_detail(m);
     let buffer = t.backend().buffer();
     let rows: Vec<String> = (0..buffer.area.height)
         .map(|y| {
