@@ -465,7 +465,14 @@ fn related_work(c: &mut Criterion, events: usize) {
         b.iter(|| Groups::compute(store, &with.events.shown, GroupKey::Error, GroupSort::Count))
     });
     group.bench_function("outcome of every chain", |b| {
-        b.iter(|| callscope::insight::outcomes(black_box(store), &with.beside.data, &[], 0))
+        b.iter(|| {
+            callscope::insight::outcomes(
+                black_box(store),
+                &with.beside.data,
+                &Default::default(),
+                0,
+            )
+        })
     });
     let mut term = terminal();
     for (name, model) in [("no related data (baseline)", bare), ("related data", with)] {

@@ -9,6 +9,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
 const STORM_ROOM: &str = "673a1f2c9e4b8d0a5c7e3f21";
 const PRIYA: &str = "3f6b2a9e-8c41-4d7a-9b25-e0c4d1f7a863";
@@ -206,11 +208,9 @@ fn demo_folder() -> (tempfile::TempDir, Vec<Value>) {
     (dir, events)
 }
 
-#[test]
-fn a_publish_is_said_to_have_ended_without_a_track_only_where_the_peers_tracks_are_loaded() {
-    // Read from the demo's own file: the peers of the room with publish failures, and whether
-    // any track event of the peer, or of its user, in the room is there.
-    let (_dir, events) = demo_folder();
+/// The peers of Priya's room with publish failures, and whether any track event of the peer, or
+/// of its user, in the room is among the demo's own events.
+fn publishing_peers(events: &[Value]) -> Vec<((String, String), bool)> {
     let in_room = |e: &&Value| e["data"]["room_id"] == DESIGN_REVIEW;
     let mut peers: Vec<(String, String)> = events
         .iter()
@@ -232,15 +232,29 @@ fn a_publish_is_said_to_have_ended_without_a_track_only_where_the_peers_tracks_a
                     || (!user.is_empty() && d["user_id"] == user.as_str()))
         })
     };
+    peers
+        .into_iter()
+        .map(|p| {
+            let t = tracked(&p);
+            (p, t)
+        })
+        .collect()
+}
+
+#[test]
+fn a_publish_is_said_to_have_ended_without_a_track_only_where_the_peers_tracks_are_loaded() {
+    // Read from the demo's own file.
+    let (_dir, events) = demo_folder();
+    let peers = publishing_peers(&events);
     assert!(peers.len() > 10, "{} peers", peers.len());
     let (mut left, mut untold) = (0, 0);
-    for p in &peers {
+    for (p, tracked) in &peers {
         for chain in story(&p.0)["chains"].as_array().unwrap() {
             if chain["action"] != "PUBLISH" {
                 continue;
             }
             let evidence = chain["evidence"].as_str().unwrap();
-            if tracked(p) {
+            if *tracked {
                 left += usize::from(chain["outcome"] == "left");
                 continue;
             }
@@ -257,6 +271,81 @@ fn a_publish_is_said_to_have_ended_without_a_track_only_where_the_peers_tracks_a
     // Priya's chain is told; peers the sessions show leaving, without their tracks, are not.
     assert_eq!(left, 1);
     assert!(untold > 10, "{untold} chains of peers seen leaving");
+}
+
+#[test]
+fn live_a_peer_the_service_holds_no_track_event_of_is_told_to_have_left_without_publishing() {
+    // The demo's folder served: `story --live` asks the service for the peer's errors and track
+    // events, every page of them. Where none of the peer's track events comes, the service holds
+    // none, and a peer the sessions show leaving left without a track; from the folder alone
+    // (below, and the test above) that is unknown.
+    let (dir, events) = demo_folder();
+    const TOKEN: &str = "story-token-51e2";
+    let mut serve = Command::new(BIN);
+    serve
+        .args([
+            "serve",
+            dir.path().to_str().unwrap(),
+            "--addr",
+            "127.0.0.1:0",
+        ])
+        .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
+        .stderr(std::process::Stdio::null());
+    let server = common::Server::spawn(serve);
+    let untracked: Vec<String> = publishing_peers(&events)
+        .into_iter()
+        .filter(|(_, tracked)| !tracked)
+        .map(|((peer, _), _)| peer)
+        .take(6)
+        .collect();
+    assert_eq!(untracked.len(), 6);
+    let (mut left, mut stayed) = (0, 0);
+    for peer in &untracked {
+        let out = Command::new(BIN)
+            .args(["story", peer, "--live", "--base-url", &server.url])
+            .args(["--room", DESIGN_REVIEW, "--format", "json"])
+            .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+            .env_remove("CALLSCOPE_CONFIG")
+            .env_remove("CALLSCOPE_PROFILE")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{peer}: {stderr}");
+        let live: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let offline = story(peer);
+        let chains = live["chains"].as_array().unwrap();
+        assert_eq!(chains.len(), offline["chains"].as_array().unwrap().len());
+        for (chain, before) in chains.iter().zip(offline["chains"].as_array().unwrap()) {
+            if chain["action"] != "PUBLISH" {
+                continue;
+            }
+            let evidence = chain["evidence"].as_str().unwrap();
+            assert!(
+                !evidence.contains("ask for the track events"),
+                "{peer}: {evidence}"
+            );
+            assert!(
+                evidence.contains("the service holds no track event of the peer in the room"),
+                "{peer}: {evidence}"
+            );
+            let was = before["evidence"].as_str().unwrap();
+            if was.starts_with("left session ") {
+                // The same session and time the folder's verdict named.
+                assert_eq!(chain["outcome"], "left", "{peer}: {evidence}");
+                let named = was.split(';').next().unwrap();
+                assert!(
+                    evidence.starts_with(&format!("{named} with no track published")),
+                    "{peer}: {evidence} against {was}"
+                );
+                left += 1;
+            } else {
+                assert_eq!(chain["outcome"], "unknown", "{peer}: {evidence}");
+                stayed += 1;
+            }
+        }
+    }
+    assert!(left > 0, "{left} left, {stayed} not seen leaving");
 }
 
 #[test]

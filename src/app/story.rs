@@ -10,8 +10,9 @@ use super::fetch::{Stopped, fetch};
 use super::{Ended, Failure};
 use crate::event::{EventType, Field};
 use crate::filter::Filter;
-use crate::insight::{Told, clock, duration_words, tell};
+use crate::insight::{Fetched, Told, clock, duration_words, tell_with};
 use crate::source::Source;
+use crate::source::related_live::TRACK_TYPES;
 use crate::store::Store;
 
 /// How the story is printed.
@@ -33,15 +34,11 @@ pub struct StoryOf {
     pub quality: bool,
 }
 
-/// The events a live story asks for: the errors and the track events of the peer.
-const TRACK_TYPES: [&str; 3] = [
-    "track.add.success",
-    "track.update.success",
-    "track.remove.success",
-];
-
 pub fn run(of: StoryOf) -> Result<Ended, Failure> {
     let now = chrono::Utc::now().timestamp_nanos_opt().unwrap_or(i64::MAX);
+    // Live, every track event of the peer in the room is fetched with its errors: where none
+    // comes, the service holds none.
+    let mut fetched = Fetched::default();
     let (store, related) = match &of.source {
         Source::Live(live) => {
             let Some(room) = &of.room else {
@@ -65,6 +62,7 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             let room_id = filter.room().unwrap_or_default().to_string();
             let peer = of.quality.then_some(of.peer_id.as_str());
             let related = super::fetch::related(&connection, &store, &room_id, peer)?;
+            fetched.whole.push(of.peer_id.clone());
             (store, related)
         }
         offline => {
@@ -86,7 +84,7 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             of.peer_id
         )));
     };
-    let told = tell(&store, &related, peer, now);
+    let told = tell_with(&store, &related, &fetched, peer, now);
     if told.story.events.is_empty() {
         return Err(Failure::usage(format!(
             "no event of peer {} in the source",

@@ -36,7 +36,7 @@ pub use outcome::{Told, failing_of, outcomes, tell, tell_with, tracks_in};
 pub use quality::{Around, Summary, around};
 pub use report::{sparkline_text, write_groups, write_groups_within};
 pub use timeline::{BUCKET_STEPS, Bucket, DAY, Timeline, step_label};
-pub use verdict::{Attempt, Failing, Outcome, TrackSeen, Verdict, known_span, verdict};
+pub use verdict::{Attempt, Failing, Fetched, Outcome, TrackSeen, Verdict, known_span, verdict};
 
 use rayon::prelude::*;
 

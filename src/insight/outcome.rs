@@ -5,7 +5,9 @@
 
 use super::chains::{Chain, Story, story};
 use super::quality::{Summary, around};
-use super::verdict::{Attempt, Failing, RoomSessions, TrackSeen, Verdict, verdict, verdict_in};
+use super::verdict::{
+    Attempt, Failing, Fetched, RoomSessions, TrackSeen, Verdict, verdict, verdict_in,
+};
 use crate::related::Related;
 use crate::store::{Store, Sym};
 
@@ -23,23 +25,17 @@ pub struct Told {
 
 /// Tells the story of `peer` from every loaded event and the related data at hand.
 pub fn tell(store: &Store, related: &Related, peer: Sym, now: i64) -> Told {
-    tell_with(store, related, &[], peer, now)
+    tell_with(store, related, &Fetched::default(), peer, now)
 }
 
 /// [`tell`], with track events fetched apart from the store's (a live explorer asks for a
 /// peer's track events when its story is opened): those of the story's peer join its own.
-pub fn tell_with(
-    store: &Store,
-    related: &Related,
-    fetched: &[TrackSeen],
-    peer: Sym,
-    now: i64,
-) -> Told {
+pub fn tell_with(store: &Store, related: &Related, fetched: &Fetched, peer: Sym, now: i64) -> Told {
     let story = story(store, peer);
     let mut tracks = tracks_of(store, &story);
     if !story.peer.is_none() {
         let peer_id = store.str(story.peer);
-        for t in fetched.iter().filter(|t| t.peer_id == peer_id) {
+        for t in fetched.tracks.iter().filter(|t| t.peer_id == peer_id) {
             if !tracks.contains(t) {
                 tracks.push(t.clone());
             }
@@ -49,7 +45,8 @@ pub fn tell_with(
     let mut verdicts = Vec::with_capacity(story.chains.len());
     let mut quality = Vec::with_capacity(story.chains.len());
     for chain in &story.chains {
-        let failing = failing_of(store, chain);
+        let mut failing = failing_of(store, chain);
+        failing.tracks_whole = fetched.is_whole(failing.peer_id);
         let v = verdict(&failing, related, &tracks, now);
         // The session of the failure: the events', else the one the verdict found.
         let session = chain
@@ -87,6 +84,7 @@ pub fn failing_of<'a>(store: &'a Store, chain: &Chain) -> Failing<'a> {
         attempt: Attempt::of(chain.action_name(store)),
         first: chain.first,
         last: chain.last,
+        tracks_whole: false,
     }
 }
 
@@ -99,7 +97,7 @@ pub fn failing_of<'a>(store: &'a Store, chain: &Chain) -> Failing<'a> {
 pub fn outcomes(
     store: &Store,
     related: &Related,
-    fetched: &[TrackSeen],
+    fetched: &Fetched,
     now: i64,
 ) -> Vec<Option<(u32, super::verdict::Outcome)>> {
     use rayon::prelude::*;
@@ -109,7 +107,7 @@ pub fn outcomes(
     let mut all: Vec<TrackSeen> = all_tracks(store)
         .filter_map(|i| track_seen_in_row(store, i))
         .collect();
-    all.extend(fetched.iter().cloned());
+    all.extend(fetched.tracks.iter().cloned());
     all.sort_by(|a, b| (a.at, &a.room_id).cmp(&(b.at, &b.room_id)));
     let tracks = RoomTracks::of(&all);
     let kinds = super::Kinds::of(store);
@@ -138,7 +136,8 @@ pub fn outcomes(
                 .chains
                 .iter()
                 .map(|chain| {
-                    let failing = failing_of(store, chain);
+                    let mut failing = failing_of(store, chain);
+                    failing.tracks_whole = fetched.is_whole(failing.peer_id);
                     let theirs = tracks.theirs(&failing);
                     let outcome = match rooms.get(failing.room_id) {
                         Some(room) => verdict_in(&failing, room, &theirs, now).outcome,
@@ -354,7 +353,7 @@ mod tests {
         let mut store = Store::new();
         store.merge(crate::source::demo::load());
         let related = crate::source::demo::related();
-        let table = outcomes(&store, &related, &[], 0);
+        let table = outcomes(&store, &related, &Fetched::default(), 0);
         let mut peers: Vec<Sym> = store.rows().iter().map(|r| r.peer_id).collect();
         peers.sort();
         peers.dedup();

@@ -125,6 +125,9 @@ pub struct Failing<'a> {
     pub attempt: Attempt,
     pub first: i64,
     pub last: i64,
+    /// The peer's track events in its room were fetched whole from the service (a live
+    /// explorer asks for them when its story is opened): none loaded then means none held.
+    pub tracks_whole: bool,
 }
 
 /// A track event of a peer: proof the peer was in the call at `at`.
@@ -139,6 +142,24 @@ pub struct TrackSeen {
     /// `audio` or `video`, and `regular` or `screen`, as the event says.
     pub media: Option<String>,
     pub source: Option<String>,
+}
+
+/// Track events fetched apart from the store's (a live explorer asks for a peer's when its
+/// story is opened), and the peers whose track events were fetched whole.
+#[derive(Debug, Clone, Default)]
+pub struct Fetched {
+    /// In time order, each once.
+    pub tracks: Vec<TrackSeen>,
+    /// The peers (by id) whose track events in their room were all fetched: where none of
+    /// theirs is loaded, the service holds none.
+    pub whole: Vec<String>,
+}
+
+impl Fetched {
+    /// Whether `peer_id`'s track events were all fetched.
+    pub fn is_whole(&self, peer_id: &str) -> bool {
+        self.whole.iter().any(|p| p == peer_id)
+    }
 }
 
 impl TrackSeen {
@@ -381,28 +402,39 @@ pub fn verdict_in(
                 })
                 .max_by_key(|(_, _, j)| *j)
                 .filter(|_| covered);
-            let among = format!(
-                "among the peer's {}",
-                crate::text::plural(loaded, "loaded track event", "loaded track events")
-            );
-            if loaded > 0
+            let among = if loaded == 0 {
+                "the service holds no track event of the peer in the room".to_string()
+            } else {
+                format!(
+                    "among the peer's {}",
+                    crate::text::plural(loaded, "loaded track event", "loaded track events")
+                )
+            };
+            if (loaded > 0 || failing.tracks_whole)
                 && let Some((session, peer, joined)) = left
             {
                 let l = peer.left().unwrap_or(failing.last);
                 return Verdict {
                     outcome: Outcome::Left,
                     evidence: format!(
-                        "left session {} at {} with no track published after the first failure \
-                         {among}",
+                        "left session {} at {} with no track published after the first \
+                         failure{}{among}",
                         short(&session.id),
-                        clock(l)
+                        clock(l),
+                        if loaded == 0 { ": " } else { " " },
                     ),
                     session_id: Some(session.id.clone()),
                     joined_at: Some(*joined),
                     left_at: Some(l),
                 };
             }
-            let tracks = if loaded == 0 {
+            let tracks = if loaded == 0 && failing.tracks_whole {
+                format!(
+                    "no track published from {} to {}: {among}",
+                    clock(failing.first),
+                    clock(window_end)
+                )
+            } else if loaded == 0 {
                 "no track event of the peer is loaded: ask for the track events of its session"
                     .to_string()
             } else {

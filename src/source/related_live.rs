@@ -52,6 +52,9 @@ pub enum Answer {
         peer_id: String,
         /// The track events, read as events are.
         events: Result<Box<Store>, String>,
+        /// Every page was read: no more track events of the peer are held (false when the
+        /// pages read stopped at [`MOST_TRACK_PAGES`]).
+        whole: bool,
     },
     Stats {
         peer_id: String,
@@ -143,6 +146,7 @@ async fn answer(
             let mut store = Store::new();
             let mut start: Option<String> = None;
             let mut failed = None;
+            let mut whole = false;
             for _ in 0..MOST_TRACK_PAGES {
                 let (filter, from) = (&filter, start.as_deref());
                 match retrying(
@@ -157,6 +161,7 @@ async fn answer(
                         let page = fetched.into_page();
                         store.merge(*page.batch);
                         if page.next.is_empty() || start.as_deref() == Some(page.next.as_str()) {
+                            whole = true;
                             break;
                         }
                         start = Some(page.next);
@@ -174,6 +179,7 @@ async fn answer(
                     Some(why) => Err(why),
                     None => Ok(Box::new(store)),
                 },
+                whole,
             }
         }
         Ask::Stats {

@@ -585,8 +585,9 @@ mod tests {
         let (store, problems) = source.load_offline();
         assert!(problems.is_empty(), "{problems:?}");
         let again = source.related();
-        let before = crate::insight::outcomes(&m.events.store, &m.beside.data, &[], 0);
-        let after = crate::insight::outcomes(&store, &again, &[], 0);
+        let before =
+            crate::insight::outcomes(&m.events.store, &m.beside.data, &Default::default(), 0);
+        let after = crate::insight::outcomes(&store, &again, &Default::default(), 0);
         let told = |store: &crate::store::Store,
                     table: &[Option<(u32, crate::insight::Outcome)>]| {
             let mut by_id: Vec<(String, crate::insight::Outcome)> = (0..store.len())
@@ -679,8 +680,8 @@ mod tests {
         let (again, problems) = source.load_offline();
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(again.len(), store.len());
-        let before = crate::insight::outcomes(store, &m.beside.data, &[], 0);
-        let after = crate::insight::outcomes(&again, &source.related(), &[], 0);
+        let before = crate::insight::outcomes(store, &m.beside.data, &Default::default(), 0);
+        let after = crate::insight::outcomes(&again, &source.related(), &Default::default(), 0);
         let told = |store: &crate::store::Store,
                     table: &[Option<(u32, crate::insight::Outcome)>]| {
             let mut by_id: Vec<(String, crate::insight::Outcome)> = (0..store.len())

@@ -53,6 +53,7 @@ fn failing(attempt: Attempt, first: &str, last: &str) -> Failing<'static> {
         attempt,
         first: t(first),
         last: t(last),
+        tracks_whole: false,
     }
 }
 
@@ -378,6 +379,61 @@ fn without_the_peers_track_events_a_publish_is_not_said_to_have_failed() {
         v.evidence,
         "no track event of the peer is loaded: ask for the track events of its session"
     );
+}
+
+#[test]
+fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
+    // A live explorer asked the service for the peer's track events, read every page, and
+    // none came: their absence is the service's answer, not a gap in what is loaded.
+    let f = Failing {
+        tracks_whole: true,
+        ..failing(Attempt::Publish, "11:41:00", "11:42:50")
+    };
+    let left = related(vec![session(
+        "s1",
+        "11:00:00",
+        "12:30:00",
+        &[("peer-1", "user-1", "11:30:00", Some("11:43:00"))],
+    )]);
+    let v = verdict(&f, &left, &[], NOW);
+    assert_eq!(v.outcome, Outcome::Left);
+    assert_eq!(
+        v.evidence,
+        "left session s1 at 11:43:00 with no track published after the first failure: the \
+         service holds no track event of the peer in the room"
+    );
+    // The peer stayed: whether it published later is told, not asked for.
+    let stayed = related(vec![session(
+        "s1",
+        "11:00:00",
+        "12:30:00",
+        &[("peer-1", "user-1", "11:30:00", Some("12:20:00"))],
+    )]);
+    let v = verdict(&f, &stayed, &[], NOW);
+    assert_eq!(v.outcome, Outcome::Unknown);
+    assert_eq!(
+        v.evidence,
+        "no track published from 11:41:00 to 11:52:50: the service holds no track event of the \
+         peer in the room"
+    );
+    // Without the sessions, what is missing is still said.
+    let v = verdict(&f, &Related::default(), &[], NOW);
+    assert_eq!(v.outcome, Outcome::Unknown);
+    assert!(
+        v.evidence.starts_with(
+            "no track published from 11:41:00 to 11:52:50: the service holds no track event"
+        ) && v.evidence.contains("; no session data for room"),
+        "{}",
+        v.evidence
+    );
+    // A track the same user published after the failure still tells it got through.
+    let v = verdict(
+        &f,
+        &left,
+        &[track("track.add.success", "11:43:10", "peer-1")],
+        NOW,
+    );
+    assert_eq!(v.outcome, Outcome::GotThrough);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! quality stats loaded with the events (a folder, the demo) or asked of the live API, the track
 //! events asked for apart from the query's, and where each live question stands.
 
-use crate::insight::{Outcome, TrackSeen};
+use crate::insight::{Fetched, Outcome, TrackSeen};
 use crate::related::{Object, Related};
 
 /// Where a live question stands.
@@ -18,8 +18,9 @@ pub enum Asked {
 #[derive(Debug, Default)]
 pub struct Beside {
     pub data: Related,
-    /// Track events fetched for a story, apart from the query's events.
-    pub tracks: Vec<TrackSeen>,
+    /// Track events fetched for a story, apart from the query's events, and whose were
+    /// fetched whole.
+    pub fetched: Fetched,
     /// Those track events as they arrived, to be saved with the events.
     pub track_raws: Vec<Box<[u8]>>,
     /// The moment the data was read: an active session is known until then.
@@ -58,21 +59,33 @@ impl Beside {
 
     /// Adds track events fetched apart from the store's.
     pub fn add_tracks(&mut self, tracks: Vec<TrackSeen>) {
-        let before = self.tracks.len();
+        let fetched = &mut self.fetched.tracks;
+        let before = fetched.len();
         for t in tracks {
-            if !self.tracks.contains(&t) {
-                self.tracks.push(t);
+            if !fetched.contains(&t) {
+                fetched.push(t);
             }
         }
-        if self.tracks.len() != before {
-            self.tracks.sort_by_key(|t| t.at);
+        if fetched.len() != before {
+            fetched.sort_by_key(|t| t.at);
+            self.version += 1;
+        }
+    }
+
+    /// Records that every track event of `peer_id` in its room was fetched.
+    pub fn tracks_whole(&mut self, peer_id: &str) {
+        if !self.fetched.is_whole(peer_id) {
+            self.fetched.whole.push(peer_id.to_string());
             self.version += 1;
         }
     }
 
     /// Whether there is anything a verdict can rest on besides the errors.
     pub fn is_empty(&self) -> bool {
-        self.data.sessions.is_empty() && self.tracks.is_empty() && self.data.stats.is_empty()
+        self.data.sessions.is_empty()
+            && self.fetched.tracks.is_empty()
+            && self.fetched.whole.is_empty()
+            && self.data.stats.is_empty()
     }
 
     /// Where a live question about a room's sessions stands, if it was asked.
@@ -107,7 +120,7 @@ impl Beside {
             .is_some_and(|o| o.store == store_generation && o.version == self.version);
         if !current {
             self.outcomes = Some(Outcomes {
-                by_event: crate::insight::outcomes(store, &self.data, &self.tracks, self.now),
+                by_event: crate::insight::outcomes(store, &self.data, &self.fetched, self.now),
                 store: store_generation,
                 version: self.version,
             });

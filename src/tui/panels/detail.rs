@@ -75,7 +75,7 @@ pub fn verdict_of(store: &Store, beside: &Beside, i: usize) -> Option<Verdict> {
     if peer.is_none() {
         return None;
     }
-    let told = tell_with(store, &beside.data, &beside.tracks, peer, beside.now);
+    let told = tell_with(store, &beside.data, &beside.fetched, peer, beside.now);
     let k = told.story.events.iter().position(|&e| e as usize == i)?;
     let chain = told.story.chain_of[k]? as usize;
     told.verdicts.into_iter().nth(chain)

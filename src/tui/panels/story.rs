@@ -95,7 +95,7 @@ impl StoryPanel {
         let told = tell_with(
             store,
             &beside.data,
-            &beside.tracks,
+            &beside.fetched,
             self.story.peer,
             beside.now,
         );
@@ -201,7 +201,7 @@ pub fn open(model: &mut Model, here: Focus) -> Handled {
         return Handled::to(here);
     }
     let beside = &model.beside;
-    let told = tell_with(store, &beside.data, &beside.tracks, peer, beside.now);
+    let told = tell_with(store, &beside.data, &beside.fetched, peer, beside.now);
     let lines = lay_out(store, &told);
     let selected = lines
         .iter()

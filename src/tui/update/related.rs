@@ -27,7 +27,10 @@ pub fn answered(model: &mut Model, answer: Answer, now: i64) -> Vec<Effect> {
             Beside::set(&mut beside.sessions, room_id, asked);
         }
         Answer::Tracks {
-            peer_id, events, ..
+            peer_id,
+            events,
+            whole,
+            ..
         } => {
             let asked = match events {
                 Ok(store) => {
@@ -44,6 +47,9 @@ pub fn answered(model: &mut Model, answer: Answer, now: i64) -> Vec<Effect> {
                     }
                     beside.track_raws = seen;
                     beside.add_tracks(crate::insight::tracks_in(&store));
+                    if whole {
+                        beside.tracks_whole(&peer_id);
+                    }
                     Asked::Answered
                 }
                 Err(why) => Asked::Failed(why),

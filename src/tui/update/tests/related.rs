@@ -132,6 +132,7 @@ fn live_opening_a_story_asks_once_for_the_peers_track_events_which_join_the_stor
         room_id: "room-a".into(),
         peer_id: "peer-0".into(),
         events: Ok(Box::new(store)),
+        whole: true,
     };
     update(&mut m, Action::Answered { answer, now: 0 });
     let story = super::story_of(&m).unwrap();
@@ -143,6 +144,77 @@ fn live_opening_a_story_asks_once_for_the_peers_track_events_which_join_the_stor
     );
     // The same answer again adds nothing.
     assert_eq!(m.beside.track_raws.len(), 1);
+}
+
+/// A publish failure of peer-0 in room-a at 10:00:00, live, with the room's session known
+/// from 09:00 to 11:00: peer-0 left at 10:00:05.
+fn live_publish_then_left() -> Model {
+    let mut publish = event(0, PUBLISH, "room-a", false);
+    publish["data"]["action"] = json!("PUBLISH");
+    let mut m = loaded(&[publish]);
+    let mut live = crate::tui::model::Live::new("http://127.0.0.1:1".into());
+    live.fetch = Fetch::Done;
+    live.complete = true;
+    m.session.live = Some(live);
+    m.events.filter = Filter::default().with(Field::Room, "room-a");
+    let answer = Answer::Sessions {
+        room_id: "room-a".into(),
+        sessions: Ok(vec![
+            Session::parse(
+                &json!({
+                    "id": "session-room-a", "room_id": "room-a", "active": false,
+                    "created_at": "2026-11-18T09:00:00Z", "updated_at": "2026-11-18T11:00:00Z",
+                    "peers": {"peer-0": {
+                        "id": "peer-0", "joined_at": "2026-11-18T09:59:00Z",
+                        "left_at": "2026-11-18T10:00:05Z"
+                    }}
+                })
+                .to_string(),
+            )
+            .unwrap(),
+        ]),
+    };
+    update(&mut m, Action::Answered { answer, now: 0 });
+    m
+}
+
+#[test]
+fn live_track_events_fetched_whole_and_none_tell_a_publish_left_without_a_track() {
+    for whole in [true, false] {
+        let mut m = live_publish_then_left();
+        run(&mut m, Command::ShowStory);
+        let answer = Answer::Tracks {
+            room_id: "room-a".into(),
+            peer_id: "peer-0".into(),
+            events: Ok(Box::new(Store::new())),
+            whole,
+        };
+        update(&mut m, Action::Answered { answer, now: 0 });
+        let evidence = super::story_of(&m).unwrap().verdicts[0].evidence.clone();
+        // The groups' count of chains that got through reads the same outcome.
+        let store = &m.events.store;
+        let generation = m.events.generation.store;
+        let grouped = m.beside.outcomes(store, generation).by_event[0].map(|(_, o)| o);
+        if whole {
+            assert_eq!(story_verdicts(&m), [Outcome::Left]);
+            assert_eq!(grouped, Some(Outcome::Left));
+            assert!(
+                evidence.ends_with(
+                    "with no track published after the first failure: the service holds no \
+                     track event of the peer in the room"
+                ),
+                "{evidence}"
+            );
+        } else {
+            // Some pages were left unread: the absence says nothing.
+            assert_eq!(story_verdicts(&m), [Outcome::Unknown]);
+            assert_eq!(grouped, Some(Outcome::Unknown));
+            assert!(
+                evidence.ends_with("ask for the track events of its session"),
+                "{evidence}"
+            );
+        }
+    }
 }
 
 #[test]
