@@ -136,8 +136,9 @@ impl Event {
         self.data_value(field).and_then(Value::as_str)
     }
 
+    /// `error_code`, read as the store reads it (see [`integer_of`]).
     pub fn error_code(&self) -> Option<i64> {
-        self.data_value("error_code").and_then(Value::as_i64)
+        self.data_value("error_code").and_then(integer_of)
     }
 
     /// `is_terminal`: `Some(true)` final, `Some(false)` retried, `None` absent or not a boolean.
@@ -195,6 +196,29 @@ fn unknown<'a>(object: &'a Map<String, Value>, named: &[&str]) -> Vec<(&'a str, 
         .filter(|(k, _)| !named.contains(&k.as_str()))
         .map(|(k, v)| (k.as_str(), v))
         .collect()
+}
+
+/// An integer field's value: an integer, or a number written with a fraction of zero that an
+/// `i64` holds exactly (`500.0`); `None` for anything else (a string `"500"` included).
+pub fn integer_of(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+            .map(|f| f as i64)
+    })
+}
+
+/// What a JSON value is, in words: `a string`, `a number`, `true or false`, `a list`, `an
+/// object` or `null`.
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "a string",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "true or false",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+        Value::Null => "null",
+    }
 }
 
 /// A JSON value as one line of text: strings without quotes, everything else as compact JSON

@@ -266,3 +266,33 @@ fn the_json_tree_shows_the_event_field_by_field_with_the_selected_path_in_its_ti
     let text = screen_text(t.backend().buffer());
     assert!(text.contains(" .data.user_id · y value, Y path"), "{text}");
 }
+
+#[test]
+fn fields_of_another_type_than_the_apis_are_shown_as_sent_and_said_to_be_unread() {
+    // A time as a number, a code as a string and a retry status as a string: each is shown as
+    // sent and said not to be read, where "(none)" and "not reported" would deny they were sent.
+    let text = detail_text_of(json!({"id": "e1", "type": "client.join.failed",
+        "timestamp": 1763460000,
+        "data": {"error_code": "5000", "error_name": "ServerErrors", "is_terminal": "true"}}));
+    for said in [
+        "retry status unreadable: is_terminal is \"true\" (a string, not true or false): not read",
+        "time: 1763460000 (a number, not an RFC 3339 time): not read",
+        "code: \"5000\" (a string, not an integer): not read",
+    ] {
+        assert!(text.contains(said), "{said:?} in {text}");
+    }
+    assert!(!text.contains("not reported"), "{text}");
+    // A string that is not a time, and a code written with a fraction of zero, which is read.
+    let text = detail_text_of(json!({"id": "e1", "type": "client.join.failed",
+        "timestamp": "yesterday",
+        "data": {"error_code": 5000.0, "error_name": "ServerErrors", "is_terminal": null}}));
+    assert!(
+        text.contains("time: \"yesterday\" (a string, not an RFC 3339 time): not read"),
+        "{text}"
+    );
+    assert!(text.contains("code: 5000.0 "), "{text}");
+    assert!(
+        text.contains("retry status not reported (no is_terminal)"),
+        "{text}"
+    );
+}

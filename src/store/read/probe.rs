@@ -9,6 +9,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use crate::event::integer_of;
+
 use super::plain;
 use super::remembered::{Remembered, Seen};
 use super::walk::{StrAt, strings_of};
@@ -243,14 +245,6 @@ impl Probe<'_> {
             None => ok(&d.domain),
         }
     }
-}
-
-fn integer_of(v: &Value) -> Option<i64> {
-    v.as_i64().or_else(|| {
-        v.as_f64()
-            .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
-            .map(|f| f as i64)
-    })
 }
 
 /// A string field (its bytes, escapes resolved), or `None` when absent or an array or object.

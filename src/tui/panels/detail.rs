@@ -272,6 +272,20 @@ fn opt_field(t: &Theme, lines: &mut Vec<Line<'static>>, name: &str, value: Optio
     }
 }
 
+/// A value of a field read as a time, an integer or true or false, which is none of these:
+/// the value as sent and what it is, e.g. `"true" (a string, not true or false): not read`.
+fn unread(value: &Value, wanted: &str) -> String {
+    let sent = match value {
+        Value::String(s) => format!("\"{s}\""),
+        other => other.to_string(),
+    };
+    format!(
+        "{} ({}, not {wanted}): not read",
+        for_terminal(&sent),
+        crate::event::json_kind(value)
+    )
+}
+
 /// Every line of the detail pane for one event: the retry status first and plain, then the error,
 /// who and where, the type's own fields, the agent, any field the spec does not name, and the raw
 /// JSON.
@@ -287,16 +301,28 @@ pub fn detail_lines(
     if e.event_type().is_known() {
         let (status, style) = match e.is_terminal() {
             Some(true) => (
-                "FINAL: the SDK made no more retries",
+                "FINAL: the SDK made no more retries".to_string(),
                 t.terminal(Some(true)),
             ),
             Some(false) => (
-                "RETRIED: not the final error; the SDK tried again after it",
+                "RETRIED: not the final error; the SDK tried again after it".to_string(),
                 t.terminal(Some(false)),
             ),
-            None => ("retry status not reported (no is_terminal)", Style::new()),
+            None => match e.data_value("is_terminal").filter(|v| !v.is_null()) {
+                Some(v) => (
+                    format!(
+                        "retry status unreadable: is_terminal is {}",
+                        unread(v, "true or false")
+                    ),
+                    Style::new(),
+                ),
+                None => (
+                    "retry status not reported (no is_terminal)".to_string(),
+                    Style::new(),
+                ),
+            },
         };
-        lines.push(Line::styled(status.to_string(), style));
+        lines.push(Line::styled(status, style));
         lines.push(Line::raw(format!(
             "chain: {}",
             clean(&after.sentence(action))
@@ -318,7 +344,12 @@ pub fn detail_lines(
         },
     ));
     lines.push(field(t, "type", e.type_name()));
-    lines.push(field(t, "time", e.timestamp().unwrap_or(crate::text::NONE)));
+    let time = match e.object().get("timestamp") {
+        None | Some(Value::Null) => crate::text::NONE.to_string(),
+        Some(Value::String(s)) if crate::time::parse_rfc3339_nanos(s).is_some() => s.clone(),
+        Some(v) => unread(v, "an RFC 3339 time"),
+    };
+    lines.push(field(t, "time", &time));
     // In local time too, when the times are shown so: the time as sent stays above.
     if zone != crate::time::Zone::Utc
         && let Some(ns) = e.timestamp().and_then(crate::time::parse_rfc3339_nanos)
@@ -331,7 +362,12 @@ pub fn detail_lines(
         // Another family: its own fields follow, all of them, under "Fields".
         lines.push(Line::raw(""));
     } else {
-        opt_field(t, &mut lines, "code", e.data_value("error_code"));
+        match e.data_value("error_code") {
+            Some(v) if !v.is_null() && e.error_code().is_none() => {
+                lines.push(field(t, "code", &unread(v, "an integer")));
+            }
+            code => opt_field(t, &mut lines, "code", code),
+        }
         // The code read in the table of the event's platform; the table's name beside the
         // event's when they differ.
         let explained = codes::explain_event(e);
