@@ -6,7 +6,6 @@ use std::io::Write;
 use crossterm::event::{
     Event as TermEvent, EventStream, KeyEventKind, MouseButton, MouseEventKind,
 };
-use futures::StreamExt;
 use tokio::sync::mpsc;
 
 use super::action::{Action, Copied};
@@ -21,6 +20,9 @@ use crate::output::Format;
 use crate::output::write_atomically;
 use crate::source::live::Connection;
 use crate::source::worker;
+use next::{Next, next};
+
+mod next;
 
 /// How many queued background results are folded into one frame at most.
 const MAX_BURST: usize = 64;
@@ -117,29 +119,30 @@ pub async fn run(
                 None => std::future::pending().await,
             }
         };
-        // What is left of a find is done in turns of its own, each after every key and batch
-        // waiting: a key typed meanwhile is answered within a part's time. The branches are
-        // asked in order: a signal and the clocks, each ready once, before the background
-        // results, which a load ahead of the merging keeps waiting until it ends.
-        let idle = model.has_work();
-        let action = tokio::select! {
-            biased;
-            signal = &mut stop => return Ok(Ended::Signal(signal)),
-            ev = input.next() => match ev {
-                Some(Ok(ev)) => translate(model, ev),
-                Some(Err(e)) => return Err(e),
-                None => return Ok(Ended::Quit),
-            },
-            () = follow_due => {
+        let action = match next(
+            &mut stop,
+            &mut input,
+            follow_due,
+            tick_due,
+            &mut rx,
+            model.has_work(),
+        )
+        .await
+        {
+            Next::Stop(signal) => return Ok(Ended::Signal(signal)),
+            Next::Input(Some(Ok(ev))) => translate(model, ev),
+            Next::Input(Some(Err(e))) => return Err(e),
+            Next::Input(None) => return Ok(Ended::Quit),
+            Next::Follow => {
                 next_follow = None;
                 Some(Action::FollowTick)
             }
-            () = tick_due => {
+            Next::Tick => {
                 next_tick = None;
                 Some(Action::Tick(super::model::Clock::now()))
             }
-            Some(action) = rx.recv() => Some(action),
-            () = std::future::ready(()), if idle => Some(Action::Idle),
+            Next::Result(action) => Some(*action),
+            Next::Idle => Some(Action::Idle),
         };
         let Some(action) = action else { continue };
         let started = std::time::Instant::now();
