@@ -57,6 +57,17 @@ fn failing(attempt: Attempt, first: &str, last: &str) -> Failing<'static> {
     }
 }
 
+/// Session s1 of the room, 11:00 to 12:30, which peer-1 (user-1) joined at 11:30 and left at
+/// `left`.
+fn peer_1_in_s1_until(left: &str) -> Related {
+    related(vec![session(
+        "s1",
+        "11:00:00",
+        "12:30:00",
+        &[("peer-1", "user-1", "11:30:00", Some(left))],
+    )])
+}
+
 fn track(kind: &str, at: &str, peer: &str) -> TrackSeen {
     TrackSeen {
         at: t(at),
@@ -316,12 +327,7 @@ fn a_publish_that_failed_got_through_with_a_track_or_left_without_one() {
         NOW,
     );
     assert_eq!(v.outcome, Outcome::GotThrough);
-    let left = related(vec![session(
-        "s1",
-        "11:00:00",
-        "12:30:00",
-        &[("peer-1", "user-1", "11:30:00", Some("11:43:00"))],
-    )]);
+    let left = peer_1_in_s1_until("11:43:00");
     // The peer's track events are loaded, and none after the first failure is a track added.
     let loaded = [
         track("track.add.success", "11:31:00", "peer-1"),
@@ -349,12 +355,7 @@ fn a_publish_that_failed_got_through_with_a_track_or_left_without_one() {
 #[test]
 fn without_the_peers_track_events_a_publish_is_not_said_to_have_failed() {
     let f = failing(Attempt::Publish, "11:41:00", "11:42:50");
-    let left = related(vec![session(
-        "s1",
-        "11:00:00",
-        "12:30:00",
-        &[("peer-1", "user-1", "11:30:00", Some("11:43:00"))],
-    )]);
+    let left = peer_1_in_s1_until("11:43:00");
     // None loaded at all, or only another peer's (of another user) in the room.
     let mut other = track("track.add.success", "11:31:00", "peer-9");
     other.user_id = Some("user-9".into());
@@ -368,12 +369,7 @@ fn without_the_peers_track_events_a_publish_is_not_said_to_have_failed() {
         );
     }
     // Sessions that show the peer staying are not said to be missing.
-    let stayed = related(vec![session(
-        "s1",
-        "11:00:00",
-        "12:30:00",
-        &[("peer-1", "user-1", "11:30:00", Some("12:20:00"))],
-    )]);
+    let stayed = peer_1_in_s1_until("12:20:00");
     let v = verdict(&f, &stayed, &[], NOW);
     assert_eq!(
         v.evidence,
@@ -389,12 +385,7 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
         tracks_whole: true,
         ..failing(Attempt::Publish, "11:41:00", "11:42:50")
     };
-    let left = related(vec![session(
-        "s1",
-        "11:00:00",
-        "12:30:00",
-        &[("peer-1", "user-1", "11:30:00", Some("11:43:00"))],
-    )]);
+    let left = peer_1_in_s1_until("11:43:00");
     let v = verdict(&f, &left, &[], NOW);
     assert_eq!(v.outcome, Outcome::Left);
     assert_eq!(
@@ -403,12 +394,7 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
          service holds no track event of the peer in the room"
     );
     // The peer stayed: whether it published later is told, not asked for.
-    let stayed = related(vec![session(
-        "s1",
-        "11:00:00",
-        "12:30:00",
-        &[("peer-1", "user-1", "11:30:00", Some("12:20:00"))],
-    )]);
+    let stayed = peer_1_in_s1_until("12:20:00");
     let v = verdict(&f, &stayed, &[], NOW);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert_eq!(
