@@ -328,3 +328,40 @@ fn serve_answers_the_related_endpoints_and_a_live_story_and_a_saved_folder_agree
     let reopened = outcomes(in_room, &[saved.path().to_str().unwrap()]);
     assert_eq!(reopened, offline);
 }
+
+#[test]
+fn live_a_session_still_active_since_days_before_the_failure_tells_its_verdict() {
+    // The room's one session began three days before the failures and is still going: `story
+    // --live` asks for the active sessions without a start, where the ended ones are asked from
+    // twelve hours before the events (the longest an ended session lasted).
+    let dir = tempfile::tempdir().unwrap();
+    folder(dir.path());
+    let path = dir.path().join("sessions.json");
+    let mut sessions: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let session = &mut sessions["data"][0];
+    session["active"] = json!(true);
+    session["created_at"] = json!("2026-11-15T09:00:00Z");
+    std::fs::write(&path, sessions.to_string()).unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.args([
+        "serve",
+        dir.path().to_str().unwrap(),
+        "--addr",
+        "127.0.0.1:0",
+    ])
+    .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
+    .stderr(Stdio::null());
+    let server = Server::spawn(cmd);
+    let live = outcomes(
+        &["peer-in", "peer-out"],
+        &["--live", "--base-url", &server.url, "--room", ROOM],
+    );
+    let (outcome, evidence) = (&live[0].1, &live[0].2);
+    assert_eq!(outcome, "got_through", "{evidence}");
+    assert!(
+        evidence.starts_with(&format!("joined session {}", &SESSION[..8])),
+        "{evidence}"
+    );
+    // The session, known from its start to now, holds no join of the peer that gave up.
+    assert_eq!(live[1].1, "never_got_in", "{}", live[1].2);
+}

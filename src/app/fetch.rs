@@ -107,7 +107,8 @@ pub fn related(
         return Ok(Related::default());
     };
     let rfc = |ns: i64| crate::time::format_nanos(ns);
-    // A session lasts at most 12 hours: one begun that long before the first event may hold it.
+    // An ended session lasted at most 12 hours: one begun that long before the first event may
+    // hold it.
     let after = rfc(first - 12 * 3600 * 1_000_000_000);
     let before = rfc(last + crate::insight::CHAIN_GAP);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -129,10 +130,12 @@ pub fn related(
         })?;
         related.add(room.map(crate::related::Object::Room));
         for active in [false, true] {
+            // An active session may have begun at any time before the events: it is asked for
+            // without a start (a room has few at once).
             let query = SessionQuery {
                 room_id: Some(room_id.to_string()),
                 active: Some(active),
-                after: Some(after.clone()),
+                after: (!active).then(|| after.clone()),
                 before: Some(before.clone()),
                 most: 1000,
             };

@@ -157,6 +157,27 @@ impl Related {
         added
     }
 
+    /// Sessions asked for again: each replaces the copy of the same id (a session goes on, and
+    /// its peers, its end and whether it is active change), and those not there are added.
+    /// Returns how many were new or changed.
+    pub fn renew_sessions(&mut self, sessions: Vec<Session>) -> usize {
+        let mut changed = 0;
+        for session in sessions {
+            match self.sessions.iter_mut().find(|s| s.id == session.id) {
+                Some(old) if *old == session => {}
+                Some(old) => {
+                    *old = session;
+                    changed += 1;
+                }
+                None => {
+                    self.sessions.push(session);
+                    changed += 1;
+                }
+            }
+        }
+        changed
+    }
+
     /// Everything of `other` not there yet.
     pub fn merge(&mut self, other: Related) -> usize {
         self.add(other.into_objects())

@@ -57,6 +57,19 @@ impl Beside {
         added
     }
 
+    /// Takes in a room's sessions asked of the service again (see [`Related::renew_sessions`]),
+    /// as of `now`. The verdicts are told again when a session changed, or when time went on
+    /// while a session is active (it is known up to now).
+    pub fn renew_sessions(&mut self, sessions: Vec<crate::related::Session>, now: i64) {
+        let changed = self.data.renew_sessions(sessions);
+        let later = now > self.now;
+        self.now = self.now.max(now);
+        let active = self.data.sessions.iter().any(|s| s.active == Some(true));
+        if changed > 0 || (later && active) {
+            self.version += 1;
+        }
+    }
+
     /// Adds track events fetched apart from the store's.
     pub fn add_tracks(&mut self, tracks: Vec<TrackSeen>) {
         let fetched = &mut self.fetched.tracks;

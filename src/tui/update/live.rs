@@ -248,13 +248,16 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
     live.loading_all = true;
     live.refresh = true;
     let id = live.query;
-    vec![
+    let mut effects = vec![
         Effect::Worker(worker::Command::Query {
             id,
             filter: model.events.filter.clone(),
         }),
         Effect::Worker(worker::Command::LoadAll { id }),
-    ]
+    ];
+    // The room's sessions with each run: who joined since is what tells a new failure's verdict.
+    effects.extend(super::related::ask_sessions(model));
+    effects
 }
 
 /// After a refresh's page: count what is new. The refresh runs to the query's end: the service

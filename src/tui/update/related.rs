@@ -19,7 +19,8 @@ pub fn answered(model: &mut Model, answer: Answer, now: i64) -> Vec<Effect> {
         Answer::Sessions { room_id, sessions } => {
             let asked = match sessions {
                 Ok(sessions) => {
-                    beside.add(sessions.into_iter().map(Object::Session).collect(), now);
+                    // Asked with each query and each follow run: the newest copy of each wins.
+                    beside.renew_sessions(sessions, now);
                     Asked::Answered
                 }
                 Err(why) => Asked::Failed(why),

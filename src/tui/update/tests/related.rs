@@ -321,3 +321,72 @@ fn s_offers_a_folder_when_related_data_is_at_hand_and_a_file_otherwise() {
     run(&mut m, Command::SaveShown);
     assert!(path_of(&m).ends_with('/'), "{}", path_of(&m));
 }
+
+#[test]
+fn live_sessions_asked_again_replace_their_old_copies_and_follow_asks_with_each_run() {
+    let mut m = live_join();
+    run(&mut m, Command::ToggleFollow);
+    // Each run of follow mode asks for the room's sessions with the events.
+    let effects = update(&mut m, Action::FollowTick);
+    assert_eq!(
+        asks(&effects),
+        [Ask::Sessions {
+            room_id: "room-a".into()
+        }]
+    );
+    let at = |t: &str| crate::time::parse_rfc3339_nanos(&format!("2026-11-18T{t}Z")).unwrap();
+    // The room's session, still going: as it stood at 10:20, and as it stands at 10:21.
+    let going = |peers: serde_json::Value| {
+        Session::parse(
+            &json!({
+                "id": "session-room-a", "room_id": "room-a", "active": true,
+                "created_at": "2026-11-18T09:00:00Z", "updated_at": "2026-11-18T10:20:00Z",
+                "peers": peers
+            })
+            .to_string(),
+        )
+        .unwrap()
+    };
+    let someone = json!({"id": "someone", "joined_at": "2026-11-18T09:10:00Z"});
+    let without_peer_0 = || Answer::Sessions {
+        room_id: "room-a".into(),
+        sessions: Ok(vec![going(json!({ "someone": someone }))]),
+    };
+    // At 10:05 the ten minutes after the failure are not over: not known yet.
+    let answer = without_peer_0();
+    update(
+        &mut m,
+        Action::Answered {
+            answer,
+            now: at("10:05:00"),
+        },
+    );
+    run(&mut m, Command::ShowStory);
+    assert_eq!(story_verdicts(&m), [Outcome::Unknown]);
+    // The same answer at 10:20: the session, still going, is known up to then.
+    let answer = without_peer_0();
+    update(
+        &mut m,
+        Action::Answered {
+            answer,
+            now: at("10:20:00"),
+        },
+    );
+    assert_eq!(story_verdicts(&m), [Outcome::NeverGotIn]);
+    // Asked again, the same session lists peer-0, who joined at 10:00:10: the newer copy is
+    // the one read.
+    let peer = json!({"id": "peer-0", "joined_at": "2026-11-18T10:00:10Z"});
+    let answer = Answer::Sessions {
+        room_id: "room-a".into(),
+        sessions: Ok(vec![going(json!({ "someone": someone, "peer-0": peer }))]),
+    };
+    update(
+        &mut m,
+        Action::Answered {
+            answer,
+            now: at("10:21:00"),
+        },
+    );
+    assert_eq!(m.beside.data.sessions.len(), 1);
+    assert_eq!(story_verdicts(&m), [Outcome::GotThrough]);
+}
