@@ -292,22 +292,30 @@ pub fn verdict_in(
             .min_by_key(|t| t.at)
     };
     let missing = || {
-        let around = clock(failing.first);
         match known {
             None => format!(
                 "no session data for room {}: fetch it live, or add the room's sessions \
                  response to the folder",
                 failing.room_id
             ),
-            Some((from, to)) => format!(
-                "the sessions of room {} are known from {} to {}, not over {} to {}: fetch them \
-                 live, or add the sessions of that time to the folder",
-                failing.room_id,
-                clock(from),
-                clock(to),
-                around,
-                clock(window_end)
-            ),
+            Some((from, to)) => {
+                // Times of more than one day read with their dates, not as a span backwards.
+                let times = [from, to, failing.first, window_end];
+                let day = |ns: i64| ns.div_euclid(86_400 * 1_000_000_000);
+                let said = |ns: i64| match times.iter().all(|&t| day(t) == day(from)) {
+                    true => clock(ns),
+                    false => crate::time::format_nanos(ns)[..19].replacen('T', " ", 1),
+                };
+                format!(
+                    "the sessions of room {} are known from {} to {}, not over {} to {}: fetch \
+                     them live, or add the sessions of that time to the folder",
+                    failing.room_id,
+                    said(from),
+                    said(to),
+                    said(failing.first),
+                    said(window_end)
+                )
+            }
         }
     };
     match failing.attempt {

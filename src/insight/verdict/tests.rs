@@ -462,3 +462,37 @@ fn no_verdict_claims_success_without_evidence() {
         assert!(!v.evidence.is_empty());
     }
 }
+
+#[test]
+fn sessions_known_over_another_time_are_named_with_dates_when_the_times_span_days() {
+    // The room's sessions end at 11:30; the failure is after.
+    let known = related(vec![session(
+        "s1",
+        "11:00:00",
+        "11:30:00",
+        &[("peer-9", "user-9", "11:00:05", Some("11:29:00"))],
+    )]);
+    let f = failing(Attempt::Join, "11:41:00", "11:42:50");
+    assert_eq!(
+        verdict(&f, &known, &[], NOW).evidence,
+        format!(
+            "the sessions of room {ROOM} are known from 11:00:00 to 11:30:00, not over 11:41:00 \
+             to 11:52:50: fetch them live, or add the sessions of that time to the folder"
+        )
+    );
+    // A day later, the clock alone would read as a span backwards.
+    const DAY: i64 = 86_400 * 1_000_000_000;
+    let next_day = Failing {
+        first: f.first + DAY,
+        last: f.last + DAY,
+        ..f
+    };
+    assert_eq!(
+        verdict(&next_day, &known, &[], NOW + DAY).evidence,
+        format!(
+            "the sessions of room {ROOM} are known from 2026-11-18 11:00:00 to 2026-11-18 \
+             11:30:00, not over 2026-11-19 11:41:00 to 2026-11-19 11:52:50: fetch them live, or \
+             add the sessions of that time to the folder"
+        )
+    );
+}
