@@ -24,21 +24,40 @@ pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: b
         SaveWhat::Shown => model.events.matching.clone(),
         SaveWhat::Loaded => (0..store.len() as u32).collect(),
     };
-    // The track events a verdict rests on go with the errors, whatever the filter shows.
+    // The track events a verdict rests on go with the errors, whatever the filter shows: those
+    // of the shown events' peers and users in their rooms, as a verdict reads them (another
+    // peer's would show among these when the folder is opened again).
+    let beside = &model.beside;
+    let mut fetched: Vec<&[u8]> = beside.track_raws.iter().map(|r| &r[..]).collect();
     if what == SaveWhat::Shown {
+        let whose = Whose::of(store, &rows);
         let mut tracks: Vec<u32> = (0..store.len() as u32)
-            .filter(|&i| store.str(store.row(i as usize).kind).starts_with("track."))
+            .filter(|&i| {
+                let row = store.row(i as usize);
+                let text = |s: crate::store::Sym| (!s.is_none()).then(|| store.str(s));
+                store.str(row.kind).starts_with("track.")
+                    && whose.holds(text(row.room_id), text(row.peer_id), text(row.user_id))
+            })
             .collect();
         rows.append(&mut tracks);
         rows.sort_unstable();
         rows.dedup();
+        fetched.retain(|raw| {
+            let Ok(e) = crate::event::Event::parse(raw) else {
+                return false;
+            };
+            whose.holds(
+                e.data_str("room_id"),
+                e.data_str("peer_id"),
+                e.data_str("user_id"),
+            )
+        });
     }
-    let beside = &model.beside;
     let events = rows
         .iter()
         .map(|&i| store.raw(i as usize))
-        .chain(beside.track_raws.iter().map(|r| &r[..]));
-    let count = rows.len() + beside.track_raws.len();
+        .chain(fetched.iter().copied());
+    let count = rows.len() + fetched.len();
     let written = if model.config.redact {
         // Every file of the folder with one set of pseudonyms: the sessions name their peers
         // as the events do.
@@ -64,4 +83,37 @@ pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: b
         )),
         Err(e) => Err(format!("{path}: {e}; the events are still loaded")),
     })
+}
+
+/// The rooms' peers and users of a set of events: whose track events a verdict of theirs reads.
+struct Whose<'a> {
+    peers: std::collections::HashSet<(&'a str, &'a str)>,
+    users: std::collections::HashSet<(&'a str, &'a str)>,
+}
+
+impl<'a> Whose<'a> {
+    fn of(store: &'a crate::store::Store, rows: &[u32]) -> Whose<'a> {
+        let mut whose = Whose {
+            peers: Default::default(),
+            users: Default::default(),
+        };
+        for &i in rows {
+            let row = store.row(i as usize);
+            let room = store.str(row.room_id);
+            if !row.peer_id.is_none() {
+                whose.peers.insert((room, store.str(row.peer_id)));
+            }
+            if !row.user_id.is_none() {
+                whose.users.insert((room, store.str(row.user_id)));
+            }
+        }
+        whose
+    }
+
+    /// Whether a track event of `peer` (of `user`) in `room` is one of theirs.
+    fn holds(&self, room: Option<&str>, peer: Option<&str>, user: Option<&str>) -> bool {
+        let room = room.unwrap_or("");
+        peer.is_some_and(|p| self.peers.contains(&(room, p)))
+            || user.is_some_and(|u| !u.is_empty() && self.users.contains(&(room, u)))
+    }
 }

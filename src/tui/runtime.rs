@@ -613,6 +613,68 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_folder_of_one_peers_events_gets_that_peers_track_events_alone() {
+        // Priya's events shown: her track events go with them (her publish verdicts read
+        // them), the other peers' stay out, where the folder held every track event at hand.
+        const PRIYA: &str = "3f6b2a9e-8c41-4d7a-9b25-e0c4d1f7a863";
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = demo();
+        let objects = crate::source::demo::related().into_objects().collect();
+        update(&mut m, Action::RelatedLoaded { objects, now: 0 });
+        let only_priya = m
+            .events
+            .filter
+            .clone()
+            .with(crate::event::Field::Peer, PRIYA);
+        crate::tui::update::events::set_filter(&mut m, only_priya);
+        let folder = dir.path().join("priya").to_str().unwrap().to_string() + "/";
+        assert!(matches!(
+            save(&m, &folder, SaveWhat::Shown, false),
+            Action::Saved(Ok(_))
+        ));
+        let text = std::fs::read_to_string(format!("{folder}events.ndjson")).unwrap();
+        let saved: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let is_track = |e: &serde_json::Value| e["type"].as_str().unwrap().starts_with("track.");
+        let tracks: Vec<&serde_json::Value> = saved.iter().filter(|e| is_track(e)).collect();
+        assert!(!tracks.is_empty());
+        for t in &tracks {
+            assert_eq!(t["data"]["peer_id"], PRIYA, "{t}");
+        }
+        let store = &m.events.store;
+        let ids: std::collections::HashSet<&str> =
+            saved.iter().map(|e| e["id"].as_str().unwrap()).collect();
+        for &i in &m.events.matching {
+            assert!(ids.contains(event_id(store, i as usize).unwrap().as_str()));
+        }
+        let others = (0..store.len())
+            .filter(|&i| store.str(store.row(i).kind).starts_with("track."))
+            .count();
+        assert!(others > tracks.len(), "{others} track events loaded");
+        // Opened again, her chains are told as the explorer told them.
+        let source = crate::source::Source::Files(vec![folder.clone()]);
+        let (again, problems) = source.load_offline();
+        assert!(problems.is_empty(), "{problems:?}");
+        let peer = |s: &crate::store::Store| s.strings().lookup(PRIYA).unwrap();
+        let outcomes = |s: &crate::store::Store, related: &crate::related::Related| {
+            crate::insight::tell(s, related, peer(s), 0)
+                .verdicts
+                .into_iter()
+                .map(|v| (v.outcome, v.evidence))
+                .collect::<Vec<_>>()
+        };
+        let before = outcomes(store, &m.beside.data);
+        assert!(
+            before
+                .iter()
+                .any(|(o, _)| *o == crate::insight::Outcome::Left)
+        );
+        assert_eq!(outcomes(&again, &source.related()), before);
+    }
+
     /// Every string value of the JSON values in a text (one document, or one per line).
     fn string_values(text: &str) -> Vec<String> {
         fn walk(v: &serde_json::Value, out: &mut Vec<String>) {

@@ -151,10 +151,10 @@ pub fn save_line(
         SaveWhat::Shown => model.events.shown.len(),
         SaveWhat::Loaded => model.events.store.len(),
     };
-    // A folder gets the track events and the related data beside the events.
+    // A folder gets the track events of the events' peers and the related data beside them.
     let label = if prompt.path.value().trim_end().ends_with('/') {
         format!(
-            " save {}, the track events and the related data into: ",
+            " save {}, their peers' track events and the related data into: ",
             crate::text::plural(count, "event", "events")
         )
     } else {
