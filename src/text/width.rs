@@ -117,7 +117,7 @@ pub fn cut_at_space(s: &str, max: usize) -> String {
 }
 
 /// Cuts a string to at most `max` columns from its start, marking the cut with `…`: the end of
-/// a path, where its file's name is.
+/// a path, where its file's name is. A number is whole or left out.
 pub fn cut_left(s: &str, max: usize) -> String {
     if display_width(s) <= max {
         return s.to_string();
@@ -133,6 +133,10 @@ pub fn cut_left(s: &str, max: usize) -> String {
             break;
         }
         start = at;
+    }
+    let digit = |c: char| c.is_ascii_digit();
+    if s[..start].ends_with(digit) {
+        start = s.len() - s[start..].trim_start_matches(digit).len();
     }
     format!("…{}", &s[start..])
 }
@@ -166,6 +170,8 @@ mod tests {
         let s = "/var/dumps/incident/page1.json";
         assert_eq!(cut_left(s, 40), s);
         assert_eq!(cut_left(s, 11), "…page1.json");
+        // Never `…6-11-18.json`.
+        assert_eq!(cut_left("dump-2026-11-18.json", 13), "…-11-18.json");
         assert_eq!(cut_left("漢字の名前.json", 8), "…前.json");
         assert_eq!(cut_left(s, 1), "…");
         assert_eq!(cut_left(s, 0), "");
@@ -195,7 +201,19 @@ mod tests {
                 prop_assert!(!last.contains(|c: char| c.is_ascii_digit()), "{}", kept);
                 let end = left.strip_prefix('…').unwrap();
                 prop_assert!(s.ends_with(end));
-                prop_assert!(display_width(&left) + 2 > max, "room left unused: {}", left);
+                let before = &s[..s.len() - end.len()];
+                prop_assert!(
+                    !(before.ends_with(|c: char| c.is_ascii_digit())
+                        && end.starts_with(|c: char| c.is_ascii_digit())),
+                    "a number cut: {}",
+                    left
+                );
+                // The room is used, but for the digits of a number left out.
+                prop_assert!(
+                    display_width(&left) + 2 > max || before.ends_with(|c: char| c.is_ascii_digit()),
+                    "room left unused: {}",
+                    left
+                );
             }
         }
     }
