@@ -16,8 +16,10 @@ const NAME: &str = " callscope ";
 const NAME_BAR: &str = "│ ";
 /// The bar between two parts.
 const BAR: &str = " │ ";
-/// The fewest columns a path is cut to before the source gives way to its kind alone.
+/// The fewest columns a path is cut to while the counts can give way instead.
 const PATH_FLOOR: usize = 16;
+/// The fewest columns a cut path is shown in: in fewer, a piece of it would say little.
+const PATH_SHORTEST: usize = 10;
 /// The fewest columns the state is cut to while something else can give way.
 const STATE_FLOOR: usize = 16;
 
@@ -29,7 +31,7 @@ struct Level {
     source: Form,
     /// The counts in their shorter wording.
     short_counts: bool,
-    /// Follow mode without its wait.
+    /// Follow mode without its wait and its failures.
     short_follow: bool,
     /// The fewest columns the state is cut to, at a space.
     state_floor: usize,
@@ -39,15 +41,14 @@ struct Level {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
     Whole,
-    /// The path cut from its start, down to [`PATH_FLOOR`]; the demo says its kind alone.
-    Cut,
-    /// The kind alone (`FILE`), with the files' count.
-    Kind,
+    /// The path cut from its start, down to this many columns (`…` alone at 1); the demo
+    /// says its short label.
+    Cut(usize),
 }
 
 /// The line's forms, the first that fits taken: the name goes first, then the path is cut
 /// from its start and the state's hints at a space, then follow mode's wait and the counts'
-/// wording are shortened, then the path goes, then the state may go to `…`.
+/// wording are shortened, then the path may go to `…`, then the state.
 const LEVELS: [Level; 7] = {
     let whole = Level {
         name: true,
@@ -58,7 +59,7 @@ const LEVELS: [Level; 7] = {
     };
     let cut = Level {
         name: false,
-        source: Form::Cut,
+        source: Form::Cut(PATH_FLOOR),
         state_floor: STATE_FLOOR,
         ..whole
     };
@@ -70,8 +71,8 @@ const LEVELS: [Level; 7] = {
         short_counts: true,
         ..short_follow
     };
-    let kind = Level {
-        source: Form::Kind,
+    let no_path = Level {
+        source: Form::Cut(1),
         ..short_counts
     };
     [
@@ -83,85 +84,104 @@ const LEVELS: [Level; 7] = {
         cut,
         short_follow,
         short_counts,
-        kind,
+        no_path,
         Level {
             state_floor: 1,
-            ..kind
+            ..no_path
         },
     ]
 };
 
 /// Where the events come from, in the forms the line can say it.
-struct Source {
-    /// The text before the path: `FILE  `; the whole label where there is no path.
-    before: String,
-    path: Option<String>,
-    /// The text after the path: ` …)` after the first of several files.
-    after: String,
-    /// The kind alone: `FILE`, `FILES  3 files`.
-    kind: String,
+enum Source {
+    /// A label with a short form and no path: the demo's.
+    Fixed {
+        whole: &'static str,
+        short: &'static str,
+    },
+    /// A path or URL with the text around it: `FILE  ` before a file's path.
+    Path {
+        before: String,
+        path: String,
+        after: String,
+    },
 }
 
 impl Source {
     fn of(label: &SourceLabel) -> Source {
-        let with_path = |before: String, path: &str, after: &str, kind: String| Source {
+        let path = |before: String, path: &str, after: &str| Source::Path {
             before,
-            path: Some(for_terminal(path).into_owned()),
+            path: for_terminal(path).into_owned(),
             after: after.to_string(),
-            kind,
         };
         match label {
-            SourceLabel::Demo => Source {
-                before: "DEMO  bundled demo dataset".into(),
-                path: None,
-                after: String::new(),
-                kind: "DEMO".into(),
+            SourceLabel::Demo => Source::Fixed {
+                whole: "DEMO  bundled demo dataset",
+                short: "DEMO",
             },
-            SourceLabel::Files { count: 1, first } => {
-                with_path("FILE  ".into(), first, "", "FILE".into())
+            SourceLabel::Files { count: 1, first } => path("FILE  ".into(), first, ""),
+            SourceLabel::Files { count, first } => {
+                path(format!("FILES  {count} files ("), first, " …)")
             }
-            SourceLabel::Files { count, first } => with_path(
-                format!("FILES  {count} files ("),
-                first,
-                " …)",
-                format!("FILES  {count} files"),
-            ),
-            SourceLabel::Live { url } => with_path("LIVE  ".into(), url, "", "LIVE".into()),
+            SourceLabel::Live { url } => path("LIVE  ".into(), url, ""),
         }
     }
 
     /// The text in this form, the path cut to `room` columns.
     fn text(&self, form: Form, room: usize) -> String {
-        match (form, &self.path) {
-            (Form::Whole, path) => format!(
-                "{}{}{}",
-                self.before,
-                path.as_deref().unwrap_or_default(),
-                self.after
-            ),
-            (Form::Cut, Some(path)) => {
-                format!("{}{}{}", self.before, cut_path(path, room), self.after)
+        match (self, form) {
+            (Source::Fixed { whole, .. }, Form::Whole) => whole.to_string(),
+            (Source::Fixed { short, .. }, Form::Cut(_)) => short.to_string(),
+            (
+                Source::Path {
+                    before,
+                    path,
+                    after,
+                },
+                Form::Whole,
+            ) => {
+                format!("{before}{path}{after}")
             }
-            (Form::Cut, None) | (Form::Kind, _) => self.kind.clone(),
+            (
+                Source::Path {
+                    before,
+                    path,
+                    after,
+                },
+                Form::Cut(_),
+            ) => {
+                format!("{before}{}{after}", cut_path(path, room))
+            }
         }
     }
 
     /// The columns the form takes besides its path, and the fewest its path is cut to.
     fn widths(&self, form: Form) -> (usize, usize) {
-        match (form, &self.path) {
-            (Form::Cut, Some(path)) => (
-                display_width(&self.before) + display_width(&self.after),
-                display_width(path).min(PATH_FLOOR),
+        match (self, form) {
+            (
+                Source::Path {
+                    before,
+                    path,
+                    after,
+                },
+                Form::Cut(floor),
+            ) => (
+                display_width(before) + display_width(after),
+                display_width(path).min(floor),
             ),
             _ => (display_width(&self.text(form, usize::MAX)), 0),
         }
     }
 }
 
-/// A path or URL cut to `room` columns from its start, a URL's scheme first.
+/// A path or URL cut to `room` columns from its start, a URL's scheme first; `…` alone where
+/// the room is under [`PATH_SHORTEST`].
 fn cut_path(path: &str, room: usize) -> String {
     if display_width(path) <= room {
         return path.to_string();
+    }
+    if room < PATH_SHORTEST {
+        return cut_left(path, room.min(1));
     }
     match path.split_once("://") {
         Some((_, rest)) if display_width(rest) < room => format!("…{rest}"),
@@ -251,15 +271,16 @@ fn fit(parts: &Parts, width: usize) -> Option<Drawn> {
     None
 }
 
-/// Where no form fits: the kind, the shown count and what follows, cut at a space; without
-/// the kind where the count would not be whole; `…` where the count has no room.
+/// Where no form fits: the source without its path, the shown count and what follows, cut at
+/// a space; without the source where the count would not be whole; `…` where the count has no
+/// room.
 fn narrowest(parts: &Parts, width: usize) -> String {
     let rest = format!(
         "{}{}{BAR}{}{}",
         parts.shown, parts.counts.1, parts.state, parts.follow.1
     );
-    let kind = format!(" {}{BAR}{rest}", parts.source.kind);
-    [kind, format!(" {rest}")]
+    let source = parts.source.text(Form::Cut(1), 1);
+    [format!(" {source}{BAR}{rest}"), format!(" {rest}")]
         .iter()
         .map(|text| cut_at_space(text, width))
         .find(|cut| cut.contains(&parts.shown))
@@ -307,7 +328,8 @@ fn parts(model: &Model) -> Parts {
     }
 }
 
-/// Follow mode, long and short: ` │ following every 5 s · +12 new`, ` │ following · +12 new`.
+/// Follow mode, long and short: ` │ following every 5 s, after failures · +12 new`,
+/// ` │ following · +12 new`.
 fn follow_state(model: &Model) -> (String, String) {
     match &model.session.follow {
         None => (String::new(), String::new()),
@@ -321,7 +343,7 @@ fn follow_state(model: &Model) -> (String, String) {
             let new = thousands(f.new_events);
             (
                 format!("{BAR}following every {every} s{retry} · +{new} new"),
-                format!("{BAR}following{retry} · +{new} new"),
+                format!("{BAR}following · +{new} new"),
             )
         }
     }
