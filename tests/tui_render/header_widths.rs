@@ -156,7 +156,8 @@ fn the_types_row_keeps_every_mark_and_counts_the_types_it_leaves_out() {
 /// cut into another), the shown count is there, and a number of the whole line left out (but
 /// for follow mode's wait) comes with a `…`; the types row has every type's mark with its name whole or cut to `…`, and the
 /// note of the other families, from 48 columns; narrower, it ends in `…` where it leaves
-/// something out.
+/// something out. Neither line is cut by the terminal's edge: each ends as its whole form
+/// does, or in `…`.
 fn assert_every_width(name: &str, mut m: Model) {
     let wide = rows(&mut m, 1000, 2);
     let whole = wide[0].trim_end_matches(['|', ' ']);
@@ -174,6 +175,13 @@ fn assert_every_width(name: &str, mut m: Model) {
             );
         }
         assert!(first.contains(&shown), "{name} at {width}: {first}");
+        // Not cut by the terminal's edge: the line ends where the whole line ends, or in `…`.
+        let end = first.trim_end_matches(['|', ' ']);
+        let last_word = whole.rsplit(' ').next().unwrap();
+        assert!(
+            end.ends_with('…') || end.ends_with(last_word),
+            "{name} at {width}: {first}"
+        );
         // A count left out comes with a `…`; follow mode's wait may go without one.
         let left_out = numbers(whole)
             .into_iter()
@@ -185,6 +193,13 @@ fn assert_every_width(name: &str, mut m: Model) {
             let t = &EventType::KNOWN[k - 1];
             types.contains(&format!("{k} {}", t.alias())) || types.contains(&format!("{k}…"))
         }) && (!others || types.contains("others"));
+        let end = types.trim_end_matches(['|', ' ']);
+        assert!(
+            ["…", "connect", "others hidden", "[ ]others"]
+                .iter()
+                .any(|e| end.ends_with(e)),
+            "{name} at {width}: {types}"
+        );
         if width >= 48 {
             assert!(all, "{name} at {width}: {types}");
         } else if !all {

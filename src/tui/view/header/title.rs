@@ -104,12 +104,15 @@ enum Source {
         before: String,
         path: String,
         after: String,
+        /// The label where the path is cut to nothing: `FILES  3 files (…)`.
+        without: String,
     },
 }
 
 impl Source {
     fn of(label: &SourceLabel) -> Source {
         let path = |before: String, path: &str, after: &str| Source::Path {
+            without: format!("{before}…{}", after.trim_start_matches(" …")),
             before,
             path: for_terminal(path).into_owned(),
             after: after.to_string(),
@@ -129,33 +132,28 @@ impl Source {
 
     /// The text in this form, the path cut to `room` columns.
     fn text(&self, form: Form, room: usize) -> String {
-        match (self, form) {
-            (Source::Fixed { whole, .. }, Form::Whole) => whole.to_string(),
-            (Source::Fixed { short, .. }, Form::Cut(_)) => short.to_string(),
-            (
-                Source::Path {
-                    before,
-                    path,
-                    after,
+        match self {
+            Source::Fixed { whole, short } => match form {
+                Form::Whole => whole.to_string(),
+                Form::Cut(_) => short.to_string(),
+            },
+            Source::Path {
+                before,
+                path,
+                after,
+                without,
+            } => match form {
+                Form::Whole => format!("{before}{path}{after}"),
+                Form::Cut(_) => match cut_path(path, room) {
+                    cut if cut == "…" => without.clone(),
+                    cut => format!("{before}{cut}{after}"),
                 },
-                Form::Whole,
-            ) => {
-                format!("{before}{path}{after}")
-            }
-            (
-                Source::Path {
-                    before,
-                    path,
-                    after,
-                },
-                Form::Cut(_),
-            ) => {
-                format!("{before}{}{after}", cut_path(path, room))
-            }
+            },
         }
     }
 
-    /// The columns the form takes besides its path, and the fewest its path is cut to.
+    /// The columns the form takes besides its path, and the fewest its path is cut to (the
+    /// label without its path takes no more).
     fn widths(&self, form: Form) -> (usize, usize) {
         match (self, form) {
             (
@@ -163,6 +161,7 @@ impl Source {
                     before,
                     path,
                     after,
+                    ..
                 },
                 Form::Cut(floor),
             ) => (

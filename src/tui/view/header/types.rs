@@ -1,6 +1,6 @@
 //! The header's second line: each of the five types with its key and a mark that reads without
 //! colour or strikethrough (`[x]` shown, `[ ]` hidden), then the types no key names that are
-//! chosen. Where the terminal is too narrow, the line gives way in a fixed order ([`line`]);
+//! chosen. Where the terminal is too narrow, the line gives way in a fixed order ([`line()`]);
 //! every type's mark stays, and what is left out is counted.
 
 use ratatui::style::Style;
@@ -133,20 +133,18 @@ fn width_of(spans: &[Span]) -> usize {
     spans.iter().map(|s| display_width(&s.content)).sum()
 }
 
-/// The pieces that leave room for `…` after them, whole, then `…`.
+/// The pieces that leave room for ` …` (two columns) after them, whole, then ` …`.
 fn cut_at_piece(pieces: Vec<Vec<Span<'static>>>, width: usize) -> Vec<Span<'static>> {
     let mut kept = Vec::new();
     let mut used = 0;
     for piece in pieces {
         let w = width_of(&piece);
-        if used + w + 1 > width {
+        if used + w + 2 > width {
             break;
         }
         used += w;
         kept.extend(piece);
     }
-    if used < width {
-        kept.push(Span::raw("…"));
-    }
+    kept.push(Span::raw(if used + 2 <= width { " …" } else { "…" }));
     kept
 }
