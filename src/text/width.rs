@@ -84,3 +84,137 @@ pub fn cut(s: &str, max: usize) -> String {
     out.push('…');
     out
 }
+
+/// Cuts a string to at most `max` columns at a space, marking the cut with `…`: a word (a
+/// count, a path) is whole or left out, never cut, and a number is not the last word kept.
+/// `…` alone where no word fits.
+pub fn cut_at_space(s: &str, max: usize) -> String {
+    if display_width(s) <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut end = 0;
+    let mut width = 0;
+    for (at, c) in s.char_indices() {
+        if c == ' ' && width < max {
+            end = at;
+        }
+        width += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if width >= max {
+            break;
+        }
+    }
+    // A number last would read as one the `…` goes on: the cut comes before it.
+    let mut kept = s[..end].trim_end();
+    while let Some(last) = kept.rsplit(' ').next()
+        && last.contains(|c: char| c.is_ascii_digit())
+    {
+        kept = kept[..kept.len() - last.len()].trim_end();
+    }
+    format!("{kept}…")
+}
+
+/// Cuts a string to at most `max` columns from its start, marking the cut with `…`: the end of
+/// a path, where its file's name is. A number is whole or left out.
+pub fn cut_left(s: &str, max: usize) -> String {
+    if display_width(s) <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut start = s.len();
+    let mut width = 0;
+    for (at, c) in s.char_indices().rev() {
+        width += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if width + 1 > max {
+            break;
+        }
+        start = at;
+    }
+    let digit = |c: char| c.is_ascii_digit();
+    if s[..start].ends_with(digit) {
+        start = s.len() - s[start..].trim_start_matches(digit).len();
+    }
+    format!("…{}", &s[start..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_cut_at_a_space_leaves_every_word_whole() {
+        let s = "1,200 of 2,400 events";
+        assert_eq!(cut_at_space(s, 40), s);
+        assert_eq!(cut_at_space(s, 21), s);
+        // Never `1,200 of 2,400…` or `1,200…`: a number before `…` reads as cut.
+        assert_eq!(cut_at_space(s, 20), "1,200 of…");
+        assert_eq!(cut_at_space(s, 9), "1,200 of…");
+        assert_eq!(cut_at_space(s, 8), "…");
+        assert_eq!(
+            cut_at_space("retrying in 82 s (attempt 2, gives up", 30),
+            "retrying in 82 s (attempt…"
+        );
+        assert_eq!(cut_at_space(s, 5), "…");
+        assert_eq!(cut_at_space(s, 1), "…");
+        assert_eq!(cut_at_space(s, 0), "");
+        assert_eq!(cut_at_space("idle,  1 page", 9), "idle,…");
+    }
+
+    #[test]
+    fn a_cut_from_the_left_keeps_the_end() {
+        let s = "/var/dumps/incident/page1.json";
+        assert_eq!(cut_left(s, 40), s);
+        assert_eq!(cut_left(s, 11), "…page1.json");
+        // Never `…6-11-18.json`.
+        assert_eq!(cut_left("dump-2026-11-18.json", 13), "…-11-18.json");
+        assert_eq!(cut_left("漢字の名前.json", 8), "…前.json");
+        assert_eq!(cut_left(s, 1), "…");
+        assert_eq!(cut_left(s, 0), "");
+    }
+
+    proptest! {
+        /// What either cut keeps fits, ends (or starts) with `…` when it is cut, and is the
+        /// text's own: a cut at a space keeps a run of whole words from its start.
+        #[test]
+        fn the_cuts_fit_and_keep_the_texts_own(
+            words in proptest::collection::vec("[a-z0-9,漢]{1,6}", 0..8),
+            max in 0usize..40,
+        ) {
+            let s = words.join(" ");
+            let at_space = cut_at_space(&s, max);
+            prop_assert!(display_width(&at_space) <= max);
+            let left = cut_left(&s, max);
+            prop_assert!(display_width(&left) <= max);
+            if display_width(&s) <= max {
+                prop_assert_eq!(&at_space, &s);
+                prop_assert_eq!(&left, &s);
+            } else if max > 0 {
+                let kept = at_space.strip_suffix('…').unwrap();
+                let n = kept.split_whitespace().count();
+                prop_assert_eq!(kept, words[..n].join(" "));
+                let last = kept.rsplit(' ').next().unwrap_or_default();
+                prop_assert!(!last.contains(|c: char| c.is_ascii_digit()), "{}", kept);
+                let end = left.strip_prefix('…').unwrap();
+                prop_assert!(s.ends_with(end));
+                let before = &s[..s.len() - end.len()];
+                prop_assert!(
+                    !(before.ends_with(|c: char| c.is_ascii_digit())
+                        && end.starts_with(|c: char| c.is_ascii_digit())),
+                    "a number cut: {}",
+                    left
+                );
+                // The room is used, but for the digits of a number left out.
+                prop_assert!(
+                    display_width(&left) + 2 > max || before.ends_with(|c: char| c.is_ascii_digit()),
+                    "room left unused: {}",
+                    left
+                );
+            }
+        }
+    }
+}

@@ -27,6 +27,7 @@ mod colours;
 mod detail_pane;
 mod groups;
 mod header;
+mod header_widths;
 mod help;
 mod hostile_text;
 mod inputs;

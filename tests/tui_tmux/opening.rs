@@ -1,5 +1,5 @@
 //! What the explorer opens on: a damaged, empty or piped gzip dump, the demo when nothing is
-//! given, a live source that is refused, asks for a room, or answers slowly.
+//! given or at 60 columns, a live source that is refused, asks for a room, or answers slowly.
 
 use super::*;
 
@@ -52,6 +52,35 @@ fn with_no_source_and_no_token_the_explorer_says_it_opened_the_demo_and_how_to_g
     let screen = tmux.wait_for_text("no token was found, so this is the demo");
     assert!(screen.contains("DEMO"), "{screen}");
     assert!(screen.contains("set HMS_MANAGEMENT_TOKEN"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}
+
+#[test]
+fn at_60_columns_the_demo_opens_with_its_counts_whole_and_every_type_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.ok(&["resize-window", "-t", "main", "-x", "60"]);
+    tmux.start_demo("", "");
+    let screen = tmux.screen();
+    let mut lines = screen.lines();
+    let (first, types) = (lines.next().unwrap(), lines.next().unwrap());
+    let every = demo_count(&Filter::default());
+    assert!(
+        first.contains(&format!(" {every} shown / {every} loaded │ idle")),
+        "{screen}"
+    );
+    // Every number on the line is the count, whole: none cut into another.
+    let numbers: Vec<&str> = first
+        .split(|c: char| !c.is_ascii_digit() && c != ',')
+        .filter(|n| n.contains(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(numbers, [every.as_str(), every.as_str()], "{screen}");
+    for k in 1..=5 {
+        assert!(types.contains(&format!("[x]{k}")), "{screen}");
+    }
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux, 0);
 }

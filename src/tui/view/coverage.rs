@@ -24,7 +24,7 @@ pub fn note(model: &Model) -> Option<String> {
 
 /// The note, and a short form of it for where the long one has no room (`100 of 2,400
 /// loaded`).
-fn notes(model: &Model) -> Option<(String, String)> {
+pub(super) fn notes(model: &Model) -> Option<(String, String)> {
     let loaded = model.events.store.len();
     if let Some(live) = &model.session.live {
         // Follow mode's refreshes page through a query loaded whole once: no part missing.

@@ -1,126 +1,28 @@
+//! The header's four lines: the source, counts and state; the types; the order and the
+//! filters; the last message or what a load waits for.
+
+mod title;
+mod types;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::event::EventType;
-use crate::text::{for_terminal, thousands};
+use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
-use crate::tui::model::{Fetch, Live, LoadState, Model, SourceLabel};
+use crate::tui::model::{Fetch, Live, Model};
 use crate::tui::panels::{Focus, prompt};
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let lines = vec![
-        title_line(model),
-        types_line(model),
+        title::line(model, area.width as usize),
+        types::line(model, area.width as usize),
         filters_line(model, area.width as usize),
         message_line(model, frame, area),
     ];
     frame.render_widget(Paragraph::new(lines), area);
-}
-
-fn title_line(model: &Model) -> Line<'static> {
-    let source = match &model.session.source {
-        SourceLabel::Demo => "DEMO  bundled demo dataset".to_string(),
-        SourceLabel::Files { count: 1, first } => format!("FILE  {}", for_terminal(first)),
-        SourceLabel::Files { count, first } => {
-            format!("FILES  {count} files ({} …)", for_terminal(first))
-        }
-        SourceLabel::Live { url } => format!("LIVE  {}", for_terminal(url)),
-    };
-    // Loaded, against what the query matches when that is more.
-    let loaded = match super::coverage::note(model) {
-        Some(note) => note,
-        None => format!("{} loaded", thousands(model.events.store.len())),
-    };
-    let mut counts = format!("{} shown / {loaded}", thousands(model.events.shown.len()));
-    if let Some(total) = model.session.live.as_ref().and_then(|l| l.total)
-        && total != model.events.store.len() as u64
-        && super::coverage::note(model).is_none()
-    {
-        counts.push_str(&format!(" / {} total", thousands(total as usize)));
-    }
-    // Follow mode's refreshes fetch what is loaded again: those are no duplicates of the data.
-    let refetched = model.session.live.as_ref().map_or(0, |l| l.refetched);
-    let duplicates = model.events.store.duplicates().saturating_sub(refetched);
-    if duplicates > 0 {
-        counts.push_str(&format!(
-            " ({} dropped)",
-            crate::text::plural(duplicates, "duplicate", "duplicates")
-        ));
-    }
-    let state = match (&model.session.live, &model.session.load) {
-        (Some(live), _) => live_state(model, live),
-        (None, LoadState::Loading) => "loading…".to_string(),
-        (None, LoadState::Idle) => "idle".to_string(),
-    };
-    Line::from(vec![
-        Span::styled(" callscope ", model.config.theme.title()),
-        Span::styled("│ ", model.config.theme.label()),
-        Span::styled(source, model.config.theme.title()),
-        Span::styled(" │ ", model.config.theme.label()),
-        Span::raw(counts),
-        Span::styled(" │ ", model.config.theme.label()),
-        Span::raw(state),
-        Span::styled(follow_state(model), model.config.theme.new_event()),
-    ])
-}
-
-fn follow_state(model: &Model) -> String {
-    match &model.session.follow {
-        None => String::new(),
-        Some(f) => {
-            let every = f.wait().as_secs();
-            let retry = if f.failures > 0 {
-                ", after failures"
-            } else {
-                ""
-            };
-            format!(
-                " │ following every {every} s{retry} · +{} new",
-                thousands(f.new_events)
-            )
-        }
-    }
-}
-
-/// The second line: each of the five types with its key and a mark that reads without colour
-/// or strikethrough (`[x]` shown, `[ ]` hidden), then the types no key names that are chosen.
-fn types_line(model: &Model) -> Line<'static> {
-    let mut spans = vec![Span::styled(" types", model.config.theme.label())];
-    for (k, t) in EventType::KNOWN.iter().enumerate() {
-        let on = model.events.filter.has_type(t);
-        let (mark, style) = if on {
-            ("[x]", model.config.theme.type_on(t))
-        } else {
-            ("[ ]", model.config.theme.type_off())
-        };
-        spans.push(Span::raw(" "));
-        spans.push(Span::styled(mark, model.config.theme.label()));
-        spans.push(Span::styled(format!("{} {}", k + 1, t.alias()), style));
-    }
-    let others: Vec<&EventType> = model
-        .events
-        .filter
-        .types
-        .iter()
-        .filter(|t| !t.is_known())
-        .collect();
-    for t in others {
-        spans.push(Span::raw(" "));
-        spans.push(Span::styled("[x]", model.config.theme.label()));
-        spans.push(Span::styled(
-            for_terminal(t.name()).into_owned(),
-            model.config.theme.type_on(t),
-        ));
-    }
-    // With a type chosen, the families no key names (track, recording...) are left out: said,
-    // since the five keys all marked look the same as no type chosen.
-    if !model.events.filter.types.is_empty() {
-        spans.push(Span::styled(" │ others hidden", model.config.theme.label()));
-    }
-    Line::from(spans)
 }
 
 /// The third line: the order in force, then every filter besides the types (the retry status,
@@ -226,88 +128,12 @@ pub fn failure_text(model: &Model, message: &str) -> String {
     )
 }
 
-fn live_state(model: &Model, live: &Live) -> String {
-    let key = |c| model.config.keymap.key(Mode::List, c);
-    let all = if live.loading_all {
-        format!(" (loading all: {} stops)", key(Command::LoadAll))
-    } else {
-        String::new()
-    };
-    match &live.fetch {
-        Fetch::Idle if live.next.as_deref() == Some("") => "all pages loaded".into(),
-        // The counts say how much is loaded and the key that loads all.
-        Fetch::Idle if super::coverage::note(model).is_some() => {
-            "idle; more as you scroll".to_string()
-        }
-        Fetch::Idle => format!(
-            "idle, {} page(s); more as you scroll, {} loads all",
-            live.pages,
-            key(Command::LoadAll)
-        ),
-        // A new query while the old one's events stay on screen (none at the start).
-        Fetch::Fetching { .. } | Fetch::Retrying { .. }
-            if live.replacing && !model.events.store.is_empty() =>
-        {
-            match &live.fetch {
-                Fetch::Retrying { until, reason, .. } => {
-                    format!(
-                        "running again, retrying in {} s: {}",
-                        seconds_left(live, *until),
-                        for_terminal(reason)
-                    )
-                }
-                _ => "running again…".to_string(),
-            }
-        }
-        // The counts say how far the load is when the server gave a total.
-        Fetch::Fetching { .. } if super::coverage::note(model).is_some() => {
-            format!("fetching…{all}")
-        }
-        Fetch::Fetching { .. } => format!("fetching… {}{all}", so_far(model, live)),
-        Fetch::Retrying {
-            attempt,
-            gives_up_secs,
-            reason,
-            until,
-            ..
-        } => {
-            let left = seconds_left(live, *until);
-            let when = if left == 0 {
-                "retrying now".to_string()
-            } else {
-                format!("retrying in {left} s")
-            };
-            format!(
-                "{when} (attempt {attempt}, {}): {}{all}",
-                crate::source::worker::giving_up_words(*gives_up_secs),
-                for_terminal(reason)
-            )
-        }
-        Fetch::Done => "all pages loaded".into(),
-        Fetch::Failed(message) => format!("error: {}", failure_text(model, message)),
-        Fetch::NoRoom => format!(
-            "no room chosen: {}",
-            crate::tui::panels::rooms::HOW_TO_CHOOSE
-        ),
-    }
-}
-
 /// Whole seconds until `until` on the model's clock, rounded up: a countdown.
 fn seconds_left(live: &Live, until: std::time::Instant) -> u64 {
     until
         .saturating_duration_since(live.clock.at)
         .as_secs_f64()
         .ceil() as u64
-}
-
-/// The events loaded so far, against the query's total when the server gave one:
-/// `1,200 of 2,400 events`.
-fn so_far(model: &Model, live: &Live) -> String {
-    let loaded = thousands(model.events.store.len());
-    match live.total {
-        Some(total) => format!("{loaded} of {} events", thousands(total as usize)),
-        None => format!("{loaded} events so far"),
-    }
 }
 
 /// A request waits longer than this before the header says what it waits for.
