@@ -365,3 +365,43 @@ fn live_a_session_still_active_since_days_before_the_failure_tells_its_verdict()
     // The session, known from its start to now, holds no join of the peer that gave up.
     assert_eq!(live[1].1, "never_got_in", "{}", live[1].2);
 }
+
+#[test]
+fn live_an_empty_answer_for_a_room_the_service_does_not_know_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    folder(dir.path());
+    let mut cmd = Command::new(BIN);
+    cmd.args([
+        "serve",
+        dir.path().to_str().unwrap(),
+        "--addr",
+        "127.0.0.1:0",
+    ])
+    .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
+    .stderr(Stdio::null());
+    let server = Server::spawn(cmd);
+    let live = [
+        "list",
+        "--live",
+        "--base-url",
+        &server.url,
+        "--format",
+        "ndjson",
+    ];
+    // A mistyped id: no event, and the service has no such room.
+    let mistyped = "6735e0b1c4a92f5d18e3b7a9";
+    let (code, stdout, stderr) = run(&[&live[..], &["--room", mistyped]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains(&format!(
+            "the service has no room of id {mistyped}, so no event is in it"
+        )),
+        "{stderr}"
+    );
+    // A room that exists, with a filter no event matches: nothing said of the room.
+    let (code, stdout, stderr) = run(&[&live[..], &["--room", ROOM, "--code", "9999"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(!stderr.contains("has no room"), "{stderr}");
+}

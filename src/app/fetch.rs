@@ -47,6 +47,7 @@ pub fn fetch(
             })
         })?;
     let show = std::io::stderr().is_terminal();
+    let tokens = connection.tokens.clone();
     let result = runtime.block_on(crate::source::live::fetch_all(
         &connection.api,
         connection.tokens,
@@ -78,6 +79,13 @@ pub fn fetch(
     if show {
         eprint!("\r\x1b[2K");
     }
+    if let Ok(store) = &result
+        && store.is_empty()
+        && let Some(room_id) = filter.room()
+        && let Some(note) = runtime.block_on(no_such_room(&connection.api, tokens, room_id))
+    {
+        eprintln!("{}", crate::text::for_terminal(&live.names.rename(&note)));
+    }
     result
         .map(|store| (store, filter.clone()))
         .map_err(|(store, e)| {
@@ -87,6 +95,24 @@ pub fn fetch(
                 live.names.rename(&e),
             )
         })
+}
+
+/// Where a query of a room's events brought none: whether the service knows the room at all,
+/// in a note for stderr when it does not (a mistyped id reads as a quiet room otherwise). Nothing
+/// when the room is known or the question fails: the answer stands as it is.
+async fn no_such_room(
+    api: &crate::source::api::Api,
+    mut tokens: crate::source::token::TokenSource,
+    room_id: &str,
+) -> Option<String> {
+    let token = tokens.bearer(chrono::Utc::now().timestamp()).ok()?;
+    match api.room(&token, room_id).await {
+        Ok(None) => Some(format!(
+            "callscope: note: the service has no room of id {room_id}, so no event is in it: \
+             check the id (--room takes the room's name too)"
+        )),
+        _ => None,
+    }
 }
 
 /// The related data of a room's events: the room, its sessions over the events' time, and, for
