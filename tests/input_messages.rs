@@ -143,3 +143,40 @@ fn a_value_to_hide_given_to_a_filter_flag_is_refused_and_said() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_room_name_looked_up_at_a_service_that_does_not_answer_says_each_retry() {
+    // Nothing listens on the port: the lookup of the room's name is tried again for minutes,
+    // and each try is said at once, where it waited in silence before.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let home = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["list", "--live", "--room", "weekly-allhands", "--base-url"])
+        .arg(format!("http://127.0.0.1:{port}"))
+        .env("HOME", home.path())
+        .env("HMS_MANAGEMENT_TOKEN", "t")
+        .env_remove("CALLSCOPE_CONFIG")
+        .env_remove("CALLSCOPE_PROFILE")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        line.starts_with("callscope: looking up the room named \"weekly-allhands\": ")
+            && line.contains("retrying in 1 s (attempt 2"),
+        "{line}"
+    );
+}

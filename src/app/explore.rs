@@ -24,13 +24,21 @@ pub struct Explore {
 }
 
 /// The filter with its room's name looked up, before the screen is taken.
-fn room_id(connection: &Connection, filter: &Filter) -> Result<Filter, Failure> {
+fn room_id(
+    live: &crate::source::LiveSource,
+    connection: &Connection,
+    filter: &Filter,
+) -> Result<Filter, Failure> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::runtime(format!("cannot start: {e}")))?;
     runtime
-        .block_on(crate::source::live::with_room_id(connection, filter))
+        .block_on(crate::source::live::with_room_id(
+            connection,
+            filter,
+            &|r: &crate::source::worker::Retry| super::fetch::say_room_retry(live, filter, r),
+        ))
         .map_err(|e| match e {
             RoomError::Unknown(e) => Failure::Usage(e),
             RoomError::Lookup(e) => Failure::Runtime(e),
@@ -87,10 +95,10 @@ pub fn run(explore: Explore) -> Result<Ended, Failure> {
         ));
     }
     // With no room, the explorer asks for one: the live API answers queries of one room only.
-    if let Some(connection) = &live
+    if let (Some(connection), Source::Live(source)) = (&live, &source)
         && filter.room().is_some()
     {
-        filter = room_id(connection, &filter)?;
+        filter = room_id(source, connection, &filter)?;
     }
     // An empty file is no problem, but the empty screen it opens on is said.
     let empty: Vec<String> = source

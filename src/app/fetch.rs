@@ -38,8 +38,13 @@ pub fn fetch(
         .enable_all()
         .build()
         .map_err(|e| Stopped::Before(Failure::runtime(format!("cannot start: {e}"))))?;
+    let on_retry = |r: &crate::source::worker::Retry| say_room_retry(live, filter, r);
     let filter = &runtime
-        .block_on(crate::source::live::with_room_id(&connection, filter))
+        .block_on(crate::source::live::with_room_id(
+            &connection,
+            filter,
+            &on_retry,
+        ))
         .map_err(|e| {
             Stopped::Before(match e {
                 RoomError::Unknown(e) => Failure::Usage(e),
@@ -95,6 +100,19 @@ pub fn fetch(
                 live.names.rename(&e),
             )
         })
+}
+
+/// A retry of the lookup of the room named in `filter`, said on stderr as the events' retries
+/// are: the lookup may wait minutes for a service that does not answer.
+pub fn say_room_retry(live: &LiveSource, filter: &Filter, r: &crate::source::worker::Retry) {
+    let reason = crate::text::for_terminal(&live.names.rename(&r.reason)).into_owned();
+    eprintln!(
+        "callscope: looking up the room named {:?}: {reason}; retrying in {} s (attempt {}, {})",
+        filter.room().unwrap_or_default(),
+        r.wait.as_secs().max(1),
+        r.attempt,
+        crate::source::worker::giving_up_words(r.gives_up_in.as_secs())
+    );
 }
 
 /// Where a query of a room's events brought none: whether the service knows the room at all,

@@ -84,11 +84,15 @@ pub enum RoomError {
 /// The room a `--room` value names, for a query: an id as it is; a name looked up in the rooms
 /// endpoint (the enabled rooms, then the disabled ones: a room's past events outlive it), which
 /// must name exactly one room. The error says what was found.
-pub async fn resolve_room(connection: &Connection, value: &str) -> Result<String, RoomError> {
+pub async fn resolve_room(
+    connection: &Connection,
+    value: &str,
+    on_retry: &(impl Fn(&Retry) + Sync),
+) -> Result<String, RoomError> {
     if rooms::looks_like_room_id(value) {
         return Ok(value.to_string());
     }
-    match look_up_room(connection, value).await? {
+    match look_up_room(connection, value, on_retry).await? {
         rooms::Named::One(room) => Ok(room.id),
         named => Err(RoomError::Unknown(not_one_room(value, &named))),
     }
@@ -97,7 +101,12 @@ pub async fn resolve_room(connection: &Connection, value: &str) -> Result<String
 /// What the rooms endpoint says of a room's name: the enabled rooms of that name, then the
 /// disabled ones (a room's past events outlive it), and, when none has it, the room whose id it
 /// is in another form than the service's own (a replayed dump's, say).
-pub async fn look_up_room(connection: &Connection, value: &str) -> Result<rooms::Named, RoomError> {
+/// `on_retry` hears of each request that failed and is tried again.
+pub async fn look_up_room(
+    connection: &Connection,
+    value: &str,
+    on_retry: &(impl Fn(&Retry) + Sync),
+) -> Result<rooms::Named, RoomError> {
     let tokens = std::sync::Mutex::new(connection.tokens.clone());
     let pause = worker::Pause::default();
     let lookup = |enabled: Option<bool>| {
@@ -109,6 +118,7 @@ pub async fn look_up_room(connection: &Connection, value: &str) -> Result<rooms:
                 |token| async move { connection.api.rooms_named(&token, value, enabled).await },
                 |retry| {
                     tracing::info!(reason = %retry.reason, wait_ms = retry.wait.as_millis() as u64, "retrying the room lookup");
+                    on_retry(&retry);
                 },
             )
             .await
@@ -131,7 +141,7 @@ pub async fn look_up_room(connection: &Connection, value: &str) -> Result<rooms:
             &tokens,
             &pause,
             |token| async move { connection.api.room(&token, value).await },
-            |_| {},
+            |retry| on_retry(&retry),
         )
         .await
         .map_err(|e| {
@@ -183,11 +193,15 @@ fn list(rooms: &[rooms::Room]) -> String {
 pub const NO_ROOM: &str = "the live API answers queries of one room only: name it with --room ID, or --room NAME to look the name up";
 
 /// The filter with its room as the id the events endpoint takes, a name looked up.
-pub async fn with_room_id(connection: &Connection, filter: &Filter) -> Result<Filter, RoomError> {
+pub async fn with_room_id(
+    connection: &Connection,
+    filter: &Filter,
+    on_retry: &(impl Fn(&Retry) + Sync),
+) -> Result<Filter, RoomError> {
     let Some(room) = filter.room() else {
         return Err(RoomError::Unknown(NO_ROOM.to_string()));
     };
-    let id = resolve_room(connection, room).await?;
+    let id = resolve_room(connection, room, on_retry).await?;
     let mut filter = filter.clone();
     filter.set(crate::event::Field::Room, Some(id));
     Ok(filter)
