@@ -235,3 +235,40 @@ async fn the_worker_says_which_part_of_the_query_each_request_on_its_way_loads()
     let seen = in_flight_reports(&server, join_only()).await;
     assert_eq!(seen, ["the client.join.failed events", "none"]);
 }
+
+#[tokio::test(start_paused = true)]
+async fn each_page_of_a_cursor_is_reported_as_a_request_of_its_own() {
+    // One cursor, three pages: each page's request is reported with the time it was sent, so
+    // that the header counts a stalled request's wait, not the whole load's.
+    let page = |ids: Vec<u32>, next: &'static str| Reply::Page {
+        ids,
+        next,
+        total: 6,
+    };
+    let server = FaultServer::start(vec![
+        page(vec![1, 2], "n1"),
+        page(vec![3, 4], "n2"),
+        page(vec![5, 6], ""),
+    ])
+    .await;
+    let api = Api::new(&server.url, 3).unwrap();
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn(api, tokens(), reports_tx);
+    commands
+        .send(Command::Query {
+            id: 1,
+            filter: join_only(),
+        })
+        .unwrap();
+    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    let mut sent = Vec::new();
+    loop {
+        match reports.recv().await.expect("reports until the end") {
+            Report::InFlight { requests, .. } => sent.extend(requests.into_iter().map(|r| r.since)),
+            Report::Finished { .. } | Report::Failed { .. } => break,
+            _ => {}
+        }
+    }
+    sent.dedup();
+    assert_eq!(sent.len(), 3, "{sent:?}");
+}

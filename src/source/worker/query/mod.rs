@@ -145,8 +145,9 @@ pub(super) struct QueryState {
     pages: usize,
     /// Every request on its way, with when it was asked for; dropping one cancels it.
     flights: Vec<(Slot, Instant, Flight)>,
-    /// The requests on their way as last reported.
-    reported: Vec<Slot>,
+    /// The requests on their way as last reported, with when each was sent: a cursor's next
+    /// page is a new request in the same slot.
+    reported: Vec<(Slot, Instant)>,
     /// The query is loaded in full.
     finished: bool,
 }
@@ -463,7 +464,11 @@ impl QueryState {
     /// Reports the requests on their way, when they changed since the last report: what the
     /// header says a stalled load waits for.
     pub(super) fn report_in_flight(&mut self, ctx: &Ctx) {
-        let slots: Vec<Slot> = self.flights.iter().map(|(slot, _, _)| *slot).collect();
+        let slots: Vec<(Slot, Instant)> = self
+            .flights
+            .iter()
+            .map(|(slot, since, _)| (*slot, *since))
+            .collect();
         if slots == self.reported {
             return;
         }
