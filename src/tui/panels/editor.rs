@@ -335,7 +335,7 @@ pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect)
         .borders(Borders::ALL)
         .border_style(theme.focused_border())
         .title(format!(
-            " filters: a, b  !hidden  (none)  ·  {} next  {} applies  {} cancels ",
+            " filters: value  !hide  (none)  ·  {} next  {} applies  {} cancels ",
             key(Command::NextField),
             key(Command::Apply),
             key(Command::Cancel)
