@@ -63,6 +63,7 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             let peer = of.quality.then_some(of.peer_id.as_str());
             let related = super::fetch::related(&connection, &store, &room_id, peer)?;
             fetched.whole.push(of.peer_id.clone());
+            fetched.sessions.push(room_id.clone());
             (store, related)
         }
         offline => {

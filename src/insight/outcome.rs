@@ -45,8 +45,7 @@ pub fn tell_with(store: &Store, related: &Related, fetched: &Fetched, peer: Sym,
     let mut verdicts = Vec::with_capacity(story.chains.len());
     let mut quality = Vec::with_capacity(story.chains.len());
     for chain in &story.chains {
-        let mut failing = failing_of(store, chain);
-        failing.tracks_whole = fetched.is_whole(failing.peer_id);
+        let failing = fetched.of(failing_of(store, chain));
         let v = verdict(&failing, related, &tracks, now);
         // The session of the failure: the events', else the one the verdict found.
         let session = chain
@@ -85,6 +84,7 @@ pub fn failing_of<'a>(store: &'a Store, chain: &Chain) -> Failing<'a> {
         first: chain.first,
         last: chain.last,
         tracks_whole: false,
+        sessions_asked: false,
     }
 }
 
@@ -136,8 +136,7 @@ pub fn outcomes(
                 .chains
                 .iter()
                 .map(|chain| {
-                    let mut failing = failing_of(store, chain);
-                    failing.tracks_whole = fetched.is_whole(failing.peer_id);
+                    let failing = fetched.of(failing_of(store, chain));
                     let theirs = tracks.theirs(&failing);
                     let outcome = match rooms.get(failing.room_id) {
                         Some(room) => verdict_in(&failing, room, &theirs, now).outcome,

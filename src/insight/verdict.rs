@@ -128,6 +128,8 @@ pub struct Failing<'a> {
     /// The peer's track events in its room were fetched whole from the service (a live
     /// explorer asks for them when its story is opened): none loaded then means none held.
     pub tracks_whole: bool,
+    /// The room's sessions were asked of the service (live): what it lists is all it holds.
+    pub sessions_asked: bool,
 }
 
 /// A track event of a peer: proof the peer was in the call at `at`.
@@ -153,12 +155,23 @@ pub struct Fetched {
     /// The peers (by id) whose track events in their room were all fetched: where none of
     /// theirs is loaded, the service holds none.
     pub whole: Vec<String>,
+    /// The rooms (by id) whose sessions were asked of the service.
+    pub sessions: Vec<String>,
 }
 
 impl Fetched {
     /// Whether `peer_id`'s track events were all fetched.
     pub fn is_whole(&self, peer_id: &str) -> bool {
         self.whole.iter().any(|p| p == peer_id)
+    }
+
+    /// `failing` with what was fetched of its peer and room.
+    pub fn of<'a>(&self, failing: Failing<'a>) -> Failing<'a> {
+        Failing {
+            tracks_whole: self.is_whole(failing.peer_id),
+            sessions_asked: self.sessions.iter().any(|r| r == failing.room_id),
+            ..failing
+        }
     }
 }
 
@@ -293,6 +306,9 @@ pub fn verdict_in(
     };
     let missing = || {
         match known {
+            None if failing.sessions_asked => {
+                format!("the service lists no session of room {}", failing.room_id)
+            }
             None => format!(
                 "no session data for room {}: fetch it live, or add the room's sessions \
                  response to the folder",
@@ -306,9 +322,17 @@ pub fn verdict_in(
                     true => clock(ns),
                     false => crate::time::format_nanos(ns)[..19].replacen('T', " ", 1),
                 };
+                let then = match failing.sessions_asked {
+                    // Live, the service was asked: what it lists is all there is, so far.
+                    true if window_end > to => {
+                        format!("ask the service again after {}", said(window_end))
+                    }
+                    true => "the service lists no other".to_string(),
+                    false => "fetch them live, or add the sessions of that time to the folder"
+                        .to_string(),
+                };
                 format!(
-                    "the sessions of room {} are known from {} to {}, not over {} to {}: fetch \
-                     them live, or add the sessions of that time to the folder",
+                    "the sessions of room {} are known from {} to {}, not over {} to {}: {then}",
                     failing.room_id,
                     said(from),
                     said(to),

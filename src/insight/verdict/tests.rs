@@ -54,6 +54,7 @@ fn failing(attempt: Attempt, first: &str, last: &str) -> Failing<'static> {
         first: t(first),
         last: t(last),
         tracks_whole: false,
+        sessions_asked: false,
     }
 }
 
@@ -494,5 +495,35 @@ fn sessions_known_over_another_time_are_named_with_dates_when_the_times_span_day
              11:30:00, not over 2026-11-19 11:41:00 to 2026-11-19 11:52:50: fetch them live, or \
              add the sessions of that time to the folder"
         )
+    );
+}
+
+#[test]
+fn sessions_asked_of_the_service_are_not_said_to_be_missing() {
+    // Live, the room's sessions were asked for: none listed is the service's answer, and a
+    // window past the last one known is asked for again later, not fetched "live".
+    let asked = |attempt| Failing {
+        sessions_asked: true,
+        ..failing(attempt, "11:41:00", "11:42:50")
+    };
+    let v = verdict(&asked(Attempt::Join), &Related::default(), &[], NOW);
+    assert_eq!(v.outcome, Outcome::Unknown);
+    assert_eq!(
+        v.evidence,
+        format!("the service lists no session of room {ROOM}")
+    );
+    let active = related(vec![session(
+        "s1",
+        "11:00:00",
+        "11:45:00",
+        &[("peer-9", "user-9", "11:00:05", None)],
+    )]);
+    let v = verdict(&asked(Attempt::Join), &active, &[], t("11:45:00"));
+    assert_eq!(v.outcome, Outcome::Unknown);
+    assert!(
+        v.evidence
+            .ends_with("not over 11:41:00 to 11:52:50: ask the service again after 11:52:50"),
+        "{}",
+        v.evidence
     );
 }

@@ -60,8 +60,17 @@ impl Beside {
     /// Takes in a room's sessions asked of the service again (see [`Related::renew_sessions`]),
     /// as of `now`. The verdicts are told again when a session changed, or when time went on
     /// while a session is active (it is known up to now).
-    pub fn renew_sessions(&mut self, sessions: Vec<crate::related::Session>, now: i64) {
-        let changed = self.data.renew_sessions(sessions);
+    pub fn renew_sessions(
+        &mut self,
+        room_id: &str,
+        sessions: Vec<crate::related::Session>,
+        now: i64,
+    ) {
+        let mut changed = self.data.renew_sessions(sessions);
+        if !self.fetched.sessions.iter().any(|r| r == room_id) {
+            self.fetched.sessions.push(room_id.to_string());
+            changed += 1;
+        }
         let later = now > self.now;
         self.now = self.now.max(now);
         let active = self.data.sessions.iter().any(|s| s.active == Some(true));
@@ -98,6 +107,7 @@ impl Beside {
         self.data.sessions.is_empty()
             && self.fetched.tracks.is_empty()
             && self.fetched.whole.is_empty()
+            && self.fetched.sessions.is_empty()
             && self.data.stats.is_empty()
     }
 

@@ -20,7 +20,7 @@ pub fn answered(model: &mut Model, answer: Answer, now: i64) -> Vec<Effect> {
             let asked = match sessions {
                 Ok(sessions) => {
                     // Asked with each query and each follow run: the newest copy of each wins.
-                    beside.renew_sessions(sessions, now);
+                    beside.renew_sessions(&room_id, sessions, now);
                     Asked::Answered
                 }
                 Err(why) => Asked::Failed(why),
