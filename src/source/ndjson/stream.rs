@@ -40,6 +40,9 @@ pub(super) struct Piece {
     /// When asked for, each event's time (`NO_TIME` when it has none), by its index in `ids`:
     /// what tells the time the events span when a filter bounded in time leaves nothing.
     pub(super) times: Vec<i64>,
+    /// The events that match dropped within the piece as later copies of an id read before in
+    /// it (the ids leave them out; see [`super::matching_copies`]).
+    pub(super) within: usize,
     /// Its problems and its line count.
     pub(super) read: PieceRead,
 }
@@ -108,12 +111,13 @@ pub(super) fn give_back(spares: &dump::Spares, blob: Arc<Blob>) {
 /// Selects the events of a stream named `name` that match `filter`, as
 /// [`Source::select_offline`](crate::source::Source::select_offline) selects them from the full
 /// way's store: the store holds the events that match (and no other; it counts the others as
-/// read, see [`Store::events_read`]), the indices are all of them, in stream order.
+/// read, see [`Store::events_read`]), the indices are all of them, in stream order; and how many
+/// that match were dropped as later copies of an id read before.
 pub fn select_stream(
     name: &str,
     reader: impl Read + Send,
     filter: &Filter,
-) -> (Store, Vec<DumpProblem>, Vec<u32>) {
+) -> (Store, Vec<DumpProblem>, Vec<u32>, usize) {
     select_in_pieces(name, reader, filter, dump::PIECE_BYTES)
 }
 
@@ -123,7 +127,7 @@ fn select_in_pieces(
     reader: impl Read + Send,
     filter: &Filter,
     piece_bytes: usize,
-) -> (Store, Vec<DumpProblem>, Vec<u32>) {
+) -> (Store, Vec<DumpProblem>, Vec<u32>, usize) {
     let plan = Plan::new(filter, |s| Some(s.as_bytes()));
     let pre = Prefilter::new(&plan);
     let direct = Direct::new(filter);
@@ -135,6 +139,8 @@ fn select_in_pieces(
     // The events read, each the first of its id, that are not in the store: those that do not
     // match.
     let mut left_out = 0;
+    // The events that match dropped as later copies of an id read before.
+    let mut dropped = 0;
     let mut lines = dump::LineProblems::default();
     // A room given by its name where its id is wanted leaves nothing, and the full way says so
     // from the events it holds (see `insight::why_empty`); so is the time the events span when
@@ -164,6 +170,7 @@ fn select_in_pieces(
         |mut piece: Piece, _| {
             let fresh = seen.record(&mut piece.ids);
             let all_fresh = piece.matched.iter().all(|&i| fresh[i]);
+            dropped += piece.within + piece.matched.iter().filter(|&&i| !fresh[i]).count();
             let batch = match piece.batch.take() {
                 Some(batch) if all_fresh => batch,
                 // Some match but are later copies of an id read before: the batch is made
@@ -193,7 +200,7 @@ fn select_in_pieces(
     let mut problems = lines.into_problems(name, stopped);
     problems.extend(unread.into_iter().map(|m| dump::problem(name, None, m)));
     store.left_out(left_out);
-    (store, problems, rows)
+    (store, problems, rows, dropped)
 }
 
 /// A piece read the fast way: each event's id and, for the candidates, the filter's answer; the
@@ -265,6 +272,7 @@ pub(super) fn read_fast(
         batch,
         beside,
         times,
+        within: 0,
         read: PieceRead::of(bytes, Vec::new()),
     })
 }
@@ -282,6 +290,7 @@ pub(super) fn read_full(
         own.merge(batch);
     });
     let picked = own.filter(filter);
+    let within = super::matching_copies(own.dropped_raws(), filter);
     let ids = (0..own.len())
         .map(|i| {
             // The id as the store read it (every event in it was read so).
@@ -320,6 +329,7 @@ pub(super) fn read_full(
         batch,
         beside,
         times,
+        within,
         read,
     }
 }
