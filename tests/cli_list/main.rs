@@ -14,6 +14,7 @@ use serde_json::Value;
 mod common;
 use common::list;
 
+mod duplicates;
 mod filters;
 mod formats;
 mod messages;
