@@ -478,6 +478,8 @@ mod tests {
         let bytes = dump();
         for piece_bytes in [1 << 12, 50_000, 1 << 30] {
             let mut empty = 0;
+            // The copies dropped that a filter matched, over every filter.
+            let mut copied = 0;
             // The full way, reading the same stream in the same pieces.
             let (full, full_problems) =
                 dump::load_stream("d", std::io::Cursor::new(&bytes), piece_bytes);
@@ -488,11 +490,14 @@ mod tests {
                     .iter()
                     .map(|&i| full.raw(i as usize))
                     .collect();
-                let (store, problems, rows) =
+                let (store, problems, rows, dropped) =
                     select_in_pieces("d", std::io::Cursor::new(&bytes), &filter, piece_bytes);
                 let got: Vec<&[u8]> = rows.iter().map(|&i| store.raw(i as usize)).collect();
                 let what = format!("{} in pieces of {piece_bytes}", filter.describe());
                 assert!(got == want, "{what}: {} against {}", got.len(), want.len());
+                let copies = super::super::matching_copies(full.dropped_raws(), &filter);
+                assert_eq!(dropped, copies, "{what}");
+                copied += copies;
                 assert_eq!(problems, full_problems, "{what}");
                 assert_eq!(store.events_read(), full.len(), "{what}");
                 // Only the answer is held, and when there is none, what tells why.
@@ -510,6 +515,7 @@ mod tests {
             }
             // Three rooms given by their names and two ranges of time leave nothing.
             assert_eq!(empty, 5, "in pieces of {piece_bytes}");
+            assert!(copied > 0, "the dump holds copies that match");
             let named = select_in_pieces(
                 "d",
                 std::io::Cursor::new(&bytes),
@@ -540,17 +546,18 @@ mod tests {
         for filter in filters() {
             let plain = select_in_pieces("d", std::io::Cursor::new(&bytes), &filter, 50_000);
             let inflated = select_in_pieces("d", std::io::Cursor::new(&gz), &filter, 50_000);
-            let raws = |(store, _, rows): &(Store, Vec<DumpProblem>, Vec<u32>)| -> Vec<Vec<u8>> {
+            let raws = |(store, _, rows, _): &(Store, Vec<DumpProblem>, Vec<u32>, usize)| {
                 rows.iter()
                     .map(|&i| store.raw(i as usize).to_vec())
-                    .collect()
+                    .collect::<Vec<_>>()
             };
             assert_eq!(raws(&inflated), raws(&plain), "{}", filter.describe());
             assert_eq!(inflated.1, plain.1);
+            assert_eq!(inflated.3, plain.3);
         }
         // Cut short: what came before the damage is kept, and the damage said.
         let cut = &gz[..gz.len() / 2];
-        let (_, problems, rows) =
+        let (_, problems, rows, _) =
             select_in_pieces("d", std::io::Cursor::new(cut), &Filter::default(), 50_000);
         assert!(!rows.is_empty());
         assert!(

@@ -542,6 +542,9 @@ mod tests {
                         assert!(problems.is_empty(), "{what}: {problems:?}");
                         assert!(summary(&got) == summary(&want), "{what}");
                         assert!(!got.groups.is_empty(), "{what}");
+                        // The copies dropped that match, counted alike by both ways.
+                        assert_eq!(got.dropped, want.dropped, "{what}");
+                        assert!(!filter.is_empty() || want.dropped > 0, "{what}: copies");
                     }
                 }
             }
