@@ -95,7 +95,7 @@ pub fn ndjson_differential(data: &[u8]) {
             .iter()
             .map(|&i| full.raw(i as usize))
             .collect();
-        if let Ok((store, rows)) = &fast {
+        if let Ok((store, rows, _)) = &fast {
             assert!(
                 problems.is_empty(),
                 "the fast path read a dump the full path finds damaged ({}): {problems:?}",

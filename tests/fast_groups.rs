@@ -47,7 +47,7 @@ fn fast(
     max: Option<usize>,
     format: Format,
 ) -> Option<Vec<u8>> {
-    let (store, groups, problems) =
+    let (store, groups, problems, _) =
         callscope::app::grouped::groups_of(source, filter, key, sort, max)?;
     assert!(problems.is_empty(), "{problems:?}");
     let mut out = Vec::new();

@@ -19,6 +19,24 @@ fn selected(store: &Store, rows: &[u32]) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// How many of `copies` (events a store dropped as later copies of an id) `filter` matches,
+/// each asked of a store of its own: what every path must count as the matching copies dropped.
+fn matching_by_store<'a>(copies: impl Iterator<Item = &'a [u8]>, filter: &Filter) -> usize {
+    use callscope::source::dump::{DumpFile, read_file};
+    copies
+        .filter(|raw| {
+            let (batch, problems) = read_file(DumpFile {
+                path: "copy".into(),
+                blob: std::sync::Arc::new(callscope::store::Blob::Owned(raw.to_vec())),
+            });
+            assert!(problems.is_empty(), "{problems:?}");
+            let mut store = Store::new();
+            store.merge(batch);
+            !store.filter(filter).is_empty()
+        })
+        .count()
+}
+
 fn filters() -> Vec<Filter> {
     let room = "673a1f2c9e4b8d0a5c7e3f21".to_string();
     vec![
@@ -73,8 +91,10 @@ fn assert_same(files: Vec<String>) {
     assert!(problems.is_empty(), "{problems:?}");
     for filter in filters() {
         let plain = selected(&plain_store, &plain_store.filter(&filter));
-        let (store, problems, rows) = source.select_offline(&filter);
+        let copies = matching_by_store(plain_store.dropped_raws(), &filter);
+        let (store, problems, rows, dropped) = source.select_offline(&filter);
         assert!(problems.is_empty());
+        assert_eq!(dropped, copies, "copies dropped for {}", filter.describe());
         let fast = selected(&store, &rows);
         assert_eq!(
             fast.len(),
@@ -93,6 +113,7 @@ fn assert_same(files: Vec<String>) {
             continue;
         };
         let copied: Vec<Vec<u8>> = spans.raws().map(<[u8]>::to_vec).collect();
+        assert_eq!(spans.dropped(), copies, "{}", filter.describe());
         assert!(
             copied == plain,
             "the span selection differs for {} ({} events against {})",
@@ -213,7 +234,7 @@ fn an_envelope_the_fast_path_cannot_read_alike_is_read_the_full_way() {
         let (plain, plain_problems) = source.load_offline();
         assert_eq!(plain_problems.len(), problems, "{what}: {plain_problems:?}");
         for filter in [Filter::default(), Filter::default().with(Field::Room, "r1")] {
-            let (store, got_problems, rows) = source.select_offline(&filter);
+            let (store, got_problems, rows, _) = source.select_offline(&filter);
             assert_eq!(got_problems, plain_problems, "{what}");
             assert_eq!(
                 selected(&store, &rows),
@@ -257,7 +278,8 @@ proptest::proptest! {
     })]
 
     /// Any filter, over every field, negated or not, selects the same events through the fast
-    /// path, through the store it fills, and through the full path.
+    /// path, through the store it fills, through a stream and through the full path, and each
+    /// counts the same copies dropped that match.
     #[test]
     fn any_filter_selects_the_same_events_by_every_path(
         picks in proptest::collection::vec((0u8..18, 0u16..1000, 0u8..8), 0..4),
@@ -270,14 +292,25 @@ proptest::proptest! {
         let filter = filter_of(pool, &picks, types, terminal, text);
         let (plain_store, _) = sources[0].load_offline();
         let plain = selected(&plain_store, &plain_store.filter(&filter));
+        let copies = matching_by_store(plain_store.dropped_raws(), &filter);
         // The NDJSON file, and the same events as one envelope, one event a line or all on one.
         for source in sources {
-            let (store, problems, rows) = source.select_offline(&filter);
+            let (store, problems, rows, dropped) = source.select_offline(&filter);
             proptest::prop_assert!(problems.is_empty());
             proptest::prop_assert!(selected(&store, &rows) == plain, "store path: {}", filter.describe());
+            proptest::prop_assert_eq!(dropped, copies, "store path: {}", filter.describe());
             let spans = source.select_offline_spans(&filter).expect("the fast path reads the dump");
             let copied: Vec<Vec<u8>> = spans.raws().map(<[u8]>::to_vec).collect();
             proptest::prop_assert!(copied == plain, "span path: {}", filter.describe());
+            proptest::prop_assert_eq!(spans.dropped(), copies, "span path: {}", filter.describe());
+            let Source::Files(files) = source else { unreachable!() };
+            let bytes = std::fs::read(&files[0]).unwrap();
+            let streamed = callscope::source::ndjson::select_stream(
+                "d",
+                std::io::Cursor::new(bytes),
+                &filter,
+            );
+            proptest::prop_assert_eq!(streamed.3, copies, "stream: {}", filter.describe());
         }
     }
 }
@@ -317,7 +350,7 @@ fn a_damaged_line_the_filter_skips_is_reported_as_without_a_filter() {
         let (plain, plain_problems) = source.load_offline();
         assert_eq!(plain_problems.len(), 1, "{what}: {plain_problems:?}");
         for filter in &filters {
-            let (store, problems, rows) = source.select_offline(filter);
+            let (store, problems, rows, _) = source.select_offline(filter);
             assert_eq!(
                 problems,
                 plain_problems,
@@ -397,7 +430,7 @@ fn a_line_that_names_its_id_twice_is_deduplicated_as_the_full_path_does() {
         Filter::default().with(Field::Room, "r2"),
     ] {
         let want = selected(&plain, &plain.filter(&filter));
-        let (store, _, rows) = source.select_offline(&filter);
+        let (store, _, rows, _) = source.select_offline(&filter);
         assert_eq!(selected(&store, &rows), want, "{}", filter.describe());
         if let Some(spans) = source.select_offline_spans(&filter) {
             let got: Vec<Vec<u8>> = spans.raws().map(<[u8]>::to_vec).collect();
@@ -418,7 +451,7 @@ fn a_damaged_later_copy_of_an_id_is_reported_as_without_a_filter() {
     let (_, plain_problems) = source.load_offline();
     assert_eq!(plain_problems.len(), 1, "{plain_problems:?}");
     for filter in [Filter::default(), Filter::default().with(Field::Room, "r1")] {
-        let (_, problems, _) = source.select_offline(&filter);
+        let (_, problems, _, _) = source.select_offline(&filter);
         assert_eq!(problems, plain_problems, "{}", filter.describe());
         assert!(source.select_offline_spans(&filter).is_none());
     }

@@ -8,8 +8,9 @@ use crate::source::{DumpProblem, Source};
 use crate::store::{Store, Sym};
 
 /// The groups of the events of `source` that match `filter` (the first `max` of them) under
-/// `key`, with the store their strings are read from (which counts the events read) and the
-/// problems met; `None` when the full way counts them: a source the fast path does not read.
+/// `key`, with the store their strings are read from (which counts the events read), the
+/// problems met and how many events that match were dropped as later copies of an id read
+/// before; `None` when the full way counts them: a source the fast path does not read.
 /// The input is read once: when nothing matches, the store holds what tells why (the events
 /// that may name the room asked for, the time the events span; see `insight::why_empty`).
 pub fn groups_of(
@@ -18,7 +19,7 @@ pub fn groups_of(
     key: GroupKey,
     sort: GroupSort,
     max: Option<usize>,
-) -> Option<(Store, Groups, Vec<DumpProblem>)> {
+) -> Option<(Store, Groups, Vec<DumpProblem>, usize)> {
     let (first, second) = key.value_fields();
     let fields = GroupFields {
         first,
@@ -30,7 +31,7 @@ pub fn groups_of(
         Some(grouped) => (grouped, Vec::new()),
         None => source.group_streamed(filter, fields, max)?,
     };
-    let store = grouped.store;
+    let (store, dropped) = (grouped.store, grouped.dropped);
     let groups: Vec<Group> = grouped
         .groups
         .iter()
@@ -52,5 +53,5 @@ pub fn groups_of(
         })
         .collect();
     let groups = Groups::of_counts(&store, key, sort, &groups);
-    Some((store, groups, problems))
+    Some((store, groups, problems, dropped))
 }

@@ -10,7 +10,7 @@ use crate::filter::Filter;
 use crate::insight::{GroupKey, GroupSort, WhyEmpty};
 use crate::output::Format;
 use crate::source::Source;
-use crate::source::ndjson::Spans;
+use crate::source::ndjson::{Spans, matching_copies};
 use crate::store::{NO_TIME, Store};
 
 /// What `list` is asked to print.
@@ -45,11 +45,12 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     if folder(&list).is_some() {
         return to_folder(&list);
     }
-    let (store, problems, rows) = match &list.source {
+    let (store, problems, rows, dropped) = match &list.source {
         Source::Live(live) => match fetch(live, &list.filter, list.max) {
             Ok((store, filter)) => {
                 let rows = store.filter(&filter);
-                (store, Vec::new(), rows)
+                let dropped = matching_copies(store.dropped_raws(), &filter);
+                (store, Vec::new(), rows, dropped)
             }
             Err(Stopped::Before(failure)) => return Err(failure),
             Err(Stopped::PartWay(store, filter, e)) => {
@@ -64,6 +65,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                         "{e}; what arrived before it could not be written: {w}"
                     )));
                 }
+                note_dropped(matching_copies(store.dropped_raws(), &filter), &filter);
                 eprintln!("{}", partial_note(&store, &rows));
                 return Err(Failure::Runtime(e));
             }
@@ -78,6 +80,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                     note_why_empty(&list.filter, store);
                 }
                 write_spans(&list, &spans).map_err(Failure::Runtime)?;
+                note_dropped(spans.dropped(), &list.filter);
                 note_saved_pages(offline);
                 // The process ends here: unmapping the dump would only cost time.
                 std::mem::forget(spans);
@@ -86,7 +89,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
             if let Some(ended) = stream_every_event(&list) {
                 return ended;
             }
-            if let Some((store, groups, problems)) = fast_groups(&list) {
+            if let Some((store, groups, problems, dropped)) = fast_groups(&list) {
                 if groups.is_empty() {
                     // Groups that are none: their store holds what tells why.
                     note_why_empty(&list.filter, &store);
@@ -96,6 +99,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                     crate::insight::write_groups_within(&store, &groups, format, None, out)
                 })
                 .map_err(Failure::Runtime)?;
+                note_dropped(dropped, &list.filter);
                 note_saved_pages(offline);
                 return ended(&problems, store.events_read());
             }
@@ -106,8 +110,34 @@ pub fn run(list: List) -> Result<Ended, Failure> {
         note_why_empty(&list.filter, &store);
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
+    note_dropped(dropped, &list.filter);
     note_saved_pages(&list.source);
     ended(&problems, store.events_read())
+}
+
+/// Events dropped as later copies of an id read before (the first copy is kept), said after the
+/// answer so that a count of its lines is not read as the input's: those that `filter` matches
+/// (every one without a filter; see [`matching_copies`]).
+fn note_dropped(dropped: usize, filter: &Filter) {
+    if dropped > 0 {
+        eprintln!("{}", dropped_note(dropped, !filter.is_empty()));
+    }
+}
+
+/// What is said of `dropped` events dropped as later copies (that match, when `filtered`).
+pub fn dropped_note(dropped: usize, filtered: bool) -> String {
+    let count = crate::text::thousands(dropped);
+    let matching = if filtered { " matching" } else { "" };
+    match dropped {
+        1 => format!(
+            "callscope: note: 1{matching} event dropped: its id was read before (the first copy \
+             is kept)"
+        ),
+        _ => format!(
+            "callscope: note: {count}{matching} events dropped: their ids were read before (the \
+             first copy of each is kept)"
+        ),
+    }
 }
 
 /// Done, or the problems met in the input (the output was written all the same) and how many of
@@ -162,6 +192,7 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
     if let Some(max) = list.max {
         rows.truncate(max);
     }
+    let dropped = matching_copies(store.dropped_raws(), &filter);
     // Redacted, every file of the folder reads one set of pseudonyms: the sessions name their
     // peers as the events do, and nothing real is left beside them.
     let (store, related, rows) = if list.redact {
@@ -193,6 +224,7 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         crate::text::for_terminal(&dir.display().to_string()),
         names.join(", ")
     );
+    note_dropped(dropped, &filter);
     if problems.is_empty() {
         Ok(Ended::Done)
     } else {
@@ -335,8 +367,9 @@ fn stream_every_event(list: &List) -> Option<Result<Ended, Failure>> {
     if let Err(e) = written {
         return Some(Err(Failure::Runtime(e)));
     }
+    note_dropped(read.dropped, &list.filter);
     note_saved_pages(&list.source);
-    Some(ended(&problems, read))
+    Some(ended(&problems, read.events))
 }
 
 /// The groups `list --group-by` prints, counted without a store of every event, when they can
@@ -348,6 +381,7 @@ fn fast_groups(
     Store,
     crate::insight::Groups,
     Vec<crate::source::DumpProblem>,
+    usize,
 )> {
     let key = list.group_by?;
     if list.redact || list_format(list) == Format::Table {

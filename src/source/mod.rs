@@ -81,25 +81,30 @@ impl Source {
 
     /// Loads a dump or demo source and selects the events that match: line-delimited dumps and
     /// single envelopes take the fast path (only events that could match are parsed), everything
-    /// else the full one.
-    pub fn select_offline(&self, filter: &Filter) -> (Store, Vec<DumpProblem>, Vec<u32>) {
+    /// else the full one. Beside the store, the problems and the rows: how many events that match
+    /// were dropped as later copies of an id read before (see [`ndjson::matching_copies`]).
+    pub fn select_offline(&self, filter: &Filter) -> (Store, Vec<DumpProblem>, Vec<u32>, usize) {
         if let Some(blobs) = self.line_delimited()
-            && let Ok((store, rows)) = ndjson::select(blobs, filter)
+            && let Ok((store, rows, dropped)) = ndjson::select(blobs, filter)
         {
-            return (store, Vec::new(), rows);
+            return (store, Vec::new(), rows, dropped);
         }
         if let Some(selected) = self.select_streamed(filter) {
             return selected;
         }
         let (store, problems) = self.load_offline();
         let rows = store.filter(filter);
-        (store, problems, rows)
+        let dropped = ndjson::matching_copies(store.dropped_raws(), filter);
+        (store, problems, rows, dropped)
     }
 
     /// [`Source::select_offline`] of one stream (stdin, a pipe, a gzip'd file) read as it comes,
     /// keeping only the events that match; `None` for any other source. No filter is left to the
     /// full way.
-    fn select_streamed(&self, filter: &Filter) -> Option<(Store, Vec<DumpProblem>, Vec<u32>)> {
+    fn select_streamed(
+        &self,
+        filter: &Filter,
+    ) -> Option<(Store, Vec<DumpProblem>, Vec<u32>, usize)> {
         let Source::Files(files) = self else {
             return None;
         };
@@ -139,13 +144,14 @@ impl Source {
     }
 
     /// Every event of one stream (stdin, a pipe, a gzip'd file) handed to `each` as it comes (the
-    /// first `max`), de-duplicated as the full way does: how many events were read, the problems
-    /// met and `each`'s error; `None` for any other source (see [`ndjson::each_of_stream`]).
+    /// first `max`), de-duplicated as the full way does: what was read (see
+    /// [`ndjson::Streamed`]), the problems met and `each`'s error; `None` for any other source
+    /// (see [`ndjson::each_of_stream`]).
     pub fn each_streamed(
         &self,
         max: Option<usize>,
         each: impl FnMut(&[u8]) -> std::io::Result<()>,
-    ) -> Option<(usize, Vec<DumpProblem>, std::io::Result<()>)> {
+    ) -> Option<(ndjson::Streamed, Vec<DumpProblem>, std::io::Result<()>)> {
         let (name, stream) = self.one_stream()?;
         Some(ndjson::each_of_stream(&name, stream, max, each))
     }

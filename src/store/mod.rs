@@ -78,6 +78,9 @@ pub struct Store {
     /// order, and those of each user.
     tracks: tracks::Tracks,
     duplicates: usize,
+    /// Where each event dropped as a later copy of an id is: (blob, offset, length), in the
+    /// order they were met.
+    dropped: Vec<(u32, u64, u32)>,
     /// The earliest and the latest time of the events that have one.
     times: Option<(i64, i64)>,
     /// The time range of the events read beside the store and left out of it, when the reader
@@ -164,6 +167,15 @@ impl Store {
     /// How many events were dropped because an event with the same id was already loaded.
     pub fn duplicates(&self) -> usize {
         self.duplicates
+    }
+
+    /// The JSON of each event dropped because an event with the same id was already loaded, in
+    /// the order they were met.
+    pub fn dropped_raws(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.dropped.iter().map(|&(blob, offset, len)| {
+            let start = offset as usize;
+            &self.blobs[blob as usize][start..start + len as usize]
+        })
     }
 
     pub fn rows(&self) -> &[Row] {
@@ -328,6 +340,7 @@ impl Store {
         for ((mut row, located), fresh) in batch.rows.drain(..).zip(fresh) {
             if !fresh {
                 duplicates += 1;
+                self.dropped.push((blob, row.offset, row.len));
                 continue;
             }
             row.blob = blob;

@@ -12,8 +12,8 @@ use serde_json::Value;
 
 #[path = "../common/mod.rs"]
 mod common;
-use common::list;
 
+mod duplicates;
 mod filters;
 mod formats;
 mod messages;
@@ -30,6 +30,26 @@ fn fixtures_dir() -> PathBuf {
 
 fn fixture(name: &str) -> PathBuf {
     fixtures_dir().join(name)
+}
+
+/// Runs `callscope list ARGS` and returns its stdout, asserting exit 0 and a quiet stderr but
+/// for the note of the one copy the fixtures hold twice (`page2.json` repeats an event of `page1.json`),
+/// when the filter matches it (see `duplicates` for that note on every path).
+fn list(args: &[&str]) -> String {
+    let out = callscope().arg("list").args(args).assert().success();
+    let out = out.get_output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let copy = |matching: &str| {
+        format!(
+            "callscope: note: 1{matching} event dropped: its id was read before (the first copy \
+             is kept)\n"
+        )
+    };
+    assert!(
+        stderr.is_empty() || stderr == copy("") || stderr == copy(" matching"),
+        "{stderr}"
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
 }
 
 /// `list ARGS` over every fixture, as NDJSON.

@@ -334,3 +334,45 @@ async fn a_list_stopped_part_way_writes_what_arrived_and_says_where_each_type_st
         "the note comes before the failure: {stderr}"
     );
 }
+
+/// `list --live` over pages that overlap: the event the second page brings again is dropped,
+/// and said on stderr after the answer (there is no follow mode here to fetch it again).
+#[tokio::test]
+async fn a_list_over_overlapping_pages_says_the_copy_it_dropped() {
+    let server = FaultServer::start(vec![
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 5,
+        },
+        Reply::Page {
+            ids: vec![3, 4, 5],
+            next: "",
+            total: 5,
+        },
+    ])
+    .await;
+    let url = server.url.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
+        cmd.args(["list", "--live", "--base-url", &url])
+            .args(["--room", fault_server::ROOM_ID, "--type", "join"])
+            .args(["--page-size", "3", "--format", "ndjson"])
+            .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+            .stdin(std::process::Stdio::null());
+        for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
+            cmd.env_remove(name);
+        }
+        cmd.output().unwrap()
+    })
+    .await
+    .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 5);
+    assert_eq!(
+        stderr,
+        "callscope: note: 1 matching event dropped: its id was read before (the first copy is \
+         kept)\n"
+    );
+}

@@ -27,18 +27,26 @@ pub(super) struct LineInfo<'a> {
     pub(super) candidate: bool,
 }
 
-/// The first two passes: for each blob, the lines that may match and are the first of their id,
-/// as (start, end) in input order; and when none may match and the filter asks for a room, what
-/// [`naming`] gives, told from the same first pass rather than another reading of the input:
-/// the filter then leaves nothing, and those events say why.
+/// What the first two passes choose: for each blob, the lines that may match and are the first
+/// of their id, and the candidates dropped as later copies of an id read before, each as (start,
+/// end) in input order; and when none may match and the filter asks for a room, what [`naming`]
+/// gives, told from the same first pass rather than another reading of the input: the filter
+/// then leaves nothing, and those events say why.
+pub(super) struct Chosen {
+    pub(super) kept: Kept,
+    pub(super) dropped: Kept,
+    pub(super) named: Option<Kept>,
+}
+
+/// The first two passes (see [`Chosen`]).
 pub(super) fn candidates_naming(
     blobs: &[Arc<Blob>],
     filter: &Filter,
     threads: usize,
-) -> Result<(Kept, Option<Kept>), NotLineDelimited> {
+) -> Result<Chosen, NotLineDelimited> {
     let pre = Prefilter::new(&Plan::new(filter, |s| Some(s.as_bytes())));
     let mut parts = lines_of(blobs, &pre, threads)?;
-    let kept = first_of_their_ids(blobs, &parts, threads)?;
+    let (kept, dropped) = first_and_later(blobs, &parts, threads)?;
     let named = match filter.room() {
         Some(room) if kept.iter().all(Vec::is_empty) => {
             mark_naming(blobs, &mut parts, &Needle::new(room));
@@ -46,7 +54,11 @@ pub(super) fn candidates_naming(
         }
         _ => None,
     };
-    Ok((kept, named))
+    Ok(Chosen {
+        kept,
+        dropped,
+        named,
+    })
 }
 
 /// The events that may name the room `room` (see [`super::may_name`]) and are the first of
@@ -115,11 +127,26 @@ fn first_of_their_ids(
     parts: &Parts,
     threads: usize,
 ) -> Result<Kept, NotLineDelimited> {
+    Ok(first_and_later(blobs, parts, threads)?.0)
+}
+
+/// The candidates of `parts` that are the first of their id, and those that are later copies,
+/// each as (start, end) for each blob in input order.
+fn first_and_later(
+    blobs: &[Arc<Blob>],
+    parts: &Parts,
+    threads: usize,
+) -> Result<(Kept, Kept), NotLineDelimited> {
     let mut kept: Kept = vec![Vec::new(); blobs.len()];
-    for (b, start, end) in first_copies(blobs, parts, threads)? {
+    let mut dropped: Kept = vec![Vec::new(); blobs.len()];
+    let (first, later) = first_copies(blobs, parts, threads)?;
+    for (b, start, end) in first {
         kept[b].push((start, end));
     }
-    Ok(kept)
+    for (b, start, end) in later {
+        dropped[b].push((start, end));
+    }
+    Ok((kept, dropped))
 }
 
 /// The first pass over the events of one blob (an envelope's, or the lines of NDJSON), in parts
@@ -153,12 +180,13 @@ pub(super) fn first_pass<'a>(
 ///
 /// A candidate that is not the first of its id is not parsed either: it is validated as the
 /// lines that are not candidates are (see [`is_one_json_value`]), and fails the whole when
-/// damaged, so that the full way reports it.
+/// damaged, so that the full way reports it. Those candidates are given beside the first ones,
+/// as (blob, start, end) in input order: the copies dropped that may match.
 fn first_copies(
     blobs: &[Arc<Blob>],
     parts: &[(usize, Vec<LineInfo>)],
     threads: usize,
-) -> Result<Vec<(usize, usize, usize)>, NotLineDelimited> {
+) -> Result<(Spans, Spans), NotLineDelimited> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let mut base = Vec::with_capacity(parts.len());
     let mut total = 0;
@@ -169,7 +197,7 @@ fn first_copies(
         candidates += lines.iter().filter(|line| line.candidate).count();
     }
     if candidates == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let shards = threads.max(1);
     // The high half of the hash picks the part; a table places an id by the low bits.
@@ -222,7 +250,7 @@ fn first_copies(
     // Every lowering is done (the threads have ended): each candidate is kept when it is still
     // the first of its id.
     let kept = parallel(&groups, |group| {
-        let mut kept = Vec::new();
+        let (mut kept, mut later) = (Vec::new(), Vec::new());
         for &(b, at, lines) in *group {
             for (j, line) in lines.iter().enumerate() {
                 if !line.candidate {
@@ -232,17 +260,24 @@ fn first_copies(
                     kept.push((b, line.start, line.end));
                 } else if !is_one_json_value(&blobs[b][line.start..line.end]) {
                     return Err(NotLineDelimited);
+                } else {
+                    later.push((b, line.start, line.end));
                 }
             }
         }
-        Ok(kept)
+        Ok((kept, later))
     });
-    let mut all = Vec::new();
+    let (mut all, mut dropped) = (Vec::new(), Vec::new());
     for part in kept {
-        all.extend(part?);
+        let (kept, later) = part?;
+        all.extend(kept);
+        dropped.extend(later);
     }
-    Ok(all)
+    Ok((all, dropped))
 }
+
+/// Events as (blob, start, end), in input order.
+type Spans = Vec<(usize, usize, usize)>;
 
 /// [`first_copies`] when every line is a candidate (no filter, as `list` of every event and
 /// most groupings ask): the first line of each id is the first met in input order, and one
@@ -252,7 +287,7 @@ fn first_copies_of_all(
     parts: &[(usize, Vec<LineInfo>)],
     base: &[usize],
     threads: usize,
-) -> Result<Vec<(usize, usize, usize)>, NotLineDelimited> {
+) -> Result<(Spans, Spans), NotLineDelimited> {
     let shards = threads.max(1);
     let shard_of = |hash: u64| (hash >> 32) as usize % shards;
     let shard_numbers: Vec<usize> = (0..shards).collect();
@@ -277,6 +312,7 @@ fn first_copies_of_all(
     let mut copies: Vec<usize> = copies.into_iter().flatten().collect();
     copies.sort_unstable();
     let mut all = Vec::with_capacity(total - copies.len());
+    let mut dropped = Vec::with_capacity(copies.len());
     let mut next = copies.iter().peekable();
     for ((b, lines), &at) in parts.iter().zip(base) {
         for (j, line) in lines.iter().enumerate() {
@@ -285,12 +321,13 @@ fn first_copies_of_all(
                 if !is_one_json_value(&blobs[*b][line.start..line.end]) {
                     return Err(NotLineDelimited);
                 }
+                dropped.push((*b, line.start, line.end));
             } else {
                 all.push((*b, line.start, line.end));
             }
         }
     }
-    Ok(all)
+    Ok((all, dropped))
 }
 
 /// The hash of an id, as the first pass takes it and [`first_copies`] looks it up.

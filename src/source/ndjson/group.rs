@@ -58,6 +58,9 @@ pub struct Counted {
 pub struct Grouped {
     pub store: Store,
     pub groups: Vec<Counted>,
+    /// How many events that match were dropped as later copies of an id read before (see
+    /// [`super::matching_copies`]).
+    pub dropped: usize,
 }
 
 /// A string read off an event: borrowed from the dump when it is there as it reads (no escape),
@@ -164,8 +167,13 @@ pub fn group(
     max: Option<usize>,
 ) -> Result<Grouped, NotLineDelimited> {
     let threads = crate::source::ordered::threads();
-    let (kept, named) = candidates_naming(&blobs, filter, threads)?;
+    let super::candidates::Chosen {
+        kept,
+        dropped,
+        named,
+    } = candidates_naming(&blobs, filter, threads)?;
     let direct = Direct::new(filter);
+    let dropped = super::matching_dropped(&blobs, &dropped, &direct, filter.is_empty())?;
     // Whether some event matches, told by the choice of the first `max` when it is made.
     let mut matched_any = None;
     // The first `max` that match are known only once each is decided: they are chosen first,
@@ -217,6 +225,7 @@ pub fn group(
         all.push(part?);
     }
     let mut grouped = joined(&blobs, all, shards)?;
+    grouped.dropped = dropped;
     // Nothing matched (rather than `max` leaving nothing): what tells why goes in the store.
     let none_matched = matched_any.map_or(grouped.groups.is_empty(), |any| !any);
     if none_matched && (is_bounded(filter) || filter.room().is_some()) {
@@ -454,6 +463,7 @@ fn joined(
     Ok(Grouped {
         store,
         groups: counted,
+        dropped: 0,
     })
 }
 

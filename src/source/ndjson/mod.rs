@@ -22,7 +22,7 @@ use crate::store::{Blob, NO_TIME, Needle, Reading, Store};
 
 use direct::Direct;
 pub use stream::select_stream;
-pub use stream_all::each_of_stream;
+pub use stream_all::{Streamed, each_of_stream};
 pub use stream_group::group_stream;
 
 /// Whether a file looks line-delimited: its first non-blank line (after a byte order mark) is one
@@ -65,7 +65,7 @@ pub struct NotLineDelimited;
 
 /// Selects the events of line-delimited `blobs` (in order) that match `filter`: a store of the
 /// candidate lines and the indices of those that match, in input order, de-duplicated as the full
-/// path does. Fails (and the caller uses the full path, which reports the damage) when a line is
+/// path does, and how many later copies that match were dropped (see [`matching_copies`]). Fails (and the caller uses the full path, which reports the damage) when a line is
 /// not an event object with a plain string id, or is not valid JSON.
 ///
 /// Three passes: every line's id and whether it may match (in parallel, one slice of the file per
@@ -74,9 +74,14 @@ pub struct NotLineDelimited;
 pub fn select(
     blobs: Vec<Arc<Blob>>,
     filter: &Filter,
-) -> Result<(Store, Vec<u32>), NotLineDelimited> {
+) -> Result<(Store, Vec<u32>, usize), NotLineDelimited> {
     let threads = super::ordered::threads();
-    let (kept, named) = candidates::candidates_naming(&blobs, filter, threads)?;
+    let candidates::Chosen {
+        kept,
+        dropped,
+        named,
+    } = candidates::candidates_naming(&blobs, filter, threads)?;
+    let dropped = matching_dropped(&blobs, &dropped, &Direct::new(filter), filter.is_empty())?;
     let reading = Reading::start();
     let mut store = Store::new();
     let mut result = Ok(());
@@ -114,7 +119,7 @@ pub fn select(
         explain_empty(&mut store, &blobs, filter, named, Some(&kept), threads)?;
     }
     drop(reading);
-    Ok((store, rows))
+    Ok((store, rows, dropped))
 }
 
 /// Events chosen by where their JSON is, without a store: all that the formats which copy each
@@ -127,6 +132,8 @@ pub struct Spans {
     /// When none is chosen and the filter asks for a room or a range of time: what tells why
     /// (see [`why_empty_store`]).
     why_empty: Option<Store>,
+    /// How many later copies of an id read before that match were dropped.
+    dropped: usize,
 }
 
 impl Spans {
@@ -145,6 +152,12 @@ impl Spans {
         self.why_empty.as_ref()
     }
 
+    /// How many events that match were dropped as later copies of an id read before (see
+    /// [`matching_copies`]).
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+
     /// Each selected event's JSON exactly as it was read, in input order.
     pub fn raws(&self) -> impl Iterator<Item = &[u8]> + '_ {
         self.spans
@@ -161,7 +174,12 @@ impl Spans {
 pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, NotLineDelimited> {
     let direct = Direct::new(filter);
     let threads = super::ordered::threads();
-    let (kept, named) = candidates::candidates_naming(&blobs, filter, threads)?;
+    let candidates::Chosen {
+        kept,
+        dropped,
+        named,
+    } = candidates::candidates_naming(&blobs, filter, threads)?;
+    let dropped = matching_dropped(&blobs, &dropped, &direct, filter.is_empty())?;
     let mut spans = Vec::new();
     for (b, (blob, candidates)) in blobs.iter().zip(&kept).enumerate() {
         let bytes: &[u8] = blob;
@@ -188,6 +206,7 @@ pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, Not
         blobs,
         spans,
         why_empty,
+        dropped,
     })
 }
 
@@ -296,6 +315,41 @@ pub(super) fn may_name(event: &[u8], room: &Needle) -> bool {
     room.may_be_in(event)
 }
 
+/// How many of `copies` (events dropped as later copies of an id read before) `filter` matches:
+/// what a filtered answer lost to de-duplication. Every one without a filter; a copy the filter
+/// cannot read (the store kept it all the same) is counted, so that it is said rather than lost.
+pub fn matching_copies<'a>(copies: impl Iterator<Item = &'a [u8]>, filter: &Filter) -> usize {
+    if filter.is_empty() {
+        return copies.count();
+    }
+    let direct = Direct::new(filter);
+    copies
+        .filter(|raw| !matches!(direct.read_deduplicated(raw, |_| ()), Ok(None)))
+        .count()
+}
+
+/// How many of the dropped copies at `dropped` (per blob, in input order) `filter` matches (see
+/// [`matching_copies`]), judged as the fast path judges a candidate: a copy it cannot read
+/// hands the input over to the full way.
+fn matching_dropped(
+    blobs: &[Arc<Blob>],
+    dropped: &candidates::Kept,
+    direct: &Direct,
+    empty: bool,
+) -> Result<usize, NotLineDelimited> {
+    let mut n = 0;
+    for (blob, spans) in blobs.iter().zip(dropped) {
+        if empty {
+            n += spans.len();
+            continue;
+        }
+        for &(a, z) in spans {
+            n += usize::from(direct.read_deduplicated(&blob[a..z], |_| ())?.is_some());
+        }
+    }
+    Ok(n)
+}
+
 /// Runs `f` on each item, on the threads of rayon's pool; the results in order.
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     use rayon::prelude::*;
@@ -329,8 +383,8 @@ mod tests {
         let text = lines.join("\n");
         let spans = |text: &str| {
             let blobs = vec![Arc::new(Blob::Owned(text.as_bytes().to_vec()))];
-            candidates::candidates_naming(&blobs, &Filter::default(), 2).map(|(kept, _)| {
-                kept[0]
+            candidates::candidates_naming(&blobs, &Filter::default(), 2).map(|chosen| {
+                chosen.kept[0]
                     .iter()
                     .map(|&(a, z)| text[a..z].to_string())
                     .collect::<Vec<_>>()
@@ -355,14 +409,16 @@ mod tests {
         // none matches, and the input is read again for them.
         for (name, early) in [("WEEKLY-ALLHANDS", true), ("weekly-allhands", false)] {
             let filter = Filter::default().with(Field::Room, name);
-            let (_, named) = candidates::candidates_naming(&blobs, &filter, 2).unwrap();
+            let named = candidates::candidates_naming(&blobs, &filter, 2)
+                .unwrap()
+                .named;
             assert_eq!(named.is_some(), early, "{name}");
             let again = candidates::naming(&blobs, &Needle::new(name), 2).unwrap();
             if let Some(named) = named {
                 assert_eq!(named, again, "{name}");
             }
             assert!(again.iter().any(|spans| !spans.is_empty()), "{name}");
-            let (store, rows) = select(blobs.clone(), &filter).unwrap();
+            let (store, rows, _) = select(blobs.clone(), &filter).unwrap();
             assert!(rows.is_empty(), "{name}");
             let why = crate::insight::why_empty(&filter, &store);
             assert!(

@@ -40,6 +40,9 @@ pub(super) struct Piece {
     /// When asked for, each event's time (`NO_TIME` when it has none), by its index in `ids`:
     /// what tells the time the events span when a filter bounded in time leaves nothing.
     pub(super) times: Vec<i64>,
+    /// The events that match dropped within the piece as later copies of an id read before in
+    /// it (the ids leave them out; see [`super::matching_copies`]).
+    pub(super) within: usize,
     /// Its problems and its line count.
     pub(super) read: PieceRead,
 }
@@ -108,12 +111,13 @@ pub(super) fn give_back(spares: &dump::Spares, blob: Arc<Blob>) {
 /// Selects the events of a stream named `name` that match `filter`, as
 /// [`Source::select_offline`](crate::source::Source::select_offline) selects them from the full
 /// way's store: the store holds the events that match (and no other; it counts the others as
-/// read, see [`Store::events_read`]), the indices are all of them, in stream order.
+/// read, see [`Store::events_read`]), the indices are all of them, in stream order; and how many
+/// that match were dropped as later copies of an id read before.
 pub fn select_stream(
     name: &str,
     reader: impl Read + Send,
     filter: &Filter,
-) -> (Store, Vec<DumpProblem>, Vec<u32>) {
+) -> (Store, Vec<DumpProblem>, Vec<u32>, usize) {
     select_in_pieces(name, reader, filter, dump::PIECE_BYTES)
 }
 
@@ -123,7 +127,7 @@ fn select_in_pieces(
     reader: impl Read + Send,
     filter: &Filter,
     piece_bytes: usize,
-) -> (Store, Vec<DumpProblem>, Vec<u32>) {
+) -> (Store, Vec<DumpProblem>, Vec<u32>, usize) {
     let plan = Plan::new(filter, |s| Some(s.as_bytes()));
     let pre = Prefilter::new(&plan);
     let direct = Direct::new(filter);
@@ -135,6 +139,8 @@ fn select_in_pieces(
     // The events read, each the first of its id, that are not in the store: those that do not
     // match.
     let mut left_out = 0;
+    // The events that match dropped as later copies of an id read before.
+    let mut dropped = 0;
     let mut lines = dump::LineProblems::default();
     // A room given by its name where its id is wanted leaves nothing, and the full way says so
     // from the events it holds (see `insight::why_empty`); so is the time the events span when
@@ -164,6 +170,7 @@ fn select_in_pieces(
         |mut piece: Piece, _| {
             let fresh = seen.record(&mut piece.ids);
             let all_fresh = piece.matched.iter().all(|&i| fresh[i]);
+            dropped += piece.within + piece.matched.iter().filter(|&&i| !fresh[i]).count();
             let batch = match piece.batch.take() {
                 Some(batch) if all_fresh => batch,
                 // Some match but are later copies of an id read before: the batch is made
@@ -193,7 +200,7 @@ fn select_in_pieces(
     let mut problems = lines.into_problems(name, stopped);
     problems.extend(unread.into_iter().map(|m| dump::problem(name, None, m)));
     store.left_out(left_out);
-    (store, problems, rows)
+    (store, problems, rows, dropped)
 }
 
 /// A piece read the fast way: each event's id and, for the candidates, the filter's answer; the
@@ -265,6 +272,7 @@ pub(super) fn read_fast(
         batch,
         beside,
         times,
+        within: 0,
         read: PieceRead::of(bytes, Vec::new()),
     })
 }
@@ -282,6 +290,7 @@ pub(super) fn read_full(
         own.merge(batch);
     });
     let picked = own.filter(filter);
+    let within = super::matching_copies(own.dropped_raws(), filter);
     let ids = (0..own.len())
         .map(|i| {
             // The id as the store read it (every event in it was read so).
@@ -320,6 +329,7 @@ pub(super) fn read_full(
         batch,
         beside,
         times,
+        within,
         read,
     }
 }
@@ -468,6 +478,8 @@ mod tests {
         let bytes = dump();
         for piece_bytes in [1 << 12, 50_000, 1 << 30] {
             let mut empty = 0;
+            // The copies dropped that a filter matched, over every filter.
+            let mut copied = 0;
             // The full way, reading the same stream in the same pieces.
             let (full, full_problems) =
                 dump::load_stream("d", std::io::Cursor::new(&bytes), piece_bytes);
@@ -478,11 +490,14 @@ mod tests {
                     .iter()
                     .map(|&i| full.raw(i as usize))
                     .collect();
-                let (store, problems, rows) =
+                let (store, problems, rows, dropped) =
                     select_in_pieces("d", std::io::Cursor::new(&bytes), &filter, piece_bytes);
                 let got: Vec<&[u8]> = rows.iter().map(|&i| store.raw(i as usize)).collect();
                 let what = format!("{} in pieces of {piece_bytes}", filter.describe());
                 assert!(got == want, "{what}: {} against {}", got.len(), want.len());
+                let copies = super::super::matching_copies(full.dropped_raws(), &filter);
+                assert_eq!(dropped, copies, "{what}");
+                copied += copies;
                 assert_eq!(problems, full_problems, "{what}");
                 assert_eq!(store.events_read(), full.len(), "{what}");
                 // Only the answer is held, and when there is none, what tells why.
@@ -500,6 +515,7 @@ mod tests {
             }
             // Three rooms given by their names and two ranges of time leave nothing.
             assert_eq!(empty, 5, "in pieces of {piece_bytes}");
+            assert!(copied > 0, "the dump holds copies that match");
             let named = select_in_pieces(
                 "d",
                 std::io::Cursor::new(&bytes),
@@ -530,17 +546,18 @@ mod tests {
         for filter in filters() {
             let plain = select_in_pieces("d", std::io::Cursor::new(&bytes), &filter, 50_000);
             let inflated = select_in_pieces("d", std::io::Cursor::new(&gz), &filter, 50_000);
-            let raws = |(store, _, rows): &(Store, Vec<DumpProblem>, Vec<u32>)| -> Vec<Vec<u8>> {
+            let raws = |(store, _, rows, _): &(Store, Vec<DumpProblem>, Vec<u32>, usize)| {
                 rows.iter()
                     .map(|&i| store.raw(i as usize).to_vec())
-                    .collect()
+                    .collect::<Vec<_>>()
             };
             assert_eq!(raws(&inflated), raws(&plain), "{}", filter.describe());
             assert_eq!(inflated.1, plain.1);
+            assert_eq!(inflated.3, plain.3);
         }
         // Cut short: what came before the damage is kept, and the damage said.
         let cut = &gz[..gz.len() / 2];
-        let (_, problems, rows) =
+        let (_, problems, rows, _) =
             select_in_pieces("d", std::io::Cursor::new(cut), &Filter::default(), 50_000);
         assert!(!rows.is_empty());
         assert!(

@@ -11,16 +11,25 @@ use crate::filter::{Filter, Plan};
 use crate::source::dump::{self, DumpProblem};
 use crate::store::{Reading, SeenIds};
 
+/// What [`each_of_stream`] read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Streamed {
+    /// The events read, each the first of its id.
+    pub events: usize,
+    /// The events dropped as later copies of an id read before.
+    pub dropped: usize,
+}
+
 /// Hands each event of the stream named `name` (its JSON as the full way keeps it) to `each`, in
 /// stream order, the first `max` of them when given; stops handing them on at `each`'s first
-/// error (the stream is still read, for its problems). Gives how many events were read (each
-/// the first of its id), the problems met as the full way reports them, and `each`'s error.
+/// error (the stream is still read, for its problems). Gives what was read (see [`Streamed`]),
+/// the problems met as the full way reports them, and `each`'s error.
 pub fn each_of_stream(
     name: &str,
     reader: impl std::io::Read + Send,
     max: Option<usize>,
     each: impl FnMut(&[u8]) -> std::io::Result<()>,
-) -> (usize, Vec<DumpProblem>, std::io::Result<()>) {
+) -> (Streamed, Vec<DumpProblem>, std::io::Result<()>) {
     each_in_pieces(name, reader, max, each, dump::PIECE_BYTES)
 }
 
@@ -31,13 +40,13 @@ fn each_in_pieces(
     max: Option<usize>,
     mut each: impl FnMut(&[u8]) -> std::io::Result<()>,
     piece_bytes: usize,
-) -> (usize, Vec<DumpProblem>, std::io::Result<()>) {
+) -> (Streamed, Vec<DumpProblem>, std::io::Result<()>) {
     let everything = Filter::default();
     let pre = Prefilter::new(&Plan::new(&everything, |s| Some(s.as_bytes())));
     let direct = Direct::new(&everything);
     let reading = Reading::start();
     let mut seen = SeenIds::default();
-    let mut read = 0;
+    let mut read = Streamed::default();
     let mut left = max.unwrap_or(usize::MAX);
     let mut written = Ok(());
     let mut lines = dump::LineProblems::default();
@@ -54,7 +63,8 @@ fn each_in_pieces(
         },
         |mut piece: Piece, _| {
             let fresh = seen.record(&mut piece.ids);
-            read += fresh.iter().filter(|f| **f).count();
+            read.events += fresh.iter().filter(|f| **f).count();
+            read.dropped += piece.within + fresh.iter().filter(|f| !**f).count();
             for (&i, &(a, z)) in piece.matched.iter().zip(&piece.spans) {
                 if fresh[i] && left > 0 && written.is_ok() {
                     left -= 1;
@@ -113,7 +123,8 @@ mod tests {
                 assert!(written.is_ok());
                 assert!(got == want[..n], "{piece_bytes}, {max:?}");
                 assert_eq!(problems, full_problems, "{piece_bytes}");
-                assert_eq!(read, full.events_read(), "{piece_bytes}");
+                assert_eq!(read.events, full.events_read(), "{piece_bytes}");
+                assert_eq!(read.dropped, full.duplicates(), "{piece_bytes}");
             }
         }
     }

@@ -89,6 +89,9 @@ struct Read {
     bytes: Arc<Blob>,
     ids: Vec<IdKey>,
     events: Vec<(usize, (usize, usize), Option<Fact>)>,
+    /// The events that match dropped within the piece as later copies of an id read before in
+    /// it (the ids leave them out).
+    within: usize,
     /// What [`Wanted`] asked for: the events that may name the filter's room (their
     /// place among the ids, where they are in the bytes), each event's time.
     beside: Vec<(usize, (usize, usize))>,
@@ -150,6 +153,7 @@ fn read_fast(
             bytes: blob,
             ids,
             events,
+            within: 0,
             beside: noted.beside,
             times: noted.times,
             read,
@@ -186,6 +190,7 @@ fn read_full(
         bytes: Arc::clone(&piece.answer),
         ids: piece.ids,
         events,
+        within: piece.within,
         beside: piece.beside,
         times: piece.times,
         read: piece.read,
@@ -221,6 +226,8 @@ fn group_in_pieces(
     let mut seen = SeenIds::default();
     let mut counter = Counter::default();
     let mut read_events = 0;
+    // The events that match dropped as later copies of an id read before.
+    let mut dropped = 0;
     let mut left = max.unwrap_or(usize::MAX);
     let mut unread = 0;
     let mut lines = dump::LineProblems::default();
@@ -252,6 +259,7 @@ fn group_in_pieces(
         |mut piece: Read, spares| {
             let fresh = seen.record(&mut piece.ids);
             read_events += fresh.iter().filter(|f| **f).count();
+            dropped += piece.within + piece.events.iter().filter(|e| !fresh[e.0]).count();
             let bytes: &[u8] = &piece.bytes;
             if !answered.load(std::sync::atomic::Ordering::Relaxed) {
                 if piece.events.iter().any(|(i, _, _)| fresh[*i]) {
@@ -300,9 +308,10 @@ fn group_in_pieces(
         Grouped {
             store,
             groups: Vec::new(),
+            dropped: 0,
         }
     });
-    (grouped, problems)
+    (Grouped { dropped, ..grouped }, problems)
 }
 
 /// The groups counted so far, in the order their first events were met.
@@ -412,7 +421,11 @@ impl Counter {
                     let _ = self.aside.into_store(&mut store);
                 }
                 store.left_out(read.saturating_sub(store.len()));
-                Ok(Grouped { store, groups })
+                Ok(Grouped {
+                    store,
+                    groups,
+                    dropped: 0,
+                })
             }
             Err(_) => Err(()),
         }
@@ -529,6 +542,9 @@ mod tests {
                         assert!(problems.is_empty(), "{what}: {problems:?}");
                         assert!(summary(&got) == summary(&want), "{what}");
                         assert!(!got.groups.is_empty(), "{what}");
+                        // The copies dropped that match, counted alike by both ways.
+                        assert_eq!(got.dropped, want.dropped, "{what}");
+                        assert!(!filter.is_empty() || want.dropped > 0, "{what}: copies");
                     }
                 }
             }
