@@ -38,6 +38,8 @@ pub enum Ask {
     Tracks { room_id: String, peer_id: String },
     /// A peer's quality stats in a session.
     Stats { peer_id: String, session_id: String },
+    /// Whether the service knows a room (asked when a query of it brought no event).
+    Room { room_id: String },
 }
 
 /// An answer: what was asked, and what came (or why nothing did, in words for people).
@@ -60,6 +62,11 @@ pub enum Answer {
         peer_id: String,
         session_id: String,
         stats: Result<PeerStats, String>,
+    },
+    Room {
+        room_id: String,
+        /// Whether the service has a room of that id.
+        known: Result<bool, String>,
     },
 }
 
@@ -200,6 +207,19 @@ async fn answer(
                 session_id,
                 stats,
             }
+        }
+        Ask::Room { room_id } => {
+            let id = room_id.as_str();
+            let known = retrying(
+                tokens,
+                pause,
+                |token| async move { api.room(&token, id).await },
+                |_| {},
+            )
+            .await
+            .map(|room| room.is_some())
+            .map_err(|e| names.rename(&e.describe()));
+            Answer::Room { room_id, known }
         }
     }
 }

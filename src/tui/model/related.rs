@@ -33,6 +33,10 @@ pub struct Beside {
     pub peer_tracks: Vec<(String, Asked)>,
     /// Live: the questions asked of a peer's stats in a session (by peer and session id).
     pub stats: Vec<((String, String), Asked)>,
+    /// Live: the rooms asked about after a query of theirs brought no event, and those the
+    /// service said it has no room of.
+    pub rooms_asked: Vec<String>,
+    pub rooms_unknown: Vec<String>,
     /// For each loaded event in a chain, its chain's number and outcome, and the versions of
     /// the store and of this data it was told for.
     outcomes: Option<Outcomes>,

@@ -300,7 +300,20 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
                         super::rooms::HOW_TO_CHOOSE
                     )
                 }
-                None => "no events loaded".to_string(),
+                None => match events.filter.room() {
+                    Some(room) if model.beside.rooms_unknown.iter().any(|r| r == room) => {
+                        format!(
+                            "no events loaded: the service has no room of id {}: check the id \
+                             ({}room takes the room's name too)",
+                            crate::text::for_terminal(room),
+                            model
+                                .config
+                                .keymap
+                                .key(Mode::List, Command::OpenCommandLine),
+                        )
+                    }
+                    _ => "no events loaded".to_string(),
+                },
             }
         } else {
             let mut text = format!(

@@ -74,6 +74,7 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
                 replace_store(model);
             }
             follow_end(model, false);
+            return super::related::ask_room(model);
         }
         Report::Failed { message, .. } => {
             // The old query's events stay, under the failure's message.

@@ -71,8 +71,30 @@ pub fn answered(model: &mut Model, answer: Answer, now: i64) -> Vec<Effect> {
             };
             Beside::set(&mut beside.stats, (peer_id, session_id), asked);
         }
+        Answer::Room { room_id, known } => {
+            // A failed question leaves the empty answer as it is.
+            if known == Ok(false) && !beside.rooms_unknown.contains(&room_id) {
+                beside.rooms_unknown.push(room_id);
+            }
+        }
     }
     Vec::new()
+}
+
+/// Live: whether the service knows the query's room, asked once a room's query brought no event
+/// at all (a mistyped id reads as a quiet room otherwise). Asked once a room.
+pub fn ask_room(model: &mut Model) -> Vec<Effect> {
+    if model.session.live.is_none() || !model.events.store.is_empty() {
+        return Vec::new();
+    }
+    let Some(room_id) = model.events.filter.room().map(str::to_string) else {
+        return Vec::new();
+    };
+    if model.beside.rooms_asked.contains(&room_id) {
+        return Vec::new();
+    }
+    model.beside.rooms_asked.push(room_id.clone());
+    vec![Effect::Ask(Ask::Room { room_id })]
 }
 
 /// Live: the sessions of the query's room are asked for with its events (unless a question is

@@ -390,3 +390,49 @@ fn live_sessions_asked_again_replace_their_old_copies_and_follow_asks_with_each_
     assert_eq!(m.beside.data.sessions.len(), 1);
     assert_eq!(story_verdicts(&m), [Outcome::GotThrough]);
 }
+
+#[test]
+fn live_a_query_of_a_room_that_brings_nothing_asks_whether_the_service_knows_the_room() {
+    // A query of a room, answered with no page at all: the room itself is asked about, once.
+    let mut m = model(120, 30);
+    m.session.load = crate::tui::model::LoadState::Idle;
+    let mut live = crate::tui::model::Live::new("http://127.0.0.1:1".into());
+    live.replacing = true;
+    m.session.live = Some(live);
+    m.events.filter = Filter::default().with(Field::Room, "6735e0b1c4a92f5d18e3b7a9");
+    let query = m.session.live.as_ref().unwrap().query;
+    let finished = |m: &mut Model| {
+        update(
+            m,
+            Action::Live(crate::source::worker::Report::Finished { query }),
+        )
+    };
+    assert_eq!(
+        asks(&finished(&mut m)),
+        [Ask::Room {
+            room_id: "6735e0b1c4a92f5d18e3b7a9".into()
+        }]
+    );
+    assert!(asks(&finished(&mut m)).is_empty(), "asked once");
+    let answer = Answer::Room {
+        room_id: "6735e0b1c4a92f5d18e3b7a9".into(),
+        known: Ok(false),
+    };
+    update(&mut m, Action::Answered { answer, now: 0 });
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).unwrap();
+    t.draw(|f| crate::tui::view::view(&m, f)).unwrap();
+    let screen: String = t
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        screen.contains("no events loaded: the service has no room of id 6735e0b1c4a92f5d18e3b7a9"),
+        "{screen}"
+    );
+    // A query that brought events asks nothing.
+    let mut m = live_join();
+    assert!(asks(&finished(&mut m)).is_empty());
+}
