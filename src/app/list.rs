@@ -52,6 +52,10 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                 (store, Vec::new(), rows)
             }
             Err(Stopped::Before(failure)) => return Err(failure),
+            Err(Stopped::PartWay(store, _, e)) if store.is_empty() => {
+                // Nothing arrived: there is no partial answer to write or speak of.
+                return Err(Failure::Runtime(e));
+            }
             Err(Stopped::PartWay(store, filter, e)) => {
                 // What arrived before the failure is still written, said to be partial with
                 // where each type stops, and the exit status says it is incomplete.
@@ -237,7 +241,10 @@ fn note_saved_pages(source: &Source) {
 /// shows where (the other types may have been stopped too: only what arrived is said).
 fn partial_note(store: &Store, rows: &[u32]) -> String {
     if rows.is_empty() {
-        return "callscope: partial: no event arrived before the failure below".to_string();
+        return format!(
+            "callscope: partial: of the {} that arrived before the failure below, none matched",
+            crate::text::plural(store.len(), "event", "events")
+        );
     }
     let mut by_type: std::collections::BTreeMap<&str, (usize, i64)> = Default::default();
     for &i in rows {

@@ -334,3 +334,42 @@ async fn a_list_stopped_part_way_writes_what_arrived_and_says_where_each_type_st
         "the note comes before the failure: {stderr}"
     );
 }
+
+/// `list --live` stopped by a failure before any event arrived writes nothing and says no word
+/// of a partial answer: there is none, only the failure.
+#[tokio::test]
+async fn a_list_stopped_before_any_event_speaks_of_no_partial_answer() {
+    let server = FaultServer::start(vec![Reply::Status {
+        status: 404,
+        body: r#"{"message":"not found"}"#,
+        retry_after: None,
+    }])
+    .await;
+    let url = server.url.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
+        cmd.args([
+            "list",
+            "--live",
+            "--base-url",
+            &url,
+            "--room",
+            fault_server::ROOM_ID,
+        ])
+        .args(["--type", "join", "--format", "table"])
+        .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+        .stdin(std::process::Stdio::null());
+        for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
+            cmd.env_remove(name);
+        }
+        cmd.output().unwrap()
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("HTTP 404"), "the failure is said: {stderr}");
+    assert!(!stderr.contains("partial"), "no partial answer: {stderr}");
+    assert_eq!(stdout, "", "nothing is written");
+}
