@@ -478,6 +478,29 @@ fn the_readmes_keys_example_is_accepted() {
     assert!(keys.contains("down = j"), "{keys}");
 }
 
+/// What the man page says `callscope config` shows of the keys is what it shows: with no key
+/// rebound, "the defaults"; with one, the binding.
+#[test]
+fn the_man_page_says_what_config_shows_of_the_keys() {
+    let home = tempfile::tempdir().unwrap();
+    let page = stdout_of(callscope(home.path()).arg("man"));
+    let keys = &page[page.find(".SH KEYS").expect("a KEYS section")..];
+    let intro = &keys[..keys.find(".SS ").expect("the keys of a mode")];
+    let keys_line = |home: &Path| {
+        let shown = stdout_of(callscope(home).arg("config"));
+        let line = shown.lines().find(|l| l.starts_with("keys ")).unwrap();
+        line["keys".len()..].trim().to_string()
+    };
+    let plain = keys_line(home.path());
+    assert!(
+        intro.contains("callscope config lists the keys the config rebinds")
+            && intro.contains(&format!("(\"{plain}\" when it rebinds none)")),
+        "the man page: {intro}; callscope config: {plain}"
+    );
+    write_config(home.path(), "[keys]\ndown = \"F8\"\n");
+    assert_eq!(keys_line(home.path()), "down = F8");
+}
+
 #[test]
 fn an_empty_id_clears_the_profiles_filter() {
     let home = tempfile::tempdir().unwrap();
