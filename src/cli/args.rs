@@ -384,9 +384,9 @@ pub struct ServeArgs {
     /// comma lists): for local use; scripts tested this way may fail against the hosted API.
     #[arg(long, help_heading = "Server")]
     pub lenient: bool,
-    /// Wait this many milliseconds before answering each request, as a distant server would (for
-    /// timing clients; not part of the API).
-    #[arg(long, value_name = "MS", default_value_t = 0, hide = true)]
+    /// Wait this many milliseconds before answering each request, as a distant server would:
+    /// for trying the explorer and scripts on slow pages (not part of the API).
+    #[arg(long, value_name = "MS", default_value_t = 0, help_heading = "Server")]
     pub delay_ms: u64,
 }
 
