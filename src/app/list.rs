@@ -45,10 +45,14 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     if folder(&list).is_some() {
         return to_folder(&list);
     }
+    // Live, the filter the events were fetched by: its room is the id the name given resolved
+    // to, so that no note takes the name for an id that was never looked up.
+    let mut fetched_by = None;
     let (store, problems, rows) = match &list.source {
         Source::Live(live) => match fetch(live, &list.filter, list.max) {
             Ok((store, filter)) => {
                 let rows = store.filter(&filter);
+                fetched_by = Some(filter);
                 (store, Vec::new(), rows)
             }
             Err(Stopped::Before(failure)) => return Err(failure),
@@ -107,7 +111,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
         }
     };
     if rows.is_empty() {
-        note_why_empty(&list.filter, &store);
+        note_why_empty(fetched_by.as_ref().unwrap_or(&list.filter), &store);
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
     note_saved_pages(&list.source);
