@@ -252,3 +252,35 @@ fn the_man_pages_keys_are_the_key_tables_every_binding() {
         assert!(keys.contains(written), "{written}");
     }
 }
+
+/// Every option README's `serve` section teaches is one `serve --help` shows (or a global one
+/// `callscope --help` shows): none is taught that the help hides.
+#[test]
+fn serve_help_shows_every_option_the_readmes_serve_section_names() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("\n## `serve`")
+        .expect("README has a serve section");
+    let section = &readme[start + 1..];
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let help = stdout(&["serve", "--help"]);
+    let global = stdout(&["--help"]);
+    let mut named = 0;
+    for (at, _) in section.match_indices("`--") {
+        let option: String = section[at + 1..]
+            .chars()
+            .take_while(|c| *c == '-' || c.is_ascii_alphanumeric())
+            .collect();
+        let shown = |text: &str| {
+            text.match_indices(&option).any(|(i, _)| {
+                !text[i + option.len()..].starts_with(|c: char| c == '-' || c.is_alphanumeric())
+            })
+        };
+        assert!(
+            shown(&help) || shown(&global),
+            "README's serve section names {option}, which serve --help does not show"
+        );
+        named += 1;
+    }
+    assert!(named > 3, "README's serve section names {named} options");
+}

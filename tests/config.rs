@@ -454,6 +454,53 @@ fn config_reports_a_theme_or_a_key_the_explorer_would_refuse_and_exits_2() {
         .stderr("");
 }
 
+/// The README's example of `[keys]` is one the explorer takes: `callscope config` reads it with
+/// nothing said and exits 0, showing the bindings it gives.
+#[test]
+fn the_readmes_keys_example_is_accepted() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("```toml\n[keys]\n")
+        .expect("the README has a [keys] example")
+        + "```toml\n".len();
+    let example = &readme[start..start + readme[start..].find("```").unwrap()];
+    let home = tempfile::tempdir().unwrap();
+    write_config(home.path(), example);
+    let out = callscope(home.path()).arg("config").output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{example}: {stderr}");
+    assert_eq!(stderr, "", "{example}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let keys = stdout
+        .lines()
+        .find(|l| l.starts_with("keys "))
+        .unwrap_or_else(|| panic!("no keys line: {stdout}"));
+    assert!(keys.contains("down = j"), "{keys}");
+}
+
+/// What the man page says `callscope config` shows of the keys is what it shows: with no key
+/// rebound, "the defaults"; with one, the binding.
+#[test]
+fn the_man_page_says_what_config_shows_of_the_keys() {
+    let home = tempfile::tempdir().unwrap();
+    let page = stdout_of(callscope(home.path()).arg("man"));
+    let keys = &page[page.find(".SH KEYS").expect("a KEYS section")..];
+    let intro = &keys[..keys.find(".SS ").expect("the keys of a mode")];
+    let keys_line = |home: &Path| {
+        let shown = stdout_of(callscope(home).arg("config"));
+        let line = shown.lines().find(|l| l.starts_with("keys ")).unwrap();
+        line["keys".len()..].trim().to_string()
+    };
+    let plain = keys_line(home.path());
+    assert!(
+        intro.contains("callscope config lists the keys the config rebinds")
+            && intro.contains(&format!("(\"{plain}\" when it rebinds none)")),
+        "the man page: {intro}; callscope config: {plain}"
+    );
+    write_config(home.path(), "[keys]\ndown = \"F8\"\n");
+    assert_eq!(keys_line(home.path()), "down = F8");
+}
+
 #[test]
 fn an_empty_id_clears_the_profiles_filter() {
     let home = tempfile::tempdir().unwrap();

@@ -1,11 +1,14 @@
 //! `callscope list` when nothing matches, on a dump it maps: what it says of why (a room given
 //! by its name, a range of time that misses the events), in each format and with `--group-by`,
 //! said the same as of the same events on stdin; and, by the log's debug lines, that the dump
-//! is mapped once to say it and that looking for saved pages stops at its first event.
+//! is mapped once to say it and that looking for saved pages stops at its first event. Live,
+//! a room's name looked up is not said to be taken for an id.
 
 use std::path::{Path, PathBuf};
 
 const BIN: &str = env!("CARGO_BIN_EXE_callscope");
+
+mod common;
 
 /// The demo's events (3,000 of them, seed 9) as NDJSON, in `dir`.
 fn dump(dir: &Path) -> PathBuf {
@@ -205,4 +208,29 @@ fn looking_for_saved_pages_reads_no_further_than_the_first_event_of_a_dump() {
     // A first read of a few kilobytes, not the file: a dump of events is told by its first
     // event.
     assert!(read <= 16 * 1024 && read < size, "{read} of {size}: {line}");
+}
+
+/// Live, a room's name given to `--room` was looked up, and the events fetched by its id: when
+/// a filter leaves none of them, nothing is said of a name taken for an id.
+#[test]
+fn live_a_rooms_name_resolved_is_not_said_to_be_taken_for_an_id() {
+    let home = tempfile::tempdir().unwrap();
+    let mut serve = std::process::Command::new(BIN);
+    serve
+        .args(["serve", "--demo", "--addr", "127.0.0.1:0"])
+        .env("CALLSCOPE_SERVE_TOKEN", "tok-empty-5e1")
+        .stderr(std::process::Stdio::null());
+    let server = common::Server::spawn(serve);
+    let out = common::callscope(home.path())
+        .args(["list", "--live", "--base-url", &server.url])
+        .args(["--room", "weekly-allhands", "--search", "nothingmatches"])
+        .args(["--format", "ndjson"])
+        .env("HMS_MANAGEMENT_TOKEN", "tok-empty-5e1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "", "{stderr}");
+    assert!(!stderr.contains("has the id"), "{stderr}");
+    assert!(!stderr.contains("no event is in a room of id"), "{stderr}");
 }

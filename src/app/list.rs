@@ -45,14 +45,22 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     if folder(&list).is_some() {
         return to_folder(&list);
     }
+    // Live, the filter the events were fetched by: its room is the id the name given resolved
+    // to, so that no note takes the name for an id that was never looked up.
+    let mut fetched_by = None;
     let (store, problems, rows, dropped) = match &list.source {
         Source::Live(live) => match fetch(live, &list.filter, list.max) {
             Ok((store, filter)) => {
                 let rows = store.filter(&filter);
                 let dropped = matching_copies(store.dropped_raws(), &filter);
+                fetched_by = Some(filter);
                 (store, Vec::new(), rows, dropped)
             }
             Err(Stopped::Before(failure)) => return Err(failure),
+            Err(Stopped::PartWay(store, _, e)) if store.is_empty() => {
+                // Nothing arrived: there is no partial answer to write or speak of.
+                return Err(Failure::Runtime(e));
+            }
             Err(Stopped::PartWay(store, filter, e)) => {
                 // What arrived before the failure is still written, said to be partial with
                 // where each type stops, and the exit status says it is incomplete.
@@ -107,7 +115,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
         }
     };
     if rows.is_empty() {
-        note_why_empty(&list.filter, &store);
+        note_why_empty(fetched_by.as_ref().unwrap_or(&list.filter), &store);
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
     note_dropped(dropped, &list.filter);
@@ -269,7 +277,10 @@ fn note_saved_pages(source: &Source) {
 /// shows where (the other types may have been stopped too: only what arrived is said).
 fn partial_note(store: &Store, rows: &[u32]) -> String {
     if rows.is_empty() {
-        return "callscope: partial: no event arrived before the failure below".to_string();
+        return format!(
+            "callscope: partial: of the {} that arrived before the failure below, none matched",
+            crate::text::plural(store.len(), "event", "events")
+        );
     }
     let mut by_type: std::collections::BTreeMap<&str, (usize, i64)> = Default::default();
     for &i in rows {

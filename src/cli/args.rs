@@ -113,7 +113,7 @@ pub struct SourceArgs {
     #[arg(long, conflicts_with = "files")]
     pub live: bool,
     /// The API's base URL.
-    #[arg(long, env = BASE_URL_ENV, default_value = DEFAULT_BASE_URL, value_name = "URL")]
+    #[arg(long, env = BASE_URL_ENV, default_value = DEFAULT_BASE_URL, value_name = "URL", value_parser = base_url)]
     pub base_url: String,
     /// Read the management token from the first line of this file (else HMS_MANAGEMENT_TOKEN, else
     /// a token minted from HMS_ACCESS_KEY and HMS_SECRET).
@@ -330,7 +330,7 @@ pub struct ServeArgs {
     pub live: bool,
     /// With --live: the live API's base URL (else CALLSCOPE_BASE_URL, else the hosted service,
     /// api.100ms.live). Clients reach serve at --addr.
-    #[arg(long, value_name = "URL", help_heading = "Source")]
+    #[arg(long, value_name = "URL", value_parser = base_url, help_heading = "Source")]
     pub base_url: Option<String>,
     /// With --live: read the API's management token from the first line of this file (else
     /// HMS_MANAGEMENT_TOKEN, else a token minted from HMS_ACCESS_KEY and HMS_SECRET).
@@ -384,9 +384,9 @@ pub struct ServeArgs {
     /// comma lists): for local use; scripts tested this way may fail against the hosted API.
     #[arg(long, help_heading = "Server")]
     pub lenient: bool,
-    /// Wait this many milliseconds before answering each request, as a distant server would (for
-    /// timing clients; not part of the API).
-    #[arg(long, value_name = "MS", default_value_t = 0, hide = true)]
+    /// Wait this many milliseconds before answering each request, as a distant server would:
+    /// for trying the explorer and scripts on slow pages (not part of the API).
+    #[arg(long, value_name = "MS", default_value_t = 0, help_heading = "Server")]
     pub delay_ms: u64,
 }
 
@@ -530,6 +530,18 @@ impl TypedValueParser for Suggest {
 
 /// A value parser for one of a domain enum's values, by their names: the names are offered in
 /// `--help` and completions, and the enum itself knows nothing of the command line.
+/// A `--base-url`: an http or https URL with a host. One written without its scheme is refused
+/// with the option as it should be written.
+fn base_url(text: &str) -> Result<String, String> {
+    match url::Url::parse(text) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Ok(text.into()),
+        _ if !text.contains("://") => Err(format!(
+            "a base URL starts with http:// or https://: --base-url http://{text}"
+        )),
+        _ => Err("a base URL is an http:// or https:// URL, such as https://api.100ms.live".into()),
+    }
+}
+
 fn choice<T: Copy + Send + Sync + 'static>(
     all: &'static [T],
     name: fn(T) -> &'static str,

@@ -137,7 +137,9 @@ fn keys_section() -> String {
     use crate::tui::keymap::{Keymap, Mode};
     let keymap = Keymap::default();
     let mut roff = String::from(
-        ".SH KEYS\nThe explorer's default keys; [keys] in the config file rebinds them (callscope config lists the bindings in force).\n",
+        ".SH KEYS\nThe explorer's default keys; [keys] in the config file rebinds them. callscope config \
+         lists the keys the config rebinds (\"the defaults\" when it rebinds none); the help \
+         screen (? in the explorer) shows every binding in force.\n",
     );
     for mode in Mode::ALL {
         let rows: Vec<_> = keymap.bindings_for(mode).collect();

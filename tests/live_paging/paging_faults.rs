@@ -376,3 +376,112 @@ async fn a_list_over_overlapping_pages_says_the_copy_it_dropped() {
          kept)\n"
     );
 }
+
+/// `list --live` stopped by a failure before any event arrived writes nothing and says no word
+/// of a partial answer: there is none, only the failure.
+#[tokio::test]
+async fn a_list_stopped_before_any_event_speaks_of_no_partial_answer() {
+    let server = FaultServer::start(vec![Reply::Status {
+        status: 404,
+        body: r#"{"message":"not found"}"#,
+        retry_after: None,
+    }])
+    .await;
+    let url = server.url.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
+        cmd.args([
+            "list",
+            "--live",
+            "--base-url",
+            &url,
+            "--room",
+            fault_server::ROOM_ID,
+        ])
+        .args(["--type", "join", "--format", "table"])
+        .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+        .stdin(std::process::Stdio::null());
+        for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
+            cmd.env_remove(name);
+        }
+        cmd.output().unwrap()
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("HTTP 404"), "the failure is said: {stderr}");
+    assert!(!stderr.contains("partial"), "no partial answer: {stderr}");
+    assert_eq!(stdout, "", "nothing is written");
+}
+
+/// An https `--base-url` at a server that answers in plain http fails at once, saying to use
+/// http://: no retry can make it speak TLS.
+#[tokio::test(start_paused = true)]
+async fn https_to_a_plain_http_server_is_not_retried_and_says_to_use_http() {
+    // A plain http server: whatever arrives, even a TLS hello, is answered in plain text.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let https = format!("https://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let mut buf = [0u8; 1024];
+            let _ = socket.read(&mut buf).await;
+            let _ = socket
+                .write_all(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n")
+                .await;
+        }
+    });
+    let api = Api::new(&https, 3).unwrap();
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn(api, tokens(), reports_tx);
+    commands
+        .send(Command::Query {
+            id: 1,
+            filter: join_only(),
+        })
+        .unwrap();
+    commands.send(Command::LoadAll { id: 1 }).unwrap();
+    let mut retries = Vec::new();
+    let failure = loop {
+        match reports.recv().await.expect("the worker reports") {
+            Report::Retrying { retry, .. } => retries.push(retry.reason),
+            Report::Failed { message, .. } => break message,
+            Report::Finished { .. } => panic!("an https request to a plain server succeeded"),
+            _ => {}
+        }
+    };
+    assert_eq!(retries, Vec::<String>::new(), "{failure}");
+    assert!(
+        failure.contains("the server does not speak TLS (https): use http:// in --base-url"),
+        "{failure}"
+    );
+}
+
+/// A `--base-url` written without http:// or https:// is a usage error before anything is
+/// asked, naming the option as it should be written.
+#[test]
+fn a_base_url_without_its_scheme_is_a_usage_error_naming_the_fix() {
+    for command in [&["list", "--live"][..], &["serve", "--live"][..]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"))
+            .args(command)
+            .args([
+                "--base-url",
+                "127.0.0.1:8431",
+                "--room",
+                fault_server::ROOM_ID,
+            ])
+            .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+            .env_remove("CALLSCOPE_CONFIG")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(
+            stderr.contains("--base-url http://127.0.0.1:8431"),
+            "{command:?}: {stderr}"
+        );
+    }
+}

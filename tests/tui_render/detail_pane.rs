@@ -176,7 +176,15 @@ fn the_detail_pane_reads_the_code_in_the_table_of_the_events_platform() {
         web.contains("means: The media connection dropped and was not connected again within 5 s."),
         "{web}"
     );
-    assert!(web.contains("table: web table"), "{web}");
+    assert!(web.contains("read in: the web SDK's table"), "{web}");
+    // Whether the SDK retries the code is the table's word on the code, labelled so: it is not
+    // read as this event's retry status.
+    let role = detail_text_of(event("web", 6008, "InvalidRole"));
+    assert!(
+        role.contains("the SDK retries this code: No. Flagged terminal."),
+        "{role}"
+    );
+    assert!(!role.contains(" retried: "), "{role}");
     // Android defines no 4006: web's meaning is not borrowed, and the event's words are quoted.
     let android = detail_text_of(event("android", 4006, "ICEDisconnected"));
     assert!(
@@ -193,7 +201,8 @@ fn the_detail_pane_reads_the_code_in_the_table_of_the_events_platform() {
     // A code Android lacks but that means the same everywhere comes from the general table.
     let fallback = detail_text_of(event("android", 3009, "OverConstrained"));
     assert!(
-        fallback.contains("table: Android table; general table for this code"),
+        fallback
+            .contains("read in: the general table: this code is not in the Android SDK's table"),
         "{fallback}"
     );
     // The table's name stands beside the event's when they differ.

@@ -115,7 +115,8 @@ fn live_the_network_view_of_an_ended_session_without_stats_gives_the_services_wo
 }
 
 /// Opens the network view (`m`) of a publish failure's peer, live against serve, in a session
-/// `active` or ended for which no stats are served: the screen says `said`, and how to ask again.
+/// `active` or ended for which no stats are served: the screen says `said`, and how to ask again
+/// while the session is active, or that the service holds none once it has ended.
 fn network_view_without_stats(active: bool, said: &str) {
     let dir = tempfile::tempdir().unwrap();
     let Some(tmux) = Tmux::start(dir.path()) else {
@@ -148,7 +149,16 @@ fn network_view_without_stats(active: bool, said: &str) {
     let screen = tmux.wait_for_text("the service gave no quality stats");
     let body = screen.replace('\n', " ");
     assert!(body.contains(said), "{screen}");
-    assert!(body.contains("R asks again"), "{screen}");
+    if active {
+        assert!(body.contains("R asks again"), "{screen}");
+    } else {
+        // The session ended: the service holds none, and asking again would not bring them.
+        assert!(
+            body.contains("The session has ended: the service holds no quality stats for the peer"),
+            "{screen}"
+        );
+        assert!(!body.contains("answers only once"), "{screen}");
+    }
     // Its own line breaks are breaks, and no hint takes the answer for a wrong address.
     assert!(!screen.contains('␊'), "{screen}");
     assert!(!body.contains("check --base-url"), "{screen}");

@@ -152,6 +152,37 @@ impl Explanation {
         }
     }
 
+    /// Where the answer was read, in the pane's words: `the web SDK's table`, `the general
+    /// table: this code is not in the Android SDK's table`, `the Android SDK's table (Flutter on
+    /// Android)`. `None` when no table answered ([`Explanation::source`] says why).
+    pub fn read_in(&self) -> Option<String> {
+        let p = self.platform;
+        let (Answer::Meaning { table, .. } | Answer::NoMeaning { table, .. }) = self.answer else {
+            return None;
+        };
+        Some(match self.answer {
+            Answer::Meaning { fallback: true, .. } => format!(
+                "the general table: this code is not in {}",
+                sdks_table(p.tables_label())
+            ),
+            _ => match p {
+                Platform::Flutter(None) | Platform::ReactNative(None)
+                    if table == Table::Android =>
+                {
+                    format!(
+                        "{}, as {} says",
+                        sdks_table(table.name(p)),
+                        sdks_table(p.tables_label())
+                    )
+                }
+                _ if p.native().is_some() && matches!(table, Table::Android | Table::Ios) => {
+                    format!("{} ({})", sdks_table(table.name(p)), p.label())
+                }
+                _ => sdks_table(table.name(p)),
+            },
+        })
+    }
+
     /// The table's `error_name` when it names the code and the event's (or its absence) is
     /// none of the table's names: `iOS table: iceFailure, the iOS case name; ...`.
     pub fn table_name_if_differs(&self) -> Option<String> {
@@ -188,9 +219,9 @@ impl Explanation {
                     lines.push(("check", row.check.to_string()));
                 }
                 if !row.retried.is_empty() {
-                    lines.push(("retried", retried_text(row.retried).to_string()));
+                    lines.push((RETRIES, retried_text(row.retried).to_string()));
                 }
-                lines.push(("table", self.source()));
+                lines.push(self.where_read());
                 if not_raised && !row.what.is_empty() {
                     lines.push(("note", not_raised_text(table)));
                 }
@@ -213,18 +244,27 @@ impl Explanation {
                 if !row.check.is_empty() {
                     lines.push(("check", row.check.to_string()));
                 }
-                lines.push(("table", self.source()));
+                lines.push(self.where_read());
             }
             Answer::Unknown(_) => {
                 lines.push(("means", format!("unknown code: {}", self.said.quoted())));
-                lines.push(("table", self.source()));
+                lines.push(self.where_read());
             }
         }
         lines
     }
 
+    /// The pane's line of where the answer was read: `read in` a table, or why no `table` holds
+    /// the code.
+    fn where_read(&self) -> (&'static str, String) {
+        match self.read_in() {
+            Some(read_in) => ("read in", read_in),
+            None => ("table", self.source()),
+        }
+    }
+
     /// The explanation in one line, for a front end that has one:
-    /// `4006 ICEDisconnected (web): The media connection dropped ... Retried by the SDK: Yes, ...`.
+    /// `4006 ICEDisconnected (web): The media connection dropped ... The SDK retries this code: Yes`.
     pub fn line(&self) -> String {
         let code = self
             .code
@@ -251,7 +291,7 @@ impl Explanation {
                     line.push_str(row.what);
                 }
                 if !row.retried.is_empty() && row.retried != NOT_SHOWN {
-                    line.push_str(&format!(" Retried by the SDK: {}", row.retried));
+                    line.push_str(&format!(" The SDK retries this code: {}", row.retried));
                 }
                 if row.kind == Kind::DefinedNotRaised {
                     line.push_str(&format!(" {}.", sentence(&not_raised_text(table))));
@@ -272,6 +312,24 @@ const SECONDARY: &str = "† rests on a secondary source (a decompiled copy of t
 
 const CONSTANT_ONLY: &str =
     "‡ only the constant's name is documented; the string the SDK sends was not seen";
+
+/// The label of the table's word on retries: whether the SDK retries the code, said so that it
+/// is not read as whether this event was retried (the event's own status says that).
+pub const RETRIES: &str = "the SDK retries this code";
+
+/// A table's name as the SDK's: `web table` is `the web SDK's table`, `Android and Flutter
+/// tables` are `the Android and Flutter SDKs' tables`; the general table stays itself.
+fn sdks_table(name: &str) -> String {
+    if let Some(sdks) = name.strip_suffix(" tables") {
+        format!("the {sdks} SDKs' tables")
+    } else if let Some(sdk) = name.strip_suffix(" table")
+        && sdk != "general"
+    {
+        format!("the {sdk} SDK's table")
+    } else {
+        format!("the {name}")
+    }
+}
 
 fn retried_text(retried: &str) -> &str {
     if retried == NOT_SHOWN {

@@ -15,7 +15,7 @@ mod platform;
 mod react_native;
 mod web;
 
-pub use explanation::{Answer, Explanation, Said, Unknown};
+pub use explanation::{Answer, Explanation, RETRIES, Said, Unknown};
 pub use platform::{Native, Platform};
 
 use crate::event::Event;

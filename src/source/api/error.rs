@@ -22,6 +22,9 @@ pub enum FetchError {
         details: Vec<String>,
         retry_after: Option<Duration>,
     },
+    /// An https request answered in plain http: the server does not speak TLS, and asking again
+    /// will not make it.
+    NotTls,
     /// A 200 whose body is not what the endpoint sends.
     BadPage(String),
     /// An answer larger than any page can be (see [`MAX_ANSWER_BYTES`](super::MAX_ANSWER_BYTES)):
@@ -38,7 +41,7 @@ impl FetchError {
             // A cut body is the connection's fault as often as the server's.
             FetchError::BadPage(_) => true,
             // The same query would bring the same answer.
-            FetchError::TooLarge { .. } => false,
+            FetchError::TooLarge { .. } | FetchError::NotTls => false,
         }
     }
 
@@ -75,6 +78,9 @@ impl FetchError {
     fn words(&self, hinted: bool) -> String {
         match self {
             FetchError::Network(m) => format!("network error: {m}"),
+            FetchError::NotTls => {
+                "the server does not speak TLS (https): use http:// in --base-url".to_string()
+            }
             FetchError::BadPage(m) => format!("the server sent a page that is not valid: {m}"),
             FetchError::TooLarge { limit } => format!(
                 "the server's answer is larger than {} MiB, more than a page of at most 100 events can be: it was not read further (check --base-url)",

@@ -192,6 +192,10 @@ fn network_error(e: reqwest::Error) -> FetchError {
         detail = s.to_string();
         source = s.source();
     }
+    // rustls's words for a TLS record that is not one: the server answered in plain text.
+    if detail.contains("InvalidContentType") {
+        return FetchError::NotTls;
+    }
     if detail.is_empty() {
         FetchError::Network(kind.to_string())
     } else {

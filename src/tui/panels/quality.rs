@@ -235,6 +235,20 @@ fn missing(model: &Model, q: &QualityPanel) -> String {
         Some(Asked::Asking) => {
             "asking the service for the peer's quality stats in this session…".into()
         }
+        Some(Asked::Failed(why)) if ended(model, &q.session_id) => {
+            if why.starts_with("HTTP 404") {
+                format!(
+                    "the service gave no quality stats: {}\n\nThe session has ended: the service \
+                     holds no quality stats for the peer in it.",
+                    for_terminal(why)
+                )
+            } else {
+                format!(
+                    "the service gave no quality stats: {}\n\n{key} asks again.",
+                    for_terminal(why)
+                )
+            }
+        }
         Some(Asked::Failed(why)) => format!(
             "the service gave no quality stats: {}\n\nThe peer quality stats endpoint answers \
              only once the session has ended; {key} asks again.",
@@ -254,6 +268,17 @@ fn missing(model: &Model, q: &QualityPanel) -> String {
             model.config.keymap.key(Mode::Story, Command::ShowQuality)
         ),
     }
+}
+
+/// Whether the sessions at hand say the session has ended (`active: false`); not when they
+/// say it is active, or do not hold it.
+fn ended(model: &Model, session_id: &str) -> bool {
+    model
+        .beside
+        .data
+        .sessions
+        .iter()
+        .any(|s| s.id == session_id && s.active == Some(false))
 }
 
 /// The time the charts span: from the first to the last time of any series (the errors

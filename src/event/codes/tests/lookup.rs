@@ -37,6 +37,15 @@ fn a_wrapper_on_a_known_native_sdk_reads_the_native_table_first() {
     let e = explain(Platform::Flutter(None), 1003);
     assert_eq!(e.row().unwrap().names, ["WebSocketConnectionLost"]);
     assert_eq!(e.source(), "Android table, as the Flutter table says");
+    assert_eq!(
+        e.read_in().as_deref(),
+        Some("the Android SDK's table, as the Flutter SDK's table says")
+    );
+    let e = explain(Platform::Flutter(Some(Native::Ios)), 1003);
+    assert_eq!(
+        e.read_in().as_deref(),
+        Some("the iOS SDK's table (Flutter on iOS)")
+    );
     // A wrapper's own error is told from the SDK's of the same code by its name.
     let own = answer(
         Platform::Flutter(Some(Native::Android)),
@@ -106,6 +115,11 @@ fn a_code_missing_from_the_platforms_table_falls_back_to_the_general_one() {
     );
     // On web, the web table is the only one, and is named so.
     assert_eq!(explain(Platform::Web, 500).source(), "web table");
+    assert_eq!(
+        explain(Platform::Web, 500).read_in().as_deref(),
+        Some("the web SDK's table")
+    );
+    assert_eq!(explain(Platform::Web, 9999).read_in(), None);
 }
 
 #[test]

@@ -168,13 +168,13 @@ fn one_line_says_code_name_platform_meaning_and_retry() {
     assert_eq!(
         explain_event(&web_event(4006, "ICEDisconnected")).line(),
         "4006 ICEDisconnected (web): The media connection dropped and was not connected again \
-         within 5 s. Retried by the SDK: Yes, as 4005: ICE restart for up to 60 s, then \
+         within 5 s. The SDK retries this code: Yes, as 4005: ICE restart for up to 60 s, then \
          terminal."
     );
     assert_eq!(
         explain(Platform::Ios, 500).line(),
-        "500 ServerErrors (iOS, general table): Server-side failure. Retried by the SDK: Yes, as \
-         for 429: connect and join retry for up to 60 s, other signalling requests up to 3 \
+        "500 ServerErrors (iOS, general table): Server-side failure. The SDK retries this code: \
+         Yes, as for 429: connect and join retry for up to 60 s, other signalling requests up to 3 \
          tries. A join that still fails is marked terminal."
     );
     // The event's name is the one a list shows; the table's stands in when it has none.
@@ -196,7 +196,7 @@ fn one_line_says_code_name_platform_meaning_and_retry() {
     );
     assert_eq!(
         explain(Platform::Android, 3003).lines()[2],
-        ("retried", "not shown by the sources".to_string())
+        (RETRIES, "not shown by the sources".to_string())
     );
 }
 
@@ -208,6 +208,9 @@ fn the_pane_lines_of_a_fallback_say_which_tables_were_read() {
         json!({"sdk": "ios", "os": "iOS"}),
     ));
     let labels: Vec<&str> = e.lines().iter().map(|(label, _)| *label).collect();
-    assert_eq!(labels, ["means", "check", "retried", "table"]);
-    assert_eq!(e.lines()[3].1, "iOS table; general table for this code");
+    assert_eq!(labels, ["means", "check", RETRIES, "read in"]);
+    assert_eq!(
+        e.lines()[3].1,
+        "the general table: this code is not in the iOS SDK's table"
+    );
 }
