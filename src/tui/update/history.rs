@@ -127,10 +127,29 @@ pub fn undo(model: &mut Model, here: Focus) -> (Focus, Vec<Effect>) {
 
 /// `x`: clears the filters set in the explorer, back to those of the command line and the
 /// profile, and says which those are; when only those are left, clears them too (a live query
-/// keeps its room: the service answers a room's events only). A step that can be taken back.
+/// keeps its room: the service answers a room's events only), and with none left does nothing.
+/// A step that can be taken back.
 pub fn clear(model: &mut Model, from: Return) -> Vec<Effect> {
     let start = model.config.start_filter.clone();
     let current = model.events.filter.clone();
+    let mut none = Filter::default();
+    let live_room = model
+        .session
+        .live
+        .as_ref()
+        .and(current.room())
+        .map(str::to_string);
+    if let Some(room) = &live_room {
+        none.set(crate::event::Field::Room, Some(room.clone()));
+    }
+    // Cleared already: x never puts back the command line's filters it cleared.
+    if none == current {
+        model.status = Some(match live_room {
+            Some(room) => format!("only the room is left, which a live query needs: room={room}"),
+            None => "no filter to clear".to_string(),
+        });
+        return Vec::new();
+    }
     if current != start {
         let effects = change(model, start.clone(), from);
         model.status = Some(if start.is_empty() {
@@ -147,23 +166,6 @@ pub fn clear(model: &mut Model, from: Return) -> Vec<Effect> {
             )
         });
         return effects;
-    }
-    let mut none = Filter::default();
-    let live_room = model
-        .session
-        .live
-        .as_ref()
-        .and(current.room())
-        .map(str::to_string);
-    if let Some(room) = &live_room {
-        none.set(crate::event::Field::Room, Some(room.clone()));
-    }
-    if none == current {
-        model.status = Some(match live_room {
-            Some(room) => format!("only the room is left, which a live query needs: room={room}"),
-            None => "no filter to clear".to_string(),
-        });
-        return Vec::new();
     }
     let effects = change(model, none, from);
     model.status = Some(match live_room {

@@ -106,6 +106,10 @@ fn x_keeps_the_command_lines_filters_and_says_so_and_again_clears_them_too() {
     run(&mut m, Command::ClearFilters);
     assert!(m.events.filter.is_empty());
     assert_eq!(shown_numbers(&m).len(), 10);
+    // A third x clears nothing: it does not put the command line's filters back.
+    run(&mut m, Command::ClearFilters);
+    assert!(m.events.filter.is_empty());
+    assert_eq!(m.status.as_deref(), Some("no filter to clear"));
     // Each is a step back.
     run(&mut m, Command::PopFilter);
     assert_eq!(m.events.filter.room(), Some("room-a"));
