@@ -154,14 +154,80 @@ impl Filter {
         self.wanted(Field::Code).and_then(|c| c.parse().ok())
     }
 
-    /// Whether the type is selected (an empty selection selects every type).
+    /// Whether events of the type are shown: it is selected (an empty selection selects every
+    /// type), and no condition on the type rules it out (`type=client.join.failed` from a group
+    /// of errors, `!join` from the filter editor).
     pub fn has_type(&self, t: &EventType) -> bool {
-        self.types.is_empty() || self.types.contains(t)
+        let selected = self.types.is_empty() || self.types.contains(t);
+        selected
+            && self
+                .conditions
+                .iter()
+                .filter(|c| c.field == Field::Type)
+                .all(|c| (c.value.as_deref() == Some(t.name())) != c.negate)
     }
 
-    /// Turns one type on or off. Turning off the last selected type selects every type again
+    /// Whether the shown types are narrowed to some (by the selection or by a condition that
+    /// requires one type): the families no key names are then left out unless chosen.
+    pub fn narrows_types(&self) -> bool {
+        !self.types.is_empty()
+            || self
+                .conditions
+                .iter()
+                .any(|c| c.field == Field::Type && !c.negate)
+    }
+
+    /// The types shown when they are narrowed (see [`Filter::narrows_types`]), in order: the
+    /// selected ones, or the one a condition requires.
+    pub fn shown_types(&self) -> Vec<EventType> {
+        let required = self
+            .conditions
+            .iter()
+            .find(|c| c.field == Field::Type && !c.negate)
+            .map(|c| c.value.as_deref().map(EventType::from_name));
+        let candidates = match required {
+            Some(one) => one.into_iter().collect(),
+            None => self.types.clone(),
+        };
+        candidates
+            .into_iter()
+            .filter(|t| self.has_type(t))
+            .collect()
+    }
+
+    /// Turns one type on or off, from the types shown ([`Filter::has_type`]): a condition that
+    /// requires one type becomes the selection of that type, and one that rules this type out
+    /// is dropped to turn it on. Turning off the last selected type selects every type again
     /// rather than showing nothing.
     pub fn toggle_type(&mut self, t: EventType) {
+        let ruled_out = |c: &Condition| {
+            c.field == Field::Type && c.negate && c.value.as_deref() == Some(t.name())
+        };
+        if let Some(at) = self
+            .conditions
+            .iter()
+            .position(|c| c.field == Field::Type && !c.negate)
+        {
+            let on = self.has_type(&t);
+            self.types = self.shown_types();
+            self.conditions.remove(at);
+            if on {
+                self.types.retain(|x| *x != t);
+            } else {
+                self.conditions.retain(|c| !ruled_out(c));
+                self.types.push(t);
+                self.types.sort();
+            }
+            return;
+        }
+        if self.conditions.iter().any(ruled_out) {
+            self.conditions.retain(|c| !ruled_out(c));
+            if !self.types.is_empty() && !self.types.contains(&t) {
+                self.types.push(t);
+                self.types.sort();
+            }
+            return;
+        }
         if let Some(pos) = self.types.iter().position(|x| *x == t) {
             self.types.remove(pos);
         } else {
@@ -293,6 +359,52 @@ mod tests {
             "type=publish,join  role!=(none)  retried only  search=\"x\"  since=2h"
         );
         assert_eq!(Filter::default().describe(), "none");
+    }
+
+    #[test]
+    fn a_condition_on_the_type_is_what_the_toggles_start_from() {
+        let join = || Condition::is(Field::Type, EventType::Join.name());
+        // Required by a condition: only that type is shown, and the toggles go on from it.
+        let mut f = Filter::default();
+        f.require(join());
+        assert!(f.narrows_types());
+        assert_eq!(f.shown_types(), [EventType::Join]);
+        assert!(!f.has_type(&EventType::Publish));
+        f.toggle_type(EventType::Publish);
+        assert!(f.conditions.is_empty());
+        assert_eq!(f.types, [EventType::Publish, EventType::Join]);
+        // Turning the required type off shows every type.
+        let mut f = Filter::default();
+        f.require(join());
+        f.toggle_type(EventType::Join);
+        assert!(!f.narrows_types());
+        assert!(f.has_type(&EventType::Join));
+        // Required but not selected: nothing is shown; a toggle shows its type alone.
+        let mut f = Filter {
+            types: vec![EventType::Publish],
+            ..Filter::default()
+        };
+        f.require(join());
+        assert!(f.shown_types().is_empty());
+        assert!(!f.has_type(&EventType::Join) && !f.has_type(&EventType::Publish));
+        f.toggle_type(EventType::Connect);
+        assert_eq!(f.types, [EventType::Connect]);
+        assert!(f.conditions.is_empty());
+        // Ruled out by a condition (`!join`): off, and its toggle turns it on again.
+        let mut f = Filter::default();
+        f.hide(vec![join()]);
+        assert!(!f.has_type(&EventType::Join) && f.has_type(&EventType::Publish));
+        assert!(!f.narrows_types());
+        f.toggle_type(EventType::Join);
+        assert!(f.is_empty());
+        let mut f = Filter {
+            types: vec![EventType::Publish],
+            ..Filter::default()
+        };
+        f.hide(vec![join()]);
+        f.toggle_type(EventType::Join);
+        assert_eq!(f.types, [EventType::Publish, EventType::Join]);
+        assert!(f.conditions.is_empty());
     }
 
     #[test]

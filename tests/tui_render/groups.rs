@@ -30,15 +30,21 @@ fn a_narrow_groups_view_gives_up_columns_before_the_groups_names() {
         for name in &names[..shown] {
             assert!(text.contains(name), "{width}x{height}: {name}\n{text}");
         }
-        assert!(text.contains("COUNT") && text.contains("FINAL"), "{text}");
-        // The sparkline is the first to go, the peers and rooms reached the last.
-        assert!(!text.contains("OVER TIME"), "{width}x{height}\n{text}");
+        let titles = row_of(&text, "GROUP");
+        assert!(
+            titles.contains("COUNT") && titles.contains("FINAL"),
+            "{text}"
+        );
+        // The sparkline is the first to go; the share that got through, the last.
+        assert!(!titles.contains("OVER TIME"), "{width}x{height}\n{text}");
         if width >= 140 {
-            assert!(text.contains("PEERS") && text.contains("ROOMS"), "{text}");
+            assert!(
+                titles.contains("GOT THROUGH") && titles.contains("PEERS"),
+                "{text}"
+            );
         }
     }
-    // With the related data at hand, the share of chains that got through gives way after the
-    // sparkline and the first time.
+    // A screen wide enough shows every column.
     let mut m = demo(Filter::default(), (240, 40));
     run(&mut m, Command::ShowGroups);
     let text = screen_text(draw(&m).backend().buffer());
@@ -171,6 +177,58 @@ fn the_groups_view_gives_each_group_its_share_of_chains_that_got_through() {
     run(&mut bare, Command::ShowGroups);
     let text = screen_text(draw(&bare).backend().buffer());
     assert!(!text.contains("GOT THROUGH"), "{text}");
+}
+
+#[test]
+fn beside_the_facets_the_share_that_got_through_stays_and_the_title_names_what_gave_way() {
+    // The storm's window as the user opens it: `--room`, `--type join`, `--since`, `--until`.
+    let filter = Filter {
+        since: Some(bound("2026-11-18T10:00:00Z")),
+        until: Some(bound("2026-11-18T10:10:00Z")),
+        types: vec![EventType::Join],
+        ..Filter::default().with(Field::Room, STORM_ROOM_ID)
+    };
+    for width in [110, 120, 130, 140] {
+        let mut m = demo(filter.clone(), (width, 30));
+        run(&mut m, Command::ShowGroups);
+        let t = draw(&m);
+        let text = screen_text(t.backend().buffer());
+        assert!(
+            text.contains("facets of join 500 ServerErrors"),
+            "{width}:\n{text}"
+        );
+        let table = left_of_pane(&m, "GROUP");
+        assert!(table.contains("GOT THROUGH"), "{width}: {table}\n{text}");
+        let row = row_of(&text, "join 500 ServerErrors");
+        assert!(row.contains("114/157 73%"), "{width}: {row}");
+        // One room's groups each reach that room: no column says so.
+        assert!(!table.contains("ROOMS"), "{width}: {table}");
+        // The columns that gave way are named, each one missing from the table.
+        let title = text
+            .lines()
+            .find(|l| l.contains("1 group by error"))
+            .unwrap_or_else(|| panic!("{text}"));
+        let named = title
+            .split("no room for ")
+            .nth(1)
+            .and_then(|rest| rest.split(" · ").next())
+            .unwrap_or_else(|| panic!("{width}: no column named as left out: {title}"));
+        for column in named.split(", ") {
+            assert!(
+                !table.contains(column),
+                "{width}: {column} is shown: {table}"
+            );
+        }
+        for column in ["FINAL%", "PEERS", "FIRST", "LAST", "OVER TIME"] {
+            assert!(
+                table.contains(column) || named.contains(column),
+                "{width}: {column} neither shown nor named: {title}\n{table}"
+            );
+        }
+        if width == 110 {
+            insta::assert_snapshot!("groups_storm_beside_facets_110x30", t.backend());
+        }
+    }
 }
 
 #[test]

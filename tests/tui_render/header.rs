@@ -369,3 +369,53 @@ fn a_query_run_again_that_fails_says_why_while_it_waits_to_retry() {
         "{text}"
     );
 }
+
+/// The header's types row, as drawn.
+fn types_row(m: &Model) -> String {
+    row_text(draw(m).backend().buffer(), 1)
+        .trim_end()
+        .to_string()
+}
+
+#[test]
+fn the_types_row_marks_the_type_of_a_groups_events_and_its_keys_go_on_from_it() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::ShowGroups);
+    // The storm's joins, on top: Enter shows them, and the row says only joins are shown.
+    run(&mut m, Command::Apply);
+    let joins = m.events.shown.len();
+    assert!(joins > 0);
+    assert_eq!(
+        types_row(&m),
+        " types [ ]1 publish [ ]2 subscribe [x]3 join [ ]4 disconnected [ ]5 connect │ others hidden"
+    );
+    // `1` adds the publish failures of that error to the joins, which stay.
+    run(&mut m, Command::TogglePublish);
+    assert_eq!(m.events.shown.len(), joins);
+    assert_eq!(
+        types_row(&m),
+        " types [x]1 publish [ ]2 subscribe [x]3 join [ ]4 disconnected [ ]5 connect │ others hidden"
+    );
+    // `3` takes the joins away.
+    run(&mut m, Command::ToggleJoin);
+    assert!(types_row(&m).contains("[x]1 publish [ ]2 subscribe [ ]3 join"));
+    assert_eq!(m.events.shown.len(), 0);
+
+    // A group of a type no key names: the row names it.
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::ShowGroups);
+    let store = &m.events.store;
+    let g = m.focus.groups().unwrap();
+    let track = (0..g.groups.len())
+        .position(|k| g.groups.group(k).label(store, g.key) == "track.add.success")
+        .expect("the demo's track events");
+    for _ in 0..track {
+        run(&mut m, Command::Down);
+    }
+    run(&mut m, Command::Apply);
+    assert_eq!(
+        types_row(&m),
+        " types [ ]1 publish [ ]2 subscribe [ ]3 join [ ]4 disconnected [ ]5 connect \
+         [x]track.add.success │ others hidden"
+    );
+}

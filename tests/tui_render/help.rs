@@ -150,7 +150,9 @@ fn hints_written_into_titles_and_messages_name_the_keys_in_force() {
     let text = screen_text(draw(&m).backend().buffer());
     assert!(text.contains("(X clears them, "), "{text}");
 
-    let mut m = with_keys(demo(Filter::default(), (140, 40)), remapped);
+    // Wide enough for the groups view's every column but the sparkline: its title has room
+    // for the keys after the note that names it.
+    let mut m = with_keys(demo(Filter::default(), (200, 40)), remapped);
     run(&mut m, Command::ShowGroups);
     let text = screen_text(draw(&m).backend().buffer());
     assert!(

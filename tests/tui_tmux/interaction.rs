@@ -215,6 +215,39 @@ fn keys_remapped_in_the_config_work_and_show_in_the_hints_and_the_help() {
 }
 
 #[test]
+fn the_help_pages_and_jumps_to_its_ends_with_the_lists_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    tmux.start_demo("", "");
+    tmux.keys(&["?"]);
+    // The help's first line and its last, more than a screen apart.
+    const FIRST: &str = "Browsing (in the detail pane";
+    const LAST: &str = "A click selects a row or focuses a pane";
+    let top = tmux.wait_for_text(FIRST);
+    assert!(!top.contains(LAST), "{top}");
+    for (down, up) in [
+        ("End", "Home"),
+        ("G", "g"),
+        ("Space", "C-b"),
+        ("PageDown", "PageUp"),
+        ("C-f", "PageUp"),
+    ] {
+        tmux.keys(&[down]);
+        // A jump to the end shows the last line; a page, the lines between.
+        let to_end = ["End", "G"].contains(&down);
+        tmux.wait_for(|s| !s.contains(FIRST) && s.contains(LAST) == to_end, down);
+        tmux.keys(&[up]);
+        tmux.wait_for_text(FIRST);
+    }
+    tmux.keys(&["Escape"]);
+    tmux.wait_for(|s| !s.contains(FIRST), "the help to close");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}
+
+#[test]
 fn a_trace_log_times_each_frames_update_and_drawing() {
     let dir = tempfile::tempdir().unwrap();
     let Some(tmux) = Tmux::start(dir.path()) else {

@@ -195,9 +195,14 @@ fn r_keeps_the_rows_and_the_selected_event_on_screen_until_the_slow_answer_arriv
     assert!(during.contains("running again…"), "{during}");
     assert_eq!(list_rows(&during), rows_before, "{during}");
     assert!(during.contains("events 6/"), "{during}");
-    // The answer: the selected event is found again, on the line it was on.
+    // The answer: the selected event is found again, on the line it was on, and the status
+    // line no longer says the rows wait for it.
     let after = tmux.wait_for(
-        |s| !s.contains("running again") && s.contains("more as you scroll"),
+        |s| {
+            !s.contains("running again")
+                && s.contains("more as you scroll")
+                && !s.contains("these rows stay")
+        },
         "the new answer",
     );
     assert!(after.contains("events 6/"), "{after}");

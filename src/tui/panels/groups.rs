@@ -13,8 +13,8 @@ use crate::filter::Filter;
 use crate::insight::{GroupKey, GroupSort, Outcome};
 use crate::insight::{GroupValue, Groups, sparkline_text};
 use crate::store::Store;
-use crate::text::cut;
 use crate::text::for_terminal;
+use crate::text::{cut, display_width};
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Beside, Events, Model};
@@ -326,14 +326,35 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
         GroupSort::Last => "last seen",
     };
     let key = |c| model.config.keymap.key(Mode::Groups, c);
-    let title = format!(
-        " {} by {} · sorted by {sort} · {}: key, {}: sort, {}: its events ",
+    // The times carry their day when the loaded events span several.
+    let zone = model.panes.zone;
+    let time = TimeText::in_zone(store.time_range(), zone);
+    // With a room filter, every group is in that one room: its column is left out (the header
+    // names the room).
+    let one_room = model.events.filter.room().is_some();
+    let shares = !g.shares.is_empty();
+    let shown = GroupColumn::fitting(area.width, g.name_width, time, shares, one_room);
+    // The columns left out for want of room are named after the grouping; the keys, which
+    // the hint bar gives too, are left out of a title that has no room for them.
+    let missing = GroupColumn::left_out(&shown, shares, one_room);
+    let mut title = format!(
+        " {} by {}",
         crate::text::plural(g.groups.len(), "group", "groups"),
         g.key.name(),
+    );
+    if !missing.is_empty() && !g.groups.is_empty() {
+        title.push_str(&format!(" · no room for {}", missing.join(", ")));
+    }
+    title.push_str(&format!(" · sorted by {sort} "));
+    let keys = format!(
+        "· {}: key, {}: sort, {}: its events ",
         key(Command::NextGroupKey),
         key(Command::ToggleGroupSort),
         key(Command::Apply),
     );
+    if display_width(&title) + display_width(&keys) <= usize::from(area.width) {
+        title.push_str(&keys);
+    }
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(theme.focused_border())
@@ -344,10 +365,6 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
     }
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let end = (g.offset + height).min(g.groups.len());
-    // The times carry their day when the loaded events span several.
-    let zone = model.panes.zone;
-    let time = TimeText::in_zone(store.time_range(), zone);
-    let shown = GroupColumn::fitting(area.width, g.name_width, time, !g.shares.is_empty());
     let spark = GroupColumn::Sparkline.width(time) as usize;
     // The name takes what the other columns leave, and a cut one says so.
     let name_width = area
@@ -427,16 +444,17 @@ impl GroupColumn {
     ];
 
     /// The order in which columns give way to the group's name on a narrow screen: the
-    /// sparkline first; how many peers and rooms an error reaches last; the count and the
-    /// finals never.
+    /// sparkline first; then how many peers and rooms an error reaches; the share of chains
+    /// that got through last, as it answers whether the peers got in; the count and the finals
+    /// never.
     const GIVING_WAY: [GroupColumn; 7] = [
         GroupColumn::Sparkline,
         GroupColumn::First,
-        GroupColumn::GotThrough,
         GroupColumn::FinalShare,
         GroupColumn::Last,
         GroupColumn::Rooms,
         GroupColumn::Peers,
+        GroupColumn::GotThrough,
     ];
 
     fn title(self) -> &'static str {
@@ -463,15 +481,28 @@ impl GroupColumn {
         }
     }
 
+    /// The columns that have something to say: the share that got through when shares were
+    /// counted, the rooms unless the filter holds one room.
+    fn wanted(shares: bool, one_room: bool) -> Vec<GroupColumn> {
+        let mut columns = GroupColumn::ALL.to_vec();
+        columns.retain(|&c| {
+            (shares || c != GroupColumn::GotThrough) && !(one_room && c == GroupColumn::Rooms)
+        });
+        columns
+    }
+
     /// The columns drawn in a table `width` wide whose longest name on screen is `longest`:
-    /// all of them when the name fits, else without those that give way first, until it does
-    /// (or until only the count and the finals are left).
-    fn fitting(width: u16, longest: usize, time: TimeText, shares: bool) -> Vec<GroupColumn> {
+    /// all of those [wanted](GroupColumn::wanted) when the name fits, else without those that
+    /// give way first, until it does (or until only the count and the finals are left).
+    fn fitting(
+        width: u16,
+        longest: usize,
+        time: TimeText,
+        shares: bool,
+        one_room: bool,
+    ) -> Vec<GroupColumn> {
         let wanted = (longest.min(usize::from(GROUP_NAME_ROOM))) as u16;
-        let mut shown = GroupColumn::ALL.to_vec();
-        if !shares {
-            shown.retain(|&c| c != GroupColumn::GotThrough);
-        }
+        let mut shown = GroupColumn::wanted(shares, one_room);
         // Each column takes its width and one column of space before it.
         let room = |shown: &[GroupColumn]| {
             let taken: u16 = shown.iter().map(|c| c.width(time) + 1).sum();
@@ -484,5 +515,14 @@ impl GroupColumn {
             shown.retain(|&c| c != column);
         }
         shown
+    }
+
+    /// The titles of the wanted columns that are not `shown`, in the table's order.
+    fn left_out(shown: &[GroupColumn], shares: bool, one_room: bool) -> Vec<&'static str> {
+        GroupColumn::wanted(shares, one_room)
+            .into_iter()
+            .filter(|c| !shown.contains(c))
+            .map(GroupColumn::title)
+            .collect()
     }
 }

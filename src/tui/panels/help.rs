@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
-use super::{Focus, Handled};
+use super::{Focus, Handled, moved, moves};
 use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::{self, Mode};
@@ -61,12 +61,12 @@ impl HelpPanel {
 /// A command with the help open.
 pub fn handle(mut help: HelpPanel, model: &mut Model, c: Command) -> Handled {
     let next = match c {
-        Command::Up => {
-            help.scroll = help.scroll.saturating_sub(1);
-            Focus::Help(help)
-        }
-        Command::Down => {
-            help.scroll_by(1, max_scroll(model, help.page));
+        // The list's moves, a line of the help for an event; a page is the lines shown.
+        c if moves(c) => {
+            let (shown, max) = page_size(model, help.page);
+            let at = usize::from(help.scroll);
+            let to = moved(at, usize::from(max) + 1, c, usize::from(shown).max(1));
+            help.scroll_by(to as i64 - at as i64, max);
             Focus::Help(help)
         }
         Command::ToggleHelp => *help.back,
@@ -238,9 +238,11 @@ pub fn draw(model: &Model, help: &HelpPanel, frame: &mut Frame, area: Rect) {
         .borders(Borders::ALL)
         .border_style(model.config.theme.focused_border())
         .title(format!(
-            " {title} ({}/{} scroll, {} closes) ",
+            " {title} ({}/{}, {}/{} scroll, {} closes) ",
             key(Command::Up),
             key(Command::Down),
+            key(Command::PageUp),
+            key(Command::PageDown),
             closes.join(" or ")
         ));
     frame.render_widget(
@@ -252,9 +254,15 @@ pub fn draw(model: &Model, help: &HelpPanel, frame: &mut Frame, area: Rect) {
 /// The largest useful scroll of a page of the overlay on the model's terminal: the one that
 /// shows its last line at the bottom.
 pub fn max_scroll(model: &Model, page: Page) -> u16 {
+    page_size(model, page).1
+}
+
+/// How many lines of a page of the overlay the model's terminal shows at once, and the
+/// largest useful scroll ([`max_scroll`]).
+fn page_size(model: &Model, page: Page) -> (u16, u16) {
     let lines = page_lines(model, page).len().min(u16::MAX as usize - 2) as u16;
     let shown = (lines + 2).min(model.screen.height).saturating_sub(2);
-    lines.saturating_sub(shown)
+    (shown, lines.saturating_sub(shown))
 }
 
 /// The help overlay's width, at most.

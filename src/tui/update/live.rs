@@ -48,6 +48,7 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
                 if let Some(live) = model.session.live.as_mut() {
                     live.pending = Some(place);
                 }
+                answered(model);
             }
             let merged = append(model, *page.batch);
             find_pending(model);
@@ -72,6 +73,7 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             if live.replacing {
                 // An answer with no page: nothing matches now.
                 replace_store(model);
+                answered(model);
             }
             follow_end(model, false);
             return super::related::ask_room(model);
@@ -83,9 +85,21 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             live.replacing = false;
             live.pending = None;
             follow_end(model, true);
+            answered(model);
         }
     }
     Vec::new()
+}
+
+/// What the status line says while a query run again with `R` waits for its answer.
+const RERUNNING: &str = "running the query again: these rows stay until its answer arrives";
+
+/// The query run again was answered, or failed: the message that the old rows wait for its
+/// answer goes (one written since stays).
+fn answered(model: &mut Model) {
+    if model.status.as_deref() == Some(RERUNNING) {
+        model.status = None;
+    }
 }
 
 /// The room of the query, to be remembered for the room prompt of later runs, once events of
@@ -165,8 +179,7 @@ fn find_pending(model: &mut Model) {
 /// says that there is nothing to run. `mode` is where the key was pressed, to name it.
 pub fn rerun(model: &mut Model, mode: Mode) -> Vec<Effect> {
     if model.session.live.is_some() {
-        model.status =
-            Some("running the query again: these rows stay until its answer arrives".into());
+        model.status = Some(RERUNNING.into());
         return new_query(model);
     }
     model.status = Some(format!(

@@ -246,3 +246,27 @@ fn each_key_in_turn_counts_what_a_grouping_afresh_counts_after_a_filter_and_new_
     check(&mut m, Command::PrevGroupKey);
     check(&mut m, Command::PrevGroupKey);
 }
+
+#[test]
+fn after_enter_on_a_group_the_type_keys_start_from_its_type() {
+    let mut m = demo(140, 40);
+    run(&mut m, Command::ShowGroups);
+    // The demo's largest group: joins refused with 500 ServerErrors.
+    run(&mut m, Command::Apply);
+    let joins = m.events.shown.clone();
+    for t in &EventType::KNOWN {
+        assert_eq!(m.events.filter.has_type(t), *t == EventType::Join, "{t:?}");
+    }
+    // Publish failures are added to the joins, not asked of them.
+    run(&mut m, Command::TogglePublish);
+    assert_eq!(m.events.shown, joins);
+    assert_eq!(m.events.filter.types, [EventType::Publish, EventType::Join]);
+    // Back: the group's filter as it was.
+    run(&mut m, Command::PopFilter);
+    run(&mut m, Command::ToggleJoin);
+    // The group's one type turned off: every type, the group's other conditions kept.
+    assert!(m.events.filter.types.is_empty());
+    assert!(EventType::KNOWN.iter().all(|t| m.events.filter.has_type(t)));
+    let fields: Vec<Field> = m.events.filter.conditions.iter().map(|c| c.field).collect();
+    assert_eq!(fields, [Field::Code, Field::ErrorName]);
+}

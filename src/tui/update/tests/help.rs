@@ -160,3 +160,31 @@ fn every_help_line_fits_the_overlay_whole_its_descriptions_wrapped_below_their_s
         "{joined}"
     );
 }
+
+#[test]
+fn the_help_pages_and_jumps_to_its_ends_as_the_list_does() {
+    let mut m = demo(80, 24);
+    run(&mut m, Command::ToggleHelp);
+    let max = crate::tui::panels::help::max_scroll(&m, crate::tui::panels::help::Page::Keys);
+    // The overlay fills the terminal: its lines inside the borders are a page.
+    let page = 24 - 2;
+    assert!(
+        max > 2 * page,
+        "the help is more than two pages on a small terminal"
+    );
+    run(&mut m, Command::PageDown);
+    assert_eq!(help_scroll(&m), page);
+    run(&mut m, Command::PageDown);
+    run(&mut m, Command::PageUp);
+    assert_eq!(help_scroll(&m), page);
+    run(&mut m, Command::Bottom);
+    assert_eq!(help_scroll(&m), max);
+    run(&mut m, Command::PageDown);
+    assert_eq!(help_scroll(&m), max, "no further than the last line");
+    run(&mut m, Command::Top);
+    assert_eq!(help_scroll(&m), 0);
+    run(&mut m, Command::PageUp);
+    assert_eq!(help_scroll(&m), 0);
+    assert_eq!(m.focus.mode(), Mode::Help);
+    assert_eq!(m.status, None, "every move does something in the help");
+}

@@ -158,9 +158,15 @@ fn rerun_keeps_the_old_rows_until_the_answer_then_finds_the_selected_event_again
             Effect::Ask(_)
         ]
     ));
-    // While the new query runs, the old rows and the selection stay.
+    // While the new query runs, the old rows and the selection stay, and the status line says
+    // so.
     assert_eq!(shown_numbers(&m), (0..10).collect::<Vec<_>>());
     assert_eq!(selected_number(&m), Some(6));
+    let status = m.status.clone().unwrap_or_default();
+    assert!(
+        status.contains("these rows stay until its answer"),
+        "{status}"
+    );
     assert_eq!(
         m.session.live.as_ref().unwrap().fetch,
         Fetch::Fetching { page: 1 }
@@ -174,6 +180,7 @@ fn rerun_keeps_the_old_rows_until_the_answer_then_finds_the_selected_event_again
     };
     page(&mut m, &all[8..], "more");
     assert_eq!(shown_numbers(&m), [8, 9, 20]);
+    assert_eq!(m.status, None, "the answer arrived: no row waits for it");
     page(&mut m, &all[..8], "");
     assert_eq!(m.events.store.len(), 11);
     assert_eq!(selected_number(&m), Some(6), "found again by its id");
@@ -195,6 +202,25 @@ fn a_rerun_that_fails_leaves_the_old_rows_under_its_message() {
     assert_eq!(m.events.store.len(), 10);
     assert_eq!(selected_number(&m), Some(4));
     assert_eq!(m.session.live.as_ref().unwrap().failure(), Some("HTTP 503"));
+    // No answer is coming: the rows no longer wait for one.
+    assert_eq!(m.status, None);
+}
+
+#[test]
+fn a_rerun_answered_with_no_event_clears_its_message_and_a_later_one_stays() {
+    let mut m = live_ten();
+    run(&mut m, Command::Rerun);
+    let query = m.session.live.as_ref().unwrap().query;
+    update(&mut m, Action::Live(Report::Finished { query }));
+    assert!(m.events.shown.is_empty());
+    assert_eq!(m.status, None);
+    // A message written while the query runs is not the rerun's: the answer leaves it.
+    run(&mut m, Command::Rerun);
+    run(&mut m, Command::ToggleLocalTime);
+    let said = m.status.clone();
+    assert!(said.as_deref().is_some_and(|s| s.starts_with("times in")));
+    page(&mut m, &ten_in_room_a(), "");
+    assert_eq!(m.status, said);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The header's second line: each of the five types with its key and a mark that reads without
-//! colour or strikethrough (`[x]` shown, `[ ]` hidden), then the types no key names that are
-//! chosen. Where the terminal is too narrow, the line gives way in a fixed order ([`line()`]);
-//! every type's mark stays, and what is left out is counted.
+//! colour or strikethrough (`[x]` shown, `[ ]` hidden, whatever in the filter shows or hides
+//! it), then the types no key names that are chosen. Where the terminal is too narrow, the line
+//! gives way in a fixed order ([`line()`]); every type's mark stays, and what is left out is
+//! counted.
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -64,7 +65,7 @@ pub(super) fn line(model: &Model, width: usize) -> Line<'static> {
         model
             .events
             .filter
-            .types
+            .shown_types()
             .iter()
             .filter(|t| !t.is_known())
             .map(|t| Entry {
@@ -74,9 +75,10 @@ pub(super) fn line(model: &Model, width: usize) -> Line<'static> {
                 style: theme.type_on(t),
             }),
     );
-    // With a type chosen, the families no key names (track, recording...) are left out: said,
-    // since the five keys all marked look the same as no type chosen.
-    let others = !model.events.filter.types.is_empty();
+    // With a type chosen (by the keys, `--type`, or a group's events), the families no key
+    // names (track, recording...) are left out: said, since the five keys all marked look the
+    // same as no type chosen.
+    let others = model.events.filter.narrows_types();
     let note = |short: bool| -> Vec<Span<'static>> {
         match (others, short) {
             (false, _) => Vec::new(),
