@@ -322,23 +322,27 @@ pub fn verdict_in(
                     true => clock(ns),
                     false => crate::time::format_nanos(ns)[..19].replacen('T', " ", 1),
                 };
-                let then = match failing.sessions_asked {
-                    // Live, the service was asked: what it lists is all there is, so far.
-                    true if window_end > to => {
-                        format!("ask the service again after {}", said(window_end))
-                    }
-                    true => "the service lists no other".to_string(),
-                    false => "fetch them live, or add the sessions of that time to the folder"
-                        .to_string(),
-                };
-                format!(
-                    "the sessions of room {} are known from {} to {}, not over {} to {}: {then}",
-                    failing.room_id,
-                    said(from),
-                    said(to),
-                    said(failing.first),
-                    said(window_end)
-                )
+                let (room, span) = (failing.room_id, (said(from), said(to)));
+                let over = (said(failing.first), said(window_end));
+                match failing.sessions_asked {
+                    // Live, the service was asked before the ten minutes were over.
+                    true if window_end > now => format!(
+                        "the sessions of room {room} are known from {} to {}, not over {} to \
+                         {}: ask the service again after {}",
+                        span.0, span.1, over.0, over.1, over.1
+                    ),
+                    // Asked after: what it listed is what it holds (of its newest sessions).
+                    true => format!(
+                        "the sessions the service lists of room {room} run from {} to {}, not \
+                         over {} to {}",
+                        span.0, span.1, over.0, over.1
+                    ),
+                    false => format!(
+                        "the sessions of room {room} are known from {} to {}, not over {} to \
+                         {}: fetch them live, or add the sessions of that time to the folder",
+                        span.0, span.1, over.0, over.1
+                    ),
+                }
             }
         }
     };
@@ -434,6 +438,13 @@ pub fn verdict_in(
                 })
                 .max_by_key(|(_, _, j)| *j)
                 .filter(|_| covered);
+            // The peer's own track events fetched whole tell of that peer alone: a later peer
+            // of the same user in the window, whose track events were not asked for, may have
+            // published.
+            let rejoined = joins.iter().any(|(_, p, j)| {
+                p.id != failing.peer_id && *j >= failing.first && *j <= window_end
+            });
+            let whole = failing.tracks_whole && !rejoined;
             let among = if loaded == 0 {
                 "the service holds no track event of the peer in the room".to_string()
             } else {
@@ -442,7 +453,7 @@ pub fn verdict_in(
                     crate::text::plural(loaded, "loaded track event", "loaded track events")
                 )
             };
-            if (loaded > 0 || failing.tracks_whole)
+            if (loaded > 0 || whole)
                 && let Some((session, peer, joined)) = left
             {
                 let l = peer.left().unwrap_or(failing.last);
@@ -460,7 +471,7 @@ pub fn verdict_in(
                     left_at: Some(l),
                 };
             }
-            let tracks = if loaded == 0 && failing.tracks_whole {
+            let tracks = if loaded == 0 && whole {
                 format!(
                     "no track published from {} to {}: {among}",
                     clock(failing.first),

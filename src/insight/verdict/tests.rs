@@ -413,6 +413,25 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
         "{}",
         v.evidence
     );
+    // The user came back as another peer in the window: that peer's track events were not
+    // asked for, and may hold a track; nothing is told of them.
+    let rejoined = related(vec![session(
+        "s1",
+        "11:00:00",
+        "12:30:00",
+        &[
+            ("peer-1", "user-1", "11:30:00", Some("11:43:00")),
+            ("peer-2", "user-1", "11:44:00", Some("12:10:00")),
+        ],
+    )]);
+    let v = verdict(&f, &rejoined, &[], NOW);
+    assert_eq!(v.outcome, Outcome::Unknown);
+    assert!(
+        v.evidence
+            .ends_with("ask for the track events of its session"),
+        "{}",
+        v.evidence
+    );
     // A track the same user published after the failure still tells it got through.
     let v = verdict(
         &f,
@@ -525,5 +544,15 @@ fn sessions_asked_of_the_service_are_not_said_to_be_missing() {
             .ends_with("not over 11:41:00 to 11:52:50: ask the service again after 11:52:50"),
         "{}",
         v.evidence
+    );
+    // Asked once the ten minutes were over: asking again would change nothing.
+    let v = verdict(&asked(Attempt::Join), &active, &[], t("15:00:00"));
+    assert_eq!(v.outcome, Outcome::Unknown);
+    assert_eq!(
+        v.evidence,
+        format!(
+            "the sessions the service lists of room {ROOM} run from 11:00:00 to 11:45:00, not \
+             over 11:41:00 to 11:52:50"
+        )
     );
 }
