@@ -62,6 +62,15 @@ fn peer(id: &str, user: &str, joined: &str, left: Option<&str>) -> (String, Valu
 }
 
 /// The folder: events.ndjson, rooms.json, sessions.json, peer-stats.ndjson.
+/// `callscope serve` of the folder at `dir`, on a port of its own.
+fn serve(dir: &Path) -> Server {
+    let mut cmd = Command::new(BIN);
+    cmd.args(["serve", dir.to_str().unwrap(), "--addr", "127.0.0.1:0"])
+        .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
+        .stderr(Stdio::null());
+    Server::spawn(cmd)
+}
+
 fn folder(dir: &Path) {
     let events = [
         // Got in after retries: joins at 10:02:07.
@@ -264,16 +273,7 @@ fn a_folder_with_sessions_beside_the_events_gives_each_verdict_on_its_evidence()
 fn serve_answers_the_related_endpoints_and_a_live_story_and_a_saved_folder_agree() {
     let dir = tempfile::tempdir().unwrap();
     folder(dir.path());
-    let mut cmd = Command::new(BIN);
-    cmd.args([
-        "serve",
-        dir.path().to_str().unwrap(),
-        "--addr",
-        "127.0.0.1:0",
-    ])
-    .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
-    .stderr(Stdio::null());
-    let server = Server::spawn(cmd);
+    let server = serve(dir.path());
     let get = |path: &str| -> Value {
         serde_json::from_str(&common::http_get(&server.at(path), TOKEN)).unwrap()
     };
@@ -342,16 +342,7 @@ fn live_a_session_still_active_since_days_before_the_failure_tells_its_verdict()
     session["active"] = json!(true);
     session["created_at"] = json!("2026-11-15T09:00:00Z");
     std::fs::write(&path, sessions.to_string()).unwrap();
-    let mut cmd = Command::new(BIN);
-    cmd.args([
-        "serve",
-        dir.path().to_str().unwrap(),
-        "--addr",
-        "127.0.0.1:0",
-    ])
-    .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
-    .stderr(Stdio::null());
-    let server = Server::spawn(cmd);
+    let server = serve(dir.path());
     let live = outcomes(
         &["peer-in", "peer-out"],
         &["--live", "--base-url", &server.url, "--room", ROOM],
@@ -370,16 +361,7 @@ fn live_a_session_still_active_since_days_before_the_failure_tells_its_verdict()
 fn live_an_empty_answer_for_a_room_the_service_does_not_know_says_so() {
     let dir = tempfile::tempdir().unwrap();
     folder(dir.path());
-    let mut cmd = Command::new(BIN);
-    cmd.args([
-        "serve",
-        dir.path().to_str().unwrap(),
-        "--addr",
-        "127.0.0.1:0",
-    ])
-    .env("CALLSCOPE_SERVE_TOKEN", TOKEN)
-    .stderr(Stdio::null());
-    let server = Server::spawn(cmd);
+    let server = serve(dir.path());
     let live = [
         "list",
         "--live",

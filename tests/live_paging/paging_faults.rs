@@ -290,27 +290,11 @@ async fn a_list_stopped_part_way_writes_what_arrived_and_says_where_each_type_st
         },
     ])
     .await;
-    let url = server.url.clone();
-    let out = tokio::task::spawn_blocking(move || {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
-        cmd.args([
-            "list",
-            "--live",
-            "--base-url",
-            &url,
-            "--room",
-            fault_server::ROOM_ID,
-        ])
-        .args(["--type", "join", "--page-size", "3", "--format", "ndjson"])
-        .env("HMS_MANAGEMENT_TOKEN", TOKEN)
-        .stdin(std::process::Stdio::null());
-        for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
-            cmd.env_remove(name);
-        }
-        cmd.output().unwrap()
-    })
-    .await
-    .unwrap();
+    let out = list_live(
+        &server,
+        &["--type", "join", "--page-size", "3", "--format", "ndjson"],
+    )
+    .await;
     assert_eq!(out.status.code(), Some(1), "a partial answer exits with 1");
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
@@ -352,21 +336,11 @@ async fn a_list_over_overlapping_pages_says_the_copy_it_dropped() {
         },
     ])
     .await;
-    let url = server.url.clone();
-    let out = tokio::task::spawn_blocking(move || {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
-        cmd.args(["list", "--live", "--base-url", &url])
-            .args(["--room", fault_server::ROOM_ID, "--type", "join"])
-            .args(["--page-size", "3", "--format", "ndjson"])
-            .env("HMS_MANAGEMENT_TOKEN", TOKEN)
-            .stdin(std::process::Stdio::null());
-        for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
-            cmd.env_remove(name);
-        }
-        cmd.output().unwrap()
-    })
-    .await
-    .unwrap();
+    let out = list_live(
+        &server,
+        &["--type", "join", "--page-size", "3", "--format", "ndjson"],
+    )
+    .await;
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 5);
@@ -387,27 +361,7 @@ async fn a_list_stopped_before_any_event_speaks_of_no_partial_answer() {
         retry_after: None,
     }])
     .await;
-    let url = server.url.clone();
-    let out = tokio::task::spawn_blocking(move || {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
-        cmd.args([
-            "list",
-            "--live",
-            "--base-url",
-            &url,
-            "--room",
-            fault_server::ROOM_ID,
-        ])
-        .args(["--type", "join", "--format", "table"])
-        .env("HMS_MANAGEMENT_TOKEN", TOKEN)
-        .stdin(std::process::Stdio::null());
-        for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
-            cmd.env_remove(name);
-        }
-        cmd.output().unwrap()
-    })
-    .await
-    .unwrap();
+    let out = list_live(&server, &["--type", "join", "--format", "table"]).await;
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -484,4 +438,24 @@ fn a_base_url_without_its_scheme_is_a_usage_error_naming_the_fix() {
             "{command:?}: {stderr}"
         );
     }
+}
+
+/// `callscope list --live` of the fault server's room with `args`, run as a user runs it (no
+/// config or profile of the machine's), its output once it ends.
+async fn list_live(server: &FaultServer, args: &[&'static str]) -> std::process::Output {
+    let (url, args) = (server.url.clone(), args.to_vec());
+    tokio::task::spawn_blocking(move || {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
+        cmd.args(["list", "--live", "--base-url", &url])
+            .args(["--room", fault_server::ROOM_ID])
+            .args(args)
+            .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+            .stdin(std::process::Stdio::null());
+        for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
+            cmd.env_remove(name);
+        }
+        cmd.output().unwrap()
+    })
+    .await
+    .unwrap()
 }
