@@ -8,7 +8,7 @@ use crate::related::Related;
 use crate::source::LiveSource;
 use crate::source::api::sessions::SessionQuery;
 use crate::source::live::Connection;
-use crate::source::live::RoomError;
+use crate::source::live::{Notice, RoomError};
 use crate::store::Store;
 
 /// Why a live fetch stopped: before any request (no token, a refused URL, no such room), or
@@ -68,17 +68,26 @@ pub fn fetch(
                 );
             }
         },
-        |r| {
+        |notice| {
             if show {
                 eprint!("\r\x1b[2K");
             }
-            let reason = crate::text::for_terminal(&live.names.rename(&r.reason)).into_owned();
-            eprintln!(
-                "callscope: {reason}; retrying in {} s (attempt {}, {})",
-                r.wait.as_secs().max(1),
-                r.attempt,
-                crate::source::worker::giving_up_words(r.gives_up_in.as_secs())
-            );
+            match notice {
+                Notice::Retry(r) => {
+                    let reason =
+                        crate::text::for_terminal(&live.names.rename(&r.reason)).into_owned();
+                    eprintln!(
+                        "callscope: {reason}; retrying in {} s (attempt {}, {})",
+                        r.wait.as_secs().max(1),
+                        r.attempt,
+                        crate::source::worker::giving_up_words(r.gives_up_in.as_secs())
+                    );
+                }
+                Notice::Restarted(message) => eprintln!(
+                    "callscope: {}",
+                    crate::text::for_terminal(&live.names.rename(message))
+                ),
+            }
         },
     ));
     if show {
