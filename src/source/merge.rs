@@ -402,6 +402,45 @@ mod tests {
     }
 
     #[test]
+    fn a_restarted_lane_drops_its_queue_reads_its_order_afresh_and_hands_on_nothing_twice() {
+        let mut m = Merge::new();
+        let (a, b) = (m.add_lane(), m.add_lane());
+        let (blob, entries) = page(&[(1, &t(1)), (3, &t(3)), (5, &t(5))]);
+        m.push(a, &blob, entries);
+        let (blob, entries) = page(&[(2, &t(2)), (4, &t(4))]);
+        m.push(b, &blob, entries);
+        assert_eq!(ids(m.take_ready()), vec![1, 2, 3, 4], "5 waits for lane b");
+        m.restart(a);
+        assert!(
+            m.waits_on(a),
+            "the queued 5 went: the new run brings it again"
+        );
+        // The new run from its first page: time going back to it is no sign of disorder.
+        let (blob, entries) = page(&[(1, &t(1)), (3, &t(3)), (5, &t(5)), (6, &t(6))]);
+        m.push(a, &blob, entries);
+        assert_eq!(m.order(), Order::OldestFirst);
+        m.close(b);
+        m.close(a);
+        assert_eq!(ids(m.take_ready()), vec![5, 6]);
+    }
+
+    #[test]
+    fn the_copies_handed_on_are_counted_with_the_services_repeats() {
+        let mut m = Merge::new();
+        let (_, entries) = page(&[(1, &t(1)), (2, &t(2)), (2, &t(2))]);
+        m.passed(&entries);
+        let (_, again) = page(&[(3, &t(3)), (1, &t(1))]);
+        m.passed(&again);
+        let key = |n: usize| entries.iter().chain(&again).nth(n).unwrap().key.clone();
+        let copies = m.copies();
+        assert_eq!(copies.len(), 3);
+        assert_eq!(
+            (copies[&key(0)], copies[&key(1)], copies[&key(3)]),
+            (2, 2, 1)
+        );
+    }
+
+    #[test]
     fn pages_out_of_time_order_are_handed_on_as_they_come() {
         let mut m = Merge::new();
         let (a, b) = (m.add_lane(), m.add_lane());
