@@ -125,8 +125,9 @@ pub fn say_room_retry(live: &LiveSource, filter: &Filter, r: &crate::source::wor
 }
 
 /// Where a query of a room's events brought none: whether the service knows the room at all,
-/// in a note for stderr when it does not (a mistyped id reads as a quiet room otherwise). Nothing
-/// when the room is known or the question fails: the answer stands as it is.
+/// in a note for stderr when it does not (a mistyped id reads as a quiet room otherwise), or
+/// why it did not say (a refusal in its words). Nothing when the room is known: the answer
+/// stands as it is.
 async fn no_such_room(
     api: &crate::source::api::Api,
     mut tokens: crate::source::token::TokenSource,
@@ -138,7 +139,11 @@ async fn no_such_room(
             "callscope: note: the service has no room of id {room_id}, so no event is in it: \
              check the id (--room takes the room's name too)"
         )),
-        _ => None,
+        Ok(Some(_)) => None,
+        Err(e) => Some(format!(
+            "callscope: note: the service did not say whether it has a room of id {room_id}: {}",
+            e.describe()
+        )),
     }
 }
 

@@ -31,6 +31,7 @@ mod load_everything;
 mod paging_faults;
 mod refused_cursors;
 mod requests;
+mod room_refusals;
 
 const TOKEN: &str = "test-token-7f3a9c";
 
