@@ -8,7 +8,7 @@ use crate::related::Related;
 use crate::source::LiveSource;
 use crate::source::api::sessions::SessionQuery;
 use crate::source::live::Connection;
-use crate::source::live::RoomError;
+use crate::source::live::{Notice, RoomError};
 use crate::store::Store;
 
 /// Why a live fetch stopped: before any request (no token, a refused URL, no such room), or
@@ -68,17 +68,26 @@ pub fn fetch(
                 );
             }
         },
-        |r| {
+        |notice| {
             if show {
                 eprint!("\r\x1b[2K");
             }
-            let reason = crate::text::for_terminal(&live.names.rename(&r.reason)).into_owned();
-            eprintln!(
-                "callscope: {reason}; retrying in {} s (attempt {}, {})",
-                r.wait.as_secs().max(1),
-                r.attempt,
-                crate::source::worker::giving_up_words(r.gives_up_in.as_secs())
-            );
+            match notice {
+                Notice::Retry(r) => {
+                    let reason =
+                        crate::text::for_terminal(&live.names.rename(&r.reason)).into_owned();
+                    eprintln!(
+                        "callscope: {reason}; retrying in {} s (attempt {}, {})",
+                        r.wait.as_secs().max(1),
+                        r.attempt,
+                        crate::source::worker::giving_up_words(r.gives_up_in.as_secs())
+                    );
+                }
+                Notice::Restarted(message) => eprintln!(
+                    "callscope: {}",
+                    crate::text::for_terminal(&live.names.rename(message))
+                ),
+            }
         },
     ));
     if show {
@@ -116,8 +125,9 @@ pub fn say_room_retry(live: &LiveSource, filter: &Filter, r: &crate::source::wor
 }
 
 /// Where a query of a room's events brought none: whether the service knows the room at all,
-/// in a note for stderr when it does not (a mistyped id reads as a quiet room otherwise). Nothing
-/// when the room is known or the question fails: the answer stands as it is.
+/// in a note for stderr when it does not (a mistyped id reads as a quiet room otherwise), or
+/// why it did not say (a refusal in its words). Nothing when the room is known: the answer
+/// stands as it is.
 async fn no_such_room(
     api: &crate::source::api::Api,
     mut tokens: crate::source::token::TokenSource,
@@ -129,7 +139,11 @@ async fn no_such_room(
             "callscope: note: the service has no room of id {room_id}, so no event is in it: \
              check the id (--room takes the room's name too)"
         )),
-        _ => None,
+        Ok(Some(_)) => None,
+        Err(e) => Some(format!(
+            "callscope: note: the service did not say whether it has a room of id {room_id}: {}",
+            e.describe()
+        )),
     }
 }
 

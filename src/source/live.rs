@@ -215,9 +215,19 @@ pub struct Progress {
     pub total: Option<u64>,
 }
 
+/// What a whole-query fetch says besides its progress.
+#[derive(Debug, Clone, Copy)]
+pub enum Notice<'a> {
+    /// A request failed and is tried again.
+    Retry(&'a Retry),
+    /// The service refused a cursor and its part of the query is asked again from its first
+    /// page: what to say of it.
+    Restarted(&'a str),
+}
+
 /// Pages through everything that matches, de-duplicating by id, until the query is loaded, a
 /// cursor repeats, or `max` events are loaded. On failure the events loaded so far are returned
-/// with the message.
+/// with the message. `on_notice` hears of each retry and each query asked again.
 ///
 /// The fetch task does the paging: with a type in the filter, one cursor, page after page; without
 /// one, one cursor per type in parallel, merged into the order one cursor would give (see
@@ -229,7 +239,7 @@ pub async fn fetch_all(
     filter: &Filter,
     max: Option<usize>,
     on_progress: impl FnMut(Progress),
-    on_retry: impl FnMut(&Retry),
+    on_notice: impl FnMut(Notice),
 ) -> Result<Store, (Store, String)> {
     fetch_all_with(
         api,
@@ -238,7 +248,7 @@ pub async fn fetch_all(
         max,
         Fanout::PerType,
         on_progress,
-        on_retry,
+        on_notice,
     )
     .await
 }
@@ -251,7 +261,7 @@ pub async fn fetch_all_with(
     max: Option<usize>,
     fanout: Fanout,
     mut on_progress: impl FnMut(Progress),
-    mut on_retry: impl FnMut(&Retry),
+    mut on_notice: impl FnMut(Notice),
 ) -> Result<Store, (Store, String)> {
     let (reports_tx, mut reports) = mpsc::unbounded_channel();
     // Dropping the command sender on return stops the task and cancels what is in flight.
@@ -307,7 +317,8 @@ pub async fn fetch_all_with(
                     return Err((store, e));
                 }
             }
-            Report::Retrying { retry, .. } => on_retry(&retry),
+            Report::Retrying { retry, .. } => on_notice(Notice::Retry(&retry)),
+            Report::Restarted { message, .. } => on_notice(Notice::Restarted(&message)),
             Report::Fetching { .. } | Report::InFlight { .. } => {}
             Report::Finished { .. } => return Ok(store),
             Report::Failed { message, .. } => return Err((store, message)),

@@ -12,7 +12,7 @@
 //! de-duplicated by id (by their whole text when they have none): the same event comes through
 //! the cursor of its type and through the untyped cursor.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use crate::store::probe::Probe;
@@ -109,6 +109,9 @@ pub struct Merge {
     rising: bool,
     falling: bool,
     seen: HashSet<EventKey>,
+    /// Copies beyond the first of the events handed on as they came (see [`Merge::passed`]),
+    /// by key: the service's own repeats within the query.
+    repeats: HashMap<EventKey, u32>,
 }
 
 impl Merge {
@@ -131,7 +134,8 @@ impl Merge {
         }
     }
 
-    fn observe(&mut self, lane: usize, entries: &[Entry]) {
+    /// Reads the order of a lane's page from its timestamps.
+    pub fn observe(&mut self, lane: usize, entries: &[Entry]) {
         let lane = &mut self.lanes[lane];
         for e in entries.iter().filter(|e| e.ts != NO_TIME) {
             if let Some(last) = lane.last_ts {
@@ -142,11 +146,23 @@ impl Merge {
         }
     }
 
-    /// Notes a page that was handed on as it came (one cursor, nothing to merge): its events
-    /// count as seen and its timestamps tell the order.
-    pub fn passed(&mut self, lane: usize, entries: &[Entry]) {
-        self.observe(lane, entries);
-        self.seen.extend(entries.iter().map(|e| e.key.clone()));
+    /// Notes events that were handed on as they came (one cursor, nothing to merge): they count
+    /// as seen, and each copy past the first as a repeat. Their page's order is read apart, with
+    /// [`Merge::observe`].
+    pub fn passed(&mut self, entries: &[Entry]) {
+        for e in entries {
+            if !self.seen.insert(e.key.clone()) {
+                *self.repeats.entry(e.key.clone()).or_default() += 1;
+            }
+        }
+    }
+
+    /// How many copies of each event were handed on so far.
+    pub fn copies(&self) -> HashMap<EventKey, u32> {
+        self.seen
+            .iter()
+            .map(|k| (k.clone(), 1 + self.repeats.get(k).copied().unwrap_or(0)))
+            .collect()
     }
 
     /// Queues a page of a lane.
@@ -170,6 +186,16 @@ impl Merge {
     /// Events may come through this lane again (its cursor is retried).
     pub fn reopen(&mut self, lane: usize) {
         self.lanes[lane].closed = false;
+    }
+
+    /// The lane's cursor starts again from its first page: what is queued goes (the new pages
+    /// bring it again), the order is read afresh from the new pages on, and the lane is open.
+    /// What was handed on is not handed on again.
+    pub fn restart(&mut self, lane: usize) {
+        let lane = &mut self.lanes[lane];
+        lane.queue.clear();
+        lane.last_ts = None;
+        lane.closed = false;
     }
 
     /// Drops what is queued in this lane and closes it.
@@ -360,7 +386,8 @@ mod tests {
         let mut m = Merge::new();
         let (main, typed) = (m.add_lane(), m.add_lane());
         let (blob, entries) = page(&[(9, &t(9)), (8, &t(8))]);
-        m.passed(main, &entries);
+        m.observe(main, &entries);
+        m.passed(&entries);
         drop(blob);
         let (blob, entries) = page(&[(7, &t(7)), (5, &t(5))]);
         m.push(main, &blob, entries);
@@ -372,6 +399,45 @@ mod tests {
         assert!(m.waits_on(typed));
         m.close(typed);
         assert!(m.take_ready().is_empty());
+    }
+
+    #[test]
+    fn a_restarted_lane_drops_its_queue_reads_its_order_afresh_and_hands_on_nothing_twice() {
+        let mut m = Merge::new();
+        let (a, b) = (m.add_lane(), m.add_lane());
+        let (blob, entries) = page(&[(1, &t(1)), (3, &t(3)), (5, &t(5))]);
+        m.push(a, &blob, entries);
+        let (blob, entries) = page(&[(2, &t(2)), (4, &t(4))]);
+        m.push(b, &blob, entries);
+        assert_eq!(ids(m.take_ready()), vec![1, 2, 3, 4], "5 waits for lane b");
+        m.restart(a);
+        assert!(
+            m.waits_on(a),
+            "the queued 5 went: the new run brings it again"
+        );
+        // The new run from its first page: time going back to it is no sign of disorder.
+        let (blob, entries) = page(&[(1, &t(1)), (3, &t(3)), (5, &t(5)), (6, &t(6))]);
+        m.push(a, &blob, entries);
+        assert_eq!(m.order(), Order::OldestFirst);
+        m.close(b);
+        m.close(a);
+        assert_eq!(ids(m.take_ready()), vec![5, 6]);
+    }
+
+    #[test]
+    fn the_copies_handed_on_are_counted_with_the_services_repeats() {
+        let mut m = Merge::new();
+        let (_, entries) = page(&[(1, &t(1)), (2, &t(2)), (2, &t(2))]);
+        m.passed(&entries);
+        let (_, again) = page(&[(3, &t(3)), (1, &t(1))]);
+        m.passed(&again);
+        let key = |n: usize| entries.iter().chain(&again).nth(n).unwrap().key.clone();
+        let copies = m.copies();
+        assert_eq!(copies.len(), 3);
+        assert_eq!(
+            (copies[&key(0)], copies[&key(1)], copies[&key(3)]),
+            (2, 2, 1)
+        );
     }
 
     #[test]

@@ -36,6 +36,14 @@
 //!   its end, it alone has covered the query, and a typed cursor's failure no longer matters.
 //! - "Load next page" (lazy paging) stays on one cursor until "load everything" fans out; after
 //!   a stop, it asks each cursor the merge waits on for its next page.
+//!
+//! A cursor the service refuses with a 4xx other than 401, 403, 404 and 429 (one past its
+//! expiry, 24 hours after the first query, or one of a server that restarted) is not the
+//! query's fault, which the service accepted before: that cursor's part of the query is asked
+//! again from its first page, and this is reported. Nothing is reported twice: the merge hands
+//! on no event twice, and with one cursor the copies of the events read before are left out of
+//! the new pages. Should the new run's cursor be refused before it read past the pages of the
+//! refused one, it fails as any request does, rather than asking for the same pages for ever.
 
 mod query;
 
@@ -178,6 +186,13 @@ pub enum Report {
         query: u64,
         requests: Vec<InFlight>,
     },
+    /// The service refused a cursor of the query (expired, or from a server that restarted),
+    /// and the part of the query it paged is asked again from its first page; `message` says
+    /// so. What was loaded stays, and its copies in the new pages are not reported again.
+    Restarted {
+        query: u64,
+        message: String,
+    },
     /// A request failed for good; what was loaded stays.
     Failed {
         query: u64,
@@ -197,6 +212,10 @@ impl Report {
                 Report::Retrying { query, retry }
             }
             Report::Failed { query, message } => Report::Failed {
+                query,
+                message: names.rename(&message),
+            },
+            Report::Restarted { query, message } => Report::Restarted {
                 query,
                 message: names.rename(&message),
             },

@@ -2,7 +2,9 @@
 //! service pages them: `room_id` required (a 400 in its error shape otherwise), by `type` or
 //! `error=true`, `limit` and `start`, with a `total`. Each answer waits a fixed delay on tokio's
 //! clock, so that requests overlap as they would against a distant server; chosen requests fail,
-//! a rate limit saying its wait in any of the three ways servers say it. Every request is logged
+//! a rate limit saying its wait in any of the three ways servers say it; chosen `start` cursors
+//! are refused as expired ones are, and past a number of requests every one is refused, so that
+//! a client that would ask on and on is stopped and seen to be. Every request is logged
 //! with when it arrived and when it was answered, and how many requests of each cursor were
 //! outstanding at once.
 
@@ -63,8 +65,16 @@ pub fn is_error_type(kind: &str) -> bool {
     kind.starts_with("client.")
 }
 
-/// The room every event is in.
-pub const ROOM: &str = "r1";
+/// The room every event is in: an id as the service writes one (a `--room` value of another form
+/// is a name, looked up first).
+pub const ROOM: &str = "6571c0de2f3a9b0c1d2e3f40";
+
+/// What the catalog answers a refused `start` cursor: a 400 in the hosted error shape.
+pub const REFUSED_CURSOR: &str =
+    r#"{"code":400,"message":"Bad Request","details":["invalid or expired start cursor"]}"#;
+
+/// The status of every request past [`Setup::most_requests`].
+pub const TOO_MANY: u16 = 401;
 
 #[derive(Clone, Debug)]
 pub struct Request {
@@ -105,6 +115,12 @@ pub struct Setup {
     /// From the second request on, the first bearer token ever sent is refused with this status
     /// (401, or 403 as a sibling endpoint answers an invalid token), as an expired token would be.
     pub expire_first_token: Option<u16>,
+    /// Whether the `n`th (0-based) request that carries a `start` cursor, counting every
+    /// cursor's, is refused with [`REFUSED_CURSOR`].
+    pub refuse_start: fn(usize) -> bool,
+    /// Requests past this many are refused with [`TOO_MANY`], which no client asks again
+    /// after: a client that keeps asking ends, and the count tells.
+    pub most_requests: Option<usize>,
 }
 
 impl Catalog {
@@ -217,7 +233,7 @@ impl Shared {
 /// Event `k`, at `second`: its id ends in `k`.
 pub fn event(k: u32, second: u32, kind: &str) -> String {
     format!(
-        r#"{{"version":"2.0","id":"00000000-0000-4000-8000-{k:012}","timestamp":"2026-11-18T10:{:02}:{:02}.000000001Z","type":"{kind}","data":{{"room_id":"r1","peer_id":"p{k}","error_code":500,"is_terminal":false}}}}"#,
+        r#"{{"version":"2.0","id":"00000000-0000-4000-8000-{k:012}","timestamp":"2026-11-18T10:{:02}:{:02}.000000001Z","type":"{kind}","data":{{"room_id":"{ROOM}","peer_id":"p{k}","error_code":500,"is_terminal":false}}}}"#,
         second / 60,
         second % 60
     )
@@ -238,9 +254,19 @@ async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
             .map(|l| l["authorization:".len()..].trim().to_string())
             .unwrap_or_default();
         let key = key_of(&params);
-        let (index, nth, refused) = {
+        let start = params
+            .iter()
+            .find(|(k, _)| k == "start")
+            .map(|(_, v)| v.clone());
+        let (index, nth, refused, cursor_refused, too_many) = {
             let mut log = shared.log.lock().unwrap();
             let nth = log.requests.iter().filter(|r| r.key == key).count();
+            let starts = log.requests.iter().filter(|r| r.start.is_some()).count();
+            let cursor_refused = start.is_some() && (shared.setup.refuse_start)(starts);
+            let too_many = shared
+                .setup
+                .most_requests
+                .is_some_and(|most| log.requests.len() >= most);
             let first = log.first_token.get_or_insert_with(|| auth.clone()).clone();
             let refused = shared
                 .setup
@@ -248,10 +274,7 @@ async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
                 .filter(|_| !log.requests.is_empty() && auth == first);
             log.requests.push(Request {
                 key: key.clone(),
-                start: params
-                    .iter()
-                    .find(|(k, _)| k == "start")
-                    .map(|(_, v)| v.clone()),
+                start,
                 auth: auth.clone(),
                 gzip: text.lines().any(|l| {
                     let l = l.to_ascii_lowercase();
@@ -269,7 +292,13 @@ async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
             shared
                 .typed_busy
                 .send_replace(Shared::typed_outstanding(&log));
-            (log.requests.len() - 1, nth, refused)
+            (
+                log.requests.len() - 1,
+                nth,
+                refused,
+                cursor_refused,
+                too_many,
+            )
         };
         tokio::time::sleep(shared.setup.delay).await;
         let fault = shared
@@ -278,7 +307,15 @@ async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
             .iter()
             .find(|f| f.key == key && f.nth == nth);
         let has_room = params.iter().any(|(k, v)| k == "room_id" && !v.is_empty());
-        let (status, body, extra) = if !has_room {
+        let (status, body, extra) = if too_many {
+            (
+                TOO_MANY,
+                format!(
+                    r#"{{"code":{TOO_MANY},"message":"more requests than the test allows","details":[]}}"#
+                ),
+                String::new(),
+            )
+        } else if !has_room {
             (
                 400,
                 r#"{"code":400,"message":"Bad Request","details":["room_id is required"]}"#
@@ -293,6 +330,8 @@ async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
                 ),
                 String::new(),
             )
+        } else if cursor_refused {
+            (400, REFUSED_CURSOR.to_string(), String::new())
         } else if let Some(f) = fault {
             let message = match f.retry_after {
                 Some((secs, Said::Words)) => {

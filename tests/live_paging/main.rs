@@ -29,7 +29,9 @@ use fault_server::{FaultServer, Reply, read_request_head};
 mod flow;
 mod load_everything;
 mod paging_faults;
+mod refused_cursors;
 mod requests;
+mod room_refusals;
 
 const TOKEN: &str = "test-token-7f3a9c";
 
@@ -74,6 +76,7 @@ async fn load_all_in_pages_of(
                 retry.attempt, retry.wait, retry.reason
             )),
             Report::Fetching { page, .. } => log.push(format!("fetching {page}")),
+            Report::Restarted { message, .. } => log.push(message),
             Report::InFlight { .. } => {}
             Report::Finished { .. } => return (store, log, None),
             Report::Failed { message, .. } => return (store, log, Some(message)),
@@ -131,6 +134,8 @@ fn setup(types: Vec<&'static str>) -> Setup {
         delay: DELAY,
         faults: Vec::new(),
         expire_first_token: None,
+        refuse_start: |_| false,
+        most_requests: None,
     }
 }
 
@@ -227,4 +232,24 @@ fn assert_one_request_at_a_time(server: &Catalog) {
     for (key, most) in server.most_at_once() {
         assert_eq!(most, 1, "{key} had {most} requests outstanding at once");
     }
+}
+
+/// `callscope list --live` of `room` at `url` with `args`, run as a user runs it (no config or
+/// profile of the machine's), its output once it ends.
+async fn list_live_at(url: &str, room: &str, args: &[&'static str]) -> std::process::Output {
+    let (url, room, args) = (url.to_string(), room.to_string(), args.to_vec());
+    tokio::task::spawn_blocking(move || {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
+        cmd.args(["list", "--live", "--base-url", &url])
+            .args(["--room", &room])
+            .args(args)
+            .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+            .stdin(std::process::Stdio::null());
+        for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
+            cmd.env_remove(name);
+        }
+        cmd.output().unwrap()
+    })
+    .await
+    .unwrap()
 }

@@ -440,22 +440,7 @@ fn a_base_url_without_its_scheme_is_a_usage_error_naming_the_fix() {
     }
 }
 
-/// `callscope list --live` of the fault server's room with `args`, run as a user runs it (no
-/// config or profile of the machine's), its output once it ends.
+/// `callscope list --live` of the fault server's room with `args` (see [`list_live_at`]).
 async fn list_live(server: &FaultServer, args: &[&'static str]) -> std::process::Output {
-    let (url, args) = (server.url.clone(), args.to_vec());
-    tokio::task::spawn_blocking(move || {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
-        cmd.args(["list", "--live", "--base-url", &url])
-            .args(["--room", fault_server::ROOM_ID])
-            .args(args)
-            .env("HMS_MANAGEMENT_TOKEN", TOKEN)
-            .stdin(std::process::Stdio::null());
-        for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
-            cmd.env_remove(name);
-        }
-        cmd.output().unwrap()
-    })
-    .await
-    .unwrap()
+    list_live_at(&server.url, fault_server::ROOM_ID, args).await
 }

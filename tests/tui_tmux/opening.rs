@@ -1,7 +1,11 @@
 //! What the explorer opens on: a damaged, empty or piped gzip dump, the demo when nothing is
-//! given or at 60 columns, a live source that is refused, asks for a room, or answers slowly.
+//! given or at 60 columns, a live source that is refused, asks for a room, answers slowly, or
+//! restarts part-way.
 
 use super::*;
+
+/// The demo's weekly-allhands room.
+const ALLHANDS: &str = "673a1f2c9e4b8d0a5c7e3f21";
 
 #[test]
 fn a_damaged_file_opens_with_its_readable_events_and_the_problem_in_the_header() {
@@ -160,6 +164,68 @@ fn a_live_explorer_refused_by_the_api_says_why_in_full_with_the_profiles_token_v
     );
     assert!(!screen.contains("HMS_MANAGEMENT_TOKEN"), "{screen}");
     assert!(!screen.contains("tok-wrong-41c7"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}
+
+/// A server started again while the explorer pages through it refuses the cursor the explorer
+/// holds: the query is asked again from its first page, the status line says so, and loading
+/// every page goes on to the end, each event once. (One type: one cursor, which nothing else
+/// would make up for.)
+#[test]
+fn a_cursor_refused_by_a_restarted_server_is_asked_again_and_every_page_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    let token = "tok-again-6c3d";
+    let upstream = serve_demo(token);
+    tmux.launch(
+        &format!("HMS_MANAGEMENT_TOKEN={token} "),
+        &format!(
+            "--live --base-url {} --room {ALLHANDS} --type join --page-size 10",
+            upstream.url
+        ),
+    );
+    tmux.wait_for(
+        |s| s.contains("events 1/") && s.contains("more as you scroll"),
+        "the first pages",
+    );
+    // The same server on the same port, started again: the cursors of the first are not its
+    // own.
+    let port = upstream.port;
+    drop(upstream);
+    let mut again = Command::new(env!("CARGO_BIN_EXE_callscope"));
+    again
+        .args(["serve", "--demo", "--addr", &format!("127.0.0.1:{port}")])
+        .env("CALLSCOPE_SERVE_TOKEN", token)
+        .stderr(std::process::Stdio::null());
+    let _upstream = common::Server::spawn(again);
+    tmux.keys(&["A"]);
+    let screen = tmux.wait_for_text("all pages loaded");
+    let joins = Filter {
+        types: vec![EventType::Join],
+        ..Filter::default().with(callscope::event::Field::Room, ALLHANDS)
+    };
+    let count = demo_count(&joins);
+    assert!(
+        screen.contains(&format!(
+            "{count} shown / {count} loaded │ all pages loaded"
+        )),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("dropped") && !screen.contains("dup."),
+        "no copy counted as dropped: {screen}"
+    );
+    // The status line, as far as the terminal's width shows it.
+    assert!(
+        screen.contains(
+            "the service refused the cursor of the query with HTTP 400: Bad Request (invalid or \
+             expired start cursor); asked again"
+        ),
+        "{screen}"
+    );
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux, 0);
 }

@@ -76,14 +76,17 @@ impl Api {
 }
 
 impl Api {
-    /// The room with this id (`GET /v2/rooms/<id>`), `None` when the server knows no such room.
+    /// The room with this id (`GET /v2/rooms/<id>`), `None` when the server knows no such room:
+    /// a 404 (the reference documents no error of this endpoint, and "Room not found" as a 404
+    /// of the room codes endpoints). A 400 is the error it is (a token's shape, a parameter
+    /// refused), not an answer about the room.
     pub async fn room(&self, token: &Token, id: &str) -> Result<Option<Room>, FetchError> {
         let path = format!("{ROOMS_PATH}/{}", url_segment(id));
         match self.get(&path, &[], token).await {
             Ok((body, _)) => Room::parse(&String::from_utf8_lossy(&body))
                 .map(Some)
                 .map_err(|e| FetchError::BadPage(format!("not a room: {e}"))),
-            Err(e) if matches!(e.status(), Some(404 | 400)) => Ok(None),
+            Err(e) if e.status() == Some(404) => Ok(None),
             Err(e) => Err(e),
         }
     }

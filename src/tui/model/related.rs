@@ -37,6 +37,9 @@ pub struct Beside {
     /// service said it has no room of.
     pub rooms_asked: Vec<String>,
     pub rooms_unknown: Vec<String>,
+    /// Live: the rooms asked about that the service did not say it has or not, with why (its
+    /// refusal in its words, or no answer).
+    pub rooms_untold: Vec<(String, String)>,
     /// For each loaded event in a chain, its chain's number and outcome, and the versions of
     /// the store and of this data it was told for.
     outcomes: Option<Outcomes>,

@@ -312,7 +312,8 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
                                 .key(Mode::List, Command::OpenCommandLine),
                         )
                     }
-                    _ => "no events loaded".to_string(),
+                    Some(room) => untold(model, room),
+                    None => "no events loaded".to_string(),
                 },
             }
         } else {
@@ -373,4 +374,17 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .column_spacing(1)
         .block(block);
     frame.render_widget(table, area);
+}
+
+/// What the empty list says of a live query of `room` that brought no event: why the service
+/// did not say whether it has the room, when it was asked and did not.
+fn untold(model: &Model, room: &str) -> String {
+    match model.beside.rooms_untold.iter().find(|(r, _)| r == room) {
+        Some((_, why)) => format!(
+            "no events loaded; the service did not say whether it has a room of id {}: {}",
+            crate::text::for_terminal(room),
+            crate::text::for_terminal(why),
+        ),
+        None => "no events loaded".to_string(),
+    }
 }

@@ -18,6 +18,7 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
         | Report::Page { query, .. }
         | Report::Finished { query }
         | Report::Failed { query, .. }
+        | Report::Restarted { query, .. }
         | Report::InFlight { query, .. } => *query,
     };
     let Some(live) = model.session.live.as_mut().filter(|l| l.query == query) else {
@@ -77,6 +78,11 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             }
             follow_end(model, false);
             return super::related::ask_room(model);
+        }
+        Report::Restarted { message, .. } => {
+            // The loading goes on from the query's first page: said until the user does
+            // something else.
+            model.status = Some(message);
         }
         Report::Failed { message, .. } => {
             // The old query's events stay, under the failure's message.

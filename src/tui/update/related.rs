@@ -71,12 +71,16 @@ pub fn answered(model: &mut Model, answer: Answer, now: i64) -> Vec<Effect> {
             };
             Beside::set(&mut beside.stats, (peer_id, session_id), asked);
         }
-        Answer::Room { room_id, known } => {
-            // A failed question leaves the empty answer as it is.
-            if known == Ok(false) && !beside.rooms_unknown.contains(&room_id) {
+        Answer::Room { room_id, known } => match known {
+            Ok(false) if !beside.rooms_unknown.contains(&room_id) => {
                 beside.rooms_unknown.push(room_id);
             }
-        }
+            // The empty answer stays, with why the room is not known of.
+            Err(why) if !beside.rooms_untold.iter().any(|(r, _)| *r == room_id) => {
+                beside.rooms_untold.push((room_id, why));
+            }
+            _ => {}
+        },
     }
     Vec::new()
 }

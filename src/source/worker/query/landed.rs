@@ -68,8 +68,12 @@ impl QueryState {
         ctx: &Ctx,
     ) {
         self.cursors[k].busy = false;
-        let fetched = match result {
+        let mut fetched = match result {
             Ok(f) => f,
+            Err(e) if self.cursors[k].may_restart(&e) => {
+                self.restart(k, &e, ctx);
+                return;
+            }
             Err(e) => {
                 if self.fanned {
                     let message = format!("{}: {}", self.cursors[k].label(), e.describe());
@@ -93,6 +97,7 @@ impl QueryState {
         self.discover(&fetched);
         let asked = ctx.api.page_size();
         let cursor = &mut self.cursors[k];
+        cursor.read_page();
         cursor.total = fetched.total.or(cursor.total);
         let next = fetched.next.clone();
         let repeated = !next.is_empty() && !cursor.used.insert(next.clone());
@@ -126,8 +131,11 @@ impl QueryState {
             }
             return;
         }
-        // One cursor: the page is reported as it came.
-        self.merge.passed(k, &fetched.entries);
+        // One cursor: the page is reported as it came, less what was read before the query was
+        // asked again.
+        self.merge.observe(k, &fetched.entries);
+        cursor.drop_owed(&mut fetched.entries);
+        self.merge.passed(&fetched.entries);
         self.asked = false;
         ctx.report(Report::Page {
             query: self.id,

@@ -6,7 +6,7 @@
 
 mod landed;
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -19,7 +19,7 @@ use super::{
 use crate::event::EventType;
 use crate::filter::Filter;
 use crate::source::api::{FetchError, Fetched, Page};
-use crate::source::merge::{Merge, Order};
+use crate::source::merge::{Entry, EventKey, Merge, Order};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum CursorState {
@@ -48,6 +48,17 @@ struct Cursor {
     received: u64,
     /// Pages in a row, up to the last, that were sparse (see [`SPARSE_RUN`]) while promising more.
     sparse_run: u32,
+    /// Pages its run read: from its first page, or from the first page it was asked for again.
+    run: u64,
+    /// Set when the service refused the cursor and its query was asked again from its first
+    /// page: how many pages the refused run had read. Until the new run reads past them, a
+    /// refusal of its cursor stops it, so that a service refusing every cursor is not asked
+    /// for the same pages over and over.
+    restarted: Option<u64>,
+    /// Copies of the events read before the query was asked again, handed on as they came (one
+    /// cursor, nothing merged): as many copies of each in the new run's pages are read again,
+    /// not new, and are not handed on twice.
+    owed: HashMap<EventKey, u32>,
     busy: bool,
     state: CursorState,
 }
@@ -62,6 +73,9 @@ impl Cursor {
             total: None,
             received: 0,
             sparse_run: 0,
+            run: 0,
+            restarted: None,
+            owed: HashMap::new(),
             busy: false,
             state: CursorState::Open,
         }
@@ -77,6 +91,57 @@ impl Cursor {
             None => "loading the query".into(),
             Some(t) => format!("loading the {} events", t.name()),
         }
+    }
+
+    /// Whether asking the query again from its first page may get past `error`: the request
+    /// carried a cursor, and the service refused it with a 4xx that is not about the token,
+    /// the address or the rate (the query itself was accepted before, so the cursor is what
+    /// changed: expired, or from a server that restarted), for the first time since the cursor's
+    /// run began or got past the pages of the run it replaced.
+    fn may_restart(&self, error: &FetchError) -> bool {
+        let refused = error
+            .status()
+            .is_some_and(|s| (400..500).contains(&s) && !matches!(s, 401 | 403 | 404 | 429));
+        refused
+            && self.state == CursorState::Open
+            && self.restarted.is_none()
+            && self.next.as_deref().is_some_and(|n| !n.is_empty())
+    }
+
+    /// Starts the cursor's run again from its first page, the refused run having read `run`
+    /// pages.
+    fn restart(&mut self) {
+        self.restarted = Some(self.run);
+        self.run = 0;
+        self.next = None;
+        self.used.clear();
+        self.received = 0;
+        self.sparse_run = 0;
+    }
+
+    /// Notes a page its run read: past the pages of a refused run, the run is a new one.
+    fn read_page(&mut self) {
+        self.run += 1;
+        if self.restarted.is_some_and(|before| self.run > before) {
+            self.restarted = None;
+        }
+    }
+
+    /// Takes out of `entries` the copies of events read before the query was asked again.
+    fn drop_owed(&mut self, entries: &mut Vec<Entry>) {
+        if self.owed.is_empty() {
+            return;
+        }
+        entries.retain(|e| match self.owed.get_mut(&e.key) {
+            Some(n) => {
+                *n -= 1;
+                if *n == 0 {
+                    self.owed.remove(&e.key);
+                }
+                false
+            }
+            None => true,
+        });
     }
 }
 
@@ -203,8 +268,10 @@ impl QueryState {
                     return;
                 }
                 self.load_all = true;
-                // Asking again retries the cursors that failed.
+                // Asking again retries the cursors that failed, and may ask a query whose
+                // cursor is refused again from its first page, once more.
                 for k in 0..self.cursors.len() {
+                    self.cursors[k].restarted = None;
                     if self.fanned
                         && let CursorState::Failed { retry: true, .. } = self.cursors[k].state
                     {
@@ -241,6 +308,8 @@ impl QueryState {
             return;
         }
         self.fanned = true;
+        // From here on the merge hands on no event twice.
+        self.cursors[0].owed = HashMap::new();
         for t in EventType::KNOWN {
             self.add_typed(t);
         }
@@ -288,6 +357,32 @@ impl QueryState {
             main.state = CursorState::Open;
             self.merge.reopen(0);
         }
+    }
+
+    /// Asks cursor `k`'s query again from its first page, the service having refused its cursor
+    /// with `error`, and says so.
+    fn restart(&mut self, k: usize, error: &FetchError, ctx: &Ctx) {
+        let cursor = &mut self.cursors[k];
+        let what = match &cursor.kind {
+            None => "the query".to_string(),
+            Some(t) => format!("the {} events", t.name()),
+        };
+        let message = format!(
+            "the service refused the cursor of {what} with {}; asked again from its first page",
+            error.describe()
+        );
+        tracing::warn!(%message, pages = cursor.run, "cursor refused");
+        cursor.restart();
+        if !self.fanned {
+            // Handed on as they came: the store would count the new run's copies as the
+            // service's own repeats.
+            cursor.owed = self.merge.copies();
+        }
+        self.merge.restart(k);
+        ctx.report(Report::Restarted {
+            query: self.id,
+            message,
+        });
     }
 
     /// The sum of the typed cursors' totals, once each has reported one.

@@ -235,3 +235,26 @@ fn in_follow_mode_the_selection_at_the_bottom_stays_at_the_bottom() {
     refresh_with(&mut m, &[event(71, JOIN, "room-a", false)]);
     assert_eq!(selected_number(&m), Some(3));
 }
+
+#[test]
+fn a_query_asked_again_from_its_first_page_is_said_and_its_loading_goes_on() {
+    let mut m = live_ten();
+    let query = m.session.live.as_ref().unwrap().query;
+    let said = "the service refused the cursor of the query with HTTP 400: Bad Request (invalid \
+                or expired start cursor); asked again from its first page";
+    let older = Report::Restarted {
+        query: query + 1,
+        message: "of another query".into(),
+    };
+    update(&mut m, Action::Live(older));
+    assert_eq!(m.status, None, "another query's word is dropped");
+    let restarted = Report::Restarted {
+        query,
+        message: said.into(),
+    };
+    update(&mut m, Action::Live(restarted));
+    assert_eq!(m.status.as_deref(), Some(said));
+    let live = m.session.live.as_ref().unwrap();
+    assert_eq!(live.failure(), None, "the loading goes on");
+    assert_eq!(m.events.store.len(), 10, "what was loaded stays");
+}

@@ -436,3 +436,36 @@ fn live_a_query_of_a_room_that_brings_nothing_asks_whether_the_service_knows_the
     let mut m = live_join();
     assert!(asks(&finished(&mut m)).is_empty());
 }
+
+#[test]
+fn live_a_refused_question_about_the_room_is_said_with_its_words_and_not_as_no_such_room() {
+    let mut m = model(200, 30);
+    m.session.load = crate::tui::model::LoadState::Idle;
+    let mut live = crate::tui::model::Live::new("http://127.0.0.1:1".into());
+    live.fetch = Fetch::Done;
+    m.session.live = Some(live);
+    m.events.filter = Filter::default().with(Field::Room, "6735e0b1c4a92f5d18e3b7a9");
+    let answer = Answer::Room {
+        room_id: "6735e0b1c4a92f5d18e3b7a9".into(),
+        known: Err("HTTP 400: Bad Request (room_id is required)".into()),
+    };
+    update(&mut m, Action::Answered { answer, now: 0 });
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(200, 30)).unwrap();
+    t.draw(|f| crate::tui::view::view(&m, f)).unwrap();
+    let screen: String = t
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    // The list's width wraps the details onto the next line.
+    assert!(
+        screen.contains(
+            "no events loaded; the service did not say whether it has a room of id \
+             6735e0b1c4a92f5d18e3b7a9: HTTP 400: Bad Request"
+        ) && screen.contains("(room_id is required)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("has no room"), "{screen}");
+}
