@@ -68,16 +68,6 @@ fn overlay_text(m: &mut Model) -> String {
     seen
 }
 
-fn draw(m: &Model) -> ratatui::Terminal<ratatui::backend::TestBackend> {
-    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(
-        m.screen.width,
-        m.screen.height,
-    ))
-    .unwrap();
-    t.draw(|f| crate::tui::view::view(m, f)).unwrap();
-    t
-}
-
 #[test]
 fn p_lists_every_load_problem_with_its_place_and_closes_back_to_the_list() {
     let mut m = model(80, 24);

@@ -138,6 +138,28 @@ fn select(m: &mut Model, n: u32) {
     }
 }
 
+/// The model drawn on a test terminal of its screen's size.
+fn draw(m: &Model) -> ratatui::Terminal<ratatui::backend::TestBackend> {
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(
+        m.screen.width,
+        m.screen.height,
+    ))
+    .unwrap();
+    t.draw(|f| crate::tui::view::view(m, f)).unwrap();
+    t
+}
+
+/// Every cell of the model drawn, row after row, in one string.
+fn screen_text(m: &Model) -> String {
+    let t = draw(m);
+    t.backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect()
+}
+
 fn assert_selection_visible(m: &Model) {
     // A terminal too small for any row still keeps the selection at the top of the list.
     let height = list_height(m).max(1);

@@ -419,15 +419,7 @@ fn live_a_query_of_a_room_that_brings_nothing_asks_whether_the_service_knows_the
         known: Ok(false),
     };
     update(&mut m, Action::Answered { answer, now: 0 });
-    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).unwrap();
-    t.draw(|f| crate::tui::view::view(&m, f)).unwrap();
-    let screen: String = t
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
+    let screen = screen_text(&m);
     assert!(
         screen.contains("no events loaded: the service has no room of id 6735e0b1c4a92f5d18e3b7a9"),
         "{screen}"
@@ -450,15 +442,7 @@ fn live_a_refused_question_about_the_room_is_said_with_its_words_and_not_as_no_s
         known: Err("HTTP 400: Bad Request (room_id is required)".into()),
     };
     update(&mut m, Action::Answered { answer, now: 0 });
-    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(200, 30)).unwrap();
-    t.draw(|f| crate::tui::view::view(&m, f)).unwrap();
-    let screen: String = t
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
+    let screen = screen_text(&m);
     // The list's width wraps the details onto the next line.
     assert!(
         screen.contains(

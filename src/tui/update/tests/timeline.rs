@@ -116,12 +116,7 @@ fn a_click_on_the_timeline_moves_its_cursor_there_and_gives_it_the_keyboard() {
     // The bucket drawn under the pointer is the cursor's: it is drawn reversed, and the one
     // drawn at the strip's left edge is not (the buckets share the whole width, so a bucket
     // may take more than a column).
-    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(
-        m.screen.width,
-        m.screen.height,
-    ))
-    .unwrap();
-    t.draw(|f| crate::tui::view::view(&m, f)).unwrap();
+    let t = draw(&m);
     let buffer = t.backend().buffer();
     let reversed = |x: u16| {
         buffer[(x, strip.y + 1)]
