@@ -284,3 +284,44 @@ fn serve_help_shows_every_option_the_readmes_serve_section_names() {
     }
     assert!(named > 3, "README's serve section names {named} options");
 }
+
+/// The examples of `callscope --help` that print events run as written (FILE an empty config
+/// file), the one that gives `--config` before the command's name among them.
+#[test]
+fn the_helps_list_examples_run_as_written() {
+    let help = stdout(&["--help"]);
+    let examples = help.split("Examples:\n").nth(1).expect("help has examples");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let mut ran = Vec::new();
+    for line in examples.lines() {
+        let command = line.trim().split("  ").next().unwrap_or_default();
+        let words: Vec<&str> = command.split_whitespace().collect();
+        if words.first() != Some(&"callscope") || !words.contains(&"list") {
+            continue;
+        }
+        let args = words[1..].iter().map(|&w| match w {
+            "FILE" => config.as_os_str(),
+            w => std::ffi::OsStr::new(w),
+        });
+        let out = Command::new(BIN)
+            .args(args)
+            .env("HOME", dir.path())
+            .env_remove("CALLSCOPE_CONFIG")
+            .env_remove("CALLSCOPE_PROFILE")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success() && !out.stdout.is_empty(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran.push(command);
+    }
+    assert!(
+        ran.iter()
+            .any(|c| c.starts_with("callscope --config FILE list")),
+        "{ran:?}"
+    );
+}

@@ -559,3 +559,95 @@ fn list_says_which_profile_narrows_it_and_no_profile_leaves_it_out() {
     let all = String::from_utf8(whole.stdout).unwrap().lines().count();
     assert!(narrowed > 0 && narrowed < all / 10, "{narrowed} of {all}");
 }
+
+/// `--config`, `--profile`, `--no-profile` and `--log-file` before a command's name are that
+/// command's, as after it; `serve`, which reads no config, refuses `--config` in either place.
+#[test]
+fn settings_before_a_command_are_read_as_after_it() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("team.toml");
+    std::fs::write(
+        &config,
+        "default_profile = \"joins\"\n[profiles.joins.filters]\ntype = [\"join\"]\n\
+         [profiles.final.filters]\nterminal = true\n",
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let list = ["--demo", "--max", "20", "--format", "ndjson"];
+    let after = stdout_of(
+        callscope(home.path())
+            .arg("list")
+            .args(["--config", config, "--profile", "final"])
+            .args(list),
+    );
+    let before = stdout_of(
+        callscope(home.path())
+            .args(["--config", config, "--profile=final", "list"])
+            .args(list),
+    );
+    assert_eq!(before, after);
+    assert_eq!(before.lines().count(), 20);
+    assert!(
+        before.lines().all(|l| l.contains("\"is_terminal\":true")),
+        "{before}"
+    );
+    // The file's default profile, and none with --no-profile.
+    let joins = stdout_of(
+        callscope(home.path())
+            .args(["--config", config, "list"])
+            .args(list),
+    );
+    assert!(joins.lines().all(|l| l.contains(".join.")), "{joins}");
+    let none = stdout_of(
+        callscope(home.path())
+            .args(["--config", config, "--no-profile", "list"])
+            .args(list),
+    );
+    assert_ne!(none, joins);
+    assert!(!none.lines().all(|l| l.contains(".join.")), "{none}");
+    let report = stdout_of(callscope(home.path()).args(["--config", config, "config"]));
+    assert!(report.contains(&format!("{config} (found)")), "{report}");
+    let log = home.path().join("run.log");
+    callscope(home.path())
+        .env("CALLSCOPE_LOG", "debug")
+        .arg("--log-file")
+        .arg(&log)
+        .args(["list", "--demo", "--max", "1"])
+        .assert()
+        .success();
+    assert!(log.exists());
+    callscope(home.path())
+        .args(["--config", config, "serve", "--demo"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("unexpected argument '--config'"));
+}
+
+/// A dump named like a command is reached as before: after any other option, after `--`, or
+/// with a path. Only the explorer asks for a terminal (this test has none); `list` would print.
+#[test]
+fn a_dump_named_like_a_command_is_still_a_dump() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("team.toml");
+    std::fs::write(&config, "").unwrap();
+    let config = config.to_str().unwrap();
+    std::fs::write(home.path().join("list"), "").unwrap();
+    for args in [
+        &["./list"][..],
+        &["--", "list"],
+        &["--config", config, "--", "list"],
+        &["--room", "R", "list"],
+        &["--config", config, "--room", "R", "list"],
+        &["--demo", "--config", config, "list"],
+    ] {
+        let out = callscope(home.path())
+            .current_dir(home.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("");
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        let explorer = stderr.contains("needs a terminal") || stderr.contains("'[FILE]...'");
+        assert!(explorer, "{args:?}: {stderr}");
+    }
+}

@@ -559,3 +559,88 @@ fn every_event_of_a_damaged_stdin_is_written_as_the_full_way_writes_it() {
         }
     }
 }
+
+/// `line` with a field of the API's given a value of another type: `is_terminal` a string, the
+/// timestamp a number, the code a string, the agent's sdk a number, the room id a list, or the
+/// agent a string.
+fn with_odd_field(line: &str, which: u8) -> String {
+    let mut v: Value = serde_json::from_str(line).unwrap();
+    let data = v["data"].as_object_mut().unwrap();
+    match which % 6 {
+        0 => drop(data.insert("is_terminal".into(), Value::from("true"))),
+        1 => drop(
+            v.as_object_mut()
+                .unwrap()
+                .insert("timestamp".into(), 1763460000.into()),
+        ),
+        2 => drop(data.insert("error_code".into(), Value::from("4005"))),
+        3 => drop(data.insert("agent".into(), serde_json::json!({"sdk": 7}))),
+        4 => drop(data.insert("room_id".into(), serde_json::json!(["r"]))),
+        _ => drop(data.insert("agent".into(), Value::from("web"))),
+    }
+    serde_json::to_string(&v).unwrap()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config {
+        cases: 24,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    })]
+
+    /// Every way of reading the same events counts alike the events holding a field of another
+    /// type than the API's: the first copy of each id only, as the store keeps it.
+    #[test]
+    fn every_reading_counts_the_same_fields_of_another_type(
+        picks in proptest::collection::vec((0usize..120, 0u8..6, proptest::bool::ANY), 0..12),
+    ) {
+        let mut lines = generated(120, 5);
+        let original = lines.clone();
+        let mut odd = std::collections::BTreeSet::new();
+        let mut later = Vec::new();
+        for &(i, which, copy) in &picks {
+            lines[i] = with_odd_field(&original[i], which);
+            odd.insert(i);
+            if copy {
+                // A later copy of an odd event, as it was; and an odd later copy of another.
+                later.push(original[i].clone());
+                later.push(with_odd_field(&original[(i + 1) % 120], which));
+            }
+        }
+        lines.extend(later);
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("folder");
+        std::fs::create_dir(&folder).unwrap();
+        let half = lines.len() / 2;
+        std::fs::write(folder.join("a.ndjson"), lines[..half].join("\n")).unwrap();
+        std::fs::write(folder.join("b.ndjson"), lines[half..].join("\n")).unwrap();
+        let gz = dir.path().join("events.ndjson.gz");
+        let mut encoder = flate2::write::GzEncoder::new(
+            std::fs::File::create(&gz).unwrap(),
+            flate2::Compression::fast(),
+        );
+        std::io::Write::write_all(&mut encoder, lines.join("\n").as_bytes()).unwrap();
+        encoder.finish().unwrap();
+        let paths = [
+            write(&dir, "events.ndjson", &lines),
+            write_envelope(&dir, "lines.json", &lines, "\n"),
+            write_envelope(&dir, "one.json", &lines, ""),
+            gz.display().to_string(),
+            folder.display().to_string(),
+        ];
+        for path in paths {
+            let source = Source::Files(vec![path.clone()]);
+            let (store, problems) = source.load_offline();
+            proptest::prop_assert!(problems.is_empty(), "{problems:?}");
+            proptest::prop_assert_eq!(store.odd_fields().events, odd.len(), "{}", path);
+            let (store, _, _, _) = source.select_offline(&Filter::default());
+            proptest::prop_assert_eq!(store.odd_fields().events, odd.len(), "selected: {}", path);
+        }
+        // Pages of the live API come as objects, read into batches one page at a time.
+        let mut store = Store::new();
+        for page in lines.chunks(50) {
+            store.merge(callscope::store::Batch::of_objects(page).unwrap());
+        }
+        proptest::prop_assert_eq!(store.odd_fields().events, odd.len(), "pages");
+    }
+}

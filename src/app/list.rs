@@ -74,6 +74,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                     )));
                 }
                 note_dropped(matching_copies(store.dropped_raws(), &filter), &filter);
+                note_odd_fields(&store);
                 eprintln!("{}", partial_note(&store, &rows));
                 return Err(Failure::Runtime(e));
             }
@@ -119,8 +120,21 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
     note_dropped(dropped, &list.filter);
+    // Without a filter, every event read is in the store; live, every event fetched.
+    if list.filter.is_empty() || fetched_by.is_some() {
+        note_odd_fields(&store);
+    }
     note_saved_pages(&list.source);
     ended(&problems, store.events_read())
+}
+
+/// The events that hold a field of another type than the API's, read as absent (and so matched
+/// by no filter of that field), said after the answer. Said of a store that read every event:
+/// the readers that keep only the events a filter may match count only those they read.
+fn note_odd_fields(store: &Store) {
+    if let Some(sentence) = store.odd_fields().sentence() {
+        eprintln!("callscope: note: {sentence}");
+    }
 }
 
 /// Events dropped as later copies of an id read before (the first copy is kept), said after the
@@ -233,6 +247,7 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         names.join(", ")
     );
     note_dropped(dropped, &filter);
+    note_odd_fields(&store);
     if problems.is_empty() {
         Ok(Ended::Done)
     } else {

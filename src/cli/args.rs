@@ -27,7 +27,7 @@ pub const DEFAULT_PAGE_SIZE: u32 = 100;
     name = "callscope",
     version,
     about = "Explore the client error events of video-call rooms: why peers fail to connect, join, publish or subscribe, or get disconnected.",
-    after_help = "Examples:\n  callscope --demo                      browse the bundled demo dataset\n  callscope incident.json dumps/        open saved API responses\n  callscope --live --room ROOM --type join\n  callscope list --demo --type join --terminal --format csv\n  callscope serve incident.json --addr 127.0.0.1:0\n  callscope --profile prod --room ROOM  settings from ~/.config/callscope/config.toml\n  callscope list --demo --redact        pseudonyms for IP addresses, user names and ids",
+    after_help = "Examples:\n  callscope --demo                      browse the bundled demo dataset\n  callscope incident.json dumps/        open saved API responses\n  callscope --live --room ROOM --type join\n  callscope list --demo --type join --terminal --format csv\n  callscope serve incident.json --addr 127.0.0.1:0\n  callscope --profile prod --room ROOM  settings from ~/.config/callscope/config.toml\n  callscope --config FILE list --demo   settings options: before the command or after\n  callscope list --demo --redact        pseudonyms for IP addresses, user names and ids",
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {

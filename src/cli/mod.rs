@@ -5,6 +5,7 @@
 mod args;
 pub mod config;
 mod docs;
+mod leading;
 
 pub use args::*;
 
@@ -17,11 +18,19 @@ use crate::source::Source;
 use config::Explicit;
 
 /// Parses the command line and runs it. clap's matches tell which source options were given
-/// (they win over a profile) and which hold their defaults (a profile may set those).
+/// (they win over a profile) and which hold their defaults (a profile may set those). The
+/// settings options given before a command's name are read as given after it.
 pub fn main() -> ExitCode {
     crate::memory::give_back_large_blocks();
-    let matches = Cli::command()
-        .try_get_matches()
+    let command = Cli::command();
+    let names: Vec<&str> = command
+        .get_subcommands()
+        .flat_map(|c| std::iter::once(c.get_name()).chain(c.get_all_aliases()))
+        .collect();
+    let line = leading::settings_after_command(std::env::args_os().collect(), &names);
+    let matches = command
+        .clone()
+        .try_get_matches_from(line)
         .unwrap_or_else(|e| clap_exit(e));
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| clap_exit(e));
     let scope = match matches.subcommand() {

@@ -34,6 +34,7 @@ pub use intern::ids::IdKey;
 pub use intern::{Agent, AgentId, Agents, Interner, Sym, SymSets};
 pub use memory::Blob;
 pub use query::Query;
+pub use read::shape::OddFields;
 pub use read::{next_stop, probe, skipping};
 use row::{Located, Span};
 pub use row::{NO_TIME, Row};
@@ -78,6 +79,8 @@ pub struct Store {
     /// order, and those of each user.
     tracks: tracks::Tracks,
     duplicates: usize,
+    /// The events held that hold a field of another type than the API's.
+    odd: OddFields,
     /// Where each event dropped as a later copy of an id is: (blob, offset, length), in the
     /// order they were met.
     dropped: Vec<(u32, u64, u32)>,
@@ -167,6 +170,11 @@ impl Store {
     /// How many events were dropped because an event with the same id was already loaded.
     pub fn duplicates(&self) -> usize {
         self.duplicates
+    }
+
+    /// The events held that hold a field of another type than the API's, read as absent there.
+    pub fn odd_fields(&self) -> OddFields {
+        self.odd
     }
 
     /// The JSON of each event dropped because an event with the same id was already loaded, in
@@ -337,7 +345,14 @@ impl Store {
         // Whether each type is a track event's, asked once per type.
         let mut track_kinds = rustc_hash::FxHashMap::default();
         let fresh = self.ids.insert_all(&mut batch.ids);
-        for ((mut row, located), fresh) in batch.rows.drain(..).zip(fresh) {
+        let mut odd = batch.odd.iter().peekable();
+        for (k, ((mut row, located), fresh)) in batch.rows.drain(..).zip(fresh).enumerate() {
+            // The field of another type, of the first copy of an id only.
+            if let Some(&(_, field)) = odd.next_if(|(at, _)| *at as usize == k)
+                && fresh
+            {
+                self.odd.note(field);
+            }
             if !fresh {
                 duplicates += 1;
                 self.dropped.push((blob, row.offset, row.len));

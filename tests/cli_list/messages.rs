@@ -227,3 +227,67 @@ fn saved_pages_of_a_larger_answer_are_said_to_be_partial_on_stderr() {
         .success()
         .stderr(predicate::str::contains("partial").not());
 }
+
+/// Events holding a field of another type than the API's are said on stderr after the answer,
+/// however the dump is read; stdout and the exit status are what they are without the note.
+#[test]
+fn events_with_a_field_of_another_type_are_counted_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines: Vec<String> = callscope()
+        .args(["demo-data", "--events", "12"])
+        .output()
+        .map(|o| String::from_utf8(o.stdout).unwrap())
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let plain = lines.join("\n") + "\n";
+    lines[2] = lines[2]
+        .replacen("\"is_terminal\":false", "\"is_terminal\":\"true\"", 1)
+        .replacen("\"is_terminal\":true", "\"is_terminal\":\"true\"", 1);
+    assert!(
+        lines[2].contains("\"is_terminal\":\"true\""),
+        "{}",
+        lines[2]
+    );
+    lines[5] = lines[5].replacen("\"timestamp\":\"", "\"timestamp\":1763460000,\"t\":\"", 1);
+    // A later copy of an odd event: dropped, and not counted again.
+    lines.push(lines[2].clone());
+    let text = lines.join("\n") + "\n";
+    let path = dir.path().join("odd.ndjson");
+    std::fs::write(&path, &text).unwrap();
+    let clean = dir.path().join("clean.ndjson");
+    std::fs::write(&clean, &plain).unwrap();
+    let note = "callscope: note: 2 events hold a field of another type than the API's, read as \
+                absent (is_terminal: a string)";
+    for format in ["table", "csv"] {
+        let out = callscope()
+            .args(["list", "--format", format])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.lines().any(|l| l == note), "{format}: {stderr}");
+        let stdin = callscope()
+            .args(["list", "-", "--format", format])
+            .write_stdin(text.clone())
+            .output()
+            .unwrap();
+        assert_eq!(stdin.status.code(), Some(0));
+        assert_eq!(stdin.stdout, out.stdout, "{format}");
+        let stderr = String::from_utf8(stdin.stderr).unwrap();
+        assert!(
+            stderr.lines().any(|l| l == note),
+            "stdin, {format}: {stderr}"
+        );
+        // The same dump with every field of the API's type says nothing of it.
+        let out = callscope()
+            .args(["list", "--format", format])
+            .arg(&clean)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(!stderr.contains("another type"), "{format}: {stderr}");
+    }
+}

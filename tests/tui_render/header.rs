@@ -419,3 +419,61 @@ fn the_types_row_marks_the_type_of_a_groups_events_and_its_keys_go_on_from_it() 
          [x]track.add.success │ others hidden"
     );
 }
+
+/// Events holding a field of another type than the API's are said where the load's problems
+/// are, after the first problem when there is one.
+#[test]
+fn events_with_a_field_of_another_type_are_said_on_the_problems_line() {
+    let event = |id: &str, terminal: Value| {
+        json!({
+            "id": id,
+            "timestamp": "2026-11-18T10:02:03.000123456Z",
+            "type": "client.join.failed",
+            "data": {"room_id": "r1", "peer_id": "p1", "error_code": 500, "is_terminal": terminal}
+        })
+    };
+    let events = vec![
+        event("e1", json!(true)),
+        event("e2", json!("true")),
+        event("e3", json!("false")),
+        // A later copy of e2: dropped, and not counted again.
+        event("e2", json!("true")),
+    ];
+    let source = SourceLabel::Files {
+        count: 1,
+        first: "odd.ndjson".into(),
+    };
+    let m = loaded(
+        source.clone(),
+        Filter::default(),
+        (120, 16),
+        vec![batch(&events)],
+    );
+    let said = "⚠ 2 events hold a field of another type than the API's, read as absent \
+                (is_terminal: a string)";
+    let header = header_text(&m);
+    assert!(header.lines().nth(3).unwrap().contains(said), "{header}");
+    let plain = loaded(
+        source.clone(),
+        Filter::default(),
+        (120, 16),
+        vec![batch(&events[..1])],
+    );
+    assert!(!header_text(&plain).contains("another type"));
+    // After the first load problem.
+    let mut m = Model::new(source, Filter::default(), 200, 16);
+    update(&mut m, Action::BatchLoaded(batch(&events)));
+    let problems = vec![DumpProblem {
+        path: "odd.ndjson".into(),
+        position: Some((9, 1)),
+        message: "expected value".into(),
+    }];
+    update(&mut m, Action::LoadFinished { problems });
+    let header = header_text(&m);
+    assert!(
+        header.contains(
+            "⚠ 1 load problem (P lists in full): odd.ndjson:9:1: expected value · 2 events hold"
+        ),
+        "{header}"
+    );
+}

@@ -6,6 +6,7 @@ use std::sync::{Arc, Weak};
 
 use super::read::probe::Probe;
 use super::read::remembered::Seen;
+use super::read::shape::OddField;
 use super::read::walk::StrAt;
 use super::{Agents, Blob, IdKey, Interner, Located, Row, SymSets};
 use crate::store::memory::spares::Spares;
@@ -30,6 +31,9 @@ pub struct Batch {
     pub(super) strings: Interner,
     pub(super) sets: SymSets,
     pub(super) agents: Agents,
+    /// The rows (by their place in `rows`) whose event holds a field of another type than the
+    /// API's, and the first such field of each.
+    pub(super) odd: Vec<(u32, OddField)>,
     /// Where its buffers go once it is merged: the spares of the reading that built it, for as
     /// long as that reading lasts.
     spares: Weak<Pool>,
@@ -122,6 +126,7 @@ impl Batch {
             strings,
             sets,
             agents,
+            odd: _,
             spares: _,
             #[cfg(test)]
                 trials: _,
@@ -219,6 +224,8 @@ pub struct BatchBuilder {
     rows: Vec<(Row, Located)>,
     ids: Vec<IdKey>,
     tables: Tables,
+    /// As the batch's `odd`.
+    odd: Vec<(u32, OddField)>,
     /// Whether the text search is indexed (see [`BatchBuilder::unindexed`]).
     indexed: bool,
     /// Whether an object that is not an event is refused (see [`BatchBuilder::events_only`]).
@@ -269,6 +276,7 @@ impl BatchBuilder {
                 agents: merged.agents,
                 ..tables
             },
+            odd: Vec::new(),
             indexed: true,
             events_only: false,
             walked: Vec::new(),
@@ -364,6 +372,9 @@ impl BatchBuilder {
             }
         };
         self.ids.push(id);
+        if let Some(odd) = probe.odd {
+            self.odd.push((self.rows.len() as u32, odd));
+        }
         self.rows.push((row, located));
         Ok(())
     }
@@ -383,6 +394,7 @@ impl BatchBuilder {
             blob: self.blob,
             rows: self.rows,
             ids: self.ids,
+            odd: self.odd,
             spares: self.spares,
             #[cfg(test)]
             trials: Trials {

@@ -13,6 +13,7 @@ use crate::event::integer_of;
 
 use super::plain;
 use super::remembered::{Remembered, Seen};
+use super::shape::{OddField, odd_field};
 use super::walk::{StrAt, strings_of};
 
 /// The fields of one event that filtering, the list and the views use.
@@ -26,6 +27,10 @@ pub struct Probe<'a> {
     pub kind: LStr<'a>,
     #[serde(borrow, default)]
     pub data: LData<'a>,
+    /// The first field read as absent because it holds a value of another JSON type than the
+    /// API's: found by the thorough reader only, which every event holding one takes.
+    #[serde(skip)]
+    pub odd: Option<OddField>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -131,14 +136,24 @@ impl<'a> Probe<'a> {
         // The probe reads its strings as bytes, which serde_json does not check for raw control
         // characters: the event is checked to be JSON first, so that one holding such a
         // character is refused (and reported) rather than kept unreadable by any JSON reader.
-        serde_json::from_slice::<de::IgnoredAny>(raw)?;
-        match serde_json::from_slice::<Probe<'a>>(raw) {
-            Ok(p) => Ok(p),
+        // The pass that finds a field of another type checks it too; one it cannot read (text
+        // that is not UTF-8 in a field the probe reads as bytes) is checked as before.
+        let odd = match odd_field(raw) {
+            Ok(odd) => odd,
+            Err(_) => {
+                serde_json::from_slice::<de::IgnoredAny>(raw)?;
+                None
+            }
+        };
+        let mut probe = match serde_json::from_slice::<Probe<'a>>(raw) {
+            Ok(p) => p,
             Err(_) => {
                 let value: Value = serde_json::from_slice(raw)?;
-                Ok(Probe::from_value(&value))
+                Probe::from_value(&value)
             }
-        }
+        };
+        probe.odd = odd;
+        Ok(probe)
     }
 
     fn from_value(v: &Value) -> Probe<'a> {
@@ -183,6 +198,7 @@ impl<'a> Probe<'a> {
             timestamp: s(v.get("timestamp")),
             kind: s(v.get("type")),
             data: LData(data),
+            odd: None,
         }
     }
 }

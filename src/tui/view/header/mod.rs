@@ -228,10 +228,14 @@ fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
     problems_line(model)
 }
 
+/// The first load problem and how many there are, then the events read with a field of another
+/// type than the API's, which no filter of that field matches.
 fn problems_line(model: &Model) -> Line<'static> {
-    match model.session.problems.first() {
-        None => Line::raw(""),
-        Some(first) => {
+    let odd = model.events.store.odd_fields().sentence();
+    let text = match (model.session.problems.first(), odd) {
+        (None, None) => return Line::raw(""),
+        (None, Some(odd)) => format!(" ⚠ {odd}"),
+        (Some(first), odd) => {
             // The count and the key that lists them in full first: a long problem is cut at
             // the screen's edge.
             let key = model.config.keymap.key(Mode::List, Command::ShowProblems);
@@ -240,13 +244,12 @@ fn problems_line(model: &Model) -> Line<'static> {
                 "load problem",
                 "load problems",
             );
-            Line::styled(
-                format!(
-                    " ⚠ {count} ({key} lists in full): {}",
-                    for_terminal(&first.to_string())
-                ),
-                model.config.theme.problem(),
+            let odd = odd.map(|o| format!(" · {o}")).unwrap_or_default();
+            format!(
+                " ⚠ {count} ({key} lists in full): {}{odd}",
+                for_terminal(&first.to_string())
             )
         }
-    }
+    };
+    Line::styled(text, model.config.theme.problem())
 }
