@@ -528,8 +528,6 @@ impl TypedValueParser for Suggest {
     }
 }
 
-/// A value parser for one of a domain enum's values, by their names: the names are offered in
-/// `--help` and completions, and the enum itself knows nothing of the command line.
 /// A `--base-url`: an http or https URL with a host. One written without its scheme is refused
 /// with the option as it should be written.
 fn base_url(text: &str) -> Result<String, String> {
@@ -542,6 +540,8 @@ fn base_url(text: &str) -> Result<String, String> {
     }
 }
 
+/// A value parser for one of a domain enum's values, by their names: the names are offered in
+/// `--help` and completions, and the enum itself knows nothing of the command line.
 fn choice<T: Copy + Send + Sync + 'static>(
     all: &'static [T],
     name: fn(T) -> &'static str,
