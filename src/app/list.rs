@@ -11,7 +11,7 @@ use crate::insight::{GroupKey, GroupSort, WhyEmpty};
 use crate::output::Format;
 use crate::source::Source;
 use crate::source::ndjson::{Spans, matching_copies};
-use crate::store::{NO_TIME, Store};
+use crate::store::{NO_TIME, OddFields, Store};
 
 /// What `list` is asked to print.
 #[derive(Debug, Clone)]
@@ -74,7 +74,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                     )));
                 }
                 note_dropped(matching_copies(store.dropped_raws(), &filter), &filter);
-                note_odd_fields(&store);
+                note_odd_fields(store.odd_fields());
                 eprintln!("{}", partial_note(&store, &rows));
                 return Err(Failure::Runtime(e));
             }
@@ -122,7 +122,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     note_dropped(dropped, &list.filter);
     // Without a filter, every event read is in the store; live, every event fetched.
     if list.filter.is_empty() || fetched_by.is_some() {
-        note_odd_fields(&store);
+        note_odd_fields(store.odd_fields());
     }
     note_saved_pages(&list.source);
     ended(&problems, store.events_read())
@@ -131,8 +131,8 @@ pub fn run(list: List) -> Result<Ended, Failure> {
 /// The events that hold a field of another type than the API's, read as absent (and so matched
 /// by no filter of that field), said after the answer. Said of a store that read every event:
 /// the readers that keep only the events a filter may match count only those they read.
-fn note_odd_fields(store: &Store) {
-    if let Some(sentence) = store.odd_fields().sentence() {
+fn note_odd_fields(odd: OddFields) {
+    if let Some(sentence) = odd.sentence() {
         eprintln!("callscope: note: {sentence}");
     }
 }
@@ -215,6 +215,8 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         rows.truncate(max);
     }
     let dropped = matching_copies(store.dropped_raws(), &filter);
+    // Those of the events read: the store written with pseudonyms holds only the rows written.
+    let odd = store.odd_fields();
     // Redacted, every file of the folder reads one set of pseudonyms: the sessions name their
     // peers as the events do, and nothing real is left beside them.
     let (store, related, rows) = if list.redact {
@@ -247,7 +249,7 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         names.join(", ")
     );
     note_dropped(dropped, &filter);
-    note_odd_fields(&store);
+    note_odd_fields(odd);
     if problems.is_empty() {
         Ok(Ended::Done)
     } else {

@@ -291,3 +291,35 @@ fn events_with_a_field_of_another_type_are_counted_on_stderr() {
         assert!(!stderr.contains("another type"), "{format}: {stderr}");
     }
 }
+
+/// A folder written with pseudonyms says the same count of events with a field of another type
+/// as one written without: that of the events read, not of those written again with pseudonyms.
+#[test]
+fn a_redacted_folder_counts_the_events_of_another_type_as_the_plain_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("odd.ndjson");
+    std::fs::write(
+        &path,
+        "{\"id\":\"e1\",\"timestamp\":\"2026-11-18T10:00:00Z\",\"type\":\"client.join.failed\",\
+         \"data\":{\"peer_id\":\"p1\",\"room_id\":\"r1\",\"is_terminal\":\"true\"}}\n\
+         {\"id\":\"e2\",\"timestamp\":\"2026-11-18T10:00:01Z\",\"type\":\"client.join.failed\",\
+         \"data\":{\"peer_id\":\"p2\",\"room_id\":\"r1\",\"is_terminal\":\"false\"}}\n",
+    )
+    .unwrap();
+    let note = "callscope: note: 2 events hold a field of another type than the API's, read as \
+                absent (is_terminal: a string)";
+    for (name, redact) in [("plain/", false), ("redacted/", true)] {
+        let mut cmd = callscope();
+        cmd.arg("list")
+            .arg(&path)
+            .args(["--max", "1", "--output"])
+            .arg(format!("{}/{name}", dir.path().display()));
+        if redact {
+            cmd.arg("--redact");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.lines().any(|l| l == note), "{name}: {stderr}");
+    }
+}
