@@ -137,19 +137,29 @@ pub async fn look_up_room(
         found = rooms::named(value, lookup(Some(false)).await?);
     }
     if let rooms::Named::None { .. } = &found {
-        let by_id = worker::retrying(
+        let by_id = match worker::retrying(
             &tokens,
             &pause,
             |token| async move { connection.api.room(&token, value).await },
             |retry| on_retry(&retry),
         )
         .await
-        .map_err(|e| {
-            RoomError::Lookup(connection.names.rename(&format!(
-                "cannot look up the room {value:?}: {}",
-                e.describe()
-            )))
-        })?;
+        {
+            Ok(room) => room,
+            // A guess: the service refuses a name that no id of its can be with a 400 (the
+            // same token was just taken for the lookups by name), which answers it: no room
+            // has this id either, and the rooms whose names hold the value are what to say.
+            Err(e) if e.status() == Some(400) => {
+                tracing::info!(name = value, error = %e.describe(), "the name is no room id");
+                None
+            }
+            Err(e) => {
+                return Err(RoomError::Lookup(connection.names.rename(&format!(
+                    "cannot look up the room {value:?}: {}",
+                    e.describe()
+                ))));
+            }
+        };
         if let Some(room) = by_id {
             return Ok(rooms::Named::One(room));
         }
