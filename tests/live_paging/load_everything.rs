@@ -267,3 +267,32 @@ async fn a_failing_cursor_is_reported_after_the_others_and_their_events_are_kept
     assert_eq!(all, (1..=60).collect::<Vec<_>>());
     assert_eq!(store.duplicates(), 0);
 }
+
+/// The untyped cursor retired by the census while a request of its is on its way, that request
+/// then failing: the typed cursors cover the query, so the load ends whole, not failed. Each of
+/// the untyped cursor's requests after its first is made to fail in turn, the one on its way at
+/// the census among them.
+#[tokio::test(start_paused = true)]
+async fn a_retired_cursors_request_that_fails_on_its_way_does_not_fail_a_covered_load() {
+    let clean = Catalog::start(setup(mixed(60))).await;
+    let out = load(&clean, in_room(), Fanout::PerType, tokens()).await;
+    assert_eq!(out.failure, None);
+    let untyped = clean.requests_of("untyped").len();
+    assert!(untyped > 1, "{untyped}");
+    for nth in 1..untyped {
+        let mut setup = setup(mixed(60));
+        setup.faults.push(Fault {
+            key: "untyped",
+            nth,
+            status: 404,
+            retry_after: None,
+        });
+        let server = Catalog::start(setup).await;
+        let out = load(&server, in_room(), Fanout::PerType, tokens()).await;
+        assert_eq!(
+            out.failure, None,
+            "the untyped cursor's request {nth} failing"
+        );
+        assert_eq!(out.numbers, (1..=60).collect::<Vec<_>>(), "request {nth}");
+    }
+}

@@ -70,6 +70,13 @@ impl QueryState {
         self.cursors[k].busy = false;
         let mut fetched = match result {
             Ok(f) => f,
+            Err(e) if self.cursors[k].state == CursorState::Retired => {
+                // Retired by the census while this request was on its way: the typed cursors
+                // cover the query, and nothing this cursor would have brought is missing.
+                tracing::info!(error = %e.describe(), "a request of the retired untyped cursor failed; the typed cursors cover the query");
+                self.merge.close(k);
+                return;
+            }
             Err(e) if self.cursors[k].may_restart(&e) => {
                 self.restart(k, &e, ctx);
                 return;
