@@ -635,6 +635,24 @@ proptest::proptest! {
             proptest::prop_assert_eq!(store.odd_fields().events, odd.len(), "{}", path);
             let (store, _, _, _) = source.select_offline(&Filter::default());
             proptest::prop_assert_eq!(store.odd_fields().events, odd.len(), "selected: {}", path);
+            // The events' JSON chosen without a store: every event read without a filter; with
+            // one, the same candidates as the store of the selection holds.
+            if let Some(spans) = source.select_offline_spans(&Filter::default()) {
+                proptest::prop_assert_eq!(spans.odd().events, odd.len(), "spans: {}", path);
+            }
+            let joins = Filter {
+                types: vec![EventType::Join],
+                ..Filter::default()
+            };
+            let (store, _, _, _) = source.select_offline(&joins);
+            if let Some(spans) = source.select_offline_spans(&joins) {
+                proptest::prop_assert_eq!(
+                    spans.odd().events,
+                    store.odd_fields().events,
+                    "spans of joins: {}",
+                    path
+                );
+            }
         }
         // Pages of the live API come as objects, read into batches one page at a time.
         let mut store = Store::new();

@@ -74,7 +74,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                     )));
                 }
                 note_dropped(matching_copies(store.dropped_raws(), &filter), &filter);
-                note_odd_fields(store.odd_fields());
+                note_odd_fields(store.odd_fields(), false);
                 eprintln!("{}", partial_note(&store, &rows));
                 return Err(Failure::Runtime(e));
             }
@@ -90,6 +90,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                 }
                 write_spans(&list, &spans).map_err(Failure::Runtime)?;
                 note_dropped(spans.dropped(), &list.filter);
+                note_odd_fields(spans.odd(), !list.filter.is_empty());
                 note_saved_pages(offline);
                 // The process ends here: unmapping the dump would only cost time.
                 std::mem::forget(spans);
@@ -120,20 +121,26 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
     note_dropped(dropped, &list.filter);
-    // Without a filter, every event read is in the store; live, every event fetched.
-    if list.filter.is_empty() || fetched_by.is_some() {
-        note_odd_fields(store.odd_fields());
-    }
+    // Without a filter, every event read is in the store; live, every event fetched; offline
+    // with a filter, the events it may match at least.
+    note_odd_fields(
+        store.odd_fields(),
+        !list.filter.is_empty() && fetched_by.is_none(),
+    );
     note_saved_pages(&list.source);
     ended(&problems, store.events_read())
 }
 
 /// The events that hold a field of another type than the API's, read as absent (and so matched
-/// by no filter of that field), said after the answer. Said of a store that read every event:
-/// the readers that keep only the events a filter may match count only those they read.
-fn note_odd_fields(odd: OddFields) {
+/// by no filter of that field), said after the answer. `filtered`: a filter read only the events
+/// it may match (those holding its types, ids and text as written; no other can match it,
+/// whatever its fields hold), and the count is said to be of those.
+fn note_odd_fields(odd: OddFields, filtered: bool) {
     if let Some(sentence) = odd.sentence() {
-        eprintln!("callscope: note: {sentence}");
+        match filtered {
+            true => eprintln!("callscope: note: of the events the filter read, {sentence}"),
+            false => eprintln!("callscope: note: {sentence}"),
+        }
     }
 }
 
@@ -249,7 +256,7 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         names.join(", ")
     );
     note_dropped(dropped, &filter);
-    note_odd_fields(odd);
+    note_odd_fields(odd, false);
     if problems.is_empty() {
         Ok(Ended::Done)
     } else {

@@ -34,7 +34,7 @@ pub use intern::ids::IdKey;
 pub use intern::{Agent, AgentId, Agents, Interner, Sym, SymSets};
 pub use memory::Blob;
 pub use query::Query;
-pub use read::shape::OddFields;
+pub use read::shape::{OddField, OddFields};
 pub use read::{next_stop, probe, skipping};
 use row::{Located, Span};
 pub use row::{NO_TIME, Row};

@@ -323,3 +323,84 @@ fn a_redacted_folder_counts_the_events_of_another_type_as_the_plain_one() {
         assert!(stderr.lines().any(|l| l == note), "{name}: {stderr}");
     }
 }
+
+/// With a filter, a dump file's events are counted among those the filter read: every event for
+/// `--terminal` (whose `is_terminal: "true"` it leaves out), the events of the type asked for
+/// with `--type`, and none of the others, in every format, the answer's lines unchanged.
+#[test]
+fn a_filter_says_the_events_of_another_type_among_those_it_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let event = |id: &str, kind: &str, terminal: &str| {
+        format!(
+            "{{\"id\":\"{id}\",\"timestamp\":\"2026-11-18T10:00:00Z\",\"type\":\"{kind}\",\
+             \"data\":{{\"peer_id\":\"p1\",\"room_id\":\"r1\",\"is_terminal\":{terminal}}}}}\n"
+        )
+    };
+    let text = [
+        event("e1", "client.join.failed", "\"true\""),
+        event("e2", "client.join.failed", "true"),
+        event("e3", "client.publish.failed", "\"false\""),
+        event("e4", "client.publish.failed", "\"true\""),
+    ]
+    .concat();
+    let path = dir.path().join("odd.ndjson");
+    std::fs::write(&path, &text).unwrap();
+    let envelope = dir.path().join("odd.json");
+    let events: Vec<&str> = text.lines().collect();
+    std::fs::write(&envelope, format!("{{\"events\":[{}]}}", events.join(","))).unwrap();
+    let note = |n: &str| {
+        format!(
+            "callscope: note: of the events the filter read, {n} a field of another type than \
+             the API's, read as absent (is_terminal: a string)"
+        )
+    };
+    for file in [&path, &envelope] {
+        for format in ["table", "csv", "ndjson", "json"] {
+            for (filter, said, answer) in [
+                (
+                    &["--terminal"][..],
+                    Some(note("3 events hold")),
+                    &["e2"][..],
+                ),
+                (
+                    &["--type", "join"],
+                    Some(note("1 event holds")),
+                    &["e1", "e2"],
+                ),
+                (
+                    &["--type", "join", "--terminal"],
+                    Some(note("1 event holds")),
+                    &["e2"],
+                ),
+                (&["--room", "r2"], None, &[]),
+            ] {
+                let out = callscope()
+                    .args(["list", "--format", format])
+                    .args(filter)
+                    .arg(file)
+                    .output()
+                    .unwrap();
+                let what = format!("{} {format} {filter:?}", file.display());
+                assert_eq!(out.status.code(), Some(0), "{what}");
+                let stdout = String::from_utf8(out.stdout).unwrap();
+                // The table shows no ids.
+                if format != "table" {
+                    let ids: Vec<&str> = ["e1", "e2", "e3", "e4"]
+                        .into_iter()
+                        .filter(|id| {
+                            stdout.contains(&format!("{id},"))
+                                || stdout.contains(&format!("\"{id}\""))
+                        })
+                        .collect();
+                    assert_eq!(ids, answer, "{what}: {stdout}");
+                }
+                let stderr = String::from_utf8(out.stderr).unwrap();
+                let noted: Vec<&str> = stderr
+                    .lines()
+                    .filter(|l| l.contains("another type"))
+                    .collect();
+                assert_eq!(noted, said.as_slice(), "{what}: {stderr}");
+            }
+        }
+    }
+}

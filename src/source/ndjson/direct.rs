@@ -5,6 +5,7 @@ use super::id::top_level_id;
 use crate::event::{Field, agent_string_env};
 use crate::filter::{Filter, Plan, Record};
 use crate::store::Needle;
+use crate::store::OddField;
 use crate::store::probe::{AgentProbe, LStr, Probe};
 use crate::store::skipping::Skipping;
 use crate::time::parse_rfc3339_nanos;
@@ -18,6 +19,14 @@ pub(super) struct Line<'p, 'a> {
     agent: Option<&'p AgentProbe<'a>>,
     raw: &'p [u8],
     search: Option<&'p Needle>,
+}
+
+impl Line<'_, '_> {
+    /// The first field of the event read as absent because it holds a value of another JSON
+    /// type than the API's.
+    pub(super) fn odd(&self) -> Option<OddField> {
+        self.probe.odd
+    }
 }
 
 impl<'p, 'a> Record for Line<'p, 'a> {

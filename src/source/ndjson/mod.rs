@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use crate::filter::Filter;
-use crate::store::{Blob, NO_TIME, Needle, Reading, Store};
+use crate::store::{Blob, NO_TIME, Needle, OddFields, Reading, Store};
 
 use direct::Direct;
 pub use stream::select_stream;
@@ -134,6 +134,9 @@ pub struct Spans {
     why_empty: Option<Store>,
     /// How many later copies of an id read before that match were dropped.
     dropped: usize,
+    /// The events read (the candidates: those the filter may match) that hold a field of
+    /// another type than the API's.
+    odd: OddFields,
 }
 
 impl Spans {
@@ -156,6 +159,12 @@ impl Spans {
     /// [`matching_copies`]).
     pub fn dropped(&self) -> usize {
         self.dropped
+    }
+
+    /// The events read, those the filter may match, that hold a field of another type than
+    /// the API's (read as absent, so that no filter of that field matches them).
+    pub fn odd(&self) -> OddFields {
+        self.odd
     }
 
     /// Each selected event's JSON exactly as it was read, in input order.
@@ -181,21 +190,31 @@ pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, Not
     } = candidates::candidates_naming(&blobs, filter, threads)?;
     let dropped = matching_dropped(&blobs, &dropped, &direct, filter.is_empty())?;
     let mut spans = Vec::new();
+    let mut odd = OddFields::default();
     for (b, (blob, candidates)) in blobs.iter().zip(&kept).enumerate() {
         let bytes: &[u8] = blob;
         let chunk = candidates.len().div_ceil(threads).max(1);
         let chunks: Vec<&[(usize, usize)]> = candidates.chunks(chunk).collect();
         let parts = parallel(&chunks, |part| {
             let mut out = Vec::new();
+            let mut odd = OddFields::default();
             for &(a, z) in *part {
-                if direct.matches(&bytes[a..z])? {
+                let (matches, odd_field) =
+                    direct.judge(&bytes[a..z], None, |line, matches| (matches, line.odd()))?;
+                if let Some(field) = odd_field {
+                    odd.note(field);
+                }
+                if matches {
                     out.push((b, a, z));
                 }
             }
-            Ok::<_, NotLineDelimited>(out)
+            Ok::<_, NotLineDelimited>((out, odd))
         });
+        // In input order: the first field met is the first candidate's that holds one.
         for part in parts {
-            spans.extend(part?);
+            let (part, part_odd) = part?;
+            spans.extend(part);
+            odd.add(part_odd);
         }
     }
     let why_empty = match spans.is_empty() && (is_bounded(filter) || filter.room().is_some()) {
@@ -207,6 +226,7 @@ pub fn select_spans(blobs: Vec<Arc<Blob>>, filter: &Filter) -> Result<Spans, Not
         spans,
         why_empty,
         dropped,
+        odd,
     })
 }
 

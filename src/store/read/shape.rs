@@ -39,6 +39,14 @@ impl OddFields {
         self.first.get_or_insert(field);
     }
 
+    /// Adds the count of another part of the same load, met after this one.
+    pub fn add(&mut self, other: OddFields) {
+        self.events += other.events;
+        if self.first.is_none() {
+            self.first = other.first;
+        }
+    }
+
     /// What is said of them, `None` when there are none: `3 events hold a field of another
     /// type than the API's, read as absent (is_terminal: a string)`.
     pub fn sentence(&self) -> Option<String> {
