@@ -147,6 +147,12 @@ impl Store {
         self.rows.len() + self.left_out
     }
 
+    /// The events of another type than the API's among every event read, the store's and
+    /// those read beside it (see [`Store::left_out`]), in place of the store's own count.
+    pub fn read_odd_fields(&mut self, odd: OddFields) {
+        self.odd = odd;
+    }
+
     /// Counts `n` events read beside the store's and left out of it.
     pub fn left_out(&mut self, n: usize) {
         self.left_out += n;

@@ -324,9 +324,10 @@ fn a_redacted_folder_counts_the_events_of_another_type_as_the_plain_one() {
     }
 }
 
-/// With a filter, a dump file's events are counted among those the filter read: every event for
+/// With a filter, a dump's events are counted among those the filter read: every event for
 /// `--terminal` (whose `is_terminal: "true"` it leaves out), the events of the type asked for
-/// with `--type`, and none of the others, in every format, the answer's lines unchanged.
+/// with `--type`, and none of the others, in every format, from a file, an envelope, a gzip'd
+/// stream and standard input alike.
 #[test]
 fn a_filter_says_the_events_of_another_type_among_those_it_read() {
     let dir = tempfile::tempdir().unwrap();
@@ -354,7 +355,16 @@ fn a_filter_says_the_events_of_another_type_among_those_it_read() {
              the API's, read as absent (is_terminal: a string)"
         )
     };
-    for file in [&path, &envelope] {
+    let gz = dir.path().join("odd.ndjson.gz");
+    let mut encoder = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::fast(),
+    );
+    std::io::Write::write_all(&mut encoder, text.as_bytes()).unwrap();
+    encoder.finish().unwrap();
+    // Read from a file mapped, an envelope, a gzip'd stream, and standard input.
+    let stdin = std::path::PathBuf::from("-");
+    for file in [&path, &envelope, &gz, &stdin] {
         for format in ["table", "csv", "ndjson", "json"] {
             for (filter, said, answer) in [
                 (
@@ -378,6 +388,7 @@ fn a_filter_says_the_events_of_another_type_among_those_it_read() {
                     .args(["list", "--format", format])
                     .args(filter)
                     .arg(file)
+                    .write_stdin(text.clone())
                     .output()
                     .unwrap();
                 let what = format!("{} {format} {filter:?}", file.display());

@@ -18,7 +18,7 @@ use super::prefilter::Prefilter;
 use crate::filter::{Filter, Plan};
 use crate::source::dump::{self, Cut, DumpProblem, PieceRead};
 use crate::store::probe::Probe;
-use crate::store::{Batch, Blob, IdKey, Needle, Reading, SeenIds, Store};
+use crate::store::{Batch, Blob, IdKey, Needle, OddField, OddFields, Reading, SeenIds, Store};
 
 /// What one piece of the stream gave.
 pub(super) struct Piece {
@@ -45,6 +45,9 @@ pub(super) struct Piece {
     pub(super) within: usize,
     /// Its problems and its line count.
     pub(super) read: PieceRead,
+    /// The events read in full that hold a field of another type than the API's, as indices
+    /// into `ids`, ascending, each with the first such field.
+    pub(super) odd: Vec<(usize, OddField)>,
 }
 
 /// Cuts the stream named `name` into pieces of about `piece_bytes`, reads each with `read` on
@@ -142,6 +145,9 @@ fn select_in_pieces(
     // The events that match dropped as later copies of an id read before.
     let mut dropped = 0;
     let mut lines = dump::LineProblems::default();
+    // The events read in full, each the first of its id, that hold a field of another type
+    // than the API's: the store holds only those that match.
+    let mut odd = OddFields::default();
     // A room given by its name where its id is wanted leaves nothing, and the full way says so
     // from the events it holds (see `insight::why_empty`); so is the time the events span when
     // a range of time leaves nothing. Until something matches, what tells it is kept aside;
@@ -169,6 +175,11 @@ fn select_in_pieces(
         },
         |mut piece: Piece, _| {
             let fresh = seen.record(&mut piece.ids);
+            for &(i, field) in &piece.odd {
+                if fresh[i] {
+                    odd.note(field);
+                }
+            }
             let all_fresh = piece.matched.iter().all(|&i| fresh[i]);
             dropped += piece.within + piece.matched.iter().filter(|&&i| !fresh[i]).count();
             let batch = match piece.batch.take() {
@@ -200,6 +211,7 @@ fn select_in_pieces(
     let mut problems = lines.into_problems(name, stopped);
     problems.extend(unread.into_iter().map(|m| dump::problem(name, None, m)));
     store.left_out(left_out);
+    store.read_odd_fields(odd);
     (store, problems, rows, dropped)
 }
 
@@ -224,6 +236,7 @@ pub(super) fn read_fast(
     let mut matched = Vec::new();
     let mut events = Vec::new();
     let mut noted = Noted::default();
+    let mut odd = Vec::new();
     for line in first_pass(bytes, pre, threads_for(bytes))?
         .into_iter()
         .flatten()
@@ -232,10 +245,15 @@ pub(super) fn read_fast(
         let span = (line.start, line.end);
         let event = &bytes[line.start..line.end];
         // A candidate's time, when wanted, is read off the same reading as the filter's answer.
-        let (matches, time) = match line.candidate {
-            true => direct.judge(event, None, |l, matches| (matches, wanted.time_of(l)))?,
-            false => (false, None),
+        let (matches, time, odd_field) = match line.candidate {
+            true => direct.judge(event, None, |l, matches| {
+                (matches, wanted.time_of(l), l.odd())
+            })?,
+            false => (false, None, None),
         };
+        if let Some(field) = odd_field {
+            odd.push((ids.len(), field));
+        }
         if matches {
             matched.push(ids.len());
             events.push(span);
@@ -274,6 +292,7 @@ pub(super) fn read_fast(
         times,
         within: 0,
         read: PieceRead::of(bytes, Vec::new()),
+        odd,
     })
 }
 
@@ -291,10 +310,15 @@ pub(super) fn read_full(
     });
     let picked = own.filter(filter);
     let within = super::matching_copies(own.dropped_raws(), filter);
+    let mut odd = Vec::new();
     let ids = (0..own.len())
         .map(|i| {
-            // The id as the store read it (every event in it was read so).
+            // The id as the store read it (every event in it was read so), and the field of
+            // another type it holds, if any.
             let probe = Probe::read(own.raw(i)).ok();
+            if let Some(field) = probe.as_ref().and_then(|p| p.odd) {
+                odd.push((i, field));
+            }
             match probe.as_ref().and_then(|p| p.id.get()) {
                 None => IdKey::Absent,
                 Some(b) => IdKey::of_bytes(b).unwrap_or(IdKey::Absent),
@@ -331,6 +355,7 @@ pub(super) fn read_full(
         times,
         within,
         read,
+        odd,
     }
 }
 
