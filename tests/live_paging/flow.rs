@@ -23,15 +23,7 @@ async fn pages_are_fetched_only_when_asked_and_one_at_a_time() {
         },
     ])
     .await;
-    let api = Api::new(&server.url, 3).unwrap();
-    let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands
-        .send(Command::Query {
-            id: 1,
-            filter: Filter::default(),
-        })
-        .unwrap();
+    let (commands, mut reports) = ask(&server.url, 3, Filter::default());
     let mut pages = 0;
     while pages < 1 {
         if let Report::Page { .. } = reports.recv().await.unwrap() {
@@ -64,15 +56,7 @@ async fn a_new_query_drops_the_request_of_the_old_one() {
         },
     ])
     .await;
-    let api = Api::new(&server.url, 3).unwrap();
-    let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands
-        .send(Command::Query {
-            id: 1,
-            filter: Filter::default(),
-        })
-        .unwrap();
+    let (commands, mut reports) = ask(&server.url, 3, Filter::default());
     // Wait until the first request is on the wire.
     while server.count() < 1 {
         tokio::task::yield_now().await;
@@ -184,10 +168,7 @@ async fn a_new_query_cancels_every_cursor_of_the_old_one() {
 /// The requests on their way as the worker reports them, one line per report: each request's
 /// part, or "none".
 async fn in_flight_reports(server: &FaultServer, filter: Filter) -> Vec<String> {
-    let api = Api::new(&server.url, 3).unwrap();
-    let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands.send(Command::Query { id: 1, filter }).unwrap();
+    let (commands, mut reports) = ask(&server.url, 3, filter);
     commands.send(Command::LoadAll { id: 1 }).unwrap();
     let mut seen = Vec::new();
     loop {
@@ -251,15 +232,7 @@ async fn each_page_of_a_cursor_is_reported_as_a_request_of_its_own() {
         page(vec![5, 6], ""),
     ])
     .await;
-    let api = Api::new(&server.url, 3).unwrap();
-    let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands
-        .send(Command::Query {
-            id: 1,
-            filter: join_only(),
-        })
-        .unwrap();
+    let (commands, mut reports) = ask(&server.url, 3, join_only());
     commands.send(Command::LoadAll { id: 1 }).unwrap();
     let mut sent = Vec::new();
     loop {

@@ -54,10 +54,7 @@ async fn load_all_in_pages_of(
     filter: Filter,
     page_size: u32,
 ) -> (Store, Vec<String>, Option<String>) {
-    let api = Api::new(&server.url, page_size).unwrap();
-    let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands.send(Command::Query { id: 1, filter }).unwrap();
+    let (commands, mut reports) = ask(&server.url, page_size, filter);
     commands.send(Command::LoadAll { id: 1 }).unwrap();
     let mut store = Store::new();
     let mut log = Vec::new();
@@ -199,6 +196,23 @@ async fn load(server: &Catalog, filter: Filter, fanout: Fanout, tokens: TokenSou
     }
 }
 
+/// A worker on the service at `url`, in pages of `page_size`, asked for query 1 of `filter`:
+/// where it takes commands, and its reports.
+fn ask(
+    url: &str,
+    page_size: u32,
+    filter: Filter,
+) -> (
+    mpsc::UnboundedSender<Command>,
+    mpsc::UnboundedReceiver<Report>,
+) {
+    let api = Api::new(url, page_size).unwrap();
+    let (reports_tx, reports) = mpsc::unbounded_channel();
+    let commands = worker::spawn(api, tokens(), reports_tx);
+    commands.send(Command::Query { id: 1, filter }).unwrap();
+    (commands, reports)
+}
+
 /// Starts a worker on `server` and asks it to load every event of a query without a type.
 fn load_everything_without_a_type(
     server: &Catalog,
@@ -206,15 +220,7 @@ fn load_everything_without_a_type(
     mpsc::UnboundedSender<Command>,
     mpsc::UnboundedReceiver<Report>,
 ) {
-    let api = Api::new(&server.url, PAGE).unwrap();
-    let (reports_tx, reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands
-        .send(Command::Query {
-            id: 1,
-            filter: in_room(),
-        })
-        .unwrap();
+    let (commands, reports) = ask(&server.url, PAGE, in_room());
     commands.send(Command::LoadAll { id: 1 }).unwrap();
     (commands, reports)
 }

@@ -166,15 +166,7 @@ async fn a_body_dripped_a_byte_a_second_is_abandoned_at_the_request_deadline() {
     ])
     .await;
     let started = Instant::now();
-    let api = Api::new(&server.url, 3).unwrap();
-    let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands
-        .send(Command::Query {
-            id: 1,
-            filter: join_only(),
-        })
-        .unwrap();
+    let (_commands, mut reports) = ask(&server.url, 3, join_only());
     let mut store = Store::new();
     let (failure, retries) = drive(&mut reports, &mut store, 1).await;
     assert_eq!(failure, None);
@@ -387,15 +379,7 @@ async fn https_to_a_plain_http_server_is_not_retried_and_says_to_use_http() {
                 .await;
         }
     });
-    let api = Api::new(&https, 3).unwrap();
-    let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let commands = worker::spawn(api, tokens(), reports_tx);
-    commands
-        .send(Command::Query {
-            id: 1,
-            filter: join_only(),
-        })
-        .unwrap();
+    let (commands, mut reports) = ask(&https, 3, join_only());
     commands.send(Command::LoadAll { id: 1 }).unwrap();
     let mut retries = Vec::new();
     let failure = loop {
