@@ -34,26 +34,11 @@ fn serve(args: &[&str]) -> Server {
 
 /// `callscope list --live` against `server` with serve's token; (status, stdout, stderr).
 fn list_live(server: &Server, args: &[&str]) -> (i32, String, String) {
-    let mut cmd = Command::new(BIN);
-    cmd.args([
-        "list",
-        "--live",
-        "--base-url",
-        &server.url,
-        "--format",
-        "ndjson",
-    ])
-    .args(args)
-    .env("HMS_MANAGEMENT_TOKEN", TOKEN)
-    .stdin(Stdio::null());
-    for name in ["CALLSCOPE_CONFIG", "CALLSCOPE_PROFILE", "XDG_CONFIG_HOME"] {
-        cmd.env_remove(name);
-    }
-    let out = cmd.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+    common::outcome(
+        common::with_token(TOKEN)
+            .args(["list", "--live", "--base-url", &server.url])
+            .args(["--format", "ndjson"])
+            .args(args),
     )
 }
 

@@ -180,19 +180,7 @@ fn folder(dir: &Path) {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .env("HMS_MANAGEMENT_TOKEN", TOKEN)
-        .env_remove("CALLSCOPE_CONFIG")
-        .env_remove("CALLSCOPE_PROFILE")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    common::outcome(common::with_token(TOKEN).args(args))
 }
 
 /// Each story's (peer, outcome, evidence, session) from `callscope story PEER ARGS --format json`.

@@ -122,6 +122,27 @@ pub fn callscope(home: &Path) -> assert_cmd::Command {
     cmd
 }
 
+/// callscope holding the management token `token` and nothing else configured, with nothing on
+/// its stdin: what a script on a machine set up for the API runs.
+pub fn with_token(token: &str) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_callscope"));
+    for name in CLEARED {
+        cmd.env_remove(name);
+    }
+    cmd.env("HMS_MANAGEMENT_TOKEN", token).stdin(Stdio::null());
+    cmd
+}
+
+/// Runs `cmd` to its end: its exit status (-1 when a signal ended it), stdout and stderr.
+pub fn outcome(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
 /// Runs `callscope list ARGS` and returns its stdout, asserting exit 0 and a quiet stderr.
 pub fn list(args: &[&str]) -> String {
     let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_callscope"))

@@ -74,12 +74,18 @@ impl Cursor {
         !self.busy && self.state == CursorState::Open
     }
 
-    /// How a message names the part of the query this cursor loads.
-    pub(super) fn label(&self) -> String {
+    /// The part of the query this cursor loads, as a message names it: "the query", or "the
+    /// join events" for a typed cursor.
+    pub(super) fn part(&self) -> String {
         match &self.kind {
-            None => "loading the query".into(),
-            Some(t) => format!("loading the {} events", t.name()),
+            None => "the query".into(),
+            Some(t) => format!("the {} events", t.name()),
         }
+    }
+
+    /// What a failure of this cursor's load is said to have stopped: "loading the query".
+    pub(super) fn label(&self) -> String {
+        format!("loading {}", self.part())
     }
 
     /// Whether asking the query again from its first page may get past `error`: the request

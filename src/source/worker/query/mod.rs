@@ -210,12 +210,9 @@ impl QueryState {
     /// with `error`, and says so.
     fn restart(&mut self, k: usize, error: &FetchError, ctx: &Ctx) {
         let cursor = &mut self.cursors[k];
-        let what = match &cursor.kind {
-            None => "the query".to_string(),
-            Some(t) => format!("the {} events", t.name()),
-        };
         let message = format!(
-            "the service refused the cursor of {what} with {}; asked again from its first page",
+            "the service refused the cursor of {} with {}; asked again from its first page",
+            cursor.part(),
             error.describe()
         );
         tracing::warn!(%message, pages = cursor.run, "cursor refused");
