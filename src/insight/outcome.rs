@@ -8,7 +8,7 @@ use super::quality::{Summary, around};
 use super::verdict::{
     Attempt, Failing, Fetched, RoomSessions, TrackSeen, Verdict, verdict, verdict_in,
 };
-use crate::related::Related;
+use crate::related::{Related, Session};
 use crate::store::{Store, Sym};
 
 /// A peer's story with the outcome of each chain.
@@ -118,7 +118,13 @@ pub fn outcomes(
         .collect();
     peers.sort();
     peers.dedup();
-    // Each room's sessions read once, for all its chains.
+    // Each room's sessions read once, for all its chains: the sessions sorted out by room in
+    // one pass (a pass over every session for each room took seconds at thousands of rooms).
+    let mut sessions_by_room: rustc_hash::FxHashMap<&str, Vec<&Session>> = Default::default();
+    for s in &related.sessions {
+        sessions_by_room.entry(&s.room_id).or_default().push(s);
+    }
+    let sessions_of = |id: &str| sessions_by_room.get(id).map_or(&[][..], Vec::as_slice);
     let mut room_ids: Vec<Sym> = rows.iter().map(|r| r.room_id).collect();
     room_ids.sort();
     room_ids.dedup();
@@ -126,7 +132,7 @@ pub fn outcomes(
         .par_iter()
         .map(|&r| {
             let id = if r.is_none() { "" } else { store.str(r) };
-            (id, RoomSessions::new(related, id, now))
+            (id, RoomSessions::new(sessions_of(id), now))
         })
         .collect();
     let told: Vec<Vec<(Vec<u32>, super::verdict::Outcome)>> = peers
@@ -141,7 +147,7 @@ pub fn outcomes(
                     let outcome = match rooms.get(failing.room_id) {
                         Some(room) => verdict_in(&failing, room, &theirs, now).outcome,
                         None => {
-                            let room = RoomSessions::new(related, failing.room_id, now);
+                            let room = RoomSessions::new(sessions_of(failing.room_id), now);
                             verdict_in(&failing, &room, &theirs, now).outcome
                         }
                     };

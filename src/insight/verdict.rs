@@ -206,28 +206,24 @@ pub struct RoomSessions<'a> {
 }
 
 impl<'a> RoomSessions<'a> {
-    /// Every join of the room, for the verdicts of all its chains.
-    pub fn new(related: &'a Related, room_id: &str, now: i64) -> RoomSessions<'a> {
-        RoomSessions::of(related, room_id, now, |_| true)
+    /// Every join of `sessions`, a room's sessions in their order, for the verdicts of all its
+    /// chains.
+    pub fn new(sessions: &[&'a Session], now: i64) -> RoomSessions<'a> {
+        RoomSessions::of(sessions.iter().copied(), now, |_| true)
     }
 
-    /// The joins of the room that `keep` keeps: those of one failing peer and its user, for a
-    /// single verdict, without indexing the others.
+    /// The joins of a room's `sessions` that `keep` keeps: those of one failing peer and its
+    /// user, for a single verdict, without indexing the others.
     fn of(
-        related: &'a Related,
-        room_id: &str,
+        sessions: impl Iterator<Item = &'a Session> + Clone,
         now: i64,
         keep: impl Fn(&SessionPeer) -> bool,
     ) -> RoomSessions<'a> {
         let mut room = RoomSessions {
-            known: known_span(related, room_id, now),
+            known: known_span(sessions.clone(), now),
             ..RoomSessions::default()
         };
-        let peers = related
-            .sessions
-            .iter()
-            .filter(|s| s.room_id == room_id)
-            .flat_map(|s| s.peers.iter().map(move |p| (s, p)));
+        let peers = sessions.flat_map(|s| s.peers.iter().map(move |p| (s, p)));
         for (k, (s, p)) in peers.enumerate() {
             if !keep(p) {
                 continue;
@@ -271,7 +267,7 @@ pub fn verdict(failing: &Failing, related: &Related, tracks: &[TrackSeen], now: 
                 .user_id
                 .is_some_and(|u| !u.is_empty() && p.user_id.as_deref() == Some(u))
     };
-    let room = RoomSessions::of(related, failing.room_id, now, theirs);
+    let room = RoomSessions::of(related.sessions_of(failing.room_id), now, theirs);
     verdict_in(failing, &room, tracks, now)
 }
 
@@ -503,12 +499,15 @@ pub fn verdict_in(
     }
 }
 
-/// The span the sessions of a room are known over: from the first's start to the last's end
+/// The span a room's `sessions` are known over: from the first's start to the last's end
 /// (now, for an active one). The sessions endpoint lists a room's sessions without gaps, so
 /// within the span a join not listed did not happen.
-pub fn known_span(related: &Related, room_id: &str, now: i64) -> Option<(i64, i64)> {
+pub fn known_span<'a>(
+    sessions: impl IntoIterator<Item = &'a Session>,
+    now: i64,
+) -> Option<(i64, i64)> {
     let mut span: Option<(i64, i64)> = None;
-    for s in related.sessions_of(room_id) {
+    for s in sessions {
         let Some(from) = s
             .started()
             .or_else(|| s.peers.iter().filter_map(SessionPeer::joined).min())
