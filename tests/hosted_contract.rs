@@ -370,3 +370,59 @@ fn serve_lets_in_management_tokens_minted_from_the_app_key_it_is_given() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("NOT_SET_ANYWHERE is not set"));
 }
+
+/// A proxy that answers every request with 502 and counts the connections made to it.
+fn counting_proxy() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let count = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = count.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            counted.fetch_add(1, Ordering::SeqCst);
+            let mut head = [0u8; 4096];
+            let _ = stream.read(&mut head);
+            let _ = stream.write_all(
+                b"HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+            );
+        }
+    });
+    (url, count)
+}
+
+#[test]
+fn a_token_for_this_machine_never_goes_through_the_proxy_the_environment_names() {
+    // Over plain http the proxy would read the bearer token; callscope asks serve directly.
+    let server = serve(&["--demo"]);
+    let (proxy, connections) = counting_proxy();
+    let mut cmd = common::with_token(TOKEN);
+    for name in ["NO_PROXY", "no_proxy"] {
+        cmd.env_remove(name);
+    }
+    for name in [
+        "http_proxy",
+        "HTTP_PROXY",
+        "https_proxy",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+    ] {
+        cmd.env(name, &proxy);
+    }
+    let (code, stdout, stderr) = common::outcome(
+        cmd.args(["list", "--live", "--base-url", &server.url])
+            .args(["--room", STORM_ROOM, "--format", "ndjson"]),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    // The error types: what a live query without one asks for.
+    let types = "publish,subscribe,join,disconnected,connect";
+    let expected = list_ndjson(["--demo", "--room", STORM_ROOM, "--type", types]);
+    assert_eq!(stdout.lines().collect::<Vec<_>>(), expected);
+    assert_eq!(
+        connections.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "a request went to the proxy"
+    );
+}

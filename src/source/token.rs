@@ -212,13 +212,7 @@ pub fn check_transport(base_url: &str, insecure: bool) -> Result<(), String> {
         "https" => Ok(()),
         "http" if insecure => Ok(()),
         "http" => {
-            let loopback = match url.host() {
-                Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-                Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-                Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-                None => false,
-            };
-            if loopback {
+            if super::api::is_this_machine(&url) {
                 Ok(())
             } else {
                 Err(format!(

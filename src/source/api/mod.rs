@@ -32,6 +32,16 @@ pub const REQUEST_DEADLINE: Duration = Duration::from_secs(120);
 /// when loading everything).
 pub const MAX_ANSWER_BYTES: usize = 16 << 20;
 
+/// Whether `url` names this machine: a loopback address, or `localhost`.
+pub fn is_this_machine(url: &reqwest::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
 /// The HTTP client for one base URL.
 #[derive(Debug, Clone)]
 pub struct Api {
@@ -42,11 +52,18 @@ pub struct Api {
 
 impl Api {
     pub fn new(base_url: &str, page_size: u32) -> Result<Api, String> {
-        let http = reqwest::Client::builder()
+        let mut http = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
             .read_timeout(READ_TIMEOUT)
             .timeout(REQUEST_DEADLINE)
-            .user_agent(concat!("callscope/", env!("CARGO_PKG_VERSION")))
+            .user_agent(concat!("callscope/", env!("CARGO_PKG_VERSION")));
+        // This machine is asked directly, never through a proxy the environment names
+        // (`http_proxy`): over plain http the proxy would read the token, and its own loopback
+        // is not this machine's.
+        if reqwest::Url::parse(base_url).is_ok_and(|url| is_this_machine(&url)) {
+            http = http.no_proxy();
+        }
+        let http = http
             .build()
             .map_err(|e| format!("cannot set up HTTP: {e}"))?;
         Ok(Api {
