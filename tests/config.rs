@@ -246,11 +246,20 @@ quit = "Q"
         cmd.arg("config")
             .env("DEV_TOKEN", "dev-secret-token-93c2")
             .env("HMS_SECRET", "app-secret-5521");
-        if let Some(p) = profile {
-            cmd.args(["--profile", p]);
-        }
+        match profile {
+            Some("") => cmd.arg("--no-profile"),
+            Some(p) => cmd.args(["--profile", p]),
+            None => &mut cmd,
+        };
         stdout_of(&mut cmd)
     };
+    // With --no-profile, what list and the explorer would use: no profile, not the default.
+    let none = run(Some(""));
+    assert!(none.contains("none (--no-profile)"), "{none}");
+    assert!(
+        !none.contains("room-dev") && !none.contains("8080"),
+        "{none}"
+    );
     let dev = run(None);
     assert!(dev.contains("dev (default_profile)"), "{dev}");
     assert!(dev.contains("http://127.0.0.1:8080 (profile dev)"), "{dev}");

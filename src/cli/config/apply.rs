@@ -149,11 +149,7 @@ pub fn configure(
     explicit: Explicit,
 ) -> Result<Settings, ConfigError> {
     let config = Config::load(args)?;
-    let selected = if args.no_profile {
-        None
-    } else {
-        config.select(args.profile.as_deref())?
-    };
+    let selected = config.chosen(args)?;
     if let Some(s) = selected {
         s.profile.apply_source(source, explicit, config.folder());
         s.profile.apply_filters(filters);

@@ -339,7 +339,16 @@ impl Config {
         })
     }
 
-    /// The profile named by `--profile`, else by `default_profile`, else none.
+    /// The profile `args` put in force: none with `--no-profile`, else [`Config::select`]'s.
+    pub fn chosen(&self, args: &SettingsArgs) -> Result<Option<Selected<'_>>, ConfigError> {
+        if args.no_profile {
+            return Ok(None);
+        }
+        self.select(args.profile.as_deref())
+    }
+
+    /// The profile named by `--profile` (or `CALLSCOPE_PROFILE`), else by `default_profile`,
+    /// else none.
     pub fn select(&self, requested: Option<&str>) -> Result<Option<Selected<'_>>, ConfigError> {
         let (name, via) = match (requested, &self.file.default_profile) {
             (Some(name), _) => (name, "--profile"),
@@ -352,10 +361,10 @@ impl Config {
                 path: self.path.clone(),
                 position: None,
                 message: if self.exists {
-                    format!("--profile {name}: no such profile; {}", self.profile_list())
+                    format!("no profile is named {name:?}; {}", self.profile_list())
                 } else {
                     format!(
-                        "--profile {name}: the config file does not exist, so it defines no profile"
+                        "no profile is named {name:?}: the config file does not exist, so it defines none"
                     )
                 },
             }),

@@ -10,7 +10,7 @@ use super::{Config, ConfigError, Explicit, Filters, Settings};
 /// The settings reported come with the text, for the caller to check as the explorer would.
 pub fn report(args: &SettingsArgs, log: &str) -> Result<(String, Settings), ConfigError> {
     let config = Config::load(args)?;
-    let selected = config.select(args.profile.as_deref())?;
+    let selected = config.chosen(args)?;
     let mut source = SourceArgs {
         base_url: crate::cli::DEFAULT_BASE_URL.to_string(),
         page_size: 100,
@@ -60,7 +60,11 @@ pub fn report(args: &SettingsArgs, log: &str) -> Result<(String, Settings), Conf
     ));
     lines.push((
         "profile",
-        selected.map_or_else(|| "none".into(), |s| format!("{} ({})", s.name, s.via)),
+        match selected {
+            Some(s) => format!("{} ({})", s.name, s.via),
+            None if args.no_profile => "none (--no-profile)".into(),
+            None => "none".into(),
+        },
     ));
     let url_origin = if env_url.is_some() {
         " (CALLSCOPE_BASE_URL)".to_string()
