@@ -27,43 +27,64 @@ pub enum Object {
 /// What a JSON value is, when it is related data: a list response (`{"limit", "data", "last"}`)
 /// of rooms or sessions, one room, one session, one peer's stats, or an array of those. `None`
 /// for anything else (an event, an envelope of events): the caller reads it as it reads events.
+/// Read a level at a time, the values below left as written until an object is read whole: a
+/// folder's 130 MB of sessions read into `serde_json::Value` first, written out again and read
+/// once more took seconds beside the events' load.
 pub fn recognise(raw: &RawValue) -> Option<Result<Vec<Object>, String>> {
-    let value: serde_json::Value = serde_json::from_str(raw.get()).ok()?;
-    match &value {
-        serde_json::Value::Array(items) => {
-            if items.is_empty() || !items.iter().all(|v| kind_of(v).is_some()) {
-                return None;
-            }
-            Some(items.iter().map(object_of).collect())
-        }
-        serde_json::Value::Object(map) => {
-            if let Some(kind) = kind_of(&value) {
-                return Some(
-                    object_of(&value)
-                        .map(|o| vec![o])
-                        .map_err(|e| format!("{kind}: {e}")),
-                );
-            }
-            // A list response: `data` holds rooms or sessions (or nothing, or null).
-            if map.contains_key("events") || !map.contains_key("data") {
-                return None;
-            }
-            match map.get("data") {
-                Some(serde_json::Value::Null) => Some(Ok(Vec::new())),
-                Some(serde_json::Value::Array(items)) if items.is_empty() => {
-                    // An empty list of rooms or sessions: nothing to read, and no event either.
-                    map.contains_key("last").then_some(Ok(Vec::new()))
-                }
-                Some(serde_json::Value::Array(items))
-                    if items.iter().all(|v| kind_of(v).is_some()) =>
-                {
-                    Some(items.iter().map(object_of).collect())
-                }
-                _ => None,
-            }
-        }
-        _ => None,
+    if raw.get().trim_start().starts_with('[') {
+        let items: Vec<&RawValue> = serde_json::from_str(raw.get()).ok()?;
+        return objects_of(&items);
     }
+    let map = members(raw)?;
+    if let Some(kind) = kind_of(&map) {
+        return Some(
+            object_of(raw, kind)
+                .map(|o| vec![o])
+                .map_err(|e| format!("{kind}: {e}")),
+        );
+    }
+    // A list response: `data` holds rooms or sessions (or nothing, or null).
+    if map.contains_key("events") {
+        return None;
+    }
+    let data = map.get("data")?.get().trim();
+    if data == "null" {
+        return Some(Ok(Vec::new()));
+    }
+    if !data.starts_with('[') {
+        return None;
+    }
+    let items: Vec<&RawValue> = serde_json::from_str(data).ok()?;
+    if items.is_empty() {
+        // An empty list of rooms or sessions: nothing to read, and no event either.
+        return map.contains_key("last").then_some(Ok(Vec::new()));
+    }
+    objects_of(&items)
+}
+
+/// An object's members, their values as written; `None` for a value that is not an object.
+type Members<'a> = rustc_hash::FxHashMap<String, &'a RawValue>;
+
+fn members(raw: &RawValue) -> Option<Members<'_>> {
+    serde_json::from_str(raw.get()).ok()
+}
+
+/// The objects of a list, when every item is related data and there is one at least.
+fn objects_of(items: &[&RawValue]) -> Option<Result<Vec<Object>, String>> {
+    let kinds: Vec<&'static str> = items
+        .iter()
+        .map(|item| members(item).as_ref().and_then(kind_of))
+        .collect::<Option<_>>()?;
+    if kinds.is_empty() {
+        return None;
+    }
+    Some(
+        items
+            .iter()
+            .zip(kinds)
+            .map(|(item, kind)| object_of(item, kind))
+            .collect(),
+    )
 }
 
 /// Every related object of a file's bytes: one response, an array of objects, or several values
@@ -93,9 +114,8 @@ pub fn read_all(bytes: &[u8]) -> Result<Vec<Object>, String> {
     Ok(objects)
 }
 
-/// Which related object a JSON value is, by the fields only it has.
-fn kind_of(value: &serde_json::Value) -> Option<&'static str> {
-    let map = value.as_object()?;
+/// Which related object an object of these members is, by the fields only it has.
+fn kind_of(map: &Members) -> Option<&'static str> {
     let has = |k: &str| map.contains_key(k);
     if has("publisher") || has("subscriber") {
         return (has("peer_id") && has("session_id")).then_some("peer stats");
@@ -116,12 +136,20 @@ fn kind_of(value: &serde_json::Value) -> Option<&'static str> {
     None
 }
 
-fn object_of(value: &serde_json::Value) -> Result<Object, String> {
-    let raw = value.to_string();
-    match kind_of(value) {
-        Some("peer stats") => PeerStats::parse(&raw).map(Object::Stats),
-        Some("session") => Session::parse(&raw).map(Object::Session),
-        Some("room") => Room::parse(&raw).map(Object::Room),
+/// The object of `kind` that `raw` is, keeping its JSON as written; one written over several
+/// lines is kept on one, as a line of an NDJSON file must be.
+fn object_of(raw: &RawValue, kind: &str) -> Result<Object, String> {
+    let one_line;
+    let mut text = raw.get();
+    if text.contains(['\n', '\r']) {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        one_line = value.to_string();
+        text = &one_line;
+    }
+    match kind {
+        "peer stats" => PeerStats::parse(text).map(Object::Stats),
+        "session" => Session::parse(text).map(Object::Session),
+        "room" => Room::parse(text).map(Object::Room),
         _ => Err("not a room, a session or a peer's stats".into()),
     }
 }

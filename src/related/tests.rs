@@ -110,3 +110,40 @@ fn related_data_is_kept_once_by_its_id() {
         "the JSON as it arrived"
     );
 }
+
+/// Each object's JSON: as written when it is on one line (escapes and spacing kept), and on one
+/// line when it was written over several (the documented samples are pretty-printed), the same
+/// value either way.
+#[test]
+fn each_object_keeps_its_json_on_one_line() {
+    let raws = |objects: Vec<Object>| -> Vec<String> {
+        objects
+            .into_iter()
+            .map(|o| match o {
+                Object::Room(r) => r.raw,
+                Object::Session(s) => s.raw,
+                Object::Stats(s) => s.raw,
+            })
+            .collect()
+    };
+    for name in ["rooms-list.json", "sessions-list.json", "session-get.json"] {
+        let text = fixture(name);
+        assert!(text.trim().contains('\n'), "{name} is pretty-printed");
+        let found = raws(read(&text).unwrap().unwrap());
+        let whole: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let values: Vec<serde_json::Value> = match whole.get("data") {
+            Some(serde_json::Value::Array(items)) => items.clone(),
+            _ => vec![whole],
+        };
+        assert_eq!(found.len(), values.len(), "{name}");
+        for (raw, value) in found.iter().zip(&values) {
+            assert!(!raw.contains(['\n', '\r']), "{name}: {raw}");
+            assert_eq!(
+                &serde_json::from_str::<serde_json::Value>(raw).unwrap(),
+                value
+            );
+        }
+    }
+    let line = r#"{"id": "6a1", "name": "caf\u00e9",  "enabled": true}"#;
+    assert_eq!(raws(read(line).unwrap().unwrap()), [line]);
+}
