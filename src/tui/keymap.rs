@@ -293,7 +293,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[List, Detail, Help], keys: &[Char('P')], command: Command::ShowProblems, help: "every problem met loading, with its file:line", hint: None },
     Binding { modes: &[Help], keys: &[Code(KeyCode::Esc)], command: Command::ToggleHelp, help: "close the help", hint: None },
     Binding { modes: BROWSE, keys: &[Char('R')], command: Command::Rerun, help: "live: run the query again to see newer events", hint: None },
-    Binding { modes: BROWSE, keys: &[Char('A')], command: Command::LoadAll, help: "live: load every matching page (again: stop)", hint: None },
+    Binding { modes: &[List, Detail, Groups, Story, Facets], keys: &[Char('A')], command: Command::LoadAll, help: "live: load every matching page (again: stop)", hint: None },
     Binding { modes: BROWSE, keys: &[Char('s')], command: Command::SaveShown, help: "save the shown events to a dump", hint: Some("save") },
     Binding { modes: BROWSE, keys: &[Char('S')], command: Command::SaveLoaded, help: "save every loaded event to a dump", hint: None },
     Binding { modes: &[List, Detail, Story], keys: &[Char('m')], command: Command::ShowQuality, help: "the peer's network in the session, as charts", hint: Some("network") },

@@ -154,6 +154,9 @@ pub fn handle(mut f: FacetsCursor, model: &mut Model, c: Command) -> Handled {
             return Handled::to(*f.back);
         }
         Command::ToggleHelp => return Handled::to(Focus::Help(HelpPanel::over(Focus::Facets(f)))),
+        Command::LoadAll => {
+            return Handled::Done(Focus::Facets(f), crate::tui::update::live::load_all(model));
+        }
         Command::PopFilter => {
             let (focus, effects) = history::undo(model, Focus::Facets(f));
             return Handled::Done(focus, effects);

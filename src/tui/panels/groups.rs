@@ -220,6 +220,10 @@ pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
         }
         Command::Apply => return open_group(g, model),
         Command::Cancel | Command::ShowGroups => return Handled::to(Focus::List),
+        // The groups are counted again as the pages come.
+        Command::LoadAll => {
+            return Handled::Done(Focus::Groups(g), crate::tui::update::live::load_all(model));
+        }
         Command::NextGroupKey | Command::PrevGroupKey => {
             let k = GroupKey::ALL.iter().position(|k| *k == g.key).unwrap_or(0);
             let n = GroupKey::ALL.len();

@@ -258,6 +258,9 @@ pub fn handle(mut s: StoryPanel, model: &mut Model, c: Command) -> Handled {
             model.panes.detail.scroll = 0;
             return Handled::to(*s.back);
         }
+        Command::LoadAll => {
+            return Handled::Done(Focus::Story(s), crate::tui::update::live::load_all(model));
+        }
         // The groups take the list's place, and the story closes.
         Command::ShowGroups => {
             return Handled::to(Focus::Groups(super::groups::GroupsPanel::open(

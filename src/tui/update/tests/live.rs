@@ -258,3 +258,41 @@ fn a_query_asked_again_from_its_first_page_is_said_and_its_loading_goes_on() {
     assert_eq!(live.failure(), None, "the loading goes on");
     assert_eq!(m.events.store.len(), 10, "what was loaded stays");
 }
+
+/// `A` loads every page from the views whose figures the missing pages make partial (the groups,
+/// their facets, a peer's story), and leaves the view as it is.
+#[test]
+fn a_loads_every_page_from_the_groups_the_facets_and_a_story() {
+    // A key as the keymap reads it in the mode at hand.
+    let key = |m: &mut Model, c: char| {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        match m.config.keymap.command_for(m.focus.mode(), &key) {
+            Some(command) => run(m, command),
+            None => panic!("{c} is not bound in {:?}", m.focus.mode()),
+        }
+    };
+    for (open, mode) in [
+        (&['e'][..], Mode::Groups),
+        (&['e', 'F'][..], Mode::Facets),
+        (&['p'][..], Mode::Story),
+    ] {
+        let mut m = loaded(&ten());
+        m.session.live = Some(crate::tui::model::Live::new("http://127.0.0.1:1".into()));
+        let live = m.session.live.as_mut().unwrap();
+        live.next = Some("more".into());
+        let id = live.query;
+        for &c in open {
+            key(&mut m, c);
+        }
+        assert_eq!(m.focus.mode(), mode);
+        let effects = key(&mut m, 'A');
+        assert_eq!(
+            effects,
+            vec![Effect::Worker(worker::Command::LoadAll { id })],
+            "{mode:?}: {:?}",
+            m.status
+        );
+        assert_eq!(m.focus.mode(), mode);
+        assert!(m.session.live.as_ref().unwrap().loading_all, "{mode:?}");
+    }
+}
