@@ -107,3 +107,19 @@ fn the_timeline_labels_its_time_axis_fills_the_width_and_esc_closes_it() {
         assert_eq!(m.focus.mode(), Mode::List);
     }
 }
+
+/// Once Enter shows a range, the list has the keyboard and the strip's keys do nothing: its
+/// title says how to give it the keyboard back rather than offer them.
+#[test]
+fn after_enter_the_strip_names_the_key_that_gives_it_the_keyboard_back() {
+    let mut m = demo(Filter::default(), (140, 40));
+    run(&mut m, Command::ToggleTimeline);
+    run(&mut m, Command::Right);
+    run(&mut m, Command::Apply);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("per bar · T: back to the strip"), "{text}");
+    assert!(!text.contains("Esc: close") && !text.contains("mark"), "{text}");
+    run(&mut m, Command::ToggleTimeline);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("T/Esc: close"), "{text}");
+}

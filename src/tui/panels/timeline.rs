@@ -270,6 +270,14 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
                 format!(
                     " timeline · too few lines to draw: make the terminal taller · {closes}: close ",
                 )
+            } else if !focused {
+                // The list has the keyboard (after Enter showed a range): the strip's own keys
+                // do nothing until it has it again.
+                format!(
+                    " timeline UTC · {} per bar · {}: back to the strip ",
+                    tl.timeline.step_label(),
+                    model.config.keymap.key(Mode::List, Command::ToggleTimeline),
+                )
             } else {
                 format!(
                     " timeline UTC · {} per bar · {}/{} move, {}: mark, {}: show · {closes}: close ",
