@@ -34,6 +34,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use crate::filter::Filter;
 use crate::related::Related;
 use crate::store::{Batch, Store};
+use problem::Problem;
 
 /// The environment variable read for the token when no `--token-file` is given.
 pub const TOKEN_ENV: &str = "CALLSCOPE_SERVE_TOKEN";
@@ -303,11 +304,17 @@ pub async fn serve_on(
             axum::http::StatusCode::REQUEST_TIMEOUT,
             limits.request + options.delay,
         ))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            in_bounds(limits, request, next)
+        }))
         .layer(axum::middleware::from_fn(log_request));
+    // The HTTP layer reads a head in growing parts and stops somewhere past its bound: twice
+    // the bound, so that every head over it up to there is refused by `in_bounds`, in the
+    // API's error shape.
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read)
-        .max_buf_size(limits.max_head_bytes.max(8192));
+        .max_buf_size((limits.max_head_bytes * 2).max(8192));
     let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(shutdown);
@@ -358,6 +365,61 @@ pub async fn serve_on(
 
 /// Logs each request: method, path and query, status and time taken. Headers, where the token
 /// travels, are never logged.
+/// Refuses a request whose head is over `limits.max_head_bytes` with 431, and answers the
+/// refusals the layers make themselves (413 for a body past its bound, 408 past the deadline)
+/// in the API's error shape, as every other refusal is.
+async fn in_bounds(
+    limits: Limits,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::StatusCode;
+    use axum::response::IntoResponse;
+    let head = head_len(&request);
+    if head > limits.max_head_bytes {
+        let problem = Problem {
+            status: StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            message: "Request Header Fields Too Large".into(),
+            details: vec![format!(
+                "the request line and headers are {head} bytes; at most {} are read",
+                limits.max_head_bytes
+            )],
+        };
+        return problem.into_response();
+    }
+    let response = next.run(request).await;
+    let shaped = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    let detail = match response.status() {
+        _ if shaped => return response,
+        StatusCode::PAYLOAD_TOO_LARGE => format!(
+            "a request body is at most {} bytes (the API's requests have none)",
+            limits.max_body_bytes
+        ),
+        StatusCode::REQUEST_TIMEOUT => "the request was not answered in time".to_string(),
+        _ => return response,
+    };
+    let status = response.status();
+    Problem {
+        status,
+        message: status.canonical_reason().unwrap_or("Error").into(),
+        details: vec![detail],
+    }
+    .into_response()
+}
+
+/// The bytes of a request's head as HTTP/1.1 writes it: its request line, each header and the
+/// blank line that ends them.
+fn head_len(request: &axum::extract::Request) -> usize {
+    let line = request.method().as_str().len() + 1 + request.uri().to_string().len() + 11;
+    let headers: usize = (request.headers().iter())
+        .map(|(name, value)| name.as_str().len() + 2 + value.len() + 2)
+        .sum();
+    line + headers + 2
+}
+
 async fn log_request(
     request: axum::extract::Request,
     next: axum::middleware::Next,

@@ -118,7 +118,10 @@ fn after_enter_the_strip_names_the_key_that_gives_it_the_keyboard_back() {
     run(&mut m, Command::Apply);
     let text = screen_text(draw(&m).backend().buffer());
     assert!(text.contains("per bar · T: back to the strip"), "{text}");
-    assert!(!text.contains("Esc: close") && !text.contains("mark"), "{text}");
+    assert!(
+        !text.contains("Esc: close") && !text.contains("mark"),
+        "{text}"
+    );
     run(&mut m, Command::ToggleTimeline);
     let text = screen_text(draw(&m).backend().buffer());
     assert!(text.contains("T/Esc: close"), "{text}");
