@@ -293,10 +293,12 @@ pub fn clock(ns: i64) -> String {
     format!("{:02}:{:02}:{:02}", day / 3600, day % 3600 / 60, day % 60)
 }
 
-/// `0s`, `43s`, `1m 43s`, `2h 05m`, `3d 4h`.
+/// `0s`, `920ms`, `43s`, `1m 43s`, `2h 05m`, `3d 4h`.
 pub fn duration_words(ns: i64) -> String {
     let secs = ns.max(0) / S;
     match secs {
+        // Retries a fraction of a second apart: "over 0s" would read as no time at all.
+        0 if ns >= 1_000_000 => format!("{}ms", ns / 1_000_000),
         0..60 => format!("{secs}s"),
         60..3600 => format!("{}m {:02}s", secs / 60, secs % 60),
         3600..86_400 => format!("{}h {:02}m", secs / 3600, secs % 3600 / 60),
@@ -558,6 +560,7 @@ mod tests {
     #[test]
     fn durations_read_as_people_write_them() {
         assert_eq!(duration_words(0), "0s");
+        assert_eq!(duration_words(920_400_000), "920ms");
         assert_eq!(duration_words(43 * S), "43s");
         assert_eq!(duration_words(103 * S), "1m 43s");
         assert_eq!(duration_words(2 * 3600 * S + 5 * 60 * S), "2h 05m");

@@ -179,3 +179,25 @@ fn the_network_view_without_stats_says_which_response_to_add() {
         "{text}"
     );
 }
+
+/// A peer without a name is called unnamed, as `callscope story` calls it, and retries a
+/// fraction of a second apart are said to span that fraction, not 0s.
+#[test]
+fn an_unnamed_peers_quick_retries_read_as_they_happened() {
+    let join = |id: &str, ts: &str| {
+        json!({"id": id, "type": "client.join.failed", "timestamp": ts, "data": {
+            "room_id": "r", "peer_id": "f33f0f94-peer", "error_code": 500,
+            "error_name": "ServerErrors", "is_terminal": false}})
+    };
+    let mut m = of_events(
+        (140, 30),
+        &[
+            join("a", "2026-11-18T10:00:00.000Z"),
+            join("b", "2026-11-18T10:00:00.920Z"),
+        ],
+    );
+    run(&mut m, Command::ShowStory);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("story of unnamed (f33f0f94-peer)"), "{text}");
+    assert!(text.contains("2 failed attempts over 920ms"), "{text}");
+}

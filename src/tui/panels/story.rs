@@ -338,7 +338,10 @@ pub fn draw(model: &Model, s: &StoryPanel, frame: &mut Frame, area: Rect) {
     let theme = &model.config.theme;
     let store = &model.events.store;
     let first = s.story.events.first().map(|&i| store.row(i as usize));
-    let user = first.map(|r| store.str(r.user_name)).unwrap_or("");
+    // As `callscope story` names a peer without a name.
+    let user = (first.map(|r| store.str(r.user_name)))
+        .filter(|u| !u.is_empty())
+        .unwrap_or("unnamed");
     let through = s.verdicts.iter().filter(|v| v.outcome.succeeded()).count();
     let title = format!(
         " story of {} ({}) · {}, {}, {} gave up, {} got through{} · {}: network, {}: back ",
