@@ -248,7 +248,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE_AND_HELP, keys: &[Char('g'), Code(KeyCode::Home)], command: Command::Top, help: "first event (top of the detail pane)", hint: None },
     Binding { modes: BROWSE_AND_HELP, keys: &[Char('G'), Code(KeyCode::End)], command: Command::Bottom, help: "last event (end of the detail pane)", hint: None },
     Binding { modes: &[List], keys: &[Code(KeyCode::Enter), Code(KeyCode::Tab)], command: Command::FocusDetail, help: "focus the detail pane", hint: Some("detail") },
-    Binding { modes: &[Detail], keys: &[Code(KeyCode::Tab), Code(KeyCode::Esc), Code(KeyCode::Enter)], command: Command::FocusList, help: "back to the list", hint: Some("list") },
+    Binding { modes: &[Detail], keys: &[Code(KeyCode::Tab), Code(KeyCode::Esc), Code(KeyCode::Enter)], command: Command::FocusList, help: "in the detail pane: back to the list", hint: Some("list") },
     Binding { modes: &[List, Detail, Groups], keys: &[Char('1')], command: Command::TogglePublish, help: "only publish failures, or add/remove them", hint: Some("to 5: types") },
     Binding { modes: &[List, Detail, Groups], keys: &[Char('2')], command: Command::ToggleSubscribe, help: "only subscribe failures, or add/remove them", hint: None },
     Binding { modes: &[List, Detail, Groups], keys: &[Char('3')], command: Command::ToggleJoin, help: "only join failures, or add/remove them", hint: None },

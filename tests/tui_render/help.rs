@@ -192,3 +192,36 @@ fn the_help_lists_the_commands_of_the_command_line() {
         assert!(help.contains(spec.help), "the help lacks {}", spec.help);
     }
 }
+
+/// Each view's section names the keys that work there though a section above describes them:
+/// the story's, all of them; the groups' find and facets.
+#[test]
+fn each_views_section_names_the_keys_it_shares_with_the_sections_above() {
+    let m = demo(Filter::default(), (140, 40));
+    // The help's lines unwrapped, on a line of their own each.
+    let help: Vec<String> = callscope::tui::panels::help::help_lines(&m.config, 400)
+        .iter()
+        .map(|line| line.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect();
+    let section = |title: &str| {
+        let start = help.iter().position(|l| l == title).expect(title);
+        let end =
+            (help[start..].iter().position(String::is_empty)).map_or(help.len(), |k| start + k);
+        help[start..end]
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let story = section("In a peer's story");
+    assert!(story.contains("and, as above"), "{story}");
+    for key in ["Esc", "m", "Y", "J", "A"] {
+        assert!(story.split(' ').any(|w| w == key), "{key}: {story}");
+    }
+    let groups = section("In the groups view");
+    for key in ["/", "n", "N", "F", "t", "e", "A"] {
+        assert!(groups.split(' ').any(|w| w == key), "{key}: {groups}");
+    }
+    // Quitting and this help work everywhere and are not named again.
+    assert!(!groups.contains("q/Ctrl-C"), "{groups}");
+}

@@ -130,8 +130,23 @@ fn unwrapped_help_lines(config: &Config) -> Vec<Line<'static>> {
     let mut listed: Vec<*const keymap::Bound> = Vec::new();
     for (modes, title) in SECTIONS {
         let mut section = Vec::new();
+        // The keys of this mode that a section above lists: named, not described again (but
+        // quitting, suspending and this help, which work everywhere).
+        let mut also: Vec<String> = Vec::new();
+        let above = listed.len();
         for b in modes.iter().flat_map(|m| config.keymap.bindings_for(*m)) {
             if listed.contains(&(b as *const _)) {
+                let everywhere = matches!(
+                    b.command(),
+                    Command::Quit | Command::Suspend | Command::ToggleHelp
+                );
+                let keys = b.keys_label();
+                if listed[..above].contains(&(b as *const _))
+                    && !everywhere
+                    && !also.contains(&keys)
+                {
+                    also.push(keys);
+                }
                 continue;
             }
             listed.push(b as *const _);
@@ -140,7 +155,12 @@ fn unwrapped_help_lines(config: &Config) -> Vec<Line<'static>> {
                 Span::raw(b.help()),
             ]));
         }
-        // A mode whose keys were all listed above gets no empty section.
+        if !also.is_empty() {
+            section.push(Line::from(vec![
+                Span::styled(format!("  {:<22}", "and, as above"), theme.label()),
+                Span::styled(also.join("  "), theme.key()),
+            ]));
+        }
         if !section.is_empty() {
             lines.push(Line::styled(title.to_string(), theme.title()));
             lines.append(&mut section);
