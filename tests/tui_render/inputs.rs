@@ -293,3 +293,30 @@ fn the_room_prompt_offers_the_rooms_of_recent_sessions_and_those_used_before() {
         "{text}"
     );
 }
+
+/// On a terminal too short for every input, the box scrolls to the focused one: what is typed
+/// there shows, with the cursor after it.
+#[test]
+fn the_filter_editor_on_a_short_terminal_shows_the_input_being_typed_into() {
+    for (width, height) in [(60, 20), (100, 20), (80, 12)] {
+        let mut m = demo(Filter::default(), (width, height));
+        run(&mut m, Command::EditFilters);
+        // The last input: the search.
+        for _ in 0..13 {
+            run(&mut m, Command::NextField);
+        }
+        for c in "hello".chars() {
+            let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+            update(&mut m, Action::Input(TermEvent::Key(key)));
+        }
+        let mut t = draw(&m);
+        let buffer = t.backend().buffer().clone();
+        let (y, x) = editor_input(&buffer, "search");
+        assert!(
+            row_text(&buffer, y).contains("search hello"),
+            "{width}x{height}"
+        );
+        let cursor = t.get_cursor_position().unwrap();
+        assert_eq!(cursor, Position::new(x + 5, y), "{width}x{height}");
+    }
+}

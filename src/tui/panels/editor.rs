@@ -342,6 +342,8 @@ pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect)
         ));
     let inner = block.inner(popup);
     let input_width = inner.width.saturating_sub(LABEL_WIDTH + 1) as usize;
+    // On a short terminal the box scrolls so that the focused input shows.
+    let top = (editor.focus + 1).saturating_sub(inner.height as usize);
     let mut lines = Vec::new();
     for (k, (slot, input)) in SLOTS.iter().zip(&editor.inputs).enumerate() {
         let focused = k == editor.focus;
@@ -364,10 +366,10 @@ pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect)
             ),
             Span::styled(padded, style),
         ]));
-        if focused && (k as u16) < inner.height {
+        if focused && k >= top && ((k - top) as u16) < inner.height {
             frame.set_cursor_position(Position::new(
                 inner.x + LABEL_WIDTH + 1 + cursor as u16,
-                inner.y + k as u16,
+                inner.y + (k - top) as u16,
             ));
         }
     }
@@ -375,7 +377,10 @@ pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect)
         " the command line's filters are here too; u in the list takes a change back".to_string(),
         theme.label(),
     ));
-    frame.render_widget(Paragraph::new(lines).block(block), popup);
+    frame.render_widget(
+        Paragraph::new(lines).block(block).scroll((top as u16, 0)),
+        popup,
+    );
 }
 
 /// The part of an input's text that shows in `width` columns (the end of a long one, where the
