@@ -28,6 +28,7 @@ use callscope::insight::{GroupKey, GroupSort};
 use callscope::insight::{Groups, Order, OrderIndex, SortKey, Timeline};
 use callscope::source::dump::{DumpFile, LARGE_BATCH, read_file_in_batches};
 use callscope::store::{BatchBuilder, Blob, Reading, Store};
+use callscope::time::Zone;
 use callscope::tui::action::{Action, Command};
 use callscope::tui::model::{Model, SourceLabel};
 use callscope::tui::panels::Focus;
@@ -459,7 +460,25 @@ fn related_work(c: &mut Criterion, events: usize) {
         b.iter(|| callscope::insight::After::of(black_box(store), storm))
     });
     group.bench_function("verdict of an event's chain", |b| {
-        b.iter(|| callscope::tui::panels::detail::verdict_of(black_box(store), &with.beside, storm))
+        b.iter(|| {
+            callscope::tui::panels::detail::verdict_of(
+                black_box(store),
+                &with.beside,
+                storm,
+                Zone::Utc,
+            )
+        })
+    });
+    // Its times of day in the system's zone, its offset found at each time it names.
+    group.bench_function("verdict of an event's chain, in local time", |b| {
+        b.iter(|| {
+            callscope::tui::panels::detail::verdict_of(
+                black_box(store),
+                &with.beside,
+                storm,
+                Zone::System,
+            )
+        })
     });
     group.bench_function("group by error (baseline)", |b| {
         b.iter(|| Groups::compute(store, &with.events.shown, GroupKey::Error, GroupSort::Count))

@@ -10,10 +10,11 @@ use super::fetch::{Stopped, fetch};
 use super::{Ended, Failure};
 use crate::event::{EventType, Field};
 use crate::filter::Filter;
-use crate::insight::{Fetched, Told, clock, duration_words, tell_with};
+use crate::insight::{Fetched, Told, duration_words, tell_with};
 use crate::source::Source;
 use crate::source::related_live::TRACK_TYPES;
 use crate::store::Store;
+use crate::time::Zone;
 
 /// How the story is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +86,8 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             of.peer_id
         )));
     };
-    let told = tell_with(&store, &related, &fetched, peer, now);
+    // In UTC, as the events write their times.
+    let told = tell_with(&store, &related, &fetched, peer, now, Zone::Utc);
     if told.story.events.is_empty() {
         return Err(Failure::usage(format!(
             "no event of peer {} in the source",
@@ -133,9 +135,9 @@ fn text_of(store: &Store, told: &Told) -> String {
     for (k, chain) in story.chains.iter().enumerate() {
         out.push_str(&format!(
             "\n{}, {} to {}\n",
-            chain.summary(store),
-            clock(chain.first),
-            clock(chain.last)
+            chain.summary(store, Zone::Utc),
+            Zone::Utc.clock(chain.first),
+            Zone::Utc.clock(chain.last)
         ));
         let v = &told.verdicts[k];
         let last = store.event(*chain.events.last().unwrap_or(&chain.events[0]) as usize);
@@ -155,7 +157,7 @@ fn text_of(store: &Store, told: &Told) -> String {
     if !told.tracks.is_empty() {
         out.push_str("\ntracks:\n");
         for t in &told.tracks {
-            out.push_str(&format!("  {} {}\n", clock(t.at), t.words()));
+            out.push_str(&format!("  {} {}\n", Zone::Utc.clock(t.at), t.words()));
         }
     }
     out

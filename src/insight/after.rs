@@ -2,9 +2,10 @@
 //! chains are those of a peer's story ([`crate::insight::story`]); the API reports failures only,
 //! never successes, and the words here claim no more than that.
 
-use super::chains::{CHAIN_GAP, clock};
+use super::chains::CHAIN_GAP;
 use super::{Ending, Outside, chain_at};
 use crate::store::Store;
+use crate::time::Zone;
 
 /// The event's chain, as far as the loaded events show it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -66,9 +67,9 @@ impl After {
 
     /// One sentence on the event's place in its chain and what followed it, e.g. `attempt 3 of
     /// 7 in this chain; 4 later errors follow, the next at 11:06:01; gave up: final error at
-    /// 11:06:02`. The chain's ending is told as what came after its last error, which this
-    /// event is only when no later error follows it.
-    pub fn sentence(&self, action: &str) -> String {
+    /// 11:06:02`, its times of day in `zone`. The chain's ending is told as what came after
+    /// its last error, which this event is only when no later error follows it.
+    pub fn sentence(&self, action: &str, zone: Zone) -> String {
         if let Some(outside) = self.outside {
             return outside.words().to_string();
         }
@@ -89,23 +90,26 @@ impl After {
             )
         };
         let (Some(next), Some(last)) = (self.next_at, self.last_at) else {
-            return format!("{place}; {}", ending.words());
+            return format!("{place}; {}", ending.words(zone));
         };
         // The last error, named by its time unless it is the next one.
         let (follow, last) = match self.later {
-            1 => (format!("1 later error follows, at {}", clock(next)), None),
+            1 => (
+                format!("1 later error follows, at {}", zone.clock(next)),
+                None,
+            ),
             n => (
-                format!("{n} later errors follow, the next at {}", clock(next)),
-                Some(clock(last)),
+                format!("{n} later errors follow, the next at {}", zone.clock(next)),
+                Some(zone.clock(last)),
             ),
         };
         let end = match (*ending, last) {
-            (Ending::GaveUp { .. }, Some(_)) => ending.words(),
+            (Ending::GaveUp { .. }, Some(_)) => ending.words(zone),
             (Ending::GaveUp { next, .. }, None) => match next {
                 None => "gave up: it is final".into(),
                 Some(n) => format!(
                     "gave up: it is final; a new chain for this action began at {}",
-                    clock(n)
+                    zone.clock(n)
                 ),
             },
             (Ending::NoLaterError, None) => "none after it among the loaded events".into(),
@@ -116,7 +120,7 @@ impl After {
                 "none within {} min of {}; an error at {} starts a new chain",
                 CHAIN_GAP / (60 * 1_000_000_000),
                 last.map_or("it".into(), |l| format!("the last, at {l}")),
-                clock(next)
+                zone.clock(next)
             ),
         };
         format!("{place}; {follow}; {end}")
@@ -157,19 +161,19 @@ mod tests {
         );
         assert!(after.final_at.is_some());
         assert_eq!(
-            after.sentence("JOIN"),
+            after.sentence("JOIN", Zone::Utc),
             "attempt 2 of 3 in this chain; 1 later error follows, at 11:06:02; gave up: it is \
              final"
         );
         assert_eq!(
-            After::of(&s, 2).sentence("JOIN"),
+            After::of(&s, 2).sentence("JOIN", Zone::Utc),
             "attempt 3 of 3 in this chain; gave up: final error at 11:06:02"
         );
         let last = After::of(&s, 2);
         assert_eq!((last.later, last.final_at, last.last_at), (0, None, None));
         let s = store(&[join(1, 0, false), join(2, 1, false), join(3, 2, true)]);
         assert_eq!(
-            After::of(&s, 0).sentence("JOIN"),
+            After::of(&s, 0).sentence("JOIN", Zone::Utc),
             "attempt 1 of 3 in this chain; 2 later errors follow, the next at 11:06:01; gave up: \
              final error at 11:06:02"
         );
@@ -180,22 +184,22 @@ mod tests {
         let s = store(&[join(1, 0, false), join(2, 5, false), join(3, 9, false)]);
         // Only the last error is one no later error follows.
         assert_eq!(
-            After::of(&s, 0).sentence("JOIN"),
+            After::of(&s, 0).sentence("JOIN", Zone::Utc),
             "attempt 1 of 3 in this chain; 2 later errors follow, the next at 11:06:05; none \
              after the last, at 11:06:09, among the loaded events"
         );
         assert_eq!(
-            After::of(&s, 1).sentence("JOIN"),
+            After::of(&s, 1).sentence("JOIN", Zone::Utc),
             "attempt 2 of 3 in this chain; 1 later error follows, at 11:06:09; none after it \
              among the loaded events"
         );
         assert_eq!(
-            After::of(&s, 2).sentence("JOIN"),
+            After::of(&s, 2).sentence("JOIN", Zone::Utc),
             "attempt 3 of 3 in this chain; no later error for this action among the loaded events"
         );
         let s = store(&[join(1, 0, false)]);
         assert_eq!(
-            After::of(&s, 0).sentence("JOIN"),
+            After::of(&s, 0).sentence("JOIN", Zone::Utc),
             "the only error in this chain; no later error for this action among the loaded events"
         );
     }
@@ -212,16 +216,16 @@ mod tests {
         let first = After::of(&s, 0);
         assert_eq!((first.attempts, first.later), (1, 0));
         assert_eq!(
-            first.sentence("JOIN"),
+            first.sentence("JOIN", Zone::Utc),
             "the only error in this chain; gave up: final error at 11:06:00; a new chain for this action began at 11:07:00"
         );
         assert_eq!(
-            After::of(&s, 1).sentence("JOIN"),
+            After::of(&s, 1).sentence("JOIN", Zone::Utc),
             "attempt 1 of 2 in this chain; 1 later error follows, at 11:07:01; none within 10 \
              min of it; an error at 11:17:02 starts a new chain"
         );
         assert_eq!(
-            After::of(&s, 2).sentence("JOIN"),
+            After::of(&s, 2).sentence("JOIN", Zone::Utc),
             "attempt 2 of 2 in this chain; no later error for this action within 10 min; the \
              next one, at 11:17:02, starts a new chain"
         );
@@ -233,9 +237,13 @@ mod tests {
         track["type"] = json!("track.add.success");
         let s = store(&[track]);
         assert_eq!(After::of(&s, 0).outside, Some(Outside::NotAnError));
-        assert!(After::of(&s, 0).sentence("").contains("no retry chain"));
+        assert!(
+            After::of(&s, 0)
+                .sentence("", Zone::Utc)
+                .contains("no retry chain")
+        );
         assert_eq!(
-            After::default().sentence(""),
+            After::default().sentence("", Zone::Utc),
             "no later error for this action among the loaded events"
         );
     }

@@ -25,7 +25,7 @@ mod testing;
 
 pub use after::After;
 pub use chains::{
-    CHAIN_GAP, Chain, ChainAt, Ending, Outside, Story, chain_at, clock, duration_words, story,
+    CHAIN_GAP, Chain, ChainAt, Ending, Outside, Story, chain_at, duration_words, story,
 };
 pub use empty::{WhyEmpty, room_ids_named, why_empty};
 pub use facets::{FACET_KEYS, Facet, facets};

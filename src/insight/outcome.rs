@@ -10,6 +10,7 @@ use super::verdict::{
 };
 use crate::related::{Related, Session};
 use crate::store::{Store, Sym};
+use crate::time::Zone;
 
 /// A peer's story with the outcome of each chain.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,14 +24,23 @@ pub struct Told {
     pub tracks: Vec<TrackSeen>,
 }
 
-/// Tells the story of `peer` from every loaded event and the related data at hand.
+/// Tells the story of `peer` from every loaded event and the related data at hand, its times
+/// of day in UTC.
 pub fn tell(store: &Store, related: &Related, peer: Sym, now: i64) -> Told {
-    tell_with(store, related, &Fetched::default(), peer, now)
+    tell_with(store, related, &Fetched::default(), peer, now, Zone::Utc)
 }
 
 /// [`tell`], with track events fetched apart from the store's (a live explorer asks for a
-/// peer's track events when its story is opened): those of the story's peer join its own.
-pub fn tell_with(store: &Store, related: &Related, fetched: &Fetched, peer: Sym, now: i64) -> Told {
+/// peer's track events when its story is opened): those of the story's peer join its own. The
+/// verdicts and network lines name times of day in `zone`.
+pub fn tell_with(
+    store: &Store,
+    related: &Related,
+    fetched: &Fetched,
+    peer: Sym,
+    now: i64,
+    zone: Zone,
+) -> Told {
     let story = story(store, peer);
     let mut tracks = tracks_of(store, &story);
     if !story.peer.is_none() {
@@ -46,7 +56,7 @@ pub fn tell_with(store: &Store, related: &Related, fetched: &Fetched, peer: Sym,
     let mut quality = Vec::with_capacity(story.chains.len());
     for chain in &story.chains {
         let failing = fetched.of(failing_of(store, chain));
-        let v = verdict(&failing, related, &tracks, now);
+        let v = verdict(&failing, related, &tracks, now, zone);
         // The session of the failure: the events', else the one the verdict found.
         let session = chain
             .events
@@ -60,7 +70,7 @@ pub fn tell_with(store: &Store, related: &Related, fetched: &Fetched, peer: Sym,
         quality.push(
             session
                 .and_then(|s| related.stats_of(failing.peer_id, &s))
-                .map(|stats| around(stats, chain.last, subscribing)),
+                .map(|stats| around(stats, chain.last, subscribing, zone)),
         );
         verdicts.push(v);
     }
@@ -144,11 +154,12 @@ pub fn outcomes(
                 .map(|chain| {
                     let failing = fetched.of(failing_of(store, chain));
                     let theirs = tracks.theirs(&failing);
+                    // Only the outcome is kept: the evidence's times may as well be UTC.
                     let outcome = match rooms.get(failing.room_id) {
-                        Some(room) => verdict_in(&failing, room, &theirs, now).outcome,
+                        Some(room) => verdict_in(&failing, room, &theirs, now, Zone::Utc).outcome,
                         None => {
                             let room = RoomSessions::new(sessions_of(failing.room_id), now);
-                            verdict_in(&failing, &room, &theirs, now).outcome
+                            verdict_in(&failing, &room, &theirs, now, Zone::Utc).outcome
                         }
                     };
                     (chain.events.clone(), outcome)

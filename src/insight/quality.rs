@@ -4,8 +4,8 @@
 //! 10:02:00, from 0.4% before"), with the figures beside it for scripts. A series with no data
 //! is said to be empty, never read as zero.
 
-use super::chains::clock;
 use crate::related::{Metric, PeerStats};
+use crate::time::Zone;
 
 const S: i64 = 1_000_000_000;
 
@@ -41,8 +41,9 @@ pub struct Summary {
 }
 
 /// The network of `stats` around a failure at `at` (nanoseconds). The publisher's tracks come
-/// first for a publish failure or a disconnect, the subscriber's for a subscribe failure.
-pub fn around(stats: &PeerStats, at: i64, subscribing: bool) -> Summary {
+/// first for a publish failure or a disconnect, the subscriber's for a subscribe failure. The
+/// sentence names the failure's time of day in `zone`.
+pub fn around(stats: &PeerStats, at: i64, subscribing: bool, zone: Zone) -> Summary {
     let from = at - BEFORE;
     let mut metrics = Vec::new();
     let mut empty = Vec::new();
@@ -100,7 +101,7 @@ pub fn around(stats: &PeerStats, at: i64, subscribing: bool) -> Summary {
         }
         metrics.extend(best);
     }
-    let sentence = sentence(&metrics, &empty, at);
+    let sentence = sentence(&metrics, &empty, at, zone);
     Summary {
         metrics,
         empty,
@@ -110,7 +111,7 @@ pub fn around(stats: &PeerStats, at: i64, subscribing: bool) -> Summary {
 
 /// The line: the metric that rose most against its own earlier level, or what was flat, or
 /// what is missing.
-fn sentence(metrics: &[Around], empty: &[Metric], at: i64) -> String {
+fn sentence(metrics: &[Around], empty: &[Metric], at: i64, zone: Zone) -> String {
     let rise = |a: &Around| match a.before {
         Some(b) if b > 0.0 => a.peak / b,
         Some(_) if a.peak > 0.0 => f64::INFINITY,
@@ -124,7 +125,7 @@ fn sentence(metrics: &[Around], empty: &[Metric], at: i64) -> String {
                 .partial_cmp(&rise(b))
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
-    let when = clock(at);
+    let when = zone.clock(at);
     match notable {
         Some(a) => {
             let lead = (at - a.peak_at).max(0) / S;
@@ -244,7 +245,7 @@ mod tests {
                 ("10:02:10", 40.0),
             ],
         );
-        let summary = around(&s, t("10:02:00"), false);
+        let summary = around(&s, t("10:02:00"), false, Zone::Utc);
         assert_eq!(
             summary.sentence,
             "packet loss rose to 31% in the 40 s before the failure at 10:02:00, from 0.5% before (publish video h)"
@@ -264,7 +265,7 @@ mod tests {
             &[("10:01:10", Some(0.2)), ("10:01:40", Some(0.3))],
             &[("10:01:10", 40.0), ("10:01:40", 41.0)],
         );
-        let summary = around(&calm, t("10:02:00"), false);
+        let summary = around(&calm, t("10:02:00"), false, Zone::Utc);
         assert!(
             summary
                 .sentence
@@ -274,17 +275,17 @@ mod tests {
         );
         let empty = stats(&[], &[]);
         assert_eq!(
-            around(&empty, t("10:02:00"), false).sentence,
+            around(&empty, t("10:02:00"), false, Zone::Utc).sentence,
             "the quality series are empty: no packet loss, RTT or jitter data"
         );
         // Gaps (null) are no points.
         let gaps = stats(&[("10:01:10", None)], &[("10:01:10", 40.0)]);
-        let s = around(&gaps, t("10:02:00"), false);
+        let s = around(&gaps, t("10:02:00"), false, Zone::Utc);
         assert!(s.metrics.iter().all(|a| a.metric != Metric::PacketLoss));
         // Data elsewhere in the session but not in the minute before.
         let earlier = stats(&[("09:30:00", Some(5.0))], &[("09:30:00", 40.0)]);
         assert_eq!(
-            around(&earlier, t("10:02:00"), false).sentence,
+            around(&earlier, t("10:02:00"), false, Zone::Utc).sentence,
             "no quality data in the minute before 10:02:00"
         );
     }

@@ -19,8 +19,9 @@
 //!   (where none is, their absence tells nothing); else *unknown*.
 //! - Other actions: *unknown*, saying that no data tells.
 
-use super::chains::{CHAIN_GAP, clock, duration_words};
+use super::chains::{CHAIN_GAP, duration_words};
 use crate::related::{Related, Session, SessionPeer};
+use crate::time::Zone;
 
 const S: i64 = 1_000_000_000;
 
@@ -259,8 +260,15 @@ impl<'a> RoomSessions<'a> {
     }
 }
 
-/// The verdict of one chain, from the related data and the track events at hand.
-pub fn verdict(failing: &Failing, related: &Related, tracks: &[TrackSeen], now: i64) -> Verdict {
+/// The verdict of one chain, from the related data and the track events at hand; its evidence
+/// names times of day in `zone`.
+pub fn verdict(
+    failing: &Failing,
+    related: &Related,
+    tracks: &[TrackSeen],
+    now: i64,
+    zone: Zone,
+) -> Verdict {
     let theirs = |p: &SessionPeer| {
         p.id == failing.peer_id
             || failing
@@ -268,7 +276,7 @@ pub fn verdict(failing: &Failing, related: &Related, tracks: &[TrackSeen], now: 
                 .is_some_and(|u| !u.is_empty() && p.user_id.as_deref() == Some(u))
     };
     let room = RoomSessions::of(related.sessions_of(failing.room_id), now, theirs);
-    verdict_in(failing, &room, tracks, now)
+    verdict_in(failing, &room, tracks, now, zone)
 }
 
 /// [`verdict`], with the room's sessions read once for many chains.
@@ -277,7 +285,9 @@ pub fn verdict_in(
     room: &RoomSessions,
     tracks: &[TrackSeen],
     now: i64,
+    zone: Zone,
 ) -> Verdict {
+    let clock = |ns: i64| zone.clock(ns);
     let window_end = failing.last.saturating_add(CHAIN_GAP);
     let known = room.known;
     let covered = known.is_some_and(|(from, to)| from <= failing.first && window_end <= to);
@@ -313,10 +323,10 @@ pub fn verdict_in(
             Some((from, to)) => {
                 // Times of more than one day read with their dates, not as a span backwards.
                 let times = [from, to, failing.first, window_end];
-                let day = |ns: i64| ns.div_euclid(86_400 * 1_000_000_000);
+                let day = |ns: i64| zone.shift(ns).div_euclid(86_400 * 1_000_000_000);
                 let said = |ns: i64| match times.iter().all(|&t| day(t) == day(from)) {
                     true => clock(ns),
-                    false => crate::time::format_nanos(ns)[..19].replacen('T', " ", 1),
+                    false => crate::time::format_short(zone.shift(ns))[..19].to_string(),
                 };
                 let (room, span) = (failing.room_id, (said(from), said(to)));
                 let over = (said(failing.first), said(window_end));
@@ -345,10 +355,10 @@ pub fn verdict_in(
     match failing.attempt {
         Attempt::Join => {
             if let Some((session, peer, joined)) = later_join {
-                return joined_verdict(Outcome::GotThrough, failing, session, peer, *joined);
+                return joined_verdict(Outcome::GotThrough, failing, session, peer, *joined, zone);
             }
             if let Some(track) = track_after(failing.first, true) {
-                return track_verdict(Outcome::GotThrough, track);
+                return track_verdict(Outcome::GotThrough, track, zone);
             }
             if covered {
                 return Verdict {
@@ -370,10 +380,10 @@ pub fn verdict_in(
         }
         Attempt::Disconnect => {
             if let Some((session, peer, joined)) = later_join {
-                return joined_verdict(Outcome::Reconnected, failing, session, peer, *joined);
+                return joined_verdict(Outcome::Reconnected, failing, session, peer, *joined, zone);
             }
             if let Some(track) = track_after(failing.first, false) {
-                return track_verdict(Outcome::Reconnected, track);
+                return track_verdict(Outcome::Reconnected, track, zone);
             }
             // The stay in the session the disconnect happened in.
             let stay = joins
@@ -393,7 +403,14 @@ pub fn verdict_in(
                     Some(l) => l > failing.last + STAYED,
                 };
                 if stayed {
-                    return joined_verdict(Outcome::Reconnected, failing, session, peer, *joined);
+                    return joined_verdict(
+                        Outcome::Reconnected,
+                        failing,
+                        session,
+                        peer,
+                        *joined,
+                        zone,
+                    );
                 }
                 if covered && let Some(l) = left {
                     return Verdict {
@@ -417,7 +434,7 @@ pub fn verdict_in(
         }
         Attempt::Publish => {
             if let Some(track) = track_after(failing.first, true) {
-                return track_verdict(Outcome::GotThrough, track);
+                return track_verdict(Outcome::GotThrough, track, zone);
             }
             // No track published is told only by the peer's own track events: where none of
             // them is loaded, their absence says nothing.
@@ -536,7 +553,9 @@ fn joined_verdict(
     session: &Session,
     peer: &SessionPeer,
     joined: i64,
+    zone: Zone,
 ) -> Verdict {
+    let clock = |ns: i64| zone.clock(ns);
     let as_peer = if peer.id == failing.peer_id {
         String::new()
     } else {
@@ -568,10 +587,15 @@ fn joined_verdict(
     }
 }
 
-fn track_verdict(outcome: Outcome, track: &TrackSeen) -> Verdict {
+fn track_verdict(outcome: Outcome, track: &TrackSeen, zone: Zone) -> Verdict {
     Verdict {
         outcome,
-        evidence: format!("{} at {} ({})", track.words(), clock(track.at), track.kind),
+        evidence: format!(
+            "{} at {} ({})",
+            track.words(),
+            zone.clock(track.at),
+            track.kind
+        ),
         session_id: None,
         joined_at: None,
         left_at: None,

@@ -219,7 +219,7 @@ pub fn refresh_derived(model: &mut Model) {
         groups.refresh_shares(events, beside);
     }
     if let Some(story) = focus.story_mut() {
-        story.retell(&events.store, beside, events.generation.store);
+        story.retell(&events.store, beside, events.generation.store, panes.zone);
     }
     let groups_ms = lap.split();
     events.refresh_why_empty();
@@ -237,9 +237,13 @@ pub fn refresh_derived(model: &mut Model) {
     panes
         .detail
         .refresh(&events.store, events.generation, focused);
-    panes
-        .detail
-        .refresh_verdict(&events.store, beside, events.generation, focused);
+    panes.detail.refresh_verdict(
+        &events.store,
+        beside,
+        events.generation,
+        focused,
+        panes.zone,
+    );
     let detail_ms = lap.split();
     panes.facets.refresh(events, focus.groups());
     let facets_ms = lap.split();

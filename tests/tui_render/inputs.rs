@@ -219,6 +219,16 @@ fn the_room_prompt_offers_the_rooms_of_recent_sessions_and_those_used_before() {
     );
     run(&mut m, Command::Down);
     insta::assert_snapshot!("room_prompt", draw(&m).backend());
+    // In local time (`L` pressed before), the rooms' times are local, and say so.
+    m.panes.zone = callscope::time::Zone::Fixed(5 * 3600 + 30 * 60);
+    let text = screen_text(draw(&m).backend().buffer());
+    for local in [
+        "2026-11-18 15:32 UTC+05:30, running now",
+        "2026-11-18 13:30–14:11 UTC+05:30",
+        "last loaded 2025-11-17 22:50 UTC+05:30",
+    ] {
+        assert!(text.contains(local), "{local:?} missing:\n{text}");
+    }
     // While the sessions are asked for, and when they cannot be.
     let m = live_without_a_room((120, 24));
     let text = screen_text(draw(&m).backend().buffer());

@@ -32,6 +32,7 @@ mod help;
 mod hostile_text;
 mod inputs;
 mod list;
+mod local_time;
 mod stories;
 mod timeline;
 

@@ -96,6 +96,7 @@ fn a_peer_that_joined_after_its_retries_got_through_and_the_session_is_named() {
         &r,
         &[],
         NOW,
+        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::GotThrough);
     assert_eq!(
@@ -122,6 +123,7 @@ fn a_later_peer_of_the_same_user_counts_and_is_said_to_be_another_peer() {
         &r,
         &[],
         NOW,
+        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::GotThrough);
     assert!(
@@ -135,7 +137,7 @@ fn a_later_peer_of_the_same_user_counts_and_is_said_to_be_another_peer() {
         ..failing(Attempt::Join, "10:02:00", "10:02:05")
     };
     assert_eq!(
-        verdict(&anonymous, &r, &[], NOW).outcome,
+        verdict(&anonymous, &r, &[], NOW, Zone::Utc).outcome,
         Outcome::NeverGotIn
     );
 }
@@ -149,14 +151,14 @@ fn known_sessions_without_the_peer_say_it_never_got_in_and_missing_ones_say_what
         &[("someone", "user-9", "09:10:00", Some("10:50:00"))],
     )]);
     let f = failing(Attempt::Join, "10:02:00", "10:02:05");
-    let v = verdict(&f, &known, &[], NOW);
+    let v = verdict(&f, &known, &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::NeverGotIn);
     assert!(
         v.evidence.contains("from 10:02:00 to 10:12:05"),
         "{}",
         v.evidence
     );
-    let none = verdict(&f, &Related::default(), &[], NOW);
+    let none = verdict(&f, &Related::default(), &[], NOW, Zone::Utc);
     assert_eq!(none.outcome, Outcome::Unknown);
     assert!(
         none.evidence.contains("no session data for room"),
@@ -170,7 +172,7 @@ fn known_sessions_without_the_peer_say_it_never_got_in_and_missing_ones_say_what
         "10:05:00",
         &[("someone", "user-9", "09:10:00", Some("10:05:00"))],
     )]);
-    let v = verdict(&f, &short, &[], NOW);
+    let v = verdict(&f, &short, &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert!(
         v.evidence.contains("known from 09:00:00 to 10:05:00"),
@@ -189,7 +191,10 @@ fn a_join_a_millisecond_before_the_first_failure_is_an_earlier_call_not_getting_
         &[("peer-1", "user-1", "10:01:59.999", Some("10:02:00.500"))],
     )]);
     let f = failing(Attempt::Join, "10:02:00", "10:02:05");
-    assert_eq!(verdict(&f, &before, &[], NOW).outcome, Outcome::NeverGotIn);
+    assert_eq!(
+        verdict(&f, &before, &[], NOW, Zone::Utc).outcome,
+        Outcome::NeverGotIn
+    );
     // At the first failure's very nanosecond, it counts.
     let at = related(vec![session(
         "s1",
@@ -197,7 +202,10 @@ fn a_join_a_millisecond_before_the_first_failure_is_an_earlier_call_not_getting_
         "11:00:00",
         &[("peer-1", "user-1", "10:02:00", None)],
     )]);
-    assert_eq!(verdict(&f, &at, &[], NOW).outcome, Outcome::GotThrough);
+    assert_eq!(
+        verdict(&f, &at, &[], NOW, Zone::Utc).outcome,
+        Outcome::GotThrough
+    );
     // Past the window (ten minutes after the last failure), a join is a new try, not this one.
     let late = related(vec![session(
         "s1",
@@ -205,7 +213,10 @@ fn a_join_a_millisecond_before_the_first_failure_is_an_earlier_call_not_getting_
         "11:00:00",
         &[("peer-1", "user-1", "10:12:05.000000001", None)],
     )]);
-    assert_eq!(verdict(&f, &late, &[], NOW).outcome, Outcome::NeverGotIn);
+    assert_eq!(
+        verdict(&f, &late, &[], NOW, Zone::Utc).outcome,
+        Outcome::NeverGotIn
+    );
 }
 
 #[test]
@@ -229,6 +240,7 @@ fn in_overlapping_sessions_the_first_join_after_the_failure_is_the_evidence() {
         &r,
         &[],
         NOW,
+        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::GotThrough);
     assert_eq!(v.session_id.as_deref(), Some("s-b"));
@@ -242,6 +254,7 @@ fn a_track_of_the_peer_is_proof_it_was_in_the_call() {
         &Related::default(),
         &tracks,
         NOW,
+        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::GotThrough);
     assert_eq!(
@@ -258,6 +271,7 @@ fn a_track_of_the_peer_is_proof_it_was_in_the_call() {
         &Related::default(),
         &[elsewhere],
         NOW,
+        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::Unknown);
 }
@@ -271,7 +285,7 @@ fn a_disconnect_is_reconnected_or_left_for_good_by_what_the_session_shows() {
         "11:00:00",
         &[("peer-1", "user-1", "09:30:00", Some("10:25:40"))],
     )]);
-    let v = verdict(&f, &stayed, &[], NOW);
+    let v = verdict(&f, &stayed, &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Reconnected);
     assert!(v.evidence.contains("left 10:25:40"), "{}", v.evidence);
     let left = related(vec![session(
@@ -280,7 +294,7 @@ fn a_disconnect_is_reconnected_or_left_for_good_by_what_the_session_shows() {
         "11:00:00",
         &[("peer-1", "user-1", "09:30:00", Some("10:02:05"))],
     )]);
-    let v = verdict(&f, &left, &[], NOW);
+    let v = verdict(&f, &left, &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Left);
     assert!(
         v.evidence
@@ -297,7 +311,7 @@ fn a_disconnect_is_reconnected_or_left_for_good_by_what_the_session_shows() {
             ("peer-9", "user-1", "10:02:40", Some("10:30:00")),
         ],
     )]);
-    let v = verdict(&f, &rejoined, &[], NOW);
+    let v = verdict(&f, &rejoined, &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Reconnected);
     assert!(
         v.evidence.contains("as peer peer-9 (same user)"),
@@ -310,10 +324,11 @@ fn a_disconnect_is_reconnected_or_left_for_good_by_what_the_session_shows() {
         &Related::default(),
         &[track("track.update.success", "10:02:30", "peer-1")],
         NOW,
+        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::Reconnected);
     assert_eq!(
-        verdict(&f, &Related::default(), &[], NOW).outcome,
+        verdict(&f, &Related::default(), &[], NOW, Zone::Utc).outcome,
         Outcome::Unknown
     );
 }
@@ -326,6 +341,7 @@ fn a_publish_that_failed_got_through_with_a_track_or_left_without_one() {
         &Related::default(),
         &[track("track.add.success", "11:43:10", "peer-1")],
         NOW,
+        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::GotThrough);
     let left = peer_1_in_s1_until("11:43:00");
@@ -334,21 +350,21 @@ fn a_publish_that_failed_got_through_with_a_track_or_left_without_one() {
         track("track.add.success", "11:31:00", "peer-1"),
         track("track.remove.success", "11:42:52", "peer-1"),
     ];
-    let v = verdict(&f, &left, &loaded, NOW);
+    let v = verdict(&f, &left, &loaded, NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Left);
     assert_eq!(
         v.evidence,
         "left session s1 at 11:43:00 with no track published after the first failure among the \
          peer's 2 loaded track events"
     );
-    let v = verdict(&f, &left, &loaded[..1], NOW);
+    let v = verdict(&f, &left, &loaded[..1], NOW, Zone::Utc);
     assert!(
         v.evidence
             .ends_with("among the peer's 1 loaded track event"),
         "{}",
         v.evidence
     );
-    let v = verdict(&f, &Related::default(), &[], NOW);
+    let v = verdict(&f, &Related::default(), &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert!(v.evidence.contains("track events"), "{}", v.evidence);
 }
@@ -361,7 +377,7 @@ fn without_the_peers_track_events_a_publish_is_not_said_to_have_failed() {
     let mut other = track("track.add.success", "11:31:00", "peer-9");
     other.user_id = Some("user-9".into());
     for tracks in [vec![], vec![other]] {
-        let v = verdict(&f, &left, &tracks, NOW);
+        let v = verdict(&f, &left, &tracks, NOW, Zone::Utc);
         assert_eq!(v.outcome, Outcome::Unknown);
         assert_eq!(
             v.evidence,
@@ -371,7 +387,7 @@ fn without_the_peers_track_events_a_publish_is_not_said_to_have_failed() {
     }
     // Sessions that show the peer staying are not said to be missing.
     let stayed = peer_1_in_s1_until("12:20:00");
-    let v = verdict(&f, &stayed, &[], NOW);
+    let v = verdict(&f, &stayed, &[], NOW, Zone::Utc);
     assert_eq!(
         v.evidence,
         "no track event of the peer is loaded: ask for the track events of its session"
@@ -387,7 +403,7 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
         ..failing(Attempt::Publish, "11:41:00", "11:42:50")
     };
     let left = peer_1_in_s1_until("11:43:00");
-    let v = verdict(&f, &left, &[], NOW);
+    let v = verdict(&f, &left, &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Left);
     assert_eq!(
         v.evidence,
@@ -396,7 +412,7 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
     );
     // The peer stayed: whether it published later is told, not asked for.
     let stayed = peer_1_in_s1_until("12:20:00");
-    let v = verdict(&f, &stayed, &[], NOW);
+    let v = verdict(&f, &stayed, &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert_eq!(
         v.evidence,
@@ -404,7 +420,7 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
          peer in the room"
     );
     // Without the sessions, what is missing is still said.
-    let v = verdict(&f, &Related::default(), &[], NOW);
+    let v = verdict(&f, &Related::default(), &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert!(
         v.evidence.starts_with(
@@ -424,7 +440,7 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
             ("peer-2", "user-1", "11:44:00", Some("12:10:00")),
         ],
     )]);
-    let v = verdict(&f, &rejoined, &[], NOW);
+    let v = verdict(&f, &rejoined, &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert!(
         v.evidence
@@ -438,6 +454,7 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
         &left,
         &[track("track.add.success", "11:43:10", "peer-1")],
         NOW,
+        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::GotThrough);
 }
@@ -451,7 +468,7 @@ fn an_unknown_publish_says_what_was_looked_for_among_the_tracks_and_what_is_miss
         track("track.add.success", "11:38:10", "peer-1"),
         track("track.remove.success", "11:42:52", "peer-1"),
     ];
-    let v = verdict(&f, &Related::default(), &tracks, NOW);
+    let v = verdict(&f, &Related::default(), &tracks, NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert_eq!(
         v.evidence,
@@ -477,6 +494,7 @@ fn no_verdict_claims_success_without_evidence() {
             &Related::default(),
             &[],
             NOW,
+            Zone::Utc,
         );
         assert_eq!(v.outcome, Outcome::Unknown, "{attempt:?}");
         assert!(!v.evidence.is_empty());
@@ -494,7 +512,7 @@ fn sessions_known_over_another_time_are_named_with_dates_when_the_times_span_day
     )]);
     let f = failing(Attempt::Join, "11:41:00", "11:42:50");
     assert_eq!(
-        verdict(&f, &known, &[], NOW).evidence,
+        verdict(&f, &known, &[], NOW, Zone::Utc).evidence,
         format!(
             "the sessions of room {ROOM} are known from 11:00:00 to 11:30:00, not over 11:41:00 \
              to 11:52:50: fetch them live, or add the sessions of that time to the folder"
@@ -508,10 +526,28 @@ fn sessions_known_over_another_time_are_named_with_dates_when_the_times_span_day
         ..f
     };
     assert_eq!(
-        verdict(&next_day, &known, &[], NOW + DAY).evidence,
+        verdict(&next_day, &known, &[], NOW + DAY, Zone::Utc).evidence,
         format!(
             "the sessions of room {ROOM} are known from 2026-11-18 11:00:00 to 2026-11-18 \
              11:30:00, not over 2026-11-19 11:41:00 to 2026-11-19 11:52:50: fetch them live, or \
+             add the sessions of that time to the folder"
+        )
+    );
+    // In a zone, the times of day are the zone's; and its midnight, not UTC's, parts the days.
+    let india = Zone::Fixed(5 * 3600 + 30 * 60);
+    assert_eq!(
+        verdict(&f, &known, &[], NOW, india).evidence,
+        format!(
+            "the sessions of room {ROOM} are known from 16:30:00 to 17:00:00, not over 17:11:00 \
+             to 17:22:50: fetch them live, or add the sessions of that time to the folder"
+        )
+    );
+    let half_past_noon = Zone::Fixed(12 * 3600 + 30 * 60);
+    assert_eq!(
+        verdict(&f, &known, &[], NOW, half_past_noon).evidence,
+        format!(
+            "the sessions of room {ROOM} are known from 2026-11-18 23:30:00 to 2026-11-19 \
+             00:00:00, not over 2026-11-19 00:11:00 to 2026-11-19 00:22:50: fetch them live, or \
              add the sessions of that time to the folder"
         )
     );
@@ -525,7 +561,13 @@ fn sessions_asked_of_the_service_are_not_said_to_be_missing() {
         sessions_asked: true,
         ..failing(attempt, "11:41:00", "11:42:50")
     };
-    let v = verdict(&asked(Attempt::Join), &Related::default(), &[], NOW);
+    let v = verdict(
+        &asked(Attempt::Join),
+        &Related::default(),
+        &[],
+        NOW,
+        Zone::Utc,
+    );
     assert_eq!(v.outcome, Outcome::Unknown);
     assert_eq!(
         v.evidence,
@@ -537,7 +579,13 @@ fn sessions_asked_of_the_service_are_not_said_to_be_missing() {
         "11:45:00",
         &[("peer-9", "user-9", "11:00:05", None)],
     )]);
-    let v = verdict(&asked(Attempt::Join), &active, &[], t("11:45:00"));
+    let v = verdict(
+        &asked(Attempt::Join),
+        &active,
+        &[],
+        t("11:45:00"),
+        Zone::Utc,
+    );
     assert_eq!(v.outcome, Outcome::Unknown);
     assert!(
         v.evidence
@@ -546,7 +594,13 @@ fn sessions_asked_of_the_service_are_not_said_to_be_missing() {
         v.evidence
     );
     // Asked once the ten minutes were over: asking again would change nothing.
-    let v = verdict(&asked(Attempt::Join), &active, &[], t("15:00:00"));
+    let v = verdict(
+        &asked(Attempt::Join),
+        &active,
+        &[],
+        t("15:00:00"),
+        Zone::Utc,
+    );
     assert_eq!(v.outcome, Outcome::Unknown);
     assert_eq!(
         v.evidence,

@@ -13,6 +13,7 @@ use crate::event::{Event, codes, value_text};
 use crate::insight::{After, Verdict, tell_with};
 use crate::store::Store;
 use crate::text::for_terminal;
+use crate::time::Zone;
 use crate::tui::action::Command;
 use crate::tui::model::{Beside, Generation, Model};
 use crate::tui::update::events::fetch_more_if_near_end;
@@ -30,9 +31,9 @@ pub struct DetailPane {
     /// The store's generation `after` was computed for.
     after_for: u64,
     /// The verdict of the focused event's chain: (event index, verdict), and the versions of
-    /// the store and of the related data it was told for.
+    /// the store and of the related data it was told for, and the zone it names times in.
     pub verdict: Option<(usize, Verdict)>,
-    verdict_for: (u64, u64),
+    verdict_for: (u64, u64, Zone),
 }
 
 impl DetailPane {
@@ -49,33 +50,35 @@ impl DetailPane {
 }
 
 impl DetailPane {
-    /// Tells the verdict of the focused event's chain again when the event, the store or the
-    /// related data changed.
+    /// Tells the verdict of the focused event's chain again when the event, the store, the
+    /// related data or the zone of the times changed.
     pub fn refresh_verdict(
         &mut self,
         store: &Store,
         beside: &Beside,
         generation: Generation,
         focused: Option<usize>,
+        zone: Zone,
     ) {
-        let versions = (generation.store, beside.version);
+        let versions = (generation.store, beside.version, zone);
         let current = self.verdict.as_ref().map(|(i, _)| *i) == focused
             && (focused.is_none() || self.verdict_for == versions);
         if current {
             return;
         }
         self.verdict_for = versions;
-        self.verdict = focused.and_then(|i| Some((i, verdict_of(store, beside, i)?)));
+        self.verdict = focused.and_then(|i| Some((i, verdict_of(store, beside, i, zone)?)));
     }
 }
 
-/// The verdict of the chain the event at `i` is in, if it is in one.
-pub fn verdict_of(store: &Store, beside: &Beside, i: usize) -> Option<Verdict> {
+/// The verdict of the chain the event at `i` is in, if it is in one, its times of day in
+/// `zone`.
+pub fn verdict_of(store: &Store, beside: &Beside, i: usize, zone: Zone) -> Option<Verdict> {
     let peer = store.row(i).peer_id;
     if peer.is_none() {
         return None;
     }
-    let told = tell_with(store, &beside.data, &beside.fetched, peer, beside.now);
+    let told = tell_with(store, &beside.data, &beside.fetched, peer, beside.now, zone);
     let k = told.story.events.iter().position(|&e| e as usize == i)?;
     let chain = told.story.chain_of[k]? as usize;
     told.verdicts.into_iter().nth(chain)
@@ -202,7 +205,7 @@ fn rows(model: &Model, width: u16) -> Vec<Line<'static>> {
     if event.event_type().is_known() {
         let verdict = match &model.panes.detail.verdict {
             Some((j, v)) if *j == i => Some(v.clone()),
-            _ => verdict_of(store, &model.beside, i),
+            _ => verdict_of(store, &model.beside, i, model.panes.zone),
         };
         if let Some(v) = verdict {
             let t = &model.config.theme;
@@ -294,7 +297,7 @@ pub fn detail_lines(
     e: &Event,
     after: &After,
     raw: &[u8],
-    zone: crate::time::Zone,
+    zone: Zone,
 ) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let action = e.data_str("action").unwrap_or("");
@@ -325,7 +328,7 @@ pub fn detail_lines(
         lines.push(Line::styled(status, style));
         lines.push(Line::raw(format!(
             "chain: {}",
-            clean(&after.sentence(action))
+            clean(&after.sentence(action, zone))
         )));
     } else {
         lines.push(Line::styled(
@@ -351,7 +354,7 @@ pub fn detail_lines(
     };
     lines.push(field(t, "time", &time));
     // In local time too, when the times are shown so: the time as sent stays above.
-    if zone != crate::time::Zone::Utc
+    if zone != Zone::Utc
         && let Some(ns) = e.timestamp().and_then(crate::time::parse_rfc3339_nanos)
     {
         let local = crate::time::format_nanos(zone.shift(ns));

@@ -14,7 +14,7 @@ use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragrap
 
 use super::help::HelpPanel;
 use super::{Focus, Handled};
-use crate::insight::{around, clock};
+use crate::insight::around;
 use crate::related::{Metric, PeerStats};
 use crate::store::NO_TIME;
 use crate::text::for_terminal;
@@ -83,7 +83,8 @@ pub fn open(
         // The chain's session (the one its verdict found), else the only session the peer has
         // stats in.
         let session = session.or_else(|| {
-            super::detail::verdict_of(store, &model.beside, i).and_then(|v| v.session_id)
+            super::detail::verdict_of(store, &model.beside, i, model.panes.zone)
+                .and_then(|v| v.session_id)
         });
         session.or_else(|| {
             let mut found = model
@@ -192,7 +193,7 @@ pub fn draw(model: &Model, q: &QualityPanel, frame: &mut Frame, area: Rect) {
     };
     let [top, charts] = Layout::vertical([Constraint::Length(2), Constraint::Fill(1)]).areas(inner);
     let summary = match q.at {
-        Some(at) => around(stats, at, q.subscribing).sentence,
+        Some(at) => around(stats, at, q.subscribing, model.panes.zone).sentence,
         None => "no error of the peer in this session to tell the network around".into(),
     };
     let zone = model.panes.zone;
@@ -411,7 +412,7 @@ fn draw_chart(
         title.push(Span::styled(" █ errors", theme.terminal(Some(true))));
     }
     let zone = model.panes.zone;
-    let at = |s: f64| clock(zone.shift((s * 1e9) as i64));
+    let at = |s: f64| zone.clock((s * 1e9) as i64);
     let chart = Chart::new(datasets)
         .block(Block::new().title(Line::from(title)))
         .x_axis(

@@ -15,6 +15,7 @@ use crate::event::Field;
 use crate::source::api::rooms::{Named, Room, looks_like_room_id};
 use crate::source::recent::RecentRoom;
 use crate::text::{cut, for_terminal};
+use crate::time::Zone;
 use crate::tui::action::Command;
 use crate::tui::effect::Effect;
 use crate::tui::model::Model;
@@ -297,15 +298,14 @@ fn offer(prompt: &mut RoomPrompt, rooms: Vec<Room>) {
     prompt.input = Input::default();
 }
 
-/// How long ago, or when: `2026-11-18 10:02`.
-fn when(ns: i64) -> String {
-    chrono::DateTime::<chrono::Utc>::from_timestamp_nanos(ns)
-        .format("%Y-%m-%d %H:%M")
-        .to_string()
+/// When, in `zone`: `2026-11-18 10:02`.
+fn when(ns: i64, zone: Zone) -> String {
+    crate::time::format_short(zone.shift(ns))[..16].to_string()
 }
 
-/// When a room's newest session ran: `2026-11-18 10:02–10:40 UTC`, or `… running`.
-fn ran(r: &RecentRoom) -> String {
+/// When a room's newest session ran, in `zone` and naming it: `2026-11-18 10:02–10:40 UTC`, or
+/// `… running`.
+fn ran(r: &RecentRoom, zone: Zone) -> String {
     let Some(start) = r.started else {
         return if r.active {
             "running".into()
@@ -313,13 +313,14 @@ fn ran(r: &RecentRoom) -> String {
             "start unknown".into()
         };
     };
+    let (label, at) = (zone.label(start), |ns| when(ns, zone));
     match (r.active, r.ended) {
-        (true, _) => format!("{} UTC, running now", when(start)),
-        (false, Some(end)) if when(end).get(..10) == when(start).get(..10) => {
-            format!("{}–{} UTC", when(start), when(end).get(11..).unwrap_or(""))
+        (true, _) => format!("{} {label}, running now", at(start)),
+        (false, Some(end)) if at(end).get(..10) == at(start).get(..10) => {
+            format!("{}–{} {label}", at(start), at(end).get(11..).unwrap_or(""))
         }
-        (false, Some(end)) => format!("{} – {} UTC", when(start), when(end)),
-        (false, None) => format!("{} UTC", when(start)),
+        (false, Some(end)) => format!("{} – {} {label}", at(start), at(end)),
+        (false, None) => format!("{} {label}", at(start)),
     }
 }
 
@@ -445,7 +446,7 @@ pub fn draw(model: &Model, prompt: &RoomPrompt, frame: &mut Frame, area: Rect) {
                     format!(
                         "{} {} · {peers}{more}",
                         named_room(r.name.as_deref(), &r.id),
-                        ran(r)
+                        ran(r, model.panes.zone)
                     ),
                 );
             }
@@ -454,9 +455,9 @@ pub fn draw(model: &Model, prompt: &RoomPrompt, frame: &mut Frame, area: Rect) {
     if !prompt.used.is_empty() {
         rows.push((None, Line::styled("Rooms used before", theme.heading())));
         for u in &prompt.used {
-            let at = chrono::DateTime::<chrono::Utc>::from_timestamp(u.used_at, 0)
-                .map(|t| format!("last loaded {}", t.format("%Y-%m-%d %H:%M UTC")))
-                .unwrap_or_default();
+            let ns = u.used_at.saturating_mul(1_000_000_000);
+            let (zone, at) = (model.panes.zone, when(ns, model.panes.zone));
+            let at = format!("last loaded {at} {}", zone.label(ns));
             row(
                 &mut rows,
                 format!("{} {at}", named_room(u.name.as_deref(), &u.id)),

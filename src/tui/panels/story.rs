@@ -15,6 +15,7 @@ use crate::store::NO_TIME;
 use crate::store::Store;
 use crate::text::cut;
 use crate::text::for_terminal;
+use crate::time::Zone;
 use crate::tui::action::Command;
 use crate::tui::clipboard;
 use crate::tui::keymap::Mode;
@@ -36,8 +37,9 @@ pub struct StoryPanel {
     pub offset: usize,
     /// Where the keyboard goes back to when the story closes.
     pub back: Box<Focus>,
-    /// The versions of the store and of the related data the story was told for.
-    told_for: (u64, u64),
+    /// The versions of the store and of the related data the story was told for, and the zone
+    /// its verdicts name times in.
+    told_for: (u64, u64, Zone),
 }
 
 /// One line of a story: a chain's summary, its verdict, its network, one of its events (a
@@ -84,10 +86,10 @@ impl StoryPanel {
         self.story.chain_of[k].map(|c| c as usize)
     }
 
-    /// Tells the story again when events joined the store or related data arrived (a live
-    /// answer), keeping the selected line.
-    pub fn retell(&mut self, store: &Store, beside: &Beside, store_generation: u64) {
-        let now_for = (store_generation, beside.version);
+    /// Tells the story again when events joined the store, related data arrived (a live
+    /// answer) or the times are shown in another zone, keeping the selected line.
+    pub fn retell(&mut self, store: &Store, beside: &Beside, store_generation: u64, zone: Zone) {
+        let now_for = (store_generation, beside.version, zone);
         if self.told_for == now_for {
             return;
         }
@@ -98,6 +100,7 @@ impl StoryPanel {
             &beside.fetched,
             self.story.peer,
             beside.now,
+            zone,
         );
         self.lines = lay_out(store, &told);
         self.story = told.story;
@@ -201,7 +204,8 @@ pub fn open(model: &mut Model, here: Focus) -> Handled {
         return Handled::to(here);
     }
     let beside = &model.beside;
-    let told = tell_with(store, &beside.data, &beside.fetched, peer, beside.now);
+    let zone = model.panes.zone;
+    let told = tell_with(store, &beside.data, &beside.fetched, peer, beside.now, zone);
     let lines = lay_out(store, &told);
     let selected = lines
         .iter()
@@ -213,7 +217,7 @@ pub fn open(model: &mut Model, here: Focus) -> Handled {
     let height = list_height(model).max(1);
     let room = store.str(store.row(i).room_id).to_string();
     let peer_id = store.str(peer).to_string();
-    let told_for = (model.events.generation.store, model.beside.version);
+    let told_for = (model.events.generation.store, model.beside.version, zone);
     let lines_len = lines.len();
     model.panes.detail.scroll = 0;
     let effects = crate::tui::update::related::ask_tracks(model, &room, &peer_id);
@@ -383,7 +387,8 @@ pub fn draw(model: &Model, s: &StoryPanel, frame: &mut Frame, area: Rect) {
                     } else {
                         theme.title()
                     };
-                    Line::styled(cut(&for_terminal(&chain.summary(store)), width), style)
+                    let summary = chain.summary(store, model.panes.zone);
+                    Line::styled(cut(&for_terminal(&summary), width), style)
                 }
                 StoryLine::Verdict(c) => {
                     let v = &s.verdicts[c];

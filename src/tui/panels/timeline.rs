@@ -11,7 +11,8 @@ use super::help::HelpPanel;
 use super::{Focus, Handled};
 use crate::event::EventType;
 use crate::filter::TimeBound;
-use crate::insight::{self, Timeline, clock, slot_type};
+use crate::insight::{self, Timeline, slot_type};
+use crate::time::Zone;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Events, Model, Screen};
@@ -192,8 +193,10 @@ fn bucket_at_column(x: usize, n: usize, width: usize) -> usize {
 
 /// The time axis under the bars: the start of every bucket that begins a round stretch of
 /// time, as far apart as their labels need (`HH:MM`, with seconds when the buckets are
-/// shorter than a minute, `MM-DD` for days). Returns (column, label) pairs, in UTC.
-pub fn axis_labels(timeline: &Timeline, width: usize) -> Vec<(usize, String)> {
+/// shorter than a minute, `MM-DD` for days). Returns (column, label) pairs, the labels in
+/// `zone` (the buckets stay where UTC's round stretches start: in a zone half an hour off,
+/// they read `17:30`).
+pub fn axis_labels(timeline: &Timeline, width: usize, zone: Zone) -> Vec<(usize, String)> {
     let n = timeline.buckets.len();
     if n == 0 || timeline.step <= 0 {
         return Vec::new();
@@ -232,7 +235,7 @@ pub fn axis_labels(timeline: &Timeline, width: usize) -> Vec<(usize, String)> {
         if x + label_width > width {
             break;
         }
-        let text = chrono::DateTime::<chrono::Utc>::from_timestamp_nanos(bucket.start)
+        let text = chrono::DateTime::<chrono::Utc>::from_timestamp_nanos(zone.shift(bucket.start))
             .format(format)
             .to_string();
         labels.push((x, text));
@@ -257,6 +260,9 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
         .flat_map(|b| b.keys.iter().map(crate::tui::keymap::Key::label))
         .collect();
     let closes = closes.join("/");
+    let zone = model.panes.zone;
+    // The zone the axis and the cursor's times are in, as the header names it.
+    let zone_label = zone.label(model.events.store.time_range().map_or(0, |(_, z)| z));
     let block = Block::new()
         .borders(Borders::TOP | Borders::BOTTOM)
         .border_style(if focused {
@@ -274,13 +280,13 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
                 // The list has the keyboard (after Enter showed a range): the strip's own keys
                 // do nothing until it has it again.
                 format!(
-                    " timeline UTC · {} per bar · {}: back to the strip ",
+                    " timeline {zone_label} · {} per bar · {}: back to the strip ",
                     tl.timeline.step_label(),
                     model.config.keymap.key(Mode::List, Command::ToggleTimeline),
                 )
             } else {
                 format!(
-                    " timeline UTC · {} per bar · {}/{} move, {}: mark, {}: show · {closes}: close ",
+                    " timeline {zone_label} · {} per bar · {}/{} move, {}: mark, {}: show · {closes}: close ",
                     tl.timeline.step_label(),
                     key(Command::Left),
                     key(Command::Right),
@@ -293,7 +299,7 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
     let block = if area.height < TIMELINE_MIN_HEIGHT {
         block
     } else {
-        block.title_bottom(Line::styled(cursor_words(tl, lo, hi), Style::new()))
+        block.title_bottom(Line::styled(cursor_words(tl, lo, hi, zone), Style::new()))
     };
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -348,13 +354,14 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
         }
     }
     let axis_y = inner.y + bars + 1;
-    for (x, label) in axis_labels(&tl.timeline, width) {
+    for (x, label) in axis_labels(&tl.timeline, width, zone) {
         buf.set_string(inner.x + x as u16, axis_y, label, theme.label());
     }
 }
 
-/// The bottom border's words: the cursor's bucket or the marked range, its events and finals.
-fn cursor_words(tl: &TimelineStrip, lo: usize, hi: usize) -> String {
+/// The bottom border's words: the cursor's bucket or the marked range (its times in `zone`),
+/// its events and finals.
+fn cursor_words(tl: &TimelineStrip, lo: usize, hi: usize, zone: Zone) -> String {
     let cursor = tl.timeline.buckets.get(tl.cursor);
     match (cursor, tl.timeline.range(lo, hi)) {
         (Some(b), Some((since, until))) => {
@@ -369,12 +376,14 @@ fn cursor_words(tl: &TimelineStrip, lo: usize, hi: usize) -> String {
             };
             format!(
                 " {} to {}: {}, {} final{} ",
-                crate::time::format_short(since),
+                crate::time::format_short(zone.shift(since)),
                 // The end's date too when it is another day's.
-                if since.div_euclid(insight::DAY) == until.div_euclid(insight::DAY) {
-                    clock(until)
+                if zone.shift(since).div_euclid(insight::DAY)
+                    == zone.shift(until).div_euclid(insight::DAY)
+                {
+                    zone.clock(until)
                 } else {
-                    crate::time::format_short(until)
+                    crate::time::format_short(zone.shift(until))
                 },
                 events(total),
                 finals,

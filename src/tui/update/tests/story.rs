@@ -124,3 +124,42 @@ fn groups_opened_from_a_story_take_its_place_and_close_to_the_list() {
     assert_eq!(m.focus.mode(), Mode::List);
     assert!(story_of(&m).is_none(), "no story is left over the list");
 }
+
+#[test]
+fn local_time_tells_an_open_storys_verdicts_and_the_detail_panes_again_in_the_zone() {
+    let mut m = priya_story();
+    // On her chain's line: the detail pane shows its first failure, with the chain's verdict.
+    run(&mut m, Command::Top);
+    let evidence = |m: &Model| story_of(m).unwrap().verdicts[0].evidence.clone();
+    let in_detail = |m: &Model| m.panes.detail.verdict.as_ref().unwrap().1.evidence.clone();
+    assert!(
+        evidence(&m).contains("from 11:41:07 to 11:52:50"),
+        "{}",
+        evidence(&m)
+    );
+    let selected = story_of(&m).unwrap().selected;
+    m.config.local_zone = crate::time::Zone::Fixed(3600);
+    run(&mut m, Command::ToggleLocalTime);
+    assert!(
+        evidence(&m).contains("from 12:41:07 to 12:52:50"),
+        "{}",
+        evidence(&m)
+    );
+    assert!(
+        in_detail(&m).contains("from 12:41:07 to 12:52:50"),
+        "{}",
+        in_detail(&m)
+    );
+    assert_eq!(story_of(&m).unwrap().selected, selected, "the line stays");
+    run(&mut m, Command::ToggleLocalTime);
+    assert!(
+        evidence(&m).contains("from 11:41:07 to 11:52:50"),
+        "{}",
+        evidence(&m)
+    );
+    assert!(
+        in_detail(&m).contains("from 11:41:07 to 11:52:50"),
+        "{}",
+        in_detail(&m)
+    );
+}
