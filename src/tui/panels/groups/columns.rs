@@ -98,8 +98,9 @@ impl GroupColumn {
 
     /// The order in which columns give way to the group's name on a narrow screen: the
     /// sparkline first; then how many peers and rooms an error reaches; the share of chains
-    /// that got through last (narrowed to its title, in shorter forms, before it goes), as it
-    /// answers whether the peers got in; the count and the finals never.
+    /// that got through last, as it answers whether the peers got in; the count and the finals
+    /// never. The sparkline and the share are narrowed first, as far as their titles (the
+    /// sparkline to fewer buckets, the share to shorter forms).
     const GIVING_WAY: [GroupColumn; 7] = [
         GroupColumn::Sparkline,
         GroupColumn::First,
@@ -109,6 +110,11 @@ impl GroupColumn {
         GroupColumn::Peers,
         GroupColumn::GotThrough,
     ];
+
+    /// The column narrows before it gives way.
+    fn narrows(self) -> bool {
+        matches!(self, GroupColumn::GotThrough | GroupColumn::Sparkline)
+    }
 
     pub fn title(self) -> &'static str {
         match self {
@@ -189,10 +195,11 @@ impl Fit {
 
     /// The columns drawn in a table `width` wide, each with its width: all of those
     /// [wanted](GroupColumn::wanted) when the name fits, else without those that give way
-    /// first, until it does (or until only the count and the finals are left). The last to
-    /// give way is narrowed first, as far as its title. A wider table never shows fewer
-    /// columns, nor narrower ones; the name has more room than it wants only where every
-    /// column is shown, or where the next to come back does not fit in what it has over.
+    /// first, until it does (or until only the count and the finals are left); the sparkline
+    /// and the share are narrowed, as far as their titles, before they go. A wider table never
+    /// shows fewer columns, nor narrower ones; the name has more room than it wants only
+    /// where every column is shown, or where the next to come back does not fit in what it
+    /// has over.
     pub fn columns(&self, width: u16) -> Vec<(GroupColumn, u16)> {
         let wanted = self.name_room();
         let mut shown: Vec<(GroupColumn, u16)> = GroupColumn::wanted(self.shares, self.one_room)
@@ -214,7 +221,7 @@ impl Fit {
                 continue;
             };
             let narrowest = column.title().len() as u32;
-            if column == GroupColumn::GotThrough && u32::from(shown[at].1) >= narrowest + short {
+            if column.narrows() && u32::from(shown[at].1) >= narrowest + short {
                 shown[at].1 -= short as u16;
                 break;
             }
@@ -247,7 +254,7 @@ mod tests {
     }
 
     #[test]
-    fn the_share_narrows_to_its_title_before_it_gives_way() {
+    fn the_share_and_the_sparkline_narrow_to_their_titles_before_they_give_way() {
         // The storm's room: names of 41 columns, a share of 16.
         let fit = fit(41, [3, 2, 3, 1], 16, true, true);
         let share = |width| {
@@ -262,15 +269,20 @@ mod tests {
         assert_eq!(share(65), Some(11));
         assert_eq!(share(64), None);
         assert_eq!(fit.whole_width(), 41 + 6 + 6 + 7 + 17 + 6 + 9 + 9 + 17);
-        assert_eq!(fit.columns(fit.whole_width()).len(), 8);
-        assert_eq!(fit.columns(fit.whole_width() - 1).len(), 7);
+        // The sparkline narrows to its title, then goes.
+        let whole = fit.whole_width();
+        let sparkline = |width| fit.columns(width).last().copied();
+        assert_eq!(sparkline(whole), Some((GroupColumn::Sparkline, 16)));
+        assert_eq!(sparkline(whole - 1), Some((GroupColumn::Sparkline, 15)));
+        assert_eq!(sparkline(whole - 7), Some((GroupColumn::Sparkline, 9)));
+        assert_eq!(sparkline(whole - 8), Some((GroupColumn::Last, 8)));
     }
 
     proptest! {
         /// A table one column wider shows every column the narrower one does, as wide or
         /// wider; the name has the room it wants unless only the count and the finals are
-        /// left; and the share gives way only where, narrowed to its title, it would leave
-        /// the name short.
+        /// left; and the share and the sparkline give way only where, narrowed to their
+        /// titles, they would leave the name short.
         #[test]
         fn a_wider_table_shows_every_column_a_narrower_one_does(
             name in 0usize..80,
@@ -297,8 +309,11 @@ mod tests {
             if shares && !kept(GroupColumn::GotThrough) {
                 prop_assert!(room < wanted + 12, "{room} {wanted} {narrow:?}");
             }
+            if !kept(GroupColumn::Sparkline) && kept(GroupColumn::First) {
+                prop_assert!(room < wanted + 10, "{room} {wanted} {narrow:?}");
+            }
             for (column, w) in &narrow {
-                if *column != GroupColumn::GotThrough {
+                if !column.narrows() {
                     prop_assert_eq!(*w, column.width(fit.time, &fit.cells));
                 }
             }
