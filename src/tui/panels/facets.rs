@@ -14,7 +14,7 @@ use crate::filter::Condition;
 use crate::insight::{self, FACET_KEYS, Facet};
 use crate::insight::{GroupKey, GroupSort};
 use crate::text::for_terminal;
-use crate::text::{cut, cut_at_space};
+use crate::text::{cut, cut_after_numbers};
 use crate::tui::action::Command;
 use crate::tui::model::{Events, Model};
 use crate::tui::update::history::{self, Return};
@@ -202,11 +202,11 @@ pub fn handle(mut f: FacetsCursor, model: &mut Model, c: Command) -> Handled {
     Handled::to(Focus::Facets(f))
 }
 
-/// The pane's title on its top border, right of its corner, cut at a space with `…` where the
-/// pane is narrower.
+/// The pane's title on its top border, right of its corner, cut with `…` where the pane is
+/// narrower (a number in it whole or left out).
 fn pane_title(text: &str, width: u16) -> String {
     let room = usize::from(width).saturating_sub(3);
-    format!(" {} ", cut_at_space(text, room))
+    format!(" {} ", cut_after_numbers(text, room))
 }
 
 /// The top values of the agent and room fields, in the detail pane's place; with the keyboard
