@@ -7,7 +7,8 @@ mod width;
 pub use count::{plural, thousands};
 pub use sanitize::{ForTerminal, for_terminal, holds_controls, json_escaped};
 pub use width::{
-    Give, NARROWEST, TABLE_GAP, cut, cut_at_space, cut_left, display_width, fit_table,
+    Give, NARROWEST, TABLE_GAP, cut, cut_after_numbers, cut_at_space, cut_left, display_width,
+    fit_table,
 };
 
 /// The one word for a value an event does not have, wherever one is shown: the detail pane,

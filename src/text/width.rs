@@ -85,6 +85,21 @@ pub fn cut(s: &str, max: usize) -> String {
     out
 }
 
+/// Cuts a string to at most `max` columns as [`cut`] does, but a number is never the last thing
+/// kept: a number before `…` would read as cut, so one there is left out whole
+/// (`connect 2003 Endpoi…`, `connect …`, never `connect 20…`).
+pub fn cut_after_numbers(s: &str, max: usize) -> String {
+    if display_width(s) <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let cut = cut(s, max);
+    let kept = cut.strip_suffix('…').unwrap_or(&cut);
+    format!("{}…", kept.trim_end_matches(|c: char| c.is_ascii_digit()))
+}
+
 /// Cuts a string to at most `max` columns at a space, marking the cut with `…`: a word (a
 /// count, a path) is whole or left out, never cut, and a number is not the last word kept.
 /// `…` alone where no word fits.
@@ -166,6 +181,22 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_leaves_no_number_before_its_ellipsis() {
+        let s = "facets of connect 2003 EndpointUnreachable";
+        assert_eq!(cut_after_numbers(s, 42), s);
+        assert_eq!(
+            cut_after_numbers(s, 41),
+            "facets of connect 2003 EndpointUnreachab…"
+        );
+        assert_eq!(cut_after_numbers(s, 24), "facets of connect 2003 …");
+        // Never `facets of connect 2003…` nor `facets of connect 20…`.
+        assert_eq!(cut_after_numbers(s, 23), "facets of connect …");
+        assert_eq!(cut_after_numbers(s, 21), "facets of connect …");
+        assert_eq!(cut_after_numbers(s, 1), "…");
+        assert_eq!(cut_after_numbers(s, 0), "");
+    }
+
+    #[test]
     fn a_cut_from_the_left_keeps_the_end() {
         let s = "/var/dumps/incident/page1.json";
         assert_eq!(cut_left(s, 40), s);
@@ -178,8 +209,9 @@ mod tests {
     }
 
     proptest! {
-        /// What either cut keeps fits, ends (or starts) with `…` when it is cut, and is the
-        /// text's own: a cut at a space keeps a run of whole words from its start.
+        /// What each cut keeps fits, ends (or starts) with `…` when it is cut, and is the
+        /// text's own: a cut at a space keeps a run of whole words from its start; no cut
+        /// leaves a number beside its `…`.
         #[test]
         fn the_cuts_fit_and_keep_the_texts_own(
             words in proptest::collection::vec("[a-z0-9,漢]{1,6}", 0..8),
@@ -190,10 +222,16 @@ mod tests {
             prop_assert!(display_width(&at_space) <= max);
             let left = cut_left(&s, max);
             prop_assert!(display_width(&left) <= max);
+            let after_numbers = cut_after_numbers(&s, max);
+            prop_assert!(display_width(&after_numbers) <= max);
             if display_width(&s) <= max {
                 prop_assert_eq!(&at_space, &s);
                 prop_assert_eq!(&left, &s);
+                prop_assert_eq!(&after_numbers, &s);
             } else if max > 0 {
+                let kept = after_numbers.strip_suffix('…').unwrap();
+                prop_assert!(s.starts_with(kept));
+                prop_assert!(!kept.ends_with(|c: char| c.is_ascii_digit()), "{}", kept);
                 let kept = at_space.strip_suffix('…').unwrap();
                 let n = kept.split_whitespace().count();
                 prop_assert_eq!(kept, words[..n].join(" "));

@@ -25,6 +25,7 @@ use serde_json::{Value, json};
 
 mod colours;
 mod detail_pane;
+mod group_widths;
 mod groups;
 mod header;
 mod header_widths;
@@ -168,6 +169,13 @@ fn left_of_pane(m: &Model, start: &str) -> String {
         .find(|l| l.starts_with(start))
         .unwrap_or_else(|| panic!("no line starts with {start:?}:\n{text}"));
     line.split('│').next().unwrap_or_default().to_string()
+}
+
+/// The row of the group named `name` in the screen's text.
+fn row_of<'a>(text: &'a str, name: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.starts_with(name))
+        .unwrap_or_else(|| panic!("{name} missing:\n{text}"))
 }
 
 fn bound(text: &str) -> TimeBound {

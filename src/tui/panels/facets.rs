@@ -13,8 +13,8 @@ use super::{Focus, Handled, moved, moves};
 use crate::filter::Condition;
 use crate::insight::{self, FACET_KEYS, Facet};
 use crate::insight::{GroupKey, GroupSort};
-use crate::text::cut;
 use crate::text::for_terminal;
+use crate::text::{cut, cut_after_numbers};
 use crate::tui::action::Command;
 use crate::tui::model::{Events, Model};
 use crate::tui::update::history::{self, Return};
@@ -205,6 +205,13 @@ pub fn handle(mut f: FacetsCursor, model: &mut Model, c: Command) -> Handled {
     Handled::to(Focus::Facets(f))
 }
 
+/// The pane's title on its top border, right of its corner, cut with `…` where the pane is
+/// narrower (a number in it whole or left out).
+fn pane_title(text: &str, width: u16) -> String {
+    let room = usize::from(width).saturating_sub(3);
+    format!(" {} ", cut_after_numbers(text, room))
+}
+
 /// The top values of the agent and room fields, in the detail pane's place; with the keyboard
 /// on them, the selected value is marked and kept in sight.
 pub fn draw(model: &Model, panel: &FacetPanel, frame: &mut Frame, area: Rect) {
@@ -229,7 +236,10 @@ pub fn draw(model: &Model, panel: &FacetPanel, frame: &mut Frame, area: Rect) {
         } else {
             theme.border()
         })
-        .title(format!(" {}{hint} ", for_terminal(title)));
+        .title(pane_title(
+            &format!("{}{hint}", for_terminal(title)),
+            area.width,
+        ));
     let inner = block.inner(area);
     let facets = &panel.facets;
     // A narrow pane (beside a list on a 120-column terminal) gives its room to the values: an

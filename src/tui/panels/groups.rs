@@ -14,12 +14,18 @@ use crate::insight::{GroupKey, GroupSort, Outcome};
 use crate::insight::{GroupValue, Groups, sparkline_text};
 use crate::store::Store;
 use crate::text::for_terminal;
-use crate::text::{cut, display_width};
+use crate::text::{cut, cut_at_space, display_width};
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Beside, Events, Model};
 use crate::tui::update::history::{self, Return};
-use crate::tui::view::layout::{TABLE_FIRST_ROW, list_height};
+use crate::tui::view::layout::{TABLE_FIRST_ROW, groups_height};
+
+mod columns;
+mod share;
+
+use columns::{CellWidths, Fit, GroupColumn};
+pub use share::Share;
 
 /// The groups view: the key, the order, the selected group, and the groups of the shown events.
 #[derive(Debug)]
@@ -29,9 +35,9 @@ pub struct GroupsPanel {
     pub selected: usize,
     pub offset: usize,
     pub groups: Groups,
-    /// The widest name among the first groups, in cells: the table's columns are fitted to it
-    /// once per grouping, so that they stay put while the list scrolls.
-    pub name_width: usize,
+    /// The widths of the groups' names, numbers and shares, in cells: the table's columns are
+    /// fitted to them once per count, so that they stay put while the list scrolls.
+    cells: CellWidths,
     /// The generation of the shown events the groups were counted for.
     counted_for: u64,
     /// For each group, how many of its events' retry chains are proven to have got through
@@ -41,48 +47,7 @@ pub struct GroupsPanel {
     shared_for: (u64, u64),
 }
 
-/// How many of a group's chains got through, of how many.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Share {
-    pub through: u32,
-    /// Chains whose outcome the data tells, success or not.
-    pub known: u32,
-    pub chains: u32,
-}
-
-impl Share {
-    /// `114/157 73%` when the data tells every chain's outcome; `0/87, 86 unknown` when it
-    /// tells some (no share is given: the unknown ones may have got through); `unknown` when
-    /// it tells none; `-` for a group with no chain.
-    pub fn text(self) -> String {
-        if self.chains == 0 {
-            return "-".into();
-        }
-        if self.known == 0 {
-            return "unknown".into();
-        }
-        if self.known < self.chains {
-            return format!(
-                "{}/{}, {} unknown",
-                self.through,
-                self.chains,
-                self.chains - self.known
-            );
-        }
-        format!(
-            "{}/{} {:.0}%",
-            self.through,
-            self.chains,
-            f64::from(self.through) * 100.0 / f64::from(self.chains)
-        )
-    }
-}
-
 impl GroupsPanel {
-    /// How many of the first groups the name width is measured on (a grouping by peer has
-    /// hundreds of thousands).
-    const MEASURED: usize = 2_000;
-
     /// The groups view as `e` opens it: by error, the largest groups first.
     pub fn open(events: &Events) -> GroupsPanel {
         GroupsPanel::by(events, GroupKey::Error, GroupSort::Count, Groups::default())
@@ -96,7 +61,7 @@ impl GroupsPanel {
             selected: 0,
             offset: 0,
             groups: old,
-            name_width: 0,
+            cells: CellWidths::default(),
             counted_for: 0,
             shares: Vec::new(),
             shared_for: (u64::MAX, u64::MAX),
@@ -125,7 +90,7 @@ impl GroupsPanel {
             .flatten();
         let last = panel.groups.len().saturating_sub(1);
         panel.selected = found.unwrap_or(selected).min(last);
-        let page = list_height(model).max(1);
+        let page = groups_height(model, &panel).max(1);
         let line = selected.saturating_sub(offset);
         panel.offset = visible_offset(panel.selected, panel.selected.saturating_sub(line), page);
         panel
@@ -175,11 +140,13 @@ impl GroupsPanel {
                 chains: chains.len() as u32,
             });
         }
+        self.cells.measure_shares(&self.shares);
     }
 
     /// The shares are counted again at the next refresh.
     fn forget_shares(&mut self) {
         self.shares.clear();
+        self.cells.share = 0;
         self.shared_for = (u64::MAX, u64::MAX);
     }
 
@@ -191,14 +158,30 @@ impl GroupsPanel {
         self.measure(&events.store);
     }
 
-    /// Measures the names again, after the groups were counted again.
+    /// Measures the names and numbers again, after the groups were counted again.
     fn measure(&mut self, store: &Store) {
-        use unicode_width::UnicodeWidthStr;
-        self.name_width = (0..self.groups.len().min(Self::MEASURED))
-            .map(|k| for_terminal(&self.groups.group(k).label(store, self.key)).width())
-            .max()
-            .unwrap_or(0);
+        self.cells = CellWidths::of(&self.groups, store, self.key);
+        self.cells.measure_shares(&self.shares);
     }
+
+    /// What the table's columns are fitted to, in the model's times and filter.
+    fn fit(&self, model: &Model) -> Fit {
+        Fit {
+            cells: self.cells,
+            time: TimeText::in_zone(model.events.store.time_range(), model.panes.zone),
+            shares: !self.shares.is_empty(),
+            // With a room filter, every group is in that one room: its column is left out
+            // (the header names the room).
+            one_room: model.events.filter.room().is_some(),
+        }
+    }
+}
+
+/// The width of the groups table with every column it has something to say in, each whole:
+/// the detail pane goes beside it only where it leaves it that (see
+/// [`crate::tui::view::layout::Shape`]).
+pub fn wanted_width(model: &Model, g: &GroupsPanel) -> u16 {
+    g.fit(model).whole_width()
 }
 
 /// The filter that shows a group's events: the filter in force, narrowed to the group.
@@ -212,7 +195,7 @@ pub fn filter_of(filter: &Filter, store: &Store, key: GroupKey, value: &GroupVal
 
 /// A command with the keyboard on the groups view.
 pub fn handle(mut g: GroupsPanel, model: &mut Model, c: Command) -> Handled {
-    let page = list_height(model).max(1);
+    let page = groups_height(model, &g).max(1);
     match c {
         c if moves(c) => {
             g.selected = moved(g.selected, g.groups.len(), c, page);
@@ -332,15 +315,12 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
     let key = |c| model.config.keymap.key(Mode::Groups, c);
     // The times carry their day when the loaded events span several.
     let zone = model.panes.zone;
-    let time = TimeText::in_zone(store.time_range(), zone);
-    // With a room filter, every group is in that one room: its column is left out (the header
-    // names the room).
-    let one_room = model.events.filter.room().is_some();
-    let shares = !g.shares.is_empty();
-    let shown = GroupColumn::fitting(area.width, g.name_width, time, shares, one_room);
+    let fit = g.fit(model);
+    let time = fit.time;
+    let shown = fit.columns(area.width);
     // The columns left out for want of room are named after the grouping; the keys, which
     // the hint bar gives too, are left out of a title that has no room for them.
-    let missing = GroupColumn::left_out(&shown, shares, one_room);
+    let missing = GroupColumn::left_out(&shown, fit.shares, fit.one_room);
     let mut title = format!(
         " {} by {}",
         crate::text::plural(g.groups.len(), "group", "groups"),
@@ -362,24 +342,23 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(theme.focused_border())
-        .title(title);
+        .title(cut_at_space(&title, area.width.into()));
     if g.groups.is_empty() {
         frame.render_widget(Paragraph::new(" no event is shown").block(block), area);
         return;
     }
     let height = area.height.saturating_sub(TABLE_FIRST_ROW) as usize;
     let end = (g.offset + height).min(g.groups.len());
-    let spark = GroupColumn::Sparkline.width(time) as usize;
     // The name takes what the other columns leave, and a cut one says so.
     let name_width = area
         .width
-        .saturating_sub(shown.iter().map(|c| c.width(time) + 1).sum());
+        .saturating_sub(shown.iter().map(|(_, w)| w + 1).sum());
     let rows: Vec<Row> = (g.offset..end)
         .map(|k| {
             let group = g.groups.group(k);
             let label = for_terminal(&group.label(store, g.key)).into_owned();
             let mut cells = vec![Cell::from(cut(&label, name_width.into()))];
-            cells.extend(shown.iter().map(|column| match column {
+            cells.extend(shown.iter().map(|&(column, width)| match column {
                 GroupColumn::Count => Cell::from(group.count.to_string()),
                 GroupColumn::Final => Cell::from(Span::styled(
                     group.finals.to_string(),
@@ -390,14 +369,15 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
                 }
                 GroupColumn::GotThrough => {
                     let share = g.shares.get(k).copied().unwrap_or_default();
-                    Cell::from(Span::styled(share.text(), theme.terminal(Some(false))))
+                    let text = share.fitted(width.into());
+                    Cell::from(Span::styled(text, theme.terminal(Some(false))))
                 }
                 GroupColumn::Peers => Cell::from(group.peers.to_string()),
                 GroupColumn::Rooms => Cell::from(group.rooms.to_string()),
                 GroupColumn::First => Cell::from(short_time(group.first_seen, time, zone)),
                 GroupColumn::Last => Cell::from(short_time(group.last_seen, time, zone)),
                 GroupColumn::Sparkline => {
-                    Cell::from(sparkline_text(&g.groups.sparkline(store, k, spark)))
+                    Cell::from(sparkline_text(&g.groups.sparkline(store, k, width.into())))
                 }
             }));
             let row = Row::new(cells);
@@ -408,125 +388,9 @@ pub fn draw(model: &Model, g: &GroupsPanel, frame: &mut Frame, area: Rect) {
             }
         })
         .collect();
-    let header = Row::new(std::iter::once("GROUP").chain(shown.iter().map(|c| c.title())))
+    let header = Row::new(std::iter::once("GROUP").chain(shown.iter().map(|(c, _)| c.title())))
         .style(theme.heading());
     let widths = std::iter::once(Constraint::Fill(1))
-        .chain(shown.iter().map(|c| Constraint::Length(c.width(time))));
+        .chain(shown.iter().map(|&(_, w)| Constraint::Length(w)));
     frame.render_widget(Table::new(rows, widths).header(header).block(block), area);
-}
-
-/// The columns of the groups table after the group's name, in the order they are drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum GroupColumn {
-    Count,
-    Final,
-    FinalShare,
-    GotThrough,
-    Peers,
-    Rooms,
-    First,
-    Last,
-    Sparkline,
-}
-
-/// The group's name is given at least this many columns (or its whole length, when shorter)
-/// before any column gives way to it: below that, groups that differ only past the cut (two
-/// errors of one type, two peers of one name) look the same.
-const GROUP_NAME_ROOM: u16 = 44;
-
-impl GroupColumn {
-    const ALL: [GroupColumn; 9] = [
-        GroupColumn::Count,
-        GroupColumn::Final,
-        GroupColumn::FinalShare,
-        GroupColumn::GotThrough,
-        GroupColumn::Peers,
-        GroupColumn::Rooms,
-        GroupColumn::First,
-        GroupColumn::Last,
-        GroupColumn::Sparkline,
-    ];
-
-    /// The order in which columns give way to the group's name on a narrow screen: the
-    /// sparkline first; then how many peers and rooms an error reaches; the share of chains
-    /// that got through last, as it answers whether the peers got in; the count and the finals
-    /// never.
-    const GIVING_WAY: [GroupColumn; 7] = [
-        GroupColumn::Sparkline,
-        GroupColumn::First,
-        GroupColumn::FinalShare,
-        GroupColumn::Last,
-        GroupColumn::Rooms,
-        GroupColumn::Peers,
-        GroupColumn::GotThrough,
-    ];
-
-    fn title(self) -> &'static str {
-        match self {
-            GroupColumn::Count => "COUNT",
-            GroupColumn::Final => "FINAL",
-            GroupColumn::FinalShare => "FINAL%",
-            GroupColumn::GotThrough => "GOT THROUGH",
-            GroupColumn::Peers => "PEERS",
-            GroupColumn::Rooms => "ROOMS",
-            GroupColumn::First => "FIRST",
-            GroupColumn::Last => "LAST",
-            GroupColumn::Sparkline => "OVER TIME",
-        }
-    }
-
-    fn width(self, time: TimeText) -> u16 {
-        match self {
-            GroupColumn::Count => 7,
-            GroupColumn::First | GroupColumn::Last => time.seen_width(),
-            GroupColumn::Sparkline => 16,
-            GroupColumn::GotThrough => 18,
-            _ => 6,
-        }
-    }
-
-    /// The columns that have something to say: the share that got through when shares were
-    /// counted, the rooms unless the filter holds one room.
-    fn wanted(shares: bool, one_room: bool) -> Vec<GroupColumn> {
-        let mut columns = GroupColumn::ALL.to_vec();
-        columns.retain(|&c| {
-            (shares || c != GroupColumn::GotThrough) && !(one_room && c == GroupColumn::Rooms)
-        });
-        columns
-    }
-
-    /// The columns drawn in a table `width` wide whose longest name on screen is `longest`:
-    /// all of those [wanted](GroupColumn::wanted) when the name fits, else without those that
-    /// give way first, until it does (or until only the count and the finals are left).
-    fn fitting(
-        width: u16,
-        longest: usize,
-        time: TimeText,
-        shares: bool,
-        one_room: bool,
-    ) -> Vec<GroupColumn> {
-        let wanted = (longest.min(usize::from(GROUP_NAME_ROOM))) as u16;
-        let mut shown = GroupColumn::wanted(shares, one_room);
-        // Each column takes its width and one column of space before it.
-        let room = |shown: &[GroupColumn]| {
-            let taken: u16 = shown.iter().map(|c| c.width(time) + 1).sum();
-            width.saturating_sub(taken)
-        };
-        for column in GroupColumn::GIVING_WAY {
-            if room(&shown) >= wanted {
-                break;
-            }
-            shown.retain(|&c| c != column);
-        }
-        shown
-    }
-
-    /// The titles of the wanted columns that are not `shown`, in the table's order.
-    fn left_out(shown: &[GroupColumn], shares: bool, one_room: bool) -> Vec<&'static str> {
-        GroupColumn::wanted(shares, one_room)
-            .into_iter()
-            .filter(|c| !shown.contains(c))
-            .map(GroupColumn::title)
-            .collect()
-    }
 }

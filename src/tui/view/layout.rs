@@ -1,6 +1,7 @@
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
 use crate::tui::model::Model;
+use crate::tui::panels::groups::GroupsPanel;
 
 /// Where each part of the screen goes. Computed from the terminal's size alone, so `update` (for
 /// paging and the mouse) and the view agree without the view writing anything back.
@@ -63,18 +64,42 @@ pub struct Shape {
     /// left out: beside the detail pane, the list takes it from the pane, down to
     /// [`NARROWEST_DETAIL`]. 0 when the list has no such wish.
     pub list_wants: u16,
+    /// The list's place goes beside the detail pane only where it keeps `list_wants` (the
+    /// groups view): a pane that moves beside it would otherwise cost it columns that a
+    /// narrower terminal, with the pane below, shows.
+    pub list_whole: bool,
 }
 
 /// The narrowest the detail pane gets beside the list, to leave the list its user column.
 pub const NARROWEST_DETAIL: u16 = 34;
 
-/// The layout's inputs of the model: the open strip, the zoom, the list's wish.
+/// The layout's inputs of the model: the open strip, the zoom, the wish of the list or of the
+/// groups view in its place.
 pub fn shape_of(model: &Model) -> Shape {
+    shape_with(model, model.focus.groups())
+}
+
+/// The layout's inputs of the model with `groups` in the list's place, or the list where
+/// `None`.
+fn shape_with(model: &Model, groups: Option<&GroupsPanel>) -> Shape {
+    let (list_wants, list_whole) = match groups {
+        Some(g) => (crate::tui::panels::groups::wanted_width(model, g), true),
+        None => (crate::tui::panels::list::wanted_width(model), false),
+    };
     Shape {
         timeline: model.panes.timeline.is_some(),
         zoom: model.panes.zoom,
-        list_wants: crate::tui::panels::list::wanted_width(model),
+        list_wants,
+        list_whole,
     }
+}
+
+/// Rows of groups the groups view `g` shows at once, while it is out of the model's focus
+/// (handed a command, or opened).
+pub fn groups_height(model: &Model, g: &GroupsPanel) -> usize {
+    let (width, height) = (model.screen.width, model.screen.height);
+    let list = areas_in(width, height, shape_with(model, Some(g))).list;
+    list.height.saturating_sub(TABLE_FIRST_ROW) as usize
 }
 
 /// The areas for the model's terminal size and open panes.
@@ -123,7 +148,8 @@ pub fn areas_in(width: u16, height: u16, shape: Shape) -> Areas {
             footer,
         };
     }
-    let side_by_side = width >= SIDE_BY_SIDE_MIN_WIDTH;
+    let side_by_side = width >= SIDE_BY_SIDE_MIN_WIDTH
+        && (!shape.list_whole || body.width.saturating_sub(NARROWEST_DETAIL) >= shape.list_wants);
     let split = |body: Rect| -> [Rect; 2] {
         if shape.zoom == Zoom::List {
             return [body, Rect::new(body.right(), body.y, 0, 0)];
