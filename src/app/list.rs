@@ -200,6 +200,8 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
              --format and --group-by, or name a file",
         ));
     }
+    // Said before anything is read: the folder is to hold what is written, and nothing else.
+    crate::output::refuse_others(dir).map_err(Failure::Usage)?;
     let (store, filter, related, problems) = match &list.source {
         Source::Live(live) => {
             let (store, filter) = match fetch(live, &list.filter, list.max) {
@@ -221,6 +223,15 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
     if let Some(max) = list.max {
         rows.truncate(max);
     }
+    if rows.is_empty() {
+        note_why_empty(&filter, &store);
+    }
+    // Offline, the source may hold every room's data: only what belongs to the events written
+    // goes with them, as live.
+    let related = match &list.source {
+        Source::Live(_) => related,
+        _ => related_of(&related, &store, &rows),
+    };
     let dropped = matching_copies(store.dropped_raws(), &filter);
     // Those of the events read: the store written with pseudonyms holds only the rows written.
     let odd = store.odd_fields();
@@ -267,6 +278,31 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         ));
         Err(Failure::Problems(lines))
     }
+}
+
+/// What of `related` belongs to the events `rows` of the store: their rooms, those rooms'
+/// sessions, and their peers' stats in them.
+fn related_of(
+    related: &crate::related::Related,
+    store: &Store,
+    rows: &[u32],
+) -> crate::related::Related {
+    let mut rooms = std::collections::HashSet::new();
+    let mut peers = std::collections::HashSet::new();
+    let mut sessions = std::collections::HashSet::new();
+    for &i in rows {
+        let row = store.row(i as usize);
+        for (sym, set) in [
+            (row.room_id, &mut rooms),
+            (row.peer_id, &mut peers),
+            (row.session_id, &mut sessions),
+        ] {
+            if !sym.is_none() {
+                set.insert(store.str(sym));
+            }
+        }
+    }
+    related.of_events(&rooms, &peers, &sessions)
 }
 
 /// Saved API pages whose `total` or `next` say that their query matched more than they hold:
@@ -454,11 +490,22 @@ fn write_out(
                 Box::new(out)
             };
             match write(&mut out).and_then(|()| out.flush()) {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                Err(e) if closed_pipe(&e) => Ok(()),
                 other => other.map_err(|e| format!("cannot write to stdout: {e}")),
             }
         }
     }
+}
+
+/// Whether a failure to write is the reader closing the pipe (`| head`): the error itself, or
+/// the one beneath a CSV writer's.
+fn closed_pipe(e: &std::io::Error) -> bool {
+    let beneath = e.get_ref().and_then(|e| e.downcast_ref::<csv::Error>());
+    let kind = match beneath.map(csv::Error::kind) {
+        Some(csv::ErrorKind::Io(e)) => e.kind(),
+        _ => e.kind(),
+    };
+    kind == std::io::ErrorKind::BrokenPipe
 }
 
 fn write_list(list: &List, store: &Store, mut rows: Vec<u32>) -> Result<(), String> {

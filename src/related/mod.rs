@@ -14,6 +14,8 @@ pub use room::Room;
 pub use session::{Session, SessionPeer};
 pub use sniff::{Sniffed, sniff};
 
+use std::collections::HashSet;
+
 use serde_json::value::RawValue;
 
 /// One object of the related data, recognised by its content.
@@ -207,6 +209,35 @@ impl Related {
             .map(Object::Room)
             .chain(sessions.into_iter().map(Object::Session))
             .chain(stats.into_iter().map(Object::Stats))
+    }
+
+    /// What belongs to a set of events, given by the rooms, peers and sessions they name: their
+    /// rooms, those rooms' sessions, and their peers' stats in those sessions (or in a session an
+    /// event names).
+    pub fn of_events(
+        &self,
+        rooms: &HashSet<&str>,
+        peers: &HashSet<&str>,
+        sessions: &HashSet<&str>,
+    ) -> Related {
+        let kept: Vec<Session> = (self.sessions.iter())
+            .filter(|s| rooms.contains(s.room_id.as_str()))
+            .cloned()
+            .collect();
+        let kept_ids: HashSet<&str> = kept.iter().map(|s| s.id.as_str()).collect();
+        let in_session = |id: &str| kept_ids.contains(id) || sessions.contains(id);
+        let stats = (self.stats.iter())
+            .filter(|s| peers.contains(s.peer_id.as_str()) && in_session(&s.session_id))
+            .cloned()
+            .collect();
+        Related {
+            rooms: (self.rooms.iter())
+                .filter(|r| rooms.contains(r.id.as_str()))
+                .cloned()
+                .collect(),
+            sessions: kept,
+            stats,
+        }
     }
 
     /// The sessions of a room.

@@ -7,13 +7,19 @@ use std::path::Path;
 use super::action::Action;
 use super::effect::SaveWhat;
 use super::model::Model;
-use crate::output::{FOLDER_EVENTS, write_folder};
+use crate::output::{FOLDER_FILES, refuse_others, write_folder};
 
 /// Writes the folder at `target` (`path` as typed): the shown (or loaded) events, every track
 /// event at hand (the verdicts rest on them), and the rooms, sessions and quality stats, all of
 /// them redacted alike when the profile says so.
 pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: bool) -> Action {
-    if !replace && target.join(FOLDER_EVENTS).exists() {
+    // Other dumps there would be read with it: the folder is to hold what is saved alone.
+    if let Err(why) = refuse_others(target) {
+        return Action::Saved(Err(why));
+    }
+    // Replacing a dump saved there before replaces each of its files (those with nothing to
+    // hold now are removed), after the user says so.
+    if !replace && FOLDER_FILES.iter().any(|name| target.join(name).exists()) {
         return Action::SaveNeedsConfirm {
             path: path.to_string(),
             what,
