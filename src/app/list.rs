@@ -230,7 +230,7 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
     // goes with them, as live.
     let related = match &list.source {
         Source::Live(_) => related,
-        _ => related_of(&related, &store, &rows),
+        _ => related.of_events(&crate::related::Named::of_rows(&store, &rows)),
     };
     let dropped = matching_copies(store.dropped_raws(), &filter);
     // Those of the events read: the store written with pseudonyms holds only the rows written.
@@ -278,31 +278,6 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         ));
         Err(Failure::Problems(lines))
     }
-}
-
-/// What of `related` belongs to the events `rows` of the store: their rooms, those rooms'
-/// sessions, and their peers' stats in them.
-fn related_of(
-    related: &crate::related::Related,
-    store: &Store,
-    rows: &[u32],
-) -> crate::related::Related {
-    let mut rooms = std::collections::HashSet::new();
-    let mut peers = std::collections::HashSet::new();
-    let mut sessions = std::collections::HashSet::new();
-    for &i in rows {
-        let row = store.row(i as usize);
-        for (sym, set) in [
-            (row.room_id, &mut rooms),
-            (row.peer_id, &mut peers),
-            (row.session_id, &mut sessions),
-        ] {
-            if !sym.is_none() {
-                set.insert(store.str(sym));
-            }
-        }
-    }
-    related.of_events(&rooms, &peers, &sessions)
 }
 
 /// Saved API pages whose `total` or `next` say that their query matched more than they hold:

@@ -128,6 +128,41 @@ fn object_of(value: &serde_json::Value) -> Result<Object, String> {
     }
 }
 
+/// The rooms, peers and sessions a set of events names: what of the related data is theirs
+/// ([`Related::of_events`]).
+#[derive(Debug, Clone, Default)]
+pub struct Named<'a> {
+    rooms: HashSet<&'a str>,
+    peers: HashSet<&'a str>,
+    sessions: HashSet<&'a str>,
+}
+
+impl<'a> Named<'a> {
+    /// Adds an event's room, peer and session (an empty one names nothing).
+    pub fn add(&mut self, room: Option<&'a str>, peer: Option<&'a str>, session: Option<&'a str>) {
+        for (value, set) in [
+            (room, &mut self.rooms),
+            (peer, &mut self.peers),
+            (session, &mut self.sessions),
+        ] {
+            if let Some(v) = value.filter(|v| !v.is_empty()) {
+                set.insert(v);
+            }
+        }
+    }
+
+    /// The rooms, peers and sessions of the events `rows` of a store.
+    pub fn of_rows(store: &'a crate::store::Store, rows: &[u32]) -> Named<'a> {
+        let mut named = Named::default();
+        for &i in rows {
+            let row = store.row(i as usize);
+            let text = |s: crate::store::Sym| (!s.is_none()).then(|| store.str(s));
+            named.add(text(row.room_id), text(row.peer_id), text(row.session_id));
+        }
+        named
+    }
+}
+
 /// The related data loaded or fetched so far, each object once (the first copy read wins, as
 /// for events).
 #[derive(Debug, Clone, Default)]
@@ -211,28 +246,22 @@ impl Related {
             .chain(stats.into_iter().map(Object::Stats))
     }
 
-    /// What belongs to a set of events, given by the rooms, peers and sessions they name: their
-    /// rooms, those rooms' sessions, and their peers' stats in those sessions (or in a session an
-    /// event names).
-    pub fn of_events(
-        &self,
-        rooms: &HashSet<&str>,
-        peers: &HashSet<&str>,
-        sessions: &HashSet<&str>,
-    ) -> Related {
+    /// What belongs to a set of events: their rooms, those rooms' sessions, and their peers'
+    /// stats in those sessions (or in a session an event names).
+    pub fn of_events(&self, events: &Named) -> Related {
         let kept: Vec<Session> = (self.sessions.iter())
-            .filter(|s| rooms.contains(s.room_id.as_str()))
+            .filter(|s| events.rooms.contains(s.room_id.as_str()))
             .cloned()
             .collect();
         let kept_ids: HashSet<&str> = kept.iter().map(|s| s.id.as_str()).collect();
-        let in_session = |id: &str| kept_ids.contains(id) || sessions.contains(id);
+        let in_session = |id: &str| kept_ids.contains(id) || events.sessions.contains(id);
         let stats = (self.stats.iter())
-            .filter(|s| peers.contains(s.peer_id.as_str()) && in_session(&s.session_id))
+            .filter(|s| events.peers.contains(s.peer_id.as_str()) && in_session(&s.session_id))
             .cloned()
             .collect();
         Related {
             rooms: (self.rooms.iter())
-                .filter(|r| rooms.contains(r.id.as_str()))
+                .filter(|r| events.rooms.contains(r.id.as_str()))
                 .cloned()
                 .collect(),
             sessions: kept,

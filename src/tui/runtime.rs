@@ -672,10 +672,14 @@ mod tests {
             .with(crate::event::Field::Peer, PRIYA);
         crate::tui::update::events::set_filter(&mut m, only_priya);
         let folder = dir.path().join("priya").to_str().unwrap().to_string() + "/";
-        assert!(matches!(
-            save(&m, &folder, SaveWhat::Shown, false),
-            Action::Saved(Ok(_))
-        ));
+        // Her room and its sessions alone go with them, and her stats.
+        match save(&m, &folder, SaveWhat::Shown, false) {
+            Action::Saved(Ok(message)) => assert!(
+                message.contains(" events, 1 room, 4 sessions and 1 peer's stats into "),
+                "{message}"
+            ),
+            other => panic!("{other:?}"),
+        }
         let text = std::fs::read_to_string(format!("{folder}events.ndjson")).unwrap();
         let saved: Vec<serde_json::Value> = text
             .lines()
