@@ -230,7 +230,7 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
     // goes with them, as live.
     let related = match &list.source {
         Source::Live(_) => related,
-        _ => related.of_events(&crate::related::Named::of_rows(&store, &rows)),
+        _ => related.of_events(&crate::output::named_by(&store, &rows)),
     };
     let dropped = matching_copies(store.dropped_raws(), &filter);
     // Those of the events read: the store written with pseudonyms holds only the rows written.

@@ -61,6 +61,18 @@ pub fn refuse_others(dir: &Path) -> Result<(), String> {
     ))
 }
 
+/// The rooms, peers and sessions the events `rows` of a store name: what of the related data
+/// goes with them ([`crate::related::Related::of_events`]).
+pub fn named_by<'a>(store: &'a crate::store::Store, rows: &[u32]) -> crate::related::Named<'a> {
+    let mut named = crate::related::Named::default();
+    for &i in rows {
+        let row = store.row(i as usize);
+        let text = |s: crate::store::Sym| (!s.is_none()).then(|| store.str(s));
+        named.add(text(row.room_id), text(row.peer_id), text(row.session_id));
+    }
+    named
+}
+
 /// Writes events and the related data beside them into a folder that re-opens as it was: the
 /// events as NDJSON, the rooms and the sessions each as one list response
 /// (`{"limit","data","last"}`, as their endpoints answer), the quality stats one response a

@@ -150,17 +150,6 @@ impl<'a> Named<'a> {
             }
         }
     }
-
-    /// The rooms, peers and sessions of the events `rows` of a store.
-    pub fn of_rows(store: &'a crate::store::Store, rows: &[u32]) -> Named<'a> {
-        let mut named = Named::default();
-        for &i in rows {
-            let row = store.row(i as usize);
-            let text = |s: crate::store::Sym| (!s.is_none()).then(|| store.str(s));
-            named.add(text(row.room_id), text(row.peer_id), text(row.session_id));
-        }
-        named
-    }
 }
 
 /// The related data loaded or fetched so far, each object once (the first copy read wins, as

@@ -60,7 +60,7 @@ pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: b
         });
     }
     // The rooms, sessions and stats of the events saved, and no other's (as `list --output`).
-    let mut named = crate::related::Named::of_rows(store, &rows);
+    let mut named = crate::output::named_by(store, &rows);
     let parsed: Vec<crate::event::Event> = (fetched.iter())
         .filter_map(|raw| crate::event::Event::parse(raw).ok())
         .collect();
