@@ -374,3 +374,66 @@ fn an_unknown_publish_names_the_track_events_it_looked_at_and_the_missing_sessio
     );
     assert!(text.contains("11:42:52 video stopped"), "{text}");
 }
+
+#[test]
+fn a_damaged_dump_is_told_from_its_readable_part_with_its_problems_said() {
+    const SOREN: &str = "67fc2ca6-0292-4826-b8f5-81a2c18e5bab";
+    let (dir, events) = demo_folder();
+    let story_of = |peer: &str| {
+        Command::new(BIN)
+            .args(["story", peer, "--format", "json"])
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let whole = story_of(SOREN);
+    assert!(whole.status.success());
+    // The events cut short in the middle of an event, as a copy stopped part-way leaves them.
+    let path = dir.path().join("events.ndjson");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("{\"version\":\"2.0\",\"id\":\"cut");
+    std::fs::write(&path, text).unwrap();
+    let cut = story_of(SOREN);
+    assert_eq!(cut.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(cut.stdout).unwrap(),
+        String::from_utf8(whole.stdout).unwrap()
+    );
+    let stderr = String::from_utf8(cut.stderr).unwrap();
+    let line = events.len() + 1;
+    assert!(
+        stderr.starts_with(&format!("callscope: {}:{line}:", path.display())),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with(&format!(
+            "callscope: 1 problem in the input; the story is told from the {} readable events: \
+             an event or session in the damaged part is not in it, and could change a verdict\n",
+            events
+                .len()
+                .to_string()
+                .as_bytes()
+                .rchunks(3)
+                .rev()
+                .map(|c| std::str::from_utf8(c).unwrap())
+                .collect::<Vec<_>>()
+                .join(",")
+        )),
+        "{stderr}"
+    );
+    // A peer none of the readable events names: the problems, and that.
+    let none = story_of("no-such-peer");
+    assert_eq!(none.status.code(), Some(2));
+    let stderr = String::from_utf8(none.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!("{}:{line}:", path.display())),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with(
+            "callscope: 1 problem in the input; no event of peer no-such-peer in the source's \
+             readable part\n"
+        ),
+        "{stderr}"
+    );
+}

@@ -200,6 +200,8 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
              --format and --group-by, or name a file",
         ));
     }
+    // Said before anything is read: the folder is to hold what is written, and nothing else.
+    crate::output::refuse_others(dir).map_err(Failure::Usage)?;
     let (store, filter, related, problems) = match &list.source {
         Source::Live(live) => {
             let (store, filter) = match fetch(live, &list.filter, list.max) {
@@ -221,6 +223,15 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
     if let Some(max) = list.max {
         rows.truncate(max);
     }
+    if rows.is_empty() {
+        note_why_empty(&filter, &store);
+    }
+    // Offline, the source may hold every room's data: only what belongs to the events written
+    // goes with them, as live.
+    let related = match &list.source {
+        Source::Live(_) => related,
+        _ => related.of_events(&crate::output::named_by(&store, &rows)),
+    };
     let dropped = matching_copies(store.dropped_raws(), &filter);
     // Those of the events read: the store written with pseudonyms holds only the rows written.
     let odd = store.odd_fields();
@@ -454,11 +465,22 @@ fn write_out(
                 Box::new(out)
             };
             match write(&mut out).and_then(|()| out.flush()) {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                Err(e) if closed_pipe(&e) => Ok(()),
                 other => other.map_err(|e| format!("cannot write to stdout: {e}")),
             }
         }
     }
+}
+
+/// Whether a failure to write is the reader closing the pipe (`| head`): the error itself, or
+/// the one beneath a CSV writer's.
+fn closed_pipe(e: &std::io::Error) -> bool {
+    let beneath = e.get_ref().and_then(|e| e.downcast_ref::<csv::Error>());
+    let kind = match beneath.map(csv::Error::kind) {
+        Some(csv::ErrorKind::Io(e)) => e.kind(),
+        _ => e.kind(),
+    };
+    kind == std::io::ErrorKind::BrokenPipe
 }
 
 fn write_list(list: &List, store: &Store, mut rows: Vec<u32>) -> Result<(), String> {

@@ -40,6 +40,8 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
     // Live, every track event of the peer in the room is fetched with its errors: where none
     // comes, the service holds none.
     let mut fetched = Fetched::default();
+    // Offline, the input's damaged places: the story is told from the rest.
+    let mut damaged = Vec::new();
     let (store, related) = match &of.source {
         Source::Live(live) => {
             let Some(room) = &of.room else {
@@ -68,31 +70,27 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             (store, related)
         }
         offline => {
+            // A damaged dump is told from what of it was read, as `list` prints it, and its
+            // problems are said after the story.
             let (store, problems) = offline.load_offline();
-            if !problems.is_empty() {
-                let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
-                lines.push(format!(
-                    "{} in the input",
-                    crate::text::plural(problems.len(), "problem", "problems")
-                ));
-                return Err(Failure::Problems(lines));
-            }
+            damaged = problems;
             (store, offline.related())
         }
     };
+    let missing = || {
+        let words = format!("no event of peer {} in the source", of.peer_id);
+        match damaged.is_empty() {
+            true => Failure::usage(words),
+            false => damaged_failure(&damaged, format!("{words}'s readable part")),
+        }
+    };
     let Some(peer) = store.strings().lookup(&of.peer_id) else {
-        return Err(Failure::usage(format!(
-            "no event of peer {} in the source",
-            of.peer_id
-        )));
+        return Err(missing());
     };
     // In UTC, as the events write their times.
     let told = tell_with(&store, &related, &fetched, peer, now, Zone::Utc);
     if told.story.events.is_empty() {
-        return Err(Failure::usage(format!(
-            "no event of peer {} in the source",
-            of.peer_id
-        )));
+        return Err(missing());
     }
     let text = match of.format {
         StoryFormat::Text => text_of(&store, &told),
@@ -109,8 +107,32 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(Failure::runtime(format!("cannot write to stdout: {e}")))
         }
+        _ if !damaged.is_empty() => Err(damaged_failure(
+            &damaged,
+            format!(
+                "the story is told from the {} readable {}: an event or session in the damaged \
+                 part is not in it, and could change a verdict",
+                crate::text::thousands(store.events_read()),
+                if store.events_read() == 1 {
+                    "event"
+                } else {
+                    "events"
+                }
+            ),
+        )),
         _ => Ok(Ended::Done),
     }
+}
+
+/// The problems of a damaged input, one line each, and a last line saying how many there are
+/// and what the story made of the rest.
+fn damaged_failure(problems: &[crate::source::DumpProblem], then: String) -> Failure {
+    let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    lines.push(format!(
+        "{} in the input; {then}",
+        crate::text::plural(problems.len(), "problem", "problems")
+    ));
+    Failure::Problems(lines)
 }
 
 fn text_of(store: &Store, told: &Told) -> String {

@@ -1,9 +1,11 @@
 //! `list`'s formats, and writing a file atomically.
 //!
 //! - `csv_rows`: the `csv` format's columns and rows.
+//! - `folder`: a dataset written as a folder (`--output DIR/`).
 //! - `table`: the `table` format, fitted to a terminal.
 
 mod csv_rows;
+mod folder;
 mod table;
 
 use std::io::{self, Write};
@@ -12,6 +14,10 @@ use std::path::Path;
 use crate::store::Store;
 
 pub use csv_rows::CSV_COLUMNS;
+pub use folder::{
+    FOLDER_EVENTS, FOLDER_FILES, FOLDER_ROOMS, FOLDER_SESSIONS, FOLDER_STATS, named_by,
+    others_read, refuse_others, write_folder,
+};
 pub use table::status_word;
 
 /// The formats `list` writes in.
@@ -198,75 +204,6 @@ fn without_path(e: &io::Error) -> String {
         Some(i) => text[..i].to_string(),
         None => text,
     }
-}
-
-/// The files a folder dump holds: the events, then each kind of related data that is at hand.
-pub const FOLDER_EVENTS: &str = "events.ndjson";
-pub const FOLDER_ROOMS: &str = "rooms.json";
-pub const FOLDER_SESSIONS: &str = "sessions.json";
-pub const FOLDER_STATS: &str = "peer-stats.ndjson";
-
-/// Writes events and the related data beside them into a folder that re-opens as it was: the
-/// events as NDJSON, the rooms and the sessions each as one list response
-/// (`{"limit","data","last"}`, as their endpoints answer), the quality stats one response a
-/// line. Each file is written atomically; a kind with nothing in it is not written. Returns the
-/// files written.
-pub fn write_folder<'a>(
-    dir: &Path,
-    events: impl Iterator<Item = &'a [u8]>,
-    related: &crate::related::Related,
-) -> io::Result<Vec<std::path::PathBuf>> {
-    std::fs::create_dir_all(dir)?;
-    let mut written = Vec::new();
-    let path = dir.join(FOLDER_EVENTS);
-    write_atomically(&path, |out| {
-        for raw in events {
-            write_compact(raw, out)?;
-            out.write_all(b"\n")?;
-        }
-        Ok(())
-    })?;
-    written.push(path);
-    let list = |raws: Vec<&str>, last: Option<&str>| {
-        let mut body = format!("{{\"limit\":{},\"data\":[", raws.len());
-        body.push_str(&raws.join(","));
-        body.push(']');
-        if let Some(last) = last {
-            body.push_str(&format!(",\"last\":{}", serde_json::Value::from(last)));
-        }
-        body.push_str("}\n");
-        body
-    };
-    if !related.rooms.is_empty() {
-        let body = list(
-            related.rooms.iter().map(|r| r.raw.as_str()).collect(),
-            related.rooms.last().map(|r| r.id.as_str()),
-        );
-        let path = dir.join(FOLDER_ROOMS);
-        write_atomically(&path, |out| out.write_all(body.as_bytes()))?;
-        written.push(path);
-    }
-    if !related.sessions.is_empty() {
-        let body = list(
-            related.sessions.iter().map(|s| s.raw.as_str()).collect(),
-            related.sessions.last().map(|s| s.id.as_str()),
-        );
-        let path = dir.join(FOLDER_SESSIONS);
-        write_atomically(&path, |out| out.write_all(body.as_bytes()))?;
-        written.push(path);
-    }
-    if !related.stats.is_empty() {
-        let path = dir.join(FOLDER_STATS);
-        write_atomically(&path, |out| {
-            for s in &related.stats {
-                write_compact(s.raw.as_bytes(), out)?;
-                out.write_all(b"\n")?;
-            }
-            Ok(())
-        })?;
-        written.push(path);
-    }
-    Ok(written)
 }
 
 #[cfg(test)]

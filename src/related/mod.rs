@@ -14,6 +14,8 @@ pub use room::Room;
 pub use session::{Session, SessionPeer};
 pub use sniff::{Sniffed, sniff};
 
+use std::collections::HashSet;
+
 use serde_json::value::RawValue;
 
 /// One object of the related data, recognised by its content.
@@ -154,6 +156,30 @@ fn object_of(raw: &RawValue, kind: &str) -> Result<Object, String> {
     }
 }
 
+/// The rooms, peers and sessions a set of events names: what of the related data is theirs
+/// ([`Related::of_events`]).
+#[derive(Debug, Clone, Default)]
+pub struct Named<'a> {
+    rooms: HashSet<&'a str>,
+    peers: HashSet<&'a str>,
+    sessions: HashSet<&'a str>,
+}
+
+impl<'a> Named<'a> {
+    /// Adds an event's room, peer and session (an empty one names nothing).
+    pub fn add(&mut self, room: Option<&'a str>, peer: Option<&'a str>, session: Option<&'a str>) {
+        for (value, set) in [
+            (room, &mut self.rooms),
+            (peer, &mut self.peers),
+            (session, &mut self.sessions),
+        ] {
+            if let Some(v) = value.filter(|v| !v.is_empty()) {
+                set.insert(v);
+            }
+        }
+    }
+}
+
 /// The related data loaded or fetched so far, each object once (the first copy read wins, as
 /// for events).
 #[derive(Debug, Clone, Default)]
@@ -235,6 +261,29 @@ impl Related {
             .map(Object::Room)
             .chain(sessions.into_iter().map(Object::Session))
             .chain(stats.into_iter().map(Object::Stats))
+    }
+
+    /// What belongs to a set of events: their rooms, those rooms' sessions, and their peers'
+    /// stats in those sessions (or in a session an event names).
+    pub fn of_events(&self, events: &Named) -> Related {
+        let kept: Vec<Session> = (self.sessions.iter())
+            .filter(|s| events.rooms.contains(s.room_id.as_str()))
+            .cloned()
+            .collect();
+        let kept_ids: HashSet<&str> = kept.iter().map(|s| s.id.as_str()).collect();
+        let in_session = |id: &str| kept_ids.contains(id) || events.sessions.contains(id);
+        let stats = (self.stats.iter())
+            .filter(|s| events.peers.contains(s.peer_id.as_str()) && in_session(&s.session_id))
+            .cloned()
+            .collect();
+        Related {
+            rooms: (self.rooms.iter())
+                .filter(|r| events.rooms.contains(r.id.as_str()))
+                .cloned()
+                .collect(),
+            sessions: kept,
+            stats,
+        }
     }
 
     /// The sessions of a room.

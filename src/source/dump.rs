@@ -86,8 +86,21 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
     if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
-    let entries = std::fs::read_dir(path).map_err(|e| problem(arg, None, io_message(&e)))?;
-    let mut files: Vec<PathBuf> = entries
+    let files = folder_files(path).map_err(|e| problem(arg, None, io_message(&e)))?;
+    if files.is_empty() {
+        return Err(problem(
+            arg,
+            None,
+            "the folder holds no .json, .ndjson, .jsonl or .gz file".into(),
+        ));
+    }
+    Ok(files)
+}
+
+/// The files of a folder that are read as its dataset: every file with one of
+/// [`FOLDER_EXTENSIONS`] in it (sorted by name), not those of the folders within.
+pub fn folder_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.is_file())
@@ -98,13 +111,6 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
         })
         .collect();
     files.sort();
-    if files.is_empty() {
-        return Err(problem(
-            arg,
-            None,
-            "the folder holds no .json, .ndjson, .jsonl or .gz file".into(),
-        ));
-    }
     Ok(files)
 }
 

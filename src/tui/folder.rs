@@ -7,13 +7,19 @@ use std::path::Path;
 use super::action::Action;
 use super::effect::SaveWhat;
 use super::model::Model;
-use crate::output::{FOLDER_EVENTS, write_folder};
+use crate::output::{FOLDER_FILES, refuse_others, write_folder};
 
-/// Writes the folder at `target` (`path` as typed): the shown (or loaded) events, every track
-/// event at hand (the verdicts rest on them), and the rooms, sessions and quality stats, all of
-/// them redacted alike when the profile says so.
+/// Writes the folder at `target` (`path` as typed): the shown (or loaded) events, the track
+/// events their verdicts rest on, and the rooms, sessions and quality stats that belong to them,
+/// all of them redacted alike when the profile says so.
 pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: bool) -> Action {
-    if !replace && target.join(FOLDER_EVENTS).exists() {
+    // Other dumps there would be read with it: the folder is to hold what is saved alone.
+    if let Err(why) = refuse_others(target) {
+        return Action::Saved(Err(why));
+    }
+    // Replacing a dump saved there before replaces each of its files (those with nothing to
+    // hold now are removed), after the user says so.
+    if !replace && FOLDER_FILES.iter().any(|name| target.join(name).exists()) {
         return Action::SaveNeedsConfirm {
             path: path.to_string(),
             what,
@@ -53,6 +59,19 @@ pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: b
             )
         });
     }
+    // The rooms, sessions and stats of the events saved, and no other's (as `list --output`).
+    let mut named = crate::output::named_by(store, &rows);
+    let parsed: Vec<crate::event::Event> = (fetched.iter())
+        .filter_map(|raw| crate::event::Event::parse(raw).ok())
+        .collect();
+    for e in &parsed {
+        named.add(
+            e.data_str("room_id"),
+            e.data_str("peer_id"),
+            e.data_str("session_id"),
+        );
+    }
+    let related = beside.data.of_events(&named);
     let events = rows
         .iter()
         .map(|&i| store.raw(i as usize))
@@ -61,7 +80,7 @@ pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: b
     let written = if model.config.redact {
         // Every file of the folder with one set of pseudonyms: the sessions name their peers
         // as the events do.
-        match crate::redact::redacted_objects_with_related(events, &beside.data) {
+        match crate::redact::redacted_objects_with_related(events, &related) {
             Ok((store, related)) => {
                 let events = (0..store.len()).map(|i| store.raw(i));
                 write_folder(target, events, &related).map(|_| (store.len(), " (redacted)"))
@@ -71,15 +90,15 @@ pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: b
             }
         }
     } else {
-        write_folder(target, events, &beside.data).map(|_| (count, ""))
+        write_folder(target, events, &related).map(|_| (count, ""))
     };
-    let related = &beside.data;
     Action::Saved(match written {
         Ok((count, redacted)) => Ok(format!(
-            "saved {count} events, {} rooms, {} sessions and {} peers' stats into {path}{redacted}",
-            related.rooms.len(),
-            related.sessions.len(),
-            related.stats.len()
+            "saved {}, {}, {} and {} into {path}{redacted}",
+            crate::text::plural(count, "event", "events"),
+            crate::text::plural(related.rooms.len(), "room", "rooms"),
+            crate::text::plural(related.sessions.len(), "session", "sessions"),
+            crate::text::plural(related.stats.len(), "peer's stats", "peers' stats"),
         )),
         Err(e) => Err(format!("{path}: {e}; the events are still loaded")),
     })

@@ -615,6 +615,48 @@ mod tests {
     }
 
     #[test]
+    fn a_folder_saved_over_another_holds_only_what_was_saved_and_other_dumps_stop_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("shared").to_str().unwrap().to_string() + "/";
+        let mut full = demo();
+        let objects = crate::source::demo::related().into_objects().collect();
+        update(&mut full, Action::RelatedLoaded { objects, now: 0 });
+        let action = save(&full, &folder, SaveWhat::Loaded, false);
+        assert!(matches!(action, Action::Saved(Ok(_))), "{action:?}");
+        std::fs::write(format!("{folder}notes.txt"), "who to call\n").unwrap();
+        let names = || {
+            let mut names: Vec<String> = std::fs::read_dir(&folder)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        // The events alone saved over it: asked first, even with only the related data there,
+        // then the earlier sessions, rooms and stats go; a file callscope never reads stays.
+        let bare = demo();
+        std::fs::remove_file(format!("{folder}events.ndjson")).unwrap();
+        let action = save(&bare, &folder, SaveWhat::Loaded, false);
+        assert!(
+            matches!(action, Action::SaveNeedsConfirm { .. }),
+            "{action:?}"
+        );
+        let action = save(&bare, &folder, SaveWhat::Loaded, true);
+        assert!(matches!(action, Action::Saved(Ok(_))), "{action:?}");
+        assert_eq!(names(), ["events.ndjson", "notes.txt"]);
+        // Another dump there would be read with it: nothing is saved, and it is named.
+        std::fs::write(format!("{folder}incident.json"), "[]\n").unwrap();
+        match save(&bare, &folder, SaveWhat::Loaded, true) {
+            Action::Saved(Err(why)) => assert!(
+                why.contains("holds incident.json, which callscope would read"),
+                "{why}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(names(), ["events.ndjson", "incident.json", "notes.txt"]);
+    }
+
+    #[test]
     fn a_folder_of_one_peers_events_gets_that_peers_track_events_alone() {
         // Priya's events shown: her track events go with them (her publish verdicts read
         // them), the other peers' stay out, where the folder held every track event at hand.
@@ -630,10 +672,14 @@ mod tests {
             .with(crate::event::Field::Peer, PRIYA);
         crate::tui::update::events::set_filter(&mut m, only_priya);
         let folder = dir.path().join("priya").to_str().unwrap().to_string() + "/";
-        assert!(matches!(
-            save(&m, &folder, SaveWhat::Shown, false),
-            Action::Saved(Ok(_))
-        ));
+        // Her room and its sessions alone go with them, and her stats.
+        match save(&m, &folder, SaveWhat::Shown, false) {
+            Action::Saved(Ok(message)) => assert!(
+                message.contains(" events, 1 room, 4 sessions and 1 peer's stats into "),
+                "{message}"
+            ),
+            other => panic!("{other:?}"),
+        }
         let text = std::fs::read_to_string(format!("{folder}events.ndjson")).unwrap();
         let saved: Vec<serde_json::Value> = text
             .lines()

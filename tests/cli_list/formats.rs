@@ -194,3 +194,24 @@ fn csv_of_zero_events_is_the_header_alone() {
     let out = list(&[dir.to_str().unwrap(), "--format", "csv", "--code", "1"]);
     assert_eq!(out, format!("{CSV_HEADER}\n"));
 }
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_ends_list_quietly_in_every_format() {
+    for format in ["ndjson", "json", "csv", "table"] {
+        for group_by in [None, Some("error")] {
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"))
+                .args(["list", "--demo", "--format", format])
+                .args(group_by.iter().flat_map(|g| ["--group-by", g]))
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            // Closed before anything is written: every write meets a closed pipe (`| head -0`).
+            drop(child.stdout.take());
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{format} {group_by:?}: {stderr}");
+            assert_eq!(stderr, "", "{format} {group_by:?}");
+        }
+    }
+}

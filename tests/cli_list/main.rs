@@ -18,6 +18,7 @@ mod filters;
 mod formats;
 mod messages;
 mod output_file;
+mod output_folder;
 mod table;
 
 fn callscope() -> Command {
