@@ -355,7 +355,7 @@ pub fn empty_file_note(path: &str) -> String {
 
 /// Why nothing matched, when the events read can say (a room's name given for its id, a time
 /// range that misses them all), with how to ask again.
-fn note_why_empty(filter: &Filter, store: &Store) {
+pub(super) fn note_why_empty(filter: &Filter, store: &Store) {
     for why in crate::insight::why_empty(filter, store) {
         let how = match &why {
             WhyEmpty::RoomName { ids, .. } => match ids.as_slice() {

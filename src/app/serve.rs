@@ -81,6 +81,16 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
             store
         }
     };
+    // Filters that match nothing serve an empty answer to every query: said, with why where it
+    // can be told, as list says it.
+    if !filter.is_empty() && store.filter(&filter).is_empty() {
+        eprintln!(
+            "callscope: note: the filters match none of the {} read: every query is answered \
+             with no event",
+            crate::text::plural(store.len(), "event", "events")
+        );
+        super::list::note_why_empty(&filter, &store);
+    }
     let (store, related) =
         crate::serve::served(store, related, &filter, serve.redact).map_err(Failure::Runtime)?;
     tracing::info!(redact = serve.redact, "serving");

@@ -12,7 +12,8 @@ use std::process::{Child, ChildStderr, Command, Stdio};
 /// A running `callscope serve`, killed when dropped.
 pub struct Server {
     pub child: Child,
-    stderr: Option<ChildStderr>,
+    /// Read a line at a time: what a read takes past a line waits for the next.
+    stderr: Option<BufReader<ChildStderr>>,
     /// `http://127.0.0.1:PORT`, as serve printed it.
     pub url: String,
     pub port: u16,
@@ -28,7 +29,7 @@ impl Server {
             .spawn()
             .expect("spawn callscope serve");
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut stderr = child.stderr.take();
+        let mut stderr = child.stderr.take().map(BufReader::new);
         // The first line is the wait: it is printed once the port is bound.
         let mut line = String::new();
         stdout.read_line(&mut line).unwrap();
@@ -62,10 +63,10 @@ impl Server {
         format!("{}{path}", self.url)
     }
 
-    /// The first line serve wrote on stderr (which must have been piped).
+    /// The next line serve wrote on stderr (which must have been piped).
     pub fn stderr_line(&mut self) -> String {
         let mut line = String::new();
-        BufReader::new(self.stderr.as_mut().expect("stderr was piped"))
+        (self.stderr.as_mut().expect("stderr was piped"))
             .read_line(&mut line)
             .unwrap();
         line

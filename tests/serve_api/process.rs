@@ -191,3 +191,35 @@ async fn serve_under_nohup_outlives_a_hangup_and_stops_on_sigterm() {
     let exit = server.child.wait().unwrap();
     assert!(exit.success(), "{exit:?}");
 }
+
+#[test]
+fn serve_says_when_its_filters_match_nothing_and_why_where_it_can_be_told() {
+    // A room's name where its id is wanted: served, but every answer would be empty.
+    let mut server = serve(
+        &[
+            "--demo",
+            "--addr",
+            "127.0.0.1:0",
+            "--room",
+            "weekly-allhands",
+        ],
+        Some(TOKEN),
+    );
+    let note = server.stderr_line();
+    assert!(
+        note.starts_with("callscope: note: the filters match none of the 2,400 events read"),
+        "{note}"
+    );
+    let why = server.stderr_line();
+    assert!(
+        why.contains("weekly-allhands") && why.contains(&format!("--room {STORM_ROOM}")),
+        "{why}"
+    );
+    // Filters that match: nothing said before serve's own lines.
+    let mut server = serve(
+        &["--demo", "--addr", "127.0.0.1:0", "--room", STORM_ROOM],
+        None,
+    );
+    let first = server.stderr_line();
+    assert!(first.starts_with("token: "), "{first}");
+}
