@@ -10,10 +10,15 @@
 # 4 (the first search a number can hold reads itself every event's numbers the reading ahead
 # has not read yet), and the longest update after the digit.
 #
+# With FIRST_E set, only the load and the first `e` are timed: the longest update while the
+# dump loaded, and the longest after `e` pressed once idle (the first grouping, which on a
+# folder with its related data tells every chain's outcome).
+#
 #   benches/keys.sh DUMP [NAME]                   NAME labels the line (default: the binary)
 #   BIN=path/to/callscope benches/keys.sh DUMP
 #   SEARCH=text                                   the search (default sfu-prod-in2-03)
 #   FIND_AFTER=1 benches/keys.sh DUMP             a find's first digit soon after the load
+#   FIRST_E=1 benches/keys.sh DIR/                the load and the first `e`
 #   LIMIT_S=300                                   give up on a load this long
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,6 +63,25 @@ key() {
   [ "$name" = - ] || [ -n "$longest" ] || fail "no frame logged after $name"
   [ "$name" = - ] || out+="$name $(printf %.0f "$longest") ms, "
 }
+if [ -n "${FIRST_E:-}" ]; then
+  longest=$(sed -n 's/.*frame update_ms=\([0-9.]*\).*/\1/p' "$LOG" | sort -g | tail -1)
+  out+="longest frame while loading $(printf %.0f "${longest:-0}") ms, "
+  sleep 1
+  lines=$(wc -l <"$LOG")
+  tmux -S "$SOCK" send-keys -t keys e
+  started=$SECONDS
+  until tmux -S "$SOCK" capture-pane -p -t keys | grep -q "groups by error"; do
+    ((SECONDS - started < LIMIT_S)) || fail "no groups $LIMIT_S s after e"
+    sleep 0.05
+  done
+  sleep 1
+  longest=$(tail -n +$((lines + 1)) "$LOG" | sed -n 's/.*frame update_ms=\([0-9.]*\).*/\1/p' |
+    sort -g | tail -1)
+  out+="first e $(printf %.0f "${longest:-0}") ms, "
+  tmux -S "$SOCK" send-keys -t keys q
+  echo "$NAME: ${out%, } (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  exit 0
+fi
 if [ -n "${FIND_AFTER:-}" ]; then
   sleep "$FIND_AFTER"
   key - 0.3 /

@@ -6,7 +6,7 @@
 use super::chains::{Chain, Story, story};
 use super::quality::{Summary, around};
 use super::verdict::{
-    Attempt, Failing, Fetched, RoomSessions, TrackSeen, Verdict, verdict, verdict_in,
+    Attempt, Failing, Fetched, Outcome, RoomSessions, TrackSeen, Verdict, outcome_in, verdict,
 };
 use crate::related::{Related, Session};
 use crate::store::{Store, Sym};
@@ -109,7 +109,7 @@ pub fn outcomes(
     related: &Related,
     fetched: &Fetched,
     now: i64,
-) -> Vec<Option<(u32, super::verdict::Outcome)>> {
+) -> Vec<Option<(u32, Outcome)>> {
     use rayon::prelude::*;
     let rows = store.rows();
     // A verdict reads a track event's time, kind, peer, user and room: its media and source,
@@ -145,24 +145,24 @@ pub fn outcomes(
             (id, RoomSessions::new(sessions_of(id), now))
         })
         .collect();
-    let told: Vec<Vec<(Vec<u32>, super::verdict::Outcome)>> = peers
+    let told: Vec<Vec<(Vec<u32>, Outcome)>> = peers
         .par_iter()
         .map(|&peer| {
             story(store, peer)
                 .chains
-                .iter()
+                .into_iter()
                 .map(|chain| {
-                    let failing = fetched.of(failing_of(store, chain));
+                    let failing = fetched.of(failing_of(store, &chain));
                     let theirs = tracks.theirs(&failing);
-                    // Only the outcome is kept: the evidence's times may as well be UTC.
+                    // Only the outcome is kept: the evidence is not written.
                     let outcome = match rooms.get(failing.room_id) {
-                        Some(room) => verdict_in(&failing, room, &theirs, now, Zone::Utc).outcome,
+                        Some(room) => outcome_in(&failing, room, &theirs, now),
                         None => {
                             let room = RoomSessions::new(sessions_of(failing.room_id), now);
-                            verdict_in(&failing, &room, &theirs, now, Zone::Utc).outcome
+                            outcome_in(&failing, &room, &theirs, now)
                         }
                     };
-                    (chain.events.clone(), outcome)
+                    (chain.events, outcome)
                 })
                 .collect()
         })
@@ -204,7 +204,7 @@ impl<'a> RoomTracks<'a> {
 
     /// The track events of the failing peer's room that are its own or its user's, in time
     /// order, each once.
-    fn theirs(&self, failing: &Failing) -> Vec<TrackSeen> {
+    fn theirs(&self, failing: &Failing) -> Vec<&'a TrackSeen> {
         let Some(room) = self.by_room.get(failing.room_id) else {
             return Vec::new();
         };
@@ -221,7 +221,7 @@ impl<'a> RoomTracks<'a> {
             picked.extend(more);
             picked.sort_unstable();
         }
-        let mut theirs: Vec<TrackSeen> = picked.into_iter().map(|k| self.all[k].clone()).collect();
+        let mut theirs: Vec<&TrackSeen> = picked.into_iter().map(|k| &self.all[k]).collect();
         theirs.dedup();
         theirs
     }
@@ -374,16 +374,20 @@ mod tests {
         peers.sort();
         peers.dedup();
         let mut chains = 0;
+        let mut seen = std::collections::BTreeSet::new();
         for peer in peers.into_iter().filter(|p| !p.is_none()) {
             let told = tell(&store, &related, peer, 0);
             for (chain, v) in told.story.chains.iter().zip(&told.verdicts) {
                 chains += 1;
+                seen.insert(v.outcome);
                 for &e in &chain.events {
                     assert_eq!(table[e as usize].map(|(_, o)| o), Some(v.outcome));
                 }
             }
         }
         assert!(chains > 500, "{chains}");
+        // Every outcome is among them: the table's way of finding each agrees with the story's.
+        assert_eq!(seen.len(), 5, "{seen:?}");
         // Events in no chain have no outcome.
         let tracks =
             (0..store.len()).filter(|&i| store.str(store.row(i).kind).starts_with("track."));

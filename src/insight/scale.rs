@@ -204,3 +204,46 @@ fn keys_e_and_shift_tab_against_lists() {
         }
     }
 }
+
+/// What the first `e` on a folder with its related data spends beside the grouping: the
+/// outcome of every chain (did they get through), as the groups view's GOT THROUGH column
+/// counts it. `callscope demo-data --events 1000000 --seed 1 --out DIR`, then
+/// `SCALE_DIR=DIR cargo test --release --lib insight::scale::outcomes -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn outcomes_of_every_chain_in_a_folder() {
+    crate::memory::give_back_large_blocks();
+    let Ok(dir) = std::env::var("SCALE_DIR") else {
+        panic!("SCALE_DIR names the folder `callscope demo-data --out DIR` wrote");
+    };
+    let source = crate::source::Source::Files(vec![dir]);
+    let (store, problems) = source.load_offline();
+    assert!(problems.is_empty(), "{problems:?}");
+    let related = source.related();
+    let now = store.rows().iter().map(|r| r.ts).max().unwrap_or(0);
+    let fetched = crate::insight::Fetched::default();
+    // Beside the time, the processor time of all threads, which other work on the machine
+    // disturbs less.
+    let cpu = crate::store::scale::process_cpu_ticks;
+    let (mut times, mut ticks) = (Vec::new(), Vec::new());
+    let mut told = 0;
+    for _ in 0..5 {
+        let (t, before) = (std::time::Instant::now(), cpu());
+        let table = crate::insight::outcomes(&store, &related, &fetched, now);
+        times.push(t.elapsed());
+        ticks.extend(cpu().zip(before).map(|(after, before)| after - before));
+        told = table.iter().filter(|o| o.is_some()).count();
+    }
+    times.sort();
+    ticks.sort();
+    println!(
+        "{} events, {} sessions: the outcomes of {told} events' chains in best {:?}, median {:?}; \
+         processor time best {} ms, median {} ms",
+        store.len(),
+        related.sessions.len(),
+        times[0],
+        times[times.len() / 2],
+        ticks.first().map_or(0, |t| t * 10),
+        ticks.get(ticks.len() / 2).map_or(0, |t| t * 10),
+    );
+}

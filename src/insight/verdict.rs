@@ -19,9 +19,15 @@
 //!   (where none is, their absence tells nothing); else *unknown*.
 //! - Other actions: *unknown*, saying that no data tells.
 
-use super::chains::{CHAIN_GAP, duration_words};
+mod sessions;
+mod words;
+
+pub use sessions::{RoomSessions, known_span};
+
+use super::chains::CHAIN_GAP;
 use crate::related::{Related, Session, SessionPeer};
 use crate::time::Zone;
+use sessions::Join;
 
 const S: i64 = 1_000_000_000;
 
@@ -78,18 +84,6 @@ pub struct Verdict {
     pub session_id: Option<String>,
     pub joined_at: Option<i64>,
     pub left_at: Option<i64>,
-}
-
-impl Verdict {
-    fn unknown(evidence: String) -> Verdict {
-        Verdict {
-            outcome: Outcome::Unknown,
-            evidence,
-            session_id: None,
-            joined_at: None,
-            left_at: None,
-        }
-    }
 }
 
 /// What a chain is about, as the verdict reads it.
@@ -193,73 +187,6 @@ impl TrackSeen {
     }
 }
 
-/// One join of a room's sessions: its place among them (to keep their order), the session,
-/// the peer and when it joined.
-type Join<'a> = (usize, &'a Session, &'a SessionPeer, i64);
-
-/// A room's sessions read once for the verdicts of many of its chains: the span they are known
-/// over, and their joins by peer id and by user id.
-#[derive(Debug, Default)]
-pub struct RoomSessions<'a> {
-    known: Option<(i64, i64)>,
-    by_peer: rustc_hash::FxHashMap<&'a str, Vec<Join<'a>>>,
-    by_user: rustc_hash::FxHashMap<&'a str, Vec<Join<'a>>>,
-}
-
-impl<'a> RoomSessions<'a> {
-    /// Every join of `sessions`, a room's sessions in their order, for the verdicts of all its
-    /// chains.
-    pub fn new(sessions: &[&'a Session], now: i64) -> RoomSessions<'a> {
-        RoomSessions::of(sessions.iter().copied(), now, |_| true)
-    }
-
-    /// The joins of a room's `sessions` that `keep` keeps: those of one failing peer and its
-    /// user, for a single verdict, without indexing the others.
-    fn of(
-        sessions: impl Iterator<Item = &'a Session> + Clone,
-        now: i64,
-        keep: impl Fn(&SessionPeer) -> bool,
-    ) -> RoomSessions<'a> {
-        let mut room = RoomSessions {
-            known: known_span(sessions.clone(), now),
-            ..RoomSessions::default()
-        };
-        let peers = sessions.flat_map(|s| s.peers.iter().map(move |p| (s, p)));
-        for (k, (s, p)) in peers.enumerate() {
-            if !keep(p) {
-                continue;
-            }
-            let Some(joined) = p.joined() else { continue };
-            room.by_peer
-                .entry(p.id.as_str())
-                .or_default()
-                .push((k, s, p, joined));
-            if let Some(u) = p.user_id.as_deref().filter(|u| !u.is_empty()) {
-                room.by_user.entry(u).or_default().push((k, s, p, joined));
-            }
-        }
-        room
-    }
-
-    /// The joins of the peer, or of a peer of the user, in the sessions' order.
-    fn joins(
-        &self,
-        peer_id: &str,
-        user_id: Option<&str>,
-    ) -> Vec<(&'a Session, &'a SessionPeer, i64)> {
-        let mut joins: Vec<Join<'a>> = self.by_peer.get(peer_id).cloned().unwrap_or_default();
-        if let Some(more) = user_id
-            .filter(|u| !u.is_empty())
-            .and_then(|u| self.by_user.get(u))
-        {
-            joins.extend(more.iter().copied());
-            joins.sort_by_key(|j| j.0);
-            joins.dedup_by_key(|j| j.0);
-        }
-        joins.into_iter().map(|(_, s, p, j)| (s, p, j)).collect()
-    }
-}
-
 /// The verdict of one chain, from the related data and the track events at hand; its evidence
 /// names times of day in `zone`.
 pub fn verdict(
@@ -276,21 +203,109 @@ pub fn verdict(
                 .is_some_and(|u| !u.is_empty() && p.user_id.as_deref() == Some(u))
     };
     let room = RoomSessions::of(related.sessions_of(failing.room_id), now, theirs);
-    verdict_in(failing, &room, tracks, now, zone)
+    let tracks: Vec<&TrackSeen> = tracks.iter().collect();
+    verdict_in(failing, &room, &tracks, now, zone)
 }
 
 /// [`verdict`], with the room's sessions read once for many chains.
 pub fn verdict_in(
     failing: &Failing,
     room: &RoomSessions,
-    tracks: &[TrackSeen],
+    tracks: &[&TrackSeen],
     now: i64,
     zone: Zone,
 ) -> Verdict {
-    let clock = |ns: i64| zone.clock(ns);
+    find(failing, room, tracks, now).verdict(failing, room.known, now, zone)
+}
+
+/// The outcome [`verdict_in`] gives, without its evidence in words: what the groups view
+/// counts for every chain.
+pub fn outcome_in(
+    failing: &Failing,
+    room: &RoomSessions,
+    tracks: &[&TrackSeen],
+    now: i64,
+) -> Outcome {
+    find(failing, room, tracks, now).outcome()
+}
+
+/// What a chain's verdict rests on, found without a word written: the outcome and what its
+/// evidence names. The words are written only for a verdict shown ([`Found::verdict`]).
+#[derive(Debug, Clone, Copy)]
+enum Found<'s, 't> {
+    /// The peer, or a peer of its user, joined a session after the first failure, or stayed
+    /// in the one it was disconnected from.
+    Joined {
+        outcome: Outcome,
+        session: &'s Session,
+        peer: &'s SessionPeer,
+        joined: i64,
+    },
+    /// A track event of the peer, or of its user, after the first failure.
+    Track {
+        outcome: Outcome,
+        track: &'t TrackSeen,
+    },
+    /// No join in sessions known over the whole window.
+    NeverGotIn,
+    /// A disconnected peer left its session within a minute, with no join after.
+    LeftForGood {
+        session: &'s Session,
+        joined: i64,
+        left: i64,
+    },
+    /// A peer whose publish failed left its session with no track published, among `loaded`
+    /// track events of its own.
+    LeftUnpublished {
+        session: &'s Session,
+        joined: i64,
+        left: i64,
+        loaded: usize,
+    },
+    /// Nothing tells, and why.
+    Unknown(Unknown<'s>),
+}
+
+/// Why a chain's outcome is unknown.
+#[derive(Debug, Clone, Copy)]
+enum Unknown<'s> {
+    /// The room's sessions are not known over the chain's window.
+    Sessions,
+    /// A failed publish: the session the peer left in the window, if the sessions show one; how
+    /// many track events of the peer are loaded, whether they are all it has, and whether the
+    /// sessions are known over the window.
+    Publish {
+        left: Option<(&'s Session, i64)>,
+        loaded: usize,
+        whole: bool,
+        covered: bool,
+    },
+    /// No data the platform keeps tells of this action.
+    Action,
+}
+
+impl Found<'_, '_> {
+    fn outcome(&self) -> Outcome {
+        match self {
+            Found::Joined { outcome, .. } | Found::Track { outcome, .. } => *outcome,
+            Found::NeverGotIn => Outcome::NeverGotIn,
+            Found::LeftForGood { .. } | Found::LeftUnpublished { .. } => Outcome::Left,
+            Found::Unknown(_) => Outcome::Unknown,
+        }
+    }
+}
+
+/// The rules of the module's comment, applied to one chain.
+fn find<'s, 't>(
+    failing: &Failing,
+    room: &RoomSessions<'s>,
+    tracks: &[&'t TrackSeen],
+    now: i64,
+) -> Found<'s, 't> {
     let window_end = failing.last.saturating_add(CHAIN_GAP);
-    let known = room.known;
-    let covered = known.is_some_and(|(from, to)| from <= failing.first && window_end <= to);
+    let covered = room
+        .known
+        .is_some_and(|(from, to)| from <= failing.first && window_end <= to);
     let same = |peer_id: &str, user_id: Option<&str>| {
         peer_id == failing.peer_id
             || failing
@@ -300,98 +315,56 @@ pub fn verdict_in(
     let joins = room.joins(failing.peer_id, failing.user_id);
     let later_join = joins
         .iter()
-        .filter(|(_, _, j)| *j >= failing.first && *j <= window_end)
-        .min_by_key(|(_, _, j)| *j);
+        .filter(|(_, _, _, j)| *j >= failing.first && *j <= window_end)
+        .min_by_key(|(_, _, _, j)| *j);
     let track_after = |from: i64, adds_only: bool| {
         tracks
             .iter()
+            .copied()
             .filter(|t| t.room_id == failing.room_id && same(&t.peer_id, t.user_id.as_deref()))
             .filter(|t| !adds_only || t.kind != "track.remove.success")
             .filter(|t| t.at >= from && t.at <= window_end)
             .min_by_key(|t| t.at)
     };
-    let missing = || {
-        match known {
-            None if failing.sessions_asked => {
-                format!("the service lists no session of room {}", failing.room_id)
-            }
-            None => format!(
-                "no session data for room {}: fetch it live, or add the room's sessions \
-                 response to the folder",
-                failing.room_id
-            ),
-            Some((from, to)) => {
-                // Times of more than one day read with their dates, not as a span backwards.
-                let times = [from, to, failing.first, window_end];
-                let day = |ns: i64| zone.shift(ns).div_euclid(86_400 * 1_000_000_000);
-                let said = |ns: i64| match times.iter().all(|&t| day(t) == day(from)) {
-                    true => clock(ns),
-                    false => crate::time::format_short(zone.shift(ns))[..19].to_string(),
-                };
-                let (room, span) = (failing.room_id, (said(from), said(to)));
-                let over = (said(failing.first), said(window_end));
-                match failing.sessions_asked {
-                    // Live, the service was asked before the ten minutes were over.
-                    true if window_end > now => format!(
-                        "the sessions of room {room} are known from {} to {}, not over {} to \
-                         {}: ask the service again after {}",
-                        span.0, span.1, over.0, over.1, over.1
-                    ),
-                    // Asked after: what it listed is what it holds (of its newest sessions).
-                    true => format!(
-                        "the sessions the service lists of room {room} run from {} to {}, not \
-                         over {} to {}",
-                        span.0, span.1, over.0, over.1
-                    ),
-                    false => format!(
-                        "the sessions of room {room} are known from {} to {}, not over {} to \
-                         {}: fetch them live, or add the sessions of that time to the folder",
-                        span.0, span.1, over.0, over.1
-                    ),
-                }
-            }
-        }
+    let joined = |outcome, &(_, session, peer, joined): &Join<'s>| Found::Joined {
+        outcome,
+        session,
+        peer,
+        joined,
     };
     match failing.attempt {
         Attempt::Join => {
-            if let Some((session, peer, joined)) = later_join {
-                return joined_verdict(Outcome::GotThrough, failing, session, peer, *joined, zone);
+            if let Some(join) = later_join {
+                return joined(Outcome::GotThrough, join);
             }
             if let Some(track) = track_after(failing.first, true) {
-                return track_verdict(Outcome::GotThrough, track, zone);
-            }
-            if covered {
-                return Verdict {
-                    outcome: Outcome::NeverGotIn,
-                    evidence: format!(
-                        "no {} joined a session of room {} from {} to {} (its sessions are known \
-                         over that time)",
-                        who(failing),
-                        failing.room_id,
-                        clock(failing.first),
-                        clock(window_end)
-                    ),
-                    session_id: None,
-                    joined_at: None,
-                    left_at: None,
+                return Found::Track {
+                    outcome: Outcome::GotThrough,
+                    track,
                 };
             }
-            Verdict::unknown(missing())
+            match covered {
+                true => Found::NeverGotIn,
+                false => Found::Unknown(Unknown::Sessions),
+            }
         }
         Attempt::Disconnect => {
-            if let Some((session, peer, joined)) = later_join {
-                return joined_verdict(Outcome::Reconnected, failing, session, peer, *joined, zone);
+            if let Some(join) = later_join {
+                return joined(Outcome::Reconnected, join);
             }
             if let Some(track) = track_after(failing.first, false) {
-                return track_verdict(Outcome::Reconnected, track, zone);
+                return Found::Track {
+                    outcome: Outcome::Reconnected,
+                    track,
+                };
             }
             // The stay in the session the disconnect happened in.
             let stay = joins
                 .iter()
-                .filter(|(_, _, j)| *j <= failing.first)
-                .filter(|(_, p, _)| p.left().is_none_or(|l| l >= failing.first))
-                .max_by_key(|(_, _, j)| *j);
-            if let Some((session, peer, joined)) = stay {
+                .filter(|(_, _, _, j)| *j <= failing.first)
+                .filter(|(_, _, p, _)| p.left().is_none_or(|l| l >= failing.first))
+                .max_by_key(|(_, _, _, j)| *j);
+            if let Some(stay @ &(_, session, peer, joined_at)) = stay {
                 let left = peer.left();
                 let stayed = match left {
                     None => {
@@ -403,38 +376,24 @@ pub fn verdict_in(
                     Some(l) => l > failing.last + STAYED,
                 };
                 if stayed {
-                    return joined_verdict(
-                        Outcome::Reconnected,
-                        failing,
-                        session,
-                        peer,
-                        *joined,
-                        zone,
-                    );
+                    return joined(Outcome::Reconnected, stay);
                 }
-                if covered && let Some(l) = left {
-                    return Verdict {
-                        outcome: Outcome::Left,
-                        evidence: format!(
-                            "left session {} at {}, {} after the first disconnect; no join of \
-                             the {} until {}",
-                            short(&session.id),
-                            clock(l),
-                            duration_words(l - failing.first),
-                            who(failing),
-                            clock(window_end)
-                        ),
-                        session_id: Some(session.id.clone()),
-                        joined_at: Some(*joined),
-                        left_at: Some(l),
+                if covered && let Some(left) = left {
+                    return Found::LeftForGood {
+                        session,
+                        joined: joined_at,
+                        left,
                     };
                 }
             }
-            Verdict::unknown(missing())
+            Found::Unknown(Unknown::Sessions)
         }
         Attempt::Publish => {
             if let Some(track) = track_after(failing.first, true) {
-                return track_verdict(Outcome::GotThrough, track, zone);
+                return Found::Track {
+                    outcome: Outcome::GotThrough,
+                    track,
+                };
             }
             // No track published is told only by the peer's own track events: where none of
             // them is loaded, their absence says nothing.
@@ -444,169 +403,39 @@ pub fn verdict_in(
                 .count();
             let left = joins
                 .iter()
-                .filter(|(_, p, j)| {
+                .filter(|(_, _, p, j)| {
                     *j <= failing.last
                         && p.left()
                             .is_some_and(|l| l >= failing.first && l <= window_end)
                 })
-                .max_by_key(|(_, _, j)| *j)
+                .max_by_key(|(_, _, _, j)| *j)
                 .filter(|_| covered);
             // The peer's own track events fetched whole tell of that peer alone: a later peer
             // of the same user in the window, whose track events were not asked for, may have
             // published.
-            let rejoined = joins.iter().any(|(_, p, j)| {
+            let rejoined = joins.iter().any(|(_, _, p, j)| {
                 p.id != failing.peer_id && *j >= failing.first && *j <= window_end
             });
             let whole = failing.tracks_whole && !rejoined;
-            let among = if loaded == 0 {
-                "the service holds no track event of the peer in the room".to_string()
-            } else {
-                format!(
-                    "among the peer's {}",
-                    crate::text::plural(loaded, "loaded track event", "loaded track events")
-                )
-            };
+            let left_at = |p: &SessionPeer| p.left().unwrap_or(failing.last);
             if (loaded > 0 || whole)
-                && let Some((session, peer, joined)) = left
+                && let Some(&(_, session, peer, joined)) = left
             {
-                let l = peer.left().unwrap_or(failing.last);
-                return Verdict {
-                    outcome: Outcome::Left,
-                    evidence: format!(
-                        "left session {} at {} with no track published after the first \
-                         failure{}{among}",
-                        short(&session.id),
-                        clock(l),
-                        if loaded == 0 { ": " } else { " " },
-                    ),
-                    session_id: Some(session.id.clone()),
-                    joined_at: Some(*joined),
-                    left_at: Some(l),
+                return Found::LeftUnpublished {
+                    session,
+                    joined,
+                    left: left_at(peer),
+                    loaded,
                 };
             }
-            let tracks = if loaded == 0 && whole {
-                format!(
-                    "no track published from {} to {}: {among}",
-                    clock(failing.first),
-                    clock(window_end)
-                )
-            } else if loaded == 0 {
-                "no track event of the peer is loaded: ask for the track events of its session"
-                    .to_string()
-            } else {
-                format!(
-                    "no track published from {} to {} {among}",
-                    clock(failing.first),
-                    clock(window_end)
-                )
-            };
-            Verdict::unknown(match left {
-                Some((session, peer, _)) => format!(
-                    "left session {} at {}; {tracks}",
-                    short(&session.id),
-                    clock(peer.left().unwrap_or(failing.last))
-                ),
-                None if covered => tracks,
-                None => format!("{tracks}; {}", missing()),
+            Found::Unknown(Unknown::Publish {
+                left: left.map(|&(_, session, peer, _)| (session, left_at(peer))),
+                loaded,
+                whole,
+                covered,
             })
         }
-        Attempt::Other => Verdict::unknown(
-            "no data the platform keeps tells whether this action succeeded later".into(),
-        ),
-    }
-}
-
-/// The span a room's `sessions` are known over: from the first's start to the last's end
-/// (now, for an active one). The sessions endpoint lists a room's sessions without gaps, so
-/// within the span a join not listed did not happen.
-pub fn known_span<'a>(
-    sessions: impl IntoIterator<Item = &'a Session>,
-    now: i64,
-) -> Option<(i64, i64)> {
-    let mut span: Option<(i64, i64)> = None;
-    for s in sessions {
-        let Some(from) = s
-            .started()
-            .or_else(|| s.peers.iter().filter_map(SessionPeer::joined).min())
-        else {
-            continue;
-        };
-        let to = s.known_until(now).unwrap_or(from);
-        span = Some(match span {
-            None => (from, to),
-            Some((a, b)) => (a.min(from), b.max(to)),
-        });
-    }
-    span
-}
-
-fn who(failing: &Failing) -> String {
-    match failing.user_id {
-        Some(u) if !u.is_empty() => format!("peer of user {u}"),
-        _ => format!("peer {}", short(failing.peer_id)),
-    }
-}
-
-fn joined_verdict(
-    outcome: Outcome,
-    failing: &Failing,
-    session: &Session,
-    peer: &SessionPeer,
-    joined: i64,
-    zone: Zone,
-) -> Verdict {
-    let clock = |ns: i64| zone.clock(ns);
-    let as_peer = if peer.id == failing.peer_id {
-        String::new()
-    } else {
-        format!(" as peer {} (same user)", short(&peer.id))
-    };
-    let left = peer.left();
-    let stay = match left {
-        Some(l) => format!(", left {} (after {})", clock(l), duration_words(l - joined)),
-        None => ", still in the call when the session was last seen".to_string(),
-    };
-    let when = if joined >= failing.first {
-        format!(
-            "{} after the first failure",
-            duration_words(joined - failing.first)
-        )
-    } else {
-        "before the disconnect".to_string()
-    };
-    Verdict {
-        outcome,
-        evidence: format!(
-            "joined session {} at {}{as_peer} ({when}){stay}",
-            short(&session.id),
-            clock(joined)
-        ),
-        session_id: Some(session.id.clone()),
-        joined_at: Some(joined),
-        left_at: left,
-    }
-}
-
-fn track_verdict(outcome: Outcome, track: &TrackSeen, zone: Zone) -> Verdict {
-    Verdict {
-        outcome,
-        evidence: format!(
-            "{} at {} ({})",
-            track.words(),
-            zone.clock(track.at),
-            track.kind
-        ),
-        session_id: None,
-        joined_at: None,
-        left_at: None,
-    }
-}
-
-/// An id's first eight characters, `63f73bf0…`.
-fn short(id: &str) -> String {
-    match id.char_indices().nth(8) {
-        Some((at, _)) => format!("{}…", &id[..at]),
-        None => id.to_string(),
+        Attempt::Other => Found::Unknown(Unknown::Action),
     }
 }
 

@@ -132,7 +132,7 @@ fn finding_as_typed() {
 
 /// The processor time of the whole process so far (every thread's, user and system), from
 /// `/proc/self/stat`, in clock ticks of 10 ms.
-fn process_cpu_ticks() -> Option<u64> {
+pub(crate) fn process_cpu_ticks() -> Option<u64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // The fields after the command's name (in parentheses, which may hold spaces): utime and
     // stime are the 12th and 13th of them.

@@ -1,0 +1,100 @@
+//! A room's sessions as the verdicts read them: the span they are known over, and their joins
+//! by peer and by user, indexed once for all the room's chains.
+
+use std::borrow::Cow;
+
+use crate::related::{Session, SessionPeer};
+
+/// One join of a room's sessions: its place among them (to keep their order), the session,
+/// the peer and when it joined.
+pub(super) type Join<'a> = (usize, &'a Session, &'a SessionPeer, i64);
+
+/// A room's sessions read once for the verdicts of many of its chains: the span they are known
+/// over, and their joins by peer id and by user id.
+#[derive(Debug, Default)]
+pub struct RoomSessions<'a> {
+    pub(super) known: Option<(i64, i64)>,
+    by_peer: rustc_hash::FxHashMap<&'a str, Vec<Join<'a>>>,
+    by_user: rustc_hash::FxHashMap<&'a str, Vec<Join<'a>>>,
+}
+
+impl<'a> RoomSessions<'a> {
+    /// Every join of `sessions`, a room's sessions in their order, for the verdicts of all its
+    /// chains.
+    pub fn new(sessions: &[&'a Session], now: i64) -> RoomSessions<'a> {
+        RoomSessions::of(sessions.iter().copied(), now, |_| true)
+    }
+
+    /// The joins of a room's `sessions` that `keep` keeps: those of one failing peer and its
+    /// user, for a single verdict, without indexing the others.
+    pub(super) fn of(
+        sessions: impl Iterator<Item = &'a Session> + Clone,
+        now: i64,
+        keep: impl Fn(&SessionPeer) -> bool,
+    ) -> RoomSessions<'a> {
+        let mut room = RoomSessions {
+            known: known_span(sessions.clone(), now),
+            ..RoomSessions::default()
+        };
+        let peers = sessions.flat_map(|s| s.peers.iter().map(move |p| (s, p)));
+        for (k, (s, p)) in peers.enumerate() {
+            if !keep(p) {
+                continue;
+            }
+            let Some(joined) = p.joined() else { continue };
+            room.by_peer
+                .entry(p.id.as_str())
+                .or_default()
+                .push((k, s, p, joined));
+            if let Some(u) = p.user_id.as_deref().filter(|u| !u.is_empty()) {
+                room.by_user.entry(u).or_default().push((k, s, p, joined));
+            }
+        }
+        room
+    }
+
+    /// The joins of the peer, or of a peer of the user, in the sessions' order, each once.
+    /// Borrowed where one of the two holds them all, as for most chains.
+    pub(super) fn joins(&self, peer_id: &str, user_id: Option<&str>) -> Cow<'_, [Join<'a>]> {
+        let of_peer = self.by_peer.get(peer_id).map_or(&[][..], Vec::as_slice);
+        let of_user = user_id
+            .filter(|u| !u.is_empty())
+            .and_then(|u| self.by_user.get(u))
+            .map_or(&[][..], Vec::as_slice);
+        if of_user.is_empty() {
+            return Cow::Borrowed(of_peer);
+        }
+        // The peer's joins under the same user are among the user's already.
+        if of_peer.iter().all(|j| j.2.user_id.as_deref() == user_id) {
+            return Cow::Borrowed(of_user);
+        }
+        let mut joins = [of_peer, of_user].concat();
+        joins.sort_by_key(|j| j.0);
+        joins.dedup_by_key(|j| j.0);
+        Cow::Owned(joins)
+    }
+}
+
+/// The span a room's `sessions` are known over: from the first's start to the last's end
+/// (now, for an active one). The sessions endpoint lists a room's sessions without gaps, so
+/// within the span a join not listed did not happen.
+pub fn known_span<'a>(
+    sessions: impl IntoIterator<Item = &'a Session>,
+    now: i64,
+) -> Option<(i64, i64)> {
+    let mut span: Option<(i64, i64)> = None;
+    for s in sessions {
+        let Some(from) = s
+            .started()
+            .or_else(|| s.peers.iter().filter_map(SessionPeer::joined).min())
+        else {
+            continue;
+        };
+        let to = s.known_until(now).unwrap_or(from);
+        span = Some(match span {
+            None => (from, to),
+            Some((a, b)) => (a.min(from), b.max(to)),
+        });
+    }
+    span
+}
