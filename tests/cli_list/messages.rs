@@ -259,7 +259,7 @@ fn events_with_a_field_of_another_type_are_counted_on_stderr() {
     let clean = dir.path().join("clean.ndjson");
     std::fs::write(&clean, &plain).unwrap();
     let note = "callscope: note: 2 events hold a field of another type than the API's, read as \
-                absent (is_terminal: a string)";
+                absent (is_terminal: a string, 1 event; timestamp: a number, 1 event)";
     for format in ["table", "csv"] {
         let out = callscope()
             .args(["list", "--format", format])
