@@ -18,7 +18,8 @@ use crate::store::{NO_TIME, OddFields, Store};
 pub struct List {
     pub source: Source,
     pub filter: Filter,
-    /// The format asked for; by default a table on a terminal and NDJSON anywhere else.
+    /// The format asked for; by default the one the output file's extension names, else a
+    /// table on a terminal and NDJSON anywhere else.
     pub format: Option<Format>,
     /// Written atomically instead of to stdout.
     pub output: Option<PathBuf>,
@@ -368,10 +369,12 @@ pub(super) fn note_why_empty(filter: &Filter, store: &Store) {
     }
 }
 
-/// The format `list` writes in: the one asked for, else a table on a terminal and NDJSON
-/// anywhere else.
+/// The format `list` writes in: the one asked for, else the one the `--output` file's extension
+/// names (as the explorer's save picks it: [`Format::of_path`]), else a table on a terminal and
+/// NDJSON anywhere else.
 fn list_format(list: &List) -> Format {
-    list.format.unwrap_or_else(|| {
+    let named = || list.output.as_deref().and_then(Format::of_path);
+    list.format.or_else(named).unwrap_or_else(|| {
         if list.output.is_none() && std::io::stdout().is_terminal() {
             Format::Table
         } else {

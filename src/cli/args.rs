@@ -292,7 +292,8 @@ pub struct ListArgs {
     pub source: SourceArgs,
     #[command(flatten)]
     pub filters: FilterArgs,
-    /// Output format (default: table on a terminal, ndjson otherwise).
+    /// Output format (default: the one the --output file's extension names: .csv, .json,
+    /// .ndjson or .jsonl, .txt a table; else table on a terminal, ndjson otherwise).
     #[arg(long, value_parser = choice(&Format::ALL, Format::name), help_heading = "Output")]
     pub format: Option<Format>,
     /// Write to this file (atomically: a temporary file, then a rename) instead of stdout.
