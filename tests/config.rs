@@ -569,6 +569,51 @@ fn list_says_which_profile_narrows_it_and_no_profile_leaves_it_out() {
     assert!(narrowed > 0 && narrowed < all / 10, "{narrowed} of {all}");
 }
 
+/// The profile line names only the filters the profile adds: none of those the command line
+/// sets (or clears with an empty value), and, when the command line sets none, the filters
+/// `callscope config` shows for the profile.
+#[test]
+fn the_profile_line_names_only_the_filters_the_profile_adds() {
+    let home = tempfile::tempdir().unwrap();
+    write_config(
+        home.path(),
+        "[profiles.bare]\ntoken_env = \"MYTOK\"\n\
+         [profiles.narrow.filters]\nos = \"ios\"\ntype = [\"join\"]\nroom = \"r1\"\n",
+    );
+    let line = |profile: &str, args: &[&str]| {
+        let out = callscope(home.path())
+            .args(["--profile", profile, "list", "--demo", "--format", "ndjson"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{profile} {args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let said = |profile: &str, added: &str| {
+        format!(
+            "callscope: profile {profile} in force; filters it adds: {added} (--no-profile \
+             leaves it out)\n"
+        )
+    };
+    assert_eq!(
+        line("bare", &["--type", "join", "--terminal"]),
+        said("bare", "none")
+    );
+    assert_eq!(
+        line("narrow", &["--type", "publish", "--terminal", "--room", "", "--sdk", "web"]),
+        said("narrow", "os=ios")
+    );
+    let config = stdout_of(callscope(home.path()).args(["config", "--profile", "narrow"]));
+    let filters = config
+        .lines()
+        .find_map(|l| l.strip_prefix("filters"))
+        .unwrap()
+        .trim();
+    assert_eq!(filters, "type=join  room=r1  os=ios (profile narrow)");
+    let own = filters.strip_suffix(" (profile narrow)").unwrap();
+    assert!(line("narrow", &[]).starts_with(&said("narrow", own)));
+}
+
 /// `--config`, `--profile`, `--no-profile` and `--log-file` before a command's name are that
 /// command's, as after it; `serve`, which reads no config, refuses `--config` in either place.
 #[test]

@@ -87,6 +87,7 @@ pub fn run(cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
 }
 
 fn list(mut args: ListArgs, explicit: Explicit) -> Result<Ended, Failure> {
+    let given = args.filters.clone();
     let settings = config::configure(
         &args.settings,
         &mut args.source,
@@ -95,12 +96,16 @@ fn list(mut args: ListArgs, explicit: Explicit) -> Result<Ended, Failure> {
     )
     .map_err(|e| Failure::usage(e.to_string()))?;
     let filter = args.filters.to_filter().map_err(Failure::Usage)?;
-    // A profile narrows what list prints: said once, where it cannot mix with the output.
+    // A profile narrows what list prints: said once, where it cannot mix with the output, with
+    // the filters it adds to the command line's (those the command line set are its own).
     if let Some(profile) = &settings.profile {
+        let added = config::added_filters(&given, &args.filters)
+            .to_filter()
+            .map_err(Failure::Usage)?;
         eprintln!(
-            "callscope: profile {} in force; filters: {} (--no-profile leaves it out)",
+            "callscope: profile {} in force; filters it adds: {} (--no-profile leaves it out)",
             crate::text::for_terminal(profile),
-            crate::text::for_terminal(&filter.describe())
+            crate::text::for_terminal(&added.describe())
         );
     }
     let source = match source_named(&args.source) {

@@ -468,7 +468,7 @@ mod report;
 
 #[cfg(test)]
 use apply::resolve_path;
-pub use apply::{Explicit, configure, profile_names};
+pub use apply::{Explicit, added_filters, configure, profile_names};
 #[cfg(test)]
 mod tests;
 
