@@ -614,6 +614,58 @@ fn the_profile_line_names_only_the_filters_the_profile_adds() {
     assert!(line("narrow", &[]).starts_with(&said("narrow", own)));
 }
 
+/// A value set by its environment variable is named by the variable in a message, not by a
+/// flag the user did not pass; and a base URL the run does not use (the demo, dumps) stops
+/// nothing, while one it uses is refused, named where it was set.
+#[test]
+fn errors_name_the_variable_that_set_the_value_and_an_unused_url_stops_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    write_config(home.path(), "[profiles.a]\ntoken_env = \"MYTOK\"\n");
+    let run = |env: (&str, &str), args: &[&str]| {
+        let out = callscope(home.path())
+            .env(env.0, env.1)
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    let missing = |via: &str| format!("no profile is named \"nope\" (given by {via}); its profiles are a");
+    for args in [&["list", "--demo"][..], &["config"], &["story", "p", "--demo"]] {
+        let (code, stderr) = run(("CALLSCOPE_PROFILE", "nope"), args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(stderr.contains(&missing("CALLSCOPE_PROFILE")), "{args:?}: {stderr}");
+        assert!(!stderr.contains("--profile"), "{args:?}: {stderr}");
+    }
+    let (code, stderr) = run(("CALLSCOPE_PROFILE", "a"), &["list", "--profile", "nope", "--demo"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains(&missing("--profile")), "{stderr}");
+    let config = stdout_of(callscope(home.path()).env("CALLSCOPE_PROFILE", "a").arg("config"));
+    assert!(config.lines().any(|l| l == "profile     a (CALLSCOPE_PROFILE)"), "{config}");
+
+    let bad = ("CALLSCOPE_BASE_URL", "notaurl");
+    let (code, stderr) = run(bad, &["list", "--demo", "--max", "1", "--format", "ndjson"]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    let (code, stderr) = run(bad, &["list", INCIDENT, "--max", "1"]);
+    assert_eq!(code, Some(0));
+    assert!(!stderr.contains("URL"), "{stderr}");
+    let said = "callscope: CALLSCOPE_BASE_URL=notaurl: a base URL starts with http:// or \
+                https://: CALLSCOPE_BASE_URL=http://notaurl\n";
+    for args in [
+        &["list", "--live", "--room", "r", "--token-file", INCIDENT][..],
+        &["story", "p", "--live", "--room", "r", "--token-file", INCIDENT],
+        &["serve", "--live", "--room", "r", "--live-token-file", INCIDENT],
+    ] {
+        let (code, stderr) = run(bad, args);
+        assert_eq!((code, stderr.as_str()), (Some(2), said), "{args:?}");
+    }
+    let (code, stderr) = run(
+        ("CALLSCOPE_BASE_URL", "https://api.100ms.live"),
+        &["list", "--live", "--room", "r", "--base-url", "notaurl"],
+    );
+    assert_eq!(code, Some(2));
+    assert!(stderr.starts_with("callscope: --base-url notaurl: "), "{stderr}");
+}
+
 /// `--config`, `--profile`, `--no-profile` and `--log-file` before a command's name are that
 /// command's, as after it; `serve`, which reads no config, refuses `--config` in either place.
 #[test]

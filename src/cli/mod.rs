@@ -32,7 +32,8 @@ pub fn main() -> ExitCode {
         .clone()
         .try_get_matches_from(line)
         .unwrap_or_else(|e| clap_exit(e));
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| clap_exit(e));
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| clap_exit(e));
+    cli.from_env(matches.subcommand().map_or(&matches, |(_, sub)| sub));
     let scope = match matches.subcommand() {
         Some(("list", sub)) => sub,
         _ => &matches,
@@ -116,6 +117,7 @@ fn list(mut args: ListArgs, explicit: Explicit) -> Result<Ended, Failure> {
             ));
         }
     };
+    check_base_url(&source, &args.source)?;
     // A path that is not there, or a folder with no dump, stops list before anything is read
     // or written: `--output` must not be replaced by the events of the other files, or by none.
     check_paths(&source)?;
@@ -139,6 +141,7 @@ fn story(mut args: StoryArgs) -> Result<Ended, Failure> {
     let source = source_named(&args.source).ok_or_else(|| {
         Failure::usage("name a source: FILE..., --demo or --live (see callscope story --help)")
     })?;
+    check_base_url(&source, &args.source)?;
     check_paths(&source)?;
     crate::app::story::run(crate::app::story::StoryOf {
         peer_id: args.peer.trim().to_string(),
@@ -160,6 +163,7 @@ fn serve(args: ServeArgs) -> Result<Ended, Failure> {
             "name a source to serve: FILE..., --demo or --live (see callscope serve --help)",
         )
     })?;
+    check_base_url(&source, &options)?;
     if !options.live {
         let live_only = [
             ("--base-url", args.base_url.is_some()),
@@ -235,6 +239,7 @@ fn explore(mut cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
         }
         Source::Demo
     });
+    check_base_url(&source, &cli.source)?;
     crate::app::explore::run(crate::app::explore::Explore {
         source,
         filter,
@@ -255,6 +260,15 @@ fn source_named(args: &SourceArgs) -> Option<Source> {
         Some(Source::Files(args.files.clone()))
     } else {
         None
+    }
+}
+
+/// Refuses a live source's base URL that is no http or https URL, naming where it was set; a
+/// source that reads no API leaves it unread.
+fn check_base_url(source: &Source, args: &SourceArgs) -> Result<(), Failure> {
+    match source {
+        Source::Live(_) => args.check_base_url().map_err(Failure::Usage),
+        _ => Ok(()),
     }
 }
 
