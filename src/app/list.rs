@@ -201,7 +201,11 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
              --format and --group-by, or name a file",
         ));
     }
-    // Said before anything is read: the folder is to hold what is written, and nothing else.
+    // Said before anything is read: the folder is to hold what is written, and nothing else,
+    // and what is read there is not to be replaced by it.
+    if let Source::Files(files) = &list.source {
+        crate::output::refuse_reading(dir, files).map_err(Failure::Usage)?;
+    }
     crate::output::refuse_others(dir).map_err(Failure::Usage)?;
     let (store, filter, related, problems) = match &list.source {
         Source::Live(live) => {
