@@ -600,7 +600,18 @@ fn the_profile_line_names_only_the_filters_the_profile_adds() {
         said("bare", "none")
     );
     assert_eq!(
-        line("narrow", &["--type", "publish", "--terminal", "--room", "", "--sdk", "web"]),
+        line(
+            "narrow",
+            &[
+                "--type",
+                "publish",
+                "--terminal",
+                "--room",
+                "",
+                "--sdk",
+                "web"
+            ]
+        ),
         said("narrow", "os=ios")
     );
     let config = stdout_of(callscope(home.path()).args(["config", "--profile", "narrow"]));
@@ -629,18 +640,38 @@ fn errors_name_the_variable_that_set_the_value_and_an_unused_url_stops_nothing()
             .unwrap();
         (out.status.code(), String::from_utf8(out.stderr).unwrap())
     };
-    let missing = |via: &str| format!("no profile is named \"nope\" (given by {via}); its profiles are a");
-    for args in [&["list", "--demo"][..], &["config"], &["story", "p", "--demo"]] {
+    let missing =
+        |via: &str| format!("no profile is named \"nope\" (given by {via}); its profiles are a");
+    for args in [
+        &["list", "--demo"][..],
+        &["config"],
+        &["story", "p", "--demo"],
+    ] {
         let (code, stderr) = run(("CALLSCOPE_PROFILE", "nope"), args);
         assert_eq!(code, Some(2), "{args:?}");
-        assert!(stderr.contains(&missing("CALLSCOPE_PROFILE")), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&missing("CALLSCOPE_PROFILE")),
+            "{args:?}: {stderr}"
+        );
         assert!(!stderr.contains("--profile"), "{args:?}: {stderr}");
     }
-    let (code, stderr) = run(("CALLSCOPE_PROFILE", "a"), &["list", "--profile", "nope", "--demo"]);
+    let (code, stderr) = run(
+        ("CALLSCOPE_PROFILE", "a"),
+        &["list", "--profile", "nope", "--demo"],
+    );
     assert_eq!(code, Some(2));
     assert!(stderr.contains(&missing("--profile")), "{stderr}");
-    let config = stdout_of(callscope(home.path()).env("CALLSCOPE_PROFILE", "a").arg("config"));
-    assert!(config.lines().any(|l| l == "profile     a (CALLSCOPE_PROFILE)"), "{config}");
+    let config = stdout_of(
+        callscope(home.path())
+            .env("CALLSCOPE_PROFILE", "a")
+            .arg("config"),
+    );
+    assert!(
+        config
+            .lines()
+            .any(|l| l == "profile     a (CALLSCOPE_PROFILE)"),
+        "{config}"
+    );
 
     let bad = ("CALLSCOPE_BASE_URL", "notaurl");
     let (code, stderr) = run(bad, &["list", "--demo", "--max", "1", "--format", "ndjson"]);
@@ -652,8 +683,23 @@ fn errors_name_the_variable_that_set_the_value_and_an_unused_url_stops_nothing()
                 https://: CALLSCOPE_BASE_URL=http://notaurl\n";
     for args in [
         &["list", "--live", "--room", "r", "--token-file", INCIDENT][..],
-        &["story", "p", "--live", "--room", "r", "--token-file", INCIDENT],
-        &["serve", "--live", "--room", "r", "--live-token-file", INCIDENT],
+        &[
+            "story",
+            "p",
+            "--live",
+            "--room",
+            "r",
+            "--token-file",
+            INCIDENT,
+        ],
+        &[
+            "serve",
+            "--live",
+            "--room",
+            "r",
+            "--live-token-file",
+            INCIDENT,
+        ],
     ] {
         let (code, stderr) = run(bad, args);
         assert_eq!((code, stderr.as_str()), (Some(2), said), "{args:?}");
@@ -663,7 +709,10 @@ fn errors_name_the_variable_that_set_the_value_and_an_unused_url_stops_nothing()
         &["list", "--live", "--room", "r", "--base-url", "notaurl"],
     );
     assert_eq!(code, Some(2));
-    assert!(stderr.starts_with("callscope: --base-url notaurl: "), "{stderr}");
+    assert!(
+        stderr.starts_with("callscope: --base-url notaurl: "),
+        "{stderr}"
+    );
 }
 
 /// `--config`, `--profile`, `--no-profile` and `--log-file` before a command's name are that

@@ -180,7 +180,10 @@ impl SourceArgs {
             false => format!("--base-url {value}"),
         };
         base_url_problem(text, &set).map_or(Ok(()), |problem| {
-            Err(format!("{}: {problem}", set(&crate::text::for_terminal(text))))
+            Err(format!(
+                "{}: {problem}",
+                set(&crate::text::for_terminal(text))
+            ))
         })
     }
 
@@ -601,7 +604,9 @@ fn base_url_problem(text: &str, set: &dyn Fn(&str) -> String) -> Option<String> 
             "a base URL starts with http:// or https://: {}",
             set(&format!("http://{}", crate::text::for_terminal(text)))
         )),
-        _ => Some("a base URL is an http:// or https:// URL, such as https://api.100ms.live".into()),
+        _ => {
+            Some("a base URL is an http:// or https:// URL, such as https://api.100ms.live".into())
+        }
     }
 }
 

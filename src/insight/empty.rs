@@ -203,7 +203,10 @@ mod tests {
             .with(Field::Session, "(none)")
             .with(Field::Os, "ios");
         filter.types = vec![crate::event::EventType::from_name("client.join.failed")];
-        filter.add(crate::filter::Condition::not(Field::Device, Some("a,b".into())));
+        filter.add(crate::filter::Condition::not(
+            Field::Device,
+            Some("a,b".into()),
+        ));
         let said = vec![
             WhyEmpty::Literal {
                 field: Field::Session,

@@ -161,8 +161,16 @@ fn csv_writes_a_field_of_another_type_as_an_empty_cell_and_the_note_names_each_k
     };
     let t = "\"2026-11-18T10:00:00Z\"";
     let text = [
-        event("typed", t, r#""error_code":4006,"is_terminal":true,"role":"host""#),
-        event("code-float", t, r#""error_code":4006.0,"is_terminal":false"#),
+        event(
+            "typed",
+            t,
+            r#""error_code":4006,"is_terminal":true,"role":"host""#,
+        ),
+        event(
+            "code-float",
+            t,
+            r#""error_code":4006.0,"is_terminal":false"#,
+        ),
         event("term-str", t, r#""is_terminal":"true""#),
         event("term-num", t, r#""is_terminal":1"#),
         event("code-str", t, r#""error_code":"4006""#),

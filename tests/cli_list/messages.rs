@@ -242,7 +242,14 @@ fn a_value_read_as_a_list_or_as_none_that_matches_nothing_says_why() {
     }
     // A value with a comma that an event holds is matched, and nothing is said.
     let out = callscope()
-        .args(["list", fixtures, "--device", "Pixel 7, Pro", "--format", "ndjson"])
+        .args([
+            "list",
+            fixtures,
+            "--device",
+            "Pixel 7, Pro",
+            "--format",
+            "ndjson",
+        ])
         .output()
         .unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
@@ -253,9 +260,11 @@ fn a_value_read_as_a_list_or_as_none_that_matches_nothing_says_why() {
         list(&[fixtures, "--type", "join,publish", "--format", "csv"])
             .lines()
             .count(),
-        list(&[fixtures, "--type", "join", "--type", "publish", "--format", "csv"])
-            .lines()
-            .count()
+        list(&[
+            fixtures, "--type", "join", "--type", "publish", "--format", "csv"
+        ])
+        .lines()
+        .count()
     );
 }
 
