@@ -339,7 +339,7 @@ impl Config {
         })
     }
 
-    /// The profile `args` put in force: none with `--no-profile`, else [`Config::select`]'s.
+    /// The profile `args` put in force: none with `--no-profile`, else [`Config::select_via`]'s.
     pub fn chosen(&self, args: &SettingsArgs) -> Result<Option<Selected<'_>>, ConfigError> {
         if args.no_profile {
             return Ok(None);
