@@ -339,7 +339,8 @@ impl Config {
         })
     }
 
-    /// The profile `args` put in force: none with `--no-profile`, else [`Config::select_via`]'s.
+    /// The profile `args` put in force: none with `--no-profile`, else the one `--profile` (or
+    /// `CALLSCOPE_PROFILE`) names, else `default_profile`'s, else none.
     pub fn chosen(&self, args: &SettingsArgs) -> Result<Option<Selected<'_>>, ConfigError> {
         if args.no_profile {
             return Ok(None);
