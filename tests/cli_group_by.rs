@@ -442,3 +442,45 @@ fn an_unreadable_dump_still_groups_what_was_read_and_exits_2() {
     assert_eq!(got[0]["count"], json!(3));
     assert_eq!(got[0]["key"]["room_id"], json!(STORM_ROOM));
 }
+
+/// A device the events do not have reads `(none)` in the table, as everywhere people read it;
+/// the data formats keep it unambiguous: an empty csv cell, a JSON `null`.
+#[test]
+fn an_absent_value_reads_none_in_the_table_and_empty_or_null_in_the_data_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("devices.ndjson");
+    std::fs::write(
+        &path,
+        "{\"id\":\"a\",\"timestamp\":\"2026-11-18T10:00:00Z\",\"type\":\"client.join.failed\",\
+         \"data\":{\"room_id\":\"r1\",\"peer_id\":\"p1\",\"agent\":{\"device_model\":\"Pixel 8\"}}}\n\
+         {\"id\":\"b\",\"timestamp\":\"2026-11-18T10:00:01Z\",\"type\":\"client.join.failed\",\
+         \"data\":{\"room_id\":\"r1\",\"peer_id\":\"p2\",\"agent\":{\"os\":\"ios\"}}}\n",
+    )
+    .unwrap();
+    let run = |format: &str| {
+        let out = callscope()
+            .args(["list", "--group-by", "device", "--format", format])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{format}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = run("table");
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    assert!(rows.iter().any(|r| r.starts_with("Pixel 8 ")), "{table}");
+    assert!(rows.iter().any(|r| r.starts_with("(none) ")), "{table}");
+    assert!(!rows.iter().any(|r| r.starts_with("- ")), "{table}");
+    let csv = run("csv");
+    assert!(csv.lines().any(|l| l.starts_with(",1,0,1,1,")), "{csv}");
+    let json: Value = serde_json::from_str(&run("json")).unwrap();
+    let keys: Vec<&Value> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| &g["key"]["device_model"])
+        .collect();
+    assert!(keys.contains(&&Value::Null), "{json}");
+    assert!(keys.contains(&&Value::from("Pixel 8")), "{json}");
+}

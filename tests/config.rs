@@ -569,6 +569,152 @@ fn list_says_which_profile_narrows_it_and_no_profile_leaves_it_out() {
     assert!(narrowed > 0 && narrowed < all / 10, "{narrowed} of {all}");
 }
 
+/// The profile line names only the filters the profile adds: none of those the command line
+/// sets (or clears with an empty value), and, when the command line sets none, the filters
+/// `callscope config` shows for the profile.
+#[test]
+fn the_profile_line_names_only_the_filters_the_profile_adds() {
+    let home = tempfile::tempdir().unwrap();
+    write_config(
+        home.path(),
+        "[profiles.bare]\ntoken_env = \"MYTOK\"\n\
+         [profiles.narrow.filters]\nos = \"ios\"\ntype = [\"join\"]\nroom = \"r1\"\n",
+    );
+    let line = |profile: &str, args: &[&str]| {
+        let out = callscope(home.path())
+            .args(["--profile", profile, "list", "--demo", "--format", "ndjson"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{profile} {args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let said = |profile: &str, added: &str| {
+        format!(
+            "callscope: profile {profile} in force; filters it adds: {added} (--no-profile \
+             leaves it out)\n"
+        )
+    };
+    assert_eq!(
+        line("bare", &["--type", "join", "--terminal"]),
+        said("bare", "none")
+    );
+    assert_eq!(
+        line(
+            "narrow",
+            &[
+                "--type",
+                "publish",
+                "--terminal",
+                "--room",
+                "",
+                "--sdk",
+                "web"
+            ]
+        ),
+        said("narrow", "os=ios")
+    );
+    let config = stdout_of(callscope(home.path()).args(["config", "--profile", "narrow"]));
+    let filters = config
+        .lines()
+        .find_map(|l| l.strip_prefix("filters"))
+        .unwrap()
+        .trim();
+    assert_eq!(filters, "type=join  room=r1  os=ios (profile narrow)");
+    let own = filters.strip_suffix(" (profile narrow)").unwrap();
+    assert!(line("narrow", &[]).starts_with(&said("narrow", own)));
+}
+
+/// A value set by its environment variable is named by the variable in a message, not by a
+/// flag the user did not pass; and a base URL the run does not use (the demo, dumps) stops
+/// nothing, while one it uses is refused, named where it was set.
+#[test]
+fn errors_name_the_variable_that_set_the_value_and_an_unused_url_stops_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    write_config(home.path(), "[profiles.a]\ntoken_env = \"MYTOK\"\n");
+    let run = |env: (&str, &str), args: &[&str]| {
+        let out = callscope(home.path())
+            .env(env.0, env.1)
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    let missing =
+        |via: &str| format!("no profile is named \"nope\" (given by {via}); its profiles are a");
+    for args in [
+        &["list", "--demo"][..],
+        &["config"],
+        &["story", "p", "--demo"],
+    ] {
+        let (code, stderr) = run(("CALLSCOPE_PROFILE", "nope"), args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(
+            stderr.contains(&missing("CALLSCOPE_PROFILE")),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("--profile"), "{args:?}: {stderr}");
+    }
+    let (code, stderr) = run(
+        ("CALLSCOPE_PROFILE", "a"),
+        &["list", "--profile", "nope", "--demo"],
+    );
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains(&missing("--profile")), "{stderr}");
+    let config = stdout_of(
+        callscope(home.path())
+            .env("CALLSCOPE_PROFILE", "a")
+            .arg("config"),
+    );
+    assert!(
+        config
+            .lines()
+            .any(|l| l == "profile     a (CALLSCOPE_PROFILE)"),
+        "{config}"
+    );
+
+    let bad = ("CALLSCOPE_BASE_URL", "notaurl");
+    let (code, stderr) = run(bad, &["list", "--demo", "--max", "1", "--format", "ndjson"]);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""));
+    let (code, stderr) = run(bad, &["list", INCIDENT, "--max", "1"]);
+    assert_eq!(code, Some(0));
+    assert!(!stderr.contains("URL"), "{stderr}");
+    let said = "callscope: CALLSCOPE_BASE_URL=notaurl: a base URL starts with http:// or \
+                https://: CALLSCOPE_BASE_URL=http://notaurl\n";
+    for args in [
+        &["list", "--live", "--room", "r", "--token-file", INCIDENT][..],
+        &[
+            "story",
+            "p",
+            "--live",
+            "--room",
+            "r",
+            "--token-file",
+            INCIDENT,
+        ],
+        &[
+            "serve",
+            "--live",
+            "--room",
+            "r",
+            "--live-token-file",
+            INCIDENT,
+        ],
+    ] {
+        let (code, stderr) = run(bad, args);
+        assert_eq!((code, stderr.as_str()), (Some(2), said), "{args:?}");
+    }
+    let (code, stderr) = run(
+        ("CALLSCOPE_BASE_URL", "https://api.100ms.live"),
+        &["list", "--live", "--room", "r", "--base-url", "notaurl"],
+    );
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("callscope: --base-url notaurl: "),
+        "{stderr}"
+    );
+}
+
 /// `--config`, `--profile`, `--no-profile` and `--log-file` before a command's name are that
 /// command's, as after it; `serve`, which reads no config, refuses `--config` in either place.
 #[test]

@@ -28,7 +28,10 @@ type Writer = fn(&Dataset, &mut dyn std::io::Write) -> std::io::Result<()>;
 
 /// Writes the four files into `dir` (made if missing), each atomically (a file is either the
 /// whole new one or whatever was there before), under the names `list --output DIR/` uses.
+/// Other files callscope reads there stop it before it begins, as they stop `list`
+/// ([`crate::output::refuse_others`]): they would be read as part of the dataset.
 fn write_folder(dir: &Path, events: usize, seed: u64) -> Result<Ended, Failure> {
+    crate::output::refuse_others(dir).map_err(Failure::Usage)?;
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure::runtime(format!("cannot make the folder {}: {e}", dir.display())))?;
     let dataset = Dataset::new(events, seed);

@@ -18,7 +18,8 @@ use crate::store::{NO_TIME, OddFields, Store};
 pub struct List {
     pub source: Source,
     pub filter: Filter,
-    /// The format asked for; by default a table on a terminal and NDJSON anywhere else.
+    /// The format asked for; by default the one the output file's extension names, else a
+    /// table on a terminal and NDJSON anywhere else.
     pub format: Option<Format>,
     /// Written atomically instead of to stdout.
     pub output: Option<PathBuf>,
@@ -85,8 +86,8 @@ pub fn run(list: List) -> Result<Ended, Failure> {
             {
                 // Nothing chosen: the same reading tells why, when it can be told (which room
                 // a name given as an id names, what time the events span).
-                if let Some(store) = spans.why_empty() {
-                    note_why_empty(&list.filter, store);
+                if spans.is_empty() {
+                    note_why_empty(&list.filter, spans.why_empty());
                 }
                 write_spans(&list, &spans).map_err(Failure::Runtime)?;
                 note_dropped(spans.dropped(), &list.filter);
@@ -102,7 +103,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
             if let Some((store, groups, problems, dropped)) = fast_groups(&list) {
                 if groups.is_empty() {
                     // Groups that are none: their store holds what tells why.
-                    note_why_empty(&list.filter, &store);
+                    note_why_empty(&list.filter, Some(&store));
                 }
                 let format = list_format(&list);
                 write_out(&list, |out| {
@@ -117,7 +118,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
         }
     };
     if rows.is_empty() {
-        note_why_empty(fetched_by.as_ref().unwrap_or(&list.filter), &store);
+        note_why_empty(fetched_by.as_ref().unwrap_or(&list.filter), Some(&store));
     }
     write_list(&list, &store, rows).map_err(Failure::Runtime)?;
     note_dropped(dropped, &list.filter);
@@ -200,7 +201,11 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
              --format and --group-by, or name a file",
         ));
     }
-    // Said before anything is read: the folder is to hold what is written, and nothing else.
+    // Said before anything is read: the folder is to hold what is written, and nothing else,
+    // and what is read there is not to be replaced by it.
+    if let Source::Files(files) = &list.source {
+        crate::output::refuse_reading(dir, files).map_err(Failure::Usage)?;
+    }
     crate::output::refuse_others(dir).map_err(Failure::Usage)?;
     let (store, filter, related, problems) = match &list.source {
         Source::Live(live) => {
@@ -224,7 +229,7 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         rows.truncate(max);
     }
     if rows.is_empty() {
-        note_why_empty(&filter, &store);
+        note_why_empty(&filter, Some(&store));
     }
     // Offline, the source may hold every room's data: only what belongs to the events written
     // goes with them, as live.
@@ -354,24 +359,33 @@ pub fn empty_file_note(path: &str) -> String {
 }
 
 /// Why nothing matched, when the events read can say (a room's name given for its id, a time
-/// range that misses them all), with how to ask again.
-pub(super) fn note_why_empty(filter: &Filter, store: &Store) {
-    for why in crate::insight::why_empty(filter, store) {
+/// range that misses them all) or the filter alone does (a value that reads as a list), with
+/// how to ask again. Without `store`, only what the filter says.
+pub(super) fn note_why_empty(filter: &Filter, store: Option<&Store>) {
+    let reasons = match store {
+        Some(store) => crate::insight::why_empty(filter, store),
+        None => crate::insight::literal_values(filter),
+    };
+    for why in reasons {
         let how = match &why {
             WhyEmpty::RoomName { ids, .. } => match ids.as_slice() {
                 [id] => format!(": --room {}", crate::text::for_terminal(id)),
                 _ => ": give one with --room".to_string(),
             },
-            WhyEmpty::TimeSpan { .. } | WhyEmpty::Reversed { .. } => String::new(),
+            WhyEmpty::TimeSpan { .. } | WhyEmpty::Reversed { .. } | WhyEmpty::Literal { .. } => {
+                String::new()
+            }
         };
         eprintln!("callscope: {}{how}", why.words());
     }
 }
 
-/// The format `list` writes in: the one asked for, else a table on a terminal and NDJSON
-/// anywhere else.
+/// The format `list` writes in: the one asked for, else the one the `--output` file's extension
+/// names (as the explorer's save picks it: [`Format::of_path`]), else a table on a terminal and
+/// NDJSON anywhere else.
 fn list_format(list: &List) -> Format {
-    list.format.unwrap_or_else(|| {
+    let named = || list.output.as_deref().and_then(Format::of_path);
+    list.format.or_else(named).unwrap_or_else(|| {
         if list.output.is_none() && std::io::stdout().is_terminal() {
             Format::Table
         } else {

@@ -89,7 +89,7 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
              with no event",
             crate::text::plural(store.len(), "event", "events")
         );
-        super::list::note_why_empty(&filter, &store);
+        super::list::note_why_empty(&filter, Some(&store));
     }
     let (store, related) =
         crate::serve::served(store, related, &filter, serve.redact).map_err(Failure::Runtime)?;

@@ -18,6 +18,8 @@ pub const DEFAULT_BASE_URL: &str = "https://api.100ms.live";
 
 /// The environment variable that names the API's base URL when `--base-url` is not given.
 pub const BASE_URL_ENV: &str = "CALLSCOPE_BASE_URL";
+/// The variable that names a profile, as `--profile` does.
+pub const PROFILE_ENV: &str = "CALLSCOPE_PROFILE";
 
 /// Events per API page when `--page-size` is not given: the most the API sends.
 pub const DEFAULT_PAGE_SIZE: u32 = 100;
@@ -57,6 +59,35 @@ pub struct FollowArgs {
     pub follow_interval: u64,
 }
 
+impl Cli {
+    /// The command's settings and source options, where it has them, for [`Cli::from_env`].
+    fn origins_mut(&mut self) -> (Option<&mut SettingsArgs>, Option<&mut SourceArgs>) {
+        match &mut self.command {
+            None => (Some(&mut self.settings), Some(&mut self.source)),
+            Some(Command::List(a)) => (Some(&mut a.settings), Some(&mut a.source)),
+            Some(Command::Story(a)) => (Some(&mut a.settings), Some(&mut a.source)),
+            Some(Command::Config(a)) => (Some(&mut a.settings), None),
+            Some(_) => (None, None),
+        }
+    }
+
+    /// Notes which of the command's values came from their environment variable rather than
+    /// their flag, as clap's `matches` (the command's own) saw it, for messages to name it.
+    pub fn from_env(&mut self, matches: &clap::ArgMatches) {
+        let from_env = |id: &str| {
+            matches.ids().any(|i| i.as_str() == id)
+                && matches.value_source(id) == Some(clap::parser::ValueSource::EnvVariable)
+        };
+        let (settings, source) = self.origins_mut();
+        if let Some(settings) = settings {
+            settings.profile_from_env = from_env("profile");
+        }
+        if let Some(source) = source {
+            source.base_url_from_env = from_env("base_url");
+        }
+    }
+}
+
 /// Where settings come from: the config file and one of its profiles.
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "Settings")]
@@ -65,8 +96,12 @@ pub struct SettingsArgs {
     #[arg(long, env = "CALLSCOPE_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Use this profile of the config file (else its default_profile); flags given here win over it.
-    #[arg(long, env = "CALLSCOPE_PROFILE", value_name = "NAME")]
+    #[arg(long, env = PROFILE_ENV, value_name = "NAME")]
     pub profile: Option<String>,
+    /// Whether `profile` is `CALLSCOPE_PROFILE`'s, not the flag's: a message names the one the
+    /// user set.
+    #[arg(skip)]
+    pub profile_from_env: bool,
     /// Use no profile, not even the config file's default_profile.
     #[arg(long)]
     pub no_profile: bool,
@@ -112,9 +147,13 @@ pub struct SourceArgs {
     /// Use the live API at --base-url.
     #[arg(long, conflicts_with = "files")]
     pub live: bool,
-    /// The API's base URL.
-    #[arg(long, env = BASE_URL_ENV, default_value = DEFAULT_BASE_URL, value_name = "URL", value_parser = base_url)]
+    /// The API's base URL (checked when the run reads the API).
+    #[arg(long, env = BASE_URL_ENV, default_value = DEFAULT_BASE_URL, value_name = "URL")]
     pub base_url: String,
+    /// Whether `base_url` is `CALLSCOPE_BASE_URL`'s, not the flag's: a message names the one the
+    /// user set.
+    #[arg(skip)]
+    pub base_url_from_env: bool,
     /// Read the management token from the first line of this file (else HMS_MANAGEMENT_TOKEN, else
     /// a token minted from HMS_ACCESS_KEY and HMS_SECRET).
     #[arg(long, value_name = "FILE")]
@@ -131,6 +170,23 @@ pub struct SourceArgs {
 }
 
 impl SourceArgs {
+    /// Refuses a base URL that is no http or https URL, naming where it was set
+    /// (`--base-url`, or `CALLSCOPE_BASE_URL`). Asked only of a run that reads the API: a URL
+    /// that no run uses stops nothing.
+    pub fn check_base_url(&self) -> Result<(), String> {
+        let text = &self.base_url;
+        let set = |value: &str| match self.base_url_from_env {
+            true => format!("{BASE_URL_ENV}={value}"),
+            false => format!("--base-url {value}"),
+        };
+        base_url_problem(text, &set).map_or(Ok(()), |problem| {
+            Err(format!(
+                "{}: {problem}",
+                set(&crate::text::for_terminal(text))
+            ))
+        })
+    }
+
     /// The live API the options name.
     pub fn live(&self) -> LiveSource {
         LiveSource {
@@ -292,7 +348,8 @@ pub struct ListArgs {
     pub source: SourceArgs,
     #[command(flatten)]
     pub filters: FilterArgs,
-    /// Output format (default: table on a terminal, ndjson otherwise).
+    /// Output format (default: the one the --output file's extension names: .csv, .json,
+    /// .ndjson or .jsonl, .txt a table; else table on a terminal, ndjson otherwise).
     #[arg(long, value_parser = choice(&Format::ALL, Format::name), help_heading = "Output")]
     pub format: Option<Format>,
     /// Write to this file (atomically: a temporary file, then a rename) instead of stdout.
@@ -402,6 +459,7 @@ impl ServeArgs {
                 .clone()
                 .or_else(|| std::env::var(BASE_URL_ENV).ok())
                 .unwrap_or_else(|| DEFAULT_BASE_URL.to_string()),
+            base_url_from_env: self.base_url.is_none() && std::env::var_os(BASE_URL_ENV).is_some(),
             token_file: self.live_token_file.clone(),
             insecure: self.insecure,
             page_size: self.page_size.unwrap_or(DEFAULT_PAGE_SIZE),
@@ -531,12 +589,24 @@ impl TypedValueParser for Suggest {
 /// A `--base-url`: an http or https URL with a host. One written without its scheme is refused
 /// with the option as it should be written.
 fn base_url(text: &str) -> Result<String, String> {
+    match base_url_problem(text, &|value| format!("--base-url {value}")) {
+        None => Ok(text.into()),
+        Some(problem) => Err(problem),
+    }
+}
+
+/// What is wrong with a base URL, `None` when it is an http or https URL with a host; `set`
+/// writes a value as the user would set it (`--base-url V`), for the URL it should have been.
+fn base_url_problem(text: &str, set: &dyn Fn(&str) -> String) -> Option<String> {
     match url::Url::parse(text) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Ok(text.into()),
-        _ if !text.contains("://") => Err(format!(
-            "a base URL starts with http:// or https://: --base-url http://{text}"
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => None,
+        _ if !text.contains("://") => Some(format!(
+            "a base URL starts with http:// or https://: {}",
+            set(&format!("http://{}", crate::text::for_terminal(text)))
         )),
-        _ => Err("a base URL is an http:// or https:// URL, such as https://api.100ms.live".into()),
+        _ => {
+            Some("a base URL is an http:// or https:// URL, such as https://api.100ms.live".into())
+        }
     }
 }
 

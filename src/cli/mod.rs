@@ -32,7 +32,8 @@ pub fn main() -> ExitCode {
         .clone()
         .try_get_matches_from(line)
         .unwrap_or_else(|e| clap_exit(e));
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| clap_exit(e));
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| clap_exit(e));
+    cli.from_env(matches.subcommand().map_or(&matches, |(_, sub)| sub));
     let scope = match matches.subcommand() {
         Some(("list", sub)) => sub,
         _ => &matches,
@@ -87,6 +88,7 @@ pub fn run(cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
 }
 
 fn list(mut args: ListArgs, explicit: Explicit) -> Result<Ended, Failure> {
+    let given = args.filters.clone();
     let settings = config::configure(
         &args.settings,
         &mut args.source,
@@ -95,12 +97,16 @@ fn list(mut args: ListArgs, explicit: Explicit) -> Result<Ended, Failure> {
     )
     .map_err(|e| Failure::usage(e.to_string()))?;
     let filter = args.filters.to_filter().map_err(Failure::Usage)?;
-    // A profile narrows what list prints: said once, where it cannot mix with the output.
+    // A profile narrows what list prints: said once, where it cannot mix with the output, with
+    // the filters it adds to the command line's (those the command line set are its own).
     if let Some(profile) = &settings.profile {
+        let added = config::added_filters(&given, &args.filters)
+            .to_filter()
+            .map_err(Failure::Usage)?;
         eprintln!(
-            "callscope: profile {} in force; filters: {} (--no-profile leaves it out)",
+            "callscope: profile {} in force; filters it adds: {} (--no-profile leaves it out)",
             crate::text::for_terminal(profile),
-            crate::text::for_terminal(&filter.describe())
+            crate::text::for_terminal(&added.describe())
         );
     }
     let source = match source_named(&args.source) {
@@ -111,6 +117,7 @@ fn list(mut args: ListArgs, explicit: Explicit) -> Result<Ended, Failure> {
             ));
         }
     };
+    check_base_url(&source, &args.source)?;
     // A path that is not there, or a folder with no dump, stops list before anything is read
     // or written: `--output` must not be replaced by the events of the other files, or by none.
     check_paths(&source)?;
@@ -134,6 +141,7 @@ fn story(mut args: StoryArgs) -> Result<Ended, Failure> {
     let source = source_named(&args.source).ok_or_else(|| {
         Failure::usage("name a source: FILE..., --demo or --live (see callscope story --help)")
     })?;
+    check_base_url(&source, &args.source)?;
     check_paths(&source)?;
     crate::app::story::run(crate::app::story::StoryOf {
         peer_id: args.peer.trim().to_string(),
@@ -155,6 +163,7 @@ fn serve(args: ServeArgs) -> Result<Ended, Failure> {
             "name a source to serve: FILE..., --demo or --live (see callscope serve --help)",
         )
     })?;
+    check_base_url(&source, &options)?;
     if !options.live {
         let live_only = [
             ("--base-url", args.base_url.is_some()),
@@ -230,6 +239,7 @@ fn explore(mut cli: Cli, explicit: Explicit) -> Result<Ended, Failure> {
         }
         Source::Demo
     });
+    check_base_url(&source, &cli.source)?;
     crate::app::explore::run(crate::app::explore::Explore {
         source,
         filter,
@@ -250,6 +260,15 @@ fn source_named(args: &SourceArgs) -> Option<Source> {
         Some(Source::Files(args.files.clone()))
     } else {
         None
+    }
+}
+
+/// Refuses a live source's base URL that is no http or https URL, naming where it was set; a
+/// source that reads no API leaves it unread.
+fn check_base_url(source: &Source, args: &SourceArgs) -> Result<(), Failure> {
+    match source {
+        Source::Live(_) => args.check_base_url().map_err(Failure::Usage),
+        _ => Ok(()),
     }
 }
 

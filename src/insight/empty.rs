@@ -1,7 +1,9 @@
 //! Why a filter left nothing, when the events read can say: a room given by its name where its
-//! id is wanted, or a time range that misses every event. `list` says it on stderr, the explorer
-//! in its empty list, each with how to ask again.
+//! id is wanted, or a time range that misses every event; and, whatever the events, a value
+//! that reads as more than it is (a comma list, the explorer's `(none)`). `list` says it on
+//! stderr, the explorer in its empty list, each with how to ask again.
 
+use crate::event::Field;
 use crate::filter::{Filter, TimeBound};
 use crate::store::Store;
 use crate::text::for_terminal;
@@ -18,6 +20,11 @@ pub enum WhyEmpty {
     /// The time range asked for ends before it begins (`since` after `until`): no time is in
     /// it. Each bound as asked, with its time.
     Reversed { since: String, until: String },
+    /// A value required of a field that is matched as written, though it reads as more: a list
+    /// (`web,android`: one value, commas included, as a device model holds them; only the
+    /// types are given as a list), or `(none)` (the explorer's word for an absent value, which
+    /// the command line takes as text).
+    Literal { field: Field, value: String },
 }
 
 impl WhyEmpty {
@@ -48,15 +55,44 @@ impl WhyEmpty {
                 for_terminal(since),
                 for_terminal(until)
             ),
+            WhyEmpty::Literal { field, value } if value == crate::text::NONE => format!(
+                "no event has {field}={value}: a value is matched as written; (none), the \
+                 explorer's word for an absent {field}, is not one here"
+            ),
+            WhyEmpty::Literal { field, value } => format!(
+                "no event has {field}={}: a value is matched whole, commas included (only the \
+                 types are given as a list); ask for one {field} at a time",
+                for_terminal(value)
+            ),
         }
     }
 }
 
 /// What the events of `store` say of `filter`, when it leaves nothing for a reason they show.
 pub fn why_empty(filter: &Filter, store: &Store) -> Vec<WhyEmpty> {
-    [room_name(filter, store), time_span(filter, store)]
+    let mut why: Vec<WhyEmpty> = [room_name(filter, store), time_span(filter, store)]
         .into_iter()
         .flatten()
+        .collect();
+    why.extend(literal_values(filter));
+    why
+}
+
+/// What `filter` alone says of leaving nothing: each value required of a field that reads as
+/// more than the text it is matched as (see [`WhyEmpty::Literal`]). The time range that ends
+/// before it begins is [`why_empty`]'s, with the events.
+pub fn literal_values(filter: &Filter) -> Vec<WhyEmpty> {
+    filter
+        .conditions
+        .iter()
+        .filter(|c| !c.negate && c.field != Field::Type && !c.field.is_number())
+        .filter_map(|c| {
+            let value = c.value.as_deref()?;
+            (value == crate::text::NONE || value.contains(',')).then(|| WhyEmpty::Literal {
+                field: c.field,
+                value: value.to_string(),
+            })
+        })
         .collect()
 }
 
@@ -158,6 +194,32 @@ mod tests {
         // An id some event has, or a name no event has, says nothing.
         assert!(why_empty(&Filter::default().with(Field::Room, "r1"), &store).is_empty());
         assert!(why_empty(&Filter::default().with(Field::Room, "retro"), &store).is_empty());
+    }
+
+    #[test]
+    fn a_value_that_reads_as_a_list_or_as_none_is_said_whatever_the_events() {
+        let mut filter = Filter::default()
+            .with(Field::Sdk, "web,android")
+            .with(Field::Session, "(none)")
+            .with(Field::Os, "ios");
+        filter.types = vec![crate::event::EventType::from_name("client.join.failed")];
+        filter.add(crate::filter::Condition::not(
+            Field::Device,
+            Some("a,b".into()),
+        ));
+        let said = vec![
+            WhyEmpty::Literal {
+                field: Field::Session,
+                value: "(none)".into(),
+            },
+            WhyEmpty::Literal {
+                field: Field::Sdk,
+                value: "web,android".into(),
+            },
+        ];
+        assert_eq!(literal_values(&filter), said);
+        assert_eq!(why_empty(&filter, &store_of(&[])), said);
+        assert!(literal_values(&Filter::default().with(Field::Os, "ios")).is_empty());
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub use after::After;
 pub use chains::{
     CHAIN_GAP, Chain, ChainAt, Ending, Outside, Story, chain_at, duration_words, story,
 };
-pub use empty::{WhyEmpty, room_ids_named, why_empty};
+pub use empty::{WhyEmpty, literal_values, room_ids_named, why_empty};
 pub use facets::{FACET_KEYS, Facet, facets};
 pub use groups::{Group, Groups};
 pub use keys::{GroupKey, GroupSort, GroupValue, Part};

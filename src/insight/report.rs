@@ -174,7 +174,7 @@ fn write_table(
                 .enumerate()
                 .map(|(n, (p, _))| {
                     let text = match p {
-                        Part::Absent => "-".to_string(),
+                        Part::Absent => crate::text::NONE.to_string(),
                         Part::Text(s) if key == GroupKey::Error && n == 0 => {
                             EventType::from_name(s).alias().to_string()
                         }
@@ -414,13 +414,14 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert!(
             lines[0].starts_with(
-                "TYPE     CODE  ERROR         COUNT  FINAL  FINAL %  PEERS  ROOMS  FIRST SEEN (UTC)"
+                "TYPE     CODE    ERROR         COUNT  FINAL  FINAL %  PEERS  ROOMS  FIRST SEEN (UTC)"
             ),
             "{text}"
         );
-        assert!(lines[1].starts_with("join     500   ServerErrors      2      1      50%      1      1  2026-11-18 11:00:00.000"), "{text}");
+        assert!(lines[1].starts_with("join     500     ServerErrors      2      1      50%      1      1  2026-11-18 11:00:00.000"), "{text}");
+        // A value the events do not have reads (none), as everywhere else.
         assert!(
-            lines[2].starts_with("publish  -     ServerErrors      1      0       0%"),
+            lines[2].starts_with("publish  (none)  ServerErrors      1      0       0%"),
             "{text}"
         );
         // Two joins at the start of the span, the publish at its end.

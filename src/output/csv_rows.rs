@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use crate::event::{Event, value_text};
+use crate::event::Event;
 use crate::store::Store;
 
 /// The columns of the `csv` format, in order (PRODUCT.md).
@@ -31,23 +31,22 @@ pub const CSV_COLUMNS: &[&str] = &[
     "error_description",
 ];
 
-/// The csv row of one event, in [`CSV_COLUMNS`] order. A `null` is an empty cell, as an absent
-/// field is: the text `null` would read as a value.
+/// The csv row of one event, in [`CSV_COLUMNS`] order, each field as callscope reads it: a text
+/// field's string, `error_code` as a whole number, `is_terminal` as `true` or `false`. A field
+/// absent, `null` or holding a value of another JSON type than the API's is an empty cell, as
+/// it reads as absent to every filter and group (`"is_terminal": "true"` is not final): the text
+/// `null` or a string `true` would read as a value.
 fn csv_record(e: &Event) -> Vec<String> {
-    let cell = |v: Option<&serde_json::Value>| {
-        v.filter(|v| !v.is_null())
-            .map(value_text)
-            .unwrap_or_default()
-    };
-    let data = |f: &str| cell(e.data_value(f));
-    let agent = |f: &str| cell(e.agent().and_then(|a| a.get(f)));
+    let text = |v: Option<&str>| v.unwrap_or_default().to_string();
+    let data = |f: &str| text(e.data_str(f));
+    let agent = |f: &str| text(e.agent_str(f));
     vec![
-        e.id().unwrap_or_default().to_string(),
-        e.timestamp().unwrap_or_default().to_string(),
+        text(e.id()),
+        text(e.timestamp()),
         e.type_name().to_string(),
-        data("error_code"),
+        e.error_code().map(|c| c.to_string()).unwrap_or_default(),
         data("error_name"),
-        data("is_terminal"),
+        e.is_terminal().map(|t| t.to_string()).unwrap_or_default(),
         data("action"),
         data("room_id"),
         data("room_name"),

@@ -61,6 +61,32 @@ pub fn refuse_others(dir: &Path) -> Result<(), String> {
     ))
 }
 
+/// A refusal to write a dataset into `dir` while it is being read: one of `sources` (the paths
+/// named to read, `-` for stdin aside) is that folder, or a file in it. The dataset written
+/// would take the place of what was read there, a filtered part of it perhaps. `None` when no
+/// source is there.
+pub fn refuse_reading(dir: &Path, sources: &[String]) -> Result<(), String> {
+    let Ok(target) = dir.canonicalize() else {
+        // Not there yet: nothing is read from it.
+        return Ok(());
+    };
+    let read_there = sources.iter().filter(|s| *s != "-").find(|source| {
+        let Ok(path) = Path::new(source.as_str()).canonicalize() else {
+            return false;
+        };
+        path == target || (path.is_file() && path.parent() == Some(target.as_path()))
+    });
+    match read_there {
+        None => Ok(()),
+        Some(source) => Err(format!(
+            "cannot write into {}: it is being read ({}), and the dataset written would take \
+             the place of what is read; write into another folder",
+            crate::text::for_terminal(&dir.display().to_string()),
+            crate::text::for_terminal(source),
+        )),
+    }
+}
+
 /// The rooms, peers and sessions the events `rows` of a store name: what of the related data
 /// goes with them ([`crate::related::Related::of_events`]).
 pub fn named_by<'a>(store: &'a crate::store::Store, rows: &[u32]) -> crate::related::Named<'a> {

@@ -16,7 +16,7 @@ use crate::store::Store;
 pub use csv_rows::CSV_COLUMNS;
 pub use folder::{
     FOLDER_EVENTS, FOLDER_FILES, FOLDER_ROOMS, FOLDER_SESSIONS, FOLDER_STATS, named_by,
-    others_read, refuse_others, write_folder,
+    others_read, refuse_others, refuse_reading, write_folder,
 };
 pub use table::status_word;
 
@@ -39,6 +39,30 @@ impl Format {
             Format::Ndjson => "ndjson",
             Format::Json => "json",
             Format::Csv => "csv",
+        }
+    }
+}
+
+impl Format {
+    /// The format a file's extension names, whatever its case: `.csv` csv, `.json` the
+    /// envelope, `.ndjson` and `.jsonl` NDJSON, `.txt` the table; `None` for any other.
+    pub fn of_path(path: &Path) -> Option<Format> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "csv" => Some(Format::Csv),
+            "json" => Some(Format::Json),
+            "ndjson" | "jsonl" => Some(Format::Ndjson),
+            "txt" => Some(Format::Table),
+            _ => None,
+        }
+    }
+
+    /// The format of a dump saved to `path`: NDJSON where its extension names it, else the
+    /// envelope (a dump re-opens from these two only).
+    pub fn of_dump_path(path: &Path) -> Format {
+        match Format::of_path(path) {
+            Some(Format::Ndjson) => Format::Ndjson,
+            _ => Format::Json,
         }
     }
 }
@@ -248,5 +272,25 @@ mod tests {
             !text.contains(".callscope-") && !text.contains("at path"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_path_names_a_format_by_its_extension_whatever_its_case() {
+        use super::Format;
+        use std::path::Path;
+        let of = |p: &str| Format::of_path(Path::new(p));
+        assert_eq!(of("a/x.csv"), Some(Format::Csv));
+        assert_eq!(of("x.JSON"), Some(Format::Json));
+        assert_eq!(of("x.ndjson"), Some(Format::Ndjson));
+        assert_eq!(of("x.jsonl"), Some(Format::Ndjson));
+        assert_eq!(of("x.txt"), Some(Format::Table));
+        for other in ["x", "x.gz", "x.json.gz", ".csv", "csv"] {
+            assert_eq!(of(other), None, "{other}");
+        }
+        let dump = |p: &str| Format::of_dump_path(Path::new(p));
+        assert_eq!(dump("x.jsonl"), Format::Ndjson);
+        for envelope in ["x.json", "x.csv", "x.txt", "x"] {
+            assert_eq!(dump(envelope), Format::Json, "{envelope}");
+        }
     }
 }

@@ -180,7 +180,7 @@ impl Store {
 
     /// The events held that hold a field of another type than the API's, read as absent there.
     pub fn odd_fields(&self) -> OddFields {
-        self.odd
+        self.odd.clone()
     }
 
     /// The JSON of each event dropped because an event with the same id was already loaded, in

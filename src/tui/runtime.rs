@@ -339,10 +339,7 @@ fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
         SaveWhat::Shown => model.events.matching.clone(),
         SaveWhat::Loaded => (0..store.len() as u32).collect(),
     };
-    let format = match target.extension().and_then(|e| e.to_str()) {
-        Some("ndjson" | "jsonl") => Format::Ndjson,
-        _ => Format::Json,
-    };
+    let format = Format::of_dump_path(target);
     let redact = model.config.redact;
     let result = write_atomically(target, |out| {
         if redact {

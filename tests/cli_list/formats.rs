@@ -114,23 +114,25 @@ fn json_of_zero_events_is_an_empty_envelope() {
 
 const CSV_HEADER: &str = "id,timestamp,type,error_code,error_name,is_terminal,action,room_id,room_name,session_id,peer_id,user_id,user_name,role,sdk,sdk_version,os,os_version,device_model,error_message,error_description";
 
-/// The csv row PRODUCT.md describes, built from the event's JSON.
+/// The csv row PRODUCT.md describes, built from the event's JSON as README says: each field as
+/// callscope reads it (a string, a whole `error_code`, a boolean `is_terminal`), anything else
+/// an empty cell.
 fn csv_row(e: &Value) -> Vec<String> {
-    let text = |v: &Value| match v {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
     let mut row = vec![text(&e["id"]), text(&e["timestamp"]), text(&e["type"])];
-    for f in [
-        "error_code",
-        "error_name",
-        "is_terminal",
-        "action",
-        "room_id",
-        "room_name",
-        "session_id",
-    ] {
+    let code = data(e, "error_code");
+    row.push(match code.as_f64() {
+        Some(c) if c.fract() == 0.0 => format!("{}", c as i64),
+        _ => String::new(),
+    });
+    row.push(text(data(e, "error_name")));
+    row.push(
+        data(e, "is_terminal")
+            .as_bool()
+            .map(|t| t.to_string())
+            .unwrap_or_default(),
+    );
+    for f in ["action", "room_id", "room_name", "session_id"] {
         row.push(text(data(e, f)));
     }
     for f in ["peer_id", "user_id", "user_name", "role"] {
@@ -142,6 +144,100 @@ fn csv_row(e: &Value) -> Vec<String> {
     row.push(text(data(e, "error_message")));
     row.push(text(data(e, "error_description")));
     row
+}
+
+/// A field holding a value of another JSON type than the API's reads as absent: its csv cell is
+/// empty, as an absent field's is, in every column alike (a string `"true"` is not a final
+/// event, a string `"4006"` no code), where a field of the API's type is written as read. The
+/// note after the answer names each kind with its count.
+#[test]
+fn csv_writes_a_field_of_another_type_as_an_empty_cell_and_the_note_names_each_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let event = |id: &str, ts: &str, data: &str| {
+        format!(
+            "{{\"id\":\"{id}\",\"timestamp\":{ts},\"type\":\"client.join.failed\",\
+             \"data\":{{\"room_id\":\"r1\",{data}}}}}\n"
+        )
+    };
+    let t = "\"2026-11-18T10:00:00Z\"";
+    let text = [
+        event(
+            "typed",
+            t,
+            r#""error_code":4006,"is_terminal":true,"role":"host""#,
+        ),
+        event(
+            "code-float",
+            t,
+            r#""error_code":4006.0,"is_terminal":false"#,
+        ),
+        event("term-str", t, r#""is_terminal":"true""#),
+        event("term-num", t, r#""is_terminal":1"#),
+        event("code-str", t, r#""error_code":"4006""#),
+        event("role-num", t, r#""role":7,"agent":{"sdk":true,"os":"ios"}"#),
+        event("ts-num", "1763452861", r#""user_name":["a"]"#),
+    ]
+    .concat();
+    let path = dir.path().join("odd.ndjson");
+    std::fs::write(&path, &text).unwrap();
+    let out = callscope()
+        .args(["list", "--format", "csv"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let csv_text = String::from_utf8(out.stdout).unwrap();
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    let rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    let cell = |id: &str, column: &str| {
+        let at = CSV_HEADER.split(',').position(|c| c == column).unwrap();
+        rows.iter().find(|r| r[0] == id).unwrap()[at].clone()
+    };
+    assert_eq!(cell("typed", "error_code"), "4006");
+    assert_eq!(cell("typed", "is_terminal"), "true");
+    assert_eq!(cell("typed", "role"), "host");
+    assert_eq!(cell("code-float", "error_code"), "4006");
+    assert_eq!(cell("code-float", "is_terminal"), "false");
+    for (id, column) in [
+        ("term-str", "is_terminal"),
+        ("term-num", "is_terminal"),
+        ("code-str", "error_code"),
+        ("role-num", "role"),
+        ("role-num", "sdk"),
+        ("ts-num", "timestamp"),
+        ("ts-num", "user_name"),
+    ] {
+        assert_eq!(cell(id, column), "", "{id} {column}");
+    }
+    assert_eq!(cell("role-num", "os"), "ios");
+    assert_eq!(cell("ts-num", "room_id"), "r1");
+    // The rule is the reference's, event by event.
+    let events: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let expected: Vec<Vec<String>> = events.iter().map(csv_row).collect();
+    assert_eq!(rows, expected);
+    // `--terminal` agrees with the cells: the one row with `true` is the one final event.
+    let terminal = callscope()
+        .args(["list", "--terminal", "--format", "csv"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let terminal = String::from_utf8(terminal.stdout).unwrap();
+    assert_eq!(terminal.lines().count(), 2, "{terminal}");
+    assert!(terminal.lines().nth(1).unwrap().starts_with("typed,"));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.lines().any(|l| l
+            == "callscope: note: 5 events hold a field of another type than the API's, read \
+                as absent (is_terminal: a string, 1 event; is_terminal: a number, 1 event; \
+                error_code: a string, 1 event; and 2 more kinds, 2 events)"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -196,6 +196,78 @@ fn a_time_range_that_misses_every_event_says_when_the_events_are() {
         .stderr("");
 }
 
+/// Only `--type` takes a list: another flag's value is matched whole, commas included (a device
+/// model holds them), and the explorer's `(none)` is text here. When such a value matches
+/// nothing, stderr says why, in every format and grouped; a value that matches says nothing.
+#[test]
+fn a_value_read_as_a_list_or_as_none_that_matches_nothing_says_why() {
+    let fixtures = fixtures_dir();
+    let fixtures = fixtures.to_str().unwrap();
+    let said = |flag: &str, value: &str| {
+        let field = flag.trim_start_matches("--");
+        match value {
+            "(none)" => format!(
+                "callscope: no event has {field}=(none): a value is matched as written; (none), \
+                 the explorer's word for an absent {field}, is not one here\n"
+            ),
+            _ => format!(
+                "callscope: no event has {field}={value}: a value is matched whole, commas \
+                 included (only the types are given as a list); ask for one {field} at a time\n"
+            ),
+        }
+    };
+    for (flag, value) in [
+        ("--sdk", "web,android"),
+        ("--os", "ios,Linux"),
+        ("--session", "(none)"),
+        ("--user", "(none)"),
+    ] {
+        let cases: [&[&str]; 5] = [
+            &["--format", "ndjson"],
+            &["--format", "csv"],
+            &["--format", "table"],
+            &["--format", "json", "--type", "join"],
+            &["--group-by", "os", "--format", "json"],
+        ];
+        for args in cases {
+            let out = callscope()
+                .args(["list", fixtures, flag, value])
+                .args(args)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{flag} {args:?}");
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(stderr, said(flag, value), "{flag} {value} {args:?}");
+        }
+    }
+    // A value with a comma that an event holds is matched, and nothing is said.
+    let out = callscope()
+        .args([
+            "list",
+            fixtures,
+            "--device",
+            "Pixel 7, Pro",
+            "--format",
+            "ndjson",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!stderr.contains("no event has"), "{stderr}");
+    // Types are a list.
+    assert_eq!(
+        list(&[fixtures, "--type", "join,publish", "--format", "csv"])
+            .lines()
+            .count(),
+        list(&[
+            fixtures, "--type", "join", "--type", "publish", "--format", "csv"
+        ])
+        .lines()
+        .count()
+    );
+}
+
 #[test]
 fn saved_pages_of_a_larger_answer_are_said_to_be_partial_on_stderr() {
     // page1.json says its query matched 3 events and gives a next cursor: it holds 2.
@@ -259,7 +331,7 @@ fn events_with_a_field_of_another_type_are_counted_on_stderr() {
     let clean = dir.path().join("clean.ndjson");
     std::fs::write(&clean, &plain).unwrap();
     let note = "callscope: note: 2 events hold a field of another type than the API's, read as \
-                absent (is_terminal: a string)";
+                absent (is_terminal: a string, 1 event; timestamp: a number, 1 event)";
     for format in ["table", "csv"] {
         let out = callscope()
             .args(["list", "--format", format])

@@ -131,3 +131,42 @@ fn output_into_a_missing_folder_fails_and_creates_nothing() {
         .stderr(predicate::str::contains(path.to_str().unwrap()));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// Without `--format`, the `--output` file's extension names the format, as the explorer's
+/// save picks it (`.ndjson`/`.jsonl` NDJSON, `.json` the envelope), and `.csv` csv and `.txt`
+/// the table besides; any other is NDJSON; `--format` always wins.
+#[test]
+fn output_without_format_writes_the_format_its_extension_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = fixtures_dir();
+    let fixtures = fixtures.to_str().unwrap();
+    for (name, format) in [
+        ("out.csv", "csv"),
+        ("OUT.CSV", "csv"),
+        ("out.json", "json"),
+        ("out.ndjson", "ndjson"),
+        ("out.jsonl", "ndjson"),
+        ("out.txt", "table"),
+        ("out", "ndjson"),
+        ("out.dat", "ndjson"),
+    ] {
+        let path = dir.path().join(name);
+        callscope()
+            .args(["list", fixtures, "--max", "3", "-o"])
+            .arg(&path)
+            .assert()
+            .success()
+            .stdout("");
+        let written = std::fs::read_to_string(&path).unwrap();
+        let want = list(&[fixtures, "--max", "3", "--format", format]);
+        assert_eq!(written, want, "{name}");
+    }
+    let path = dir.path().join("asked.csv");
+    callscope()
+        .args(["list", fixtures, "--max", "3", "--format", "json", "-o"])
+        .arg(&path)
+        .assert()
+        .success();
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(written, list(&[fixtures, "--max", "3", "--format", "json"]));
+}

@@ -198,3 +198,82 @@ fn a_folder_gets_the_notes_of_a_filter_that_matched_nothing() {
         );
     }
 }
+
+/// A folder being read is not written into: neither the folder named as the source, nor the one
+/// that holds a file read. It is named, and left as it was; another folder is written.
+#[test]
+fn a_folder_being_read_is_not_written_into_and_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let share = tmp.path().join("share");
+    to_folder(&share, &["--demo", "--room", ALLHANDS]);
+    let before: Vec<Vec<u8>> = names_in(&share)
+        .iter()
+        .map(|n| std::fs::read(share.join(n)).unwrap())
+        .collect();
+    let events = share.join("events.ndjson");
+    let read_as = [
+        format!("{}/", share.display()),
+        share.display().to_string(),
+        events.display().to_string(),
+    ];
+    for source in &read_as {
+        let out = format!("{}/", share.display());
+        callscope()
+            .args(["list", source, "--type", "join", "--output", &out])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "callscope: cannot write into {out}: it is being read ({source}), and the \
+                 dataset written would take the place of what is read; write into another \
+                 folder\n"
+            ));
+        let after: Vec<Vec<u8>> = names_in(&share)
+            .iter()
+            .map(|n| std::fs::read(share.join(n)).unwrap())
+            .collect();
+        assert_eq!(after, before, "{source}");
+    }
+    let other = tmp.path().join("joins");
+    to_folder(&other, &[share.to_str().unwrap(), "--type", "join"]);
+    assert!(other.join("events.ndjson").is_file());
+}
+
+/// `demo-data --out DIR` refuses a folder that holds other dumps, as `list --output DIR/`
+/// does, naming them and leaving them as they were.
+#[test]
+fn demo_data_refuses_a_folder_holding_other_dumps() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mine = tmp.path().join("incident.json");
+    std::fs::copy(fixture("subscribe.json"), &mine).unwrap();
+    callscope()
+        .args(["demo-data", "--events", "20", "--out"])
+        .arg(tmp.path())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "callscope: {} holds incident.json, which callscope would read as part of the \
+             dataset written there: move it out, or write into another folder\n",
+            tmp.path().display()
+        ));
+    assert_eq!(names_in(tmp.path()), ["incident.json"]);
+    // A folder holding a dataset written before is written again.
+    let data = tmp.path().join("data");
+    for _ in 0..2 {
+        callscope()
+            .args(["demo-data", "--events", "20", "--out"])
+            .arg(&data)
+            .assert()
+            .success();
+    }
+    assert_eq!(
+        names_in(&data),
+        [
+            "events.ndjson",
+            "peer-stats.ndjson",
+            "rooms.json",
+            "sessions.json"
+        ]
+    );
+}

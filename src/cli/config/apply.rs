@@ -121,6 +121,38 @@ impl Profile {
     }
 }
 
+/// The filters a profile added to the command line's: those of `applied` (the command line's
+/// with the profile applied) that `given` (the command line's own) left unset. A filter the
+/// command line set, or cleared with an empty value, is none of them.
+pub fn added_filters(given: &FilterArgs, applied: &FilterArgs) -> FilterArgs {
+    let unset = |mine: &Option<String>, theirs: &Option<String>| match mine {
+        None => theirs.clone(),
+        Some(_) => None,
+    };
+    let neither = !given.terminal && !given.retried;
+    FilterArgs {
+        types: match given.types.is_empty() {
+            true => applied.types.clone(),
+            false => Vec::new(),
+        },
+        room: unset(&given.room, &applied.room),
+        session: unset(&given.session, &applied.session),
+        peer: unset(&given.peer, &applied.peer),
+        user: unset(&given.user, &applied.user),
+        sdk: unset(&given.sdk, &applied.sdk),
+        sdk_version: unset(&given.sdk_version, &applied.sdk_version),
+        os: unset(&given.os, &applied.os),
+        device: unset(&given.device, &applied.device),
+        env: unset(&given.env, &applied.env),
+        terminal: neither && applied.terminal,
+        retried: neither && applied.retried,
+        code: given.code.map_or(applied.code, |_| None),
+        search: unset(&given.search, &applied.search),
+        since: unset(&given.since, &applied.since),
+        until: unset(&given.until, &applied.until),
+    }
+}
+
 fn merge_text(mine: &mut Option<String>, theirs: Option<&String>) {
     match (mine.as_deref(), theirs) {
         (None, Some(v)) => *mine = Some(v.clone()),

@@ -339,19 +339,35 @@ impl Config {
         })
     }
 
-    /// The profile `args` put in force: none with `--no-profile`, else [`Config::select`]'s.
+    /// The profile `args` put in force: none with `--no-profile`, else the one `--profile` (or
+    /// `CALLSCOPE_PROFILE`) names, else `default_profile`'s, else none.
     pub fn chosen(&self, args: &SettingsArgs) -> Result<Option<Selected<'_>>, ConfigError> {
         if args.no_profile {
             return Ok(None);
         }
-        self.select(args.profile.as_deref())
+        let via = match args.profile_from_env {
+            true => crate::cli::PROFILE_ENV,
+            false => "--profile",
+        };
+        self.select_via(args.profile.as_deref(), via)
     }
 
-    /// The profile named by `--profile` (or `CALLSCOPE_PROFILE`), else by `default_profile`,
-    /// else none.
+    /// The profile named by `--profile`, else by `default_profile`, else none.
+    #[cfg(test)]
     pub fn select(&self, requested: Option<&str>) -> Result<Option<Selected<'_>>, ConfigError> {
+        self.select_via(requested, "--profile")
+    }
+
+    /// The profile `requested` names (`via` the flag or the variable that names it), else
+    /// `default_profile`'s, else none. A name no profile has is an error that says where the
+    /// name came from.
+    fn select_via(
+        &self,
+        requested: Option<&str>,
+        via: &'static str,
+    ) -> Result<Option<Selected<'_>>, ConfigError> {
         let (name, via) = match (requested, &self.file.default_profile) {
-            (Some(name), _) => (name, "--profile"),
+            (Some(name), _) => (name, via),
             (None, Some(name)) => (name.get_ref().as_str(), "default_profile"),
             (None, None) => return Ok(None),
         };
@@ -361,10 +377,14 @@ impl Config {
                 path: self.path.clone(),
                 position: None,
                 message: if self.exists {
-                    format!("no profile is named {name:?}; {}", self.profile_list())
+                    format!(
+                        "no profile is named {name:?} (given by {via}); {}",
+                        self.profile_list()
+                    )
                 } else {
                     format!(
-                        "no profile is named {name:?}: the config file does not exist, so it defines none"
+                        "no profile is named {name:?} (given by {via}): the config file does not \
+                         exist, so it defines none"
                     )
                 },
             }),
@@ -468,7 +488,7 @@ mod report;
 
 #[cfg(test)]
 use apply::resolve_path;
-pub use apply::{Explicit, configure, profile_names};
+pub use apply::{Explicit, added_filters, configure, profile_names};
 #[cfg(test)]
 mod tests;
 

@@ -164,7 +164,7 @@ impl Spans {
     /// The events read, those the filter may match, that hold a field of another type than
     /// the API's (read as absent, so that no filter of that field matches them).
     pub fn odd(&self) -> OddFields {
-        self.odd
+        self.odd.clone()
     }
 
     /// Each selected event's JSON exactly as it was read, in input order.

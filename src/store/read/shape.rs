@@ -24,40 +24,76 @@ pub struct OddField {
     pub holds: &'static str,
 }
 
-/// The events of a load that hold a field of another type than the API's: how many, and the
-/// first such field met.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+/// The events of a load that hold a field of another type than the API's: how many, and how
+/// many of them hold each kind of odd field (an event counted once, by its first such field).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct OddFields {
     pub events: usize,
-    pub first: Option<OddField>,
+    /// Each field and what it held, with the count of events whose first odd field it is, in
+    /// the order first met.
+    pub kinds: Vec<(OddField, usize)>,
 }
+
+/// The most kinds of odd field a note names; the others are counted after them.
+const KINDS_NAMED: usize = 3;
 
 impl OddFields {
     /// Counts an event holding `field` (its first odd field).
     pub fn note(&mut self, field: OddField) {
-        self.events += 1;
-        self.first.get_or_insert(field);
+        self.note_many(field, 1);
+    }
+
+    fn note_many(&mut self, field: OddField, events: usize) {
+        self.events += events;
+        match self.kinds.iter_mut().find(|(f, _)| *f == field) {
+            Some((_, count)) => *count += events,
+            None => self.kinds.push((field, events)),
+        }
     }
 
     /// Adds the count of another part of the same load, met after this one.
     pub fn add(&mut self, other: OddFields) {
-        self.events += other.events;
-        if self.first.is_none() {
-            self.first = other.first;
+        for (field, count) in other.kinds {
+            self.note_many(field, count);
         }
     }
 
     /// What is said of them, `None` when there are none: `3 events hold a field of another
-    /// type than the API's, read as absent (is_terminal: a string)`.
+    /// type than the API's, read as absent (is_terminal: a string)` when they hold one kind,
+    /// else each kind with its count, the most held first: `(is_terminal: a string, 2 events;
+    /// timestamp: a number, 1 event)`, and past three kinds `and 2 more kinds, 2 events`.
     pub fn sentence(&self) -> Option<String> {
-        let first = self.first.filter(|_| self.events > 0)?;
+        if self.events == 0 || self.kinds.is_empty() {
+            return None;
+        }
+        let thousands = crate::text::thousands;
         let (count, hold) = match self.events {
             1 => ("1 event".to_string(), "holds"),
-            n => (format!("{} events", crate::text::thousands(n)), "hold"),
+            n => (format!("{} events", thousands(n)), "hold"),
+        };
+        let kinds = match self.kinds.as_slice() {
+            [(only, _)] => format!("{}: {}", only.name, only.holds),
+            kinds => {
+                let mut kinds = kinds.to_vec();
+                // Stable: of kinds held as often, the first met first.
+                kinds.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+                let events = |n| crate::text::plural(n, "event", "events");
+                let mut words: Vec<String> = kinds
+                    .iter()
+                    .take(KINDS_NAMED)
+                    .map(|(f, n)| format!("{}: {}, {}", f.name, f.holds, events(*n)))
+                    .collect();
+                let rest = &kinds[KINDS_NAMED.min(kinds.len())..];
+                if !rest.is_empty() {
+                    let held: usize = rest.iter().map(|&(_, n)| n).sum();
+                    let more = crate::text::plural(rest.len(), "more kind", "more kinds");
+                    words.push(format!("and {more}, {}", events(held)));
+                }
+                words.join("; ")
+            }
         };
         Some(format!(
-            "{count} {hold} a field of another type than the API's, read as absent ({}: {})",
-            first.name, first.holds
+            "{count} {hold} a field of another type than the API's, read as absent ({kinds})"
         ))
     }
 }
@@ -386,6 +422,40 @@ mod tests {
         // The common event takes the plain way, and holds none.
         let common = r#"{"id":"e","data":{"is_terminal":true,"agent":{"sdk":"web"}}}"#;
         assert_eq!(plain::read(common, None).unwrap().odd, None);
+    }
+
+    #[test]
+    fn the_sentence_names_each_kind_with_its_count_the_most_held_first() {
+        let field = |name, holds| OddField { name, holds };
+        let mut odd = OddFields::default();
+        assert_eq!(odd.sentence(), None);
+        odd.note(field("is_terminal", "a string"));
+        odd.note(field("is_terminal", "a string"));
+        assert_eq!(
+            odd.sentence().unwrap(),
+            "2 events hold a field of another type than the API's, read as absent \
+             (is_terminal: a string)"
+        );
+        let mut later = OddFields::default();
+        for (name, holds) in [
+            ("timestamp", "a number"),
+            ("error_code", "a string"),
+            ("error_code", "a string"),
+            ("error_code", "a string"),
+            ("is_terminal", "a number"),
+            ("sdk", "true or false"),
+            ("is_terminal", "a string"),
+        ] {
+            later.note(field(name, holds));
+        }
+        odd.add(later);
+        assert_eq!(odd.events, 9);
+        assert_eq!(
+            odd.sentence().unwrap(),
+            "9 events hold a field of another type than the API's, read as absent \
+             (is_terminal: a string, 3 events; error_code: a string, 3 events; timestamp: a \
+             number, 1 event; and 2 more kinds, 2 events)"
+        );
     }
 
     #[test]
