@@ -46,6 +46,7 @@
 //! refused one, it fails as any request does, rather than asking for the same pages for ever.
 
 mod query;
+mod tally;
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -58,6 +59,7 @@ use super::api::{Api, FetchError, Fetched, Page};
 use super::token::{Token, TokenSource};
 use crate::filter::Filter;
 use query::{QueryState, Slot};
+pub use tally::{Tally, TypeTally};
 
 /// A request that fails without the server stating a wait is retried, backing off, until this
 /// long has passed since it first failed.
@@ -198,6 +200,12 @@ pub enum Report {
         query: u64,
         message: String,
     },
+    /// How far the query's load got, said just before `Finished` or `Failed` when it ran
+    /// several cursors or stopped part-way.
+    Tally {
+        query: u64,
+        tally: Box<Tally>,
+    },
 }
 
 impl Report {
@@ -219,6 +227,12 @@ impl Report {
                 query,
                 message: names.rename(&message),
             },
+            Report::Tally { query, mut tally } => {
+                for message in &mut tally.redundant {
+                    *message = names.rename(message);
+                }
+                Report::Tally { query, tally }
+            }
             other => other,
         }
     }

@@ -74,7 +74,7 @@ async fn load_all_in_pages_of(
             )),
             Report::Fetching { page, .. } => log.push(format!("fetching {page}")),
             Report::Restarted { message, .. } => log.push(message),
-            Report::InFlight { .. } => {}
+            Report::InFlight { .. } | Report::Tally { .. } => {}
             Report::Finished { .. } => return (store, log, None),
             Report::Failed { message, .. } => return (store, log, Some(message)),
         }
