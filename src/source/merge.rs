@@ -113,7 +113,7 @@ pub struct Merge {
     /// Copies beyond the first of the events handed on as they came (see [`Merge::passed`]),
     /// by key: the service's own repeats within the query.
     repeats: HashMap<EventKey, u32>,
-    /// Events handed on through [`Merge::take_ready`], by type, each once.
+    /// Events handed on, by type, each once.
     handed: HashMap<Box<str>, u64>,
 }
 
@@ -156,6 +156,8 @@ impl Merge {
         for e in entries {
             if !self.seen.insert(e.key.clone()) {
                 *self.repeats.entry(e.key.clone()).or_default() += 1;
+            } else if let Some(kind) = &e.kind {
+                count(&mut self.handed, kind);
             }
         }
     }
@@ -225,8 +227,7 @@ impl Merge {
         self.lanes.iter().all(|l| l.queue.is_empty())
     }
 
-    /// How many events of type `kind` were handed on through [`Merge::take_ready`], whichever
-    /// lane brought them.
+    /// How many events of type `kind` were handed on, each once, whichever lane brought them.
     pub fn handed_of(&self, kind: &str) -> u64 {
         self.handed.get(kind).copied().unwrap_or(0)
     }
@@ -285,6 +286,16 @@ impl Merge {
     }
 }
 
+/// Counts one more event of type `kind`.
+fn count(handed: &mut HashMap<Box<str>, u64>, kind: &str) {
+    match handed.get_mut(kind) {
+        Some(n) => *n += 1,
+        None => {
+            handed.insert(kind.into(), 1);
+        }
+    }
+}
+
 /// Events taken from a [`Merge`], in order.
 #[derive(Default)]
 pub struct Ready {
@@ -301,12 +312,7 @@ impl Ready {
     ) {
         if seen.insert(item.key.clone()) {
             if let Some(kind) = &item.kind {
-                match handed.get_mut(kind) {
-                    Some(n) => *n += 1,
-                    None => {
-                        handed.insert(kind.clone(), 1);
-                    }
-                }
+                count(handed, kind);
             }
             self.bytes += item.end - item.start + 1;
             self.items.push(item);
@@ -422,6 +428,9 @@ mod tests {
         assert!(m.waits_on(typed));
         m.close(typed);
         assert!(m.take_ready().is_empty());
+        // Each event counts once for its type, handed on as it came or merged.
+        assert_eq!(m.handed_of("t"), 6);
+        assert_eq!(m.handed_of("u"), 0);
     }
 
     #[test]
