@@ -49,11 +49,7 @@ async fn stopping() -> Catalog {
         DISCONNECTED,
     ];
     let mut setup = setup(types);
-    setup.faults = vec![
-        refused("untyped", 2),
-        refused(JOIN, 1),
-        refused(PUBLISH, 0),
-    ];
+    setup.faults = vec![refused("untyped", 2), refused(JOIN, 1), refused(PUBLISH, 0)];
     Catalog::start(setup).await
 }
 
@@ -107,7 +103,10 @@ async fn a_partial_answer_says_which_types_arrived_in_full_which_stopped_and_whi
             at(8)
         )
     );
-    assert!(lines[1].starts_with("callscope: loading the query: HTTP 401"), "{stderr}");
+    assert!(
+        lines[1].starts_with("callscope: loading the query: HTTP 401"),
+        "{stderr}"
+    );
     let mut numbers: Vec<u32> = text(&out.stdout)
         .lines()
         .map(|line| {
@@ -127,12 +126,18 @@ async fn a_partial_answer_saved_as_json_carries_the_services_total_and_reopens_a
     let out = list_live_at(
         &server.url,
         catalog::ROOM,
-        &["--page-size", "3", "--format", "json", "-o", path.to_str().unwrap()],
+        &[
+            "--page-size",
+            "3",
+            "--format",
+            "json",
+            "-o",
+            path.to_str().unwrap(),
+        ],
     )
     .await;
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let saved: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(saved["limit"], 9);
     assert_eq!(saved["total"], 15, "the service's total of the query");
     assert_eq!(
@@ -249,8 +254,7 @@ async fn a_partial_answer_narrowed_by_a_filter_of_ours_saves_no_total_and_says_m
         ),
         "{stderr}"
     );
-    let saved: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(saved["limit"], 2);
     assert_eq!(saved["total"], serde_json::Value::Null, "not known");
     assert_eq!(saved["next"], "o:6");
