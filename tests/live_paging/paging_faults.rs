@@ -477,3 +477,29 @@ async fn the_retry_countdown_agrees_with_itself_and_ends_within_the_time_for_ret
         );
     }
 }
+
+/// A page of valid JSON in another shape is said as what it is, with what was expected where,
+/// and not asked for again: the service would answer so again.
+#[tokio::test(start_paused = true)]
+async fn a_page_of_json_in_another_shape_says_what_was_expected_and_is_not_retried() {
+    let server = FaultServer::start(vec![
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 6,
+        },
+        Reply::Json(r#"{"data":[1,2,3]}"#),
+    ])
+    .await;
+    let (store, log, failure) = load_all(&server, join_only()).await;
+    assert_eq!(
+        failure.as_deref(),
+        Some(
+            "the server's answer is JSON but not a page of events: it has no \"events\" array \
+             (its fields: \"data\") (check --base-url)"
+        )
+    );
+    assert_each_once(&store, 1..=3);
+    assert!(log.iter().all(|l| !l.starts_with("retry")), "{log:#?}");
+    assert_eq!(server.count(), 2);
+}
