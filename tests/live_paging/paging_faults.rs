@@ -299,7 +299,7 @@ async fn a_list_stopped_part_way_writes_what_arrived_and_says_where_each_type_st
         .find(
             "callscope: partial: the answer holds only what arrived before the failure below, \
              3 of the query's 6 events, from 2026-11-18T10:00:01.123456789Z up to \
-             2026-11-18T10:00:03.123456789Z, where its loading stopped: client.join.failed 3 \
+             2026-11-18T10:00:03.123456789Z; none later arrived. By type: client.join.failed 3 \
              events, the latest at 2026-11-18T10:00:03.123456789Z\n",
         )
         .unwrap_or_else(|| panic!("no partial note: {stderr}"));

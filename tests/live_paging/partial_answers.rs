@@ -94,7 +94,7 @@ async fn a_partial_answer_says_which_types_arrived_in_full_which_stopped_and_whi
             "callscope: partial: the answer holds only what arrived before the failure below, \
              9 of the query's 15 events. In full: {SUBSCRIBE} 2 events, the latest at {}; \
              {DISCONNECTED} 2 events, the latest at {}; {CONNECT} 2 events, the latest at {}. \
-             Stopped early: {JOIN} 3 of 7 events, from {} up to {}, where its loading stopped. \
+             Stopped early: {JOIN} 3 of 7 events, from {} up to {}; none later arrived. \
              None arrived: {PUBLISH}",
             at(6),
             at(15),

@@ -110,16 +110,17 @@ fn by_type(store: &Store) -> BTreeMap<&str, Arrived> {
     by_type
 }
 
-/// Where a part of the query whose loading stopped got to: from its first event back (or up)
-/// to where it stopped, as the service's order runs.
+/// Where a part of the query whose loading stopped got to, as the service's order runs: what
+/// arrived of it is the start of that order (through its own cursor or the query's), and
+/// nothing past its last event arrived.
 fn stopped_at(a: &Arrived, newest_first: Option<bool>) -> String {
     if a.latest == NO_TIME {
         return "none with a time".into();
     }
     let (earliest, latest) = (format_nanos(a.earliest), format_nanos(a.latest));
     match newest_first {
-        Some(true) => format!("from {latest} back to {earliest}, where its loading stopped"),
-        Some(false) => format!("from {earliest} up to {latest}, where its loading stopped"),
+        Some(true) => format!("from {latest} back to {earliest}; none earlier arrived"),
+        Some(false) => format!("from {earliest} up to {latest}; none later arrived"),
         None => format!("between {earliest} and {latest}"),
     }
 }
@@ -182,7 +183,7 @@ fn note(store: &Store, rows: &[u32], narrowed: bool, tally: &Tally) -> String {
         };
         let types: Vec<String> = arrived.iter().map(|(k, a)| whole_type(k, a)).collect();
         return format!(
-            "{lead}, {}: {}",
+            "{lead}, {}. By type: {}",
             stopped_at(&all, tally.newest_first),
             types.join("; ")
         );
