@@ -55,7 +55,8 @@ pub(super) struct QueryState {
     generation: u64,
     census_busy: bool,
     census_for: Option<u64>,
-    /// The query's total as the last census of the current typed cursors said it.
+    /// The query's total as the last census said it that counted for the typed cursors of its
+    /// time (taken after their totals).
     census_total: Option<u64>,
     /// Pages that arrived, every cursor's.
     pages: usize,
