@@ -127,7 +127,7 @@ pub fn of_file(path: &Path) -> Option<SavedPages> {
 pub fn of_export_head(head: &[u8]) -> Option<SavedPages> {
     static HEAD: std::sync::LazyLock<regex::bytes::Regex> = std::sync::LazyLock::new(|| {
         regex::bytes::Regex::new(concat!(
-            r#"^\s*\{"limit":([0-9]{1,19}),"total":([0-9]{1,19}|null),"#,
+            r#"^\s*\{"limit":([0-9]{1,20}),"total":([0-9]{1,20}|null),"#,
             r#""next":("(?:[^"\\]|\\.)*"),"events":\["#,
         ))
         .expect("a valid pattern")
@@ -385,6 +385,28 @@ mod tests {
             None
         );
         assert_eq!(of_export_head(EVENT.as_bytes()), None);
+    }
+
+    proptest::proptest! {
+        /// The head of an envelope as `list --format json` writes it says what reading the
+        /// whole envelope says, whatever its total and cursor.
+        #[test]
+        fn the_head_of_an_export_says_what_the_whole_says(
+            n in 0usize..4,
+            total in proptest::option::of(0u64..u64::MAX),
+            next in "[ -~\u{80}-\u{10ffff}]{0,12}",
+        ) {
+            let head = crate::output::Head { total, next };
+            let mut written = Vec::new();
+            crate::output::write_envelope(
+                std::iter::repeat_n(EVENT.as_bytes(), n),
+                n,
+                &head,
+                &mut written,
+            )
+            .unwrap();
+            proptest::prop_assert_eq!(of_export_head(&written), pages(std::str::from_utf8(&written).unwrap()));
+        }
     }
 
     #[test]
