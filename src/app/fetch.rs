@@ -9,13 +9,15 @@ use crate::source::LiveSource;
 use crate::source::api::sessions::SessionQuery;
 use crate::source::live::Connection;
 use crate::source::live::{Notice, RoomError};
+use crate::source::worker::Tally;
 use crate::store::Store;
 
 /// Why a live fetch stopped: before any request (no token, a refused URL, no such room), or
-/// part-way, with the events that arrived before it and the filter they were fetched by.
+/// part-way, with the events that arrived before it, the filter they were fetched by, the
+/// failure, and how far each part of the query got.
 pub enum Stopped {
     Before(Failure),
-    PartWay(Box<Store>, Box<Filter>, String),
+    PartWay(Box<Store>, Box<Filter>, String, Box<Tally>),
 }
 
 /// Pages through the live query (its room's name looked up first) until it is loaded or `max`
@@ -87,6 +89,15 @@ pub fn fetch(
                     "callscope: {}",
                     crate::text::for_terminal(&live.names.rename(message))
                 ),
+                Notice::NotNeeded(failures) => eprintln!(
+                    "callscope: note: every event of the query arrived; {} no longer needed \
+                     failed: {}",
+                    match failures.len() {
+                        1 => "a request",
+                        _ => "requests",
+                    },
+                    crate::text::for_terminal(&live.names.rename(&failures.join("; ")))
+                ),
             }
         },
     ));
@@ -100,15 +111,14 @@ pub fn fetch(
     {
         eprintln!("{}", crate::text::for_terminal(&live.names.rename(&note)));
     }
-    result
-        .map(|store| (store, filter.clone()))
-        .map_err(|(store, e)| {
-            Stopped::PartWay(
-                Box::new(store),
-                Box::new(filter.clone()),
-                live.names.rename(&e),
-            )
-        })
+    result.map(|store| (store, filter.clone())).map_err(|u| {
+        Stopped::PartWay(
+            Box::new(u.store),
+            Box::new(filter.clone()),
+            live.names.rename(&u.message),
+            Box::new(u.tally),
+        )
+    })
 }
 
 /// A retry of the lookup of the room named in `filter`, said on stderr as the events' retries

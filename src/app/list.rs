@@ -11,7 +11,9 @@ use crate::insight::{GroupKey, GroupSort, WhyEmpty};
 use crate::output::Format;
 use crate::source::Source;
 use crate::source::ndjson::{Spans, matching_copies};
-use crate::store::{NO_TIME, OddFields, Store};
+use crate::store::{OddFields, Store};
+
+mod partial;
 
 /// What `list` is asked to print.
 #[derive(Debug, Clone)]
@@ -58,26 +60,12 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                 (store, Vec::new(), rows, dropped)
             }
             Err(Stopped::Before(failure)) => return Err(failure),
-            Err(Stopped::PartWay(store, _, e)) if store.is_empty() => {
+            Err(Stopped::PartWay(store, _, e, _)) if store.is_empty() => {
                 // Nothing arrived: there is no partial answer to write or speak of.
                 return Err(Failure::Runtime(e));
             }
-            Err(Stopped::PartWay(store, filter, e)) => {
-                // What arrived before the failure is still written, said to be partial with
-                // where each type stops, and the exit status says it is incomplete.
-                let mut rows = store.filter(&filter);
-                if let Some(max) = list.max {
-                    rows.truncate(max);
-                }
-                if let Err(w) = write_list(&list, &store, rows.clone()) {
-                    return Err(Failure::Runtime(format!(
-                        "{e}; what arrived before it could not be written: {w}"
-                    )));
-                }
-                note_dropped(matching_copies(store.dropped_raws(), &filter), &filter);
-                note_odd_fields(store.odd_fields(), false);
-                eprintln!("{}", partial_note(&store, &rows));
-                return Err(Failure::Runtime(e));
+            Err(Stopped::PartWay(store, filter, e, tally)) => {
+                return partial::write(&list, &store, &filter, e, &tally);
             }
         },
         offline => {
@@ -212,7 +200,7 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
             let (store, filter) = match fetch(live, &list.filter, list.max) {
                 Ok(fetched) => fetched,
                 Err(Stopped::Before(f)) => return Err(f),
-                Err(Stopped::PartWay(_, _, e)) => return Err(Failure::Runtime(e)),
+                Err(Stopped::PartWay(_, _, e, _)) => return Err(Failure::Runtime(e)),
             };
             let connection = live.connect().map_err(Failure::Usage)?;
             let room = filter.room().unwrap_or_default().to_string();
@@ -310,44 +298,6 @@ fn note_saved_pages(source: &Source) {
             "callscope: partial: {saved} {held} events, and more followed (no page is the query's last)"
         ),
     }
-}
-
-/// What a live `list` stopped by a failure wrote, said before the failure: how many events
-/// arrived, and each type's count and latest time, so that a type whose loading stopped early
-/// shows where (the other types may have been stopped too: only what arrived is said).
-fn partial_note(store: &Store, rows: &[u32]) -> String {
-    if rows.is_empty() {
-        return format!(
-            "callscope: partial: of the {} that arrived before the failure below, none matched",
-            crate::text::plural(store.len(), "event", "events")
-        );
-    }
-    let mut by_type: std::collections::BTreeMap<&str, (usize, i64)> = Default::default();
-    for &i in rows {
-        let row = store.row(i as usize);
-        let (count, latest) = by_type.entry(store.str(row.kind)).or_insert((0, NO_TIME));
-        *count += 1;
-        *latest = (*latest).max(row.ts);
-    }
-    let types: Vec<String> = by_type
-        .into_iter()
-        .map(|(kind, (count, latest))| {
-            let kind = crate::text::for_terminal(if kind.is_empty() { "(none)" } else { kind });
-            let count = crate::text::plural(count, "event", "events");
-            match latest {
-                NO_TIME => format!("{kind} {count}"),
-                t => format!(
-                    "{kind} {count}, the latest at {}",
-                    crate::time::format_nanos(t)
-                ),
-            }
-        })
-        .collect();
-    format!(
-        "callscope: partial: the answer holds only what arrived before the failure below, {}: {}",
-        crate::text::plural(rows.len(), "event", "events"),
-        types.join("; ")
-    )
 }
 
 /// What is said of an input file that holds nothing.

@@ -60,7 +60,7 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
                 }
                 Err(Stopped::Before(failure)) => return Err(failure),
                 // Serving part of what the API holds would answer queries wrongly.
-                Err(Stopped::PartWay(store, _, e)) => {
+                Err(Stopped::PartWay(store, _, e, _)) => {
                     return Err(Failure::runtime(format!(
                         "not serving: {e}; {} arrived before it",
                         crate::text::plural(store.len(), "event had", "events had")

@@ -59,7 +59,7 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             let (store, filter) = match fetch(live, &filter, None) {
                 Ok(fetched) => fetched,
                 Err(Stopped::Before(f)) => return Err(f),
-                Err(Stopped::PartWay(_, _, e)) => return Err(Failure::Runtime(e)),
+                Err(Stopped::PartWay(_, _, e, _)) => return Err(Failure::Runtime(e)),
             };
             let connection = live.connect().map_err(Failure::Usage)?;
             let room_id = filter.room().unwrap_or_default().to_string();

@@ -96,8 +96,28 @@ pub fn write_events_within(
     out.flush()
 }
 
+/// What a `json` envelope says of its query besides the events it holds: the query's `total`
+/// and the `next` cursor of its remaining pages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Head {
+    /// Every event the query matched, where known; `null` in the envelope otherwise.
+    pub total: Option<u64>,
+    /// Empty when no event of the query is missing.
+    pub next: String,
+}
+
+impl Head {
+    /// The head of an envelope holding the whole answer, `n` events.
+    pub fn whole(n: usize) -> Head {
+        Head {
+            total: Some(n as u64),
+            next: String::new(),
+        }
+    }
+}
+
 /// Writes `n` events given by their JSON: one per line (the `ndjson` format), or in one envelope
-/// (the `json` format).
+/// (the `json` format) that says they are the whole answer.
 pub fn write_raw_events<'a>(
     raws: impl Iterator<Item = &'a [u8]>,
     n: usize,
@@ -105,24 +125,36 @@ pub fn write_raw_events<'a>(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     if envelope {
-        write!(
-            out,
-            "{{\"limit\":{n},\"total\":{n},\"next\":\"\",\"events\":["
-        )?;
-        for (k, raw) in raws.enumerate() {
-            if k > 0 {
-                out.write_all(b",")?;
-            }
-            out.write_all(b"\n")?;
-            write_compact(raw, out)?;
-        }
-        out.write_all(b"\n]}\n")?;
-    } else {
-        for raw in raws {
-            write_compact(raw, out)?;
-            out.write_all(b"\n")?;
-        }
+        return write_envelope(raws, n, &Head::whole(n), out);
     }
+    for raw in raws {
+        write_compact(raw, out)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()
+}
+
+/// Writes `n` events given by their JSON in one envelope whose `total` and `next` are `head`'s.
+pub fn write_envelope<'a>(
+    raws: impl Iterator<Item = &'a [u8]>,
+    n: usize,
+    head: &Head,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let total = head.total.map_or("null".to_string(), |t| t.to_string());
+    let next = serde_json::to_string(&head.next).map_err(io::Error::other)?;
+    write!(
+        out,
+        "{{\"limit\":{n},\"total\":{total},\"next\":{next},\"events\":["
+    )?;
+    for (k, raw) in raws.enumerate() {
+        if k > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(b"\n")?;
+        write_compact(raw, out)?;
+    }
+    out.write_all(b"\n]}\n")?;
     out.flush()
 }
 

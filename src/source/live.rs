@@ -5,7 +5,7 @@ use tokio::sync::mpsc;
 
 use super::api::{Api, rooms};
 use super::token::{TokenEnv, TokenSource, check_transport};
-use super::worker::{self, Command, Fanout, Report, Retry};
+use super::worker::{self, Command, Fanout, Report, Retry, Tally};
 use crate::filter::Filter;
 use crate::store::Store;
 
@@ -233,11 +233,26 @@ pub enum Notice<'a> {
     /// The service refused a cursor and its part of the query is asked again from its first
     /// page: what to say of it.
     Restarted(&'a str),
+    /// Every event of the query arrived though these requests failed: they were no longer
+    /// needed (a cursor whose events the others had brought), and the answer is whole.
+    NotNeeded(&'a [String]),
+}
+
+/// A whole-query fetch that stopped part-way.
+#[derive(Debug)]
+pub struct Unfinished {
+    /// The events that arrived before it stopped.
+    pub store: Store,
+    /// Why it stopped.
+    pub message: String,
+    /// How far each part of the query got; the default when the fetch task said nothing of it.
+    pub tally: Tally,
 }
 
 /// Pages through everything that matches, de-duplicating by id, until the query is loaded, a
 /// cursor repeats, or `max` events are loaded. On failure the events loaded so far are returned
-/// with the message. `on_notice` hears of each retry and each query asked again.
+/// with the message and how far each part got. `on_notice` hears of each retry, each query asked
+/// again, and the failures that turned out not to matter.
 ///
 /// The fetch task does the paging: with a type in the filter, one cursor, page after page; without
 /// one, one cursor per type in parallel, merged into the order one cursor would give (see
@@ -250,7 +265,7 @@ pub async fn fetch_all(
     max: Option<usize>,
     on_progress: impl FnMut(Progress),
     on_notice: impl FnMut(Notice),
-) -> Result<Store, (Store, String)> {
+) -> Result<Store, Unfinished> {
     fetch_all_with(
         api,
         tokens,
@@ -272,7 +287,7 @@ pub async fn fetch_all_with(
     fanout: Fanout,
     mut on_progress: impl FnMut(Progress),
     mut on_notice: impl FnMut(Notice),
-) -> Result<Store, (Store, String)> {
+) -> Result<Store, Unfinished> {
     let (reports_tx, mut reports) = mpsc::unbounded_channel();
     // Dropping the command sender on return stops the task and cancels what is in flight.
     let commands = worker::spawn_with(api.clone(), tokens, reports_tx, fanout);
@@ -294,9 +309,15 @@ pub async fn fetch_all_with(
     if !lazy {
         started = started.and_then(|()| send(Command::LoadAll { id }));
     }
+    let unfinished = |store, message| Unfinished {
+        store,
+        message,
+        tally: Tally::default(),
+    };
     if let Err(e) = started {
-        return Err((store, e));
+        return Err(unfinished(store, e));
     }
+    let mut tally = Tally::default();
     let mut progress = Progress {
         pages: 0,
         events: 0,
@@ -324,15 +345,27 @@ pub async fn fetch_all_with(
                     && !page.next.is_empty()
                     && let Err(e) = send(Command::NextPage { id })
                 {
-                    return Err((store, e));
+                    return Err(unfinished(store, e));
                 }
             }
             Report::Retrying { retry, .. } => on_notice(Notice::Retry(&retry)),
             Report::Restarted { message, .. } => on_notice(Notice::Restarted(&message)),
             Report::Fetching { .. } | Report::InFlight { .. } => {}
-            Report::Finished { .. } => return Ok(store),
-            Report::Failed { message, .. } => return Err((store, message)),
+            Report::Tally { tally: t, .. } => tally = *t,
+            Report::Finished { .. } => {
+                if !tally.redundant.is_empty() {
+                    on_notice(Notice::NotNeeded(&tally.redundant));
+                }
+                return Ok(store);
+            }
+            Report::Failed { message, .. } => {
+                return Err(Unfinished {
+                    store,
+                    message,
+                    tally,
+                });
+            }
         }
     }
-    Err((store, "the fetch task stopped".into()))
+    Err(unfinished(store, "the fetch task stopped".into()))
 }

@@ -92,6 +92,7 @@ struct Item {
     end: usize,
     ts: i64,
     key: EventKey,
+    kind: Option<Box<str>>,
 }
 
 #[derive(Default)]
@@ -112,6 +113,8 @@ pub struct Merge {
     /// Copies beyond the first of the events handed on as they came (see [`Merge::passed`]),
     /// by key: the service's own repeats within the query.
     repeats: HashMap<EventKey, u32>,
+    /// Events handed on, by type, each once.
+    handed: HashMap<Box<str>, u64>,
 }
 
 impl Merge {
@@ -153,6 +156,8 @@ impl Merge {
         for e in entries {
             if !self.seen.insert(e.key.clone()) {
                 *self.repeats.entry(e.key.clone()).or_default() += 1;
+            } else if let Some(kind) = &e.kind {
+                count(&mut self.handed, kind);
             }
         }
     }
@@ -175,6 +180,7 @@ impl Merge {
             end: e.end,
             ts: e.ts,
             key: e.key,
+            kind: e.kind,
         }));
     }
 
@@ -221,6 +227,11 @@ impl Merge {
         self.lanes.iter().all(|l| l.queue.is_empty())
     }
 
+    /// How many events of type `kind` were handed on, each once, whichever lane brought them.
+    pub fn handed_of(&self, kind: &str) -> u64 {
+        self.handed.get(kind).copied().unwrap_or(0)
+    }
+
     /// Takes every event that is certain to come next, in order, without duplicates.
     pub fn take_ready(&mut self) -> Ready {
         let mut out = Ready::default();
@@ -236,7 +247,7 @@ impl Merge {
                         .queue
                         .pop_front()
                         .expect("next_lane picks a lane with a queued event");
-                    out.push(item, &mut self.seen);
+                    out.push(item, &mut self.seen, &mut self.handed);
                 }
             }
         }
@@ -269,8 +280,18 @@ impl Merge {
     fn drain_in_lane_order(&mut self, out: &mut Ready) {
         for k in 0..self.lanes.len() {
             while let Some(item) = self.lanes[k].queue.pop_front() {
-                out.push(item, &mut self.seen);
+                out.push(item, &mut self.seen, &mut self.handed);
             }
+        }
+    }
+}
+
+/// Counts one more event of type `kind`.
+fn count(handed: &mut HashMap<Box<str>, u64>, kind: &str) {
+    match handed.get_mut(kind) {
+        Some(n) => *n += 1,
+        None => {
+            handed.insert(kind.into(), 1);
         }
     }
 }
@@ -283,8 +304,16 @@ pub struct Ready {
 }
 
 impl Ready {
-    fn push(&mut self, item: Item, seen: &mut HashSet<EventKey>) {
+    fn push(
+        &mut self,
+        item: Item,
+        seen: &mut HashSet<EventKey>,
+        handed: &mut HashMap<Box<str>, u64>,
+    ) {
         if seen.insert(item.key.clone()) {
+            if let Some(kind) = &item.kind {
+                count(handed, kind);
+            }
             self.bytes += item.end - item.start + 1;
             self.items.push(item);
         }
@@ -399,6 +428,9 @@ mod tests {
         assert!(m.waits_on(typed));
         m.close(typed);
         assert!(m.take_ready().is_empty());
+        // Each event counts once for its type, handed on as it came or merged.
+        assert_eq!(m.handed_of("t"), 6);
+        assert_eq!(m.handed_of("u"), 0);
     }
 
     #[test]

@@ -8,10 +8,15 @@ use std::path::Path;
 
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-/// A file larger than this is not looked at: a saved page of at most 100 events is about
-/// 150 KB, so a larger envelope is an export (`list --format json`, whose total is what it
-/// holds) rather than a page, and reading it a second time would cost as much as loading it.
+/// A file larger than this is not read whole: a saved page of at most 100 events is about
+/// 150 KB, so a larger envelope is an export (`list --format json`) rather than a page, and
+/// reading it a second time would cost as much as loading it. Its head is read instead (see
+/// [`of_export_head`]).
 pub const MOST_BYTES: u64 = 16 * 1024 * 1024;
+
+/// How much of a larger file's head is read: the envelope's fields before its events, the
+/// service's cursor among them.
+const HEAD_BYTES: u64 = 4096;
 
 /// What the saved pages among some files say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -80,8 +85,17 @@ const FIRST_READ: usize = 8 * 1024;
 /// first of its events) needs.
 pub fn of_file(path: &Path) -> Option<SavedPages> {
     let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MOST_BYTES {
+    if !meta.is_file() {
         return None;
+    }
+    if meta.len() > MOST_BYTES {
+        let mut head = Vec::new();
+        super::dump::open_inflated(path)
+            .ok()?
+            .take(HEAD_BYTES)
+            .read_to_end(&mut head)
+            .ok()?;
+        return of_export_head(&head);
     }
     let mut reader = super::dump::open_inflated(path).ok()?.take(MOST_BYTES);
     // Read in steps, each looked at whole (parsing a slice is several times faster than a
@@ -105,6 +119,28 @@ pub fn of_file(path: &Path) -> Option<SavedPages> {
         }
         want = want.saturating_mul(4);
     }
+}
+
+/// What an envelope as `list --format json` writes it says, from its head alone: its `limit`,
+/// `total` and `next` come first, in that order, and its `limit` counts its events (as a page's
+/// does). `None` for anything else.
+pub fn of_export_head(head: &[u8]) -> Option<SavedPages> {
+    static HEAD: std::sync::LazyLock<regex::bytes::Regex> = std::sync::LazyLock::new(|| {
+        regex::bytes::Regex::new(concat!(
+            r#"^\s*\{"limit":([0-9]{1,20}),"total":([0-9]{1,20}|null),"#,
+            r#""next":("(?:[^"\\]|\\.)*"),"events":\["#,
+        ))
+        .expect("a valid pattern")
+    });
+    let caps = HEAD.captures(head)?;
+    let number = |i: usize| std::str::from_utf8(&caps[i]).ok()?.parse::<u64>().ok();
+    let next: String = serde_json::from_slice(&caps[3]).ok()?;
+    Some(SavedPages {
+        pages: 1,
+        events: number(1)?,
+        total: number(2),
+        last_page: next.is_empty(),
+    })
 }
 
 /// [`of_file`] over a file's bytes.
@@ -317,6 +353,60 @@ mod tests {
         let read = of_file(&path).unwrap();
         assert_eq!((read.pages, read.events), (1, events.len() as u64));
         assert_eq!(read.total, Some(99999));
+    }
+
+    #[test]
+    fn an_export_larger_than_a_page_is_told_by_its_head() {
+        let export = |total: &str, next: &str| {
+            let events: Vec<&str> = vec![EVENT; MOST_BYTES as usize / EVENT.len() + 1];
+            format!(
+                "{{\"limit\":{},\"total\":{total},\"next\":{next},\"events\":[\n{}\n]}}\n",
+                events.len(),
+                events.join(",\n")
+            )
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("export.json");
+        let held = MOST_BYTES / EVENT.len() as u64 + 1;
+        for (total, next, told) in [
+            ("999999", r#""o:6""#, (Some(999_999), false, true)),
+            ("null", r#""c:1~a=\"b""#, (None, false, true)),
+            (&held.to_string(), r#""""#, (Some(held), true, false)),
+        ] {
+            std::fs::write(&path, export(total, next)).unwrap();
+            let read = of_file(&path).unwrap();
+            assert_eq!((read.pages, read.events), (1, held));
+            assert_eq!((read.total, read.last_page), (told.0, told.1));
+            assert_eq!(read.say_more_than(held as usize), told.2, "{total} {next}");
+        }
+        // A head of another form tells nothing.
+        assert_eq!(
+            of_export_head(br#"{"total":5,"limit":3,"next":"","events":["#),
+            None
+        );
+        assert_eq!(of_export_head(EVENT.as_bytes()), None);
+    }
+
+    proptest::proptest! {
+        /// The head of an envelope as `list --format json` writes it says what reading the
+        /// whole envelope says, whatever its total and cursor.
+        #[test]
+        fn the_head_of_an_export_says_what_the_whole_says(
+            n in 0usize..4,
+            total in proptest::option::of(0u64..u64::MAX),
+            next in "[ -~\u{80}-\u{10ffff}]{0,12}",
+        ) {
+            let head = crate::output::Head { total, next };
+            let mut written = Vec::new();
+            crate::output::write_envelope(
+                std::iter::repeat_n(EVENT.as_bytes(), n),
+                n,
+                &head,
+                &mut written,
+            )
+            .unwrap();
+            proptest::prop_assert_eq!(of_export_head(&written), pages(std::str::from_utf8(&written).unwrap()));
+        }
     }
 
     #[test]

@@ -7,7 +7,10 @@
 //! in seconds or as a date, or in its words) is honoured, and waits keep being honoured for
 //! [`WAIT_FOR`], so that loading everything goes on through a rate limit of a minute or more. A
 //! stated wait holds back every request of the worker, not only the one that was refused. Each
-//! retry is reported as it happens.
+//! retry is reported as it happens, with when the request is given up: the last wait is cut to
+//! the time left, and a try still running when the time is up is cut there, so that no try
+//! begins after it and the countdown ends when it said; the last try, begun as the time is up,
+//! runs its course.
 //!
 //! A query pages through one cursor: the first page when it starts, the next one when asked.
 //! "Load everything" asks for each page the instant the previous one arrives. When the query names
@@ -46,6 +49,7 @@
 //! refused one, it fails as any request does, rather than asking for the same pages for ever.
 
 mod query;
+mod tally;
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -58,6 +62,7 @@ use super::api::{Api, FetchError, Fetched, Page};
 use super::token::{Token, TokenSource};
 use crate::filter::Filter;
 use query::{QueryState, Slot};
+pub use tally::{Tally, TypeTally};
 
 /// A request that fails without the server stating a wait is retried, backing off, until this
 /// long has passed since it first failed.
@@ -72,6 +77,9 @@ const RETRY_AFTER_CAP: Duration = Duration::from_secs(10 * 60);
 /// Typed cursors "load everything" runs at most: the five known types and a few others. Types
 /// beyond are still loaded, by the untyped cursor.
 pub const MAX_TYPED_CURSORS: usize = 12;
+
+/// Why a try still running when the time for retrying its request was up ended.
+const RETRIES_UP: &str = "timed out (the time for retries was up while a try ran)";
 
 const REPEATED_CURSOR: &str =
     "the server sent a next cursor already used in this query; paging stopped instead of looping";
@@ -198,6 +206,12 @@ pub enum Report {
         query: u64,
         message: String,
     },
+    /// How far the query's load got, said just before `Finished` or `Failed` when it ran
+    /// several cursors or stopped part-way.
+    Tally {
+        query: u64,
+        tally: Box<Tally>,
+    },
 }
 
 impl Report {
@@ -219,6 +233,12 @@ impl Report {
                 query,
                 message: names.rename(&message),
             },
+            Report::Tally { query, mut tally } => {
+                for message in &mut tally.redundant {
+                    *message = names.rename(message);
+                }
+                Report::Tally { query, tally }
+            }
             other => other,
         }
     }
@@ -269,6 +289,8 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
     let mut reminted = false;
     let mut attempt = 1;
     let mut first_failure = None;
+    // Once a request failed: when retrying it ends, by the window of its last failure.
+    let mut deadline: Option<tokio::time::Instant> = None;
     loop {
         pause.wait().await;
         let token = {
@@ -277,7 +299,18 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
                 .bearer(chrono::Utc::now().timestamp())
                 .map_err(FetchError::Network)?
         };
-        let error = match request(token.clone()).await {
+        let answer = match deadline {
+            // A try begun before the time for retries is up and still running then is cut
+            // there, so that the request gives up when its countdown said it would. The last
+            // try, begun as the time is up, runs its course.
+            Some(at) if at > tokio::time::Instant::now() => {
+                tokio::time::timeout_at(at, request(token.clone()))
+                    .await
+                    .unwrap_or_else(|_| Err(FetchError::Network(RETRIES_UP.into())))
+            }
+            _ => request(token.clone()).await,
+        };
+        let error = match answer {
             Ok(answer) => return Ok(answer),
             Err(e) => e,
         };
@@ -304,7 +337,10 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
             return Err(error);
         }
         attempt += 1;
-        let wait = backoff(attempt, asked);
+        // The last wait is cut to what is left: the last try begins when the time is up at
+        // the latest.
+        let wait = backoff(attempt, asked).min(left);
+        deadline = Some(first + window);
         if asked.is_some() {
             pause.until(now + wait);
         }
@@ -318,7 +354,7 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
             attempt,
             wait,
             asked: asked.is_some(),
-            gives_up_in: left.saturating_sub(wait),
+            gives_up_in: left - wait,
             reason: error.describe(),
             at: std::time::Instant::now(),
         });

@@ -29,6 +29,8 @@ pub enum Reply {
     Hang,
     /// 200 with a body that is not JSON.
     NotJson,
+    /// 200 with this body: valid JSON of another shape than a page.
+    Json(&'static str),
     /// 200 with a page of `per_page` events numbered on from the last, a `next` cursor never
     /// sent before, and `total`: a server that pages on for ever.
     Endless { per_page: u32, total: u64 },
@@ -159,6 +161,7 @@ async fn serve_connection(
                     .unwrap_or_default(),
             ),
             Reply::NotJson => (200, "<html>gateway</html>".to_string(), String::new()),
+            Reply::Json(body) => (200, body.to_string(), String::new()),
             Reply::Drop => return,
             Reply::Truncated => {
                 let body = page_body(&[1, 2, 3], "", 3);

@@ -73,7 +73,7 @@ async fn list_live_gets_the_same_events_in_the_same_order_with_one_cursor_or_one
         let started = Instant::now();
         let store = live::fetch_all_with(&api, tokens(), &in_room(), None, fanout, |_| {}, |_| {})
             .await
-            .unwrap_or_else(|(_, e)| panic!("{fanout:?}: {e}"));
+            .unwrap_or_else(|u| panic!("{fanout:?}: {}", u.message));
         timed.push((numbers(&store), started.elapsed()));
     }
     let (single, parallel) = (&timed[0], &timed[1]);
@@ -89,7 +89,7 @@ async fn with_a_maximum_no_page_past_it_is_asked_for() {
     let api = Api::new(&server.url, PAGE).unwrap();
     let store = live::fetch_all(&api, tokens(), &in_room(), Some(7), |_| {}, |_| {})
         .await
-        .unwrap_or_else(|(_, e)| panic!("{e}"));
+        .unwrap_or_else(|u| panic!("{}", u.message));
     assert_eq!(numbers(&store), (1..=9).collect::<Vec<_>>());
     let keys: Vec<String> = server.requests().into_iter().map(|r| r.key).collect();
     assert_eq!(

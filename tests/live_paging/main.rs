@@ -29,6 +29,7 @@ use fault_server::{FaultServer, Reply, read_request_head};
 mod flow;
 mod load_everything;
 mod paging_faults;
+mod partial_answers;
 mod refused_cursors;
 mod requests;
 mod room_refusals;
@@ -74,7 +75,7 @@ async fn load_all_in_pages_of(
             )),
             Report::Fetching { page, .. } => log.push(format!("fetching {page}")),
             Report::Restarted { message, .. } => log.push(message),
-            Report::InFlight { .. } => {}
+            Report::InFlight { .. } | Report::Tally { .. } => {}
             Report::Finished { .. } => return (store, log, None),
             Report::Failed { message, .. } => return (store, log, Some(message)),
         }
@@ -242,8 +243,9 @@ fn assert_one_request_at_a_time(server: &Catalog) {
 
 /// `callscope list --live` of `room` at `url` with `args`, run as a user runs it (no config or
 /// profile of the machine's), its output once it ends.
-async fn list_live_at(url: &str, room: &str, args: &[&'static str]) -> std::process::Output {
-    let (url, room, args) = (url.to_string(), room.to_string(), args.to_vec());
+async fn list_live_at(url: &str, room: &str, args: &[&str]) -> std::process::Output {
+    let (url, room) = (url.to_string(), room.to_string());
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     tokio::task::spawn_blocking(move || {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"));
         cmd.args(["list", "--live", "--base-url", &url])

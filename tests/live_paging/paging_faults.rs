@@ -172,10 +172,9 @@ async fn a_body_dripped_a_byte_a_second_is_abandoned_at_the_request_deadline() {
     assert_eq!(failure, None);
     assert_each_once(&store, 1..=3);
     assert_eq!(retries.len(), 1, "{retries:?}");
-    assert!(
-        retries[0].reason.contains("timed out"),
-        "{}",
-        retries[0].reason
+    assert_eq!(
+        retries[0].reason,
+        "network error: timed out (120 s in all, and the answer was not yet whole)"
     );
     let elapsed = started.elapsed() - retries[0].wait;
     assert!(
@@ -299,7 +298,9 @@ async fn a_list_stopped_part_way_writes_what_arrived_and_says_where_each_type_st
     let partial = stderr
         .find(
             "callscope: partial: the answer holds only what arrived before the failure below, \
-             3 events: client.join.failed 3 events, the latest at 2026-11-18T10:00:03.123456789Z\n",
+             3 of the query's 6 events, from 2026-11-18T10:00:01.123456789Z up to \
+             2026-11-18T10:00:03.123456789Z; none later arrived. By type: client.join.failed 3 \
+             events, the latest at 2026-11-18T10:00:03.123456789Z\n",
         )
         .unwrap_or_else(|| panic!("no partial note: {stderr}"));
     let failure = stderr
@@ -427,4 +428,78 @@ fn a_base_url_without_its_scheme_is_a_usage_error_naming_the_fix() {
 /// `callscope list --live` of the fault server's room with `args` (see [`list_live_at`]).
 async fn list_live(server: &FaultServer, args: &[&'static str]) -> std::process::Output {
     list_live_at(&server.url, fault_server::ROOM_ID, args).await
+}
+
+/// A request that keeps failing: each retry's countdown leaves no more time than the one
+/// before said was left, the last says so, and the request is given up when the countdown
+/// ends, whether its tries fail at once (a cut body) or run until a timeout (a hang).
+#[tokio::test(start_paused = true)]
+async fn the_retry_countdown_agrees_with_itself_and_ends_within_the_time_for_retries() {
+    for (reply, first_try, reason) in [
+        (Reply::Truncated, Duration::ZERO, "the answer was cut off"),
+        (
+            Reply::Hang,
+            callscope::source::api::READ_TIMEOUT,
+            "timed out (30 s without data)",
+        ),
+    ] {
+        let server = FaultServer::start(vec![reply]).await;
+        let started = Instant::now();
+        let (_commands, mut reports) = ask(&server.url, 3, join_only());
+        let mut store = Store::new();
+        let (failure, retries) = drive(&mut reports, &mut store, 1).await;
+        let failure = failure.expect("the request is given up");
+        let took = started.elapsed();
+        assert!(retries.len() > 5, "{retries:?}");
+        assert!(retries[0].reason.contains(reason), "{}", retries[0].reason);
+        for pair in retries.windows(2) {
+            let (before, after) = (&pair[0], &pair[1]);
+            assert!(
+                after.wait + after.gives_up_in <= before.gives_up_in,
+                "{before:?} then {after:?}"
+            );
+        }
+        let last = retries.last().unwrap();
+        assert_eq!(
+            worker::giving_up_words(last.gives_up_in.as_secs()),
+            "the last",
+            "{last:?}"
+        );
+        // The first try, the time for retries, and the last try begun as it ended (which
+        // takes as long as the first).
+        assert!(
+            took <= first_try + worker::RETRY_FOR + first_try,
+            "{took:?}: {failure}"
+        );
+        assert!(
+            took >= first_try + worker::RETRY_FOR,
+            "retried for the whole time: {took:?}"
+        );
+    }
+}
+
+/// A page of valid JSON in another shape is said as what it is, with what was expected where,
+/// and not asked for again: the service would answer so again.
+#[tokio::test(start_paused = true)]
+async fn a_page_of_json_in_another_shape_says_what_was_expected_and_is_not_retried() {
+    let server = FaultServer::start(vec![
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "n1",
+            total: 6,
+        },
+        Reply::Json(r#"{"data":[1,2,3]}"#),
+    ])
+    .await;
+    let (store, log, failure) = load_all(&server, join_only()).await;
+    assert_eq!(
+        failure.as_deref(),
+        Some(
+            "the server's answer is JSON but not a page of events: it has no \"events\" array \
+             (its fields: \"data\") (check --base-url)"
+        )
+    );
+    assert_each_once(&store, 1..=3);
+    assert!(log.iter().all(|l| !l.starts_with("retry")), "{log:#?}");
+    assert_eq!(server.count(), 2);
 }

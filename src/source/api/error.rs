@@ -27,6 +27,10 @@ pub enum FetchError {
     NotTls,
     /// A 200 whose body is not what the endpoint sends.
     BadPage(String),
+    /// A 200 of valid JSON in another shape than a page of events: what was expected where.
+    /// Not asked for again: a proxy's error page is seldom JSON, and a service answering in
+    /// another shape (another endpoint, another API at `--base-url`) will answer so again.
+    WrongShape(String),
     /// An answer larger than any page can be (see [`MAX_ANSWER_BYTES`](super::MAX_ANSWER_BYTES)):
     /// not read past that many bytes, and not asked for again.
     TooLarge { limit: usize },
@@ -41,7 +45,7 @@ impl FetchError {
             // A cut body is the connection's fault as often as the server's.
             FetchError::BadPage(_) => true,
             // The same query would bring the same answer.
-            FetchError::TooLarge { .. } | FetchError::NotTls => false,
+            FetchError::TooLarge { .. } | FetchError::NotTls | FetchError::WrongShape(_) => false,
         }
     }
 
@@ -82,6 +86,9 @@ impl FetchError {
                 "the server does not speak TLS (https): use http:// in --base-url".to_string()
             }
             FetchError::BadPage(m) => format!("the server sent a page that is not valid: {m}"),
+            FetchError::WrongShape(m) => format!(
+                "the server's answer is JSON but not a page of events: {m} (check --base-url)"
+            ),
             FetchError::TooLarge { limit } => format!(
                 "the server's answer is larger than {} MiB, more than a page of at most 100 events can be: it was not read further (check --base-url)",
                 limit >> 20

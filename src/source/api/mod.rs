@@ -134,10 +134,12 @@ impl Api {
         };
         let started = std::time::Instant::now();
         let elapsed_ms = || started.elapsed().as_millis() as u64;
+        // On the runtime's clock, as the client's timeouts are.
+        let began = tokio::time::Instant::now();
         let response = match self.http.execute(request).await {
             Ok(r) => r,
             Err(e) => {
-                let error = network_error(e);
+                let error = network_error_since(e, began);
                 tracing::warn!(method = %"GET", url = %target, elapsed_ms = elapsed_ms(), error = %error.describe(), "request failed");
                 return Err(error);
             }
@@ -148,7 +150,7 @@ impl Api {
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
-        let body = read_capped(response, MAX_ANSWER_BYTES).await?;
+        let body = read_capped(response, MAX_ANSWER_BYTES, began).await?;
         tracing::info!(method = %"GET", url = %target, status, bytes = body.len(), elapsed_ms = elapsed_ms(), "request");
         if status != 200 {
             let (message, details) = server_words(&body, Some(token));
@@ -176,20 +178,50 @@ impl Api {
 }
 
 /// The body of `response`, refused as soon as it is known to pass `limit` bytes: from its
-/// announced length, else as it arrives.
-async fn read_capped(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, FetchError> {
+/// announced length, else as it arrives. `began`: when the request was sent.
+async fn read_capped(
+    mut response: reqwest::Response,
+    limit: usize,
+    began: tokio::time::Instant,
+) -> Result<Vec<u8>, FetchError> {
     // The announced length is that of the compressed body when the server compressed it.
     if response.content_length().is_some_and(|n| n > limit as u64) {
         return Err(FetchError::TooLarge { limit });
     }
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(network_error)? {
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| network_error_since(e, began))?
+    {
         if body.len() + chunk.len() > limit {
             return Err(FetchError::TooLarge { limit });
         }
         body.extend_from_slice(&chunk);
     }
     Ok(body)
+}
+
+/// [`network_error`] for a request sent at `began`, a timeout said by the limit it reached:
+/// the connection's, the wait for data, or the whole request's.
+fn network_error_since(e: reqwest::Error, began: tokio::time::Instant) -> FetchError {
+    if !e.is_timeout() {
+        return network_error(e);
+    }
+    let secs = |d: Duration| d.as_secs();
+    FetchError::Network(if e.is_connect() {
+        format!(
+            "cannot connect (timed out after {} s)",
+            secs(CONNECT_TIMEOUT)
+        )
+    } else if began.elapsed() + Duration::from_secs(1) >= REQUEST_DEADLINE {
+        format!(
+            "timed out ({} s in all, and the answer was not yet whole)",
+            secs(REQUEST_DEADLINE)
+        )
+    } else {
+        format!("timed out ({} s without data)", secs(READ_TIMEOUT))
+    })
 }
 
 fn network_error(e: reqwest::Error) -> FetchError {

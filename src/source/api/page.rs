@@ -72,17 +72,17 @@ pub fn parse_fetched(body: Vec<u8>) -> Result<Fetched, FetchError> {
     }
     let (next, total) = {
         let head: Head = serde_json::from_slice(&body).map_err(|e| {
-            let what = if e.is_eof() {
-                "it ends too early"
-            } else {
-                "invalid JSON"
-            };
-            FetchError::BadPage(format!("{what} at line {} column {}", e.line(), e.column()))
+            let at = format!("at line {} column {}", e.line(), e.column());
+            match e.classify() {
+                serde_json::error::Category::Eof => {
+                    FetchError::BadPage(format!("it ends too early {at}"))
+                }
+                serde_json::error::Category::Data => FetchError::WrongShape(shape(&body)),
+                _ => FetchError::BadPage(format!("invalid JSON {at}")),
+            }
         })?;
         if !head.events.get().starts_with('[') {
-            return Err(FetchError::BadPage(
-                "its events field is not an array".into(),
-            ));
+            return Err(FetchError::WrongShape(shape(&body)));
         }
         (
             head.next.unwrap_or_default(),
@@ -109,4 +109,108 @@ pub fn parse_fetched(body: Vec<u8>) -> Result<Fetched, FetchError> {
         next,
         total,
     })
+}
+
+/// How a body of valid JSON differs from a page of events (`{"limit", "total", "next",
+/// "events": [...]}`): what was expected where.
+fn shape(body: &[u8]) -> String {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {
+        return "it could not be read again".into();
+    };
+    let Some(fields) = value.as_object() else {
+        return format!(
+            "it is {} where an object with an \"events\" array is expected",
+            json_kind(&value)
+        );
+    };
+    match fields.get("events") {
+        None if fields.is_empty() => "it is an empty object, with no \"events\" array".into(),
+        None => {
+            let names: Vec<String> = fields
+                .keys()
+                .take(5)
+                .map(|k| format!("{:?}", crate::text::for_terminal(k)))
+                .collect();
+            let more = if fields.len() > 5 { ", ..." } else { "" };
+            format!(
+                "it has no \"events\" array (its fields: {}{more})",
+                names.join(", ")
+            )
+        }
+        Some(events) if !events.is_array() => {
+            format!(
+                "its \"events\" field is {}, not an array",
+                json_kind(events)
+            )
+        }
+        Some(_) => match fields.get("next") {
+            Some(next) if !next.is_string() && !next.is_null() => {
+                format!("its \"next\" field is {}, not a string", json_kind(next))
+            }
+            _ => "its fields are not those of a page of events".into(),
+        },
+    }
+}
+
+/// A JSON value's kind, in words: "a number", "an array".
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(body: &str) -> FetchError {
+        parse_fetched(body.as_bytes().to_vec()).unwrap_err()
+    }
+
+    #[test]
+    fn json_in_another_shape_says_what_was_expected_where_and_is_not_retried() {
+        for (body, said) in [
+            (
+                r#"{"data":[1,2,3]}"#,
+                r#"it has no "events" array (its fields: "data")"#,
+            ),
+            ("{}", r#"it is an empty object, with no "events" array"#),
+            (
+                "[1,2]",
+                r#"it is an array where an object with an "events" array is expected"#,
+            ),
+            (
+                r#"{"events":{"a":1}}"#,
+                r#"its "events" field is an object, not an array"#,
+            ),
+            (
+                r#"{"next":5,"events":[]}"#,
+                r#"its "next" field is a number, not a string"#,
+            ),
+        ] {
+            let e = error(body);
+            assert_eq!(e, FetchError::WrongShape(said.into()), "{body}");
+            assert!(!e.is_retryable());
+        }
+    }
+
+    #[test]
+    fn a_body_that_is_not_json_or_is_cut_is_a_bad_page_and_may_pass() {
+        for (body, said) in [
+            ("<html>gateway</html>", "invalid JSON at line 1 column 1"),
+            (
+                r#"{"events":[{"id":"a"}"#,
+                "it ends too early at line 1 column 21",
+            ),
+        ] {
+            let e = error(body);
+            assert_eq!(e, FetchError::BadPage(said.into()), "{body}");
+            assert!(e.is_retryable());
+        }
+    }
 }

@@ -19,7 +19,8 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
         | Report::Finished { query }
         | Report::Failed { query, .. }
         | Report::Restarted { query, .. }
-        | Report::InFlight { query, .. } => *query,
+        | Report::InFlight { query, .. }
+        | Report::Tally { query, .. } => *query,
     };
     let Some(live) = model.session.live.as_mut().filter(|l| l.query == query) else {
         // A report of an older query: its results no longer apply.
@@ -38,6 +39,8 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             }
         }
         Report::InFlight { requests, .. } => live.requests = requests,
+        // The explorer shows how far the load got from its own counts.
+        Report::Tally { .. } => {}
         Report::Page { page, .. } => {
             live.pages += 1;
             live.total = page.total.or(live.total);

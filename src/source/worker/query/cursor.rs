@@ -31,6 +31,8 @@ pub(super) struct Cursor {
     pub(super) filter: Filter,
     /// `None` before the first page; then the last page's `next`.
     pub(super) next: Option<String>,
+    /// The last page's `next` as the service gave it, kept where paging stopped on it.
+    pub(super) given: String,
     pub(super) used: HashSet<String>,
     pub(super) total: Option<u64>,
     /// Events its pages brought, duplicates included.
@@ -58,6 +60,7 @@ impl Cursor {
             kind,
             filter,
             next: None,
+            given: String::new(),
             used: HashSet::new(),
             total: None,
             received: 0,
@@ -109,6 +112,7 @@ impl Cursor {
         self.restarted = Some(self.run);
         self.run = 0;
         self.next = None;
+        self.given.clear();
         self.used.clear();
         self.received = 0;
         self.sparse_run = 0;

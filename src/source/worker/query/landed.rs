@@ -46,6 +46,9 @@ impl QueryState {
             }
         };
         self.discover(&fetched);
+        if generation == self.generation {
+            self.census_total = fetched.total.or(self.census_total);
+        }
         let covered = generation == self.generation
             && fetched.total.is_some()
             && fetched.total == self.typed_total();
@@ -92,6 +95,7 @@ impl QueryState {
                 } else {
                     self.load_all = false;
                     self.asked = false;
+                    self.report_tally(Vec::new(), ctx);
                     ctx.report(Report::Failed {
                         query: self.id,
                         message: e.describe(),
@@ -107,6 +111,7 @@ impl QueryState {
         cursor.read_page();
         cursor.total = fetched.total.or(cursor.total);
         let next = fetched.next.clone();
+        cursor.given.clone_from(&next);
         let repeated = !next.is_empty() && !cursor.used.insert(next.clone());
         let events = fetched.entries.len() as u64;
         cursor.received += events;
@@ -150,6 +155,7 @@ impl QueryState {
         });
         if let Some(message) = stopped {
             self.load_all = false;
+            self.report_tally(Vec::new(), ctx);
             ctx.report(Report::Failed {
                 query: self.id,
                 message,

@@ -14,7 +14,9 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use super::{Command, Ctx, Fanout, InFlight, MAX_TYPED_CURSORS, Report, fetch_with_retries};
+use super::{
+    Command, Ctx, Fanout, InFlight, MAX_TYPED_CURSORS, Report, Tally, TypeTally, fetch_with_retries,
+};
 use crate::event::EventType;
 use crate::filter::Filter;
 use crate::source::api::{FetchError, Fetched, Page};
@@ -53,6 +55,9 @@ pub(super) struct QueryState {
     generation: u64,
     census_busy: bool,
     census_for: Option<u64>,
+    /// The query's total as the last census said it that counted for the typed cursors of its
+    /// time (taken after their totals).
+    census_total: Option<u64>,
     /// Pages that arrived, every cursor's.
     pages: usize,
     /// Every request on its way, with when it was asked for; dropping one cancels it.
@@ -81,6 +86,7 @@ impl QueryState {
             generation: 0,
             census_busy: false,
             census_for: None,
+            census_total: None,
             pages: 0,
             flights: Vec::new(),
             reported: Vec::new(),
@@ -321,25 +327,7 @@ impl QueryState {
         // The untyped cursor at its end has covered the query alone; once retired, the typed
         // cursors cover it together.
         if *main == CursorState::Ended || (*main == CursorState::Retired && typed_ended) {
-            self.flights.clear();
-            self.census_busy = false;
-            for c in &mut self.cursors {
-                c.busy = false;
-            }
-            self.merge.close_all();
-            let ready = self.merge.take_ready();
-            ctx.report(Report::Page {
-                query: self.id,
-                page: Page {
-                    batch: Box::new(ready.into_batch()),
-                    next: String::new(),
-                    total: self.total(),
-                },
-            });
-            ctx.report(Report::Finished { query: self.id });
-            self.finished = true;
-            self.load_all = false;
-            self.asked = false;
+            self.finish(Vec::new(), ctx);
             return;
         }
         let open = self
@@ -350,20 +338,29 @@ impl QueryState {
             // Nothing more can come: some cursor failed. What arrived is handed on.
             self.merge.close_all();
             self.report_ready(ctx);
-            let message = self
+            let failures: Vec<String> = self
                 .cursors
                 .iter()
                 .filter_map(|c| match &c.state {
-                    CursorState::Failed { message, .. } => Some(message.as_str()),
+                    CursorState::Failed { message, .. } => Some(message.clone()),
                     _ => None,
                 })
-                .collect::<Vec<_>>()
-                .join("; ");
+                .collect();
+            if self.all_arrived() {
+                // The failures cost nothing: every event of the query is here.
+                tracing::info!(
+                    failures = failures.join("; "),
+                    "every event of the query arrived; the failed requests were not needed"
+                );
+                self.finish(failures, ctx);
+                return;
+            }
             self.load_all = false;
             self.asked = false;
+            self.report_tally(Vec::new(), ctx);
             ctx.report(Report::Failed {
                 query: self.id,
-                message,
+                message: failures.join("; "),
             });
             return;
         }
@@ -373,6 +370,98 @@ impl QueryState {
                 page: self.pages + 1,
             });
         }
+    }
+
+    /// Ends the query as loaded in full: what the merge holds is handed on, with how far each
+    /// part got and the failures that did not matter (`redundant`).
+    fn finish(&mut self, redundant: Vec<String>, ctx: &Ctx) {
+        self.flights.clear();
+        self.census_busy = false;
+        for c in &mut self.cursors {
+            c.busy = false;
+        }
+        self.merge.close_all();
+        let ready = self.merge.take_ready();
+        ctx.report(Report::Page {
+            query: self.id,
+            page: Page {
+                batch: Box::new(ready.into_batch()),
+                next: String::new(),
+                total: self.total(),
+            },
+        });
+        self.report_tally(redundant, ctx);
+        ctx.report(Report::Finished { query: self.id });
+        self.finished = true;
+        self.load_all = false;
+        self.asked = false;
+    }
+
+    /// Whether every event of the query arrived though some cursor stopped: each typed
+    /// cursor's type has all its events (its cursor reached its end, or the others brought as
+    /// many as its total), and the typed totals add up to the query's own total, so that no
+    /// event of another type exists. The query's total is the census's when one was taken
+    /// after the typed totals; else its own first pages', taken before them, where an event of
+    /// another type could hide only behind as many new events of the typed ones arriving in
+    /// the moment between.
+    fn all_arrived(&self) -> bool {
+        if !self.fanned || self.single_only {
+            return false;
+        }
+        let query = self.census_total.or(self.cursors[0].total);
+        query.is_some()
+            && query == self.typed_total()
+            && self.cursors[1..].iter().all(|c| self.whole(c))
+    }
+
+    /// Whether every event of a typed cursor's type arrived.
+    fn whole(&self, cursor: &Cursor) -> bool {
+        let arrived = cursor
+            .kind
+            .as_ref()
+            .map_or(0, |k| self.merge.handed_of(k.name()));
+        cursor.state == CursorState::Ended || cursor.total.is_some_and(|t| arrived >= t)
+    }
+
+    /// Reports how far the query's load got (see [`Tally`]).
+    pub(super) fn report_tally(&self, redundant: Vec<String>, ctx: &Ctx) {
+        let main = &self.cursors[0];
+        let next = match main.state {
+            CursorState::Ended => String::new(),
+            _ => main.given.clone(),
+        };
+        let newest_first = match self.merge.order() {
+            Order::NewestFirst => Some(true),
+            Order::OldestFirst => Some(false),
+            Order::Unknown | Order::Unordered => None,
+        };
+        let types = if self.fanned && !self.single_only {
+            self.cursors[1..]
+                .iter()
+                .filter_map(|c| {
+                    let kind = c.kind.as_ref()?.name().to_string();
+                    Some(TypeTally {
+                        arrived: self.merge.handed_of(&kind),
+                        kind,
+                        total: c.total,
+                        whole: self.whole(c),
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let tally = Tally {
+            total: self.census_total.or(main.total),
+            next,
+            newest_first,
+            types,
+            redundant,
+        };
+        ctx.report(Report::Tally {
+            query: self.id,
+            tally: Box::new(tally),
+        });
     }
 
     /// Reports the events the merge can hand on, if any.

@@ -1,0 +1,269 @@
+//! `list --live` whose load stops part-way, as a user runs it against the catalog: the answer
+//! says which types arrived in full, which stopped and where, and which got none; saved as a
+//! `json` envelope it carries the service's total and cursor and reopens as partial; and a load
+//! whose every type arrived in full though a cursor failed is complete.
+
+use super::*;
+use catalog::Fault;
+
+const CONNECT: &str = "client.connect.failed";
+const SUBSCRIBE: &str = "client.subscribe.failed";
+const PUBLISH: &str = "client.publish.failed";
+const DISCONNECTED: &str = "client.disconnected";
+
+/// A refusal of the `nth` (0-based) request of cursor `key` that no client asks again after.
+fn refused(key: &'static str, nth: usize) -> Fault {
+    Fault {
+        key,
+        nth,
+        status: 401,
+        retry_after: None,
+    }
+}
+
+/// The time of the catalog's event `k` as callscope writes it.
+fn at(k: u32) -> String {
+    format!("2026-11-18T10:00:{k:02}.000000001Z")
+}
+
+/// Fifteen events, oldest first, paged three at a time, where the query's own cursor is
+/// refused at its third page (having read events 1 to 6), the join cursor at its second (having
+/// read 3 of the 7 joins), and the publish cursor at its first (its events, 13 and 14, are past
+/// where the query's cursor got). Connect, subscribe and disconnected load in full.
+async fn stopping() -> Catalog {
+    let types = vec![
+        CONNECT,
+        SUBSCRIBE,
+        JOIN,
+        DISCONNECTED,
+        CONNECT,
+        SUBSCRIBE,
+        JOIN,
+        JOIN,
+        JOIN,
+        JOIN,
+        JOIN,
+        JOIN,
+        PUBLISH,
+        PUBLISH,
+        DISCONNECTED,
+    ];
+    let mut setup = setup(types);
+    setup.faults = vec![refused("untyped", 2), refused(JOIN, 1), refused(PUBLISH, 0)];
+    Catalog::start(setup).await
+}
+
+/// The events that arrive from [`stopping`]: the query's first six, the join cursor's first
+/// page (3, 7, 8), and every connect, subscribe and disconnected event (15).
+const ARRIVED: [u32; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 15];
+
+/// `callscope list FILE` with `args`, as a user runs it.
+fn list_file(path: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .arg("list")
+        .arg(path)
+        .args(args)
+        .env_remove("CALLSCOPE_CONFIG")
+        .env_remove("CALLSCOPE_PROFILE")
+        .env_remove("XDG_CONFIG_HOME")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+#[tokio::test]
+async fn a_partial_answer_says_which_types_arrived_in_full_which_stopped_and_which_got_none() {
+    let server = stopping().await;
+    let out = list_live_at(
+        &server.url,
+        catalog::ROOM,
+        &["--page-size", "3", "--format", "ndjson"],
+    )
+    .await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "the summary, then the failure: {stderr}");
+    assert_eq!(
+        lines[0],
+        format!(
+            "callscope: partial: the answer holds only what arrived before the failure below, \
+             9 of the query's 15 events. In full: {SUBSCRIBE} 2 events, the latest at {}; \
+             {DISCONNECTED} 2 events, the latest at {}; {CONNECT} 2 events, the latest at {}. \
+             Stopped early: {JOIN} 3 of 7 events, from {} up to {}; none later arrived. \
+             None arrived: {PUBLISH}",
+            at(6),
+            at(15),
+            at(5),
+            at(3),
+            at(8)
+        )
+    );
+    assert!(
+        lines[1].starts_with("callscope: loading the query: HTTP 401"),
+        "{stderr}"
+    );
+    let mut numbers: Vec<u32> = text(&out.stdout)
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            v["id"].as_str().unwrap()[24..].parse().unwrap()
+        })
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, ARRIVED);
+}
+
+#[tokio::test]
+async fn a_partial_answer_saved_as_json_carries_the_services_total_and_reopens_as_partial() {
+    let server = stopping().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partial.json");
+    let out = list_live_at(
+        &server.url,
+        catalog::ROOM,
+        &[
+            "--page-size",
+            "3",
+            "--format",
+            "json",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(saved["limit"], 9);
+    assert_eq!(saved["total"], 15, "the service's total of the query");
+    assert_eq!(
+        saved["next"], "o:6",
+        "the service's cursor of the query where its paging stopped"
+    );
+    assert_eq!(saved["events"].as_array().unwrap().len(), 9);
+    // Reopened, it says it is partial; reading it is no failure.
+    let reopened = list_file(&path, &["--format", "csv"]);
+    assert_eq!(reopened.status.code(), Some(0));
+    assert_eq!(
+        text(&reopened.stderr),
+        "callscope: partial: the saved page holds 9 of the 15 events their query matched\n"
+    );
+    assert_eq!(text(&reopened.stdout).lines().count(), 1 + 9);
+}
+
+/// Twelve events, oldest first: the four connect failures come first, so that the query's own
+/// cursor brings them all in its first two pages before it is refused at its third; the connect
+/// cursor is refused at its second page, and the count of the query that could retire the
+/// query's cursor is refused too. Every other type's cursor loads in full.
+async fn redundantly_refused() -> Catalog {
+    let types = vec![
+        CONNECT,
+        CONNECT,
+        CONNECT,
+        CONNECT,
+        JOIN,
+        SUBSCRIBE,
+        PUBLISH,
+        DISCONNECTED,
+        JOIN,
+        SUBSCRIBE,
+        PUBLISH,
+        DISCONNECTED,
+    ];
+    let mut setup = setup(types);
+    setup.faults = vec![
+        refused("untyped", 2),
+        refused(CONNECT, 1),
+        refused("census", 0),
+    ];
+    Catalog::start(setup).await
+}
+
+#[tokio::test]
+async fn a_load_whose_every_type_arrived_in_full_is_complete_though_a_cursor_failed() {
+    let server = redundantly_refused().await;
+    let out = list_live_at(
+        &server.url,
+        catalog::ROOM,
+        &["--page-size", "3", "--format", "ndjson"],
+    )
+    .await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let numbers: Vec<u32> = text(&out.stdout)
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            v["id"].as_str().unwrap()[24..].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(numbers, (1..=12).collect::<Vec<_>>(), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "callscope: note: every event of the query arrived; requests no longer needed \
+             failed: loading the query: HTTP 401: fault 401 (check the token: \
+             HMS_MANAGEMENT_TOKEN, --token-file, or HMS_ACCESS_KEY + HMS_SECRET; it may have \
+             expired); loading the {CONNECT} events: HTTP 401: fault 401 (check the token: \
+             HMS_MANAGEMENT_TOKEN, --token-file, or HMS_ACCESS_KEY + HMS_SECRET; it may have \
+             expired)\n"
+        )
+    );
+    // Each refusal happened: the query's cursor, the connect cursor and the count.
+    let refusals: Vec<String> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.status == 401)
+        .map(|r| r.key)
+        .collect();
+    assert_eq!(refusals.len(), 3, "{refusals:?}");
+}
+
+#[tokio::test]
+async fn a_partial_answer_narrowed_by_a_filter_of_ours_saves_no_total_and_says_more_followed() {
+    let server = stopping().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partial.json");
+    // `--search` is applied to what arrives: the service's total counts what it leaves out.
+    let out = list_live_at(
+        &server.url,
+        catalog::ROOM,
+        &[
+            "--page-size",
+            "3",
+            "--search",
+            "p1",
+            "--format",
+            "json",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+    )
+    .await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    // p1 and p15 of the nine that arrived.
+    assert!(
+        stderr.starts_with(
+            "callscope: partial: the answer holds only what arrived before the failure below, \
+             2 matching events, of the 9 of the query's 15 events that arrived. In full: "
+        ),
+        "{stderr}"
+    );
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(saved["limit"], 2);
+    assert_eq!(saved["total"], serde_json::Value::Null, "not known");
+    assert_eq!(saved["next"], "o:6");
+    let reopened = list_file(&path, &[]);
+    assert_eq!(reopened.status.code(), Some(0));
+    assert_eq!(
+        text(&reopened.stderr),
+        "callscope: partial: the saved page holds 2 events, and more followed (no page is the \
+         query's last)\n"
+    );
+    assert_eq!(text(&reopened.stdout).lines().count(), 2);
+}
