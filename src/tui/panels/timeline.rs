@@ -345,9 +345,9 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
                 .set_symbol(symbol)
                 .set_style(style);
         }
-        // Under the bucket's first column only.
-        let first_column = x == 0 || bucket_at_column(x - 1, n, width) != k;
-        if bucket.finals > 0 && first_column {
+        // Under every column of the bucket, as its bar is: a bucket two columns wide has no
+        // gap under it to read as a stretch without final errors.
+        if bucket.finals > 0 {
             buf[(inner.x + x as u16, inner.y + bars)]
                 .set_symbol("▴")
                 .set_style(theme.terminal(Some(true)));
