@@ -207,9 +207,14 @@ fn an_unnamed_peers_quick_retries_read_as_they_happened() {
 #[test]
 fn the_network_views_time_axes_hold_whole_times_that_never_overlap() {
     let clock = |t: &str| {
-        t.len() == 8 && t.bytes().enumerate().all(|(k, b)| {
-            if k == 2 || k == 5 { b == b':' } else { b.is_ascii_digit() }
-        })
+        t.len() == 8
+            && t.bytes().enumerate().all(|(k, b)| {
+                if k == 2 || k == 5 {
+                    b == b':'
+                } else {
+                    b.is_ascii_digit()
+                }
+            })
     };
     for width in (40..=200).step_by(4) {
         let mut m = demo(peer_priya(), (width, 24));
