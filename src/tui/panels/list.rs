@@ -281,7 +281,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         } else {
             theme.border()
         })
-        .title(title);
+        .title(cut(&title, area.width.into()));
     if events.shown.is_empty() {
         let text = if model.session.load == LoadState::Loading {
             "loading…".to_string()

@@ -182,7 +182,7 @@ pub fn draw(model: &Model, q: &QualityPanel, frame: &mut Frame, area: Rect) {
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(theme.focused_border())
-        .title(title);
+        .title(crate::text::cut(&title, area.width.into()));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(stats) = model.beside.data.stats_of(&q.peer_id, &q.session_id) else {
@@ -206,16 +206,18 @@ pub fn draw(model: &Model, q: &QualityPanel, frame: &mut Frame, area: Rect) {
             q.errors.len()
         )
     });
-    frame.render_widget(
-        Paragraph::new(vec![
-            Line::from(vec![
-                Span::styled("summary: ", theme.label()),
-                Span::styled(for_terminal(&summary).into_owned(), theme.title()),
-            ]),
-            Line::styled(range, theme.label()),
+    let lines = [
+        Line::from(vec![
+            Span::styled("summary: ", theme.label()),
+            Span::styled(for_terminal(&summary).into_owned(), theme.title()),
         ]),
-        top,
-    );
+        Line::styled(range, theme.label()),
+    ];
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| crate::tui::view::fit::line(l, top.width.into()))
+        .collect();
+    frame.render_widget(Paragraph::new(lines), top);
     let rows = Layout::vertical(DRAWN.iter().map(|_| Constraint::Fill(1))).split(charts);
     for (metric, row) in DRAWN.iter().zip(rows.iter()) {
         let cells = Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)])
@@ -421,7 +423,10 @@ fn draw_chart(
         [at(x0), at((x0 + x1) / 2.0), at(x1)],
     );
     let chart = Chart::new(datasets)
-        .block(Block::new().title(Line::from(title)))
+        .block(Block::new().title(crate::tui::view::fit::line(
+            Line::from(title),
+            area.width.into(),
+        )))
         .x_axis(Axis::default().bounds([x0, x1]).labels(times))
         .y_axis(Axis::default().bounds([0.0, y1]).labels(values))
         .legend_position(None);
