@@ -36,7 +36,7 @@ pub fn line(line: Line<'static>, width: usize) -> Line<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::style::{Style, Stylize};
+    use ratatui::style::Style;
 
     #[test]
     fn a_line_too_wide_ends_in_an_ellipsis_at_its_last_column_and_keeps_its_styles() {
