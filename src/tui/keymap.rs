@@ -261,7 +261,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: BROWSE, keys: &[Char('&')], command: Command::FindToFilter, help: "show only the events holding the text found", hint: None },
     Binding { modes: &[List, Detail, Groups], keys: &[Char(':')], command: Command::OpenCommandLine, help: "a command: :goto 10:02, :room NAME, :code 4006...", hint: Some("command") },
     Binding { modes: BROWSE, keys: &[Char('\\')], command: Command::EditSearch, help: "edit the search filter", hint: None },
-    Binding { modes: BROWSE, keys: &[Char('f')], command: Command::EditFilters, help: "edit every filter (ids, code, agent, time, search)", hint: Some("filters") },
+    Binding { modes: BROWSE, keys: &[Char('f')], command: Command::EditFilters, help: "edit every filter in force (ids, agent, hidden...)", hint: Some("filters") },
     Binding { modes: BROWSE, keys: &[Char('x')], command: Command::ClearFilters, help: "clear the filters set here (again: all of them)", hint: None },
     Binding { modes: VIEWS, keys: &[Char('e')], command: Command::ShowGroups, help: "group the shown events (error, SDK, OS...)", hint: Some("groups") },
     Binding { modes: BROWSE, keys: &[Char('p')], command: Command::ShowStory, help: "the selected peer's story: its retry chains", hint: Some("peer story") },

@@ -37,18 +37,26 @@ fn the_filter_editor_shows_the_typed_text_with_the_cursor_after_it() {
         focused.modifier.contains(Modifier::UNDERLINED),
         "{focused:?}"
     );
-    // Every filter of the command line has its input.
+    // Every filter has its input.
     for label in [
         "session",
         "peer",
         "user",
         "type",
         "code",
+        "error",
+        "status",
         "sdk",
         "sdk_version",
         "os",
+        "os_version",
         "device",
         "env",
+        "role",
+        "domain",
+        "action",
+        "room_name",
+        "user_name",
         "since",
         "until",
         "search",
@@ -111,14 +119,14 @@ fn a_long_wide_text_scrolls_in_its_input_with_the_cursor_at_its_end() {
     let cursor = t.get_cursor_position().unwrap();
     assert_eq!(cursor.y, y);
     assert!(cursor.x > x && cursor.x < 78, "{cursor:?} in {row}");
-    // The end of the text is what shows.
+    // The end of the text is what shows, after a `…` that says its start is cut.
     let shown: String = row_cells(t.backend().buffer(), y)[x as usize..cursor.x as usize]
         .concat()
         .replace(' ', "");
-    assert!(
-        !shown.is_empty() && text.ends_with(&shown),
-        "{shown:?} in {row}"
-    );
+    let end = shown
+        .strip_prefix('…')
+        .unwrap_or_else(|| panic!("{shown:?} in {row}"));
+    assert!(!end.is_empty() && text.ends_with(end), "{shown:?} in {row}");
 }
 
 #[test]
@@ -312,9 +320,7 @@ fn the_filter_editor_on_a_short_terminal_shows_the_input_being_typed_into() {
         let mut m = demo(Filter::default(), (width, height));
         run(&mut m, Command::EditFilters);
         // The last input: the search.
-        for _ in 0..13 {
-            run(&mut m, Command::NextField);
-        }
+        run(&mut m, Command::PrevField);
         for c in "hello".chars() {
             let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
             update(&mut m, Action::Input(TermEvent::Key(key)));
@@ -329,4 +335,62 @@ fn the_filter_editor_on_a_short_terminal_shows_the_input_being_typed_into() {
         let cursor = t.get_cursor_position().unwrap();
         assert_eq!(cursor, Position::new(x + 5, y), "{width}x{height}");
     }
+}
+
+/// The demo with filters of every kind the box did not show once: a role and an error from `:`,
+/// final errors only, and a group hidden whole from the groups view.
+fn demo_with_every_kind_of_filter(size: (u16, u16)) -> Model {
+    let mut m = demo(Filter::default(), size);
+    run(&mut m, Command::ShowGroups);
+    run(&mut m, Command::HideValue);
+    run(&mut m, Command::Cancel);
+    for line in ["role viewer-realtime", "os_version 17.1"] {
+        run(&mut m, Command::OpenCommandLine);
+        update(&mut m, Action::Input(TermEvent::Paste(line.into())));
+        run(&mut m, Command::Apply);
+    }
+    run(&mut m, Command::CycleTerminal);
+    assert_eq!(m.events.filter.hidden.len(), 1);
+    m
+}
+
+#[test]
+fn the_filter_editor_shows_every_filter_in_force_and_a_hidden_group_last() {
+    let mut m = demo_with_every_kind_of_filter((140, 40));
+    run(&mut m, Command::EditFilters);
+    let t = draw(&m);
+    let buffer = t.backend().buffer();
+    let text = screen_text(buffer);
+    for (label, value) in [
+        ("role", "viewer-realtime"),
+        ("os_version", "17.1"),
+        ("status", "final"),
+        ("hidden", "type=client.join.failed, code=500"),
+    ] {
+        let (y, _) = editor_input(buffer, label);
+        assert!(
+            row_text(buffer, y).contains(&format!("{label} {value}")),
+            "{label}:\n{text}"
+        );
+    }
+    assert!(text.contains("emptied, they show again"), "{text}");
+    insta::assert_snapshot!("filter_editor_every_kind_140x40", t.backend());
+}
+
+/// At 60x20 the box scrolls to the hidden group's input, says what is above, and cuts no line
+/// without `…`.
+#[test]
+fn the_filter_editor_at_60_by_20_reaches_the_hidden_group_and_says_what_is_above() {
+    let mut m = demo_with_every_kind_of_filter((60, 20));
+    run(&mut m, Command::EditFilters);
+    run(&mut m, Command::PrevField);
+    let mut t = draw(&m);
+    let buffer = t.backend().buffer().clone();
+    let (y, x) = editor_input(&buffer, "hidden");
+    let cursor = t.get_cursor_position().unwrap();
+    assert_eq!(cursor.y, y);
+    assert!(cursor.x > x, "the cursor at the end of the text");
+    let text = screen_text(&buffer);
+    assert!(text.contains("↑ ") && text.contains(" more"), "{text}");
+    insta::assert_snapshot!("filter_editor_hidden_60x20", t.backend());
 }

@@ -24,6 +24,7 @@ use ratatui::style::{Color, Modifier};
 use serde_json::{Value, json};
 
 mod colours;
+mod cuts;
 mod detail_pane;
 mod group_widths;
 mod groups;

@@ -201,3 +201,42 @@ fn an_unnamed_peers_quick_retries_read_as_they_happened() {
     assert!(text.contains("story of unnamed (f33f0f94-peer)"), "{text}");
     assert!(text.contains("2 failed attempts over 920ms"), "{text}");
 }
+
+/// The network view's time axes at widths from 40 to 200 columns: every time whole, none drawn
+/// over another; the middle one where there is room for it.
+#[test]
+fn the_network_views_time_axes_hold_whole_times_that_never_overlap() {
+    let clock = |t: &str| {
+        t.len() == 8
+            && t.bytes().enumerate().all(|(k, b)| {
+                if k == 2 || k == 5 {
+                    b == b':'
+                } else {
+                    b.is_ascii_digit()
+                }
+            })
+    };
+    for width in (40..=200).step_by(4) {
+        let mut m = demo(peer_priya(), (width, 24));
+        run(&mut m, Command::ShowStory);
+        run(&mut m, Command::Top);
+        run(&mut m, Command::ShowQuality);
+        let text = screen_text(draw(&m).backend().buffer());
+        let axes: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("11:38:10") || l.contains("11:48:50") || l.contains(":4"))
+            .filter(|l| !l.contains("summary") && !l.contains(" to "))
+            .collect();
+        for line in &axes {
+            for time in line.split_whitespace().filter(|w| w.contains(':')) {
+                assert!(clock(time), "{width}: {time:?} in {line:?}\n{text}");
+            }
+        }
+        if width >= 120 {
+            assert!(
+                axes.iter().any(|l| l.contains("11:43:30")),
+                "{width}: no middle time\n{text}"
+            );
+        }
+    }
+}

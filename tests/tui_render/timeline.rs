@@ -126,3 +126,49 @@ fn after_enter_the_strip_names_the_key_that_gives_it_the_keyboard_back() {
     let text = screen_text(draw(&m).backend().buffer());
     assert!(text.contains("T/Esc: close"), "{text}");
 }
+
+/// A final error every 5 seconds for 45 minutes: every bucket holds finals at these widths, and
+/// where the buckets do not divide the width some are two columns wide.
+#[test]
+fn final_marks_lie_under_every_column_of_their_bucket_with_no_gap() {
+    let events: Vec<Value> = (0..45 * 12)
+        .map(|n| {
+            json!({"id": format!("f{n}"), "type": "client.join.failed",
+                "timestamp": format!("2026-11-18T10:{:02}:{:02}Z", n / 12, n % 12 * 5),
+                "data": {"room_id": "r", "error_code": 500, "is_terminal": true}})
+        })
+        .collect();
+    let mut wide_buckets = 0;
+    for width in (60..=160).step_by(7) {
+        let mut m = of_events((width, 30), &events);
+        run(&mut m, Command::ToggleTimeline);
+        let t = draw(&m);
+        let buffer = t.backend().buffer();
+        let strip = callscope::tui::view::layout::areas_of(&m).timeline;
+        let inside = |y: u16| -> Vec<&str> {
+            row_cells(buffer, y)[strip.x as usize + 1..(strip.x + strip.width) as usize - 1]
+                .to_vec()
+        };
+        let marks_y = (strip.y..strip.y + strip.height)
+            .find(|&y| inside(y).contains(&"▴"))
+            .unwrap_or_else(|| panic!("{width}: no final mark:\n{}", screen_text(buffer)));
+        let marks = inside(marks_y);
+        let bars = inside(marks_y - 1);
+        let first = marks.iter().position(|&c| c == "▴").unwrap();
+        let last = marks.iter().rposition(|&c| c == "▴").unwrap();
+        let row = marks.concat();
+        assert!(
+            marks[first..=last].iter().all(|&c| c == "▴"),
+            "{width}: a gap among the marks: {row}"
+        );
+        // The marks lie under the bars, column for column.
+        for (x, bar) in bars.iter().enumerate() {
+            assert_eq!(*bar != " ", marks[x] == "▴", "{width}, column {x}: {row}");
+        }
+        let n = m.panes.timeline.as_ref().unwrap().timeline.buckets.len();
+        if last + 1 - first > n {
+            wide_buckets += 1;
+        }
+    }
+    assert!(wide_buckets > 0, "no width had a bucket two columns wide");
+}

@@ -1,7 +1,9 @@
-//! The filter editor: every filter of the command line as an input (types, ids, code, agent
-//! fields, time bounds, search), over the list. An input holds its field's values separated by
-//! commas; a value written `!value` hides the events that have it, `(none)` stands for an event
-//! without the field.
+//! The filter editor: every filter in force as an input (types, ids, the error, the retry
+//! status, agent fields, time bounds, search, and each value hidden whole), over the list. An
+//! input holds its field's values separated by commas, as the `:` command of its name takes
+//! them; a value written `!value` hides the events that have it, `(none)` stands for an event
+//! without the field. A value hidden whole (a group's `!`) is an input of its own, its values
+//! written `field=value`; emptied, its events show again.
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -27,28 +29,42 @@ pub enum Slot {
     Types,
     /// A field's conditions.
     Field(Field),
+    /// Final errors only (`final`), or retried ones (`retried`): what `t` cycles.
+    Status,
     Since,
     Until,
     Search,
 }
 
-/// The inputs, in the order Tab visits them: the command line's filters.
-pub const SLOTS: [Slot; 14] = [
+/// The inputs, in the order Tab visits them: every field a filter can hold (the values hidden
+/// whole come after them).
+pub const SLOTS: [Slot; 22] = [
     Slot::Field(Field::Room),
     Slot::Field(Field::Session),
     Slot::Field(Field::Peer),
     Slot::Field(Field::User),
     Slot::Types,
     Slot::Field(Field::Code),
+    Slot::Field(Field::ErrorName),
+    Slot::Status,
     Slot::Field(Field::Sdk),
     Slot::Field(Field::SdkVersion),
     Slot::Field(Field::Os),
+    Slot::Field(Field::OsVersion),
     Slot::Field(Field::Device),
     Slot::Field(Field::Env),
+    Slot::Field(Field::Role),
+    Slot::Field(Field::Domain),
+    Slot::Field(Field::Action),
+    Slot::Field(Field::RoomName),
+    Slot::Field(Field::UserName),
     Slot::Since,
     Slot::Until,
     Slot::Search,
 ];
+
+/// The label of an input holding a value hidden whole.
+const HIDDEN_LABEL: &str = "hidden";
 
 /// Where the search's input is among [`SLOTS`].
 pub const SEARCH_SLOT: usize = SLOTS.len() - 1;
@@ -58,6 +74,7 @@ impl Slot {
         match self {
             Slot::Types => "type",
             Slot::Field(field) => field.name(),
+            Slot::Status => "status",
             Slot::Since => "since",
             Slot::Until => "until",
             Slot::Search => "search",
@@ -70,6 +87,17 @@ impl Slot {
             Slot::Types => {
                 let mut items: Vec<String> =
                     filter.types.iter().map(|t| escape(t.alias())).collect();
+                // A type a condition requires (a group's `type=`), where the selection does not
+                // name it already.
+                for c in &filter.conditions {
+                    if c.field == Field::Type && !c.negate {
+                        let name = c.value.as_deref().map(EventType::from_name);
+                        let item = name.map_or(crate::text::NONE.into(), |t| escape(t.alias()));
+                        if !items.contains(&item) {
+                            items.push(item);
+                        }
+                    }
+                }
                 items.extend(
                     filter
                         .conditions
@@ -86,6 +114,11 @@ impl Slot {
                 items.join(", ")
             }
             Slot::Field(field) => field_text(filter, field),
+            Slot::Status => match filter.terminal {
+                Some(true) => "final".into(),
+                Some(false) => "retried".into(),
+                None => String::new(),
+            },
             Slot::Since => filter
                 .since
                 .as_ref()
@@ -156,18 +189,7 @@ pub fn conditions_of(field: Field, text: &str) -> Result<Vec<Condition>, String>
             Some(rest) => (true, rest.trim()),
             None => (false, item.as_str()),
         };
-        let value = (value != crate::text::NONE).then(|| value.to_string());
-        if field.is_number()
-            && let Some(v) = &value
-            && v.parse::<i64>().is_err()
-        {
-            return Err(format!("{field}: {v:?} is not a number"));
-        }
-        out.push(Condition {
-            field,
-            value,
-            negate,
-        });
+        out.push(condition(field, value, negate)?);
     }
     if out.iter().filter(|c| !c.negate).count() > 1 {
         return Err(format!(
@@ -175,6 +197,62 @@ pub fn conditions_of(field: Field, text: &str) -> Result<Vec<Condition>, String>
         ));
     }
     Ok(out)
+}
+
+/// One value of `field` as an input writes it (`(none)`: the field absent), or why it is not
+/// one (a code that is not a number).
+fn condition(field: Field, value: &str, negate: bool) -> Result<Condition, String> {
+    let value = (value != crate::text::NONE).then(|| value.to_string());
+    if field.is_number()
+        && let Some(v) = &value
+        && v.parse::<i64>().is_err()
+    {
+        return Err(format!("{field}: {v:?} is not a number"));
+    }
+    Ok(Condition {
+        field,
+        value,
+        negate,
+    })
+}
+
+/// A value hidden whole as its input writes it: each field's value, `field=value`, separated by
+/// commas (`type=client.join.failed, code=4006, error=ICEFailure`).
+pub fn hidden_input_text(group: &[Condition]) -> String {
+    group
+        .iter()
+        .map(|c| {
+            let value = c
+                .value
+                .as_deref()
+                .map_or(crate::text::NONE.to_string(), escape);
+            let op = if c.negate { "!=" } else { "=" };
+            format!("{}{op}{value}", c.field.name())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The values of a value hidden whole, read from its input's text (see [`hidden_input_text`]).
+pub fn hidden_of(text: &str) -> Result<Vec<Condition>, String> {
+    items(text)
+        .iter()
+        .map(|item| {
+            let Some((name, value)) = item.split_once('=') else {
+                return Err(format!(
+                    "{HIDDEN_LABEL}: {item:?} is not field=value (empty the input to show \
+                     these events again)"
+                ));
+            };
+            let (name, negate) = match name.strip_suffix('!') {
+                Some(name) => (name, true),
+                None => (name, false),
+            };
+            let field = Field::named(name)
+                .ok_or_else(|| format!("{HIDDEN_LABEL}: no field is named {:?}", name.trim()))?;
+            condition(field, value.trim(), negate).map_err(|why| format!("{HIDDEN_LABEL}: {why}"))
+        })
+        .collect()
 }
 
 /// `filter` with `field`'s conditions replaced by those of `text`.
@@ -188,13 +266,12 @@ pub fn with_field(filter: &Filter, field: Field, text: &str) -> Result<Filter, S
     Ok(filter)
 }
 
-/// `filter` with the types of `text` (aliases or names; `!join` hides joins).
+/// `filter` with the types of `text` (aliases or names; `!join` hides joins), in place of the
+/// types selected, hidden or required before (a group's `type=`).
 pub fn with_types(filter: &Filter, text: &str) -> Result<Filter, String> {
     let mut filter = filter.clone();
     filter.types.clear();
-    filter
-        .conditions
-        .retain(|c| c.field != Field::Type || !c.negate);
+    filter.conditions.retain(|c| c.field != Field::Type);
     for item in items(text) {
         let (negate, name) = match item.strip_prefix('!') {
             Some(rest) => (true, rest.trim()),
@@ -235,7 +312,19 @@ pub fn time_bound(
         .map_err(|e| format!("{name}: {e}"))
 }
 
-/// The filter inputs while they are edited.
+/// The retry status an input names: `final`, `retried`, or either when it is empty.
+fn status_of(text: &str) -> Result<Option<bool>, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "" => Ok(None),
+        "final" => Ok(Some(true)),
+        "retried" => Ok(Some(false)),
+        other => Err(format!(
+            "status: {other:?} is neither final nor retried (empty: both)"
+        )),
+    }
+}
+
+/// The filter inputs while they are edited: one per [`SLOTS`], then one per value hidden whole.
 #[derive(Debug, Clone)]
 pub struct FilterEditor {
     pub inputs: Vec<Input>,
@@ -245,18 +334,24 @@ pub struct FilterEditor {
 impl FilterEditor {
     /// The inputs holding `f`, the keyboard on input `focus`.
     pub fn from_filter(f: &Filter, focus: usize) -> FilterEditor {
-        let inputs = SLOTS
+        let input = |text: String| {
+            let end = text.chars().count();
+            Input::new(text).with_cursor(end)
+        };
+        let inputs: Vec<Input> = SLOTS
             .iter()
-            .map(|s| {
-                let text = s.text_of(f);
-                let end = text.chars().count();
-                Input::new(text).with_cursor(end)
-            })
+            .map(|s| input(s.text_of(f)))
+            .chain(f.hidden.iter().map(|g| input(hidden_input_text(g))))
             .collect();
         FilterEditor {
+            focus: focus.min(inputs.len() - 1),
             inputs,
-            focus: focus.min(SLOTS.len() - 1),
         }
+    }
+
+    /// The label of input `k`.
+    pub fn label(&self, k: usize) -> &'static str {
+        SLOTS.get(k).map_or(HIDDEN_LABEL, |s| s.label())
     }
 
     /// The input of a slot.
@@ -265,30 +360,54 @@ impl FilterEditor {
         &self.inputs[k]
     }
 
-    /// The filter with the edited inputs applied (an empty input clears its filter), or what is
-    /// wrong with an input.
-    pub fn apply_to(&self, f: &Filter) -> Result<Filter, String> {
+    /// The filter with the edited inputs applied (an empty input clears its filter), or which
+    /// input is wrong and why.
+    pub fn apply_to(&self, f: &Filter) -> Result<Filter, (usize, String)> {
         let mut filter = f.clone();
-        for (slot, input) in SLOTS.iter().zip(&self.inputs) {
-            let text = input.value();
-            filter = match slot {
-                Slot::Types => with_types(&filter, text)?,
-                Slot::Field(field) => with_field(&filter, *field, text)?,
-                Slot::Since => Filter {
-                    since: time_bound("since", text, f.since.as_ref())?,
-                    ..filter
-                },
-                Slot::Until => Filter {
-                    until: time_bound("until", text, f.until.as_ref())?,
-                    ..filter
-                },
-                Slot::Search => Filter {
-                    search: Some(text.trim().to_string()).filter(|s| !s.is_empty()),
-                    ..filter
-                },
-            };
+        for (k, (slot, input)) in SLOTS.iter().zip(&self.inputs).enumerate() {
+            filter = slot
+                .apply(input.value(), f, filter)
+                .map_err(|why| (k, why))?;
+        }
+        // The values hidden whole: an input as it was keeps its value as it was.
+        filter.hidden.clear();
+        let hidden = self.inputs.iter().enumerate().skip(SLOTS.len());
+        for ((k, input), before) in hidden.zip(&f.hidden) {
+            if input.value() == hidden_input_text(before) {
+                filter.hidden.push(before.clone());
+            } else {
+                filter.hide(hidden_of(input.value()).map_err(|why| (k, why))?);
+            }
         }
         Ok(filter)
+    }
+}
+
+impl Slot {
+    /// `filter` with this input's `text` applied; `f` is the filter the editor began from.
+    fn apply(self, text: &str, f: &Filter, filter: Filter) -> Result<Filter, String> {
+        Ok(match self {
+            // The types as they were when their text is (a required type stays required).
+            Slot::Types if text == self.text_of(f) => filter,
+            Slot::Types => with_types(&filter, text)?,
+            Slot::Field(field) => with_field(&filter, field, text)?,
+            Slot::Status => Filter {
+                terminal: status_of(text)?,
+                ..filter
+            },
+            Slot::Since => Filter {
+                since: time_bound("since", text, f.since.as_ref())?,
+                ..filter
+            },
+            Slot::Until => Filter {
+                until: time_bound("until", text, f.until.as_ref())?,
+                ..filter
+            },
+            Slot::Search => Filter {
+                search: Some(text.trim().to_string()).filter(|s| !s.is_empty()),
+                ..filter
+            },
+        })
     }
 }
 
@@ -300,20 +419,17 @@ pub fn handle(mut editor: FilterEditor, model: &mut Model, c: Command) -> Handle
                 let from = Return::list(model);
                 return Handled::Done(Focus::List, history::change(model, filter, from));
             }
-            Err(why) => {
+            Err((k, why)) => {
                 // The inputs stay as typed, the keyboard on the one at fault.
-                if let Some(k) = SLOTS
-                    .iter()
-                    .position(|s| why.starts_with(&format!("{}:", s.label())))
-                {
-                    editor.focus = k;
-                }
+                editor.focus = k;
                 model.status = Some(format!("not applied: {why}"));
             }
         },
         Command::Cancel => return Handled::Done(Focus::List, fetch_more_if_near_end(model)),
-        Command::NextField => editor.focus = (editor.focus + 1) % SLOTS.len(),
-        Command::PrevField => editor.focus = (editor.focus + SLOTS.len() - 1) % SLOTS.len(),
+        Command::NextField => editor.focus = (editor.focus + 1) % editor.inputs.len(),
+        Command::PrevField => {
+            editor.focus = (editor.focus + editor.inputs.len() - 1) % editor.inputs.len()
+        }
         _ => return Handled::Unused(Focus::Editing(editor)),
     }
     Handled::Done(Focus::Editing(editor), fetch_more_if_near_end(model))
@@ -323,31 +439,57 @@ pub fn handle(mut editor: FilterEditor, model: &mut Model, c: Command) -> Handle
 const LABEL_WIDTH: u16 = 12;
 
 /// The editor's box over the list's place: one line per input, the focused one carrying the
-/// cursor; its title says how values are written.
+/// cursor, then what the box holds; its title says how values are written. Where the box is
+/// shorter than its lines, it scrolls to the focused input and its bottom border says how many
+/// lines are above and below.
 pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect) {
     let theme = &model.config.theme;
     let width = area.width.min(78);
-    let height = (SLOTS.len() as u16 + 3).min(area.height);
+    let notes = if editor.inputs.len() > SLOTS.len() {
+        vec![
+            " every filter in force; u in the list takes a change back",
+            " hidden: the events with all these values; emptied, they show again",
+        ]
+    } else {
+        vec![" every filter in force; u in the list takes a change back"]
+    };
+    let total = editor.inputs.len() + notes.len();
+    let height = (total as u16 + 2).min(area.height);
     let popup = Rect::new(area.x, area.y, width, height);
     frame.render_widget(Clear, popup);
     let key = |c| model.config.keymap.key(Mode::Editing, c);
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(theme.focused_border())
-        .title(format!(
-            " filters: value  !hide  (none)  ·  {} next  {} applies  {} cancels ",
-            key(Command::NextField),
-            key(Command::Apply),
-            key(Command::Cancel)
+        .title(crate::text::cut(
+            &format!(
+                " filters: value  !hide  (none)  ·  {} next  {} applies  {} cancels ",
+                key(Command::NextField),
+                key(Command::Apply),
+                key(Command::Cancel)
+            ),
+            width.saturating_sub(2).into(),
         ));
     let inner = block.inner(popup);
-    let input_width = inner.width.saturating_sub(LABEL_WIDTH + 1) as usize;
     // On a short terminal the box scrolls so that the focused input shows.
     let top = (editor.focus + 1).saturating_sub(inner.height as usize);
+    let below = total.saturating_sub(top + inner.height as usize);
+    let block = if top + below > 0 {
+        block.title_bottom(format!(" ↑ {top} more · ↓ {below} more "))
+    } else {
+        block
+    };
+    let input_width = inner.width.saturating_sub(LABEL_WIDTH + 1) as usize;
     let mut lines = Vec::new();
-    for (k, (slot, input)) in SLOTS.iter().zip(&editor.inputs).enumerate() {
+    for (k, input) in editor.inputs.iter().enumerate() {
         let focused = k == editor.focus;
-        let (text, cursor) = visible(input, input_width.max(1));
+        // The start of an input the keyboard is not on: a cut one ends in `…`.
+        let (text, cursor) = if focused {
+            visible(input, input_width.max(1))
+        } else {
+            let text = for_terminal(input.value());
+            (crate::text::cut(&text, input_width), 0)
+        };
         let padded = format!(
             "{text}{}",
             " ".repeat(input_width.saturating_sub(text.width()))
@@ -361,7 +503,7 @@ pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect)
         };
         lines.push(Line::from(vec![
             Span::styled(
-                format!("{:>w$} ", slot.label(), w = LABEL_WIDTH as usize),
+                format!("{:>w$} ", editor.label(k), w = LABEL_WIDTH as usize),
                 theme.label(),
             ),
             Span::styled(padded, style),
@@ -373,10 +515,12 @@ pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect)
             ));
         }
     }
-    lines.push(Line::styled(
-        " the command line's filters are here too; u in the list takes a change back".to_string(),
-        theme.label(),
-    ));
+    for note in notes {
+        lines.push(Line::styled(
+            crate::text::cut(note, inner.width.into()),
+            theme.label(),
+        ));
+    }
     frame.render_widget(
         Paragraph::new(lines).block(block).scroll((top as u16, 0)),
         popup,
@@ -384,7 +528,8 @@ pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect)
 }
 
 /// The part of an input's text that shows in `width` columns (the end of a long one, where the
-/// cursor is), and the cursor's column within it.
+/// cursor is), and the cursor's column within it. A text scrolled past its start begins with
+/// `…`, one cut before its end ends with it.
 pub fn visible(input: &Input, width: usize) -> (String, usize) {
     let scroll = input.visual_scroll(width);
     let value = for_terminal(input.value()).into_owned();
@@ -400,6 +545,15 @@ pub fn visible(input: &Input, width: usize) -> (String, usize) {
             skip
         })
         .collect();
+    let mut chars = shown.chars();
+    let shown = match chars.next() {
+        // The first character shown gives its columns to the `…`, so the cursor stays where it is.
+        Some(first) if scroll > 0 => {
+            let spaces = first.width().unwrap_or(0).saturating_sub(1);
+            format!("…{}{}", " ".repeat(spaces), chars.as_str())
+        }
+        _ => shown,
+    };
     let text = crate::text::cut(&shown, width);
     (
         text,
@@ -456,5 +610,56 @@ mod tests {
         let editor = FilterEditor::from_filter(&f, 0);
         assert_eq!(editor.input(Slot::Types).value(), "join, !connect");
         assert_eq!(editor.apply_to(&f), Ok(f));
+    }
+
+    #[test]
+    fn a_value_hidden_whole_reads_back_from_its_input_as_it_was() {
+        let group = vec![
+            Condition::is(Field::Code, "4006"),
+            Condition::not(Field::Device, Some("Pixel 7, Pro".into())),
+            Condition {
+                field: Field::ErrorName,
+                value: None,
+                negate: false,
+            },
+        ];
+        let text = hidden_input_text(&group);
+        assert_eq!(text, "code=4006, device!=Pixel 7\\, Pro, error=(none)");
+        assert_eq!(hidden_of(&text), Ok(group));
+        assert_eq!(hidden_of(" "), Ok(Vec::new()));
+        assert!(hidden_of("code=40o6").unwrap_err().contains("not a number"));
+        assert!(hidden_of("colour=red").unwrap_err().contains("no field"));
+        assert!(hidden_of("web").unwrap_err().contains("field=value"));
+    }
+
+    #[test]
+    fn a_type_a_group_requires_shows_in_the_types_and_stays_required_until_edited() {
+        let mut f = Filter::default();
+        f.add(Condition::is(Field::Type, EventType::Join.name()));
+        f.hide(vec![
+            Condition::is(Field::Sdk, "web"),
+            Condition::is(Field::SdkVersion, "1.0"),
+        ]);
+        f.terminal = Some(false);
+        let mut editor = FilterEditor::from_filter(&f, 0);
+        assert_eq!(editor.input(Slot::Types).value(), "join");
+        assert_eq!(editor.input(Slot::Status).value(), "retried");
+        assert_eq!(
+            editor.inputs[SLOTS.len()].value(),
+            "sdk=web, sdk_version=1.0"
+        );
+        assert_eq!(editor.apply_to(&f), Ok(f.clone()));
+        let k = SLOTS.iter().position(|s| *s == Slot::Types).unwrap();
+        editor.inputs[k] = Input::new("publish".into());
+        let edited = editor.apply_to(&f).unwrap();
+        assert_eq!(edited.types, [EventType::Publish]);
+        assert!(edited.conditions.iter().all(|c| c.field != Field::Type));
+        editor.inputs[SLOTS.len()] = Input::default();
+        let k = SLOTS.iter().position(|s| *s == Slot::Status).unwrap();
+        editor.inputs[k] = Input::new("all of them".into());
+        assert_eq!(editor.apply_to(&f).unwrap_err().0, k);
+        editor.inputs[k] = Input::default();
+        let cleared = editor.apply_to(&f).unwrap();
+        assert!(cleared.hidden.is_empty() && cleared.terminal.is_none());
     }
 }

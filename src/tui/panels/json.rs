@@ -297,16 +297,20 @@ pub fn draw(model: &Model, j: &JsonPanel, frame: &mut Frame, area: Rect) {
     let theme = &model.config.theme;
     let key = |c| model.config.keymap.key(Mode::Json, c);
     let path = j.node().map(path_text).unwrap_or_default();
+    let title = format!(
+        " {} · {} value, {} path, {}/{} fold ",
+        for_terminal(&path),
+        key(Command::CopyJson),
+        key(Command::CopyId),
+        key(Command::Left),
+        key(Command::Right)
+    );
     let block = Block::new()
         .borders(Borders::TOP | Borders::LEFT)
         .border_style(theme.focused_border())
-        .title(format!(
-            " {} · {} value, {} path, {}/{} fold ",
-            for_terminal(&path),
-            key(Command::CopyJson),
-            key(Command::CopyId),
-            key(Command::Left),
-            key(Command::Right)
+        .title(crate::text::cut(
+            &title,
+            area.width.saturating_sub(1).into(),
         ));
     let inner = block.inner(area);
     let shown = j.shown();
@@ -326,7 +330,8 @@ pub fn draw(model: &Model, j: &JsonPanel, frame: &mut Frame, area: Rect) {
             spans.push(Span::raw(
                 for_terminal(&summary(node, j.open[k])).into_owned(),
             ));
-            let mut line = Line::from(spans);
+            // A value longer than the pane ends in `…` (y copies it whole).
+            let mut line = crate::tui::view::fit::line(Line::from(spans), inner.width.into());
             if let Some(text) = &find {
                 line = super::find::mark_line(line, text, theme.find_hit());
             }

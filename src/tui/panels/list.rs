@@ -267,6 +267,18 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let time = TimeText::in_zone(events.store.time_range(), model.panes.zone);
     let shown = columns_shown(area.width, one_room, time);
     let missing = left_out(&shown, one_room);
+    // Narrower than the columns always shown, the table squeezes them: each is cut, with `…`,
+    // to the width the table gives it.
+    let given =
+        ratatui::layout::Layout::horizontal(shown.iter().map(|&(_, w)| Constraint::Length(w)))
+            .flex(ratatui::layout::Flex::Start)
+            .spacing(1)
+            .split(Rect::new(0, 0, area.width, 1));
+    let shown: Vec<(usize, u16)> = shown
+        .iter()
+        .zip(given.iter())
+        .map(|(&(k, _), r)| (k, r.width))
+        .collect();
     if !missing.is_empty() && !events.shown.is_empty() {
         title.push_str(&format!(
             "· no room for {} ({}: list alone) ",
@@ -281,7 +293,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         } else {
             theme.border()
         })
-        .title(title);
+        .title(cut(&title, area.width.into()));
     if events.shown.is_empty() {
         let text = if model.session.load == LoadState::Loading {
             "loading…".to_string()

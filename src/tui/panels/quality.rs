@@ -17,7 +17,7 @@ use super::{Focus, Handled};
 use crate::insight::around;
 use crate::related::{Metric, PeerStats};
 use crate::store::NO_TIME;
-use crate::text::for_terminal;
+use crate::text::{display_width, for_terminal};
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::{Asked, Model};
@@ -182,7 +182,7 @@ pub fn draw(model: &Model, q: &QualityPanel, frame: &mut Frame, area: Rect) {
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(theme.focused_border())
-        .title(title);
+        .title(crate::text::cut(&title, area.width.into()));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(stats) = model.beside.data.stats_of(&q.peer_id, &q.session_id) else {
@@ -206,16 +206,18 @@ pub fn draw(model: &Model, q: &QualityPanel, frame: &mut Frame, area: Rect) {
             q.errors.len()
         )
     });
-    frame.render_widget(
-        Paragraph::new(vec![
-            Line::from(vec![
-                Span::styled("summary: ", theme.label()),
-                Span::styled(for_terminal(&summary).into_owned(), theme.title()),
-            ]),
-            Line::styled(range, theme.label()),
+    let lines = [
+        Line::from(vec![
+            Span::styled("summary: ", theme.label()),
+            Span::styled(for_terminal(&summary).into_owned(), theme.title()),
         ]),
-        top,
-    );
+        Line::styled(range, theme.label()),
+    ];
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| crate::tui::view::fit::line(l, top.width.into()))
+        .collect();
+    frame.render_widget(Paragraph::new(lines), top);
     let rows = Layout::vertical(DRAWN.iter().map(|_| Constraint::Fill(1))).split(charts);
     for (metric, row) in DRAWN.iter().zip(rows.iter()) {
         let cells = Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)])
@@ -413,20 +415,44 @@ fn draw_chart(
     }
     let zone = model.panes.zone;
     let at = |s: f64| zone.clock((s * 1e9) as i64);
+    let values = ["0".to_string(), number(top)];
+    let values_width = values.iter().map(|v| display_width(v)).max().unwrap_or(0);
+    let times = fitting_times(
+        area.width.into(),
+        values_width,
+        [at(x0), at((x0 + x1) / 2.0), at(x1)],
+    );
     let chart = Chart::new(datasets)
-        .block(Block::new().title(Line::from(title)))
-        .x_axis(
-            Axis::default()
-                .bounds([x0, x1])
-                .labels([at(x0), at((x0 + x1) / 2.0), at(x1)]),
-        )
-        .y_axis(
-            Axis::default()
-                .bounds([0.0, y1])
-                .labels(["0".to_string(), number(top)]),
-        )
+        .block(Block::new().title(crate::tui::view::fit::line(
+            Line::from(title),
+            area.width.into(),
+        )))
+        .x_axis(Axis::default().bounds([x0, x1]).labels(times))
+        .y_axis(Axis::default().bounds([0.0, y1]).labels(values))
         .legend_position(None);
     frame.render_widget(chart, area);
+}
+
+/// The times under a chart `width` columns wide whose values are written `values_width` wide:
+/// its start, middle and end where each fits whole in the share of the width the chart gives it
+/// (the middle is left out first, then every time), so that no two are drawn over each other and
+/// none is cut. The chart puts the first left of its value axis, and splits the rest of its width
+/// evenly among the labels, each drawn within its share, a space before a middle one.
+fn fitting_times(width: usize, values_width: usize, times: [String; 3]) -> Vec<String> {
+    let widest = times.iter().map(|t| display_width(t)).max().unwrap_or(0);
+    let left = values_width.max(widest.saturating_sub(1)).min(width / 3);
+    if left + 1 < widest {
+        return Vec::new();
+    }
+    let graph = width.saturating_sub(left + 1);
+    let [first, middle, last] = times;
+    if graph / 3 > widest {
+        vec![first, middle, last]
+    } else if graph / 2 >= widest {
+        vec![first, last]
+    } else {
+        Vec::new()
+    }
 }
 
 /// A chart's top value, short: `32.9`, `815`, `1.2k`.

@@ -366,7 +366,7 @@ pub fn draw(model: &Model, s: &StoryPanel, frame: &mut Frame, area: Rect) {
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(theme.focused_border())
-        .title(title);
+        .title(cut(&title, area.width.into()));
     let height = area.height.saturating_sub(STORY_FIRST_ROW) as usize;
     let end = (s.offset + height).min(s.lines.len());
     let width = area.width as usize;
@@ -453,6 +453,8 @@ pub fn draw(model: &Model, s: &StoryPanel, frame: &mut Frame, area: Rect) {
                     ])
                 }
             };
+            // An event's line (its error's name last) ends in `…` where the pane cuts it.
+            let line = crate::tui::view::fit::line(line, width);
             if k == s.selected {
                 line.style(theme.selected_row())
             } else {

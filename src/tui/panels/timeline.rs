@@ -263,6 +263,7 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
     let zone = model.panes.zone;
     // The zone the axis and the cursor's times are in, as the header names it.
     let zone_label = zone.label(model.events.store.time_range().map_or(0, |(_, z)| z));
+    let width = usize::from(area.width);
     let block = Block::new()
         .borders(Borders::TOP | Borders::BOTTOM)
         .border_style(if focused {
@@ -270,7 +271,7 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
         } else {
             theme.border()
         })
-        .title({
+        .title(crate::text::cut(&{
             // Too few lines for the bars: said where it shows, rather than an empty strip.
             if area.height < TIMELINE_MIN_HEIGHT {
                 format!(
@@ -294,12 +295,15 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
                     key(Command::Apply),
                 )
             }
-        });
+        }, width));
     // A strip too short for its bars has no bottom border of its own to write in.
     let block = if area.height < TIMELINE_MIN_HEIGHT {
         block
     } else {
-        block.title_bottom(Line::styled(cursor_words(tl, lo, hi, zone), Style::new()))
+        block.title_bottom(Line::styled(
+            crate::text::cut(&cursor_words(tl, lo, hi, zone), width),
+            Style::new(),
+        ))
     };
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -345,9 +349,9 @@ pub fn draw(model: &Model, tl: &TimelineStrip, frame: &mut Frame, area: Rect) {
                 .set_symbol(symbol)
                 .set_style(style);
         }
-        // Under the bucket's first column only.
-        let first_column = x == 0 || bucket_at_column(x - 1, n, width) != k;
-        if bucket.finals > 0 && first_column {
+        // Under every column of the bucket, as its bar is: a bucket two columns wide has no
+        // gap under it to read as a stretch without final errors.
+        if bucket.finals > 0 {
             buf[(inner.x + x as u16, inner.y + bars)]
                 .set_symbol("▴")
                 .set_style(theme.terminal(Some(true)));

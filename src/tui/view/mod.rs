@@ -1,6 +1,7 @@
 //! Pure drawing: `view(&Model, &mut Frame)` lays out the screen and has each panel draw its part.
 
 pub mod coverage;
+pub mod fit;
 pub mod header;
 pub mod layout;
 pub mod theme;

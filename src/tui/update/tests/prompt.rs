@@ -280,3 +280,140 @@ fn an_input_that_does_not_read_stays_with_the_keyboard_on_it_and_says_why() {
     );
     assert!(m.events.filter.is_empty());
 }
+
+/// A key as the terminal sends it, through the keymap as the explorer reads it.
+fn key(m: &mut Model, code: KeyCode, modifiers: KeyModifiers) {
+    let ev = TermEvent::Key(KeyEvent::new(code, modifiers));
+    let mode = m.focus.mode();
+    let bound = m
+        .config
+        .keymap
+        .command_for(mode, &KeyEvent::new(code, modifiers));
+    let action = crate::tui::runtime::translate(m, ev).expect("a key is read");
+    if let Some(c) = bound {
+        assert!(matches!(action, Action::Command(a) if a == c), "{mode:?}");
+    }
+    update(m, action);
+}
+
+/// Keys typed one character at a time.
+fn keys(m: &mut Model, text: &str) {
+    for c in text.chars() {
+        key(m, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+}
+
+/// The keyboard goes to the input labelled `label` with Tab.
+fn tab_to(m: &mut Model, label: &str) {
+    for _ in 0..editing(m).unwrap().inputs.len() {
+        let editor = editing(m).unwrap();
+        if editor.label(editor.focus) == label {
+            return;
+        }
+        key(m, KeyCode::Tab, KeyModifiers::NONE);
+    }
+    panic!("no input is labelled {label}");
+}
+
+#[test]
+fn the_filter_box_shows_and_edits_the_filters_set_from_groups_and_the_command_line() {
+    use crate::tui::panels::editor::{Slot, hidden_input_text};
+    let mut m = demo(140, 40);
+    // A group hidden whole from the groups view, a role from `:`, final errors only.
+    keys(&mut m, "e!");
+    key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
+    assert_eq!(m.focus.mode(), Mode::List);
+    let group = m.events.filter.hidden[0].clone();
+    keys(&mut m, ":role viewer-realtime");
+    key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    keys(&mut m, "t");
+    let filter = m.events.filter.clone();
+    assert_eq!(filter.wanted(Field::Role), Some("viewer-realtime"));
+    assert_eq!(filter.terminal, Some(true));
+    // The box holds each of them.
+    keys(&mut m, "f");
+    let editor = editing(&m).expect("the box is open");
+    assert_eq!(
+        editor.input(Slot::Field(Field::Role)).value(),
+        "viewer-realtime"
+    );
+    assert_eq!(editor.input(Slot::Status).value(), "final");
+    assert_eq!(editor.inputs.len(), SLOTS.len() + 1);
+    assert_eq!(editor.label(SLOTS.len()), "hidden");
+    let hidden = editor.inputs[SLOTS.len()].value().to_string();
+    assert_eq!(hidden, hidden_input_text(&group));
+    assert!(
+        hidden.starts_with("type=") && hidden.contains(", code="),
+        "{hidden}"
+    );
+    // Applied unchanged, nothing moves.
+    key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(m.events.filter, filter);
+    // Emptied, the hidden group's events show again; the others stay.
+    keys(&mut m, "f");
+    key(&mut m, KeyCode::BackTab, KeyModifiers::SHIFT);
+    assert_eq!(editing(&m).unwrap().focus, SLOTS.len());
+    key(&mut m, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(m.events.filter.hidden.is_empty());
+    assert_eq!(m.events.filter.wanted(Field::Role), Some("viewer-realtime"));
+    assert_eq!(m.events.filter.terminal, Some(true));
+    // The role and the status are edited as any input is.
+    keys(&mut m, "f");
+    tab_to(&mut m, "role");
+    key(&mut m, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    keys(&mut m, "!viewer-realtime");
+    tab_to(&mut m, "status");
+    key(&mut m, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    keys(&mut m, "retried");
+    key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(m.focus.mode(), Mode::List);
+    assert_eq!(m.events.filter.wanted(Field::Role), None);
+    assert_eq!(
+        m.events.filter.conditions,
+        [crate::filter::Condition::not(
+            Field::Role,
+            Some("viewer-realtime".into())
+        )]
+    );
+    assert_eq!(m.events.filter.terminal, Some(false));
+}
+
+#[test]
+fn a_hidden_value_edited_in_the_box_hides_what_it_now_says_and_one_that_does_not_read_is_kept() {
+    let mut m = loaded(&ten());
+    let both = vec![
+        crate::filter::Condition::is(Field::Type, JOIN),
+        crate::filter::Condition::is(Field::Room, "room-a"),
+    ];
+    m.events.filter.hide(both);
+    refilter(&mut m);
+    // Hidden: the joins of room-a, 0, 4 and 8.
+    assert_eq!(shown_numbers(&m), [1, 2, 3, 5, 6, 7, 9]);
+    keys(&mut m, "f");
+    tab_to(&mut m, "hidden");
+    assert_eq!(
+        editing(&m).unwrap().inputs[SLOTS.len()].value(),
+        "room=room-a, type=client.join.failed"
+    );
+    key(&mut m, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    keys(&mut m, "room=room-b, type=client.join.failed, nope=1");
+    key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(m.focus.mode(), Mode::Editing, "not applied");
+    assert_eq!(editing(&m).unwrap().focus, SLOTS.len());
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .contains("no field is named \"nope\""),
+        "{:?}",
+        m.status
+    );
+    for _ in 0..", nope=1".len() {
+        key(&mut m, KeyCode::Backspace, KeyModifiers::NONE);
+    }
+    key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(m.focus.mode(), Mode::List);
+    // Now the joins of room-b, 2 and 6.
+    assert_eq!(shown_numbers(&m), [0, 1, 3, 4, 5, 7, 8, 9]);
+}

@@ -16,12 +16,17 @@ use crate::tui::model::{Fetch, Live, Model};
 use crate::tui::panels::{Focus, prompt};
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
+    let width = area.width as usize;
+    // A line longer than the width (a message, a load problem) ends in `…` at its edge.
     let lines = vec![
-        title::line(model, area.width as usize),
-        types::line(model, area.width as usize),
-        filters_line(model, area.width as usize),
+        title::line(model, width),
+        types::line(model, width),
+        filters_line(model, width),
         message_line(model, frame, area),
-    ];
+    ]
+    .into_iter()
+    .map(|line| super::fit::line(line, width))
+    .collect::<Vec<_>>();
     frame.render_widget(Paragraph::new(lines), area);
 }
 
