@@ -2,7 +2,7 @@
 //! atomically), re-opens to the same events: the same bytes, in the same order. A property over
 //! random selections of generated events and of events in shapes the generator never writes.
 
-use callscope::output::{Format, write_atomically, write_events};
+use callscope::output::{Format, Head, write_atomically, write_events};
 use callscope::source::Source;
 
 /// Generated events, and a few odd ones: unknown fields, nulls, escapes, big numbers, a
@@ -50,7 +50,7 @@ proptest::proptest! {
         }
         let (name, format) = if ndjson { ("save.ndjson", Format::Ndjson) } else { ("save.json", Format::Json) };
         let saved = dir.path().join(name);
-        write_atomically(&saved, |out| write_events(&store, &rows, format, out)).unwrap();
+        write_atomically(&saved, |out| write_events(&store, &rows, format, &Head::whole(rows.len()), out)).unwrap();
         let (again, problems) = Source::Files(vec![saved.display().to_string()]).load_offline();
         proptest::prop_assert!(problems.is_empty(), "{problems:?}");
         let want: Vec<&[u8]> = rows.iter().map(|&i| store.raw(i as usize)).collect();

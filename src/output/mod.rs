@@ -67,13 +67,20 @@ impl Format {
     }
 }
 
-/// Writes the events `rows` of the store in a format.
+/// Writes the events `rows` of the store in a format; an envelope (`json`) says of their query
+/// what `head` says.
 pub fn write_events(
     store: &Store,
     rows: &[u32],
     format: Format,
+    head: &Head,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    if format == Format::Json {
+        let raws = rows.iter().map(|&i| store.raw(i as usize));
+        write_envelope(raws, rows.len(), head, out)?;
+        return out.flush();
+    }
     write_events_within(store, rows, format, None, out)
 }
 

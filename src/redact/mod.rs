@@ -469,11 +469,12 @@ pub fn write_events(
     store: &Store,
     rows: &[u32],
     format: Format,
+    head: &crate::output::Head,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let redacted = redacted_store(store, rows).map_err(io::Error::other)?;
     let all: Vec<u32> = (0..redacted.len() as u32).collect();
-    crate::output::write_events(&redacted, &all, format, out)
+    crate::output::write_events(&redacted, &all, format, head, out)
 }
 
 #[cfg(test)]

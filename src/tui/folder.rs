@@ -93,13 +93,19 @@ pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: b
         write_folder(target, events, &related).map(|_| (count, ""))
     };
     Action::Saved(match written {
-        Ok((count, redacted)) => Ok(format!(
-            "saved {}, {}, {} and {} into {path}{redacted}",
-            crate::text::plural(count, "event", "events"),
-            crate::text::plural(related.rooms.len(), "room", "rooms"),
-            crate::text::plural(related.sessions.len(), "session", "sessions"),
-            crate::text::plural(related.stats.len(), "peer's stats", "peers' stats"),
-        )),
+        Ok((count, redacted)) => {
+            let saved = format!(
+                "saved {}, {}, {} and {} into {path}{redacted}",
+                crate::text::plural(count, "event", "events"),
+                crate::text::plural(related.rooms.len(), "room", "rooms"),
+                crate::text::plural(related.sessions.len(), "session", "sessions"),
+                crate::text::plural(related.stats.len(), "peer's stats", "peers' stats"),
+            );
+            Ok(match super::save::partial_note(model, None, "a folder") {
+                Some(note) => format!("{saved}: {note}"),
+                None => saved,
+            })
+        }
         Err(e) => Err(format!("{path}: {e}; the events are still loaded")),
     })
 }

@@ -9,6 +9,7 @@ pub mod model;
 pub mod panels;
 pub mod rooms_used;
 pub mod runtime;
+pub mod save;
 pub mod terminal;
 pub mod update;
 pub mod view;

@@ -10,14 +10,13 @@ use tokio::sync::mpsc;
 
 use super::action::{Action, Copied};
 use super::clipboard;
-use super::effect::{CopyTo, SaveWhat};
+use super::effect::CopyTo;
 use super::keymap::Mode;
 use super::model::Model;
+use super::save::save;
 use super::terminal::Tui;
 use super::update::{Effect, update};
 use super::view::view;
-use crate::output::Format;
-use crate::output::write_atomically;
 use crate::source::live::Connection;
 use crate::source::worker;
 use next::{Next, next};
@@ -321,40 +320,6 @@ fn look_up(name: String, outside: &Outside) {
     });
 }
 
-/// Carries out a save: the shown or loaded events, as an envelope (or NDJSON for a `.ndjson` or
-/// `.jsonl` path), written atomically.
-fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
-    let target = &crate::folders::expand_home(std::path::Path::new(path));
-    if target.is_dir() || path.ends_with('/') {
-        return super::folder::save(model, path, target, what, replace);
-    }
-    if !replace && target.exists() {
-        return Action::SaveNeedsConfirm {
-            path: path.to_string(),
-            what,
-        };
-    }
-    let store = &model.events.store;
-    let rows: Vec<u32> = match what {
-        SaveWhat::Shown => model.events.matching.clone(),
-        SaveWhat::Loaded => (0..store.len() as u32).collect(),
-    };
-    let format = Format::of_dump_path(target);
-    let redact = model.config.redact;
-    let result = write_atomically(target, |out| {
-        if redact {
-            crate::redact::write_events(store, &rows, format, out)
-        } else {
-            crate::output::write_events(store, &rows, format, out)
-        }
-    });
-    let redacted = if redact { " (redacted)" } else { "" };
-    Action::Saved(match result {
-        Ok(()) => Ok(format!("saved {} events to {path}{redacted}", rows.len())),
-        Err(e) => Err(format!("{path}: {e}; the events are still loaded")),
-    })
-}
-
 /// Hands text to the first clipboard program on the PATH that takes it, else to the terminal's
 /// clipboard (OSC 52), between two frames so that it cannot land inside a drawing sequence.
 fn copy(terminal: &mut Tui, text: &str, what: String) -> Result<Copied, String> {
@@ -446,6 +411,7 @@ pub fn translate(model: &Model, ev: TermEvent) -> Option<Action> {
 mod tests {
     use super::*;
     use crate::filter::Filter;
+    use crate::tui::effect::SaveWhat;
     use crate::tui::model::{SourceLabel, event_id};
 
     fn demo() -> Model {

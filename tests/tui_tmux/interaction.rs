@@ -380,3 +380,67 @@ fn list_tables_fit_the_terminal_they_are_printed_on() {
         }
     }
 }
+
+/// Part of a live answer saved from the explorer opens again as a part: the envelope carries
+/// the service's total and its cursor, and `list` says the file holds part of its query. Saved
+/// as NDJSON, which cannot say so, the status line says that instead.
+#[test]
+fn a_save_of_part_of_a_live_answer_says_it_is_a_part_in_the_file_and_on_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmux) = Tmux::start(dir.path()) else {
+        return;
+    };
+    let room = "673a1f2c9e4b8d0a5c7e3f21";
+    let token = "tok-part-5d1e";
+    let upstream = serve_demo(token);
+    tmux.launch(
+        &format!("HMS_MANAGEMENT_TOKEN={token} "),
+        &format!(
+            "--live --base-url {} --room {room} --type join --page-size 10",
+            upstream.url
+        ),
+    );
+    tmux.wait_for(|s| s.contains("more as you scroll"), "the first pages");
+    // What the service holds of the query, as the demo has it.
+    let filter = Filter {
+        types: vec![EventType::Join],
+        ..Filter::default().with(callscope::event::Field::Room, room)
+    };
+    let total = demo_count(&filter).replace(',', "");
+    let save = |path: &str| {
+        tmux.keys(&["s"]);
+        tmux.wait_for(
+            |s| s.contains(" into: ") || s.contains(" to: "),
+            "the save prompt",
+        );
+        tmux.keys(&["C-u"]);
+        tmux.type_text(path);
+        tmux.keys(&["Enter"]);
+        tmux.wait_for_text(&format!("to {path}"))
+    };
+    let screen = save("part.json");
+    assert!(
+        screen.contains(&format!("part of the {total} the query matched")),
+        "{screen}"
+    );
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("part.json")).unwrap()).unwrap();
+    let held = saved["events"].as_array().unwrap().len();
+    assert!(held > 0 && held.to_string() != total, "{held} of {total}");
+    assert_eq!(saved["total"].to_string(), total);
+    assert!(!saved["next"].as_str().unwrap().is_empty(), "{saved:#}");
+    let reopened = Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .args(["list", "part.json", "--format", "ndjson"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&reopened.stderr);
+    assert!(
+        stderr.contains("partial") && stderr.contains(&format!("of the {total} events")),
+        "{stderr}"
+    );
+    let screen = save("part.ndjson");
+    assert!(screen.contains("NDJSON cannot say so"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_terminal_restored(&tmux, 0);
+}

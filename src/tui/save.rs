@@ -1,0 +1,97 @@
+//! Saving to a file (`s` or `S`): the shown or loaded events, as an envelope (or NDJSON for a
+//! `.ndjson` or `.jsonl` path), written atomically. A part of a live query's answer is saved as
+//! a part: the envelope carries the service's cursor, and its total where it counts what was
+//! saved, so that the file opens again as partial; a format that cannot say so is said to.
+
+use super::action::Action;
+use super::effect::SaveWhat;
+use super::model::Model;
+use crate::output::{Format, Head, write_atomically};
+use crate::text::thousands;
+
+/// Carries out a save to `path` (a folder's is [`super::folder::save`]).
+pub fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action {
+    let target = &crate::folders::expand_home(std::path::Path::new(path));
+    if target.is_dir() || path.ends_with('/') {
+        return super::folder::save(model, path, target, what, replace);
+    }
+    if !replace && target.exists() {
+        return Action::SaveNeedsConfirm {
+            path: path.to_string(),
+            what,
+        };
+    }
+    let store = &model.events.store;
+    let rows: Vec<u32> = match what {
+        SaveWhat::Shown => model.events.matching.clone(),
+        SaveWhat::Loaded => (0..store.len() as u32).collect(),
+    };
+    let format = Format::of_dump_path(target);
+    let head = head(model, rows.len());
+    let result = write_atomically(target, |out| {
+        if model.config.redact {
+            crate::redact::write_events(store, &rows, format, &head, out)
+        } else {
+            crate::output::write_events(store, &rows, format, &head, out)
+        }
+    });
+    let redacted = if model.config.redact {
+        " (redacted)"
+    } else {
+        ""
+    };
+    let saved = format!("saved {} events to {path}{redacted}", rows.len());
+    Action::Saved(match result {
+        Ok(()) => Ok(
+            match partial_note(model, (format == Format::Json).then_some(&head), "NDJSON") {
+                Some(note) => format!("{saved}: {note}"),
+                None => saved,
+            },
+        ),
+        Err(e) => Err(format!("{path}: {e}; the events are still loaded")),
+    })
+}
+
+/// What the envelope of `n` saved events says of their query: the whole answer, unless a
+/// live query has pages not loaded. Then the service's cursor for them, and its total where
+/// the events saved are all those loaded (the shown ones, narrowed by the explorer's own
+/// filters, are a part of no known total).
+pub fn head(model: &Model, n: usize) -> Head {
+    let Some(next) = pages_left(model) else {
+        return Head::whole(n);
+    };
+    let live = model.session.live.as_ref();
+    Head {
+        total: live
+            .and_then(|l| l.total)
+            .filter(|_| n == model.events.store.len()),
+        next: next.to_string(),
+    }
+}
+
+/// The cursor of the live query's pages not loaded, if any are left.
+fn pages_left(model: &Model) -> Option<&str> {
+    let live = model.session.live.as_ref()?;
+    // Follow mode's refreshes page through a query loaded whole once: no part missing.
+    live.next
+        .as_deref()
+        .filter(|n| !n.is_empty() && !live.complete)
+}
+
+/// What the status line adds to a save of part of a live answer: that the envelope written
+/// with `head` says so, or (without one) that `what` (NDJSON, a folder: events alone) cannot.
+pub(super) fn partial_note(model: &Model, head: Option<&Head>, what: &str) -> Option<String> {
+    pages_left(model)?;
+    let of = match model.session.live.as_ref().and_then(|l| l.total) {
+        Some(total) => format!(
+            "part of the {} the query matched",
+            thousands(total as usize)
+        ),
+        None => "part of what the query matched".to_string(),
+    };
+    Some(match head.map(|h| h.total) {
+        Some(Some(_)) => format!("{of}; the file says so, with the cursor of the rest"),
+        Some(None) => format!("{of}; the file says more exist, with their cursor"),
+        None => format!("{of}, and {what} cannot say so: save to a .json path to keep it"),
+    })
+}
