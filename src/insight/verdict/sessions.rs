@@ -64,8 +64,10 @@ impl<'a> RoomSessions<'a> {
         if of_user.is_empty() {
             return Cow::Borrowed(of_peer);
         }
-        // The peer's joins under the same user are among the user's already.
-        if of_peer.iter().all(|j| j.2.user_id.as_deref() == user_id) {
+        // The peer's joins under the same user are among the user's already: told by their
+        // places (both in order), not by reading each peer's user, far off in memory.
+        let mut places = of_user.iter().map(|j| j.0);
+        if of_peer.iter().all(|j| places.any(|k| k == j.0)) {
             return Cow::Borrowed(of_user);
         }
         let mut joins = [of_peer, of_user].concat();
@@ -97,4 +99,72 @@ pub fn known_span<'a>(
         });
     }
     span
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`RoomSessions::joins`] the plain way: the peer's and the user's joins put together,
+    /// in the sessions' order, each once.
+    fn joins_plainly<'a>(
+        room: &RoomSessions<'a>,
+        peer_id: &str,
+        user_id: Option<&str>,
+    ) -> Vec<usize> {
+        let mut joins: Vec<Join<'a>> = room.by_peer.get(peer_id).cloned().unwrap_or_default();
+        if let Some(more) = user_id
+            .filter(|u| !u.is_empty())
+            .and_then(|u| room.by_user.get(u))
+        {
+            joins.extend(more.iter().copied());
+        }
+        let mut places: Vec<usize> = joins.iter().map(|j| j.0).collect();
+        places.sort_unstable();
+        places.dedup();
+        places
+    }
+
+    #[test]
+    fn a_peers_joins_are_its_own_and_its_users_in_order_each_once() {
+        let related = crate::source::demo::related();
+        let mut rooms: Vec<&str> = related
+            .sessions
+            .iter()
+            .map(|s| s.room_id.as_str())
+            .collect();
+        rooms.sort_unstable();
+        rooms.dedup();
+        let (mut asked, mut borrowed, mut merged) = (0, 0, 0);
+        for id in rooms {
+            let sessions: Vec<&Session> = related.sessions_of(id).collect();
+            let room = RoomSessions::new(&sessions, 0);
+            let peers = sessions.iter().flat_map(|s| &s.peers);
+            // Each peer with its own user, with another peer's user, and with none.
+            for (p, other) in peers
+                .clone()
+                .zip(peers.clone().skip(1).chain(peers.clone()))
+            {
+                for user in [p.user_id.as_deref(), other.user_id.as_deref(), None] {
+                    let joins = room.joins(&p.id, user);
+                    let places: Vec<usize> = joins.iter().map(|j| j.0).collect();
+                    assert_eq!(
+                        places,
+                        joins_plainly(&room, &p.id, user),
+                        "{} {user:?}",
+                        p.id
+                    );
+                    asked += 1;
+                    match joins {
+                        Cow::Borrowed(_) => borrowed += 1,
+                        Cow::Owned(_) => merged += 1,
+                    }
+                }
+            }
+        }
+        assert!(
+            asked > 100 && borrowed > 10 && merged > 10,
+            "{asked} {borrowed} {merged}"
+        );
+    }
 }
