@@ -424,7 +424,19 @@ fn a_named_config_that_is_missing_is_an_error() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(predicates::str::contains("nope.toml: no such file"));
+        .stderr(predicates::str::contains(
+            "nope.toml: no such file (named by --config)",
+        ));
+    // Named by the variable, the message names the variable.
+    callscope(home.path())
+        .env("CALLSCOPE_CONFIG", home.path().join("gone.toml"))
+        .args(["list", "--demo"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "gone.toml: no such file (named by CALLSCOPE_CONFIG)",
+        ));
     callscope(home.path())
         .args(["list", "--demo", "--profile", "prod"])
         .assert()
@@ -704,6 +716,17 @@ fn errors_name_the_variable_that_set_the_value_and_an_unused_url_stops_nothing()
         let (code, stderr) = run(bad, args);
         assert_eq!((code, stderr.as_str()), (Some(2), said), "{args:?}");
     }
+    // An empty one is said to be empty, with no URL made up of nothing.
+    let (code, stderr) = run(
+        ("CALLSCOPE_BASE_URL", ""),
+        &["list", "--live", "--room", "r", "--token-file", INCIDENT],
+    );
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("callscope: CALLSCOPE_BASE_URL=: it is empty: ")
+            && !stderr.contains("http://\n"),
+        "{stderr}"
+    );
     let (code, stderr) = run(
         ("CALLSCOPE_BASE_URL", "https://api.100ms.live"),
         &["list", "--live", "--room", "r", "--base-url", "notaurl"],

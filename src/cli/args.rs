@@ -81,6 +81,7 @@ impl Cli {
         let (settings, source) = self.origins_mut();
         if let Some(settings) = settings {
             settings.profile_from_env = from_env("profile");
+            settings.config_from_env = from_env("config");
         }
         if let Some(source) = source {
             source.base_url_from_env = from_env("base_url");
@@ -95,6 +96,10 @@ pub struct SettingsArgs {
     /// Read settings from this file instead of ~/.config/callscope/config.toml.
     #[arg(long, env = "CALLSCOPE_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Whether `config` is `CALLSCOPE_CONFIG`'s, not the flag's: a message names the one the
+    /// user set.
+    #[arg(skip)]
+    pub config_from_env: bool,
     /// Use this profile of the config file (else its default_profile); flags given here win over it.
     #[arg(long, env = PROFILE_ENV, value_name = "NAME")]
     pub profile: Option<String>,
@@ -600,6 +605,11 @@ fn base_url(text: &str) -> Result<String, String> {
 fn base_url_problem(text: &str, set: &dyn Fn(&str) -> String) -> Option<String> {
     match url::Url::parse(text) {
         Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => None,
+        _ if text.trim().is_empty() => Some(
+            "it is empty: give an http:// or https:// URL, such as https://api.100ms.live, or \
+             leave it unset for the hosted service"
+                .into(),
+        ),
         _ if !text.contains("://") => Some(format!(
             "a base URL starts with http:// or https://: {}",
             set(&format!("http://{}", crate::text::for_terminal(text)))

@@ -317,9 +317,11 @@ impl Config {
                 });
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(error(
-                    "no such file (it was named by --config or CALLSCOPE_CONFIG)".into(),
-                ));
+                let named = match args.config_from_env {
+                    true => "CALLSCOPE_CONFIG",
+                    false => "--config",
+                };
+                return Err(error(format!("no such file (named by {named})")));
             }
             Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
                 return Err(error("not UTF-8 text".into()));
