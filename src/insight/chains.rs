@@ -172,6 +172,11 @@ pub struct ChainAt {
 /// The story of a peer, from every loaded event (not only the shown ones). Events without a
 /// `peer_id` belong to no peer: the story of `Sym::NONE` is empty.
 pub fn story(store: &Store, peer: Sym) -> Story {
+    story_in(store, &Kinds::of(store), peer)
+}
+
+/// [`story`], with the store's error types looked up once for the stories of many peers.
+pub fn story_in(store: &Store, kinds: &Kinds, peer: Sym) -> Story {
     if peer.is_none() {
         return Story::default();
     }
@@ -182,8 +187,7 @@ pub fn story(store: &Store, peer: Sym) -> Story {
         let ts = rows[i as usize].ts;
         (ts == NO_TIME, ts, i)
     });
-    let kinds = Kinds::of(store);
-    let (chains, chain_of) = fold(rows, &kinds, &events);
+    let (chains, chain_of) = fold(rows, kinds, &events);
     Story {
         peer,
         events,

@@ -3,7 +3,7 @@
 //! failure when its quality stats are at hand. The explorer's story view and `callscope story`
 //! both tell this.
 
-use super::chains::{Chain, Story, story};
+use super::chains::{Chain, Story, story, story_in};
 use super::quality::{Summary, around};
 use super::verdict::{
     Attempt, Failing, Fetched, Outcome, RoomSessions, TrackSeen, Verdict, outcome_in, verdict,
@@ -148,7 +148,7 @@ pub fn outcomes(
     let told: Vec<Vec<(Vec<u32>, Outcome)>> = peers
         .par_iter()
         .map(|&peer| {
-            story(store, peer)
+            story_in(store, &kinds, peer)
                 .chains
                 .into_iter()
                 .map(|chain| {
