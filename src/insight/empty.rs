@@ -23,7 +23,8 @@ pub enum WhyEmpty {
     /// A value required of a field that is matched as written, though it reads as more: a list
     /// (`web,android`: one value, commas included, as a device model holds them; only the
     /// types are given as a list), or `(none)` (the explorer's word for an absent value, which
-    /// the command line takes as text).
+    /// the command line takes as text). Said as what may have left nothing: where no events
+    /// are at hand to tell, another filter may have.
     Literal { field: Field, value: String },
 }
 
@@ -56,12 +57,12 @@ impl WhyEmpty {
                 for_terminal(until)
             ),
             WhyEmpty::Literal { field, value } if value == crate::text::NONE => format!(
-                "no event has {field}={value}: a value is matched as written; (none), the \
+                "nothing matched, and {field}={value} is matched as written: (none), the \
                  explorer's word for an absent {field}, is not one here"
             ),
             WhyEmpty::Literal { field, value } => format!(
-                "no event has {field}={}: a value is matched whole, commas included (only the \
-                 types are given as a list); ask for one {field} at a time",
+                "nothing matched, and {field}={} is one value, matched whole, commas included \
+                 (only the types are given as a list): ask for one {field} at a time",
                 for_terminal(value)
             ),
         }
@@ -74,8 +75,20 @@ pub fn why_empty(filter: &Filter, store: &Store) -> Vec<WhyEmpty> {
         .into_iter()
         .flatten()
         .collect();
-    why.extend(literal_values(filter));
+    // A value some event holds as written is no reason: another filter left nothing.
+    why.extend(literal_values(filter).into_iter().filter(|why| match why {
+        WhyEmpty::Literal { field, value } => !holds(store, *field, value),
+        _ => true,
+    }));
     why
+}
+
+/// Whether an event of `store` has `value`, as written, in `field`.
+fn holds(store: &Store, field: Field, value: &str) -> bool {
+    store
+        .strings()
+        .lookup(value)
+        .is_some_and(|sym| store.rows().iter().any(|r| store.text(r, field) == sym))
 }
 
 /// What `filter` alone says of leaving nothing: each value required of a field that reads as
@@ -220,6 +233,22 @@ mod tests {
         assert_eq!(literal_values(&filter), said);
         assert_eq!(why_empty(&filter, &store_of(&[])), said);
         assert!(literal_values(&Filter::default().with(Field::Os, "ios")).is_empty());
+    }
+
+    #[test]
+    fn a_value_with_a_comma_that_some_event_holds_is_no_reason_for_nothing() {
+        // The room r1 holds "Pixel 7, Pro"; the room asked for is another: the room left nothing.
+        let store = store_of(&[
+            r#"{"id":"a","type":"client.join.failed","timestamp":"2026-11-18T10:00:00Z","data":{"room_id":"r1","user_name":"Pixel 7, Pro"}}"#,
+        ]);
+        let held = Filter::default()
+            .with(Field::UserName, "Pixel 7, Pro")
+            .with(Field::Room, "r2");
+        assert_eq!(store.filter(&held), Vec::<u32>::new());
+        assert_eq!(why_empty(&held, &store), vec![]);
+        // Held in another field, it is still said.
+        let elsewhere = Filter::default().with(Field::RoomName, "Pixel 7, Pro");
+        assert_eq!(why_empty(&elsewhere, &store).len(), 1);
     }
 
     #[test]

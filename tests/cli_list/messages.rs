@@ -207,12 +207,13 @@ fn a_value_read_as_a_list_or_as_none_that_matches_nothing_says_why() {
         let field = flag.trim_start_matches("--");
         match value {
             "(none)" => format!(
-                "callscope: no event has {field}=(none): a value is matched as written; (none), \
+                "callscope: nothing matched, and {field}=(none) is matched as written: (none), \
                  the explorer's word for an absent {field}, is not one here\n"
             ),
             _ => format!(
-                "callscope: no event has {field}={value}: a value is matched whole, commas \
-                 included (only the types are given as a list); ask for one {field} at a time\n"
+                "callscope: nothing matched, and {field}={value} is one value, matched whole, \
+                 commas included (only the types are given as a list): ask for one {field} at a \
+                 time\n"
             ),
         }
     };
