@@ -121,6 +121,16 @@ impl Head {
             next: String::new(),
         }
     }
+
+    /// The head of an envelope holding `held` events of an answer the service pages on from
+    /// `next`: its `total` where that counts the answer in full (none when a filter of ours
+    /// narrowed it) and is more than is held; else none, the total being unknown.
+    pub fn part(total: Option<u64>, held: usize, next: String) -> Head {
+        Head {
+            total: total.filter(|&t| t > held as u64),
+            next,
+        }
+    }
 }
 
 /// Writes `n` events given by their JSON: one per line (the `ndjson` format), or in one envelope

@@ -445,6 +445,31 @@ mod tests {
         assert_eq!(redacted.lines().count(), m.events.store.len());
     }
 
+    #[test]
+    fn a_save_to_a_csv_name_writes_a_dump_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = demo();
+        let path = dir.path().join("x.CSV");
+        match save(&m, path.to_str().unwrap(), SaveWhat::Loaded, false) {
+            Action::Saved(Ok(message)) => {
+                assert!(message.contains("as a JSON envelope"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+        let saved: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(
+            saved["events"].as_array().unwrap().len(),
+            m.events.store.len()
+        );
+        // A dump's own name says nothing more.
+        let path = dir.path().join("x.json");
+        match save(&m, path.to_str().unwrap(), SaveWhat::Loaded, false) {
+            Action::Saved(Ok(message)) => assert!(!message.contains(" as "), "{message}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
     /// Presses a character key as the terminal reports it.
     fn press(model: &mut Model, c: char) {
         let key = crossterm::event::KeyEvent::new(

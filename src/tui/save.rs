@@ -40,7 +40,17 @@ pub fn save(model: &Model, path: &str, what: SaveWhat, replace: bool) -> Action 
     } else {
         ""
     };
-    let saved = format!("saved {} events to {path}{redacted}", rows.len());
+    let mut saved = format!("saved {} events to {path}{redacted}", rows.len());
+    // A save is a dump, to open again: a name that asks for csv or a table gets an envelope.
+    if let Some(asked @ (Format::Csv | Format::Table)) = Format::of_path(target) {
+        saved.push_str(&format!(
+            " as a JSON envelope, a dump to open again (not {}: `callscope list -o` writes that)",
+            match asked {
+                Format::Csv => "csv",
+                _ => "a table",
+            }
+        ));
+    }
     Action::Saved(match result {
         Ok(()) => Ok(
             match partial_note(model, (format == Format::Json).then_some(&head), "NDJSON") {
@@ -60,13 +70,10 @@ pub fn head(model: &Model, n: usize) -> Head {
     let Some(next) = pages_left(model) else {
         return Head::whole(n);
     };
-    let live = model.session.live.as_ref();
-    Head {
-        total: live
-            .and_then(|l| l.total)
-            .filter(|_| n == model.events.store.len()),
-        next: next.to_string(),
-    }
+    let total = (model.session.live.as_ref())
+        .and_then(|l| l.total)
+        .filter(|_| n == model.events.store.len());
+    Head::part(total, n, next.to_string())
 }
 
 /// The cursor of the live query's pages not loaded, if any are left.

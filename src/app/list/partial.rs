@@ -59,10 +59,7 @@ fn narrowed(filter: &Filter) -> bool {
 /// and is more than it holds; else none, the total being unknown. The `next` is the service's
 /// cursor of the query where its paging stopped.
 fn head(narrowed: bool, held: usize, tally: &Tally) -> Head {
-    Head {
-        total: tally.total.filter(|&t| !narrowed && t > held as u64),
-        next: tally.next.clone(),
-    }
+    Head::part(tally.total.filter(|_| !narrowed), held, tally.next.clone())
 }
 
 /// Writes the partial answer: as [`write_list`] does, but a `json` envelope of events says
