@@ -499,6 +499,9 @@ fn the_facets_keep_the_partial_note_before_their_key_hint() {
         let facets = &title[title.find("┌ facets").unwrap()..];
         // Beside the list at 120 columns the pane is 35 wide: the hint gives
         // way, then the end of the title.
-        assert!(facets.contains("2,400 loaded, partial"), "{width}: {facets}");
+        assert!(
+            facets.contains("2,400 loaded, partial"),
+            "{width}: {facets}"
+        );
     }
 }

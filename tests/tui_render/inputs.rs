@@ -405,7 +405,14 @@ fn the_filter_editor_covers_no_pane_in_part_at_any_size() {
         &[Command::ZoomDetail],
     ];
     for shape in shapes {
-        for (width, height) in [(60, 20), (80, 24), (109, 30), (110, 30), (120, 35), (200, 50)] {
+        for (width, height) in [
+            (60, 20),
+            (80, 24),
+            (109, 30),
+            (110, 30),
+            (120, 35),
+            (200, 50),
+        ] {
             let mut m = demo(Filter::default(), (width, height));
             for &c in shape {
                 run(&mut m, c);

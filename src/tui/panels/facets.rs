@@ -248,10 +248,7 @@ pub fn draw(model: &Model, panel: &FacetPanel, frame: &mut Frame, area: Rect) {
         } else {
             theme.border()
         })
-        .title(pane_title(
-            &format!("{title}{hint}"),
-            area.width,
-        ));
+        .title(pane_title(&format!("{title}{hint}"), area.width));
     let inner = block.inner(area);
     let facets = &panel.facets;
     // A narrow pane (beside a list on a 120-column terminal) gives its room to the values: an
