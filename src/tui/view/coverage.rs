@@ -75,9 +75,9 @@ pub(super) fn notes(model: &Model) -> Option<(String, String)> {
 }
 
 /// The widest a title may be, written after a pane's corner with a space either side on an
-/// area `width` wide, for the note's short form to follow it (as the note is marked). `None` where no
-/// note is due. A view whose title ends in a key hint leaves the hint out beyond it: the note
-/// says what the view shows, the hint only how to use it.
+/// area `width` wide, for the note's short form to follow it where the note is marked. `None`
+/// where no note is due. A view whose title ends in a key hint leaves the hint out beyond it:
+/// the note says what the view shows, the hint only how to use it.
 pub fn title_room(model: &Model, width: u16) -> Option<usize> {
     let (_, short) = notes(model)?;
     // The corner and a space before the title; a space, the note, a space and two cells of
