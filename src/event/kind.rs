@@ -71,14 +71,10 @@ impl EventType {
         }
     }
 
-    /// The list's type column: at most ten characters.
+    /// The list's type column: at most ten columns. A name cut to fit says so: `track.add.`
+    /// or `disconnect` would read as a whole name.
     pub fn short(&self) -> std::borrow::Cow<'_, str> {
-        match self {
-            EventType::Disconnected => "disconnect".into(),
-            // A name cut to fit says so: `track.add.` would read as a whole name.
-            EventType::Other(name) => crate::text::cut(name, 10).into(),
-            known => known.alias().into(),
-        }
+        crate::text::cut(self.alias(), 10).into()
     }
 
     pub fn is_known(&self) -> bool {

@@ -477,3 +477,31 @@ fn events_with_a_field_of_another_type_are_said_on_the_problems_line() {
         "{header}"
     );
 }
+
+#[test]
+fn the_facets_keep_the_partial_note_before_their_key_hint() {
+    // Saved pages without a total, none of them the query's last: part of what it matched.
+    let saved = callscope::source::pages::SavedPages {
+        pages: 1,
+        events: 2400,
+        total: None,
+        last_page: false,
+    };
+    for width in [120, 140, 200] {
+        let mut m = demo(Filter::default(), (width, 35));
+        update(&mut m, Action::SavedPages(saved));
+        run(&mut m, Command::ToggleFacets);
+        let text = screen_text(draw(&m).backend().buffer());
+        let title = text
+            .lines()
+            .find(|l| l.contains("┌ facets"))
+            .unwrap_or_else(|| panic!("{text}"));
+        let facets = &title[title.find("┌ facets").unwrap()..];
+        // Beside the list at 120 columns the pane is 35 wide: the hint gives
+        // way, then the end of the title.
+        assert!(
+            facets.contains("2,400 loaded, partial"),
+            "{width}: {facets}"
+        );
+    }
+}

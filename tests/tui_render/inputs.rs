@@ -107,8 +107,8 @@ fn wide_characters_in_an_input_keep_the_cursor_after_them() {
 fn a_long_wide_text_scrolls_in_its_input_with_the_cursor_at_its_end() {
     let mut m = demo(Filter::default(), (100, 40));
     run(&mut m, Command::EditFilters);
-    // Forty wide characters: eighty columns, more than the input's width.
-    let text = "王伟".repeat(20);
+    // Sixty wide characters: 120 columns, more than the input's width.
+    let text = "王伟".repeat(30);
     for c in text.chars() {
         let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
         update(&mut m, Action::Input(TermEvent::Key(key)));
@@ -118,7 +118,7 @@ fn a_long_wide_text_scrolls_in_its_input_with_the_cursor_at_its_end() {
     let row = row_text(t.backend().buffer(), y);
     let cursor = t.get_cursor_position().unwrap();
     assert_eq!(cursor.y, y);
-    assert!(cursor.x > x && cursor.x < 78, "{cursor:?} in {row}");
+    assert!(cursor.x > x && cursor.x < 99, "{cursor:?} in {row}");
     // The end of the text is what shows, after a `…` that says its start is cut.
     let shown: String = row_cells(t.backend().buffer(), y)[x as usize..cursor.x as usize]
         .concat()
@@ -393,4 +393,54 @@ fn the_filter_editor_at_60_by_20_reaches_the_hidden_group_and_says_what_is_above
     let text = screen_text(&buffer);
     assert!(text.contains("↑ ") && text.contains(" more"), "{text}");
     insta::assert_snapshot!("filter_editor_hidden_60x20", t.backend());
+}
+
+#[test]
+fn the_filter_editor_covers_no_pane_in_part_at_any_size() {
+    use callscope::tui::view::layout::{HEADER_HEIGHT, areas_of};
+    let shapes: [&[Command]; 4] = [
+        &[],
+        &[Command::ToggleTimeline, Command::Cancel],
+        &[Command::ZoomList],
+        &[Command::ZoomDetail],
+    ];
+    for shape in shapes {
+        for (width, height) in [
+            (60, 20),
+            (80, 24),
+            (109, 30),
+            (110, 30),
+            (120, 35),
+            (200, 50),
+        ] {
+            let mut m = demo(Filter::default(), (width, height));
+            for &c in shape {
+                run(&mut m, c);
+            }
+            run(&mut m, Command::EditFilters);
+            let t = draw(&m);
+            let buffer = t.backend().buffer();
+            let screen = screen_text(buffer);
+            let top = row_cells(buffer, HEADER_HEIGHT);
+            assert!(
+                row_text(buffer, HEADER_HEIGHT).starts_with("┌ filters"),
+                "{shape:?} at {width}x{height}:\n{screen}"
+            );
+            let right = top.iter().position(|c| *c == "┐").unwrap() as u16 + 1;
+            let bottom = (HEADER_HEIGHT..height)
+                .find(|&y| row_cells(buffer, y)[0] == "└")
+                .unwrap_or_else(|| panic!("{shape:?} at {width}x{height}:\n{screen}"));
+            let a = areas_of(&m);
+            for pane in [a.timeline, a.list, a.detail] {
+                let covered_rows = pane.y <= bottom && pane.bottom() > HEADER_HEIGHT;
+                if pane.is_empty() || !covered_rows || pane.x >= right {
+                    continue;
+                }
+                assert!(
+                    pane.right() <= right,
+                    "{shape:?} at {width}x{height}: the box ends at {right}, in {pane:?}:\n{screen}"
+                );
+            }
+        }
+    }
 }

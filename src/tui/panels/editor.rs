@@ -444,7 +444,7 @@ const LABEL_WIDTH: u16 = 12;
 /// lines are above and below.
 pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect) {
     let theme = &model.config.theme;
-    let width = area.width.min(78);
+    let width = area.width;
     let notes = if editor.inputs.len() > SLOTS.len() {
         vec![
             " every filter in force; u in the list takes a change back",

@@ -14,7 +14,7 @@ use crate::filter::Condition;
 use crate::insight::{self, FACET_KEYS, Facet};
 use crate::insight::{GroupKey, GroupSort};
 use crate::text::for_terminal;
-use crate::text::{cut, cut_after_numbers};
+use crate::text::{cut, cut_after_numbers, display_width};
 use crate::tui::action::Command;
 use crate::tui::model::{Events, Model};
 use crate::tui::update::history::{self, Return};
@@ -226,8 +226,20 @@ pub fn draw(model: &Model, panel: &FacetPanel, frame: &mut Frame, area: Rect) {
     let theme = &model.config.theme;
     let title = panel.title.as_str();
     let hint = match cursor {
-        Some(_) => " · Enter: its events, !: hide them".to_string(),
-        None => String::new(),
+        Some(_) => " · Enter: its events, !: hide them",
+        None => "",
+    };
+    let mut title = for_terminal(title).into_owned();
+    // The note that the events are part of what the query matched outranks the hint, and the
+    // end of the title on a narrow pane (its first word kept).
+    let hint = match crate::tui::view::coverage::title_room(model, area.width) {
+        Some(room) if display_width(&title) + display_width(hint) > room => {
+            if room > "facets".len() {
+                title = cut(&title, room);
+            }
+            ""
+        }
+        _ => hint,
     };
     let block = Block::new()
         .borders(Borders::TOP | Borders::LEFT)
@@ -236,10 +248,7 @@ pub fn draw(model: &Model, panel: &FacetPanel, frame: &mut Frame, area: Rect) {
         } else {
             theme.border()
         })
-        .title(pane_title(
-            &format!("{}{hint}", for_terminal(title)),
-            area.width,
-        ));
+        .title(pane_title(&format!("{title}{hint}"), area.width));
     let inner = block.inner(area);
     let facets = &panel.facets;
     // A narrow pane (beside a list on a 120-column terminal) gives its room to the values: an

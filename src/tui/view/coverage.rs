@@ -74,6 +74,17 @@ pub(super) fn notes(model: &Model) -> Option<(String, String)> {
     })
 }
 
+/// The widest a title may be, written after a pane's corner with a space either side on an
+/// area `width` wide, for the note's short form to follow it where the note is marked. `None`
+/// where no note is due. A view whose title ends in a key hint leaves the hint out beyond it:
+/// the note says what the view shows, the hint only how to use it.
+pub fn title_room(model: &Model, width: u16) -> Option<usize> {
+    let (_, short) = notes(model)?;
+    // The corner and a space before the title; a space, the note, a space and two cells of
+    // border after it.
+    Some(usize::from(width).saturating_sub(2 + 1 + display_width(&short) + 2 + 2))
+}
+
 /// Writes the note on the title line of each view that summarises the events, at its right
 /// end, where the title leaves room.
 pub fn mark_views(model: &Model, frame: &mut Frame, a: &Areas) {

@@ -21,6 +21,18 @@ impl Areas {
     pub fn body(&self) -> Rect {
         self.timeline.union(self.list).union(self.detail)
     }
+
+    /// The list's column: the list and the strip above it where the detail pane is beside
+    /// them, else the whole body. A box drawn over the list keeps within it, so that it
+    /// covers no pane in part.
+    pub fn list_column(&self) -> Rect {
+        let beside = self.detail.width > 0 && self.detail.x > self.list.x;
+        if beside {
+            self.timeline.union(self.list)
+        } else {
+            self.body()
+        }
+    }
 }
 
 /// Lines of the header: source and counts, type toggles, the filters, messages.

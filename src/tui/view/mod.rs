@@ -32,7 +32,7 @@ pub fn view(model: &Model, frame: &mut Frame) {
     // The views that summarise say so when they summarise part of what matches.
     coverage::mark_views(model, frame, &a);
     if let Focus::Editing(e) = &model.focus {
-        editor::draw(model, e, frame, a.body());
+        editor::draw(model, e, frame, a.list_column());
     }
     if let Focus::Rooms(prompt) = &model.focus {
         rooms::draw(model, prompt, frame, a.body());
