@@ -390,6 +390,9 @@ impl Slot {
             // The types as they were when their text is (a required type stays required).
             Slot::Types if text == self.text_of(f) => filter,
             Slot::Types => with_types(&filter, text)?,
+            // A field's conditions as they were when their text is: `(none)` given as text on
+            // the command line reads as the same text as an absent value.
+            Slot::Field(_) if text == self.text_of(f) => filter,
             Slot::Field(field) => with_field(&filter, field, text)?,
             Slot::Status => Filter {
                 terminal: status_of(text)?,
@@ -602,6 +605,8 @@ mod tests {
             Some(EventType::Connect.name().into()),
         ));
         f.add(Condition::not(Field::Sdk, Some("web".into())));
+        // `--user "(none)"`: the text, not an absent user.
+        f.add(Condition::is(Field::User, "(none)"));
         f.search = Some("ice".into());
         f.since = Some(TimeBound {
             text: "30m".into(),
