@@ -63,7 +63,7 @@ pub fn fetch(
         |p| {
             if show {
                 let total = p.total.map(|t| format!(" of {t}")).unwrap_or_default();
-                eprint!(
+                crate::text::say_part!(
                     "\r\x1b[2Kfetched page {}: {}{total}",
                     p.pages,
                     crate::text::plural(p.events, "event", "events")
@@ -72,44 +72,43 @@ pub fn fetch(
         },
         |notice| {
             if show {
-                eprint!("\r\x1b[2K");
+                crate::text::say_part!("\r\x1b[2K");
             }
             match notice {
                 Notice::Retry(r) => {
                     let reason =
                         crate::text::for_terminal(&live.names.rename(&r.reason)).into_owned();
-                    eprintln!(
+                    crate::text::say!(
                         "callscope: {reason}; retrying in {} s (attempt {}, {})",
                         r.wait.as_secs().max(1),
                         r.attempt,
                         crate::source::worker::giving_up_words(r.gives_up_in.as_secs())
                     );
                 }
-                Notice::Restarted(message) => eprintln!(
+                Notice::Restarted(message) => crate::text::say!(
                     "callscope: {}",
                     crate::text::for_terminal(&live.names.rename(message))
                 ),
-                Notice::NotNeeded(failures) => eprintln!(
-                    "callscope: note: every event of the query arrived; {} no longer needed \
-                     failed: {}",
-                    match failures.len() {
-                        1 => "a request",
-                        _ => "requests",
-                    },
-                    crate::text::for_terminal(&live.names.rename(&failures.join("; ")))
+                Notice::NotNeeded(failures) => crate::text::say!(
+                    "callscope: note: {}",
+                    crate::text::for_terminal(
+                        &live
+                            .names
+                            .rename(&crate::source::live::not_needed_note(failures))
+                    )
                 ),
             }
         },
     ));
     if show {
-        eprint!("\r\x1b[2K");
+        crate::text::say_part!("\r\x1b[2K");
     }
     if let Ok(store) = &result
         && store.is_empty()
         && let Some(room_id) = filter.room()
         && let Some(note) = runtime.block_on(no_such_room(&connection.api, tokens, room_id))
     {
-        eprintln!("{}", crate::text::for_terminal(&live.names.rename(&note)));
+        crate::text::say!("{}", crate::text::for_terminal(&live.names.rename(&note)));
     }
     result.map(|store| (store, filter.clone())).map_err(|u| {
         Stopped::PartWay(
@@ -125,7 +124,7 @@ pub fn fetch(
 /// are: the lookup may wait minutes for a service that does not answer.
 pub fn say_room_retry(live: &LiveSource, filter: &Filter, r: &crate::source::worker::Retry) {
     let reason = crate::text::for_terminal(&live.names.rename(&r.reason)).into_owned();
-    eprintln!(
+    crate::text::say!(
         "callscope: looking up the room named {:?}: {reason}; retrying in {} s (attempt {}, {})",
         filter.room().unwrap_or_default(),
         r.wait.as_secs().max(1),
@@ -230,7 +229,7 @@ pub fn related(
                     Ok(stats) => {
                         related.add([crate::related::Object::Stats(stats)]);
                     }
-                    Err(e) => eprintln!(
+                    Err(e) => crate::text::say!(
                         "callscope: no quality stats for session {session}: {}",
                         crate::text::for_terminal(&e.describe())
                     ),

@@ -43,7 +43,7 @@ fn folder(list: &List) -> Option<&std::path::Path> {
 pub fn run(list: List) -> Result<Ended, Failure> {
     // Not a problem (the exit status stays 0), but zero events from it should not pass unsaid.
     for path in list.source.empty_files() {
-        eprintln!("{}", empty_file_note(&path));
+        crate::text::say!("{}", empty_file_note(&path));
     }
     if folder(&list).is_some() {
         return to_folder(&list);
@@ -127,8 +127,8 @@ pub fn run(list: List) -> Result<Ended, Failure> {
 fn note_odd_fields(odd: OddFields, filtered: bool) {
     if let Some(sentence) = odd.sentence() {
         match filtered {
-            true => eprintln!("callscope: note: of the events the filter read, {sentence}"),
-            false => eprintln!("callscope: note: {sentence}"),
+            true => crate::text::say!("callscope: note: of the events the filter read, {sentence}"),
+            false => crate::text::say!("callscope: note: {sentence}"),
         }
     }
 }
@@ -138,7 +138,7 @@ fn note_odd_fields(odd: OddFields, filtered: bool) {
 /// (every one without a filter; see [`matching_copies`]).
 fn note_dropped(dropped: usize, filter: &Filter) {
     if dropped > 0 {
-        eprintln!("{}", dropped_note(dropped, !filter.is_empty()));
+        crate::text::say!("{}", dropped_note(dropped, !filter.is_empty()));
     }
 }
 
@@ -250,7 +250,7 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
                 .into_owned()
         })
         .collect();
-    eprintln!(
+    crate::text::say!(
         "callscope: wrote {}, {}, {} and {} into {}: {}",
         crate::text::plural(rows.len(), "event", "events"),
         crate::text::plural(related.rooms.len(), "room", "rooms"),
@@ -290,11 +290,11 @@ fn note_saved_pages(source: &Source) {
         n => format!("the {n} saved pages hold"),
     };
     match pages.total {
-        Some(total) => eprintln!(
+        Some(total) => crate::text::say!(
             "callscope: partial: {saved} {held} of the {} events their query matched",
             thousands(total as usize)
         ),
-        None => eprintln!(
+        None => crate::text::say!(
             "callscope: partial: {saved} {held} events, and more followed (no page is the query's last)"
         ),
     }
@@ -326,7 +326,7 @@ pub(super) fn note_why_empty(filter: &Filter, store: Option<&Store>) {
                 String::new()
             }
         };
-        eprintln!("callscope: {}{how}", why.words());
+        crate::text::say!("callscope: {}{how}", why.words());
     }
 }
 

@@ -68,7 +68,7 @@ pub fn exit(result: Result<Ended, Failure>) -> ExitCode {
         Ok(Ended::Signal(status)) => ExitCode::from(status),
         Err(failure) => {
             for line in failure.to_string().lines() {
-                eprintln!("callscope: {}", crate::text::for_terminal(line));
+                crate::text::say!("callscope: {}", crate::text::for_terminal(line));
             }
             ExitCode::from(failure.exit_status())
         }

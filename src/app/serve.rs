@@ -84,7 +84,7 @@ pub fn run(serve: Serve) -> Result<Ended, Failure> {
     // Filters that match nothing serve an empty answer to every query: said, with why where it
     // can be told, as list says it.
     if !filter.is_empty() && store.filter(&filter).is_empty() {
-        eprintln!(
+        crate::text::say!(
             "callscope: note: the filters match none of the {} read: every query is answered \
              with no event",
             crate::text::plural(store.len(), "event", "events")

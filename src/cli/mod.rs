@@ -54,7 +54,7 @@ fn clap_exit(e: clap::Error) -> ! {
         e.exit();
     }
     for line in plain.lines() {
-        eprintln!("{}", crate::text::for_terminal(line));
+        crate::text::say!("{}", crate::text::for_terminal(line));
     }
     std::process::exit(e.exit_code());
 }
@@ -103,7 +103,7 @@ fn list(mut args: ListArgs, explicit: Explicit) -> Result<Ended, Failure> {
         let added = config::added_filters(&given, &args.filters)
             .to_filter()
             .map_err(Failure::Usage)?;
-        eprintln!(
+        crate::text::say!(
             "callscope: profile {} in force; filters it adds: {} (--no-profile leaves it out)",
             crate::text::for_terminal(profile),
             crate::text::for_terminal(&added.describe())

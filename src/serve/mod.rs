@@ -256,12 +256,12 @@ async fn serve(
         .local_addr()
         .map_err(|e| format!("cannot read the address listened on: {e}"))?;
     if !local.ip().to_canonical().is_loopback() {
-        eprintln!(
+        crate::text::say!(
             "callscope: warning: listening on {local}, which is not a loopback address: anyone who can reach this machine can query the events with the token"
         );
     }
     if token.generated {
-        eprintln!("token: {}", token.value);
+        crate::text::say!("token: {}", token.value);
     }
     // A server asked to stop shuts down cleanly, and says so with status 0, as servers do.
     let signal = crate::stop::requested(false);

@@ -238,6 +238,20 @@ pub enum Notice<'a> {
     NotNeeded(&'a [String]),
 }
 
+/// What is said of a query loaded in full though requests failed on the way (`failures`, each
+/// "loading the query: HTTP 401: …"): "every event of the query arrived; a request no longer
+/// needed failed: …".
+pub fn not_needed_note(failures: &[String]) -> String {
+    format!(
+        "every event of the query arrived; {} no longer needed failed: {}",
+        match failures.len() {
+            1 => "a request",
+            _ => "requests",
+        },
+        failures.join("; ")
+    )
+}
+
 /// A whole-query fetch that stopped part-way.
 #[derive(Debug)]
 pub struct Unfinished {

@@ -37,6 +37,9 @@
 //! - A cursor that fails for good is reported once the others are done; what they loaded stays,
 //!   and "load everything" again retries it from where it stopped. If the untyped cursor reaches
 //!   its end, it alone has covered the query, and a typed cursor's failure no longer matters.
+//!   A query loaded in full all the same reports every failure on the way (the untyped
+//!   cursor's before or after the census retired it, a typed cursor's, and a request still
+//!   being retried, dropped as the query ends) in its [`Tally`]'s `redundant`.
 //! - "Load next page" (lazy paging) stays on one cursor until "load everything" fans out; after
 //!   a stop, it asks each cursor the merge waits on for its next page.
 //!

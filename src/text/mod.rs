@@ -2,10 +2,13 @@
 
 mod count;
 mod sanitize;
+mod stderr;
 mod width;
 
 pub use count::{plural, thousands};
 pub use sanitize::{ForTerminal, for_terminal, holds_controls, json_escaped};
+pub use stderr::write_stderr;
+pub(crate) use stderr::{say, say_part};
 pub use width::{
     Give, NARROWEST, TABLE_GAP, cut, cut_after_numbers, cut_at_space, cut_left, display_width,
     fit_table,

@@ -160,20 +160,7 @@ async fn a_partial_answer_saved_as_json_carries_the_services_total_and_reopens_a
 /// cursor is refused at its second page, and the count of the query that could retire the
 /// query's cursor is refused too. Every other type's cursor loads in full.
 async fn redundantly_refused() -> Catalog {
-    let types = vec![
-        CONNECT,
-        CONNECT,
-        CONNECT,
-        CONNECT,
-        JOIN,
-        SUBSCRIBE,
-        PUBLISH,
-        DISCONNECTED,
-        JOIN,
-        SUBSCRIBE,
-        PUBLISH,
-        DISCONNECTED,
-    ];
+    let types = redundantly_refused_types();
     let mut setup = setup(types);
     setup.faults = vec![
         refused("untyped", 2),
@@ -221,6 +208,119 @@ async fn a_load_whose_every_type_arrived_in_full_is_complete_though_a_cursor_fai
         .map(|r| r.key)
         .collect();
     assert_eq!(refusals.len(), 3, "{refusals:?}");
+}
+
+/// The refusal the catalog answers a fault of status 401 with, as a note says it.
+fn refusal_401() -> &'static str {
+    "HTTP 401: fault 401 (check the token: HMS_MANAGEMENT_TOKEN, --token-file, or \
+     HMS_ACCESS_KEY + HMS_SECRET; it may have expired)"
+}
+
+#[tokio::test]
+async fn a_failure_of_the_querys_cursor_that_the_census_made_unneeded_is_said() {
+    // The count of the query answers, and retires the query's own cursor, which was refused
+    // (or is refused as it is retired): the load is whole, and the refusal is said.
+    let server = Catalog::start(Setup {
+        faults: vec![refused("untyped", 2), refused(CONNECT, 1)],
+        ..setup(redundantly_refused_types())
+    })
+    .await;
+    let out = list_live_at(
+        &server.url,
+        catalog::ROOM,
+        &["--page-size", "3", "--format", "ndjson"],
+    )
+    .await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(text(&out.stdout).lines().count(), 12, "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "callscope: note: every event of the query arrived; requests no longer needed \
+             failed: loading the query: {r}; loading the {CONNECT} events: {r}\n",
+            r = refusal_401()
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_failure_of_a_types_cursor_is_said_when_the_querys_own_cursor_brought_every_event() {
+    // The join cursor is refused at its first page: no census can be taken, and the query's own
+    // cursor pages to its end.
+    let server = Catalog::start(Setup {
+        faults: vec![refused(JOIN, 0)],
+        ..setup(redundantly_refused_types())
+    })
+    .await;
+    let out = list_live_at(
+        &server.url,
+        catalog::ROOM,
+        &["--page-size", "3", "--format", "ndjson"],
+    )
+    .await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(text(&out.stdout).lines().count(), 12, "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "callscope: note: every event of the query arrived; a request no longer needed \
+             failed: loading the {JOIN} events: {}\n",
+            refusal_401()
+        )
+    );
+}
+
+#[tokio::test]
+async fn with_stderr_closed_a_note_is_lost_and_the_exit_status_stays() {
+    // stderr is a pipe whose reader is gone: writing the note fails, and is no panic.
+    let server = redundantly_refused().await;
+    let url = server.url.clone();
+    let status = tokio::task::spawn_blocking(move || {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_callscope"))
+            .args([
+                "list",
+                "--live",
+                "--base-url",
+                &url,
+                "--room",
+                catalog::ROOM,
+            ])
+            .args(["--page-size", "3", "--format", "ndjson"])
+            .env("HMS_MANAGEMENT_TOKEN", TOKEN)
+            .env_remove("CALLSCOPE_CONFIG")
+            .env_remove("CALLSCOPE_PROFILE")
+            .env_remove("XDG_CONFIG_HOME")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stderr.take());
+        child.wait().unwrap()
+    })
+    .await
+    .unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+/// Twelve events, four connects first, then one of each other type twice over.
+fn redundantly_refused_types() -> Vec<&'static str> {
+    vec![
+        CONNECT,
+        CONNECT,
+        CONNECT,
+        CONNECT,
+        JOIN,
+        SUBSCRIBE,
+        PUBLISH,
+        DISCONNECTED,
+        JOIN,
+        SUBSCRIBE,
+        PUBLISH,
+        DISCONNECTED,
+    ]
 }
 
 #[tokio::test]

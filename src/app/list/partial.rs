@@ -37,7 +37,7 @@ pub(super) fn write(
     }
     note_dropped(matching_copies(store.dropped_raws(), filter), filter);
     note_odd_fields(store.odd_fields(), false);
-    eprintln!("{}", note(store, &rows, narrowed, tally));
+    crate::text::say!("{}", note(store, &rows, narrowed, tally));
     Err(Failure::Runtime(failure))
 }
 

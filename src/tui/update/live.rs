@@ -39,8 +39,16 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             }
         }
         Report::InFlight { requests, .. } => live.requests = requests,
-        // The explorer shows how far the load got from its own counts.
-        Report::Tally { .. } => {}
+        // The explorer shows how far the load got from its own counts; failures that did not
+        // matter (every event arrived all the same) are said until the user does something else.
+        Report::Tally { tally, .. } => {
+            if !tally.redundant.is_empty() {
+                model.status = Some(format!(
+                    "note: {}",
+                    crate::source::live::not_needed_note(&tally.redundant)
+                ));
+            }
+        }
         Report::Page { page, .. } => {
             live.pages += 1;
             live.total = page.total.or(live.total);

@@ -2,6 +2,7 @@
 //! paging or asks its query again from the first page.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 
 use crate::event::EventType;
 use crate::filter::Filter;
@@ -51,6 +52,9 @@ pub(super) struct Cursor {
     /// not new, and are not handed on twice.
     pub(super) owed: HashMap<EventKey, u32>,
     pub(super) busy: bool,
+    /// Why the request on its way was last retried, if it was: set by the request as it
+    /// retries, cleared as it lands.
+    pub(super) retrying: Arc<Mutex<Option<String>>>,
     pub(super) state: CursorState,
 }
 
@@ -69,6 +73,7 @@ impl Cursor {
             restarted: None,
             owed: HashMap::new(),
             busy: false,
+            retrying: Arc::default(),
             state: CursorState::Open,
         }
     }

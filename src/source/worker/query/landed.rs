@@ -57,6 +57,9 @@ impl QueryState {
                 total = fetched.total,
                 "the typed cursors cover the query; the untyped cursor stops"
             );
+            if let CursorState::Failed { message, .. } = &self.cursors[0].state {
+                self.overtaken.push(message.clone());
+            }
             self.cursors[0].state = CursorState::Retired;
             if !self.cursors[0].busy {
                 self.merge.close(0);
@@ -71,12 +74,18 @@ impl QueryState {
         ctx: &Ctx,
     ) {
         self.cursors[k].busy = false;
+        *self.cursors[k]
+            .retrying
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = None;
         let mut fetched = match result {
             Ok(f) => f,
             Err(e) if self.cursors[k].state == CursorState::Retired => {
                 // Retired by the census while this request was on its way: the typed cursors
                 // cover the query, and nothing this cursor would have brought is missing.
                 tracing::info!(error = %e.describe(), "a request of the retired untyped cursor failed; the typed cursors cover the query");
+                let message = format!("{}: {}", self.cursors[k].label(), e.describe());
+                self.overtaken.push(message);
                 self.merge.close(k);
                 return;
             }

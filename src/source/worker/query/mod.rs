@@ -67,6 +67,10 @@ pub(super) struct QueryState {
     reported: Vec<(Slot, Instant)>,
     /// The query is loaded in full.
     finished: bool,
+    /// Failures of cursors that the others' pages made unneeded before the query ended (the
+    /// untyped cursor retired by the census after it failed, or failing once retired): said
+    /// with the others as the query ends, for they happened.
+    overtaken: Vec<String>,
 }
 
 impl QueryState {
@@ -91,6 +95,7 @@ impl QueryState {
             flights: Vec::new(),
             reported: Vec::new(),
             finished: false,
+            overtaken: Vec::new(),
         }
     }
 
@@ -306,8 +311,10 @@ impl QueryState {
             cursor.filter.clone(),
         );
         let (reports, id) = (ctx.reports.clone(), self.id);
+        let retrying = Arc::clone(&cursor.retrying);
         let flight: Flight = Box::pin(async move {
             fetch_with_retries(&api, &tokens, &pause, &filter, start.as_deref(), |retry| {
+                *retrying.lock().unwrap_or_else(|e| e.into_inner()) = Some(retry.reason.clone());
                 let _ = reports.send(Report::Retrying { query: id, retry });
             })
             .await
@@ -327,7 +334,7 @@ impl QueryState {
         // The untyped cursor at its end has covered the query alone; once retired, the typed
         // cursors cover it together.
         if *main == CursorState::Ended || (*main == CursorState::Retired && typed_ended) {
-            self.finish(Vec::new(), ctx);
+            self.finish(ctx);
             return;
         }
         let open = self
@@ -352,7 +359,7 @@ impl QueryState {
                     failures = failures.join("; "),
                     "every event of the query arrived; the failed requests were not needed"
                 );
-                self.finish(failures, ctx);
+                self.finish(ctx);
                 return;
             }
             self.load_all = false;
@@ -373,8 +380,9 @@ impl QueryState {
     }
 
     /// Ends the query as loaded in full: what the merge holds is handed on, with how far each
-    /// part got and the failures that did not matter (`redundant`).
-    fn finish(&mut self, redundant: Vec<String>, ctx: &Ctx) {
+    /// part got and the failures that did not matter (see [`QueryState::redundant`]).
+    fn finish(&mut self, ctx: &Ctx) {
+        let redundant = self.redundant();
         self.flights.clear();
         self.census_busy = false;
         for c in &mut self.cursors {
@@ -395,6 +403,30 @@ impl QueryState {
         self.finished = true;
         self.load_all = false;
         self.asked = false;
+    }
+
+    /// The failures of a query loaded in full, each once, as it ends: those overtaken before,
+    /// each cursor's that failed for good, and each request still being retried, which is
+    /// dropped as no longer needed.
+    fn redundant(&self) -> Vec<String> {
+        let mut failures = self.overtaken.clone();
+        for cursor in &self.cursors {
+            if let CursorState::Failed { message, .. } = &cursor.state {
+                failures.push(message.clone());
+            }
+            let retrying = cursor.retrying.lock().unwrap_or_else(|e| e.into_inner());
+            if cursor.busy
+                && let Some(reason) = retrying.as_ref()
+            {
+                failures.push(format!(
+                    "{}: {reason} (it was being retried, and was dropped)",
+                    cursor.label()
+                ));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        failures.retain(|f| seen.insert(f.clone()));
+        failures
     }
 
     /// Whether every event of the query arrived though some cursor stopped: each typed

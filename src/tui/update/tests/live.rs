@@ -259,6 +259,33 @@ fn a_query_asked_again_from_its_first_page_is_said_and_its_loading_goes_on() {
     assert_eq!(m.events.store.len(), 10, "what was loaded stays");
 }
 
+#[test]
+fn a_load_complete_though_a_request_failed_says_which_on_the_status_line() {
+    let mut m = live_ten();
+    let query = m.session.live.as_ref().unwrap().query;
+    let failed = "loading the client.join.failed events: HTTP 401: expired";
+    let tally = crate::source::worker::Tally {
+        redundant: vec![failed.to_string()],
+        ..Default::default()
+    };
+    update(
+        &mut m,
+        Action::Live(Report::Tally {
+            query,
+            tally: Box::new(tally),
+        }),
+    );
+    update(&mut m, Action::Live(Report::Finished { query }));
+    assert_eq!(
+        m.status.as_deref(),
+        Some(
+            "note: every event of the query arrived; a request no longer needed failed: \
+             loading the client.join.failed events: HTTP 401: expired"
+        )
+    );
+    assert!(m.session.live.as_ref().unwrap().complete);
+}
+
 /// `A` loads every page from the views whose figures the missing pages make partial (the groups,
 /// their facets, a peer's story), and leaves the view as it is.
 #[test]
