@@ -108,7 +108,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
     if rows.is_empty() {
         note_why_empty(fetched_by.as_ref().unwrap_or(&list.filter), Some(&store));
     }
-    write_list(&list, &store, rows).map_err(Failure::Runtime)?;
+    write_list(&list, &store, rows, None).map_err(Failure::Runtime)?;
     note_dropped(dropped, &list.filter);
     // Without a filter, every event read is in the store; live, every event fetched; offline
     // with a filter, the events it may match at least.
@@ -447,7 +447,14 @@ fn closed_pipe(e: &std::io::Error) -> bool {
     kind == std::io::ErrorKind::BrokenPipe
 }
 
-fn write_list(list: &List, store: &Store, mut rows: Vec<u32>) -> Result<(), String> {
+/// Writes the answer in the list's format; a `json` envelope of events says `head` of its
+/// query where given (a partial answer), else that it is the whole.
+fn write_list(
+    list: &List,
+    store: &Store,
+    mut rows: Vec<u32>,
+    head: Option<&crate::output::Head>,
+) -> Result<(), String> {
     if let Some(max) = list.max {
         rows.truncate(max);
     }
@@ -467,9 +474,14 @@ fn write_list(list: &List, store: &Store, mut rows: Vec<u32>) -> Result<(), Stri
     let columns = (format == Format::Table && list.output.is_none())
         .then(terminal_columns)
         .flatten();
-    let write = |out: &mut dyn Write| match &groups {
-        Some(groups) => crate::insight::write_groups_within(store, groups, format, columns, out),
-        None => crate::output::write_events_within(store, &rows, format, columns, out),
+    let write = |out: &mut dyn Write| match (&groups, head) {
+        (Some(groups), _) => {
+            crate::insight::write_groups_within(store, groups, format, columns, out)
+        }
+        (None, Some(head)) if format == Format::Json => {
+            crate::output::write_events(store, &rows, format, head, out)
+        }
+        (None, _) => crate::output::write_events_within(store, &rows, format, columns, out),
     };
     write_out(list, write)
 }

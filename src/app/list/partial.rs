@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use super::{List, list_format, note_dropped, note_odd_fields, write_list, write_out};
+use super::{List, note_dropped, note_odd_fields, write_list};
 use crate::app::{Ended, Failure};
 use crate::event::Field;
 use crate::filter::Filter;
-use crate::output::{Format, Head};
+use crate::output::Head;
 use crate::source::ndjson::matching_copies;
 use crate::source::worker::Tally;
 use crate::store::{NO_TIME, Store};
@@ -30,7 +30,7 @@ pub(super) fn write(
     }
     let narrowed = narrowed(filter);
     let head = head(narrowed, rows.len(), tally);
-    if let Err(w) = write_partial(list, store, rows.clone(), &head) {
+    if let Err(w) = write_list(list, store, rows.clone(), Some(&head)) {
         return Err(Failure::Runtime(format!(
             "{failure}; what arrived before it could not be written: {w}"
         )));
@@ -60,25 +60,6 @@ fn narrowed(filter: &Filter) -> bool {
 /// cursor of the query where its paging stopped.
 fn head(narrowed: bool, held: usize, tally: &Tally) -> Head {
     Head::part(tally.total.filter(|_| !narrowed), held, tally.next.clone())
-}
-
-/// Writes the partial answer: as [`write_list`] does, but a `json` envelope of events says
-/// `head`.
-fn write_partial(list: &List, store: &Store, rows: Vec<u32>, head: &Head) -> Result<(), String> {
-    if list_format(list) != Format::Json || list.group_by.is_some() {
-        return write_list(list, store, rows);
-    }
-    let redacted;
-    let (store, rows) = if list.redact {
-        redacted = crate::redact::redacted_store(store, &rows)?;
-        (&redacted, (0..redacted.len() as u32).collect())
-    } else {
-        (store, rows)
-    };
-    let raws = rows.iter().map(|&i| store.raw(i as usize));
-    write_out(list, |out| {
-        crate::output::write_envelope(raws, rows.len(), head, out)
-    })
 }
 
 /// The events that arrived of one type: how many, and the earliest and latest times.
