@@ -3,7 +3,7 @@
 //! failure when its quality stats are at hand. The explorer's story view and `callscope story`
 //! both tell this.
 
-use super::chains::{Chain, Story, story, story_in};
+use super::chains::{Chain, Story, every_chain, story};
 use super::quality::{Summary, around};
 use super::verdict::{
     Attempt, Failing, Fetched, Outcome, RoomSessions, TrackSeen, Verdict, outcome_in, verdict,
@@ -84,26 +84,39 @@ pub fn tell_with(
 
 /// Who failed, where and when, for a chain's verdict: read off its first error.
 pub fn failing_of<'a>(store: &'a Store, chain: &Chain) -> Failing<'a> {
-    let first = store.row(chain.events[0] as usize);
+    failing_at(store, chain.events[0] as usize, chain.first, chain.last)
+}
+
+/// [`failing_of`] the chain whose first error is the event at `i`, failing from `first` to
+/// `last`.
+fn failing_at(store: &Store, i: usize, first: i64, last: i64) -> Failing<'_> {
+    let row = store.row(i);
     let text = |sym: Sym| (!sym.is_none()).then(|| store.str(sym));
+    // The chain's action, or its type when its errors carry none.
+    let action = if row.action.is_none() {
+        row.kind
+    } else {
+        row.action
+    };
     Failing {
-        peer_id: store.str(first.peer_id),
-        user_id: text(first.user_id),
-        room_id: text(first.room_id).unwrap_or(""),
-        attempt: Attempt::of(chain.action_name(store)),
-        first: chain.first,
-        last: chain.last,
+        peer_id: store.str(row.peer_id),
+        user_id: text(row.user_id),
+        room_id: text(row.room_id).unwrap_or(""),
+        attempt: Attempt::of(store.str(action)),
+        first,
+        last,
         tracks_whole: false,
         sessions_asked: false,
     }
 }
 
 /// What became of every chain of the loaded events: for each event in a chain, the chain's
-/// number (unique among all peers) and its outcome; `None` for an event in no chain. Every
-/// peer's story is told once, on the threads of rayon's pool (a peer's chains need nothing of
-/// another's); the track events of the store are read once and indexed by room, then by peer
+/// number (unique among all peers) and its outcome; `None` for an event in no chain. The chains
+/// of every peer are found at once ([`every_chain`]) and their verdicts found on the threads of
+/// rayon's pool (a chain's verdict needs nothing of another's); the track events of the store are read once and indexed by room, then by peer
 /// and by user, and each room's sessions are indexed once, so that the groups view can count a
-/// share per group. Chains are numbered in the order of their peers' symbols.
+/// share per group. Chains are numbered in the order of their peers' symbols, then of their
+/// actions' symbols.
 pub fn outcomes(
     store: &Store,
     related: &Related,
@@ -121,13 +134,7 @@ pub fn outcomes(
     all.sort_by(|a, b| (a.at, &a.room_id).cmp(&(b.at, &b.room_id)));
     let tracks = RoomTracks::of(&all);
     let kinds = super::Kinds::of(store);
-    let mut peers: Vec<Sym> = rows
-        .iter()
-        .filter(|r| !r.peer_id.is_none() && kinds.is_error(r.kind))
-        .map(|r| r.peer_id)
-        .collect();
-    peers.sort();
-    peers.dedup();
+    let every = every_chain(store, &kinds);
     // Each room's sessions read once, for all its chains: the sessions sorted out by room in
     // one pass (a pass over every session for each room took seconds at thousands of rooms).
     let mut sessions_by_room: rustc_hash::FxHashMap<&str, Vec<&Session>> = Default::default();
@@ -145,31 +152,28 @@ pub fn outcomes(
             (id, RoomSessions::new(sessions_of(id), now))
         })
         .collect();
-    let told: Vec<Vec<(Vec<u32>, Outcome)>> = peers
+    let told: Vec<Outcome> = every
+        .chains
         .par_iter()
-        .map(|&peer| {
-            story_in(store, &kinds, peer)
-                .chains
-                .into_iter()
-                .map(|chain| {
-                    let failing = fetched.of(failing_of(store, &chain));
-                    let theirs = tracks.theirs(&failing);
-                    // Only the outcome is kept: the evidence is not written.
-                    let outcome = match rooms.get(failing.room_id) {
-                        Some(room) => outcome_in(&failing, room, &theirs, now),
-                        None => {
-                            let room = RoomSessions::new(sessions_of(failing.room_id), now);
-                            outcome_in(&failing, &room, &theirs, now)
-                        }
-                    };
-                    (chain.events, outcome)
-                })
-                .collect()
+        .map(|run| {
+            let first = every.events[run.start as usize] as usize;
+            let last = every.events[run.end as usize - 1] as usize;
+            let failing = failing_at(store, first, rows[first].ts, rows[last].ts);
+            let failing = fetched.of(failing);
+            let theirs = tracks.theirs(&failing);
+            // Only the outcome is kept: the evidence is not written.
+            match rooms.get(failing.room_id) {
+                Some(room) => outcome_in(&failing, room, &theirs, now),
+                None => {
+                    let room = RoomSessions::new(sessions_of(failing.room_id), now);
+                    outcome_in(&failing, &room, &theirs, now)
+                }
+            }
         })
         .collect();
     let mut table = vec![None; rows.len()];
-    for (number, (events, outcome)) in told.into_iter().flatten().enumerate() {
-        for e in events {
+    for (number, (run, outcome)) in every.chains.into_iter().zip(told).enumerate() {
+        for &e in &every.events[run.start as usize..run.end as usize] {
             table[e as usize] = Some((number as u32, outcome));
         }
     }
