@@ -36,7 +36,13 @@ pub struct StoryOf {
 }
 
 pub fn run(of: StoryOf) -> Result<Ended, Failure> {
-    let now = chrono::Utc::now().timestamp_nanos_opt().unwrap_or(i64::MAX);
+    if of.peer_id.is_empty() {
+        // Events of different people can carry an empty peer_id: it links none of them.
+        return Err(Failure::usage(
+            "an empty peer id names no peer: give the peer_id of the events to tell",
+        ));
+    }
+    let mut now = chrono::Utc::now().timestamp_nanos_opt().unwrap_or(i64::MAX);
     // Live, every track event of the peer in the room is fetched with its errors: where none
     // comes, the service holds none.
     let mut fetched = Fetched::default();
@@ -74,7 +80,10 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             // problems are said after the story.
             let (store, problems) = offline.load_offline();
             damaged = problems;
-            (store, offline.related())
+            let related = offline.related();
+            // Saved sessions are known up to the latest time they name, not up to now.
+            now = crate::related::saved_as_of(&related.sessions);
+            (store, related)
         }
     };
     let missing = || {

@@ -116,6 +116,11 @@ impl After {
             (Ending::NoLaterError, Some(last)) => {
                 format!("none after the last, at {last}, among the loaded events")
             }
+            (Ending::Moved { next }, last) => format!(
+                "none in this room after {}; an error at {} in another room starts a new chain",
+                last.map_or("it".into(), |l| format!("the last, at {l}")),
+                zone.clock(next)
+            ),
             (Ending::Quiet { next }, last) => format!(
                 "none within {} min of {}; an error at {} starts a new chain",
                 CHAIN_GAP / (60 * 1_000_000_000),

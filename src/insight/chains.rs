@@ -12,6 +12,9 @@
 //! - A quiet spell longer than [`CHAIN_GAP`] also ends a chain: SDK retries follow each other
 //!   within seconds to a couple of minutes, so an error that long after is a new try by the
 //!   user (a rejoin, a reload), not one more retry.
+//! - An error in another room than the one before it also ends a chain: its verdict is read
+//!   from one room's sessions.
+//! - An empty `peer_id` names no peer: events of different people can carry one.
 //! - Only the five client error types form chains; events of other families (track, recording)
 //!   report successes, and events without a time cannot be placed. Both stay in the story's list.
 
@@ -36,6 +39,9 @@ pub enum Ending {
     /// Its last error is not final, and the next error of the same action came more than
     /// [`CHAIN_GAP`] later, at `next`, starting a new chain.
     Quiet { next: i64 },
+    /// Its last error is not final, and the next error of the same action came within
+    /// [`CHAIN_GAP`] but in another room, at `next`, starting a new chain.
+    Moved { next: i64 },
 }
 
 impl Ending {
@@ -56,6 +62,11 @@ impl Ending {
             Ending::Quiet { next } => format!(
                 "no later error for this action within {} min; the next one, at {}, starts a new chain",
                 CHAIN_GAP / (60 * S),
+                zone.clock(next)
+            ),
+            Ending::Moved { next } => format!(
+                "no later error for this action in this room; the next one, at {}, is in \
+                 another room and starts a new chain",
                 zone.clock(next)
             ),
         }
@@ -170,14 +181,15 @@ pub struct ChainAt {
 }
 
 /// The story of a peer, from every loaded event (not only the shown ones). Events without a
-/// `peer_id` belong to no peer: the story of `Sym::NONE` is empty.
+/// `peer_id`, or with an empty one, belong to no peer: the story of `Sym::NONE` or of `""` is
+/// empty.
 pub fn story(store: &Store, peer: Sym) -> Story {
     story_in(store, &Kinds::of(store), peer)
 }
 
 /// [`story`], with the store's error types looked up once for the stories of many peers.
 pub fn story_in(store: &Store, kinds: &Kinds, peer: Sym) -> Story {
-    if peer.is_none() {
+    if names_no_peer(store, peer) {
         return Story::default();
     }
     let rows = store.rows();
@@ -212,10 +224,12 @@ pub struct EveryChain {
 pub fn every_chain(store: &Store, kinds: &Kinds) -> EveryChain {
     use rayon::prelude::*;
     let rows = store.rows();
+    let blank = store.strings().lookup("");
     let mut keyed: Vec<(u64, i64, u32)> = rows
         .par_iter()
         .enumerate()
-        .filter(|(_, r)| !r.peer_id.is_none() && r.ts != NO_TIME && kinds.is_error(r.kind))
+        .filter(|(_, r)| !r.peer_id.is_none() && Some(r.peer_id) != blank)
+        .filter(|(_, r)| r.ts != NO_TIME && kinds.is_error(r.kind))
         .map(|(i, r)| {
             let key = (u64::from(r.peer_id.0) << 32) | u64::from(chain_key(r).0);
             (key, r.ts, i as u32)
@@ -225,11 +239,13 @@ pub fn every_chain(store: &Store, kinds: &Kinds) -> EveryChain {
     let mut chains = Vec::new();
     let mut start = 0;
     for k in 1..=keyed.len() {
-        let ends = keyed.get(k).is_none_or(|&(key, ts, _)| {
+        let ends = keyed.get(k).is_none_or(|&(key, ts, i)| {
             let (before, before_ts, b) = keyed[k - 1];
+            let b = &rows[b as usize];
             key != before
-                || rows[b as usize].is_terminal() == Some(true)
+                || b.is_terminal() == Some(true)
                 || ts - before_ts > CHAIN_GAP
+                || b.room_id != rows[i as usize].room_id
         });
         if ends {
             chains.push(start as u32..k as u32);
@@ -251,7 +267,7 @@ pub fn chain_at(store: &Store, i: usize) -> Result<ChainAt, Outside> {
     if !kinds.is_error(row.kind) {
         return Err(Outside::NotAnError);
     }
-    if row.peer_id.is_none() {
+    if names_no_peer(store, row.peer_id) {
         return Err(Outside::NoPeer);
     }
     if row.ts == NO_TIME {
@@ -276,6 +292,12 @@ pub fn chain_at(store: &Store, i: usize) -> Result<ChainAt, Outside> {
     Ok(ChainAt { chain, position })
 }
 
+/// Whether a `peer_id` names no peer: absent, or empty (events of different people can carry
+/// an empty one, and must not be linked by it).
+fn names_no_peer(store: &Store, peer: Sym) -> bool {
+    peer.is_none() || store.str(peer).is_empty()
+}
+
 /// What errors must share to be in one chain: the action, or the type when the action is absent.
 fn chain_key(row: &Row) -> Sym {
     if row.action.is_none() {
@@ -288,7 +310,9 @@ fn chain_key(row: &Row) -> Sym {
 /// Folds time-ordered events into chains; returns them and, per event, its chain.
 fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<u32>>) {
     let mut chains: Vec<Chain> = Vec::new();
-    let mut next_of: Vec<Option<i64>> = Vec::new();
+    // For each chain, the time of the next error of its action, and whether it was in
+    // another room within the gap.
+    let mut next_of: Vec<Option<(i64, bool)>> = Vec::new();
     let mut open: FxHashMap<Sym, usize> = FxHashMap::default();
     let mut chain_of = Vec::with_capacity(events.len());
     for &i in events {
@@ -301,13 +325,18 @@ fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<
         let current = open.get(&key).copied().filter(|&c| {
             let chain = &chains[c];
             let last = &rows[*chain.events.last().unwrap_or(&i) as usize];
-            last.is_terminal() != Some(true) && row.ts - chain.last <= CHAIN_GAP
+            last.is_terminal() != Some(true)
+                && row.ts - chain.last <= CHAIN_GAP
+                && last.room_id == row.room_id
         });
         let c = match current {
             Some(c) => c,
             None => {
                 if let Some(&before) = open.get(&key) {
-                    next_of[before] = Some(row.ts);
+                    let chain = &chains[before];
+                    let last = &rows[*chain.events.last().unwrap_or(&i) as usize];
+                    let moved = last.room_id != row.room_id && row.ts - chain.last <= CHAIN_GAP;
+                    next_of[before] = Some((row.ts, moved));
                 }
                 chains.push(Chain {
                     action: row.action,
@@ -331,9 +360,10 @@ fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<
         chain.ending = match next {
             _ if last.is_terminal() == Some(true) => Ending::GaveUp {
                 at: chain.last,
-                next,
+                next: next.map(|(at, _)| at),
             },
-            Some(next) => Ending::Quiet { next },
+            Some((next, true)) => Ending::Moved { next },
+            Some((next, false)) => Ending::Quiet { next },
             None => Ending::NoLaterError,
         };
     }
@@ -585,6 +615,36 @@ mod tests {
             .filter(|r| kinds.is_error(r.kind) && !r.peer_id.is_none())
             .count();
         assert_eq!(chained, errors);
+    }
+
+    #[test]
+    fn an_error_in_another_room_starts_a_new_chain_and_the_first_says_why_it_ended() {
+        let mut elsewhere = ev(2, 30, "join", "p", false);
+        elsewhere["data"]["room_id"] = "room-2".into();
+        let s = store(&[ev(1, 0, "join", "p", false), elsewhere]);
+        let st = story(&s, peer(&s, "p"));
+        assert_eq!(st.chains.len(), 2);
+        assert_eq!(
+            st.chains[0].ending,
+            Ending::Moved {
+                next: T0 + 30 * SEC
+            }
+        );
+        assert_eq!(
+            endings(&st)[0],
+            "no later error for this action in this room; the next one, at 11:00:30, is in \
+             another room and starts a new chain"
+        );
+        let every = every_chain(&s, &Kinds::of(&s));
+        assert_eq!(every.chains, vec![0..1, 1..2]);
+    }
+
+    #[test]
+    fn events_with_an_empty_peer_id_are_linked_to_no_one() {
+        let s = store(&[ev(1, 0, "join", "", false), ev(2, 60, "join", "", true)]);
+        assert!(story(&s, peer(&s, "")).chains.is_empty());
+        assert_eq!(chain_at(&s, 0), Err(Outside::NoPeer));
+        assert!(every_chain(&s, &Kinds::of(&s)).chains.is_empty());
     }
 
     /// The chains found at once are those told a peer at a time, on the demo and on events

@@ -4,19 +4,23 @@
 //! is named; where the data to tell is missing, the verdict says which data and how to get it.
 //!
 //! The rules, for a chain of peer P (user U) in room R, failing from `first` to `last`, looked at
-//! over its window `first ..= last + CHAIN_GAP`:
-//! - **join and connect** (actions JOIN and INIT): *got through* when P, or a peer of U, joined a
-//!   session of R within the window (joined at or after `first`: a join before the first failure
-//!   is an earlier call, as a reused peer id would show), or published a track within it; *never
-//!   got in* when R's sessions are known over the whole window and hold no such join; else
+//! over its window `first ..= last + CHAIN_GAP`. A peer of U other than P counts only as a later
+//! one: a peer the sessions or its track events show in R before `first` is the same person on
+//! another device, and tells nothing of P. A track event is evidence when it adds or updates a
+//! track: tracks are removed as a peer leaves.
+//! - **join and connect** (actions JOIN and INIT): *got through* when P, or a later peer of U,
+//!   joined a session of R within the window (joined at or after `first`: a join before the first
+//!   failure is an earlier call, as a reused peer id would show), or published a track within it;
+//!   *never got in* when R's sessions are known over the whole window and hold no such join; else
 //!   *unknown*.
-//! - **disconnects** (RECONNECT_SIGNAL): *reconnected* when P, or a peer of U, joined again
-//!   within the window, published a track after `first`, or stayed in the session a minute past
-//!   `last`; *left for good* when R's sessions are known over the window and show P leaving
-//!   within that minute, with no join after; else *unknown*.
-//! - **publish**: *got through* when P published a track within the window; *left* when the
-//!   sessions show P leaving within the window without one, and track events of P are loaded
-//!   (where none is, their absence tells nothing); else *unknown*.
+//! - **disconnects** (RECONNECT_SIGNAL): *reconnected* when P, or a later peer of U, joined again
+//!   within the window or published a track after `first`, or P stayed in the session a minute
+//!   past `last` (as far as the session is known: an active one up to now, for saved data up to
+//!   the latest time it holds); *left for good* when R's sessions are known over the window and
+//!   show P leaving within that minute, with no join after; else *unknown*.
+//! - **publish**: *got through* when P, or a later peer of U, published a track within the
+//!   window; *left* when the sessions show P leaving within the window without one, and track
+//!   events of P are loaded (where none is, their absence tells nothing); else *unknown*.
 //! - Other actions: *unknown*, saying that no data tells.
 
 mod sessions;
@@ -306,23 +310,36 @@ fn find<'s, 't>(
     let covered = room
         .known
         .is_some_and(|(from, to)| from <= failing.first && window_end <= to);
+    let joins = room.joins(failing.peer_id, failing.user_id);
+    // Another peer of the user counts only as a later one: a peer id is one join, so a peer
+    // the sessions or its track events show in the room before the first failure (the same
+    // person on another device) tells nothing of this one getting in.
+    let earlier = |peer_id: &str| {
+        peer_id != failing.peer_id
+            && (joins
+                .iter()
+                .any(|(_, _, p, j)| p.id == peer_id && *j < failing.first)
+                || tracks.iter().any(|t| {
+                    t.peer_id == peer_id && t.at < failing.first && t.room_id == failing.room_id
+                }))
+    };
     let same = |peer_id: &str, user_id: Option<&str>| {
         peer_id == failing.peer_id
-            || failing
+            || (failing
                 .user_id
                 .is_some_and(|u| !u.is_empty() && user_id == Some(u))
+                && !earlier(peer_id))
     };
-    let joins = room.joins(failing.peer_id, failing.user_id);
     let later_join = joins
         .iter()
         .filter(|(_, _, _, j)| *j >= failing.first && *j <= window_end)
         .min_by_key(|(_, _, _, j)| *j);
-    let track_after = |from: i64, adds_only: bool| {
+    let track_after = |from: i64| {
         tracks
             .iter()
             .copied()
             .filter(|t| t.room_id == failing.room_id && same(&t.peer_id, t.user_id.as_deref()))
-            .filter(|t| !adds_only || t.kind != "track.remove.success")
+            .filter(|t| t.kind != "track.remove.success")
             .filter(|t| t.at >= from && t.at <= window_end)
             .min_by_key(|t| t.at)
     };
@@ -337,7 +354,7 @@ fn find<'s, 't>(
             if let Some(join) = later_join {
                 return joined(Outcome::GotThrough, join);
             }
-            if let Some(track) = track_after(failing.first, true) {
+            if let Some(track) = track_after(failing.first) {
                 return Found::Track {
                     outcome: Outcome::GotThrough,
                     track,
@@ -352,27 +369,28 @@ fn find<'s, 't>(
             if let Some(join) = later_join {
                 return joined(Outcome::Reconnected, join);
             }
-            if let Some(track) = track_after(failing.first, false) {
+            // A track removed tells nothing: tracks go as a peer leaves.
+            if let Some(track) = track_after(failing.first) {
                 return Found::Track {
                     outcome: Outcome::Reconnected,
                     track,
                 };
             }
-            // The stay in the session the disconnect happened in.
+            // The peer's stay in the session the disconnect happened in: another peer of its
+            // user staying is another device.
             let stay = joins
                 .iter()
-                .filter(|(_, _, _, j)| *j <= failing.first)
+                .filter(|(_, _, p, j)| p.id == failing.peer_id && *j <= failing.first)
                 .filter(|(_, _, p, _)| p.left().is_none_or(|l| l >= failing.first))
                 .max_by_key(|(_, _, _, j)| *j);
             if let Some(stay @ &(_, session, peer, joined_at)) = stay {
                 let left = peer.left();
                 let stayed = match left {
-                    None => {
-                        session.active == Some(true)
-                            || session
-                                .known_until(now)
-                                .is_some_and(|u| u > failing.last + STAYED)
-                    }
+                    // Still in the call: as far as the session is known, which for an
+                    // active one is up to now, and for saved data up to what it holds.
+                    None => session
+                        .known_until(now)
+                        .is_some_and(|u| u > failing.last + STAYED),
                     Some(l) => l > failing.last + STAYED,
                 };
                 if stayed {
@@ -389,7 +407,7 @@ fn find<'s, 't>(
             Found::Unknown(Unknown::Sessions)
         }
         Attempt::Publish => {
-            if let Some(track) = track_after(failing.first, true) {
+            if let Some(track) = track_after(failing.first) {
                 return Found::Track {
                     outcome: Outcome::GotThrough,
                     track,

@@ -95,6 +95,17 @@ impl Session {
         }
     }
 
+    /// The latest time the session's record names: its start, its update, and its peers' joins
+    /// and leaves. A saved session is known up to this at most, active or not.
+    pub fn latest(&self) -> Option<i64> {
+        let peers = self.peers.iter().flat_map(|p| [p.joined(), p.left()]);
+        [self.started(), self.updated()]
+            .into_iter()
+            .chain(peers)
+            .flatten()
+            .max()
+    }
+
     /// The latest time the session is known to cover: now while it is active, else the last of
     /// its update and its peers' leaves.
     pub fn known_until(&self, now: i64) -> Option<i64> {

@@ -287,19 +287,15 @@ fn load(source: &Source, tx: &mpsc::UnboundedSender<Action>, waiting: &waiting::
                 let _ = tx.send(Action::BatchLoaded(batch));
             },
             |objects| {
-                let _ = tx.send(Action::RelatedLoaded {
-                    objects,
-                    now: now(),
-                });
+                let now = crate::related::saved_as_of(crate::related::sessions_in(&objects));
+                let _ = tx.send(Action::RelatedLoaded { objects, now });
             },
         ),
         Source::Demo | Source::Live(_) => {
             let _ = tx.send(Action::BatchLoaded(crate::source::demo::load()));
-            let objects = crate::source::demo::related().into_objects().collect();
-            let _ = tx.send(Action::RelatedLoaded {
-                objects,
-                now: now(),
-            });
+            let objects: Vec<_> = crate::source::demo::related().into_objects().collect();
+            let now = crate::related::saved_as_of(crate::related::sessions_in(&objects));
+            let _ = tx.send(Action::RelatedLoaded { objects, now });
             Vec::new()
         }
     };

@@ -610,3 +610,112 @@ fn sessions_asked_of_the_service_are_not_said_to_be_missing() {
         )
     );
 }
+
+#[test]
+fn tracks_removed_as_a_disconnected_peer_leaves_are_not_a_reconnect() {
+    // The peer left 29 s after the disconnect; its tracks went with it.
+    let f = failing(Attempt::Disconnect, "11:40:00", "11:40:00");
+    let left = peer_1_in_s1_until("11:40:29");
+    let removed = [
+        track("track.remove.success", "11:40:29", "peer-1"),
+        track("track.remove.success", "11:40:29", "peer-1"),
+    ];
+    let v = verdict(&f, &left, &removed, NOW, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::Left, "{}", v.evidence);
+    // Without the sessions, a removal alone tells nothing either.
+    let v = verdict(&f, &Related::default(), &removed, NOW, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::Unknown, "{}", v.evidence);
+}
+
+#[test]
+fn another_device_of_the_user_already_in_the_call_is_not_the_peer_getting_in() {
+    // peer-2 of user-1 has been in the call since 09:50; peer-1's join fails at 10:02 and it
+    // never joins. peer-2's track update at 10:03 and its stay say nothing of peer-1.
+    let r = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[("peer-2", "user-1", "09:50:00", Some("10:40:00"))],
+    )]);
+    let updated = [track("track.update.success", "10:03:00", "peer-2")];
+    let join = failing(Attempt::Join, "10:02:00", "10:02:00");
+    let v = verdict(&join, &r, &updated, NOW, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::NeverGotIn, "{}", v.evidence);
+    // Without the sessions, its track before the failure shows it was there before.
+    let earlier = [
+        track("track.add.success", "09:51:00", "peer-2"),
+        track("track.add.success", "10:03:00", "peer-2"),
+    ];
+    let v = verdict(&join, &Related::default(), &earlier, NOW, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::Unknown, "{}", v.evidence);
+    let publish = failing(Attempt::Publish, "10:02:00", "10:02:00");
+    let published = [track("track.add.success", "10:02:30", "peer-2")];
+    let v = verdict(&publish, &r, &published, NOW, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::Unknown, "{}", v.evidence);
+    // peer-2 staying in the call is not peer-1 staying after its disconnect.
+    let both = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[
+            ("peer-1", "user-1", "09:30:00", Some("10:02:05")),
+            ("peer-2", "user-1", "09:50:00", Some("10:40:00")),
+        ],
+    )]);
+    let disconnect = failing(Attempt::Disconnect, "10:02:00", "10:02:00");
+    let v = verdict(&disconnect, &both, &[], NOW, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::Left, "{}", v.evidence);
+    // A peer of the user first seen after the failure still counts.
+    let later = [track("track.add.success", "10:03:00", "peer-3")];
+    let v = verdict(&join, &Related::default(), &later, NOW, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::GotThrough, "{}", v.evidence);
+}
+
+#[test]
+fn a_saved_active_session_is_known_only_up_to_the_latest_time_it_names() {
+    // Saved at 11:05 (its last update) while still active: a disconnect at 11:04:50 with the
+    // peer still in it is not a stay of a minute, and a join failure at 11:03 is not known
+    // to have been followed by no join until 11:13.
+    let json = serde_json::json!({
+        "id": "s2", "room_id": ROOM, "active": true,
+        "created_at": "2026-11-18T11:00:00Z", "updated_at": "2026-11-18T11:05:00Z",
+        "peers": {"peer-1": {"id": "peer-1", "user_id": "user-1",
+                             "joined_at": "2026-11-18T11:00:30Z"}},
+    });
+    let session = Session::parse(&json.to_string()).unwrap();
+    let saved = crate::related::saved_as_of([&session]);
+    assert_eq!(saved, t("11:05:00"));
+    let r = related(vec![Object::Session(session)]);
+    let disconnect = failing(Attempt::Disconnect, "11:04:50", "11:04:50");
+    let v = verdict(&disconnect, &r, &[], saved, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::Unknown, "{}", v.evidence);
+    let join = Failing {
+        peer_id: "peer-7",
+        user_id: Some("user-7"),
+        ..failing(Attempt::Join, "11:03:00", "11:03:00")
+    };
+    let v = verdict(&join, &r, &[], saved, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::Unknown, "{}", v.evidence);
+    assert!(
+        v.evidence.contains("known from 11:00:00 to 11:05:00"),
+        "{}",
+        v.evidence
+    );
+    // Live, the same session read at 11:07 shows the peer a minute past its disconnect.
+    let v = verdict(&disconnect, &r, &[], t("11:07:00"), Zone::Utc);
+    assert_eq!(v.outcome, Outcome::Reconnected, "{}", v.evidence);
+}
+
+#[test]
+fn errors_that_name_no_room_say_so_rather_than_ask_for_room_nothing() {
+    let f = Failing {
+        room_id: "",
+        ..failing(Attempt::Join, "10:02:00", "10:02:00")
+    };
+    let v = verdict(&f, &Related::default(), &[], NOW, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::Unknown);
+    assert_eq!(
+        v.evidence,
+        "the errors name no room, so no room's sessions can tell"
+    );
+}

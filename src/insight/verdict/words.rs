@@ -147,6 +147,9 @@ fn missing(
     now: i64,
     zone: Zone,
 ) -> String {
+    if failing.room_id.is_empty() {
+        return "the errors name no room, so no room's sessions can tell".to_string();
+    }
     let Some((from, to)) = known else {
         return match failing.sessions_asked {
             true => format!("the service lists no session of room {}", failing.room_id),
