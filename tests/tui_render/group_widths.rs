@@ -291,7 +291,7 @@ fn the_groups_view_at_several_widths() {
     let t = draw(&m);
     let text = screen_text(t.backend().buffer());
     assert!(
-        row_of(&text, "prod").contains(" 478/922, 344 unknown "),
+        row_of(&text, "prod").contains(" 476/922, 344 unknown "),
         "{text}"
     );
     insta::assert_snapshot!("groups_by_env_250x12", t.backend());
