@@ -114,7 +114,7 @@ pub fn fetch(
         Stopped::PartWay(
             Box::new(u.store),
             Box::new(filter.clone()),
-            live.names.rename(&u.message),
+            crate::source::worker::failures_once(&live.names.rename(&u.message)),
             Box::new(u.tally),
         )
     })

@@ -168,6 +168,70 @@ pub fn giving_up_words(
     }
 }
 
+/// The failures of a query's parts as the worker joins them, each "loading PART: REASON" ("loading
+/// the query: HTTP 401: …; loading the client.join.failed events: HTTP 401: …"), with each
+/// reason said once: after the first part it stopped, with the others it stopped named after
+/// it ("loading the query: HTTP 401: …; the same failure stopped loading the client.join.failed
+/// and client.publish.failed events"). Any other message is given back as it is.
+pub fn failures_once(message: &str) -> String {
+    static PART: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?:^|; )loading the (query|[^\s:;]+ events): ")
+            .expect("a valid pattern")
+    });
+    let found: Vec<regex::Captures> = PART.captures_iter(message).collect();
+    if found.len() < 2 || found[0].get(0).is_none_or(|m| m.start() > 0) {
+        return message.to_string();
+    }
+    // Each reason, in the order first said, with the parts it stopped.
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (i, part) in found.iter().enumerate() {
+        let from = part.get(0).map_or(0, |m| m.end());
+        let to = found
+            .get(i + 1)
+            .and_then(|next| next.get(0))
+            .map_or(message.len(), |m| m.start());
+        let reason = &message[from..to];
+        let name = part.get(1).map_or("", |m| m.as_str());
+        match reasons.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, parts)) => parts.push(name),
+            None => reasons.push((reason, vec![name])),
+        }
+    }
+    let said: Vec<String> = reasons
+        .iter()
+        .map(|(reason, parts)| {
+            let first = format!("loading the {}: {reason}", parts[0]);
+            match &parts[1..] {
+                [] => first,
+                others => format!(
+                    "{first}; the same failure stopped loading {}",
+                    parts_words(others)
+                ),
+            }
+        })
+        .collect();
+    said.join("; ")
+}
+
+/// Parts of a query in words, each "query" or "TYPE events": "the query and the
+/// client.join.failed and client.publish.failed events".
+fn parts_words(parts: &[&str]) -> String {
+    let types: Vec<&str> = parts
+        .iter()
+        .filter_map(|p| p.strip_suffix(" events"))
+        .collect();
+    let types = match types.as_slice() {
+        [] => None,
+        [one] => Some(format!("the {one} events")),
+        [all @ .., last] => Some(format!("the {} and {last} events", all.join(", "))),
+    };
+    match (parts.contains(&"query"), types) {
+        (true, Some(types)) => format!("the query and {types}"),
+        (false, Some(types)) => types,
+        _ => "the query".to_string(),
+    }
+}
+
 /// A wait the server asked for, shared by every request of the worker: a rate limit holds back
 /// every cursor, not only the one that was refused.
 #[derive(Debug, Default)]
@@ -513,7 +577,51 @@ fn landing(
 mod tests {
     use std::time::{Duration, Instant};
 
-    use super::giving_up_words;
+    use super::{failures_once, giving_up_words};
+
+    /// The worker's words for a failure of the query's cursor and of three types' cursors.
+    fn failures(reasons: [&str; 4]) -> String {
+        let parts = [
+            "the query",
+            "the client.publish.failed events",
+            "the client.join.failed events",
+            "the client.disconnected events",
+        ];
+        let said: Vec<String> = parts
+            .iter()
+            .zip(reasons)
+            .map(|(part, reason)| format!("loading {part}: {reason}"))
+            .collect();
+        said.join("; ")
+    }
+
+    #[test]
+    fn a_reason_that_stopped_several_parts_is_said_once_naming_them() {
+        let refused = "HTTP 401: expired (check the token: …; it may have expired)";
+        assert_eq!(
+            failures_once(&failures([refused; 4])),
+            format!(
+                "loading the query: {refused}; the same failure stopped loading the \
+                 client.publish.failed, client.join.failed and client.disconnected events"
+            )
+        );
+        // Reasons that differ are each said, with the parts each stopped.
+        let down = "HTTP 500: db down";
+        assert_eq!(
+            failures_once(&failures([down, refused, down, refused])),
+            format!(
+                "loading the query: {down}; the same failure stopped loading the \
+                 client.join.failed events; loading the client.publish.failed events: \
+                 {refused}; the same failure stopped loading the client.disconnected events"
+            )
+        );
+        // Each once already, or one failure: as it was.
+        let each = failures(["a", "b", "c", "d"]);
+        assert_eq!(failures_once(&each), each);
+        let one = format!("loading the query: {refused}");
+        assert_eq!(failures_once(&one), one);
+        assert_eq!(failures_once(refused), refused);
+    }
 
     #[test]
     fn the_time_left_is_said_from_now_to_the_nearest_minute_and_the_last_attempt_says_so() {
