@@ -82,7 +82,7 @@ pub fn fetch(
                         "callscope: {reason}; retrying in {} s (attempt {}, {})",
                         r.wait.as_secs().max(1),
                         r.attempt,
-                        crate::source::worker::giving_up_words(r.gives_up_in.as_secs())
+                        r.giving_up()
                     );
                 }
                 Notice::Restarted(message) => crate::text::say!(
@@ -114,7 +114,7 @@ pub fn fetch(
         Stopped::PartWay(
             Box::new(u.store),
             Box::new(filter.clone()),
-            live.names.rename(&u.message),
+            crate::source::worker::failures_once(&live.names.rename(&u.message)),
             Box::new(u.tally),
         )
     })
@@ -129,7 +129,7 @@ pub fn say_room_retry(live: &LiveSource, filter: &Filter, r: &crate::source::wor
         filter.room().unwrap_or_default(),
         r.wait.as_secs().max(1),
         r.attempt,
-        crate::source::worker::giving_up_words(r.gives_up_in.as_secs())
+        r.giving_up()
     );
 }
 

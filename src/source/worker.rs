@@ -5,12 +5,14 @@
 //! errors, timeouts, 429, 5xx) are bounded by time, not by a count: without a stated wait they
 //! back off exponentially with jitter for [`RETRY_FOR`]; a wait the server states (`Retry-After`
 //! in seconds or as a date, or in its words) is honoured, and waits keep being honoured for
-//! [`WAIT_FOR`], so that loading everything goes on through a rate limit of a minute or more. A
-//! stated wait holds back every request of the worker, not only the one that was refused. Each
-//! retry is reported as it happens, with when the request is given up: the last wait is cut to
-//! the time left, and a try still running when the time is up is cut there, so that no try
-//! begins after it and the countdown ends when it said; the last try, begun as the time is up,
-//! runs its course.
+//! [`WAIT_FOR`], so that loading everything goes on through a rate limit of a minute or more
+//! (the longest time for retries a failure of the request gave stands). A stated wait holds
+//! back every request of the worker, not only the one that was refused, and is never cut: one
+//! that would end past the time for retries gives the request up at once, in the server's
+//! words, rather than send a request sure to be refused. Each retry is reported as it happens,
+//! with the instant the request is given up: the last backoff is cut to the time left, and a
+//! try still running when the time is up is cut there, so that no try begins after it and the
+//! countdown ends when it said; the last try, begun as the time is up, runs its course.
 //!
 //! A query pages through one cursor: the first page when it starts, the next one when asked.
 //! "Load everything" asks for each page the instant the previous one arrives. When the query names
@@ -126,21 +128,107 @@ pub struct Retry {
     pub wait: Duration,
     /// Whether the server asked for the wait (a rate limit), rather than the client backing off.
     pub asked: bool,
-    /// How long after the wait the request is given up if it keeps failing.
-    pub gives_up_in: Duration,
+    /// When the request is given up if it keeps failing: no try begins after it, and the try
+    /// begun as it comes is the last. One instant for every retry of the request, later only
+    /// where a stated wait gave more time for retries.
+    pub gives_up_at: std::time::Instant,
     pub reason: String,
     /// When the wait began.
     pub at: std::time::Instant,
 }
 
-/// When a request that keeps failing is given up, in words: "gives up in 3 min" (to the
-/// nearest minute from two on), "gives up in 40 s"; "the last" for the attempt after which it
-/// is given up if it fails (where "gives up in 0 s" read as if it would not be made).
-pub fn giving_up_words(secs: u64) -> String {
+impl Retry {
+    /// When the wait ends and the next try begins.
+    pub fn until(&self) -> std::time::Instant {
+        self.at + self.wait
+    }
+
+    /// When the request is given up, in words said as the wait begins (see
+    /// [`giving_up_words`]).
+    pub fn giving_up(&self) -> String {
+        giving_up_words(self.at, self.until(), self.gives_up_at)
+    }
+}
+
+/// When a request that keeps failing is given up, said at `now`: "gives up 55 s from now",
+/// "gives up 3 min from now" (to the nearest minute from two on); "the last" where the try
+/// that begins at `next_try` is the last one (it begins as the time for retries is up).
+pub fn giving_up_words(
+    now: std::time::Instant,
+    next_try: std::time::Instant,
+    gives_up_at: std::time::Instant,
+) -> String {
+    if next_try >= gives_up_at || now >= gives_up_at {
+        return "the last".to_string();
+    }
+    let secs = (gives_up_at - now).as_secs_f64().ceil() as u64;
     match secs {
-        0 => "the last".to_string(),
-        1..120 => format!("gives up in {secs} s"),
-        _ => format!("gives up in {} min", (secs + 30) / 60),
+        0..120 => format!("gives up {secs} s from now"),
+        _ => format!("gives up {} min from now", (secs + 30) / 60),
+    }
+}
+
+/// The failures of a query's parts as the worker joins them, each "loading PART: REASON" ("loading
+/// the query: HTTP 401: …; loading the client.join.failed events: HTTP 401: …"), with each
+/// reason said once: after the first part it stopped, with the others it stopped named after
+/// it ("loading the query: HTTP 401: …; the same failure stopped loading the client.join.failed
+/// and client.publish.failed events"). Any other message is given back as it is.
+pub fn failures_once(message: &str) -> String {
+    static PART: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?:^|; )loading the (query|[^\s:;]+ events): ")
+            .expect("a valid pattern")
+    });
+    let found: Vec<regex::Captures> = PART.captures_iter(message).collect();
+    if found.len() < 2 || found[0].get(0).is_none_or(|m| m.start() > 0) {
+        return message.to_string();
+    }
+    // Each reason, in the order first said, with the parts it stopped.
+    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (i, part) in found.iter().enumerate() {
+        let from = part.get(0).map_or(0, |m| m.end());
+        let to = found
+            .get(i + 1)
+            .and_then(|next| next.get(0))
+            .map_or(message.len(), |m| m.start());
+        let reason = &message[from..to];
+        let name = part.get(1).map_or("", |m| m.as_str());
+        match reasons.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, parts)) => parts.push(name),
+            None => reasons.push((reason, vec![name])),
+        }
+    }
+    let said: Vec<String> = reasons
+        .iter()
+        .map(|(reason, parts)| {
+            let first = format!("loading the {}: {reason}", parts[0]);
+            match &parts[1..] {
+                [] => first,
+                others => format!(
+                    "{first}; the same failure stopped loading {}",
+                    parts_words(others)
+                ),
+            }
+        })
+        .collect();
+    said.join("; ")
+}
+
+/// Parts of a query in words, each "query" or "TYPE events": "the query and the
+/// client.join.failed and client.publish.failed events".
+fn parts_words(parts: &[&str]) -> String {
+    let types: Vec<&str> = parts
+        .iter()
+        .filter_map(|p| p.strip_suffix(" events"))
+        .collect();
+    let types = match types.as_slice() {
+        [] => None,
+        [one] => Some(format!("the {one} events")),
+        [all @ .., last] => Some(format!("the {} and {last} events", all.join(", "))),
+    };
+    match (parts.contains(&"query"), types) {
+        (true, Some(types)) => format!("the query and {types}"),
+        (false, Some(types)) => types,
+        _ => "the query".to_string(),
     }
 }
 
@@ -292,7 +380,9 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
     let mut reminted = false;
     let mut attempt = 1;
     let mut first_failure = None;
-    // Once a request failed: when retrying it ends, by the window of its last failure.
+    // The time for retries after the first failure: the longest any failure gave.
+    let mut window = Duration::ZERO;
+    // Once a request failed: when retrying it ends.
     let mut deadline: Option<tokio::time::Instant> = None;
     loop {
         pause.wait().await;
@@ -333,20 +423,42 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
         // A stated wait of nothing is no wait: the client backs off as if none were stated,
         // rather than asking again at once, for as long as the server keeps saying it.
         let asked = error.retry_after().filter(|w| !w.is_zero());
-        let window = if asked.is_some() { WAIT_FOR } else { RETRY_FOR };
-        let left = window.saturating_sub(now - first);
+        // The longest time for retries a failure gave stands: a failure without a stated
+        // wait after one with it does not end the retries before the countdown said.
+        window = window.max(if asked.is_some() { WAIT_FOR } else { RETRY_FOR });
+        let gives_up_at = first + window;
+        let left = gives_up_at.saturating_duration_since(now);
         if !error.is_retryable() || left.is_zero() {
             tracing::warn!(attempts = attempt, error = %error.describe(), "giving up on the request");
             return Err(error);
         }
+        let wait = match asked {
+            // A stated wait is honoured whole, or not at all: a try before it ends would be
+            // refused, and the pause it sets holds back every request of the worker.
+            Some(stated) => {
+                let wait = backoff(attempt + 1, Some(stated));
+                if wait > left {
+                    tracing::warn!(
+                        attempts = attempt,
+                        error = %error.describe(),
+                        wait_ms = wait.as_millis() as u64,
+                        "the stated wait ends past the time for retries; giving up on the request"
+                    );
+                    return Err(FetchError::WaitPast {
+                        refusal: Box::new(error),
+                        wait,
+                        window,
+                    });
+                }
+                pause.until(now + wait);
+                wait
+            }
+            // The last backoff is cut to what is left: the last try begins when the time is
+            // up at the latest.
+            None => backoff(attempt + 1, None).min(left),
+        };
         attempt += 1;
-        // The last wait is cut to what is left: the last try begins when the time is up at
-        // the latest.
-        let wait = backoff(attempt, asked).min(left);
-        deadline = Some(first + window);
-        if asked.is_some() {
-            pause.until(now + wait);
-        }
+        deadline = Some(gives_up_at);
         tracing::warn!(
             attempt,
             wait_ms = wait.as_millis() as u64,
@@ -357,9 +469,9 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
             attempt,
             wait,
             asked: asked.is_some(),
-            gives_up_in: left - wait,
+            gives_up_at: gives_up_at.into_std(),
             reason: error.describe(),
-            at: std::time::Instant::now(),
+            at: now.into_std(),
         });
         tokio::time::sleep(wait).await;
     }
@@ -463,16 +575,78 @@ fn landing(
 
 #[cfg(test)]
 mod tests {
-    use super::giving_up_words;
+    use std::time::{Duration, Instant};
+
+    use super::{failures_once, giving_up_words};
+
+    /// The worker's words for a failure of the query's cursor and of three types' cursors.
+    fn failures(reasons: [&str; 4]) -> String {
+        let parts = [
+            "the query",
+            "the client.publish.failed events",
+            "the client.join.failed events",
+            "the client.disconnected events",
+        ];
+        let said: Vec<String> = parts
+            .iter()
+            .zip(reasons)
+            .map(|(part, reason)| format!("loading {part}: {reason}"))
+            .collect();
+        said.join("; ")
+    }
 
     #[test]
-    fn the_time_left_reads_to_the_nearest_minute_and_the_last_attempt_says_so() {
-        assert_eq!(giving_up_words(0), "the last");
-        assert_eq!(giving_up_words(1), "gives up in 1 s");
-        assert_eq!(giving_up_words(119), "gives up in 119 s");
-        assert_eq!(giving_up_words(120), "gives up in 2 min");
+    fn a_reason_that_stopped_several_parts_is_said_once_naming_them() {
+        let refused = "HTTP 401: expired (check the token: …; it may have expired)";
+        assert_eq!(
+            failures_once(&failures([refused; 4])),
+            format!(
+                "loading the query: {refused}; the same failure stopped loading the \
+                 client.publish.failed, client.join.failed and client.disconnected events"
+            )
+        );
+        // Reasons that differ are each said, with the parts each stopped.
+        let down = "HTTP 500: db down";
+        assert_eq!(
+            failures_once(&failures([down, refused, down, refused])),
+            format!(
+                "loading the query: {down}; the same failure stopped loading the \
+                 client.join.failed events; loading the client.publish.failed events: \
+                 {refused}; the same failure stopped loading the client.disconnected events"
+            )
+        );
+        // Each once already, or one failure: as it was.
+        let each = failures(["a", "b", "c", "d"]);
+        assert_eq!(failures_once(&each), each);
+        let one = format!("loading the query: {refused}");
+        assert_eq!(failures_once(&one), one);
+        assert_eq!(failures_once(refused), refused);
+    }
+
+    #[test]
+    fn the_time_left_is_said_from_now_to_the_nearest_minute_and_the_last_attempt_says_so() {
+        let now = Instant::now();
+        let words = |next_try: u64, gives_up: u64| {
+            giving_up_words(
+                now,
+                now + Duration::from_secs(next_try),
+                now + Duration::from_secs(gives_up),
+            )
+        };
+        // A retry in 28 s of a request given up 55 s from now: counted from now, not from the
+        // end of the wait.
+        assert_eq!(words(28, 55), "gives up 55 s from now");
+        assert_eq!(words(0, 1), "gives up 1 s from now");
+        assert_eq!(words(1, 119), "gives up 119 s from now");
+        assert_eq!(words(1, 120), "gives up 2 min from now");
         // Three minutes less a second is three minutes, not two.
-        assert_eq!(giving_up_words(179), "gives up in 3 min");
-        assert_eq!(giving_up_words(149), "gives up in 2 min");
+        assert_eq!(words(1, 179), "gives up 3 min from now");
+        assert_eq!(words(1, 149), "gives up 2 min from now");
+        // The try after the wait begins as the time is up: it is the last.
+        assert_eq!(words(9, 9), "the last");
+        assert_eq!(words(0, 0), "the last");
+        // Part of a second still counts: the request is not given up yet.
+        let soon = giving_up_words(now, now, now + Duration::from_millis(300));
+        assert_eq!(soon, "gives up 1 s from now");
     }
 }

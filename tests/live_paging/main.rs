@@ -26,6 +26,7 @@ mod fault_server;
 use catalog::{Catalog, Fault, Said, Setup};
 use fault_server::{FaultServer, Reply, read_request_head};
 
+mod failures_once;
 mod flow;
 mod load_everything;
 mod paging_faults;

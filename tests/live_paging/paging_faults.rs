@@ -452,19 +452,16 @@ async fn the_retry_countdown_agrees_with_itself_and_ends_within_the_time_for_ret
         let took = started.elapsed();
         assert!(retries.len() > 5, "{retries:?}");
         assert!(retries[0].reason.contains(reason), "{}", retries[0].reason);
-        for pair in retries.windows(2) {
-            let (before, after) = (&pair[0], &pair[1]);
-            assert!(
-                after.wait + after.gives_up_in <= before.gives_up_in,
-                "{before:?} then {after:?}"
-            );
+        // One instant to give up at, said by every retry, and no retry after it.
+        let gives_up_at = retries[0].gives_up_at;
+        for r in &retries {
+            assert_eq!(r.gives_up_at, gives_up_at, "{r:?}");
+            assert!(r.until() <= gives_up_at, "{r:?}");
         }
         let last = retries.last().unwrap();
-        assert_eq!(
-            worker::giving_up_words(last.gives_up_in.as_secs()),
-            "the last",
-            "{last:?}"
-        );
+        assert_eq!(last.giving_up(), "the last", "{last:?}");
+        // Not given up before the countdown said.
+        assert!(Instant::now().into_std() >= gives_up_at, "{failure}");
         // The first try, the time for retries, and the last try begun as it ended (which
         // takes as long as the first).
         assert!(
@@ -502,4 +499,65 @@ async fn a_page_of_json_in_another_shape_says_what_was_expected_and_is_not_retri
     assert_each_once(&store, 1..=3);
     assert!(log.iter().all(|l| !l.starts_with("retry")), "{log:#?}");
     assert_eq!(server.count(), 2);
+}
+
+/// A 429 whose stated wait is `secs`, again and again.
+fn rate_limited_every_time(secs: u64) -> Reply {
+    Reply::Status {
+        status: 429,
+        body: r#"{"message":"Too Many Requests"}"#,
+        retry_after: Some(secs),
+    }
+}
+
+/// A wait the server states is honoured whole, never cut to the time left: where it would end
+/// past the time for retries, the request is given up at once in the server's words, rather
+/// than sent early to be refused again.
+#[tokio::test(start_paused = true)]
+async fn a_stated_wait_past_the_time_for_retries_gives_up_at_once_instead_of_asking_early() {
+    // Asked at 0, 7, 14, 21 and 28 min: the fifth refusal's wait would end at 35 min, past
+    // the 30 min of retries.
+    let server = FaultServer::start(vec![rate_limited_every_time(7 * 60)]).await;
+    let started = Instant::now();
+    let (_commands, mut reports) = ask(&server.url, 3, join_only());
+    let mut store = Store::new();
+    let (failure, retries) = drive(&mut reports, &mut store, 1).await;
+    let failure = failure.expect("the request is given up");
+    assert_eq!(
+        failure,
+        "HTTP 429: Too Many Requests; the service asks to wait 7 min, past the 30 min of retries"
+    );
+    assert_eq!(server.requests.lock().unwrap().len(), 5);
+    assert_eq!(retries.len(), 4, "{retries:?}");
+    for r in &retries {
+        assert_eq!(r.wait, Duration::from_secs(7 * 60), "{r:?}");
+        assert!(r.asked);
+    }
+    let took = started.elapsed();
+    assert!(took >= Duration::from_secs(4 * 7 * 60), "{took:?}");
+    assert!(took < worker::WAIT_FOR, "{took:?}");
+}
+
+/// A 503 with a stated wait gives the request the longer time for retries; a failure after it
+/// without one does not take that time back: the request is given up no earlier than the
+/// first countdown said.
+#[tokio::test(start_paused = true)]
+async fn a_failure_without_a_stated_wait_keeps_the_time_a_stated_wait_gave() {
+    let busy = |retry_after| Reply::Status {
+        status: 503,
+        body: r#"{"message":"Service Unavailable"}"#,
+        retry_after,
+    };
+    let server = FaultServer::start(vec![busy(Some(60)), busy(None)]).await;
+    let (_commands, mut reports) = ask(&server.url, 3, join_only());
+    let mut store = Store::new();
+    let (failure, retries) = drive(&mut reports, &mut store, 1).await;
+    let failure = failure.expect("the request is given up");
+    assert!(failure.starts_with("HTTP 503"), "{failure}");
+    let said = retries[0].gives_up_at;
+    assert_eq!(said, retries[0].at + worker::WAIT_FOR);
+    for r in &retries {
+        assert_eq!(r.gives_up_at, said, "{r:?}");
+    }
+    assert!(Instant::now().into_std() >= said, "given up early");
 }

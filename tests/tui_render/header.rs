@@ -184,7 +184,7 @@ fn a_rate_limit_counts_down_to_the_retry_and_loading_everything_goes_on_after_it
                 attempt: 2,
                 wait: Duration::from_secs(90),
                 asked: true,
-                gives_up_in: Duration::from_secs(29 * 60),
+                gives_up_at: t0 + Duration::from_secs(1 + 30 * 60),
                 reason: "HTTP 429: Too Many Requests (retry after 90 seconds)".into(),
                 at: t0 + Duration::from_secs(1),
             },
@@ -201,7 +201,9 @@ fn a_rate_limit_counts_down_to_the_retry_and_loading_everything_goes_on_after_it
     assert!(m.session.live.as_ref().unwrap().loading_all);
     // A minute on, the count goes on down.
     tick(&mut m, t0 + Duration::from_secs(70));
-    assert!(header_text(&m).contains("next try in 21 s"));
+    let text = header_text(&m);
+    assert!(text.contains("next try in 21 s"), "{text}");
+    assert!(text.contains("gives up 29 min from now"), "{text}");
     // The wait over, the new try is on its way: how long it has waited counts from the end of
     // the wait.
     tick(&mut m, t0 + Duration::from_secs(95));
@@ -210,6 +212,83 @@ fn a_rate_limit_counts_down_to_the_retry_and_loading_everything_goes_on_after_it
     assert!(
         text.contains("waiting 4 s for the error events (error=true)"),
         "{text}"
+    );
+}
+
+/// A backoff late in the time for retries: the header counts down to the retry and to giving
+/// up alike, both from the clock's time, and the retry begun as the time is up is the last.
+#[test]
+fn the_retry_and_giving_up_count_down_together_as_the_clock_moves() {
+    use callscope::source::worker::{Report, Retry};
+    use std::time::Duration;
+    let t0 = std::time::Instant::now();
+    let mut m = live_loading(t0);
+    let query = m.session.live.as_ref().unwrap().query;
+    let retry = |attempt, wait, gives_up| Report::Retrying {
+        query,
+        retry: Retry {
+            attempt,
+            wait: Duration::from_secs(wait),
+            asked: false,
+            gives_up_at: t0 + Duration::from_secs(gives_up),
+            reason: "HTTP 500: Internal Server Error (db down)".into(),
+            at: t0,
+        },
+    };
+    report(&mut m, retry(12, 28, 55));
+    let said = |m: &Model| {
+        let text = header_text(m);
+        let first = text.lines().next().unwrap();
+        let from = first.find("retrying").expect(first);
+        let to = first.find("):").expect(first);
+        first[from..=to].to_string()
+    };
+    tick(&mut m, t0);
+    assert_eq!(
+        said(&m),
+        "retrying in 28 s (attempt 12, gives up 55 s from now)"
+    );
+    tick(&mut m, t0 + Duration::from_secs(20));
+    assert_eq!(
+        said(&m),
+        "retrying in 8 s (attempt 12, gives up 35 s from now)"
+    );
+    // The wait over, the try runs, and the time to giving up goes on down.
+    tick(&mut m, t0 + Duration::from_millis(30_500));
+    assert_eq!(
+        said(&m),
+        "retrying now (attempt 12, gives up 25 s from now)"
+    );
+    // The last backoff ends as the time for retries does.
+    report(&mut m, retry(14, 9, 9));
+    tick(&mut m, t0 + Duration::from_secs(3));
+    assert_eq!(said(&m), "retrying in 6 s (attempt 14, the last)");
+}
+
+/// A load stopped by one refusal of several cursors: the line that says why names the refusal
+/// once, with what else it stopped.
+#[test]
+fn a_refusal_of_several_cursors_is_said_once_on_its_line() {
+    use callscope::source::worker::Report;
+    let t0 = std::time::Instant::now();
+    let mut m = live_loading_at(t0, (400, 12));
+    let query = m.session.live.as_ref().unwrap().query;
+    let refused = "HTTP 401: expired (check the token; it may have expired)";
+    let message = ["the query", "the client.join.failed events"]
+        .map(|part| format!("loading {part}: {refused}"))
+        .join("; ");
+    report(&mut m, Report::Failed { query, message });
+    let text = header_text(&m);
+    let line = text
+        .lines()
+        .find(|l| l.contains("loading stopped"))
+        .expect(&text);
+    assert_eq!(
+        line.trim_end(),
+        format!(
+            " ⚠ loading stopped: loading the query: {refused}; the same failure stopped loading \
+             the client.join.failed events (R runs the query again)"
+        )
     );
 }
 
@@ -354,7 +433,7 @@ fn a_query_run_again_that_fails_says_why_while_it_waits_to_retry() {
                 attempt: 1,
                 wait: Duration::from_secs(8),
                 asked: false,
-                gives_up_in: Duration::from_secs(120),
+                gives_up_at: t0 + Duration::from_secs(180),
                 reason: "cannot connect to 127.0.0.1:8097: connection refused".into(),
                 at: t0,
             },

@@ -90,12 +90,21 @@ fn by_type(store: &Store) -> BTreeMap<&str, Arrived> {
 
 /// Where a part of the query whose loading stopped got to, as the service's order runs: what
 /// arrived of it is the start of that order (through its own cursor or the query's), and
-/// nothing past its last event arrived.
+/// nothing past its last event arrived. Events of one time are "at" it, not "from" it "up to"
+/// it.
 fn stopped_at(a: &Arrived, newest_first: Option<bool>) -> String {
     if a.latest == NO_TIME {
         return "none with a time".into();
     }
     let (earliest, latest) = (format_nanos(a.earliest), format_nanos(a.latest));
+    if a.earliest == a.latest {
+        // One event, or several of one time: no span.
+        return match newest_first {
+            Some(true) => format!("at {latest}; none earlier arrived"),
+            Some(false) => format!("at {latest}; none later arrived"),
+            None => format!("at {latest}"),
+        };
+    }
     match newest_first {
         Some(true) => format!("from {latest} back to {earliest}; none earlier arrived"),
         Some(false) => format!("from {earliest} up to {latest}; none later arrived"),

@@ -34,6 +34,14 @@ pub enum FetchError {
     /// An answer larger than any page can be (see [`MAX_ANSWER_BYTES`](super::MAX_ANSWER_BYTES)):
     /// not read past that many bytes, and not asked for again.
     TooLarge { limit: usize },
+    /// A refusal whose stated wait ends past the time for retries: given up at once, since a
+    /// request sent before the wait ends would be refused again. `wait` is the wait asked for
+    /// (as far as it is honoured), `window` the time for retries.
+    WaitPast {
+        refusal: Box<FetchError>,
+        wait: Duration,
+        window: Duration,
+    },
 }
 
 impl FetchError {
@@ -46,6 +54,8 @@ impl FetchError {
             FetchError::BadPage(_) => true,
             // The same query would bring the same answer.
             FetchError::TooLarge { .. } | FetchError::NotTls | FetchError::WrongShape(_) => false,
+            // Given up already: the time for retries would end before the wait.
+            FetchError::WaitPast { .. } => false,
         }
     }
 
@@ -53,6 +63,7 @@ impl FetchError {
     pub fn status(&self) -> Option<u16> {
         match self {
             FetchError::Status { status, .. } => Some(*status),
+            FetchError::WaitPast { refusal, .. } => refusal.status(),
             _ => None,
         }
     }
@@ -61,6 +72,7 @@ impl FetchError {
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
             FetchError::Status { retry_after, .. } => *retry_after,
+            FetchError::WaitPast { refusal, .. } => refusal.retry_after(),
             _ => None,
         }
     }
@@ -92,6 +104,16 @@ impl FetchError {
             FetchError::TooLarge { limit } => format!(
                 "the server's answer is larger than {} MiB, more than a page of at most 100 events can be: it was not read further (check --base-url)",
                 limit >> 20
+            ),
+            FetchError::WaitPast {
+                refusal,
+                wait,
+                window,
+            } => format!(
+                "{}; the service asks to wait {}, past the {} of retries",
+                refusal.words(hinted),
+                span_words(*wait),
+                span_words(*window)
             ),
             FetchError::Status {
                 status,
@@ -136,6 +158,16 @@ impl FetchError {
                 text
             }
         }
+    }
+}
+
+/// A span of time in words: "45 s" below two minutes, else "10 min" or "7 min 30 s".
+pub fn span_words(span: Duration) -> String {
+    let secs = span.as_secs_f64().ceil() as u64;
+    match (secs, secs % 60) {
+        (0..120, _) => format!("{secs} s"),
+        (_, 0) => format!("{} min", secs / 60),
+        (_, s) => format!("{} min {s} s", secs / 60),
     }
 }
 

@@ -114,8 +114,8 @@ pub enum Fetch {
     Retrying {
         attempt: u32,
         wait_secs: u64,
-        /// How long after the wait the request is given up if it keeps failing.
-        gives_up_secs: u64,
+        /// When the request is given up if it keeps failing: the header counts down to it.
+        gives_up: std::time::Instant,
         reason: String,
         /// When the wait ends (the countdown's end).
         until: std::time::Instant,

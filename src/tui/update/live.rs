@@ -32,7 +32,7 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             live.fetch = Fetch::Retrying {
                 attempt: retry.attempt,
                 wait_secs: retry.wait.as_secs_f64().ceil() as u64,
-                gives_up_secs: retry.gives_up_in.as_secs(),
+                gives_up: retry.gives_up_at,
                 reason: retry.reason,
                 until: retry.at + retry.wait,
                 asked: retry.asked,

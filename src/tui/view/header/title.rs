@@ -386,7 +386,7 @@ fn live_state(model: &Model, live: &Live) -> String {
         Fetch::Fetching { .. } => format!("fetching… {}{all}", so_far(model, live)),
         Fetch::Retrying {
             attempt,
-            gives_up_secs,
+            gives_up,
             reason,
             until,
             ..
@@ -399,7 +399,7 @@ fn live_state(model: &Model, live: &Live) -> String {
             };
             format!(
                 "{when} (attempt {attempt}, {}): {}{all}",
-                crate::source::worker::giving_up_words(*gives_up_secs),
+                crate::source::worker::giving_up_words(live.clock.at, *until, *gives_up),
                 for_terminal(reason)
             )
         }
