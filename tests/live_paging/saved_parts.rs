@@ -1,0 +1,85 @@
+//! A partial answer that `list --live --format json -o FILE` saved, opened again as a user
+//! opens it: it says it is partial however it was stored (gzip'd, and larger than a saved page
+//! once inflated).
+
+use super::*;
+use fault_server::ROOM_ID;
+
+/// `callscope list FILE` with `args`, as a user runs it.
+fn list_file(path: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_callscope"))
+        .arg("list")
+        .arg(path)
+        .args(args)
+        .env_remove("CALLSCOPE_CONFIG")
+        .env_remove("CALLSCOPE_PROFILE")
+        .env_remove("XDG_CONFIG_HOME")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// A refusal that no client asks again after.
+const REFUSED: Reply = Reply::Status {
+    status: 401,
+    body: r#"{"message":"token expired"}"#,
+    retry_after: None,
+};
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+#[tokio::test]
+async fn a_large_partial_export_gzipped_says_it_is_partial_as_the_plain_one_does() {
+    // Six pages of 10,000 events, then a refusal: the export is larger than a saved page may
+    // be, and gzip'd it is stored in less.
+    const PAGES: [&str; 6] = ["c1", "c2", "c3", "c4", "c5", "c6"];
+    const EACH: u32 = 10_000;
+    let mut script: Vec<Reply> = (0..PAGES.len() as u32)
+        .map(|p| Reply::Page {
+            ids: (p * EACH + 1..=(p + 1) * EACH).collect(),
+            next: PAGES[p as usize],
+            total: 100_000,
+        })
+        .collect();
+    script.push(REFUSED);
+    let server = FaultServer::start(script).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("part.json");
+    let out = list_live_at(
+        &server.url,
+        ROOM_ID,
+        &[
+            "--type",
+            "join",
+            "--format",
+            "json",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let export = std::fs::read(&path).unwrap();
+    let gzipped = dir.path().join("part.json.gz");
+    std::fs::write(&gzipped, gzip(&export)).unwrap();
+    let most = callscope::source::pages::MOST_BYTES;
+    assert!(export.len() as u64 > most);
+    assert!(std::fs::metadata(&gzipped).unwrap().len() < most);
+    let said = "callscope: partial: the saved page holds 60,000 of the 100,000 events their query \
+                matched\n";
+    for path in [&path, &gzipped] {
+        let reopened = list_file(path, &["--format", "ndjson"]);
+        assert_eq!(reopened.status.code(), Some(0));
+        assert_eq!(text(&reopened.stderr), said, "{}", path.display());
+        assert_eq!(text(&reopened.stdout).lines().count(), 60_000);
+    }
+}
