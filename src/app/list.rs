@@ -284,7 +284,8 @@ fn note_saved_pages(source: &Source) {
         return;
     }
     let thousands = crate::text::thousands;
-    let held = thousands(pages.events as usize);
+    let events = pages.events as usize;
+    let held = thousands(events);
     let saved = match pages.pages {
         1 => "the saved page holds".to_string(),
         n => format!("the {n} saved pages hold"),
@@ -295,7 +296,8 @@ fn note_saved_pages(source: &Source) {
             thousands(total as usize)
         ),
         None => crate::text::say!(
-            "callscope: partial: {saved} {held} events, and more followed (no page is the query's last)"
+            "callscope: partial: {saved} {}, and more followed (no page is the query's last)",
+            crate::text::plural(events, "event", "events")
         ),
     }
 }

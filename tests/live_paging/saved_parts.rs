@@ -1,6 +1,6 @@
 //! A partial answer that `list --live --format json -o FILE` saved, opened again as a user
 //! opens it: it says it is partial however it was stored (gzip'd, and larger than a saved page
-//! once inflated).
+//! once inflated), and after the query's cursor was refused and asking again failed.
 
 use super::*;
 use fault_server::ROOM_ID;
@@ -82,4 +82,60 @@ async fn a_large_partial_export_gzipped_says_it_is_partial_as_the_plain_one_does
         assert_eq!(text(&reopened.stderr), said, "{}", path.display());
         assert_eq!(text(&reopened.stdout).lines().count(), 60_000);
     }
+}
+
+#[tokio::test]
+async fn a_narrowed_partial_answer_whose_cursor_was_refused_reopens_as_partial() {
+    // The query's cursor is refused; asked again from its first page, the query fails.
+    let server = FaultServer::start(vec![
+        Reply::Page {
+            ids: vec![1, 2, 3],
+            next: "c1",
+            total: 9,
+        },
+        Reply::Status {
+            status: 400,
+            body: catalog::REFUSED_CURSOR,
+            retry_after: None,
+        },
+        REFUSED,
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("part.json");
+    // `--search` narrows the answer: the service's total does not count it.
+    let out = list_live_at(
+        &server.url,
+        ROOM_ID,
+        &[
+            "--type",
+            "join",
+            "--page-size",
+            "3",
+            "--search",
+            "p1",
+            "--format",
+            "json",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+    )
+    .await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(server.count(), 3, "{stderr}");
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(saved["limit"], 1, "{saved}");
+    assert_eq!(saved["total"], serde_json::Value::Null);
+    assert_eq!(
+        saved["next"], "c1",
+        "the cursor where the query's paging stopped, refused as it was"
+    );
+    let reopened = list_file(&path, &[]);
+    assert_eq!(reopened.status.code(), Some(0));
+    assert_eq!(
+        text(&reopened.stderr),
+        "callscope: partial: the saved page holds 1 event, and more followed (no page is the \
+         query's last)\n"
+    );
 }
