@@ -1,6 +1,6 @@
-//! How far a query's load got: reported once as it ends, finished or failed, so that a partial
-//! answer can say what it holds and what it lacks, and be saved with the service's own total and
-//! cursor rather than as if it were whole.
+//! How far a query's load got: reported after each page and as it ends, finished or failed, so
+//! that a partial answer can say what it holds and what it lacks, and be saved with the service's
+//! own total and cursor rather than as if it were whole.
 
 /// How far a query's load got.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
