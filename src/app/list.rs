@@ -251,11 +251,8 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         })
         .collect();
     crate::text::say!(
-        "callscope: wrote {}, {}, {} and {} into {}: {}",
-        crate::text::plural(rows.len(), "event", "events"),
-        crate::text::plural(related.rooms.len(), "room", "rooms"),
-        crate::text::plural(related.sessions.len(), "session", "sessions"),
-        crate::text::plural(related.stats.len(), "peer's stats", "peers' stats"),
+        "callscope: wrote {} into {}: {}",
+        crate::output::holds(rows.len(), &related),
         crate::text::for_terminal(&dir.display().to_string()),
         names.join(", ")
     );
