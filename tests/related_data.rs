@@ -309,7 +309,10 @@ fn serve_answers_the_related_endpoints_and_a_live_story_and_a_saved_folder_agree
         &into,
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("1 room, 1 session and"), "{stderr}");
+    assert!(
+        stderr.contains("wrote 6 events, 1 room and 1 session into "),
+        "{stderr}"
+    );
     for file in ["events.ndjson", "rooms.json", "sessions.json"] {
         assert!(saved.path().join(file).is_file(), "{file}");
     }

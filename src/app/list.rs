@@ -251,11 +251,8 @@ fn to_folder(list: &List) -> Result<Ended, Failure> {
         })
         .collect();
     crate::text::say!(
-        "callscope: wrote {}, {}, {} and {} into {}: {}",
-        crate::text::plural(rows.len(), "event", "events"),
-        crate::text::plural(related.rooms.len(), "room", "rooms"),
-        crate::text::plural(related.sessions.len(), "session", "sessions"),
-        crate::text::plural(related.stats.len(), "peer's stats", "peers' stats"),
+        "callscope: wrote {} into {}: {}",
+        crate::output::holds(rows.len(), &related),
         crate::text::for_terminal(&dir.display().to_string()),
         names.join(", ")
     );
@@ -284,7 +281,8 @@ fn note_saved_pages(source: &Source) {
         return;
     }
     let thousands = crate::text::thousands;
-    let held = thousands(pages.events as usize);
+    let events = pages.events as usize;
+    let held = thousands(events);
     let saved = match pages.pages {
         1 => "the saved page holds".to_string(),
         n => format!("the {n} saved pages hold"),
@@ -295,7 +293,8 @@ fn note_saved_pages(source: &Source) {
             thousands(total as usize)
         ),
         None => crate::text::say!(
-            "callscope: partial: {saved} {held} events, and more followed (no page is the query's last)"
+            "callscope: partial: {saved} {}, and more followed (no page is the query's last)",
+            crate::text::plural(events, "event", "events")
         ),
     }
 }

@@ -173,3 +173,47 @@ pub fn write_folder<'a>(
     }
     Ok(written)
 }
+
+/// What a folder written with `events` events and `related` holds, in words: `38 events, 1 room
+/// and 3 sessions`. A kind of related data it holds none of is left out.
+pub fn holds(events: usize, related: &crate::related::Related) -> String {
+    use crate::text::plural;
+    let mut parts = vec![plural(events, "event", "events")];
+    for (n, one, many) in [
+        (related.rooms.len(), "room", "rooms"),
+        (related.sessions.len(), "session", "sessions"),
+        (related.stats.len(), "peer's stats", "peers' stats"),
+    ] {
+        if n > 0 {
+            parts.push(plural(n, one, many));
+        }
+    }
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.concat(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::related::Related;
+
+    #[test]
+    fn what_a_folder_holds_leaves_out_the_kinds_it_holds_none_of() {
+        let mut related = Related::default();
+        assert_eq!(holds(38, &related), "38 events");
+        assert_eq!(holds(1, &related), "1 event");
+        related.rooms = vec![crate::related::Room::parse(r#"{"id":"r1"}"#).unwrap()];
+        assert_eq!(holds(38, &related), "38 events and 1 room");
+        related.sessions = (1..=3)
+            .map(|k| {
+                let raw = format!(r#"{{"id":"s{k}","room_id":"r1"}}"#);
+                crate::related::Session::parse(&raw).unwrap()
+            })
+            .collect();
+        assert_eq!(holds(38, &related), "38 events, 1 room and 3 sessions");
+        related.rooms.clear();
+        assert_eq!(holds(0, &related), "0 events and 3 sessions");
+    }
+}

@@ -15,7 +15,7 @@ use crate::store::Store;
 
 pub use csv_rows::CSV_COLUMNS;
 pub use folder::{
-    FOLDER_EVENTS, FOLDER_FILES, FOLDER_ROOMS, FOLDER_SESSIONS, FOLDER_STATS, named_by,
+    FOLDER_EVENTS, FOLDER_FILES, FOLDER_ROOMS, FOLDER_SESSIONS, FOLDER_STATS, holds, named_by,
     others_read, refuse_others, refuse_reading, write_folder,
 };
 pub use table::status_word;

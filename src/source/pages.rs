@@ -8,10 +8,10 @@ use std::path::Path;
 
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-/// A file larger than this is not read whole: a saved page of at most 100 events is about
-/// 150 KB, so a larger envelope is an export (`list --format json`) rather than a page, and
-/// reading it a second time would cost as much as loading it. Its head is read instead (see
-/// [`of_export_head`]).
+/// A file larger than this (inflated, when gzip'd) is not read whole: a saved page of at most
+/// 100 events is about 150 KB, so a larger envelope is an export (`list --format json`) rather
+/// than a page, and reading it a second time would cost as much as loading it. Its head is read
+/// instead (see [`of_export_head`]).
 pub const MOST_BYTES: u64 = 16 * 1024 * 1024;
 
 /// How much of a larger file's head is read: the envelope's fields before its events, the
@@ -88,6 +88,8 @@ pub fn of_file(path: &Path) -> Option<SavedPages> {
     if !meta.is_file() {
         return None;
     }
+    // Stored larger than a page, a file is larger still inflated (JSON inflates to several
+    // times what gzip stores of it): told by its head alone.
     if meta.len() > MOST_BYTES {
         let mut head = Vec::new();
         super::dump::open_inflated(path)
@@ -97,7 +99,9 @@ pub fn of_file(path: &Path) -> Option<SavedPages> {
             .ok()?;
         return of_export_head(&head);
     }
-    let mut reader = super::dump::open_inflated(path).ok()?.take(MOST_BYTES);
+    // A byte past the most a page holds tells a gzip'd file that inflates to more than that.
+    let most = MOST_BYTES as usize + 1;
+    let mut reader = super::dump::open_inflated(path).ok()?.take(most as u64);
     // Read in steps, each looked at whole (parsing a slice is several times faster than a
     // reader), until the bytes read tell.
     let mut bytes = Vec::new();
@@ -107,6 +111,11 @@ pub fn of_file(path: &Path) -> Option<SavedPages> {
         bytes.reserve_exact(want - bytes.len());
         let step = (want - bytes.len()) as u64;
         (&mut reader).take(step).read_to_end(&mut bytes).ok()?;
+        if bytes.len() == most {
+            // Larger than a page once inflated: told by its head, as a larger file is (the
+            // bytes read end at the cap, not at the file's end).
+            return of_export_head(&bytes[..HEAD_BYTES as usize]);
+        }
         let whole = bytes.len() < want;
         if let Some(told) = of_start(&bytes, whole) {
             tracing::debug!(
@@ -117,7 +126,7 @@ pub fn of_file(path: &Path) -> Option<SavedPages> {
             );
             return told;
         }
-        want = want.saturating_mul(4);
+        want = want.saturating_mul(4).min(most);
     }
 }
 
@@ -284,6 +293,13 @@ mod tests {
         of_bytes(text.as_bytes())
     }
 
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(bytes).unwrap();
+        gz.finish().unwrap()
+    }
+
     const EVENT: &str = r#"{"id":"a","type":"client.join.failed","data":{"n":-1.25e-3}}"#;
 
     #[test]
@@ -367,17 +383,24 @@ mod tests {
         };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("export.json");
+        let gzipped = dir.path().join("export.json.gz");
         let held = MOST_BYTES / EVENT.len() as u64 + 1;
         for (total, next, told) in [
             ("999999", r#""o:6""#, (Some(999_999), false, true)),
             ("null", r#""c:1~a=\"b""#, (None, false, true)),
             (&held.to_string(), r#""""#, (Some(held), true, false)),
         ] {
-            std::fs::write(&path, export(total, next)).unwrap();
-            let read = of_file(&path).unwrap();
-            assert_eq!((read.pages, read.events), (1, held));
-            assert_eq!((read.total, read.last_page), (told.0, told.1));
-            assert_eq!(read.say_more_than(held as usize), told.2, "{total} {next}");
+            let export = export(total, next);
+            std::fs::write(&path, &export).unwrap();
+            // Gzip'd, it is stored in far less than it inflates to: told the same.
+            std::fs::write(&gzipped, gzip(export.as_bytes())).unwrap();
+            assert!(std::fs::metadata(&gzipped).unwrap().len() < MOST_BYTES);
+            for path in [&path, &gzipped] {
+                let read = of_file(path).unwrap();
+                assert_eq!((read.pages, read.events), (1, held));
+                assert_eq!((read.total, read.last_page), (told.0, told.1));
+                assert_eq!(read.say_more_than(held as usize), told.2, "{total} {next}");
+            }
         }
         // A head of another form tells nothing.
         assert_eq!(

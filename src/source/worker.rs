@@ -297,8 +297,8 @@ pub enum Report {
         query: u64,
         message: String,
     },
-    /// How far the query's load got, said just before `Finished` or `Failed` when it ran
-    /// several cursors or stopped part-way.
+    /// How far the query's load got, said after each `Page`, and just before `Finished` or
+    /// `Failed` when it ran several cursors or stopped part-way.
     Tally {
         query: u64,
         tally: Box<Tally>,

@@ -95,11 +95,8 @@ pub fn save(model: &Model, path: &str, target: &Path, what: SaveWhat, replace: b
     Action::Saved(match written {
         Ok((count, redacted)) => {
             let saved = format!(
-                "saved {}, {}, {} and {} into {path}{redacted}",
-                crate::text::plural(count, "event", "events"),
-                crate::text::plural(related.rooms.len(), "room", "rooms"),
-                crate::text::plural(related.sessions.len(), "session", "sessions"),
-                crate::text::plural(related.stats.len(), "peer's stats", "peers' stats"),
+                "saved {} into {path}{redacted}",
+                crate::output::holds(count, &related)
             );
             Ok(match super::save::partial_note(model, None, "a folder") {
                 Some(note) => format!("{saved}: {note}"),

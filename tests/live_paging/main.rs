@@ -34,6 +34,7 @@ mod partial_answers;
 mod refused_cursors;
 mod requests;
 mod room_refusals;
+mod saved_parts;
 
 const TOKEN: &str = "test-token-7f3a9c";
 

@@ -1,6 +1,6 @@
-//! How far a query's load got: reported once as it ends, finished or failed, so that a partial
-//! answer can say what it holds and what it lacks, and be saved with the service's own total and
-//! cursor rather than as if it were whole.
+//! How far a query's load got: reported after each page and as it ends, finished or failed, so
+//! that a partial answer can say what it holds and what it lacks, and be saved with the service's
+//! own total and cursor rather than as if it were whole.
 
 /// How far a query's load got.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -10,8 +10,9 @@ pub struct Tally {
     pub total: Option<u64>,
     /// The service's cursor of the query where its own paging stopped: asked with it, the
     /// service gives the rest of the query (with what was loaded, all of it) for as long as the
-    /// cursor lives, 24 hours after the first query. Empty when the query's own cursor reached
-    /// its end, or holds no cursor the service gave.
+    /// cursor lives, 24 hours after the first query. Kept when the service refused it and the
+    /// query is asked again from its first page, until a page of the new run replaces it. Empty
+    /// when the query's own cursor reached its end, or holds no cursor the service gave.
     pub next: String,
     /// Whether the pages came newest first (`Some(false)`: oldest first; `None`: not known, or
     /// in no order of time). A part whose loading stopped holds its newest events when so.

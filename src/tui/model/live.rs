@@ -10,8 +10,12 @@ pub struct Live {
     pub url: String,
     /// The id of the current query; reports of older queries are dropped.
     pub query: u64,
-    /// The last page's `next`: `None` before the first page, `Some("")` at the end.
+    /// The last page's `next`: `None` before the first page, `Some("")` at the end. It says
+    /// only whether more pages follow: with one cursor per type, it may be any cursor's.
     pub next: Option<String>,
+    /// The service's cursor of the query where its own paging stopped, as the fetch task's
+    /// last tally says it: what a saved part of the answer carries (empty when none is known).
+    pub cursor: String,
     pub total: Option<u64>,
     pub pages: usize,
     pub fetch: Fetch,
@@ -72,6 +76,7 @@ impl Live {
             url,
             query: 0,
             next: None,
+            cursor: String::new(),
             total: None,
             pages: 0,
             fetch: Fetch::Idle,

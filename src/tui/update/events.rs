@@ -160,6 +160,7 @@ pub fn new_query(model: &mut Model) -> Vec<Effect> {
     live.query += 1;
     live.requests.clear();
     live.next = None;
+    live.cursor.clear();
     live.total = None;
     live.pages = 0;
     live.fetch = Fetch::Fetching { page: 1 };

@@ -39,9 +39,11 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
             }
         }
         Report::InFlight { requests, .. } => live.requests = requests,
-        // The explorer shows how far the load got from its own counts; failures that did not
-        // matter (every event arrived all the same) are said until the user does something else.
+        // The explorer shows how far the load got from its own counts, and keeps the query's
+        // cursor for a save of part of the answer; failures that did not matter (every event
+        // arrived all the same) are said until the user does something else.
         Report::Tally { tally, .. } => {
+            live.cursor = tally.next;
             if !tally.redundant.is_empty() {
                 model.status = Some(format!(
                     "note: {}",
@@ -273,6 +275,7 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
     }
     live.query += 1;
     live.next = None;
+    live.cursor.clear();
     live.pages = 0;
     live.requests.clear();
     live.fetch = Fetch::Fetching { page: 1 };

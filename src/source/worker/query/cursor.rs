@@ -32,7 +32,10 @@ pub(super) struct Cursor {
     pub(super) filter: Filter,
     /// `None` before the first page; then the last page's `next`.
     pub(super) next: Option<String>,
-    /// The last page's `next` as the service gave it, kept where paging stopped on it.
+    /// The last page's `next` as the service gave it, kept where paging stopped on it, and
+    /// while the query is asked again from its first page after the service refused it: a
+    /// partial answer saved then says that more exist, with the cursor where its paging
+    /// stopped (with none, and no total, it would read as whole).
     pub(super) given: String,
     pub(super) used: HashSet<String>,
     pub(super) total: Option<u64>,
@@ -112,12 +115,11 @@ impl Cursor {
     }
 
     /// Starts the cursor's run again from its first page, the refused run having read `run`
-    /// pages.
+    /// pages. Its `given` stays until the new run's first page replaces it.
     pub(super) fn restart(&mut self) {
         self.restarted = Some(self.run);
         self.run = 0;
         self.next = None;
-        self.given.clear();
         self.used.clear();
         self.received = 0;
         self.sparse_run = 0;

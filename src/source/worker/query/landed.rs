@@ -162,9 +162,9 @@ impl QueryState {
             query: self.id,
             page: fetched.into_page(),
         });
+        self.report_tally(Vec::new(), ctx);
         if let Some(message) = stopped {
             self.load_all = false;
-            self.report_tally(Vec::new(), ctx);
             ctx.report(Report::Failed {
                 query: self.id,
                 message,

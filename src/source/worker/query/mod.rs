@@ -455,9 +455,12 @@ impl QueryState {
         cursor.state == CursorState::Ended || cursor.total.is_some_and(|t| arrived >= t)
     }
 
-    /// Reports how far the query's load got (see [`Tally`]).
+    /// Reports how far the query's load got (see [`Tally`]): after each page reported, and as
+    /// the query ends.
     pub(super) fn report_tally(&self, redundant: Vec<String>, ctx: &Ctx) {
         let main = &self.cursors[0];
+        // The query's own cursor, whichever cursor's page was reported last: another's is no
+        // cursor of the rest of the query.
         let next = match main.state {
             CursorState::Ended => String::new(),
             _ => main.given.clone(),
@@ -496,13 +499,14 @@ impl QueryState {
         });
     }
 
-    /// Reports the events the merge can hand on, if any.
+    /// Reports the events the merge can hand on, if any, and how far the load got.
     fn report_ready(&mut self, ctx: &Ctx) -> bool {
         let ready = self.merge.take_ready();
         if ready.is_empty() {
             return false;
         }
         self.asked = false;
+        // Says only that more pages may follow: the cursor of the rest is the tally's.
         let next = self
             .cursors
             .iter()
@@ -518,6 +522,7 @@ impl QueryState {
                 total: self.total(),
             },
         });
+        self.report_tally(Vec::new(), ctx);
         true
     }
 

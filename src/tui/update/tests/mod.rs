@@ -247,6 +247,7 @@ mod order;
 mod prompt;
 mod related;
 mod rooms;
+mod save;
 mod story;
 mod timeline;
 mod zoom;

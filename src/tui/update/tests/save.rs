@@ -1,0 +1,69 @@
+//! A save of part of a live answer: what the envelope says of the rest, and what the status line
+//! says of the file, which is what the file says when opened again.
+
+use super::*;
+use crate::tui::model::Live;
+
+/// `ten()` as part of a live answer: the last page says more follow, the service's total is
+/// `total`, and the query's own cursor, as the fetch task's tally said it, is `cursor`.
+fn part(total: Option<u64>, cursor: &str) -> Model {
+    let mut m = loaded(&ten());
+    let mut live = Live::new("http://127.0.0.1:1".into());
+    live.next = Some("more".into());
+    live.total = total;
+    live.cursor = cursor.into();
+    m.session.live = Some(live);
+    m
+}
+
+#[test]
+fn a_part_is_saved_with_the_querys_own_cursor_and_the_status_line_says_what_the_file_will() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("part.json");
+    let of = "saved 10 events to part.json: part of";
+    for (total, cursor, said, opens_partial) in [
+        (
+            Some(40),
+            "c:7",
+            "the 40 the query matched; the file says so, with the cursor of the rest",
+            true,
+        ),
+        (
+            None,
+            "c:7",
+            "what the query matched; the file says more exist, with their cursor",
+            true,
+        ),
+        (
+            Some(40),
+            "",
+            "the 40 the query matched; the file says so with the query's total (no cursor of \
+             the rest is known)",
+            true,
+        ),
+        (
+            None,
+            "",
+            "what the query matched, and the file cannot say so: no cursor of the rest is \
+             known, nor a total of what was saved, so it opens again as if whole",
+            false,
+        ),
+    ] {
+        let m = part(total, cursor);
+        let saved = crate::tui::save::save(&m, path.to_str().unwrap(), SaveWhat::Loaded, true);
+        let Action::Saved(Ok(status)) = saved else {
+            panic!("{saved:?}");
+        };
+        let status = status.replace(path.to_str().unwrap(), "part.json");
+        assert_eq!(status, format!("{of} {said}"));
+        let file: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(
+            file["next"], cursor,
+            "the query's own cursor, not the last page's"
+        );
+        assert_eq!(file["total"].as_u64(), total);
+        let reopened = crate::source::pages::of_file(&path).unwrap();
+        assert_eq!(reopened.say_more_than(10), opens_partial, "{status}");
+    }
+}
