@@ -145,14 +145,20 @@ pub fn field_text(filter: &Filter, field: Field) -> String {
     conditions
         .iter()
         .map(|c| {
-            let value = c
-                .value
-                .as_deref()
-                .map_or(crate::text::NONE.to_string(), escape);
+            let value = written(c);
             if c.negate { format!("!{value}") } else { value }
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A condition's value as an input writes it: escaped, or `(none)` for the field absent (read
+/// back by [`condition`]).
+fn written(condition: &Condition) -> String {
+    condition
+        .value
+        .as_deref()
+        .map_or(crate::text::NONE.to_string(), escape)
 }
 
 /// A value with its commas escaped, as an input writes it.
@@ -222,12 +228,8 @@ pub fn hidden_input_text(group: &[Condition]) -> String {
     group
         .iter()
         .map(|c| {
-            let value = c
-                .value
-                .as_deref()
-                .map_or(crate::text::NONE.to_string(), escape);
             let op = if c.negate { "!=" } else { "=" };
-            format!("{}{op}{value}", c.field.name())
+            format!("{}{op}{}", c.field.name(), written(c))
         })
         .collect::<Vec<_>>()
         .join(", ")
