@@ -78,12 +78,7 @@ fn text(bytes: &[u8]) -> String {
 #[tokio::test]
 async fn a_partial_answer_says_which_types_arrived_in_full_which_stopped_and_which_got_none() {
     let server = stopping().await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
+    let out = list_ndjson(&server).await;
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
@@ -160,25 +155,48 @@ async fn a_partial_answer_saved_as_json_carries_the_services_total_and_reopens_a
 /// cursor is refused at its second page, and the count of the query that could retire the
 /// query's cursor is refused too. Every other type's cursor loads in full.
 async fn redundantly_refused() -> Catalog {
-    let types = redundantly_refused_types();
-    let mut setup = setup(types);
-    setup.faults = vec![
+    twelve_with(vec![
         refused("untyped", 2),
         refused(CONNECT, 1),
         refused("census", 0),
-    ];
-    Catalog::start(setup).await
+    ])
+    .await
+}
+
+/// The twelve events of [`redundantly_refused_types`], served with `faults`.
+async fn twelve_with(faults: Vec<Fault>) -> Catalog {
+    Catalog::start(Setup {
+        faults,
+        ..setup(redundantly_refused_types())
+    })
+    .await
+}
+
+/// `list --live` of `server`'s room, three events a page, as NDJSON.
+async fn list_ndjson(server: &Catalog) -> std::process::Output {
+    list_live_at(
+        &server.url,
+        catalog::ROOM,
+        &["--page-size", "3", "--format", "ndjson"],
+    )
+    .await
+}
+
+/// `list --live` of the twelve events of [`redundantly_refused_types`] served with `faults`,
+/// checked to end well with all twelve: the catalog, and what the run wrote on stderr.
+async fn whole_despite(faults: Vec<Fault>) -> (Catalog, String) {
+    let server = twelve_with(faults).await;
+    let out = list_ndjson(&server).await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(text(&out.stdout).lines().count(), 12, "{stderr}");
+    (server, stderr)
 }
 
 #[tokio::test]
 async fn a_load_whose_every_type_arrived_in_full_is_complete_though_a_cursor_failed() {
     let server = redundantly_refused().await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
+    let out = list_ndjson(&server).await;
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let numbers: Vec<u32> = text(&out.stdout)
@@ -220,20 +238,7 @@ fn refusal_401() -> &'static str {
 async fn a_failure_of_the_querys_cursor_that_the_census_made_unneeded_is_said() {
     // The count of the query answers, and retires the query's own cursor, which was refused
     // (or is refused as it is retired): the load is whole, and the refusal is said.
-    let server = Catalog::start(Setup {
-        faults: vec![refused("untyped", 2), refused(CONNECT, 1)],
-        ..setup(redundantly_refused_types())
-    })
-    .await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert_eq!(text(&out.stdout).lines().count(), 12, "{stderr}");
+    let (_, stderr) = whole_despite(vec![refused("untyped", 2), refused(CONNECT, 1)]).await;
     assert_eq!(
         stderr,
         format!(
@@ -248,20 +253,7 @@ async fn a_failure_of_the_querys_cursor_that_the_census_made_unneeded_is_said() 
 async fn a_failure_of_a_types_cursor_is_said_when_the_querys_own_cursor_brought_every_event() {
     // The join cursor is refused at its first page: no census can be taken, and the query's own
     // cursor pages to its end.
-    let server = Catalog::start(Setup {
-        faults: vec![refused(JOIN, 0)],
-        ..setup(redundantly_refused_types())
-    })
-    .await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert_eq!(text(&out.stdout).lines().count(), 12, "{stderr}");
+    let (_, stderr) = whole_despite(vec![refused(JOIN, 0)]).await;
     assert_eq!(
         stderr,
         format!(
