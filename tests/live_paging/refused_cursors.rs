@@ -127,37 +127,17 @@ async fn list_live_of_every_type_asks_a_refused_cursor_again_and_prints_each_eve
 #[tokio::test]
 async fn list_live_counts_the_services_repeats_and_not_the_copies_read_again() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 2],
-            next: "c1",
-            total: 6,
-        },
-        Reply::Page {
-            ids: vec![3, 4],
-            next: "c2",
-            total: 6,
-        },
+        Reply::page(&[1, 2, 2], "c1", 6),
+        Reply::page(&[3, 4], "c2", 6),
         Reply::Status {
             status: 400,
             body: REFUSED_CURSOR,
             retry_after: None,
         },
         // The new run: its cursors may well be written as the refused run's were.
-        Reply::Page {
-            ids: vec![1, 2, 2],
-            next: "c1",
-            total: 6,
-        },
-        Reply::Page {
-            ids: vec![3, 4],
-            next: "c2",
-            total: 6,
-        },
-        Reply::Page {
-            ids: vec![5, 2],
-            next: "",
-            total: 6,
-        },
+        Reply::page(&[1, 2, 2], "c1", 6),
+        Reply::page(&[3, 4], "c2", 6),
+        Reply::page(&[5, 2], "", 6),
     ])
     .await;
     let out = list_live_at(
@@ -286,11 +266,7 @@ async fn a_cursor_refused_again_after_its_new_run_got_further_is_asked_again_onc
 #[tokio::test(start_paused = true)]
 async fn a_query_whose_first_page_is_refused_once_asked_again_fails() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "c1",
-            total: 6,
-        },
+        Reply::page(&[1, 2, 3], "c1", 6),
         Reply::Status {
             status: 400,
             body: REFUSED_CURSOR,
@@ -316,11 +292,7 @@ async fn a_query_whose_first_page_is_refused_once_asked_again_fails() {
 async fn a_refusal_of_the_token_or_the_address_is_not_asked_again() {
     for status in [401, 403, 404] {
         let server = FaultServer::start(vec![
-            Reply::Page {
-                ids: vec![1, 2, 3],
-                next: "c1",
-                total: 6,
-            },
+            Reply::page(&[1, 2, 3], "c1", 6),
             Reply::Status {
                 status,
                 body: r#"{"code":0,"message":"no","details":[]}"#,
