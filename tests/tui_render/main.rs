@@ -89,6 +89,21 @@ fn demo(filter: Filter, size: (u16, u16)) -> Model {
     m
 }
 
+/// The filter on Priya Raman, the demo's peer whose publishing gives up.
+fn peer_priya() -> Filter {
+    Filter::default().with(Field::Peer, callscope::generator::PRIYA_PEER_ID)
+}
+
+/// The demo at `size` on Priya's network view: her story, on her chain's line, then its
+/// network.
+fn priyas_network(size: (u16, u16)) -> Model {
+    let mut m = demo(peer_priya(), size);
+    run(&mut m, Command::ShowStory);
+    run(&mut m, Command::Top);
+    run(&mut m, Command::ShowQuality);
+    m
+}
+
 fn run(m: &mut Model, c: Command) {
     update(m, Action::Command(c));
 }
