@@ -78,7 +78,7 @@ fn text(bytes: &[u8]) -> String {
 #[tokio::test]
 async fn a_partial_answer_says_which_types_arrived_in_full_which_stopped_and_which_got_none() {
     let server = stopping().await;
-    let out = list_ndjson(&server).await;
+    let out = list_ndjson(&server, &[]).await;
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
@@ -102,13 +102,7 @@ async fn a_partial_answer_says_which_types_arrived_in_full_which_stopped_and_whi
         lines[1].starts_with("callscope: loading the query: HTTP 401"),
         "{stderr}"
     );
-    let mut numbers: Vec<u32> = text(&out.stdout)
-        .lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            v["id"].as_str().unwrap()[24..].parse().unwrap()
-        })
-        .collect();
+    let mut numbers = numbers_of_lines(&out.stdout);
     numbers.sort();
     assert_eq!(numbers, ARRIVED);
 }
@@ -172,21 +166,11 @@ async fn twelve_with(faults: Vec<Fault>) -> Catalog {
     .await
 }
 
-/// `list --live` of `server`'s room, three events a page, as NDJSON.
-async fn list_ndjson(server: &Catalog) -> std::process::Output {
-    list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await
-}
-
 /// `list --live` of the twelve events of [`redundantly_refused_types`] served with `faults`,
 /// checked to end well with all twelve: the catalog, and what the run wrote on stderr.
 async fn whole_despite(faults: Vec<Fault>) -> (Catalog, String) {
     let server = twelve_with(faults).await;
-    let out = list_ndjson(&server).await;
+    let out = list_ndjson(&server, &[]).await;
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(text(&out.stdout).lines().count(), 12, "{stderr}");
@@ -196,16 +180,10 @@ async fn whole_despite(faults: Vec<Fault>) -> (Catalog, String) {
 #[tokio::test]
 async fn a_load_whose_every_type_arrived_in_full_is_complete_though_a_cursor_failed() {
     let server = redundantly_refused().await;
-    let out = list_ndjson(&server).await;
+    let out = list_ndjson(&server, &[]).await;
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let numbers: Vec<u32> = text(&out.stdout)
-        .lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            v["id"].as_str().unwrap()[24..].parse().unwrap()
-        })
-        .collect();
+    let numbers = numbers_of_lines(&out.stdout);
     assert_eq!(numbers, (1..=12).collect::<Vec<_>>(), "{stderr}");
     assert_eq!(
         stderr,

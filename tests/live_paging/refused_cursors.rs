@@ -26,19 +26,6 @@ fn of_type(kind: &str) -> Vec<u32> {
         .collect()
 }
 
-/// The number at the end of each event's id, in the order of the NDJSON lines.
-fn numbers_of_lines(stdout: &[u8]) -> Vec<u32> {
-    String::from_utf8(stdout.to_vec())
-        .unwrap()
-        .lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let id = v["id"].as_str().unwrap();
-            id[24..].parse().unwrap()
-        })
-        .collect()
-}
-
 /// Everything the worker reported of query 1 when loading every page of `filter`: the store,
 /// the notes of queries asked again, and the failure.
 async fn load_noting(
@@ -70,12 +57,7 @@ async fn load_noting(
 async fn list_live_asks_a_query_whose_cursor_is_refused_again_and_prints_each_event_once() {
     // The third page's cursor is refused.
     let server = refusing(|n| n == 1).await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--type", JOIN, "--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
+    let out = list_ndjson(&server, &["--type", JOIN]).await;
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(numbers_of_lines(&out.stdout), of_type(JOIN), "{stderr}");
@@ -93,12 +75,7 @@ async fn list_live_asks_a_query_whose_cursor_is_refused_again_and_prints_each_ev
 #[tokio::test]
 async fn list_live_of_every_type_asks_a_refused_cursor_again_and_prints_each_event_once() {
     let server = refusing(|n| n == 3).await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
+    let out = list_ndjson(&server, &[]).await;
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(
@@ -163,12 +140,7 @@ async fn list_live_counts_the_services_repeats_and_not_the_copies_read_again() {
 #[tokio::test]
 async fn list_live_against_a_service_refusing_every_cursor_fails_as_before() {
     let server = refusing(|_| true).await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--type", JOIN, "--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
+    let out = list_ndjson(&server, &["--type", JOIN]).await;
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let statuses: Vec<u16> = server.requests().iter().map(|r| r.status).collect();
