@@ -57,6 +57,29 @@ async fn stopping() -> Catalog {
 /// page (3, 7, 8), and every connect, subscribe and disconnected event (15).
 const ARRIVED: [u32; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 15];
 
+/// `list --live` of [`stopping`]'s catalog, three events a page, with `args`, saved as a `json`
+/// envelope into `dir`, checked to stop with exit 1: what the run wrote, the file, and what the
+/// file holds.
+async fn saved_partial(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> (std::process::Output, std::path::PathBuf, serde_json::Value) {
+    let server = stopping().await;
+    let path = dir.join("partial.json");
+    let save = [
+        "--page-size",
+        "3",
+        "--format",
+        "json",
+        "-o",
+        path.to_str().unwrap(),
+    ];
+    let out = list_live_at(&server.url, catalog::ROOM, &[&save[..], args].concat()).await;
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let saved = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    (out, path, saved)
+}
+
 /// `callscope list FILE` with `args`, as a user runs it.
 fn list_file(path: &std::path::Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_callscope"))
@@ -109,24 +132,8 @@ async fn a_partial_answer_says_which_types_arrived_in_full_which_stopped_and_whi
 
 #[tokio::test]
 async fn a_partial_answer_saved_as_json_carries_the_services_total_and_reopens_as_partial() {
-    let server = stopping().await;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("partial.json");
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &[
-            "--page-size",
-            "3",
-            "--format",
-            "json",
-            "-o",
-            path.to_str().unwrap(),
-        ],
-    )
-    .await;
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let (_, path, saved) = saved_partial(dir.path(), &[]).await;
     assert_eq!(saved["limit"], 9);
     assert_eq!(saved["total"], 15, "the service's total of the query");
     assert_eq!(
@@ -295,27 +302,10 @@ fn redundantly_refused_types() -> Vec<&'static str> {
 
 #[tokio::test]
 async fn a_partial_answer_narrowed_by_a_filter_of_ours_saves_no_total_and_says_more_followed() {
-    let server = stopping().await;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("partial.json");
     // `--search` is applied to what arrives: the service's total counts what it leaves out.
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &[
-            "--page-size",
-            "3",
-            "--search",
-            "p1",
-            "--format",
-            "json",
-            "-o",
-            path.to_str().unwrap(),
-        ],
-    )
-    .await;
+    let (out, path, saved) = saved_partial(dir.path(), &["--search", "p1"]).await;
     let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
     // p1 and p15 of the nine that arrived.
     assert!(
         stderr.starts_with(
@@ -324,7 +314,6 @@ async fn a_partial_answer_narrowed_by_a_filter_of_ours_saves_no_total_and_says_m
         ),
         "{stderr}"
     );
-    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(saved["limit"], 2);
     assert_eq!(saved["total"], serde_json::Value::Null, "not known");
     assert_eq!(saved["next"], "o:6");
