@@ -151,14 +151,7 @@ fn the_detail_pane_in_local_time_tells_the_chain_and_its_outcome_in_local_time()
 
 #[test]
 fn a_verdict_that_no_one_got_in_names_the_time_the_sessions_cover_in_local_time() {
-    // A peer of the storm who gave up.
-    let filter = Filter {
-        terminal: Some(true),
-        since: Some(bound("2026-11-18T10:02:00Z")),
-        ..Filter::default().with(Field::Room, STORM_ROOM_ID)
-    };
-    let mut m = demo(filter, (140, 40));
-    run(&mut m, Command::ShowStory);
+    let mut m = story_of_one_who_gave_up();
     let (_, detail) = assert_every_time_local(&mut m);
     assert!(
         read(&detail).contains("from 15:32:04 to 15:42:08"),

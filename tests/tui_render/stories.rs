@@ -84,14 +84,7 @@ fn a_story_tells_each_chains_verdict_with_its_evidence_and_the_track_events_dimm
 
 #[test]
 fn a_chain_that_never_got_in_says_over_which_time_the_sessions_hold_no_join() {
-    // A peer of the storm who gave up.
-    let filter = Filter {
-        terminal: Some(true),
-        since: Some(bound("2026-11-18T10:02:00Z")),
-        ..Filter::default().with(Field::Room, STORM_ROOM_ID)
-    };
-    let mut m = demo(filter, (140, 40));
-    run(&mut m, Command::ShowStory);
+    let m = story_of_one_who_gave_up();
     let text = screen_text(draw(&m).backend().buffer());
     assert!(
         text.contains("never got in: no peer of user usr_f48f5a9373 joined a session"),
