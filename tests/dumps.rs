@@ -12,6 +12,18 @@ fn callscope() -> Command {
     Command::new(env!("CARGO_BIN_EXE_callscope"))
 }
 
+/// `callscope list --format ndjson`, its dumps to be named.
+fn list_ndjson() -> Command {
+    let mut command = callscope();
+    command.args(["list", "--format", "ndjson"]);
+    command
+}
+
+/// `callscope list --format ndjson` of the damaged dump at `path`, checked to exit 2.
+fn list_damaged(path: &Path) -> assert_cmd::assert::Assert {
+    list_ndjson().arg(path).assert().code(2)
+}
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
@@ -67,26 +79,16 @@ fn a_folder_is_read_file_by_file_in_name_order_skipping_other_extensions() {
     )
     .unwrap();
 
-    let out = callscope()
-        .args(["list", "--format", "ndjson"])
-        .arg(dir.path())
-        .assert()
-        .success()
-        .stderr("");
+    let out = list_ndjson().arg(dir.path()).assert().success().stderr("");
     assert_eq!(ids(&out.get_output().stdout), [S1, Q1, Q2, H1, P1]);
 }
 
 #[test]
 fn the_fixture_folder_reads_without_a_problem() {
     // Its pages overlap by one event: the copy dropped is the only thing said.
-    let out = callscope()
-        .args(["list", "--format", "ndjson"])
-        .arg(fixture(""))
-        .assert()
-        .success()
-        .stderr(
-            "callscope: note: 1 event dropped: its id was read before (the first copy is kept)\n",
-        );
+    let out = list_ndjson().arg(fixture("")).assert().success().stderr(
+        "callscope: note: 1 event dropped: its id was read before (the first copy is kept)\n",
+    );
     assert_eq!(ids(&out.get_output().stdout).len(), 12);
 }
 
@@ -106,8 +108,7 @@ fn an_empty_folder_is_a_usage_error_that_names_it() {
 
 #[test]
 fn pages_across_files_are_deduplicated_and_the_first_copy_wins() {
-    let out = callscope()
-        .args(["list", "--format", "ndjson"])
+    let out = list_ndjson()
         .arg(fixture("page1.json"))
         .arg(fixture("page2.json"))
         .assert()
@@ -229,14 +230,12 @@ fn a_byte_order_mark_changes_nothing_that_list_prints() {
     let path = dir.path().join("marked.ndjson");
     std::fs::write(&path, &marked).unwrap();
     for filter in [&[][..], &["--type", "join"][..]] {
-        let plain = callscope()
-            .args(["list", "--format", "ndjson"])
+        let plain = list_ndjson()
             .args(filter)
             .arg(fixture("quirks.ndjson"))
             .assert()
             .success();
-        callscope()
-            .args(["list", "--format", "ndjson"])
+        list_ndjson()
             .args(filter)
             .arg(&path)
             .assert()
@@ -251,8 +250,7 @@ fn gzip_is_read_by_content_whatever_the_extension() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("incident.json");
     std::fs::write(&path, gzip(&fixture_bytes("quirks.ndjson"))).unwrap();
-    callscope()
-        .args(["list", "--format", "ndjson"])
+    list_ndjson()
         .arg(&path)
         .assert()
         .success()
@@ -275,8 +273,7 @@ fn a_missing_file_exits_2_and_names_the_path() {
         )));
     // Beside a readable file, it still stops list before it starts: a typo is not a dump
     // that holds nothing.
-    callscope()
-        .args(["list", "--format", "ndjson"])
+    list_ndjson()
         .arg(fixture("subscribe.json"))
         .arg(&missing)
         .assert()
@@ -295,11 +292,7 @@ fn a_truncated_envelope_exits_2_with_its_position_and_lists_the_readable_events(
         .unwrap()
         + 40;
     std::fs::write(&path, &page2[..cut]).unwrap();
-    let out = callscope()
-        .args(["list", "--format", "ndjson"])
-        .arg(&path)
-        .assert()
-        .code(2)
+    let out = list_damaged(&path)
         .stderr(predicate::str::contains(format!(
             "{}:3:41: ",
             path.display()
@@ -347,15 +340,10 @@ fn damage_deep_in_a_large_envelope_is_reported_at_its_place_and_the_events_befor
         let start = text.find(r#"{"id":"bad""#).unwrap();
         let col = start - text[..start].rfind('\n').map_or(0, |n| n + 1) + 21;
         std::fs::write(&path, &text).unwrap();
-        let out = callscope()
-            .args(["list", "--format", "ndjson"])
-            .arg(&path)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(format!(
-                "{}:{line}:{col}: invalid JSON: key must be a string",
-                path.display()
-            )));
+        let out = list_damaged(&path).stderr(predicate::str::contains(format!(
+            "{}:{line}:{col}: invalid JSON: key must be a string",
+            path.display()
+        )));
         assert_eq!(ids(&out.get_output().stdout), want[..at], "{layout:?}");
     }
 }
@@ -413,16 +401,11 @@ fn an_object_that_is_no_event_deep_in_a_large_envelope_is_reported_and_the_other
     let (count, at) = (40_000, 35_000);
     let (text, want) = large_envelope(count, at, r#"{"x":1}"#, "\n");
     std::fs::write(&path, &text).unwrap();
-    let out = callscope()
-        .args(["list", "--format", "ndjson"])
-        .arg(&path)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(format!(
-            "{}:{}:1: not an event",
-            path.display(),
-            at + 2
-        )));
+    let out = list_damaged(&path).stderr(predicate::str::contains(format!(
+        "{}:{}:1: not an event",
+        path.display(),
+        at + 2
+    )));
     assert_eq!(ids(&out.get_output().stdout), want);
 }
 
@@ -458,8 +441,7 @@ fn an_ndjson_dump_cut_off_right_after_a_backslash_lists_the_events_before_it() {
     let first = r#"{"id":"a","type":"client.join.failed","data":{"room_id":"r"}}"#;
     std::fs::write(&path, format!("{first}\n{{\"data\":{{\"x\":\"y\\")).unwrap();
     for filter in [&["--type", "join"][..], &["--room", "r"], &[]] {
-        let out = callscope()
-            .args(["list", "--format", "ndjson"])
+        let out = list_ndjson()
             .args(filter)
             .arg(&path)
             .assert()
@@ -485,15 +467,10 @@ fn a_bad_ndjson_line_exits_2_with_its_position_and_the_other_lines_are_listed() 
         format!("{}\n{{\"id\": oops}}\n{}\n", lines[0], lines[1]),
     )
     .unwrap();
-    let out = callscope()
-        .args(["list", "--format", "ndjson"])
-        .arg(&path)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(format!(
-            "{}:2:8: invalid JSON",
-            path.display()
-        )));
+    let out = list_damaged(&path).stderr(predicate::str::contains(format!(
+        "{}:2:8: invalid JSON",
+        path.display()
+    )));
     assert_eq!(ids(&out.get_output().stdout), [Q1, Q2]);
 }
 
@@ -510,8 +487,7 @@ fn an_empty_input_is_a_dump_of_no_events_as_list_writes_one_when_nothing_matches
     assert_eq!(std::fs::read(&path).unwrap(), b"");
     // Read back, from the file and from stdin: no events, no problem; an empty file is noted,
     // in case it was cut short.
-    callscope()
-        .args(["list", "--format", "ndjson"])
+    list_ndjson()
         .arg(&path)
         .assert()
         .success()
@@ -819,11 +795,7 @@ fn a_raw_control_character_in_a_string_is_a_problem_at_its_place() {
             ),
         )
         .unwrap();
-        let out = callscope()
-            .args(["list", "--format", "ndjson"])
-            .arg(&path)
-            .output()
-            .unwrap();
+        let out = list_ndjson().arg(&path).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{control:?}");
         assert_eq!(ids(&out.stdout), ["a", "d"], "{control:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 
 use crate::event::{EventType, Field};
@@ -13,6 +12,8 @@ use crate::output::Format;
 use crate::source::LiveSource;
 use crate::source::token::TokenEnv;
 use crate::time::{now_nanos, parse_time_bound};
+
+use super::parse::{Suggest, base_url, base_url_problem, choice};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.100ms.live";
 
@@ -535,101 +536,4 @@ pub struct DemoDataArgs {
     /// line). Without it, the events go to stdout.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-}
-
-/// A value parser that takes any text, and offers some values to completion scripts: the event
-/// types by name (any other full type name is taken too), the config's profile names.
-#[derive(Clone)]
-pub struct Suggest {
-    values: Vec<clap::builder::PossibleValue>,
-}
-
-impl Suggest {
-    pub fn of(values: Vec<clap::builder::PossibleValue>) -> Suggest {
-        Suggest { values }
-    }
-
-    /// The type names: the five aliases, their full names, the other families'.
-    fn types() -> Suggest {
-        let names = EventType::KNOWN
-            .iter()
-            .flat_map(|t| [t.alias().to_string(), t.name().to_string()])
-            .chain(
-                [
-                    "track.add.success",
-                    "track.update.success",
-                    "track.remove.success",
-                    "beam.recording.success",
-                ]
-                .map(String::from),
-            );
-        Suggest {
-            values: names.map(clap::builder::PossibleValue::new).collect(),
-        }
-    }
-}
-
-impl TypedValueParser for Suggest {
-    type Value = String;
-
-    fn parse_ref(
-        &self,
-        _cmd: &clap::Command,
-        _arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<String, clap::Error> {
-        value
-            .to_str()
-            .map(str::to_string)
-            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidUtf8))
-    }
-
-    fn possible_values(
-        &self,
-    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        Some(Box::new(self.values.iter().cloned()))
-    }
-}
-
-/// A `--base-url`: an http or https URL with a host. One written without its scheme is refused
-/// with the option as it should be written.
-fn base_url(text: &str) -> Result<String, String> {
-    match base_url_problem(text, &|value| format!("--base-url {value}")) {
-        None => Ok(text.into()),
-        Some(problem) => Err(problem),
-    }
-}
-
-/// What is wrong with a base URL, `None` when it is an http or https URL with a host; `set`
-/// writes a value as the user would set it (`--base-url V`), for the URL it should have been.
-fn base_url_problem(text: &str, set: &dyn Fn(&str) -> String) -> Option<String> {
-    match url::Url::parse(text) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => None,
-        _ if text.trim().is_empty() => Some(
-            "it is empty: give an http:// or https:// URL, such as https://api.100ms.live, or \
-             leave it unset for the hosted service"
-                .into(),
-        ),
-        _ if !text.contains("://") => Some(format!(
-            "a base URL starts with http:// or https://: {}",
-            set(&format!("http://{}", crate::text::for_terminal(text)))
-        )),
-        _ => {
-            Some("a base URL is an http:// or https:// URL, such as https://api.100ms.live".into())
-        }
-    }
-}
-
-/// A value parser for one of a domain enum's values, by their names: the names are offered in
-/// `--help` and completions, and the enum itself knows nothing of the command line.
-fn choice<T: Copy + Send + Sync + 'static>(
-    all: &'static [T],
-    name: fn(T) -> &'static str,
-) -> impl TypedValueParser<Value = T> {
-    let names: Vec<&'static str> = all.iter().map(|&v| name(v)).collect();
-    PossibleValuesParser::new(names).map(move |chosen| {
-        *all.iter()
-            .find(|&&v| name(v) == chosen)
-            .expect("the parser offers only these names")
-    })
 }

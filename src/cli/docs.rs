@@ -27,7 +27,7 @@ fn with_profiles(command: clap::Command) -> clap::Command {
         .map(clap::builder::PossibleValue::new)
         .collect();
     let offer = |arg: clap::Arg| {
-        arg.value_parser(super::args::Suggest::of(values.clone()))
+        arg.value_parser(super::parse::Suggest::of(values.clone()))
             .hide_possible_values(true)
     };
     command

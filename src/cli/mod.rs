@@ -6,8 +6,10 @@ mod args;
 pub mod config;
 mod docs;
 mod leading;
+mod parse;
 
 pub use args::*;
+pub use parse::Suggest;
 
 use std::process::ExitCode;
 

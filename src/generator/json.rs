@@ -98,21 +98,18 @@ pub(super) fn push_uuid(buf: &mut Vec<u8>, id: &[u8; 16]) {
 
 /// RFC 3339 in UTC with exactly nine fraction digits; `t` is nanoseconds since midnight of the fixed day.
 pub(super) fn push_time(buf: &mut Vec<u8>, t: u64) {
-    let secs = t / NS;
-    buf.extend_from_slice(DATE_PREFIX);
-    push_padded(buf, secs / 3600, 2);
-    buf.push(b':');
-    push_padded(buf, secs / 60 % 60, 2);
-    buf.push(b':');
-    push_padded(buf, secs % 60, 2);
-    buf.push(b'.');
-    push_padded(buf, t % NS, 9);
-    buf.push(b'Z');
+    push_time_to(buf, t, 9);
 }
 
 /// RFC 3339 in UTC with milliseconds, as the sessions and rooms endpoints write times; `t` as in
 /// [`push_time`], cut (not rounded) to the millisecond.
 pub(super) fn push_time_ms(buf: &mut Vec<u8>, t: u64) {
+    push_time_to(buf, t, 3);
+}
+
+/// RFC 3339 in UTC with `digits` fraction digits (1 to 9), the nanoseconds cut to them; `t` as in
+/// [`push_time`].
+fn push_time_to(buf: &mut Vec<u8>, t: u64, digits: u32) {
     let secs = t / NS;
     buf.extend_from_slice(DATE_PREFIX);
     push_padded(buf, secs / 3600, 2);
@@ -121,7 +118,7 @@ pub(super) fn push_time_ms(buf: &mut Vec<u8>, t: u64) {
     buf.push(b':');
     push_padded(buf, secs % 60, 2);
     buf.push(b'.');
-    push_padded(buf, t % NS / 1_000_000, 3);
+    push_padded(buf, t % NS / 10u64.pow(9 - digits), digits as usize);
     buf.push(b'Z');
 }
 

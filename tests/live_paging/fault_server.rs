@@ -40,6 +40,17 @@ pub enum Reply {
     Huge { len: usize, announced: bool },
 }
 
+impl Reply {
+    /// 200 with a page: events `ids`, `next`, `total`.
+    pub fn page(ids: &[u32], next: &'static str, total: u64) -> Reply {
+        Reply::Page {
+            ids: ids.to_vec(),
+            next,
+            total,
+        }
+    }
+}
+
 /// The room of the scripted events: an id as the service writes one (a `--room` value of
 /// another form is a name, looked up first).
 pub const ROOM_ID: &str = "5f1e0c3a9b2d4e6f8a0b1c2d";

@@ -6,21 +6,9 @@ use super::*;
 #[tokio::test(start_paused = true)]
 async fn pages_are_fetched_only_when_asked_and_one_at_a_time() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "n1",
-            total: 9,
-        },
-        Reply::Page {
-            ids: vec![4, 5, 6],
-            next: "n2",
-            total: 9,
-        },
-        Reply::Page {
-            ids: vec![7, 8, 9],
-            next: "",
-            total: 9,
-        },
+        Reply::page(&[1, 2, 3], "n1", 9),
+        Reply::page(&[4, 5, 6], "n2", 9),
+        Reply::page(&[7, 8, 9], "", 9),
     ])
     .await;
     let (commands, mut reports) = ask(&server.url, 3, Filter::default());
@@ -47,15 +35,7 @@ async fn pages_are_fetched_only_when_asked_and_one_at_a_time() {
 
 #[tokio::test(start_paused = true)]
 async fn a_new_query_drops_the_request_of_the_old_one() {
-    let server = FaultServer::start(vec![
-        Reply::Hang,
-        Reply::Page {
-            ids: vec![1],
-            next: "",
-            total: 1,
-        },
-    ])
-    .await;
+    let server = FaultServer::start(vec![Reply::Hang, Reply::page(&[1], "", 1)]).await;
     let (commands, mut reports) = ask(&server.url, 3, Filter::default());
     // Wait until the first request is on the wire.
     while server.count() < 1 {
@@ -200,13 +180,7 @@ async fn in_flight_reports(server: &FaultServer, filter: Filter) -> Vec<String> 
 
 #[tokio::test(start_paused = true)]
 async fn the_worker_says_which_part_of_the_query_each_request_on_its_way_loads() {
-    let one_page = || {
-        vec![Reply::Page {
-            ids: vec![1, 2],
-            next: "",
-            total: 2,
-        }]
-    };
+    let one_page = || vec![Reply::page(&[1, 2], "", 2)];
     // No type: the one cursor asks for the error events.
     let server = FaultServer::start(one_page()).await;
     let seen = in_flight_reports(&server, in_room()).await;
@@ -221,15 +195,10 @@ async fn the_worker_says_which_part_of_the_query_each_request_on_its_way_loads()
 async fn each_page_of_a_cursor_is_reported_as_a_request_of_its_own() {
     // One cursor, three pages: each page's request is reported with the time it was sent, so
     // that the header counts a stalled request's wait, not the whole load's.
-    let page = |ids: Vec<u32>, next: &'static str| Reply::Page {
-        ids,
-        next,
-        total: 6,
-    };
     let server = FaultServer::start(vec![
-        page(vec![1, 2], "n1"),
-        page(vec![3, 4], "n2"),
-        page(vec![5, 6], ""),
+        Reply::page(&[1, 2], "n1", 6),
+        Reply::page(&[3, 4], "n2", 6),
+        Reply::page(&[5, 6], "", 6),
     ])
     .await;
     let (commands, mut reports) = ask(&server.url, 3, join_only());

@@ -263,3 +263,22 @@ async fn list_live_at(url: &str, room: &str, args: &[&str]) -> std::process::Out
     .await
     .unwrap()
 }
+
+/// `list --live` of the catalog's room at `server`, three events a page, as NDJSON, with `args`.
+async fn list_ndjson(server: &Catalog, args: &[&str]) -> std::process::Output {
+    let pages = ["--page-size", "3", "--format", "ndjson"];
+    list_live_at(&server.url, catalog::ROOM, &[&pages[..], args].concat()).await
+}
+
+/// The number at the end of each event's id, in the order of the NDJSON lines.
+fn numbers_of_lines(stdout: &[u8]) -> Vec<u32> {
+    String::from_utf8(stdout.to_vec())
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let id = v["id"].as_str().unwrap();
+            id[24..].parse().unwrap()
+        })
+        .collect()
+}

@@ -22,29 +22,17 @@ async fn every_event_arrives_once_through_429_500_drops_truncation_and_a_hang() 
             body: r#"{"message":"slow down"}"#,
             retry_after: Some(7),
         },
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "c:1~a=",
-            total: 9,
-        },
+        Reply::page(&[1, 2, 3], "c:1~a=", 9),
         Reply::Status {
             status: 500,
             body: "oops",
             retry_after: None,
         },
         Reply::Drop,
-        Reply::Page {
-            ids: vec![4, 5, 6],
-            next: "c:2~b_",
-            total: 9,
-        },
+        Reply::page(&[4, 5, 6], "c:2~b_", 9),
         Reply::Truncated,
         Reply::Hang,
-        Reply::Page {
-            ids: vec![7, 8, 9],
-            next: "",
-            total: 9,
-        },
+        Reply::page(&[7, 8, 9], "", 9),
     ])
     .await;
     let (store, log, failure) = load_all(&server, join_only()).await;
@@ -64,16 +52,8 @@ async fn every_event_arrives_once_through_429_500_drops_truncation_and_a_hang() 
 #[tokio::test(start_paused = true)]
 async fn an_overlapping_page_is_deduplicated_and_a_changing_total_is_tolerated() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "n1",
-            total: 5,
-        },
-        Reply::Page {
-            ids: vec![3, 4, 5],
-            next: "",
-            total: 6,
-        },
+        Reply::page(&[1, 2, 3], "n1", 5),
+        Reply::page(&[3, 4, 5], "", 6),
     ])
     .await;
     let (store, log, failure) = load_all(&server, join_only()).await;
@@ -85,16 +65,8 @@ async fn an_overlapping_page_is_deduplicated_and_a_changing_total_is_tolerated()
 #[tokio::test(start_paused = true)]
 async fn a_repeated_cursor_stops_paging_instead_of_looping() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2],
-            next: "same",
-            total: 9,
-        },
-        Reply::Page {
-            ids: vec![3, 4],
-            next: "same",
-            total: 9,
-        },
+        Reply::page(&[1, 2], "same", 9),
+        Reply::page(&[3, 4], "same", 9),
     ])
     .await;
     let (store, _, failure) = load_all(&server, join_only()).await;
@@ -107,11 +79,7 @@ async fn a_repeated_cursor_stops_paging_instead_of_looping() {
 #[tokio::test(start_paused = true)]
 async fn fresh_cursors_over_empty_pages_stop_after_a_run_and_say_why() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "n1",
-            total: 1_000_000,
-        },
+        Reply::page(&[1, 2, 3], "n1", 1_000_000),
         Reply::Endless {
             per_page: 0,
             total: 1_000_000,
@@ -158,11 +126,7 @@ async fn pages_past_the_total_stop_and_say_why() {
 async fn a_body_dripped_a_byte_a_second_is_abandoned_at_the_request_deadline() {
     let server = FaultServer::start(vec![
         Reply::Drip { len: 10_000 },
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "",
-            total: 3,
-        },
+        Reply::page(&[1, 2, 3], "", 3),
     ])
     .await;
     let started = Instant::now();
@@ -235,15 +199,7 @@ async fn a_401_is_not_retried_and_says_to_check_the_token_without_showing_it() {
 
 #[tokio::test(start_paused = true)]
 async fn a_page_that_is_not_json_fails_after_retries_and_keeps_what_was_loaded() {
-    let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "n1",
-            total: 6,
-        },
-        Reply::NotJson,
-    ])
-    .await;
+    let server = FaultServer::start(vec![Reply::page(&[1, 2, 3], "n1", 6), Reply::NotJson]).await;
     let started = Instant::now();
     let (store, _, failure) = load_all(&server, join_only()).await;
     let message = failure.expect("the bad page fails the query");
@@ -269,11 +225,7 @@ async fn a_page_that_is_not_json_fails_after_retries_and_keeps_what_was_loaded()
 #[tokio::test]
 async fn a_list_stopped_part_way_writes_what_arrived_and_says_where_each_type_stops() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "n1",
-            total: 6,
-        },
+        Reply::page(&[1, 2, 3], "n1", 6),
         Reply::Status {
             status: 401,
             body: r#"{"message":"token expired"}"#,
@@ -317,16 +269,8 @@ async fn a_list_stopped_part_way_writes_what_arrived_and_says_where_each_type_st
 #[tokio::test]
 async fn a_list_over_overlapping_pages_says_the_copy_it_dropped() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "n1",
-            total: 5,
-        },
-        Reply::Page {
-            ids: vec![3, 4, 5],
-            next: "",
-            total: 5,
-        },
+        Reply::page(&[1, 2, 3], "n1", 5),
+        Reply::page(&[3, 4, 5], "", 5),
     ])
     .await;
     let out = list_live(
@@ -480,11 +424,7 @@ async fn the_retry_countdown_agrees_with_itself_and_ends_within_the_time_for_ret
 #[tokio::test(start_paused = true)]
 async fn a_page_of_json_in_another_shape_says_what_was_expected_and_is_not_retried() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "n1",
-            total: 6,
-        },
+        Reply::page(&[1, 2, 3], "n1", 6),
         Reply::Json(r#"{"data":[1,2,3]}"#),
     ])
     .await;

@@ -57,6 +57,29 @@ async fn stopping() -> Catalog {
 /// page (3, 7, 8), and every connect, subscribe and disconnected event (15).
 const ARRIVED: [u32; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 15];
 
+/// `list --live` of [`stopping`]'s catalog, three events a page, with `args`, saved as a `json`
+/// envelope into `dir`, checked to stop with exit 1: what the run wrote, the file, and what the
+/// file holds.
+async fn saved_partial(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> (std::process::Output, std::path::PathBuf, serde_json::Value) {
+    let server = stopping().await;
+    let path = dir.join("partial.json");
+    let save = [
+        "--page-size",
+        "3",
+        "--format",
+        "json",
+        "-o",
+        path.to_str().unwrap(),
+    ];
+    let out = list_live_at(&server.url, catalog::ROOM, &[&save[..], args].concat()).await;
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let saved = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    (out, path, saved)
+}
+
 /// `callscope list FILE` with `args`, as a user runs it.
 fn list_file(path: &std::path::Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_callscope"))
@@ -78,12 +101,7 @@ fn text(bytes: &[u8]) -> String {
 #[tokio::test]
 async fn a_partial_answer_says_which_types_arrived_in_full_which_stopped_and_which_got_none() {
     let server = stopping().await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
+    let out = list_ndjson(&server, &[]).await;
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
@@ -107,37 +125,15 @@ async fn a_partial_answer_says_which_types_arrived_in_full_which_stopped_and_whi
         lines[1].starts_with("callscope: loading the query: HTTP 401"),
         "{stderr}"
     );
-    let mut numbers: Vec<u32> = text(&out.stdout)
-        .lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            v["id"].as_str().unwrap()[24..].parse().unwrap()
-        })
-        .collect();
+    let mut numbers = numbers_of_lines(&out.stdout);
     numbers.sort();
     assert_eq!(numbers, ARRIVED);
 }
 
 #[tokio::test]
 async fn a_partial_answer_saved_as_json_carries_the_services_total_and_reopens_as_partial() {
-    let server = stopping().await;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("partial.json");
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &[
-            "--page-size",
-            "3",
-            "--format",
-            "json",
-            "-o",
-            path.to_str().unwrap(),
-        ],
-    )
-    .await;
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let (_, path, saved) = saved_partial(dir.path(), &[]).await;
     assert_eq!(saved["limit"], 9);
     assert_eq!(saved["total"], 15, "the service's total of the query");
     assert_eq!(
@@ -160,34 +156,41 @@ async fn a_partial_answer_saved_as_json_carries_the_services_total_and_reopens_a
 /// cursor is refused at its second page, and the count of the query that could retire the
 /// query's cursor is refused too. Every other type's cursor loads in full.
 async fn redundantly_refused() -> Catalog {
-    let types = redundantly_refused_types();
-    let mut setup = setup(types);
-    setup.faults = vec![
+    twelve_with(vec![
         refused("untyped", 2),
         refused(CONNECT, 1),
         refused("census", 0),
-    ];
-    Catalog::start(setup).await
+    ])
+    .await
+}
+
+/// The twelve events of [`redundantly_refused_types`], served with `faults`.
+async fn twelve_with(faults: Vec<Fault>) -> Catalog {
+    Catalog::start(Setup {
+        faults,
+        ..setup(redundantly_refused_types())
+    })
+    .await
+}
+
+/// `list --live` of the twelve events of [`redundantly_refused_types`] served with `faults`,
+/// checked to end well with all twelve: the catalog, and what the run wrote on stderr.
+async fn whole_despite(faults: Vec<Fault>) -> (Catalog, String) {
+    let server = twelve_with(faults).await;
+    let out = list_ndjson(&server, &[]).await;
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(text(&out.stdout).lines().count(), 12, "{stderr}");
+    (server, stderr)
 }
 
 #[tokio::test]
 async fn a_load_whose_every_type_arrived_in_full_is_complete_though_a_cursor_failed() {
     let server = redundantly_refused().await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
+    let out = list_ndjson(&server, &[]).await;
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let numbers: Vec<u32> = text(&out.stdout)
-        .lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            v["id"].as_str().unwrap()[24..].parse().unwrap()
-        })
-        .collect();
+    let numbers = numbers_of_lines(&out.stdout);
     assert_eq!(numbers, (1..=12).collect::<Vec<_>>(), "{stderr}");
     assert_eq!(
         stderr,
@@ -220,20 +223,7 @@ fn refusal_401() -> &'static str {
 async fn a_failure_of_the_querys_cursor_that_the_census_made_unneeded_is_said() {
     // The count of the query answers, and retires the query's own cursor, which was refused
     // (or is refused as it is retired): the load is whole, and the refusal is said.
-    let server = Catalog::start(Setup {
-        faults: vec![refused("untyped", 2), refused(CONNECT, 1)],
-        ..setup(redundantly_refused_types())
-    })
-    .await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert_eq!(text(&out.stdout).lines().count(), 12, "{stderr}");
+    let (_, stderr) = whole_despite(vec![refused("untyped", 2), refused(CONNECT, 1)]).await;
     assert_eq!(
         stderr,
         format!(
@@ -248,20 +238,7 @@ async fn a_failure_of_the_querys_cursor_that_the_census_made_unneeded_is_said() 
 async fn a_failure_of_a_types_cursor_is_said_when_the_querys_own_cursor_brought_every_event() {
     // The join cursor is refused at its first page: no census can be taken, and the query's own
     // cursor pages to its end.
-    let server = Catalog::start(Setup {
-        faults: vec![refused(JOIN, 0)],
-        ..setup(redundantly_refused_types())
-    })
-    .await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert_eq!(text(&out.stdout).lines().count(), 12, "{stderr}");
+    let (_, stderr) = whole_despite(vec![refused(JOIN, 0)]).await;
     assert_eq!(
         stderr,
         format!(
@@ -325,27 +302,10 @@ fn redundantly_refused_types() -> Vec<&'static str> {
 
 #[tokio::test]
 async fn a_partial_answer_narrowed_by_a_filter_of_ours_saves_no_total_and_says_more_followed() {
-    let server = stopping().await;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("partial.json");
     // `--search` is applied to what arrives: the service's total counts what it leaves out.
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &[
-            "--page-size",
-            "3",
-            "--search",
-            "p1",
-            "--format",
-            "json",
-            "-o",
-            path.to_str().unwrap(),
-        ],
-    )
-    .await;
+    let (out, path, saved) = saved_partial(dir.path(), &["--search", "p1"]).await;
     let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
     // p1 and p15 of the nine that arrived.
     assert!(
         stderr.starts_with(
@@ -354,7 +314,6 @@ async fn a_partial_answer_narrowed_by_a_filter_of_ours_saves_no_total_and_says_m
         ),
         "{stderr}"
     );
-    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(saved["limit"], 2);
     assert_eq!(saved["total"], serde_json::Value::Null, "not known");
     assert_eq!(saved["next"], "o:6");

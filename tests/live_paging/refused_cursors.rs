@@ -26,19 +26,6 @@ fn of_type(kind: &str) -> Vec<u32> {
         .collect()
 }
 
-/// The number at the end of each event's id, in the order of the NDJSON lines.
-fn numbers_of_lines(stdout: &[u8]) -> Vec<u32> {
-    String::from_utf8(stdout.to_vec())
-        .unwrap()
-        .lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let id = v["id"].as_str().unwrap();
-            id[24..].parse().unwrap()
-        })
-        .collect()
-}
-
 /// Everything the worker reported of query 1 when loading every page of `filter`: the store,
 /// the notes of queries asked again, and the failure.
 async fn load_noting(
@@ -70,12 +57,7 @@ async fn load_noting(
 async fn list_live_asks_a_query_whose_cursor_is_refused_again_and_prints_each_event_once() {
     // The third page's cursor is refused.
     let server = refusing(|n| n == 1).await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--type", JOIN, "--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
+    let out = list_ndjson(&server, &["--type", JOIN]).await;
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(numbers_of_lines(&out.stdout), of_type(JOIN), "{stderr}");
@@ -93,12 +75,7 @@ async fn list_live_asks_a_query_whose_cursor_is_refused_again_and_prints_each_ev
 #[tokio::test]
 async fn list_live_of_every_type_asks_a_refused_cursor_again_and_prints_each_event_once() {
     let server = refusing(|n| n == 3).await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
+    let out = list_ndjson(&server, &[]).await;
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(
@@ -127,37 +104,17 @@ async fn list_live_of_every_type_asks_a_refused_cursor_again_and_prints_each_eve
 #[tokio::test]
 async fn list_live_counts_the_services_repeats_and_not_the_copies_read_again() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 2],
-            next: "c1",
-            total: 6,
-        },
-        Reply::Page {
-            ids: vec![3, 4],
-            next: "c2",
-            total: 6,
-        },
+        Reply::page(&[1, 2, 2], "c1", 6),
+        Reply::page(&[3, 4], "c2", 6),
         Reply::Status {
             status: 400,
             body: REFUSED_CURSOR,
             retry_after: None,
         },
         // The new run: its cursors may well be written as the refused run's were.
-        Reply::Page {
-            ids: vec![1, 2, 2],
-            next: "c1",
-            total: 6,
-        },
-        Reply::Page {
-            ids: vec![3, 4],
-            next: "c2",
-            total: 6,
-        },
-        Reply::Page {
-            ids: vec![5, 2],
-            next: "",
-            total: 6,
-        },
+        Reply::page(&[1, 2, 2], "c1", 6),
+        Reply::page(&[3, 4], "c2", 6),
+        Reply::page(&[5, 2], "", 6),
     ])
     .await;
     let out = list_live_at(
@@ -183,12 +140,7 @@ async fn list_live_counts_the_services_repeats_and_not_the_copies_read_again() {
 #[tokio::test]
 async fn list_live_against_a_service_refusing_every_cursor_fails_as_before() {
     let server = refusing(|_| true).await;
-    let out = list_live_at(
-        &server.url,
-        catalog::ROOM,
-        &["--type", JOIN, "--page-size", "3", "--format", "ndjson"],
-    )
-    .await;
+    let out = list_ndjson(&server, &["--type", JOIN]).await;
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let statuses: Vec<u16> = server.requests().iter().map(|r| r.status).collect();
@@ -286,11 +238,7 @@ async fn a_cursor_refused_again_after_its_new_run_got_further_is_asked_again_onc
 #[tokio::test(start_paused = true)]
 async fn a_query_whose_first_page_is_refused_once_asked_again_fails() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1, 2, 3],
-            next: "c1",
-            total: 6,
-        },
+        Reply::page(&[1, 2, 3], "c1", 6),
         Reply::Status {
             status: 400,
             body: REFUSED_CURSOR,
@@ -316,11 +264,7 @@ async fn a_query_whose_first_page_is_refused_once_asked_again_fails() {
 async fn a_refusal_of_the_token_or_the_address_is_not_asked_again() {
     for status in [401, 403, 404] {
         let server = FaultServer::start(vec![
-            Reply::Page {
-                ids: vec![1, 2, 3],
-                next: "c1",
-                total: 6,
-            },
+            Reply::page(&[1, 2, 3], "c1", 6),
             Reply::Status {
                 status,
                 body: r#"{"code":0,"message":"no","details":[]}"#,

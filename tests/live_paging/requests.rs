@@ -6,16 +6,8 @@ use super::*;
 #[tokio::test(start_paused = true)]
 async fn the_request_carries_every_filter_the_token_and_the_encoded_cursor() {
     let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![1],
-            next: "a:b~c=d_e-f/g",
-            total: 2,
-        },
-        Reply::Page {
-            ids: vec![2],
-            next: "",
-            total: 2,
-        },
+        Reply::page(&[1], "a:b~c=d_e-f/g", 2),
+        Reply::page(&[2], "", 2),
     ])
     .await;
     let filter = Filter {

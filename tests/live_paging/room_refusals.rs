@@ -43,15 +43,7 @@ async fn only_a_404_is_no_such_room_and_a_400_is_an_error_with_its_details() {
 
 #[tokio::test]
 async fn list_live_of_a_room_that_brings_nothing_says_the_refusal_of_the_question_about_it() {
-    let server = FaultServer::start(vec![
-        Reply::Page {
-            ids: vec![],
-            next: "",
-            total: 0,
-        },
-        status(400, REFUSED),
-    ])
-    .await;
+    let server = FaultServer::start(vec![Reply::page(&[], "", 0), status(400, REFUSED)]).await;
     let out = list_live_at(
         &server.url,
         fault_server::ROOM_ID,

@@ -79,7 +79,6 @@ fn cut_without_mark(buffer: &Buffer, whole: &std::collections::HashSet<String>) 
 
 /// Each view of the demo at this size, by its name.
 fn views(size: (u16, u16)) -> Vec<(&'static str, Model)> {
-    let priya = Filter::default().with(Field::Peer, callscope::generator::PRIYA_PEER_ID);
     let mut out = Vec::new();
     let mut m = demo(Filter::default(), size);
     m.status = Some(
@@ -92,14 +91,10 @@ fn views(size: (u16, u16)) -> Vec<(&'static str, Model)> {
     run(&mut m, Command::ShowGroups);
     run(&mut m, Command::ToggleTimeline);
     out.push(("groups, T said to do nothing", m));
-    let mut m = demo(priya.clone(), size);
+    let mut m = demo(peer_priya(), size);
     run(&mut m, Command::ShowStory);
     out.push(("story", m));
-    let mut m = demo(priya.clone(), size);
-    run(&mut m, Command::ShowStory);
-    run(&mut m, Command::Top);
-    run(&mut m, Command::ShowQuality);
-    out.push(("network", m));
+    out.push(("network", priyas_network(size)));
     let mut m = demo(Filter::default().with(Field::Room, STORM_ROOM_ID), size);
     run(&mut m, Command::ShowJson);
     out.push(("JSON tree", m));

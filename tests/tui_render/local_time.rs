@@ -88,11 +88,6 @@ fn assert_every_time_local(m: &mut Model) -> (String, String) {
     (local_screen, local_detail)
 }
 
-/// The filter on Priya Raman, the demo's peer whose publishing gives up.
-fn peer_priya() -> Filter {
-    Filter::default().with(Field::Peer, callscope::generator::PRIYA_PEER_ID)
-}
-
 #[test]
 fn a_story_in_local_time_tells_its_chain_verdict_and_network_in_local_time() {
     let mut m = demo(peer_priya(), (140, 40));
@@ -156,14 +151,7 @@ fn the_detail_pane_in_local_time_tells_the_chain_and_its_outcome_in_local_time()
 
 #[test]
 fn a_verdict_that_no_one_got_in_names_the_time_the_sessions_cover_in_local_time() {
-    // A peer of the storm who gave up.
-    let filter = Filter {
-        terminal: Some(true),
-        since: Some(bound("2026-11-18T10:02:00Z")),
-        ..Filter::default().with(Field::Room, STORM_ROOM_ID)
-    };
-    let mut m = demo(filter, (140, 40));
-    run(&mut m, Command::ShowStory);
+    let mut m = story_of_one_who_gave_up();
     let (_, detail) = assert_every_time_local(&mut m);
     assert!(
         read(&detail).contains("from 15:32:04 to 15:42:08"),
@@ -173,10 +161,7 @@ fn a_verdict_that_no_one_got_in_names_the_time_the_sessions_cover_in_local_time(
 
 #[test]
 fn the_network_view_in_local_time_marks_its_axis_and_summary_in_local_time() {
-    let mut m = demo(peer_priya(), (160, 50));
-    run(&mut m, Command::ShowStory);
-    run(&mut m, Command::Top);
-    run(&mut m, Command::ShowQuality);
+    let mut m = priyas_network((160, 50));
     assert_eq!(m.focus.mode(), Mode::Quality);
     let (screen, _) = assert_every_time_local(&mut m);
     assert!(

@@ -89,6 +89,33 @@ fn demo(filter: Filter, size: (u16, u16)) -> Model {
     m
 }
 
+/// The filter on Priya Raman, the demo's peer whose publishing gives up.
+fn peer_priya() -> Filter {
+    Filter::default().with(Field::Peer, callscope::generator::PRIYA_PEER_ID)
+}
+
+/// The demo at `size` on Priya's network view: her story, on her chain's line, then its
+/// network.
+fn priyas_network(size: (u16, u16)) -> Model {
+    let mut m = demo(peer_priya(), size);
+    run(&mut m, Command::ShowStory);
+    run(&mut m, Command::Top);
+    run(&mut m, Command::ShowQuality);
+    m
+}
+
+/// The demo at 140x40 with the story open of a peer of the join storm who gave up.
+fn story_of_one_who_gave_up() -> Model {
+    let filter = Filter {
+        terminal: Some(true),
+        since: Some(bound("2026-11-18T10:02:00Z")),
+        ..Filter::default().with(Field::Room, STORM_ROOM_ID)
+    };
+    let mut m = demo(filter, (140, 40));
+    run(&mut m, Command::ShowStory);
+    m
+}
+
 fn run(m: &mut Model, c: Command) {
     update(m, Action::Command(c));
 }

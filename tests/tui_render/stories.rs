@@ -3,11 +3,6 @@
 
 use super::*;
 
-/// The filter on Priya Raman, the demo's peer whose publishing gives up.
-fn peer_priya() -> Filter {
-    Filter::default().with(Field::Peer, callscope::generator::PRIYA_PEER_ID)
-}
-
 #[test]
 fn a_peers_story_shows_its_chain_and_how_it_ended() {
     let mut m = demo(peer_priya(), (140, 40));
@@ -89,14 +84,7 @@ fn a_story_tells_each_chains_verdict_with_its_evidence_and_the_track_events_dimm
 
 #[test]
 fn a_chain_that_never_got_in_says_over_which_time_the_sessions_hold_no_join() {
-    // A peer of the storm who gave up.
-    let filter = Filter {
-        terminal: Some(true),
-        since: Some(bound("2026-11-18T10:02:00Z")),
-        ..Filter::default().with(Field::Room, STORM_ROOM_ID)
-    };
-    let mut m = demo(filter, (140, 40));
-    run(&mut m, Command::ShowStory);
+    let m = story_of_one_who_gave_up();
     let text = screen_text(draw(&m).backend().buffer());
     assert!(
         text.contains("never got in: no peer of user usr_f48f5a9373 joined a session"),
@@ -132,11 +120,8 @@ fn without_session_data_a_verdict_is_unknown_and_says_what_is_missing() {
 
 #[test]
 fn the_network_view_charts_the_peers_quality_with_its_errors_marked() {
-    let mut m = demo(peer_priya(), (160, 50));
-    run(&mut m, Command::ShowStory);
     // On the chain's line: the summary is told around its last failure.
-    run(&mut m, Command::Top);
-    run(&mut m, Command::ShowQuality);
+    let mut m = priyas_network((160, 50));
     assert_eq!(m.focus.mode(), Mode::Quality);
     let t = draw(&m);
     let text = screen_text(t.backend().buffer());
@@ -217,10 +202,7 @@ fn the_network_views_time_axes_hold_whole_times_that_never_overlap() {
             })
     };
     for width in (40..=200).step_by(4) {
-        let mut m = demo(peer_priya(), (width, 24));
-        run(&mut m, Command::ShowStory);
-        run(&mut m, Command::Top);
-        run(&mut m, Command::ShowQuality);
+        let m = priyas_network((width, 24));
         let text = screen_text(draw(&m).backend().buffer());
         let axes: Vec<&str> = text
             .lines()

@@ -40,18 +40,9 @@ fn on_the_demo_a_peers_story_tells_whether_it_got_through_in_two_keys() {
 #[test]
 fn live_the_story_asks_for_the_rooms_sessions_and_the_peers_track_events() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(tmux) = Tmux::start(dir.path()) else {
+    let Some((tmux, _upstream)) = live_on(dir.path(), "673a1f2c9e4b8d0a5c7e3f21", SOREN) else {
         return;
     };
-    let upstream = serve_demo("tok-rel-3a9c");
-    tmux.launch(
-        "HMS_MANAGEMENT_TOKEN=tok-rel-3a9c ",
-        &format!(
-            "--live --base-url {} --room 673a1f2c9e4b8d0a5c7e3f21 --peer {SOREN}",
-            upstream.url
-        ),
-    );
-    tmux.wait_for_text("all pages loaded");
     tmux.keys(&["p"]);
     // The verdict rests on the sessions fetched with the events; the track events, fetched
     // when the story opened, are not among the query's errors.
@@ -67,18 +58,9 @@ fn live_the_story_asks_for_the_rooms_sessions_and_the_peers_track_events() {
 #[test]
 fn live_m_asks_for_the_peers_quality_stats_and_draws_them() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(tmux) = Tmux::start(dir.path()) else {
+    let Some((tmux, _upstream)) = live_on(dir.path(), DESIGN_REVIEW, PRIYA) else {
         return;
     };
-    let upstream = serve_demo("tok-rel-3a9c");
-    tmux.launch(
-        "HMS_MANAGEMENT_TOKEN=tok-rel-3a9c ",
-        &format!(
-            "--live --base-url {} --room {DESIGN_REVIEW} --peer {PRIYA}",
-            upstream.url
-        ),
-    );
-    tmux.wait_for_text("all pages loaded");
     tmux.keys(&["p"]);
     tmux.wait_for_text("PUBLISH: 10 failed attempts");
     // On the chain's line: the network around its last failure.
@@ -94,6 +76,22 @@ fn live_m_asks_for_the_peers_quality_stats_and_draws_them() {
     tmux.wait_for_text("PUBLISH: 10 failed attempts");
     tmux.keys(&["q"]);
     assert_terminal_restored(&tmux, 0);
+}
+
+/// The explorer in `dir`, live against the served demo on `peer`'s events in `room`, once every
+/// page has loaded, and the server (kept up while it is held); `None` without tmux.
+fn live_on(dir: &Path, room: &str, peer: &str) -> Option<(Tmux, common::Server)> {
+    let tmux = Tmux::start(dir)?;
+    let upstream = serve_demo("tok-rel-3a9c");
+    tmux.launch(
+        "HMS_MANAGEMENT_TOKEN=tok-rel-3a9c ",
+        &format!(
+            "--live --base-url {} --room {room} --peer {peer}",
+            upstream.url
+        ),
+    );
+    tmux.wait_for_text("all pages loaded");
+    Some((tmux, upstream))
 }
 
 #[test]

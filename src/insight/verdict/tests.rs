@@ -39,6 +39,11 @@ fn session(
     Object::Session(Session::parse(&json.to_string()).unwrap())
 }
 
+/// The room with one session, s1, from `created` to `updated`, `peers` as [`session`] takes them.
+fn only_s1(created: &str, updated: &str, peers: &[(&str, &str, &str, Option<&str>)]) -> Related {
+    related(vec![session("s1", created, updated, peers)])
+}
+
 fn related(objects: Vec<Object>) -> Related {
     let mut r = Related::default();
     r.add(objects);
@@ -61,12 +66,11 @@ fn failing(attempt: Attempt, first: &str, last: &str) -> Failing<'static> {
 /// Session s1 of the room, 11:00 to 12:30, which peer-1 (user-1) joined at 11:30 and left at
 /// `left`.
 fn peer_1_in_s1_until(left: &str) -> Related {
-    related(vec![session(
-        "s1",
+    only_s1(
         "11:00:00",
         "12:30:00",
         &[("peer-1", "user-1", "11:30:00", Some(left))],
-    )])
+    )
 }
 
 fn track(kind: &str, at: &str, peer: &str) -> TrackSeen {
@@ -83,6 +87,11 @@ fn track(kind: &str, at: &str, peer: &str) -> TrackSeen {
 
 const NOW: i64 = i64::MAX / 2;
 
+/// The verdict on `f` given `r` and `tracks`, long after it, its times in UTC.
+fn judge(f: &Failing, r: &Related, tracks: &[TrackSeen]) -> Verdict {
+    verdict(f, r, tracks, NOW, Zone::Utc)
+}
+
 #[test]
 fn a_peer_that_joined_after_its_retries_got_through_and_the_session_is_named() {
     let r = related(vec![session(
@@ -91,13 +100,7 @@ fn a_peer_that_joined_after_its_retries_got_through_and_the_session_is_named() {
         "11:00:00",
         &[("peer-1", "user-1", "10:02:07", Some("10:25:40"))],
     )]);
-    let v = verdict(
-        &failing(Attempt::Join, "10:02:00", "10:02:05"),
-        &r,
-        &[],
-        NOW,
-        Zone::Utc,
-    );
+    let v = judge(&failing(Attempt::Join, "10:02:00", "10:02:05"), &r, &[]);
     assert_eq!(v.outcome, Outcome::GotThrough);
     assert_eq!(
         v.evidence,
@@ -112,19 +115,12 @@ fn a_peer_that_joined_after_its_retries_got_through_and_the_session_is_named() {
 
 #[test]
 fn a_later_peer_of_the_same_user_counts_and_is_said_to_be_another_peer() {
-    let r = related(vec![session(
-        "s1",
+    let r = only_s1(
         "09:00:00",
         "11:00:00",
         &[("peer-2", "user-1", "10:04:00", None)],
-    )]);
-    let v = verdict(
-        &failing(Attempt::Join, "10:02:00", "10:02:05"),
-        &r,
-        &[],
-        NOW,
-        Zone::Utc,
     );
+    let v = judge(&failing(Attempt::Join, "10:02:00", "10:02:05"), &r, &[]);
     assert_eq!(v.outcome, Outcome::GotThrough);
     assert!(
         v.evidence.contains("as peer peer-2 (same user)"),
@@ -136,29 +132,25 @@ fn a_later_peer_of_the_same_user_counts_and_is_said_to_be_another_peer() {
         user_id: None,
         ..failing(Attempt::Join, "10:02:00", "10:02:05")
     };
-    assert_eq!(
-        verdict(&anonymous, &r, &[], NOW, Zone::Utc).outcome,
-        Outcome::NeverGotIn
-    );
+    assert_eq!(judge(&anonymous, &r, &[]).outcome, Outcome::NeverGotIn);
 }
 
 #[test]
 fn known_sessions_without_the_peer_say_it_never_got_in_and_missing_ones_say_what_is_missing() {
-    let known = related(vec![session(
-        "s1",
+    let known = only_s1(
         "09:00:00",
         "11:00:00",
         &[("someone", "user-9", "09:10:00", Some("10:50:00"))],
-    )]);
+    );
     let f = failing(Attempt::Join, "10:02:00", "10:02:05");
-    let v = verdict(&f, &known, &[], NOW, Zone::Utc);
+    let v = judge(&f, &known, &[]);
     assert_eq!(v.outcome, Outcome::NeverGotIn);
     assert!(
         v.evidence.contains("from 10:02:00 to 10:12:05"),
         "{}",
         v.evidence
     );
-    let none = verdict(&f, &Related::default(), &[], NOW, Zone::Utc);
+    let none = judge(&f, &Related::default(), &[]);
     assert_eq!(none.outcome, Outcome::Unknown);
     assert!(
         none.evidence.contains("no session data for room"),
@@ -166,13 +158,12 @@ fn known_sessions_without_the_peer_say_it_never_got_in_and_missing_ones_say_what
         none.evidence
     );
     // Sessions known only until before the window ends: a join could have followed.
-    let short = related(vec![session(
-        "s1",
+    let short = only_s1(
         "09:00:00",
         "10:05:00",
         &[("someone", "user-9", "09:10:00", Some("10:05:00"))],
-    )]);
-    let v = verdict(&f, &short, &[], NOW, Zone::Utc);
+    );
+    let v = judge(&f, &short, &[]);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert!(
         v.evidence.contains("known from 09:00:00 to 10:05:00"),
@@ -184,39 +175,27 @@ fn known_sessions_without_the_peer_say_it_never_got_in_and_missing_ones_say_what
 #[test]
 fn a_join_a_millisecond_before_the_first_failure_is_an_earlier_call_not_getting_through() {
     // The peer id seen before the failure (a reused id, or the call before): no evidence.
-    let before = related(vec![session(
-        "s1",
+    let before = only_s1(
         "09:00:00",
         "11:00:00",
         &[("peer-1", "user-1", "10:01:59.999", Some("10:02:00.500"))],
-    )]);
-    let f = failing(Attempt::Join, "10:02:00", "10:02:05");
-    assert_eq!(
-        verdict(&f, &before, &[], NOW, Zone::Utc).outcome,
-        Outcome::NeverGotIn
     );
+    let f = failing(Attempt::Join, "10:02:00", "10:02:05");
+    assert_eq!(judge(&f, &before, &[]).outcome, Outcome::NeverGotIn);
     // At the first failure's very nanosecond, it counts.
-    let at = related(vec![session(
-        "s1",
+    let at = only_s1(
         "09:00:00",
         "11:00:00",
         &[("peer-1", "user-1", "10:02:00", None)],
-    )]);
-    assert_eq!(
-        verdict(&f, &at, &[], NOW, Zone::Utc).outcome,
-        Outcome::GotThrough
     );
+    assert_eq!(judge(&f, &at, &[]).outcome, Outcome::GotThrough);
     // Past the window (ten minutes after the last failure), a join is a new try, not this one.
-    let late = related(vec![session(
-        "s1",
+    let late = only_s1(
         "09:00:00",
         "11:00:00",
         &[("peer-1", "user-1", "10:12:05.000000001", None)],
-    )]);
-    assert_eq!(
-        verdict(&f, &late, &[], NOW, Zone::Utc).outcome,
-        Outcome::NeverGotIn
     );
+    assert_eq!(judge(&f, &late, &[]).outcome, Outcome::NeverGotIn);
 }
 
 #[test]
@@ -235,13 +214,7 @@ fn in_overlapping_sessions_the_first_join_after_the_failure_is_the_evidence() {
             &[("peer-1", "user-1", "10:03:00", Some("10:40:00"))],
         ),
     ]);
-    let v = verdict(
-        &failing(Attempt::Join, "10:02:00", "10:02:30"),
-        &r,
-        &[],
-        NOW,
-        Zone::Utc,
-    );
+    let v = judge(&failing(Attempt::Join, "10:02:00", "10:02:30"), &r, &[]);
     assert_eq!(v.outcome, Outcome::GotThrough);
     assert_eq!(v.session_id.as_deref(), Some("s-b"));
 }
@@ -249,12 +222,10 @@ fn in_overlapping_sessions_the_first_join_after_the_failure_is_the_evidence() {
 #[test]
 fn a_track_of_the_peer_is_proof_it_was_in_the_call() {
     let tracks = [track("track.add.success", "10:02:09", "peer-1")];
-    let v = verdict(
+    let v = judge(
         &failing(Attempt::Join, "10:02:00", "10:02:05"),
         &Related::default(),
         &tracks,
-        NOW,
-        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::GotThrough);
     assert_eq!(
@@ -266,12 +237,10 @@ fn a_track_of_the_peer_is_proof_it_was_in_the_call() {
         room_id: "other".into(),
         ..tracks[0].clone()
     };
-    let v = verdict(
+    let v = judge(
         &failing(Attempt::Join, "10:02:00", "10:02:05"),
         &Related::default(),
         &[elsewhere],
-        NOW,
-        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::Unknown);
 }
@@ -279,22 +248,20 @@ fn a_track_of_the_peer_is_proof_it_was_in_the_call() {
 #[test]
 fn a_disconnect_is_reconnected_or_left_for_good_by_what_the_session_shows() {
     let f = failing(Attempt::Disconnect, "10:02:00", "10:02:03");
-    let stayed = related(vec![session(
-        "s1",
+    let stayed = only_s1(
         "09:00:00",
         "11:00:00",
         &[("peer-1", "user-1", "09:30:00", Some("10:25:40"))],
-    )]);
-    let v = verdict(&f, &stayed, &[], NOW, Zone::Utc);
+    );
+    let v = judge(&f, &stayed, &[]);
     assert_eq!(v.outcome, Outcome::Reconnected);
     assert!(v.evidence.contains("left 10:25:40"), "{}", v.evidence);
-    let left = related(vec![session(
-        "s1",
+    let left = only_s1(
         "09:00:00",
         "11:00:00",
         &[("peer-1", "user-1", "09:30:00", Some("10:02:05"))],
-    )]);
-    let v = verdict(&f, &left, &[], NOW, Zone::Utc);
+    );
+    let v = judge(&f, &left, &[]);
     assert_eq!(v.outcome, Outcome::Left);
     assert!(
         v.evidence
@@ -302,16 +269,15 @@ fn a_disconnect_is_reconnected_or_left_for_good_by_what_the_session_shows() {
         "{}",
         v.evidence
     );
-    let rejoined = related(vec![session(
-        "s1",
+    let rejoined = only_s1(
         "09:00:00",
         "11:00:00",
         &[
             ("peer-1", "user-1", "09:30:00", Some("10:02:05")),
             ("peer-9", "user-1", "10:02:40", Some("10:30:00")),
         ],
-    )]);
-    let v = verdict(&f, &rejoined, &[], NOW, Zone::Utc);
+    );
+    let v = judge(&f, &rejoined, &[]);
     assert_eq!(v.outcome, Outcome::Reconnected);
     assert!(
         v.evidence.contains("as peer peer-9 (same user)"),
@@ -319,16 +285,14 @@ fn a_disconnect_is_reconnected_or_left_for_good_by_what_the_session_shows() {
         v.evidence
     );
     // A track after the disconnect.
-    let v = verdict(
+    let v = judge(
         &f,
         &Related::default(),
         &[track("track.update.success", "10:02:30", "peer-1")],
-        NOW,
-        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::Reconnected);
     assert_eq!(
-        verdict(&f, &Related::default(), &[], NOW, Zone::Utc).outcome,
+        judge(&f, &Related::default(), &[]).outcome,
         Outcome::Unknown
     );
 }
@@ -336,12 +300,10 @@ fn a_disconnect_is_reconnected_or_left_for_good_by_what_the_session_shows() {
 #[test]
 fn a_publish_that_failed_got_through_with_a_track_or_left_without_one() {
     let f = failing(Attempt::Publish, "11:41:00", "11:42:50");
-    let v = verdict(
+    let v = judge(
         &f,
         &Related::default(),
         &[track("track.add.success", "11:43:10", "peer-1")],
-        NOW,
-        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::GotThrough);
     let left = peer_1_in_s1_until("11:43:00");
@@ -350,21 +312,21 @@ fn a_publish_that_failed_got_through_with_a_track_or_left_without_one() {
         track("track.add.success", "11:31:00", "peer-1"),
         track("track.remove.success", "11:42:52", "peer-1"),
     ];
-    let v = verdict(&f, &left, &loaded, NOW, Zone::Utc);
+    let v = judge(&f, &left, &loaded);
     assert_eq!(v.outcome, Outcome::Left);
     assert_eq!(
         v.evidence,
         "left session s1 at 11:43:00 with no track published after the first failure among the \
          peer's 2 loaded track events"
     );
-    let v = verdict(&f, &left, &loaded[..1], NOW, Zone::Utc);
+    let v = judge(&f, &left, &loaded[..1]);
     assert!(
         v.evidence
             .ends_with("among the peer's 1 loaded track event"),
         "{}",
         v.evidence
     );
-    let v = verdict(&f, &Related::default(), &[], NOW, Zone::Utc);
+    let v = judge(&f, &Related::default(), &[]);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert!(v.evidence.contains("track events"), "{}", v.evidence);
 }
@@ -377,7 +339,7 @@ fn without_the_peers_track_events_a_publish_is_not_said_to_have_failed() {
     let mut other = track("track.add.success", "11:31:00", "peer-9");
     other.user_id = Some("user-9".into());
     for tracks in [vec![], vec![other]] {
-        let v = verdict(&f, &left, &tracks, NOW, Zone::Utc);
+        let v = judge(&f, &left, &tracks);
         assert_eq!(v.outcome, Outcome::Unknown);
         assert_eq!(
             v.evidence,
@@ -387,7 +349,7 @@ fn without_the_peers_track_events_a_publish_is_not_said_to_have_failed() {
     }
     // Sessions that show the peer staying are not said to be missing.
     let stayed = peer_1_in_s1_until("12:20:00");
-    let v = verdict(&f, &stayed, &[], NOW, Zone::Utc);
+    let v = judge(&f, &stayed, &[]);
     assert_eq!(
         v.evidence,
         "no track event of the peer is loaded: ask for the track events of its session"
@@ -403,7 +365,7 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
         ..failing(Attempt::Publish, "11:41:00", "11:42:50")
     };
     let left = peer_1_in_s1_until("11:43:00");
-    let v = verdict(&f, &left, &[], NOW, Zone::Utc);
+    let v = judge(&f, &left, &[]);
     assert_eq!(v.outcome, Outcome::Left);
     assert_eq!(
         v.evidence,
@@ -412,7 +374,7 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
     );
     // The peer stayed: whether it published later is told, not asked for.
     let stayed = peer_1_in_s1_until("12:20:00");
-    let v = verdict(&f, &stayed, &[], NOW, Zone::Utc);
+    let v = judge(&f, &stayed, &[]);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert_eq!(
         v.evidence,
@@ -420,7 +382,7 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
          peer in the room"
     );
     // Without the sessions, what is missing is still said.
-    let v = verdict(&f, &Related::default(), &[], NOW, Zone::Utc);
+    let v = judge(&f, &Related::default(), &[]);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert!(
         v.evidence.starts_with(
@@ -431,16 +393,15 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
     );
     // The user came back as another peer in the window: that peer's track events were not
     // asked for, and may hold a track; nothing is told of them.
-    let rejoined = related(vec![session(
-        "s1",
+    let rejoined = only_s1(
         "11:00:00",
         "12:30:00",
         &[
             ("peer-1", "user-1", "11:30:00", Some("11:43:00")),
             ("peer-2", "user-1", "11:44:00", Some("12:10:00")),
         ],
-    )]);
-    let v = verdict(&f, &rejoined, &[], NOW, Zone::Utc);
+    );
+    let v = judge(&f, &rejoined, &[]);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert!(
         v.evidence
@@ -449,12 +410,10 @@ fn a_peers_track_events_fetched_whole_and_none_say_no_track_was_published() {
         v.evidence
     );
     // A track the same user published after the failure still tells it got through.
-    let v = verdict(
+    let v = judge(
         &f,
         &left,
         &[track("track.add.success", "11:43:10", "peer-1")],
-        NOW,
-        Zone::Utc,
     );
     assert_eq!(v.outcome, Outcome::GotThrough);
 }
@@ -468,7 +427,7 @@ fn an_unknown_publish_says_what_was_looked_for_among_the_tracks_and_what_is_miss
         track("track.add.success", "11:38:10", "peer-1"),
         track("track.remove.success", "11:42:52", "peer-1"),
     ];
-    let v = verdict(&f, &Related::default(), &tracks, NOW, Zone::Utc);
+    let v = judge(&f, &Related::default(), &tracks);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert_eq!(
         v.evidence,
@@ -489,12 +448,10 @@ fn no_verdict_claims_success_without_evidence() {
         Attempt::Publish,
         Attempt::Other,
     ] {
-        let v = verdict(
+        let v = judge(
             &failing(attempt, "10:00:00", "10:00:10"),
             &Related::default(),
             &[],
-            NOW,
-            Zone::Utc,
         );
         assert_eq!(v.outcome, Outcome::Unknown, "{attempt:?}");
         assert!(!v.evidence.is_empty());
@@ -504,15 +461,14 @@ fn no_verdict_claims_success_without_evidence() {
 #[test]
 fn sessions_known_over_another_time_are_named_with_dates_when_the_times_span_days() {
     // The room's sessions end at 11:30; the failure is after.
-    let known = related(vec![session(
-        "s1",
+    let known = only_s1(
         "11:00:00",
         "11:30:00",
         &[("peer-9", "user-9", "11:00:05", Some("11:29:00"))],
-    )]);
+    );
     let f = failing(Attempt::Join, "11:41:00", "11:42:50");
     assert_eq!(
-        verdict(&f, &known, &[], NOW, Zone::Utc).evidence,
+        judge(&f, &known, &[]).evidence,
         format!(
             "the sessions of room {ROOM} are known from 11:00:00 to 11:30:00, not over 11:41:00 \
              to 11:52:50: fetch them live, or add the sessions of that time to the folder"
@@ -561,24 +517,17 @@ fn sessions_asked_of_the_service_are_not_said_to_be_missing() {
         sessions_asked: true,
         ..failing(attempt, "11:41:00", "11:42:50")
     };
-    let v = verdict(
-        &asked(Attempt::Join),
-        &Related::default(),
-        &[],
-        NOW,
-        Zone::Utc,
-    );
+    let v = judge(&asked(Attempt::Join), &Related::default(), &[]);
     assert_eq!(v.outcome, Outcome::Unknown);
     assert_eq!(
         v.evidence,
         format!("the service lists no session of room {ROOM}")
     );
-    let active = related(vec![session(
-        "s1",
+    let active = only_s1(
         "11:00:00",
         "11:45:00",
         &[("peer-9", "user-9", "11:00:05", None)],
-    )]);
+    );
     let v = verdict(
         &asked(Attempt::Join),
         &active,

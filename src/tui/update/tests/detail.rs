@@ -8,49 +8,14 @@ fn the_wheel_over_the_detail_pane_scrolls_it_and_keeps_the_selection() {
         let mut m = demo(w, h);
         let detail = areas(w, h).detail;
         let (column, row) = (detail.x + 3, detail.y + 3);
-        update(
-            &mut m,
-            Action::Wheel {
-                column,
-                row,
-                down: true,
-            },
-        );
-        update(
-            &mut m,
-            Action::Wheel {
-                column,
-                row,
-                down: true,
-            },
-        );
+        wheel_at(&mut m, column, row, true);
+        wheel_at(&mut m, column, row, true);
         assert_eq!(m.panes.detail.scroll, 6, "{w}x{h}");
         assert_eq!(m.events.selection.selected, 0);
-        update(
-            &mut m,
-            Action::Wheel {
-                column,
-                row,
-                down: false,
-            },
-        );
+        wheel_at(&mut m, column, row, false);
         assert_eq!(m.panes.detail.scroll, 3);
-        update(
-            &mut m,
-            Action::Wheel {
-                column,
-                row,
-                down: false,
-            },
-        );
-        update(
-            &mut m,
-            Action::Wheel {
-                column,
-                row,
-                down: false,
-            },
-        );
+        wheel_at(&mut m, column, row, false);
+        wheel_at(&mut m, column, row, false);
         assert_eq!(m.panes.detail.scroll, 0);
     }
 }
@@ -59,14 +24,7 @@ fn the_wheel_over_the_detail_pane_scrolls_it_and_keeps_the_selection() {
 fn a_new_selection_starts_the_detail_pane_at_its_top() {
     let mut m = demo(140, 40);
     let detail = areas(140, 40).detail;
-    update(
-        &mut m,
-        Action::Wheel {
-            column: detail.x + 2,
-            row: detail.y + 2,
-            down: true,
-        },
-    );
+    wheel_at(&mut m, detail.x + 2, detail.y + 2, true);
     assert_eq!(m.panes.detail.scroll, 3);
     run(&mut m, Command::Down);
     assert_eq!(m.panes.detail.scroll, 0);
@@ -111,24 +69,10 @@ fn after_the_end_of_the_detail_pane_one_line_up_scrolls_up_at_once() {
         assert_eq!(m.panes.detail.scroll, end - 1);
         let detail = areas(w, h).detail;
         for _ in 0..100 {
-            update(
-                &mut m,
-                Action::Wheel {
-                    column: detail.x + 1,
-                    row: detail.y + 1,
-                    down: true,
-                },
-            );
+            wheel_at(&mut m, detail.x + 1, detail.y + 1, true);
         }
         assert_eq!(m.panes.detail.scroll, end);
-        update(
-            &mut m,
-            Action::Wheel {
-                column: detail.x + 1,
-                row: detail.y + 1,
-                down: false,
-            },
-        );
+        wheel_at(&mut m, detail.x + 1, detail.y + 1, false);
         assert_eq!(m.panes.detail.scroll, end - 3);
     }
 }

@@ -216,32 +216,11 @@ fn the_selection_stays_visible_when_the_terminal_shrinks_or_grows() {
 fn the_wheel_over_the_list_moves_the_selection() {
     let mut m = demo(140, 40);
     let list = areas(140, 40).list;
-    update(
-        &mut m,
-        Action::Wheel {
-            column: list.x + 5,
-            row: list.y + 5,
-            down: true,
-        },
-    );
+    wheel_at(&mut m, list.x + 5, list.y + 5, true);
     assert_eq!(m.events.selection.selected, 3);
     assert_eq!(m.panes.detail.scroll, 0);
-    update(
-        &mut m,
-        Action::Wheel {
-            column: list.x + 5,
-            row: list.y + 5,
-            down: false,
-        },
-    );
-    update(
-        &mut m,
-        Action::Wheel {
-            column: list.x + 5,
-            row: list.y + 5,
-            down: false,
-        },
-    );
+    wheel_at(&mut m, list.x + 5, list.y + 5, false);
+    wheel_at(&mut m, list.x + 5, list.y + 5, false);
     assert_eq!(m.events.selection.selected, 0);
 }
 
@@ -249,22 +228,8 @@ fn the_wheel_over_the_list_moves_the_selection() {
 fn the_wheel_over_the_header_or_the_hint_bar_does_nothing() {
     let mut m = demo(140, 40);
     let a = areas(140, 40);
-    update(
-        &mut m,
-        Action::Wheel {
-            column: 3,
-            row: a.header.y + 1,
-            down: true,
-        },
-    );
-    update(
-        &mut m,
-        Action::Wheel {
-            column: 3,
-            row: a.footer.y,
-            down: true,
-        },
-    );
+    wheel_at(&mut m, 3, a.header.y + 1, true);
+    wheel_at(&mut m, 3, a.footer.y, true);
     assert_eq!(m.events.selection, Selection::default());
     assert_eq!(m.panes.detail.scroll, 0);
 }

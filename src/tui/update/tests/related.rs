@@ -288,14 +288,7 @@ fn the_network_view_covers_the_panes_clicks_and_the_wheel_change_nothing_beneath
             row: list.y + 4,
         },
     );
-    update(
-        &mut m,
-        Action::Wheel {
-            column: list.x + 2,
-            row: list.y + 4,
-            down: true,
-        },
-    );
+    wheel_at(&mut m, list.x + 2, list.y + 4, true);
     assert_eq!(m.focus.mode(), Mode::Quality);
     assert_eq!(m.events.selection.selected, 0);
 }

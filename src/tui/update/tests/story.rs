@@ -132,6 +132,11 @@ fn local_time_tells_an_open_storys_verdicts_and_the_detail_panes_again_in_the_zo
     run(&mut m, Command::Top);
     let evidence = |m: &Model| story_of(m).unwrap().verdicts[0].evidence.clone();
     let in_detail = |m: &Model| m.panes.detail.verdict.as_ref().unwrap().1.evidence.clone();
+    // The story's verdict and the detail pane's say the failures' span as `span`.
+    let both_say = |m: &Model, span: &str| {
+        assert!(evidence(m).contains(span), "{}", evidence(m));
+        assert!(in_detail(m).contains(span), "{}", in_detail(m));
+    };
     assert!(
         evidence(&m).contains("from 11:41:07 to 11:52:50"),
         "{}",
@@ -140,26 +145,8 @@ fn local_time_tells_an_open_storys_verdicts_and_the_detail_panes_again_in_the_zo
     let selected = story_of(&m).unwrap().selected;
     m.config.local_zone = crate::time::Zone::Fixed(3600);
     run(&mut m, Command::ToggleLocalTime);
-    assert!(
-        evidence(&m).contains("from 12:41:07 to 12:52:50"),
-        "{}",
-        evidence(&m)
-    );
-    assert!(
-        in_detail(&m).contains("from 12:41:07 to 12:52:50"),
-        "{}",
-        in_detail(&m)
-    );
+    both_say(&m, "from 12:41:07 to 12:52:50");
     assert_eq!(story_of(&m).unwrap().selected, selected, "the line stays");
     run(&mut m, Command::ToggleLocalTime);
-    assert!(
-        evidence(&m).contains("from 11:41:07 to 11:52:50"),
-        "{}",
-        evidence(&m)
-    );
-    assert!(
-        in_detail(&m).contains("from 11:41:07 to 11:52:50"),
-        "{}",
-        in_detail(&m)
-    );
+    both_say(&m, "from 11:41:07 to 11:52:50");
 }
