@@ -56,47 +56,56 @@ impl Check<'_> {
     }
 
     fn object(&mut self, depth: usize) -> Option<()> {
-        self.items(depth, b'}', |c| {
-            if c.b.get(c.i) != Some(&b'"') {
-                return None;
-            }
-            c.string()?;
-            c.ws();
-            c.eat(b':')?;
-            c.ws();
-            c.value(depth)
-        })
-    }
-
-    fn array(&mut self, depth: usize) -> Option<()> {
-        self.items(depth, b']', |c| c.value(depth))
-    }
-
-    /// An object's or an array's items, its opening byte next: each read by `item`, separated by
-    /// commas, up to `close`.
-    fn items(
-        &mut self,
-        depth: usize,
-        close: u8,
-        mut item: impl FnMut(&mut Self) -> Option<()>,
-    ) -> Option<()> {
         if depth > MOST_DEPTH {
             return None;
         }
         self.i += 1;
         self.ws();
-        if self.eat(close).is_some() {
+        if self.eat(b'}').is_some() {
             return Some(());
         }
         loop {
-            item(self)?;
+            if self.b.get(self.i) != Some(&b'"') {
+                return None;
+            }
+            self.string()?;
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            self.value(depth)?;
             self.ws();
             match *self.b.get(self.i)? {
                 b',' => {
                     self.i += 1;
                     self.ws();
                 }
-                b if b == close => {
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Option<()> {
+        if depth > MOST_DEPTH {
+            return None;
+        }
+        self.i += 1;
+        self.ws();
+        if self.eat(b']').is_some() {
+            return Some(());
+        }
+        loop {
+            self.value(depth)?;
+            self.ws();
+            match *self.b.get(self.i)? {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b']' => {
                     self.i += 1;
                     return Some(());
                 }
