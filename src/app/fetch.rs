@@ -114,7 +114,7 @@ pub fn fetch(
         Stopped::PartWay(
             Box::new(u.store),
             Box::new(filter.clone()),
-            crate::source::worker::failures_once(&live.names.rename(&u.message)),
+            live.names.rename(&u.message),
             Box::new(u.tally),
         )
     })

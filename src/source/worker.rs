@@ -168,39 +168,24 @@ pub fn giving_up_words(
     }
 }
 
-/// The failures of a query's parts as the worker joins them, each "loading PART: REASON" ("loading
-/// the query: HTTP 401: …; loading the client.join.failed events: HTTP 401: …"), with each
-/// reason said once: after the first part it stopped, with the others it stopped named after
-/// it ("loading the query: HTTP 401: …; the same failure stopped loading the client.join.failed
-/// and client.publish.failed events"). Any other message is given back as it is.
-pub fn failures_once(message: &str) -> String {
-    static PART: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?:^|; )loading the (query|[^\s:;]+ events): ")
-            .expect("a valid pattern")
-    });
-    let found: Vec<regex::Captures> = PART.captures_iter(message).collect();
-    if found.len() < 2 || found[0].get(0).is_none_or(|m| m.start() > 0) {
-        return message.to_string();
-    }
+/// The failures of a query's parts, each `(part, reason)`, a part being the type its cursor
+/// loads (`None` for the query's own cursor), in words with each reason said once: after the
+/// first part it stopped, with the others it stopped named after it ("loading the query: HTTP
+/// 401: …; the same failure stopped loading the client.join.failed and client.publish.failed
+/// events").
+pub fn failures_once(failures: &[(Option<&str>, String)]) -> String {
     // Each reason, in the order first said, with the parts it stopped.
-    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
-    for (i, part) in found.iter().enumerate() {
-        let from = part.get(0).map_or(0, |m| m.end());
-        let to = found
-            .get(i + 1)
-            .and_then(|next| next.get(0))
-            .map_or(message.len(), |m| m.start());
-        let reason = &message[from..to];
-        let name = part.get(1).map_or("", |m| m.as_str());
-        match reasons.iter_mut().find(|(r, _)| *r == reason) {
-            Some((_, parts)) => parts.push(name),
-            None => reasons.push((reason, vec![name])),
+    let mut reasons: Vec<(&str, Vec<Option<&str>>)> = Vec::new();
+    for (part, reason) in failures {
+        match reasons.iter_mut().find(|(r, _)| r == reason) {
+            Some((_, parts)) => parts.push(*part),
+            None => reasons.push((reason, vec![*part])),
         }
     }
     let said: Vec<String> = reasons
         .iter()
         .map(|(reason, parts)| {
-            let first = format!("loading the {}: {reason}", parts[0]);
+            let first = format!("loading {}: {reason}", parts_words(&parts[..1]));
             match &parts[1..] {
                 [] => first,
                 others => format!(
@@ -213,19 +198,16 @@ pub fn failures_once(message: &str) -> String {
     said.join("; ")
 }
 
-/// Parts of a query in words, each "query" or "TYPE events": "the query and the
+/// Parts of a query in words, each a type or the query (`None`): "the query and the
 /// client.join.failed and client.publish.failed events".
-fn parts_words(parts: &[&str]) -> String {
-    let types: Vec<&str> = parts
-        .iter()
-        .filter_map(|p| p.strip_suffix(" events"))
-        .collect();
+fn parts_words(parts: &[Option<&str>]) -> String {
+    let types: Vec<&str> = parts.iter().flatten().copied().collect();
     let types = match types.as_slice() {
         [] => None,
         [one] => Some(format!("the {one} events")),
         [all @ .., last] => Some(format!("the {} and {last} events", all.join(", "))),
     };
-    match (parts.contains(&"query"), types) {
+    match (parts.contains(&None), types) {
         (true, Some(types)) => format!("the query and {types}"),
         (false, Some(types)) => types,
         _ => "the query".to_string(),
@@ -579,20 +561,19 @@ mod tests {
 
     use super::{failures_once, giving_up_words};
 
-    /// The worker's words for a failure of the query's cursor and of three types' cursors.
-    fn failures(reasons: [&str; 4]) -> String {
+    /// A failure of the query's cursor and of three types' cursors, for the reasons given.
+    fn failures(reasons: [&str; 4]) -> Vec<(Option<&'static str>, String)> {
         let parts = [
-            "the query",
-            "the client.publish.failed events",
-            "the client.join.failed events",
-            "the client.disconnected events",
+            None,
+            Some("client.publish.failed"),
+            Some("client.join.failed"),
+            Some("client.disconnected"),
         ];
-        let said: Vec<String> = parts
-            .iter()
+        parts
+            .into_iter()
             .zip(reasons)
-            .map(|(part, reason)| format!("loading {part}: {reason}"))
-            .collect();
-        said.join("; ")
+            .map(|(part, reason)| (part, reason.to_string()))
+            .collect()
     }
 
     #[test]
@@ -615,12 +596,14 @@ mod tests {
                  {refused}; the same failure stopped loading the client.disconnected events"
             )
         );
-        // Each once already, or one failure: as it was.
-        let each = failures(["a", "b", "c", "d"]);
-        assert_eq!(failures_once(&each), each);
-        let one = format!("loading the query: {refused}");
-        assert_eq!(failures_once(&one), one);
-        assert_eq!(failures_once(refused), refused);
+        // Each once already: each part with its own.
+        assert_eq!(
+            failures_once(&failures(["a", "b", "c", "d"])),
+            "loading the query: a; loading the client.publish.failed events: b; loading the \
+             client.join.failed events: c; loading the client.disconnected events: d"
+        );
+        let one = [(None, refused.to_string())];
+        assert_eq!(failures_once(&one), format!("loading the query: {refused}"));
     }
 
     #[test]

@@ -267,31 +267,6 @@ fn the_retry_and_giving_up_count_down_together_as_the_clock_moves() {
 
 /// A load stopped by one refusal of several cursors: the line that says why names the refusal
 /// once, with what else it stopped.
-#[test]
-fn a_refusal_of_several_cursors_is_said_once_on_its_line() {
-    use callscope::source::worker::Report;
-    let t0 = std::time::Instant::now();
-    let mut m = live_loading_at(t0, (400, 12));
-    let query = m.session.live.as_ref().unwrap().query;
-    let refused = "HTTP 401: expired (check the token; it may have expired)";
-    let message = ["the query", "the client.join.failed events"]
-        .map(|part| format!("loading {part}: {refused}"))
-        .join("; ");
-    report(&mut m, Report::Failed { query, message });
-    let text = header_text(&m);
-    let line = text
-        .lines()
-        .find(|l| l.contains("loading stopped"))
-        .expect(&text);
-    assert_eq!(
-        line.trim_end(),
-        format!(
-            " ⚠ loading stopped: loading the query: {refused}; the same failure stopped loading \
-             the client.join.failed events (R runs the query again)"
-        )
-    );
-}
-
 /// The lines of the screen that carry the coverage note, and the header's first line.
 fn coverage_lines(m: &Model, note: &str) -> String {
     let text = screen_text(draw(m).backend().buffer());

@@ -23,7 +23,7 @@ pub(super) enum CursorState {
     Dropped,
     /// Failed for good; `retry`: asking again may pass (not so after a cursor that stopped
     /// paging: a repeated cursor, pages past the total, a run of empty pages).
-    Failed { message: String, retry: bool },
+    Failed { reason: String, retry: bool },
 }
 
 pub(super) struct Cursor {

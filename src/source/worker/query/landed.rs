@@ -57,8 +57,9 @@ impl QueryState {
                 total = fetched.total,
                 "the typed cursors cover the query; the untyped cursor stops"
             );
-            if let CursorState::Failed { message, .. } = &self.cursors[0].state {
-                self.overtaken.push(message.clone());
+            if let CursorState::Failed { reason, .. } = &self.cursors[0].state {
+                self.overtaken
+                    .push(format!("{}: {reason}", self.cursors[0].label()));
             }
             self.cursors[0].state = CursorState::Retired;
             if !self.cursors[0].busy {
@@ -95,9 +96,8 @@ impl QueryState {
             }
             Err(e) => {
                 if self.fanned {
-                    let message = format!("{}: {}", self.cursors[k].label(), e.describe());
                     self.cursors[k].state = CursorState::Failed {
-                        message,
+                        reason: e.describe(),
                         retry: true,
                     };
                     self.merge.close(k);
@@ -133,11 +133,7 @@ impl QueryState {
         if let Some(why) = &stopped {
             tracing::warn!(reason = %why, "paging stopped");
             cursor.state = CursorState::Failed {
-                message: if self.fanned {
-                    format!("{}: {why}", cursor.label())
-                } else {
-                    why.clone()
-                },
+                reason: why.clone(),
                 retry: false,
             };
         } else if ended {

@@ -345,18 +345,29 @@ impl QueryState {
             // Nothing more can come: some cursor failed. What arrived is handed on.
             self.merge.close_all();
             self.report_ready(ctx);
-            let failures: Vec<String> = self
+            let failures: Vec<(Option<&str>, String)> = self
                 .cursors
                 .iter()
                 .filter_map(|c| match &c.state {
-                    CursorState::Failed { message, .. } => Some(message.clone()),
+                    CursorState::Failed { reason, .. } => {
+                        Some((c.kind.as_ref().map(EventType::name), reason.clone()))
+                    }
                     _ => None,
                 })
                 .collect();
+            // With one cursor per type, each reason said once with the parts it stopped; with
+            // the query's own cursor alone, its reason.
+            let failures = match self.fanned {
+                true => crate::source::worker::failures_once(&failures),
+                false => {
+                    let reasons: Vec<String> = failures.into_iter().map(|(_, r)| r).collect();
+                    reasons.join("; ")
+                }
+            };
             if self.all_arrived() {
                 // The failures cost nothing: every event of the query is here.
                 tracing::info!(
-                    failures = failures.join("; "),
+                    failures = failures,
                     "every event of the query arrived; the failed requests were not needed"
                 );
                 self.finish(ctx);
@@ -367,7 +378,7 @@ impl QueryState {
             self.report_tally(Vec::new(), ctx);
             ctx.report(Report::Failed {
                 query: self.id,
-                message: failures.join("; "),
+                message: failures,
             });
             return;
         }
@@ -411,8 +422,11 @@ impl QueryState {
     fn redundant(&self) -> Vec<String> {
         let mut failures = self.overtaken.clone();
         for cursor in &self.cursors {
-            if let CursorState::Failed { message, .. } = &cursor.state {
-                failures.push(message.clone());
+            if let CursorState::Failed { reason, .. } = &cursor.state {
+                failures.push(match self.fanned {
+                    true => format!("{}: {reason}", cursor.label()),
+                    false => reason.clone(),
+                });
             }
             let retrying = cursor.retrying.lock().unwrap_or_else(|e| e.into_inner());
             if cursor.busy

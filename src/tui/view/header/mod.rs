@@ -123,12 +123,12 @@ fn filters_line(model: &Model, width: usize) -> Line<'static> {
     Line::from(line)
 }
 
-/// A live load's failure, neutralised and each reason said once, with the key that runs the
+/// A live load's failure, neutralised, with the key that runs the
 /// query again: the header's fetch state, its own line, and the empty list all say it so.
 pub fn failure_text(model: &Model, message: &str) -> String {
     format!(
         "{} ({} runs the query again)",
-        for_terminal(&crate::source::worker::failures_once(message)),
+        for_terminal(message),
         model.config.keymap.key(Mode::List, Command::Rerun)
     )
 }
