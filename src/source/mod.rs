@@ -121,6 +121,9 @@ impl Source {
         if path == std::path::Path::new("-") {
             return Some(ndjson::select_stream(&name, std::io::stdin(), filter));
         }
+        if dump::not_a_file(&path).is_some() {
+            return None;
+        }
         // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
         // data holds no event.
         if dump::map_plain_file(&path).is_some() || related::read_if_related(&path).is_some() {
@@ -177,6 +180,10 @@ impl Source {
         let [path] = dump::expand(arg).ok()?.try_into().ok()?;
         if path == std::path::Path::new("-") {
             return Some(path);
+        }
+        // A folder's entry that is no file is said so by the full way.
+        if dump::not_a_file(&path).is_some() {
+            return None;
         }
         // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
         // data holds no event. Neither looks at what is not a regular file.
