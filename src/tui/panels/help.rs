@@ -191,8 +191,21 @@ fn unwrapped_help_lines(config: &Config) -> Vec<Line<'static>> {
 }
 
 /// The problems page: every problem met loading, each with its place (file:line:column), in
-/// the order they were met.
+/// the order they were met, then the events read with a field of another type than the API's.
 pub fn problem_lines(model: &Model, width: u16) -> Vec<Line<'static>> {
+    let mut lines = load_problem_lines(model);
+    if let Some(odd) = model.events.store.odd_fields().sentence() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            format!("  note: {}", for_terminal(&odd)),
+            model.config.theme.problem(),
+        ));
+    }
+    wrap(lines, width, |line| leading_spaces(line) + 2)
+}
+
+/// The problems met loading, after a line that counts them.
+fn load_problem_lines(model: &Model) -> Vec<Line<'static>> {
     let problems = &model.session.problems;
     if problems.is_empty() {
         return vec![Line::raw("No problem was met loading the events.")];
@@ -219,7 +232,7 @@ pub fn problem_lines(model: &Model, width: u16) -> Vec<Line<'static>> {
             model.config.theme.problem(),
         ));
     }
-    wrap(lines, width, |line| leading_spaces(line) + 2)
+    lines
 }
 
 /// A page's lines, wrapped to the overlay's inner width on the model's terminal.
