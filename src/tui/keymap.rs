@@ -281,7 +281,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[Groups], keys: &[Char('!')], command: Command::HideValue, help: "hide the events of the selected group", hint: Some("hide") },
     Binding { modes: &[Facets], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the selected value", hint: Some("its events") },
     Binding { modes: &[Facets], keys: &[Char('!')], command: Command::HideValue, help: "hide the events of the selected value", hint: Some("hide") },
-    Binding { modes: &[Facets], keys: &[Code(KeyCode::Esc), Char('F')], command: Command::Cancel, help: "leave the facets", hint: Some("back") },
+    Binding { modes: &[Facets], keys: &[Code(KeyCode::Esc), Char('F'), Code(KeyCode::Tab)], command: Command::Cancel, help: "leave the facets", hint: Some("back") },
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Esc)], command: Command::ToggleTimeline, help: "close the timeline", hint: Some("close") },
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Tab)], command: Command::Cancel, help: "back to the list, the timeline kept open", hint: None },
     Binding { modes: &[Groups, Story], keys: &[Code(KeyCode::Esc)], command: Command::Cancel, help: "back to the list", hint: Some("back") },

@@ -314,3 +314,27 @@ fn without_track_events_no_publish_chain_is_said_to_have_failed() {
     }
     insta::assert_snapshot!("groups_live_without_tracks_180x16", t.backend());
 }
+
+#[test]
+fn tab_leaves_the_facets_as_esc_does() {
+    let press = |m: &mut Model, code| {
+        let key = TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        let action = callscope::tui::runtime::translate(m, key).expect("bound");
+        update(m, action);
+    };
+    // From the list: back to it, the facets hidden again.
+    let mut m = demo(Filter::default(), (120, 30));
+    press(&mut m, KeyCode::Char('F'));
+    assert_eq!(m.focus.mode(), Mode::Facets);
+    press(&mut m, KeyCode::Tab);
+    assert_eq!(m.focus.mode(), Mode::List);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(!text.contains("does nothing"), "{text}");
+    assert!(!text.contains("facets of"), "{text}");
+    // From the groups view: back to it.
+    press(&mut m, KeyCode::Char('e'));
+    press(&mut m, KeyCode::Char('F'));
+    assert_eq!(m.focus.mode(), Mode::Facets);
+    press(&mut m, KeyCode::Tab);
+    assert_eq!(m.focus.mode(), Mode::Groups);
+}
