@@ -291,7 +291,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { modes: &[Timeline], keys: &[Code(KeyCode::Enter)], command: Command::Apply, help: "show the events of the range (or of the bucket)", hint: Some("apply") },
     Binding { modes: &[List, Detail, Help, Groups, Story, Timeline, Facets, Json, Quality], keys: &[Char('?')], command: Command::ToggleHelp, help: "this help", hint: Some("help") },
     Binding { modes: &[List, Detail, Help], keys: &[Char('P')], command: Command::ShowProblems, help: "every problem met loading, with its file:line", hint: None },
-    Binding { modes: &[Help], keys: &[Code(KeyCode::Esc)], command: Command::ToggleHelp, help: "close the help", hint: None },
+    Binding { modes: &[Help], keys: &[Code(KeyCode::Esc)], command: Command::ToggleHelp, help: "close the help or the load problems list", hint: None },
     Binding { modes: BROWSE, keys: &[Char('R')], command: Command::Rerun, help: "live: run the query again to see newer events", hint: None },
     Binding { modes: &[List, Detail, Groups, Story, Facets], keys: &[Char('A')], command: Command::LoadAll, help: "live: load every matching page (again: stop)", hint: None },
     Binding { modes: BROWSE, keys: &[Char('s')], command: Command::SaveShown, help: "save the shown events to a dump", hint: Some("save") },

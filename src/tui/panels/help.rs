@@ -104,7 +104,7 @@ const SECTIONS: [(&[Mode], &str); 12] = [
     ),
     (&[Mode::SavePath, Mode::Confirm], "Saving"),
     (&[Mode::Rooms], "Choosing a room (live)"),
-    (&[Mode::Help], "In this help"),
+    (&[Mode::Help], "In this help and the load problems list"),
 ];
 
 /// The help screen's lines, generated from the bindings in force: every binding once.
