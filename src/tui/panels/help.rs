@@ -301,15 +301,17 @@ fn page_size(model: &Model, page: Page) -> (u16, u16) {
 /// The help overlay's width, at most.
 const HELP_WIDTH: u16 = 76;
 
-/// The hint bar: the current mode's hinted bindings.
+/// The hint bar: the current mode's hinted bindings (asking the service again only where
+/// there is one).
 pub fn hint_line(model: &Model) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
+    let live = model.session.live.is_some();
     // Help comes first, so that a narrow terminal still shows how to find every other key.
     let mut hinted: Vec<&keymap::Bound> = model
         .config
         .keymap
         .bindings_for(model.focus.mode())
-        .filter(|b| b.hint().is_some())
+        .filter(|b| b.hint().is_some() && (live || b.command() != Command::Rerun))
         .collect();
     hinted.sort_by_key(|b| b.command() != Command::ToggleHelp);
     let mut used = 1;
