@@ -224,24 +224,28 @@ impl Source {
     }
 
     /// The files of a file source that hold nothing but whitespace (most often: none at all, a
-    /// dump whose writer failed), by the names messages give them. Standard input and what
-    /// cannot be read are left to the loader.
+    /// dump whose writer failed), gzip'd or not, by the names messages give them. Standard input
+    /// and what cannot be read are left to the loader.
     pub fn empty_files(&self) -> Vec<String> {
         /// Past this size a file is taken to hold something: it is not read here.
         const SMALL: u64 = 64 * 1024;
         let Source::Files(files) = self else {
             return Vec::new();
         };
+        let blanks = |b: &[u8]| b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+        // Read inflated, and no further than the size a file is read to here.
+        let inflated_blank = |path: &std::path::Path| {
+            use std::io::Read;
+            let mut bytes = Vec::new();
+            dump::open_inflated(path)
+                .and_then(|r| r.take(SMALL + 1).read_to_end(&mut bytes))
+                .is_ok_and(|n| n as u64 <= SMALL && blanks(&bytes))
+        };
         let mut empty = Vec::new();
         for arg in files.iter().filter(|f| *f != "-") {
             for path in dump::expand(arg).unwrap_or_default() {
                 let blank = std::fs::metadata(&path).is_ok_and(|m| {
-                    m.is_file()
-                        && m.len() <= SMALL
-                        && (m.len() == 0
-                            || std::fs::read(&path).is_ok_and(|b| {
-                                b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
-                            }))
+                    m.is_file() && m.len() <= SMALL && (m.len() == 0 || inflated_blank(&path))
                 });
                 if blank {
                     empty.push(dump::display_name(&path));
