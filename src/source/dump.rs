@@ -99,8 +99,8 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
 
 /// The entries of a folder that are read as its dataset: every one named with one of
 /// [`FOLDER_EXTENSIONS`] (sorted by name), not those of the folders within. A folder or a link
-/// to what is not there, named so, is kept: reading it says why it holds no events (see
-/// [`not_a_file`]), rather than leaving it out without a word.
+/// to what is not there, named so, is kept: reading it says why it holds no events, rather than
+/// leaving it out without a word.
 pub fn folder_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
