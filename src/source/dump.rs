@@ -100,7 +100,7 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
 /// The entries of a folder that are read as its dataset: every one named with one of
 /// [`FOLDER_EXTENSIONS`] (sorted by name), not those of the folders within. A folder or a link
 /// to what is not there, named so, is kept: reading it says why it holds no events, rather than
-/// leaving it out without a word.
+/// leaving it out without a word. A pipe or a device is not (opening one could wait for ever).
 pub fn folder_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
@@ -110,6 +110,7 @@ pub fn folder_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| FOLDER_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
         })
+        .filter(|p| p.is_file() || not_a_file(p).is_some())
         .collect();
     files.sort();
     Ok(files)
