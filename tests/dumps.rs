@@ -72,15 +72,58 @@ fn a_folder_is_read_file_by_file_in_name_order_skipping_other_extensions() {
     put("notes.txt", &fixture_bytes("page1.json"));
     put("page2.json.bak", &fixture_bytes("page2.json"));
     put("README", b"not a dump");
-    std::fs::create_dir(dir.path().join("nested.json")).unwrap();
+    std::fs::create_dir(dir.path().join("nested")).unwrap();
     std::fs::write(
-        dir.path().join("nested.json/inner.json"),
+        dir.path().join("nested/inner.json"),
         fixture_bytes("join.json"),
     )
     .unwrap();
 
     let out = list_ndjson().arg(dir.path()).assert().success().stderr("");
     assert_eq!(ids(&out.get_output().stdout), [S1, Q1, Q2, H1, P1]);
+}
+
+#[test]
+fn a_dangling_link_or_a_folder_named_as_a_dump_in_a_folder_is_said_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.json"), fixture_bytes("subscribe.json")).unwrap();
+    let gone = dir.path().join("gone/incident.ndjson");
+    std::os::unix::fs::symlink(&gone, dir.path().join("incident.ndjson")).unwrap();
+    std::fs::create_dir(dir.path().join("nested.json")).unwrap();
+    std::fs::write(
+        dir.path().join("nested.json/inner.json"),
+        fixture_bytes("join.json"),
+    )
+    .unwrap();
+    let at = |name: &str| dir.path().join(name).display().to_string();
+
+    let out = callscope()
+        .args(["list", "--format", "ndjson"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}: a link to {}, which is not there",
+            at("incident.ndjson"),
+            gone.display()
+        )))
+        .stderr(predicate::str::contains(format!(
+            "{}: a folder, not a file: the folders within a folder are not read",
+            at("nested.json")
+        )));
+    // What could be read is.
+    assert_eq!(ids(&out.get_output().stdout), [S1]);
+
+    // A folder that holds nothing but the dangling link is not said to hold no dump.
+    let lone = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(&gone, lone.path().join("incident.ndjson")).unwrap();
+    callscope()
+        .arg("list")
+        .arg(lone.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("which is not there"))
+        .stderr(predicate::str::contains("holds no").not());
 }
 
 #[test]

@@ -26,6 +26,42 @@ fn an_empty_file_is_noted_on_stderr_and_is_no_failure() {
 }
 
 #[test]
+fn an_empty_gzip_file_is_noted_as_an_empty_file_is() {
+    use std::io::Write;
+    let gzip = |bytes: &[u8]| {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(bytes).unwrap();
+        enc.finish().unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content) in [("e.ndjson.gz", ""), ("blank.json.gz", "\n \n")] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, gzip(content.as_bytes())).unwrap();
+        callscope(dir.path())
+            .arg("list")
+            .arg(&path)
+            .assert()
+            .success()
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "callscope: note: {} is empty: it holds no events",
+                path.display()
+            )));
+    }
+    // One that holds an event is not.
+    let path = dir.path().join("one.ndjson.gz");
+    let event =
+        r#"{"id":"e1","type":"client.join.failed","timestamp":"2026-11-18T10:00:00Z","data":{}}"#;
+    std::fs::write(&path, gzip(event.as_bytes())).unwrap();
+    callscope(dir.path())
+        .arg("list")
+        .arg(&path)
+        .assert()
+        .success()
+        .stderr("");
+}
+
+#[test]
 fn a_file_with_events_is_not_called_empty() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("one.ndjson");

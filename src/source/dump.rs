@@ -97,18 +97,20 @@ pub fn expand(arg: &str) -> Result<Vec<PathBuf>, DumpProblem> {
     Ok(files)
 }
 
-/// The files of a folder that are read as its dataset: every file with one of
-/// [`FOLDER_EXTENSIONS`] in it (sorted by name), not those of the folders within.
+/// The entries of a folder that are read as its dataset: every one named with one of
+/// [`FOLDER_EXTENSIONS`] (sorted by name), not those of the folders within. A folder or a link
+/// to what is not there, named so, is kept: reading it says why it holds no events, rather than
+/// leaving it out without a word. A pipe or a device is not (opening one could wait for ever).
 pub fn folder_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.is_file())
         .filter(|p| {
             p.extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| FOLDER_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
         })
+        .filter(|p| p.is_file() || not_a_file(p).is_some())
         .collect();
     files.sort();
     Ok(files)
@@ -145,6 +147,9 @@ pub fn read_path_in_batches(
         let stdin = std::io::stdin();
         return read_stream_in_batches(&name, stdin, holding, batches, PIECE_BYTES, on_batch);
     }
+    if let Some(why) = not_a_file(path) {
+        return vec![problem(&name, None, why)];
+    }
     let opened = std::fs::File::open(path).and_then(|file| {
         let regular = file.metadata()?.is_file();
         Ok((file, regular))
@@ -171,6 +176,28 @@ pub fn read_path_in_batches(
             on_batch,
         ),
         Err(e) => vec![problem(&name, None, io_message(&e))],
+    }
+}
+
+/// Why a path a folder holds is no file to read, when it is not: a folder within it, or a link
+/// to what is not there (or cannot be reached). `None` for anything else, a file that cannot be
+/// opened included: opening it says why.
+pub(crate) fn not_a_file(path: &Path) -> Option<String> {
+    let entry = std::fs::symlink_metadata(path).ok()?;
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            Some("a folder, not a file: the folders within a folder are not read".into())
+        }
+        Ok(_) => None,
+        Err(e) if entry.is_symlink() => {
+            let target = std::fs::read_link(path)
+                .map_or_else(|_| "a target".to_string(), |t| t.display().to_string());
+            Some(match e.kind() {
+                std::io::ErrorKind::NotFound => format!("a link to {target}, which is not there"),
+                _ => format!("a link to {target}: {}", io_message(&e)),
+            })
+        }
+        Err(_) => None,
     }
 }
 

@@ -121,6 +121,9 @@ impl Source {
         if path == std::path::Path::new("-") {
             return Some(ndjson::select_stream(&name, std::io::stdin(), filter));
         }
+        if dump::not_a_file(&path).is_some() {
+            return None;
+        }
         // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
         // data holds no event.
         if dump::map_plain_file(&path).is_some() || related::read_if_related(&path).is_some() {
@@ -178,6 +181,10 @@ impl Source {
         if path == std::path::Path::new("-") {
             return Some(path);
         }
+        // A folder's entry that is no file is said so by the full way.
+        if dump::not_a_file(&path).is_some() {
+            return None;
+        }
         // A regular file that is not gzip'd is mapped (see `line_delimited`); a file of related
         // data holds no event. Neither looks at what is not a regular file.
         if dump::map_plain_file(&path).is_some() || related::read_if_related(&path).is_some() {
@@ -217,24 +224,28 @@ impl Source {
     }
 
     /// The files of a file source that hold nothing but whitespace (most often: none at all, a
-    /// dump whose writer failed), by the names messages give them. Standard input and what
-    /// cannot be read are left to the loader.
+    /// dump whose writer failed), gzip'd or not, by the names messages give them. Standard input
+    /// and what cannot be read are left to the loader.
     pub fn empty_files(&self) -> Vec<String> {
         /// Past this size a file is taken to hold something: it is not read here.
         const SMALL: u64 = 64 * 1024;
         let Source::Files(files) = self else {
             return Vec::new();
         };
+        let blanks = |b: &[u8]| b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+        // Read inflated, and no further than the size a file is read to here.
+        let inflated_blank = |path: &std::path::Path| {
+            use std::io::Read;
+            let mut bytes = Vec::new();
+            dump::open_inflated(path)
+                .and_then(|r| r.take(SMALL + 1).read_to_end(&mut bytes))
+                .is_ok_and(|n| n as u64 <= SMALL && blanks(&bytes))
+        };
         let mut empty = Vec::new();
         for arg in files.iter().filter(|f| *f != "-") {
             for path in dump::expand(arg).unwrap_or_default() {
                 let blank = std::fs::metadata(&path).is_ok_and(|m| {
-                    m.is_file()
-                        && m.len() <= SMALL
-                        && (m.len() == 0
-                            || std::fs::read(&path).is_ok_and(|b| {
-                                b.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
-                            }))
+                    m.is_file() && m.len() <= SMALL && (m.len() == 0 || inflated_blank(&path))
                 });
                 if blank {
                     empty.push(dump::display_name(&path));

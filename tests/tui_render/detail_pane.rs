@@ -305,3 +305,59 @@ fn fields_of_another_type_than_the_apis_are_shown_as_sent_and_said_to_be_unread(
         "{text}"
     );
 }
+
+/// The lines of the detail pane that show on the screen, from its first.
+fn pane_lines(m: &Model) -> Vec<String> {
+    let t = draw(m);
+    let buffer = t.backend().buffer();
+    let pane = callscope::tui::view::layout::areas_of(m).detail;
+    (pane.y + 1..pane.bottom())
+        .map(|y| row_cells(buffer, y)[pane.x as usize + 1..pane.right() as usize].concat())
+        .collect()
+}
+
+#[test]
+fn with_the_detail_pane_alone_the_page_keys_move_a_screen() {
+    let key = |code, modifiers| TermEvent::Key(KeyEvent::new(code, modifiers));
+    let pages = [
+        (key(KeyCode::PageDown, KeyModifiers::NONE), true),
+        (key(KeyCode::Char(' '), KeyModifiers::NONE), true),
+        (key(KeyCode::Char('f'), KeyModifiers::CONTROL), true),
+        (key(KeyCode::PageUp, KeyModifiers::NONE), false),
+        (key(KeyCode::Char('b'), KeyModifiers::CONTROL), false),
+    ];
+    for size in [(80, 24), (140, 40)] {
+        let mut m = demo(Filter::default(), size);
+        run(&mut m, Command::ZoomDetail);
+        // Every line of the pane, read a line down at a time.
+        let mut whole = pane_lines(&m);
+        let shown = whole.len();
+        loop {
+            let before = pane_lines(&m);
+            run(&mut m, Command::Down);
+            let after = pane_lines(&m);
+            if after == before {
+                break;
+            }
+            whole.push(after.last().unwrap().clone());
+        }
+        assert!(whole.len() > shown + 1, "{size:?}: {} lines", whole.len());
+        run(&mut m, Command::Top);
+        let last_top = whole.len() - shown;
+        let mut top = 0;
+        for (press, down) in &pages {
+            let action = callscope::tui::runtime::translate(&m, press.clone()).expect("bound");
+            update(&mut m, action);
+            top = if *down {
+                (top + shown).min(last_top)
+            } else {
+                top.saturating_sub(shown)
+            };
+            assert_eq!(
+                pane_lines(&m),
+                whole[top..top + shown],
+                "{size:?} after {press:?}"
+            );
+        }
+    }
+}

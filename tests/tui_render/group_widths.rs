@@ -152,8 +152,9 @@ fn views() -> Vec<(&'static str, Model)> {
 }
 
 /// The order in which dropped columns come back as the terminal widens.
-const COMING_BACK: [&str; 7] = [
+const COMING_BACK: [&str; 8] = [
     "GOT THROUGH",
+    "FINAL",
     "PEERS",
     "ROOMS",
     "LAST",
@@ -262,9 +263,10 @@ fn a_wider_terminal_never_shows_fewer_groups_columns_nor_cuts_a_cell_without_an_
 #[test]
 fn the_groups_view_at_several_widths() {
     // The storm's room: at 66 columns the share that got through is narrowed to its title,
-    // in its shorter forms; wider, whole, with the columns that gave way coming back; at 160,
-    // with every column whole, the facets beside.
-    for width in [66, 80, 112, 124, 160] {
+    // in its shorter forms; narrower, the finals give way to it, the last to go; wider, whole,
+    // with the columns that gave way coming back; at 160, with every column whole, the facets
+    // beside.
+    for width in [60, 64, 66, 80, 112, 124, 160] {
         let mut m = demo(
             Filter::default().with(Field::Room, STORM_ROOM_ID),
             (width, 16),
@@ -280,6 +282,7 @@ fn the_groups_view_at_several_widths() {
                 "{text}"
             );
         }
+        assert_eq!(table.contains("FINAL "), width > 64, "{width}:\n{text}");
         insta::assert_snapshot!(format!("groups_room_{width}x16"), t.backend());
     }
     // The demo by env: shares with thousands of chains, some unknown, whole.

@@ -530,6 +530,14 @@ fn events_with_a_field_of_another_type_are_said_on_the_problems_line() {
         ),
         "{header}"
     );
+    // P lists them after the problems, whose length may push them off the problems line.
+    run(&mut m, Command::ShowProblems);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("odd.ndjson:9:1: expected value"), "{text}");
+    assert!(
+        text.contains("note: 2 events hold a field of another type"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -225,3 +225,17 @@ fn each_views_section_names_the_keys_it_shares_with_the_sections_above() {
     // Quitting and this help work everywhere and are not named again.
     assert!(!groups.contains("q/Ctrl-C"), "{groups}");
 }
+
+#[test]
+fn the_help_has_a_section_for_the_load_problems_list() {
+    let mut m = demo(Filter::default(), (140, 40));
+    let help = whole_help(&mut m);
+    let section = help
+        .find("In this help and the load problems list")
+        .unwrap_or_else(|| panic!("{help}"));
+    let rest = &help[section..];
+    assert!(
+        rest.contains("close the help or the load problems list"),
+        "{rest}"
+    );
+}

@@ -444,3 +444,30 @@ fn the_filter_editor_covers_no_pane_in_part_at_any_size() {
         }
     }
 }
+
+#[test]
+fn the_find_prompt_opened_again_counts_nothing_before_a_text_is_typed() {
+    let mut m = demo(Filter::default(), (120, 30));
+    let press = |m: &mut Model, code| {
+        let key = TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        let action = callscope::tui::runtime::translate(m, key).expect("bound");
+        update(m, action);
+    };
+    let bottom = |m: &Model| {
+        let t = draw(m);
+        row_text(t.backend().buffer(), t.backend().buffer().area.height - 1)
+    };
+    for code in [KeyCode::Char('/'), KeyCode::Char('w'), KeyCode::Char('e')] {
+        press(&mut m, code);
+    }
+    press(&mut m, KeyCode::Char('b'));
+    assert!(bottom(&m).contains("shown"), "{}", bottom(&m));
+    press(&mut m, KeyCode::Enter);
+    press(&mut m, KeyCode::Char('/'));
+    let line = bottom(&m);
+    assert!(line.starts_with("/ "), "{line}");
+    assert!(!line.contains("shown"), "{line}");
+    // Typed, the count is the new text's.
+    press(&mut m, KeyCode::Char('x'));
+    assert!(bottom(&m).contains("shown"), "{}", bottom(&m));
+}

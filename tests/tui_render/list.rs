@@ -282,3 +282,41 @@ fn an_empty_list_says_when_a_room_was_given_by_its_name_or_a_range_misses_every_
         "{text}"
     );
 }
+
+#[test]
+fn sorting_by_room_keeps_each_rooms_events_together() {
+    let mut m = demo(Filter::default(), (120, 30));
+    for c in ":sort room".chars() {
+        let key = TermEvent::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        let action = callscope::tui::runtime::translate(&m, key).expect("bound");
+        update(&mut m, action);
+    }
+    let enter = TermEvent::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    let action = callscope::tui::runtime::translate(&m, enter).expect("bound");
+    update(&mut m, action);
+    let text = screen_text(draw(&m).backend().buffer());
+    assert!(text.contains("sorted by room"), "{text}");
+    // The storm's room holds connect failures, which name no room: they stay with its other
+    // events, in one run.
+    let store = &m.events.store;
+    let rooms: Vec<String> = m
+        .events
+        .shown
+        .iter()
+        .map(|&i| {
+            let event = store.event(i as usize);
+            event.data_str("room_id").unwrap_or_default().to_string()
+        })
+        .collect();
+    let mut runs: Vec<&str> = Vec::new();
+    for room in &rooms {
+        if runs.last() != Some(&room.as_str()) {
+            assert!(
+                !runs.contains(&room.as_str()),
+                "{room} in two runs: {runs:?}"
+            );
+            runs.push(room);
+        }
+    }
+    assert!(runs.contains(&STORM_ROOM_ID), "{runs:?}");
+}

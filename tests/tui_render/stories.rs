@@ -144,6 +144,8 @@ fn the_network_view_charts_the_peers_quality_with_its_errors_marked() {
         text.contains("subscribe · RTT ms: empty, no points on"),
         "{text}"
     );
+    // The stats come from files: there is no service to ask again.
+    assert!(!text.contains("ask again"), "{text}");
     insta::assert_snapshot!("quality_priya_160x50", t.backend());
     // Esc goes back to the story, on the line it was on.
     run(&mut m, Command::Cancel);

@@ -623,8 +623,8 @@ mod tests {
             SortKey::Code => Plain::Code(last(event.error_code())),
             SortKey::Room => Plain::Name(last(
                 event
-                    .data_str("room_name")
-                    .or_else(|| event.data_str("room_id"))
+                    .data_str("room_id")
+                    .or_else(|| event.data_str("room_name"))
                     .map(folded),
             )),
             SortKey::User => Plain::Name(last(event.data_str("user_name").map(folded))),

@@ -144,14 +144,16 @@ fn ranks(store: &Store, key: SortKey) -> (Vec<u32>, usize) {
                 |s| (kinds.slot(s), store.str(s).to_string()),
             )
         }
+        // By the room's id, which every event of a room holds (a connect failure has no
+        // name), so that a room's events stay together; by its name where it has no id.
         SortKey::Room => by_text(
             store,
             rows,
             |r| {
-                if r.room_name.is_none() {
-                    r.room_id
-                } else {
+                if r.room_id.is_none() {
                     r.room_name
+                } else {
+                    r.room_id
                 }
             },
             |s| folded(store.str(s)),

@@ -17,7 +17,7 @@ use crate::time::Zone;
 use crate::tui::action::Command;
 use crate::tui::model::{Beside, Generation, Model};
 use crate::tui::update::events::fetch_more_if_near_end;
-use crate::tui::view::layout::{areas_of, list_height};
+use crate::tui::view::layout::areas_of;
 use crate::tui::view::theme::Theme;
 use crate::tui::view::wrap::{leading_spaces, wrap};
 
@@ -101,8 +101,10 @@ pub fn handle(model: &mut Model, c: Command) -> Handled {
     }
 }
 
+/// Scrolls the pane by a move: a line, or a screen of the pane (the lines it shows, whether
+/// beside the list or alone).
 fn scroll(model: &mut Model, c: Command) {
-    let page = list_height(model).max(1) as u16;
+    let page = block(model).inner(areas_of(model).detail).height.max(1);
     let pane = &mut model.panes.detail;
     pane.scroll = match c {
         Command::Up => pane.scroll.saturating_sub(1),

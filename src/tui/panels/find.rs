@@ -463,11 +463,13 @@ fn jump_to(model: &mut Model, k: usize) {
     }
 }
 
-/// The prompt, in the hint bar's place: the text with the cursor, and how many events hold it.
+/// The prompt, in the hint bar's place: the text with the cursor, and how many events hold it
+/// (nothing before a text is typed: the find before it is not the prompt's).
 pub fn draw_prompt(model: &Model, prompt: &FindPrompt, frame: &mut Frame, area: Rect) {
     let theme = &model.config.theme;
     let count = match (&model.events.find, &*prompt.back) {
         (_, Focus::Groups(_)) | (None, _) => String::new(),
+        _ if prompt.input.value().is_empty() => String::new(),
         (Some(find), _) => match find.shown_hits() {
             Some(n) => format!(
                 "   {} of {} shown",

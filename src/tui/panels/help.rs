@@ -104,7 +104,7 @@ const SECTIONS: [(&[Mode], &str); 12] = [
     ),
     (&[Mode::SavePath, Mode::Confirm], "Saving"),
     (&[Mode::Rooms], "Choosing a room (live)"),
-    (&[Mode::Help], "In this help"),
+    (&[Mode::Help], "In this help and the load problems list"),
 ];
 
 /// The help screen's lines, generated from the bindings in force: every binding once.
@@ -191,8 +191,21 @@ fn unwrapped_help_lines(config: &Config) -> Vec<Line<'static>> {
 }
 
 /// The problems page: every problem met loading, each with its place (file:line:column), in
-/// the order they were met.
+/// the order they were met, then the events read with a field of another type than the API's.
 pub fn problem_lines(model: &Model, width: u16) -> Vec<Line<'static>> {
+    let mut lines = load_problem_lines(model);
+    if let Some(odd) = model.events.store.odd_fields().sentence() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            format!("  note: {}", for_terminal(&odd)),
+            model.config.theme.problem(),
+        ));
+    }
+    wrap(lines, width, |line| leading_spaces(line) + 2)
+}
+
+/// The problems met loading, after a line that counts them.
+fn load_problem_lines(model: &Model) -> Vec<Line<'static>> {
     let problems = &model.session.problems;
     if problems.is_empty() {
         return vec![Line::raw("No problem was met loading the events.")];
@@ -219,7 +232,7 @@ pub fn problem_lines(model: &Model, width: u16) -> Vec<Line<'static>> {
             model.config.theme.problem(),
         ));
     }
-    wrap(lines, width, |line| leading_spaces(line) + 2)
+    lines
 }
 
 /// A page's lines, wrapped to the overlay's inner width on the model's terminal.
@@ -288,15 +301,17 @@ fn page_size(model: &Model, page: Page) -> (u16, u16) {
 /// The help overlay's width, at most.
 const HELP_WIDTH: u16 = 76;
 
-/// The hint bar: the current mode's hinted bindings.
+/// The hint bar: the current mode's hinted bindings (asking the service again only where
+/// there is one).
 pub fn hint_line(model: &Model) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
+    let live = model.session.live.is_some();
     // Help comes first, so that a narrow terminal still shows how to find every other key.
     let mut hinted: Vec<&keymap::Bound> = model
         .config
         .keymap
         .bindings_for(model.focus.mode())
-        .filter(|b| b.hint().is_some())
+        .filter(|b| b.hint().is_some() && (live || b.command() != Command::Rerun))
         .collect();
     hinted.sort_by_key(|b| b.command() != Command::ToggleHelp);
     let mut used = 1;

@@ -97,23 +97,29 @@ impl GroupColumn {
     ];
 
     /// The order in which columns give way to the group's name on a narrow screen: the
-    /// sparkline first; then how many peers and rooms an error reaches; the share of chains
-    /// that got through last, as it answers whether the peers got in; the count and the finals
-    /// never. The sparkline and the share are narrowed first, as far as their titles (the
-    /// sparkline to fewer buckets, the share to shorter forms).
-    const GIVING_WAY: [GroupColumn; 7] = [
-        GroupColumn::Sparkline,
-        GroupColumn::First,
-        GroupColumn::FinalShare,
-        GroupColumn::Last,
-        GroupColumn::Rooms,
-        GroupColumn::Peers,
-        GroupColumn::GotThrough,
+    /// sparkline first; then how many peers and rooms an error reaches; then the finals, where
+    /// that keeps the share of chains that got through, which goes last, as it answers whether
+    /// the peers got in; the count never. The sparkline and the share are narrowed first, as
+    /// far as their titles (the sparkline to fewer buckets, the share to shorter forms).
+    const GIVING_WAY: [Step; 10] = [
+        Step::Narrow(GroupColumn::Sparkline),
+        Step::Drop(GroupColumn::Sparkline),
+        Step::Drop(GroupColumn::First),
+        Step::Drop(GroupColumn::FinalShare),
+        Step::Drop(GroupColumn::Last),
+        Step::Drop(GroupColumn::Rooms),
+        Step::Drop(GroupColumn::Peers),
+        Step::Narrow(GroupColumn::GotThrough),
+        Step::Drop(GroupColumn::Final),
+        Step::Drop(GroupColumn::GotThrough),
     ];
 
     /// The column narrows before it gives way.
+    #[cfg(test)]
     fn narrows(self) -> bool {
-        matches!(self, GroupColumn::GotThrough | GroupColumn::Sparkline)
+        GroupColumn::GIVING_WAY
+            .iter()
+            .any(|s| matches!(s, Step::Narrow(c) if *c == self))
     }
 
     pub fn title(self) -> &'static str {
@@ -166,6 +172,15 @@ impl GroupColumn {
     }
 }
 
+/// One step of a column giving way to the group's name.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// The column is narrowed, as far as its title.
+    Narrow(GroupColumn),
+    /// The column is left out.
+    Drop(GroupColumn),
+}
+
 /// What the table's columns are fitted to: the widths of their cells, the times' form, and
 /// which columns have something to say.
 #[derive(Debug, Clone, Copy)]
@@ -195,11 +210,11 @@ impl Fit {
 
     /// The columns drawn in a table `width` wide, each with its width: all of those
     /// [wanted](GroupColumn::wanted) when the name fits, else without those that give way
-    /// first, until it does (or until only the count and the finals are left); the sparkline
-    /// and the share are narrowed, as far as their titles, before they go. A wider table never
-    /// shows fewer columns, nor narrower ones; the name has more room than it wants only
-    /// where every column is shown, or where the next to come back does not fit in what it
-    /// has over.
+    /// first, until it does (or until only the count is left, and the finals where no share
+    /// is wanted); the sparkline and the share are narrowed, as far as their titles, before
+    /// they go. A wider table never shows fewer columns, nor narrower ones; the name has more
+    /// room than it wants only where every column is shown, or where the next to come back
+    /// does not fit in what it has over.
     pub fn columns(&self, width: u16) -> Vec<(GroupColumn, u16)> {
         let wanted = self.name_room();
         let mut shown: Vec<(GroupColumn, u16)> = GroupColumn::wanted(self.shares, self.one_room)
@@ -212,20 +227,30 @@ impl Fit {
             let taken: u32 = shown.iter().map(|(_, w)| u32::from(w + 1)).sum();
             (taken + u32::from(wanted)).saturating_sub(u32::from(width))
         };
-        for column in GroupColumn::GIVING_WAY {
+        let at =
+            |shown: &[(GroupColumn, u16)], column| shown.iter().position(|(c, _)| *c == column);
+        for step in GroupColumn::GIVING_WAY {
             let short = short(&shown);
             if short == 0 {
                 break;
             }
-            let Some(at) = shown.iter().position(|(c, _)| *c == column) else {
-                continue;
-            };
-            let narrowest = column.title().len() as u32;
-            if column.narrows() && u32::from(shown[at].1) >= narrowest + short {
-                shown[at].1 -= short as u16;
-                break;
+            match step {
+                Step::Narrow(column) => {
+                    let Some(at) = at(&shown, column) else {
+                        continue;
+                    };
+                    let spare = u32::from(shown[at].1).saturating_sub(column.title().len() as u32);
+                    shown[at].1 -= short.min(spare) as u16;
+                }
+                // The finals give way only to the share that got through.
+                Step::Drop(GroupColumn::Final) if at(&shown, GroupColumn::GotThrough).is_none() => {
+                }
+                Step::Drop(column) => {
+                    if let Some(at) = at(&shown, column) {
+                        shown.remove(at);
+                    }
+                }
             }
-            shown.remove(at);
         }
         shown
     }
@@ -267,7 +292,21 @@ mod tests {
         assert_eq!(share(70), Some(16));
         assert_eq!(share(69), Some(15));
         assert_eq!(share(65), Some(11));
-        assert_eq!(share(64), None);
+        // The finals give way to it, which stays as narrow as it was.
+        let titles = |width| -> Vec<_> { fit.columns(width).into_iter().map(|(c, _)| c).collect() };
+        assert_eq!(
+            titles(65),
+            [
+                GroupColumn::Count,
+                GroupColumn::Final,
+                GroupColumn::GotThrough
+            ]
+        );
+        assert_eq!(titles(64), [GroupColumn::Count, GroupColumn::GotThrough]);
+        assert_eq!(share(64), Some(11));
+        assert_eq!(share(59), Some(11));
+        assert_eq!(share(58), None);
+        assert_eq!(titles(58), [GroupColumn::Count]);
         assert_eq!(fit.whole_width(), 41 + 6 + 6 + 7 + 17 + 6 + 9 + 9 + 17);
         // The sparkline narrows to its title, then goes.
         let whole = fit.whole_width();
@@ -303,8 +342,13 @@ mod tests {
             let room = width.saturating_sub(taken);
             let wanted = name.min(usize::from(GROUP_NAME_ROOM)) as u16;
             let kept = |c| narrow.iter().any(|(s, _)| *s == c);
-            if narrow.len() > 2 {
+            // The count is left alone, with the finals where no share is wanted.
+            if narrow.len() > if shares { 1 } else { 2 } {
                 prop_assert!(room >= wanted, "{narrow:?}");
+            }
+            // The share is the last to give way.
+            if shares && narrow.len() > 1 {
+                prop_assert!(kept(GroupColumn::GotThrough), "{narrow:?}");
             }
             if shares && !kept(GroupColumn::GotThrough) {
                 prop_assert!(room < wanted + 12, "{room} {wanted} {narrow:?}");

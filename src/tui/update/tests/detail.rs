@@ -43,8 +43,10 @@ fn in_the_detail_pane_the_moving_keys_scroll_it_instead_of_moving_the_selection(
     assert_eq!(m.panes.detail.scroll, 1);
     run(&mut m, Command::Top);
     assert_eq!(m.panes.detail.scroll, 0);
+    // A page is the lines the pane shows, below its top border.
     run(&mut m, Command::PageDown);
-    assert_eq!(m.panes.detail.scroll as usize, list_height(&m));
+    let pane = crate::tui::view::layout::areas_of(&m).detail;
+    assert_eq!(m.panes.detail.scroll, pane.height - 1);
     assert_eq!(m.events.selection.selected, 1);
     run(&mut m, Command::FocusList);
     assert_eq!(m.focus.mode(), Mode::List);
