@@ -112,7 +112,7 @@ fn failing_at(store: &Store, i: usize, first: i64, last: i64) -> Failing<'_> {
 
 /// What became of every chain of the loaded events: for each event in a chain, the chain's
 /// number (unique among all peers) and its outcome; `None` for an event in no chain. The chains
-/// of every peer are found at once ([`every_chain`]) and their verdicts found on the threads of
+/// of every peer are found at once (`every_chain`) and their verdicts found on the threads of
 /// rayon's pool (a chain's verdict needs nothing of another's); the track events of the store are read once and indexed by room, then by peer
 /// and by user, and each room's sessions are indexed once, so that the groups view can count a
 /// share per group. Chains are numbered in the order of their peers' symbols, then of their
