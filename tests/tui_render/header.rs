@@ -515,7 +515,7 @@ fn events_with_a_field_of_another_type_are_said_on_the_problems_line() {
     );
     assert!(!header_text(&plain).contains("another type"));
     // After the first load problem.
-    let mut m = Model::new(source, Filter::default(), 200, 16);
+    let mut m = Model::new(source.clone(), Filter::default(), 200, 16);
     update(&mut m, Action::BatchLoaded(batch(&events)));
     let problems = vec![DumpProblem {
         path: "odd.ndjson".into(),
@@ -526,8 +526,23 @@ fn events_with_a_field_of_another_type_are_said_on_the_problems_line() {
     let header = header_text(&m);
     assert!(
         header.contains(
-            "⚠ 1 load problem (P lists in full): odd.ndjson:9:1: expected value · 2 events hold"
+            "⚠ 1 load problem, 2 events with a field of another type (P lists in full): \
+             odd.ndjson:9:1: expected value"
         ),
+        "{header}"
+    );
+    // Counted before the problem, so that a long one does not push them off the line.
+    let mut long = Model::new(source, Filter::default(), 80, 16);
+    update(&mut long, Action::BatchLoaded(batch(&events)));
+    let problems = vec![DumpProblem {
+        path: "a/very/long/path/to/a/folder/of/saved/dumps/odd.ndjson".into(),
+        position: Some((9, 1)),
+        message: "expected value".into(),
+    }];
+    update(&mut long, Action::LoadFinished { problems });
+    let header = header_text(&long);
+    assert!(
+        header.contains("⚠ 1 load problem, 2 events with a field of another type (P lists"),
         "{header}"
     );
     // P lists them after the problems, whose length may push them off the problems line.

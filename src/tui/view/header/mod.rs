@@ -236,22 +236,28 @@ fn message_line(model: &Model, frame: &mut Frame, area: Rect) -> Line<'static> {
 /// The first load problem and how many there are, then the events read with a field of another
 /// type than the API's, which no filter of that field matches.
 fn problems_line(model: &Model) -> Line<'static> {
-    let odd = model.events.store.odd_fields().sentence();
-    let text = match (model.session.problems.first(), odd) {
+    let odd_fields = model.events.store.odd_fields();
+    let text = match (model.session.problems.first(), odd_fields.sentence()) {
         (None, None) => return Line::raw(""),
         (None, Some(odd)) => format!(" ⚠ {odd}"),
         (Some(first), odd) => {
-            // The count and the key that lists them in full first: a long problem is cut at
-            // the screen's edge.
+            // The counts and the key that lists them in full first: a long problem is cut at
+            // the screen's edge, and the events with an odd field would go with it.
             let key = model.config.keymap.key(Mode::List, Command::ShowProblems);
             let count = crate::text::plural(
                 model.session.problems.len(),
                 "load problem",
                 "load problems",
             );
-            let odd = odd.map(|o| format!(" · {o}")).unwrap_or_default();
+            let odd = match odd {
+                Some(_) => format!(
+                    ", {} with a field of another type",
+                    crate::text::plural(odd_fields.events, "event", "events")
+                ),
+                None => String::new(),
+            };
             format!(
-                " ⚠ {count} ({key} lists in full): {}{odd}",
+                " ⚠ {count}{odd} ({key} lists in full): {}",
                 for_terminal(&first.to_string())
             )
         }
