@@ -314,15 +314,22 @@ fn find<'s, 't>(
     // Another peer of the user counts only as a later one: a peer id is one join, so a peer
     // the sessions or its track events show in the room before the first failure (the same
     // person on another device) tells nothing of this one getting in.
-    let earlier = |peer_id: &str| {
-        peer_id != failing.peer_id
-            && (joins
+    // Gathered once: a user shared by many peers would make a look for each track costly.
+    let mut before: Vec<&str> = joins
+        .iter()
+        .filter(|(_, _, p, j)| *j < failing.first && p.id != failing.peer_id)
+        .map(|(_, _, p, _)| p.id.as_str())
+        .chain(
+            tracks
                 .iter()
-                .any(|(_, _, p, j)| p.id == peer_id && *j < failing.first)
-                || tracks.iter().any(|t| {
-                    t.peer_id == peer_id && t.at < failing.first && t.room_id == failing.room_id
-                }))
-    };
+                .filter(|t| t.at < failing.first && t.room_id == failing.room_id)
+                .filter(|t| t.peer_id != failing.peer_id)
+                .map(|t| t.peer_id.as_str()),
+        )
+        .collect();
+    before.sort_unstable();
+    before.dedup();
+    let earlier = |peer_id: &str| before.binary_search(&peer_id).is_ok();
     let same = |peer_id: &str, user_id: Option<&str>| {
         peer_id == failing.peer_id
             || (failing
@@ -332,7 +339,7 @@ fn find<'s, 't>(
     };
     let later_join = joins
         .iter()
-        .filter(|(_, _, _, j)| *j >= failing.first && *j <= window_end)
+        .filter(|(_, _, p, j)| *j >= failing.first && *j <= window_end && !earlier(&p.id))
         .min_by_key(|(_, _, _, j)| *j);
     let track_after = |from: i64| {
         tracks
@@ -419,10 +426,12 @@ fn find<'s, 't>(
                 .iter()
                 .filter(|t| t.room_id == failing.room_id && same(&t.peer_id, t.user_id.as_deref()))
                 .count();
+            // The peer's own leave: another device of its user leaving says nothing of it.
             let left = joins
                 .iter()
                 .filter(|(_, _, p, j)| {
-                    *j <= failing.last
+                    p.id == failing.peer_id
+                        && *j <= failing.last
                         && p.left()
                             .is_some_and(|l| l >= failing.first && l <= window_end)
                 })

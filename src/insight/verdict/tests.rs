@@ -614,6 +614,36 @@ fn another_device_of_the_user_already_in_the_call_is_not_the_peer_getting_in() {
     let disconnect = failing(Attempt::Disconnect, "10:02:00", "10:02:00");
     let v = verdict(&disconnect, &both, &[], NOW, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Left, "{}", v.evidence);
+    // Nor does its join again under the same id (a reused id) after the failure.
+    let back = related(vec![
+        session(
+            "s1",
+            "09:00:00",
+            "10:04:30",
+            &[("peer-2", "user-1", "09:50:00", Some("10:04:00"))],
+        ),
+        session(
+            "s2",
+            "10:05:00",
+            "11:00:00",
+            &[("peer-2", "user-1", "10:05:00", Some("10:40:00"))],
+        ),
+    ]);
+    let v = verdict(&join, &back, &[], NOW, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::NeverGotIn, "{}", v.evidence);
+    // A publish that failed while the peer stayed: another device leaving is not its leave.
+    let stays = related(vec![session(
+        "s1",
+        "09:00:00",
+        "11:00:00",
+        &[
+            ("peer-1", "user-1", "09:30:00", None),
+            ("peer-2", "user-1", "09:50:00", Some("10:05:00")),
+        ],
+    )]);
+    let audio = [track("track.add.success", "10:01:00", "peer-1")];
+    let v = verdict(&publish, &stays, &audio, NOW, Zone::Utc);
+    assert_eq!(v.outcome, Outcome::Unknown, "{}", v.evidence);
     // A peer of the user first seen after the failure still counts.
     let later = [track("track.add.success", "10:03:00", "peer-3")];
     let v = verdict(&join, &Related::default(), &later, NOW, Zone::Utc);
