@@ -77,8 +77,6 @@ pub const RETRY_FOR: Duration = Duration::from_secs(3 * 60);
 pub const WAIT_FOR: Duration = Duration::from_secs(30 * 60);
 const BACKOFF_BASE: Duration = Duration::from_secs(1);
 const BACKOFF_CAP: Duration = Duration::from_secs(30);
-/// One wait a server states is honoured up to this long.
-const RETRY_AFTER_CAP: Duration = Duration::from_secs(10 * 60);
 /// Typed cursors "load everything" runs at most: the five known types and a few others. Types
 /// beyond are still loaded, by the untyped cursor.
 pub const MAX_TYPED_CURSORS: usize = 12;
@@ -319,10 +317,10 @@ impl Report {
 
 /// Backoff before attempt `attempt` (2 for the first retry): 1 s, 2 s, 4 s... capped, times a
 /// random factor in [0.5, 1] so that many clients do not retry in step; a server's stated wait
-/// wins.
+/// wins, whole (one that ends past the time for retries gives the request up instead).
 pub fn backoff(attempt: u32, retry_after: Option<Duration>) -> Duration {
     if let Some(ra) = retry_after {
-        return ra.min(RETRY_AFTER_CAP);
+        return ra;
     }
     let exp = BACKOFF_BASE.saturating_mul(1u32 << attempt.saturating_sub(2).min(16));
     let capped = exp.min(BACKOFF_CAP);

@@ -465,7 +465,8 @@ async fn a_stated_wait_past_the_time_for_retries_gives_up_at_once_instead_of_ask
     let failure = failure.expect("the request is given up");
     assert_eq!(
         failure,
-        "HTTP 429: Too Many Requests; the service asks to wait 7 min, past the 30 min of retries"
+        "HTTP 429: Too Many Requests; the service asks to wait 7 min, which would end past the \
+         30 min of retries since the first failure"
     );
     assert_eq!(server.requests.lock().unwrap().len(), 5);
     assert_eq!(retries.len(), 4, "{retries:?}");
@@ -476,6 +477,27 @@ async fn a_stated_wait_past_the_time_for_retries_gives_up_at_once_instead_of_ask
     let took = started.elapsed();
     assert!(took >= Duration::from_secs(4 * 7 * 60), "{took:?}");
     assert!(took < worker::WAIT_FOR, "{took:?}");
+}
+
+/// A stated wait longer than ten minutes is honoured whole too (20 min: asked again once, at
+/// 20 min), and one longer than the time for retries gives the request up at the first refusal.
+#[tokio::test(start_paused = true)]
+async fn a_stated_wait_of_any_length_is_honoured_whole_or_given_up_at_once() {
+    for (secs, requests) in [(20 * 60, 2), (2 * 60 * 60, 1)] {
+        let server = FaultServer::start(vec![rate_limited_every_time(secs)]).await;
+        let (_commands, mut reports) = ask(&server.url, 3, join_only());
+        let mut store = Store::new();
+        let (failure, retries) = drive(&mut reports, &mut store, 1).await;
+        let failure = failure.expect("the request is given up");
+        assert!(
+            failure.contains("which would end past the 30 min"),
+            "{failure}"
+        );
+        assert_eq!(server.requests.lock().unwrap().len(), requests, "{secs}");
+        for r in &retries {
+            assert_eq!(r.wait, Duration::from_secs(secs), "{r:?}");
+        }
+    }
 }
 
 /// A 503 with a stated wait gives the request the longer time for retries; a failure after it

@@ -110,7 +110,7 @@ impl FetchError {
                 wait,
                 window,
             } => format!(
-                "{}; the service asks to wait {}, past the {} of retries",
+                "{}; the service asks to wait {}, which would end past the {} of retries since the first failure",
                 refusal.words(hinted),
                 span_words(*wait),
                 span_words(*window)
