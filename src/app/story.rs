@@ -42,7 +42,7 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             "an empty peer id names no peer: give the peer_id of the events to tell",
         ));
     }
-    let mut now = chrono::Utc::now().timestamp_nanos_opt().unwrap_or(i64::MAX);
+    let now = chrono::Utc::now().timestamp_nanos_opt().unwrap_or(i64::MAX);
     // Live, every track event of the peer in the room is fetched with its errors: where none
     // comes, the service holds none.
     let mut fetched = Fetched::default();
@@ -80,9 +80,12 @@ pub fn run(of: StoryOf) -> Result<Ended, Failure> {
             // problems are said after the story.
             let (store, problems) = offline.load_offline();
             damaged = problems;
-            let related = offline.related();
-            // Saved sessions are known up to the latest time they name, not up to now.
-            now = crate::related::saved_as_of(&related.sessions);
+            let mut related = offline.related();
+            // Saved sessions are known up to the latest time each names, not up to now.
+            related
+                .sessions
+                .iter_mut()
+                .for_each(crate::related::Session::as_saved);
             (store, related)
         }
     };

@@ -189,23 +189,15 @@ pub struct Related {
     pub stats: Vec<PeerStats>,
 }
 
-/// The moment saved related data was read as of: the latest time its `sessions` name. An active
-/// session in a saved file is known up to then, not up to the moment the file is read; 0 where
-/// no session names a time.
-pub fn saved_as_of<'a>(sessions: impl IntoIterator<Item = &'a Session>) -> i64 {
-    sessions
-        .into_iter()
-        .filter_map(Session::latest)
-        .max()
-        .unwrap_or(0)
-}
-
-/// The sessions among `objects`.
-pub fn sessions_in(objects: &[Object]) -> impl Iterator<Item = &Session> {
-    objects.iter().filter_map(|o| match o {
-        Object::Session(s) => Some(s),
-        _ => None,
-    })
+/// Marks the sessions among `objects` as read from a saved file (see [`Session::as_saved`]):
+/// an active one is known up to the latest time it names, each by its own, so that a file saved
+/// later does not stretch one saved earlier.
+pub fn as_saved(objects: &mut [Object]) {
+    for object in objects {
+        if let Object::Session(s) = object {
+            s.as_saved();
+        }
+    }
 }
 
 impl Related {

@@ -28,6 +28,11 @@ pub struct Session {
     /// for every chain of the room.
     #[serde(skip)]
     times: Option<(Option<i64>, Option<i64>)>,
+    /// For a session read from a saved file, the latest time it names ([`Session::latest`]):
+    /// an active one is known up to then, not up to the moment it is read. `None` for one
+    /// asked of the service, known up to now while active.
+    #[serde(skip)]
+    pub saved_as_of: Option<i64>,
 }
 
 /// A peer of a session.
@@ -95,6 +100,11 @@ impl Session {
         }
     }
 
+    /// Marks the session as read from a saved file: known up to the latest time it names.
+    pub fn as_saved(&mut self) {
+        self.saved_as_of = self.latest();
+    }
+
     /// The latest time the session's record names: its start, its update, and its peers' joins
     /// and leaves. A saved session is known up to this at most, active or not.
     pub fn latest(&self) -> Option<i64> {
@@ -110,7 +120,7 @@ impl Session {
     /// its update and its peers' leaves.
     pub fn known_until(&self, now: i64) -> Option<i64> {
         if self.active == Some(true) {
-            return Some(now);
+            return Some(self.saved_as_of.map_or(now, |saved| saved.min(now)));
         }
         let updated = self.updated();
         self.peers

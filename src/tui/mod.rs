@@ -286,16 +286,22 @@ fn load(source: &Source, tx: &mpsc::UnboundedSender<Action>, waiting: &waiting::
                 waiting.before_send(|| tx.is_closed());
                 let _ = tx.send(Action::BatchLoaded(batch));
             },
-            |objects| {
-                let now = crate::related::saved_as_of(crate::related::sessions_in(&objects));
-                let _ = tx.send(Action::RelatedLoaded { objects, now });
+            |mut objects| {
+                crate::related::as_saved(&mut objects);
+                let _ = tx.send(Action::RelatedLoaded {
+                    objects,
+                    now: now(),
+                });
             },
         ),
         Source::Demo | Source::Live(_) => {
             let _ = tx.send(Action::BatchLoaded(crate::source::demo::load()));
-            let objects: Vec<_> = crate::source::demo::related().into_objects().collect();
-            let now = crate::related::saved_as_of(crate::related::sessions_in(&objects));
-            let _ = tx.send(Action::RelatedLoaded { objects, now });
+            let mut objects: Vec<_> = crate::source::demo::related().into_objects().collect();
+            crate::related::as_saved(&mut objects);
+            let _ = tx.send(Action::RelatedLoaded {
+                objects,
+                now: now(),
+            });
             Vec::new()
         }
     };

@@ -661,10 +661,12 @@ fn a_saved_active_session_is_known_only_up_to_the_latest_time_it_names() {
         "peers": {"peer-1": {"id": "peer-1", "user_id": "user-1",
                              "joined_at": "2026-11-18T11:00:30Z"}},
     });
-    let session = Session::parse(&json.to_string()).unwrap();
-    let saved = crate::related::saved_as_of([&session]);
-    assert_eq!(saved, t("11:05:00"));
-    let r = related(vec![Object::Session(session)]);
+    let live = Session::parse(&json.to_string()).unwrap();
+    let mut objects = vec![Object::Session(live.clone())];
+    crate::related::as_saved(&mut objects);
+    let r = related(objects);
+    // Read days later: the time it is read is no time the session is known up to.
+    let saved = NOW;
     let disconnect = failing(Attempt::Disconnect, "11:04:50", "11:04:50");
     let v = verdict(&disconnect, &r, &[], saved, Zone::Utc);
     assert_eq!(v.outcome, Outcome::Unknown, "{}", v.evidence);
@@ -680,8 +682,9 @@ fn a_saved_active_session_is_known_only_up_to_the_latest_time_it_names() {
         "{}",
         v.evidence
     );
-    // Live, the same session read at 11:07 shows the peer a minute past its disconnect.
-    let v = verdict(&disconnect, &r, &[], t("11:07:00"), Zone::Utc);
+    // Live, the same session asked for at 11:07 shows the peer a minute past its disconnect.
+    let asked = related(vec![Object::Session(live)]);
+    let v = verdict(&disconnect, &asked, &[], t("11:07:00"), Zone::Utc);
     assert_eq!(v.outcome, Outcome::Reconnected, "{}", v.evidence);
 }
 
