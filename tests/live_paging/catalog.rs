@@ -115,9 +115,11 @@ pub struct Setup {
     /// From the second request on, the first bearer token ever sent is refused with this status
     /// (401, or 403 as a sibling endpoint answers an invalid token), as an expired token would be.
     pub expire_first_token: Option<u16>,
-    /// Whether the `n`th (0-based) request that carries a `start` cursor, counting every
-    /// cursor's, is refused with [`REFUSED_CURSOR`].
-    pub refuse_start: fn(usize) -> bool,
+    /// Whether the `n`th (0-based) request of a cursor (named by its key: its types,
+    /// "untyped" or "census") that carries a `start` cursor is refused with [`REFUSED_CURSOR`].
+    /// Counted a cursor at a time, so that the one refused does not hang on which cursor's
+    /// request came first.
+    pub refuse_start: fn(&str, usize) -> bool,
     /// Requests past this many are refused with [`TOO_MANY`], which no client asks again
     /// after: a client that keeps asking ends, and the count tells.
     pub most_requests: Option<usize>,
@@ -261,8 +263,12 @@ async fn serve_connection(mut stream: TcpStream, shared: Arc<Shared>) {
         let (index, nth, refused, cursor_refused, too_many) = {
             let mut log = shared.log.lock().unwrap();
             let nth = log.requests.iter().filter(|r| r.key == key).count();
-            let starts = log.requests.iter().filter(|r| r.start.is_some()).count();
-            let cursor_refused = start.is_some() && (shared.setup.refuse_start)(starts);
+            let starts = log
+                .requests
+                .iter()
+                .filter(|r| r.key == key && r.start.is_some())
+                .count();
+            let cursor_refused = start.is_some() && (shared.setup.refuse_start)(&key, starts);
             let too_many = shared
                 .setup
                 .most_requests

@@ -134,7 +134,7 @@ fn setup(types: Vec<&'static str>) -> Setup {
         delay: DELAY,
         faults: Vec::new(),
         expire_first_token: None,
-        refuse_start: |_| false,
+        refuse_start: |_, _| false,
         most_requests: None,
     }
 }

@@ -11,8 +11,9 @@ const ASKED_AGAIN: &str = "the service refused the cursor of the query with HTTP
                            (invalid or expired start cursor); asked again from its first page";
 
 /// The catalog's events, `mixed(60)`, paged three at a time, refusing the start cursors that
-/// `refuse_start` picks and any request past the hundredth.
-async fn refusing(refuse_start: fn(usize) -> bool) -> Catalog {
+/// `refuse_start` picks (by the cursor's key and the number of its requests with one) and any
+/// request past the hundredth.
+async fn refusing(refuse_start: fn(&str, usize) -> bool) -> Catalog {
     let mut setup = setup(mixed(60));
     setup.refuse_start = refuse_start;
     setup.most_requests = Some(100);
@@ -56,7 +57,7 @@ async fn load_noting(
 #[tokio::test]
 async fn list_live_asks_a_query_whose_cursor_is_refused_again_and_prints_each_event_once() {
     // The third page's cursor is refused.
-    let server = refusing(|n| n == 1).await;
+    let server = refusing(|_, n| n == 1).await;
     let out = list_ndjson(&server, &["--type", JOIN]).await;
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -74,7 +75,7 @@ async fn list_live_asks_a_query_whose_cursor_is_refused_again_and_prints_each_ev
 
 #[tokio::test]
 async fn list_live_of_every_type_asks_a_refused_cursor_again_and_prints_each_event_once() {
-    let server = refusing(|n| n == 3).await;
+    let server = refusing(|key, n| key == JOIN && n == 1).await;
     let out = list_ndjson(&server, &[]).await;
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -86,11 +87,12 @@ async fn list_live_of_every_type_asks_a_refused_cursor_again_and_prints_each_eve
     let notes: Vec<&str> = stderr.lines().collect();
     assert_eq!(notes.len(), 1, "{stderr}");
     assert!(
-        notes[0].starts_with("callscope: the service refused the cursor of the ")
-            && notes[0].ends_with(
-                " with HTTP 400: Bad Request (invalid or expired start cursor); asked again \
+        notes[0].starts_with(&format!(
+            "callscope: the service refused the cursor of the {JOIN} events"
+        )) && notes[0].ends_with(
+            " with HTTP 400: Bad Request (invalid or expired start cursor); asked again \
                  from its first page"
-            ),
+        ),
         "{stderr}"
     );
     assert_eq!(
@@ -139,7 +141,7 @@ async fn list_live_counts_the_services_repeats_and_not_the_copies_read_again() {
 
 #[tokio::test]
 async fn list_live_against_a_service_refusing_every_cursor_fails_as_before() {
-    let server = refusing(|_| true).await;
+    let server = refusing(|_, _| true).await;
     let out = list_ndjson(&server, &["--type", JOIN]).await;
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -166,7 +168,7 @@ async fn list_live_against_a_service_refusing_every_cursor_fails_as_before() {
 
 #[tokio::test(start_paused = true)]
 async fn a_refused_cursor_of_one_type_is_asked_again_and_the_events_come_once_in_order() {
-    let server = refusing(|n| n == 3).await;
+    let server = refusing(|key, n| key == JOIN && n == 1).await;
     let (store, notes, failure) = load_noting(&server.url, in_room(), Fanout::PerType).await;
     assert_eq!(failure, None, "{notes:?}");
     assert_eq!(numbers(&store), (1..=60).collect::<Vec<_>>(), "{notes:?}");
@@ -191,7 +193,7 @@ async fn a_refused_cursor_of_one_type_is_asked_again_and_the_events_come_once_in
 
 #[tokio::test(start_paused = true)]
 async fn every_cursor_refused_fails_each_after_one_new_run_without_asking_on() {
-    let server = refusing(|_| true).await;
+    let server = refusing(|_, _| true).await;
     let (store, notes, failure) = load_noting(&server.url, in_room(), Fanout::PerType).await;
     let message = failure.expect("the query fails");
     assert!(
@@ -223,7 +225,7 @@ async fn every_cursor_refused_fails_each_after_one_new_run_without_asking_on() {
 #[tokio::test(start_paused = true)]
 async fn a_cursor_refused_again_after_its_new_run_got_further_is_asked_again_once_more() {
     // The third page's cursor, then the fourth's once the new run got past the third.
-    let server = refusing(|n| n == 1 || n == 4).await;
+    let server = refusing(|_, n| n == 1 || n == 4).await;
     let join = Filter {
         types: vec![EventType::Join],
         ..in_room()
