@@ -651,7 +651,16 @@ mod tests {
     /// with equal times, final errors, long gaps, untimed events and events of no peer.
     #[test]
     fn every_chain_at_once_is_every_peers_story_told_alone() {
+        let mut untimed = ev(9, 3, "join", "p", false);
+        untimed["timestamp"] = "not a time".into();
+        let mut no_peer = ev(10, 4, "join", "p", false);
+        no_peer["data"].as_object_mut().unwrap().remove("peer_id");
+        let mut elsewhere = ev(11, 5, "join", "p", false);
+        elsewhere["data"]["room_id"] = "room-2".into();
         let edges = store(&[
+            untimed,
+            no_peer,
+            elsewhere,
             ev(1, 0, "join", "p", false),
             ev(2, 0, "join", "p", false),
             ev(3, 6, "join", "p", true),

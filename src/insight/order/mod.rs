@@ -625,7 +625,7 @@ mod tests {
                 event
                     .data_str("room_id")
                     .or_else(|| event.data_str("room_name"))
-                    .map(folded),
+                    .map(str::to_string),
             )),
             SortKey::User => Plain::Name(last(event.data_str("user_name").map(folded))),
             SortKey::Sdk => Plain::Sdk(

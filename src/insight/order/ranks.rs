@@ -145,7 +145,8 @@ fn ranks(store: &Store, key: SortKey) -> (Vec<u32>, usize) {
             )
         }
         // By the room's id, which every event of a room holds (a connect failure has no
-        // name), so that a room's events stay together; by its name where it has no id.
+        // name), so that a room's events stay together; by its name where it has no id. As
+        // written: two ids that differ in case are two rooms, whose events must not mix.
         SortKey::Room => by_text(
             store,
             rows,
@@ -156,7 +157,7 @@ fn ranks(store: &Store, key: SortKey) -> (Vec<u32>, usize) {
                     r.room_id
                 }
             },
-            |s| folded(store.str(s)),
+            |s| store.str(s).to_string(),
         ),
         SortKey::User => by_text(store, rows, |r| r.user_name, |s| folded(store.str(s))),
         SortKey::Sdk => {
