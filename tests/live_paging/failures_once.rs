@@ -3,27 +3,6 @@
 //! says the time of that event, not a span.
 
 use super::*;
-use catalog::Fault;
-
-const CONNECT: &str = "client.connect.failed";
-const SUBSCRIBE: &str = "client.subscribe.failed";
-const PUBLISH: &str = "client.publish.failed";
-const DISCONNECTED: &str = "client.disconnected";
-
-/// A 401 of the `nth` (0-based) request of cursor `key`, as an expired token gets.
-fn expired(key: &'static str, nth: usize) -> Fault {
-    Fault {
-        key,
-        nth,
-        status: 401,
-        retry_after: None,
-    }
-}
-
-/// The time of the catalog's event `k` as callscope writes it.
-fn at(k: u32) -> String {
-    format!("2026-11-18T10:00:{k:02}.000000001Z")
-}
 
 /// Fifteen events, oldest first, paged three at a time. The query's own cursor is refused at
 /// its third page (having read events 1 to 6), the join cursor at its second (having read 3, 6
@@ -50,10 +29,10 @@ async fn expiring() -> Catalog {
     ];
     let mut setup = setup(types);
     setup.faults = vec![
-        expired("untyped", 2),
-        expired(JOIN, 1),
-        expired(PUBLISH, 0),
-        expired(DISCONNECTED, 0),
+        refused("untyped", 2),
+        refused(JOIN, 1),
+        refused(PUBLISH, 0),
+        refused(DISCONNECTED, 0),
     ];
     Catalog::start(setup).await
 }

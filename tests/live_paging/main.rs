@@ -113,6 +113,26 @@ const KNOWN: [&str; 5] = [
 ];
 
 const JOIN: &str = "client.join.failed";
+const CONNECT: &str = "client.connect.failed";
+const SUBSCRIBE: &str = "client.subscribe.failed";
+const PUBLISH: &str = "client.publish.failed";
+const DISCONNECTED: &str = "client.disconnected";
+
+/// A 401 of the `nth` (0-based) request of the catalog's cursor `key`, as an expired token
+/// gets, which no client asks again after.
+fn refused(key: &'static str, nth: usize) -> catalog::Fault {
+    catalog::Fault {
+        key,
+        nth,
+        status: 401,
+        retry_after: None,
+    }
+}
+
+/// The time of the catalog's event `k` as callscope writes it.
+fn at(k: u32) -> String {
+    format!("2026-11-18T10:00:{k:02}.000000001Z")
+}
 
 /// How long the catalog takes to answer each request.
 const DELAY: Duration = Duration::from_millis(100);

@@ -4,27 +4,6 @@
 //! whose every type arrived in full though a cursor failed is complete.
 
 use super::*;
-use catalog::Fault;
-
-const CONNECT: &str = "client.connect.failed";
-const SUBSCRIBE: &str = "client.subscribe.failed";
-const PUBLISH: &str = "client.publish.failed";
-const DISCONNECTED: &str = "client.disconnected";
-
-/// A refusal of the `nth` (0-based) request of cursor `key` that no client asks again after.
-fn refused(key: &'static str, nth: usize) -> Fault {
-    Fault {
-        key,
-        nth,
-        status: 401,
-        retry_after: None,
-    }
-}
-
-/// The time of the catalog's event `k` as callscope writes it.
-fn at(k: u32) -> String {
-    format!("2026-11-18T10:00:{k:02}.000000001Z")
-}
 
 /// Fifteen events, oldest first, paged three at a time, where the query's own cursor is
 /// refused at its third page (having read events 1 to 6), the join cursor at its second (having

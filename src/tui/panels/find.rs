@@ -491,7 +491,7 @@ pub fn draw_prompt(model: &Model, prompt: &FindPrompt, frame: &mut Frame, area: 
     let width = (area.width as usize)
         .saturating_sub(2 + tail.chars().count())
         .max(1);
-    let (text, cursor) = super::editor::visible(&prompt.input, width);
+    let (text, cursor) = super::input_view::visible(&prompt.input, width);
     frame.set_cursor_position(Position::new(area.x + 2 + cursor as u16, area.y));
     let line = Line::from(vec![
         Span::styled("/".to_string(), theme.key()),

@@ -11,6 +11,7 @@ pub mod facets;
 pub mod find;
 pub mod groups;
 pub mod help;
+pub mod input_view;
 pub mod json;
 pub mod list;
 pub mod prompt;

@@ -361,7 +361,7 @@ pub fn draw(model: &Model, prompt: &RoomPrompt, frame: &mut Frame, area: Rect) {
     )];
     let label = "room: ";
     let (text, cursor) =
-        super::editor::visible(&prompt.input, width.saturating_sub(label.len()).max(1));
+        super::input_view::visible(&prompt.input, width.saturating_sub(label.len()).max(1));
     lines.push(Line::from(vec![
         Span::styled(label, theme.key()),
         Span::styled(text, theme.input_focused()),

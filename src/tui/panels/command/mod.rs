@@ -403,7 +403,7 @@ pub fn draw(model: &Model, line: &CommandLine, frame: &mut Frame, footer: Rect) 
     let width = (footer.width as usize)
         .saturating_sub(1 + tail.chars().count())
         .max(1);
-    let (text, cursor) = super::editor::visible(&line.input, width);
+    let (text, cursor) = super::input_view::visible(&line.input, width);
     frame.set_cursor_position(Position::new(footer.x + 1 + cursor as u16, footer.y));
     let pad = width.saturating_sub(unicode_width::UnicodeWidthStr::width(text.as_str()));
     frame.render_widget(

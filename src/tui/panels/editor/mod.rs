@@ -10,17 +10,25 @@ use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use tui_input::Input;
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 use super::{Focus, Handled};
 use crate::event::{EventType, Field};
-use crate::filter::{Condition, Filter, TimeBound};
+use crate::filter::Filter;
 use crate::text::for_terminal;
 use crate::tui::action::Command;
 use crate::tui::keymap::Mode;
 use crate::tui::model::Model;
 use crate::tui::update::events::fetch_more_if_near_end;
 use crate::tui::update::history::{self, Return};
+
+mod text;
+
+pub use text::{
+    conditions_of, field_text, hidden_input_text, hidden_of, items, time_bound, with_field,
+    with_types,
+};
+use text::{escape, status_of};
 
 /// What an input edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +72,7 @@ pub const SLOTS: [Slot; 22] = [
 ];
 
 /// The label of an input holding a value hidden whole.
-const HIDDEN_LABEL: &str = "hidden";
+pub(super) const HIDDEN_LABEL: &str = "hidden";
 
 /// Where the search's input is among [`SLOTS`].
 pub const SEARCH_SLOT: usize = SLOTS.len() - 1;
@@ -131,198 +139,6 @@ impl Slot {
                 .unwrap_or_default(),
             Slot::Search => filter.search.clone().unwrap_or_default(),
         }
-    }
-}
-
-/// A field's conditions as an input writes them: the wanted value, then the hidden ones.
-pub fn field_text(filter: &Filter, field: Field) -> String {
-    let mut conditions: Vec<&Condition> = filter
-        .conditions
-        .iter()
-        .filter(|c| c.field == field)
-        .collect();
-    conditions.sort_by_key(|c| c.negate);
-    conditions
-        .iter()
-        .map(|c| {
-            let value = written(c);
-            if c.negate { format!("!{value}") } else { value }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A condition's value as an input writes it: escaped, or `(none)` for the field absent (read
-/// back by [`condition`]).
-fn written(condition: &Condition) -> String {
-    condition
-        .value
-        .as_deref()
-        .map_or(crate::text::NONE.to_string(), escape)
-}
-
-/// A value with its commas escaped, as an input writes it.
-fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace(',', "\\,")
-}
-
-/// The items of an input, split at commas not escaped, unescaped and trimmed; empty ones left
-/// out.
-pub fn items(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut item = String::new();
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => item.extend(chars.next()),
-            ',' => out.push(std::mem::take(&mut item)),
-            c => item.push(c),
-        }
-    }
-    out.push(item);
-    out.into_iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
-/// The conditions an input's text asks of `field`: at most one wanted value, any number of
-/// hidden ones (`!value`); `(none)` is the absence of the field.
-pub fn conditions_of(field: Field, text: &str) -> Result<Vec<Condition>, String> {
-    let mut out = Vec::new();
-    for item in items(text) {
-        let (negate, value) = match item.strip_prefix('!') {
-            Some(rest) => (true, rest.trim()),
-            None => (false, item.as_str()),
-        };
-        out.push(condition(field, value, negate)?);
-    }
-    if out.iter().filter(|c| !c.negate).count() > 1 {
-        return Err(format!(
-            "{field}: one value can be wanted (an event has one {field}); hide others with !value"
-        ));
-    }
-    Ok(out)
-}
-
-/// One value of `field` as an input writes it (`(none)`: the field absent), or why it is not
-/// one (a code that is not a number).
-fn condition(field: Field, value: &str, negate: bool) -> Result<Condition, String> {
-    let value = (value != crate::text::NONE).then(|| value.to_string());
-    if field.is_number()
-        && let Some(v) = &value
-        && v.parse::<i64>().is_err()
-    {
-        return Err(format!("{field}: {v:?} is not a number"));
-    }
-    Ok(Condition {
-        field,
-        value,
-        negate,
-    })
-}
-
-/// A value hidden whole as its input writes it: each field's value, `field=value`, separated by
-/// commas (`type=client.join.failed, code=4006, error=ICEFailure`).
-pub fn hidden_input_text(group: &[Condition]) -> String {
-    group
-        .iter()
-        .map(|c| {
-            let op = if c.negate { "!=" } else { "=" };
-            format!("{}{op}{}", c.field.name(), written(c))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The values of a value hidden whole, read from its input's text (see [`hidden_input_text`]).
-pub fn hidden_of(text: &str) -> Result<Vec<Condition>, String> {
-    items(text)
-        .iter()
-        .map(|item| {
-            let Some((name, value)) = item.split_once('=') else {
-                return Err(format!(
-                    "{HIDDEN_LABEL}: {item:?} is not field=value (empty the input to show \
-                     these events again)"
-                ));
-            };
-            let (name, negate) = match name.strip_suffix('!') {
-                Some(name) => (name, true),
-                None => (name, false),
-            };
-            let field = Field::named(name)
-                .ok_or_else(|| format!("{HIDDEN_LABEL}: no field is named {:?}", name.trim()))?;
-            condition(field, value.trim(), negate).map_err(|why| format!("{HIDDEN_LABEL}: {why}"))
-        })
-        .collect()
-}
-
-/// `filter` with `field`'s conditions replaced by those of `text`.
-pub fn with_field(filter: &Filter, field: Field, text: &str) -> Result<Filter, String> {
-    let conditions = conditions_of(field, text)?;
-    let mut filter = filter.clone();
-    filter.conditions.retain(|c| c.field != field);
-    for c in conditions {
-        filter.add(c);
-    }
-    Ok(filter)
-}
-
-/// `filter` with the types of `text` (aliases or names; `!join` hides joins), in place of the
-/// types selected, hidden or required before (a group's `type=`).
-pub fn with_types(filter: &Filter, text: &str) -> Result<Filter, String> {
-    let mut filter = filter.clone();
-    filter.types.clear();
-    filter.conditions.retain(|c| c.field != Field::Type);
-    for item in items(text) {
-        let (negate, name) = match item.strip_prefix('!') {
-            Some(rest) => (true, rest.trim()),
-            None => (false, item.as_str()),
-        };
-        let kind = EventType::from_arg(name).map_err(|e| format!("type: {e}"))?;
-        if negate {
-            filter.add(Condition::not(Field::Type, Some(kind.name().to_string())));
-        } else if !filter.types.contains(&kind) {
-            filter.types.push(kind);
-        }
-    }
-    filter.types.sort();
-    Ok(filter)
-}
-
-/// A time bound as typed (RFC 3339, or a duration back from now such as `30m`); the one in
-/// force when the text is the same, so that applying the editor again moves nothing.
-pub fn time_bound(
-    name: &str,
-    text: &str,
-    current: Option<&TimeBound>,
-) -> Result<Option<TimeBound>, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    if let Some(bound) = current.filter(|b| b.text == text) {
-        return Ok(Some(bound.clone()));
-    }
-    crate::time::parse_time_bound(text, crate::time::now_nanos())
-        .map(|nanos| {
-            Some(TimeBound {
-                text: text.to_string(),
-                nanos,
-            })
-        })
-        .map_err(|e| format!("{name}: {e}"))
-}
-
-/// The retry status an input names: `final`, `retried`, or either when it is empty.
-fn status_of(text: &str) -> Result<Option<bool>, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "" => Ok(None),
-        "final" => Ok(Some(true)),
-        "retried" => Ok(Some(false)),
-        other => Err(format!(
-            "status: {other:?} is neither final nor retried (empty: both)"
-        )),
     }
 }
 
@@ -490,7 +306,7 @@ pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect)
         let focused = k == editor.focus;
         // The start of an input the keyboard is not on: a cut one ends in `…`.
         let (text, cursor) = if focused {
-            visible(input, input_width.max(1))
+            super::input_view::visible(input, input_width.max(1))
         } else {
             let text = for_terminal(input.value());
             (crate::text::cut(&text, input_width), 0)
@@ -532,106 +348,10 @@ pub fn draw(model: &Model, editor: &FilterEditor, frame: &mut Frame, area: Rect)
     );
 }
 
-/// The part of an input's text that shows in `width` columns, and the cursor's column within
-/// it. A cursor at the end of a long text shows its end, the cursor after it; one within the
-/// text keeps its character in view, with a column after it. A text scrolled past its start
-/// begins with `…`, one cut before its end ends with it, except where the `…` would stand on the
-/// cursor's character (the one a key deletes).
-pub fn visible(input: &Input, width: usize) -> (String, usize) {
-    let at_end = input.cursor() >= input.value().chars().count();
-    let scroll = match at_end {
-        true => input.visual_scroll(width),
-        false => input.visual_scroll(width.saturating_sub(2)),
-    };
-    let column = input.visual_cursor().saturating_sub(scroll).min(width);
-    let value = for_terminal(input.value()).into_owned();
-    // `scroll` counts columns, not characters: a wide character hides two.
-    let mut hidden = 0;
-    let shown: String = value
-        .chars()
-        .skip_while(|c| {
-            let skip = hidden < scroll;
-            if skip {
-                hidden += c.width().unwrap_or(0);
-            }
-            skip
-        })
-        .collect();
-    let mut chars = shown.chars();
-    let shown = match chars.next() {
-        // The first character shown gives its columns to the `…`, so the cursor stays where it is.
-        Some(first) if scroll > 0 && column > 0 => {
-            let spaces = first.width().unwrap_or(0).saturating_sub(1);
-            format!("…{}{}", " ".repeat(spaces), chars.as_str())
-        }
-        _ => shown,
-    };
-    // The cursor's character ending in the last column: the end is cut there, unmarked.
-    let under = under_cursor(&shown, column);
-    let text = if under > 0 && column + under == width {
-        within(&shown, width)
-    } else {
-        crate::text::cut(&shown, width)
-    };
-    (text, column)
-}
-
-/// The columns of the character that starts at `column` of `text`; 0 where none does.
-fn under_cursor(text: &str, column: usize) -> usize {
-    let mut at = 0;
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if at == column && w > 0 {
-            return w;
-        }
-        at += w;
-        if at > column {
-            break;
-        }
-    }
-    0
-}
-
-/// The characters of `text` that fit whole in `width` columns.
-fn within(text: &str, width: usize) -> String {
-    let mut at = 0;
-    text.chars()
-        .take_while(|c| {
-            at += c.width().unwrap_or(0);
-            at <= width
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn values_are_split_at_commas_not_escaped_and_hidden_ones_start_with_a_bang() {
-        assert_eq!(items(" web , !ios,, a\\,b "), ["web", "!ios", "a,b"]);
-        let c = conditions_of(Field::Sdk, "web, !flutter, !(none)").unwrap();
-        assert_eq!(
-            c,
-            [
-                Condition::is(Field::Sdk, "web"),
-                Condition::not(Field::Sdk, Some("flutter".into())),
-                Condition::not(Field::Sdk, None),
-            ]
-        );
-        assert!(conditions_of(Field::Sdk, "web, ios").is_err());
-        assert!(conditions_of(Field::Code, "40x6").is_err());
-        // What an input shows reads back as the same conditions.
-        let mut f = Filter::default();
-        for c in conditions_of(Field::Device, "!Pixel 7\\, Pro, Galaxy").unwrap() {
-            f.add(c);
-        }
-        assert_eq!(field_text(&f, Field::Device), "Galaxy, !Pixel 7\\, Pro");
-        assert_eq!(
-            with_field(&f, Field::Device, &field_text(&f, Field::Device)),
-            Ok(f)
-        );
-    }
+    use crate::filter::{Condition, TimeBound};
 
     #[test]
     fn every_input_applied_unchanged_leaves_the_filter_as_it_was() {
@@ -654,26 +374,6 @@ mod tests {
         let editor = FilterEditor::from_filter(&f, 0);
         assert_eq!(editor.input(Slot::Types).value(), "join, !connect");
         assert_eq!(editor.apply_to(&f), Ok(f));
-    }
-
-    #[test]
-    fn a_value_hidden_whole_reads_back_from_its_input_as_it_was() {
-        let group = vec![
-            Condition::is(Field::Code, "4006"),
-            Condition::not(Field::Device, Some("Pixel 7, Pro".into())),
-            Condition {
-                field: Field::ErrorName,
-                value: None,
-                negate: false,
-            },
-        ];
-        let text = hidden_input_text(&group);
-        assert_eq!(text, "code=4006, device!=Pixel 7\\, Pro, error=(none)");
-        assert_eq!(hidden_of(&text), Ok(group));
-        assert_eq!(hidden_of(" "), Ok(Vec::new()));
-        assert!(hidden_of("code=40o6").unwrap_err().contains("not a number"));
-        assert!(hidden_of("colour=red").unwrap_err().contains("no field"));
-        assert!(hidden_of("web").unwrap_err().contains("field=value"));
     }
 
     #[test]
@@ -705,37 +405,5 @@ mod tests {
         editor.inputs[k] = Input::default();
         let cleared = editor.apply_to(&f).unwrap();
         assert!(cleared.hidden.is_empty() && cleared.terminal.is_none());
-    }
-    /// The character starting at `column` of what an input shows.
-    fn at_column(shown: &str, column: usize) -> Option<char> {
-        let mut at = 0;
-        shown.chars().find(|c| {
-            let here = at == column;
-            at += c.width().unwrap_or(0);
-            here
-        })
-    }
-
-    #[test]
-    fn a_scrolled_input_shows_the_cursors_character_where_the_cursor_is() {
-        for text in ["abcdefghijklmnop", "王a伟bc王d伟ef"] {
-            let chars: Vec<char> = text.chars().collect();
-            for width in 1..12 {
-                for (cursor, &c) in chars.iter().enumerate() {
-                    let input = Input::new(text.to_string()).with_cursor(cursor);
-                    let (shown, column) = visible(&input, width);
-                    let why = format!("{text:?}, cursor {cursor}, {width} columns: {shown:?}");
-                    assert!(shown.width() <= width, "{why}");
-                    if c.width().unwrap_or(0) <= width {
-                        assert_eq!(at_column(&shown, column), Some(c), "{why} at {column}");
-                    }
-                }
-            }
-        }
-        // Both ends are marked where the marks hide no character under the cursor.
-        let input = Input::new("abcdefghijklmnop".into()).with_cursor(10);
-        assert_eq!(visible(&input, 6), ("…hijk…".to_string(), 4));
-        let end = Input::new("abcdefghijklmnop".into());
-        assert_eq!(visible(&end, 6), ("…lmnop".to_string(), 6));
     }
 }
