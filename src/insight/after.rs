@@ -116,11 +116,14 @@ impl After {
             (Ending::NoLaterError, Some(last)) => {
                 format!("none after the last, at {last}, among the loaded events")
             }
-            (Ending::Moved { next }, last) => format!(
-                "none in this room after {}; an error at {} in another room starts a new chain",
-                last.map_or("it".into(), |l| format!("the last, at {l}")),
-                zone.clock(next)
-            ),
+            (Ending::Moved { next, to }, last) => {
+                let (here, there) = to.words();
+                format!(
+                    "none {here} after {}; an error at {}, which {there}, starts a new chain",
+                    last.map_or("it".into(), |l| format!("the last, at {l}")),
+                    zone.clock(next)
+                )
+            }
             (Ending::Quiet { next }, last) => format!(
                 "none within {} min of {}; an error at {} starts a new chain",
                 CHAIN_GAP / (60 * 1_000_000_000),
@@ -233,6 +236,27 @@ mod tests {
             After::of(&s, 2).sentence("JOIN", Zone::Utc),
             "attempt 2 of 2 in this chain; no later error for this action within 10 min; the \
              next one, at 11:17:02, starts a new chain"
+        );
+    }
+
+    /// The detail pane says where the error that broke the chain was: in another room, or
+    /// naming none.
+    #[test]
+    fn a_chain_broken_by_a_room_change_says_where_the_next_error_was() {
+        let mut other = join(3, 2, false);
+        other["data"]["room_id"] = json!("r2");
+        let mut roomless = join(4, 3, false);
+        roomless["data"].as_object_mut().unwrap().remove("room_id");
+        let s = store(&[join(1, 0, false), join(2, 1, false), other, roomless]);
+        assert_eq!(
+            After::of(&s, 0).sentence("JOIN", Zone::Utc),
+            "attempt 1 of 2 in this chain; 1 later error follows, at 11:06:01; none in this room \
+             after it; an error at 11:06:02, which is in another room, starts a new chain"
+        );
+        assert_eq!(
+            After::of(&s, 2).sentence("JOIN", Zone::Utc),
+            "the only error in this chain; no later error for this action in this room; the next \
+             one, at 11:06:03, names no room and starts a new chain"
         );
     }
 

@@ -40,8 +40,42 @@ pub enum Ending {
     /// [`CHAIN_GAP`] later, at `next`, starting a new chain.
     Quiet { next: i64 },
     /// Its last error is not final, and the next error of the same action came within
-    /// [`CHAIN_GAP`] but in another room, at `next`, starting a new chain.
-    Moved { next: i64 },
+    /// [`CHAIN_GAP`] but in another room (or naming no room, or one where these name none),
+    /// at `next`, starting a new chain.
+    Moved { next: i64, to: Elsewhere },
+}
+
+/// Where the error that starts the next chain was, against the room of a chain that
+/// [`Ending::Moved`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elsewhere {
+    /// Both name a room: two different ones.
+    AnotherRoom,
+    /// The chain names a room; the next error names none.
+    NoRoom,
+    /// The chain names no room; the next error names one.
+    ARoom,
+}
+
+impl Elsewhere {
+    /// Of a chain whose errors name `room` (`None` for no room) and the next error's `next`.
+    fn of(room: Option<Sym>, next: Option<Sym>) -> Elsewhere {
+        match (room, next) {
+            (Some(_), None) => Elsewhere::NoRoom,
+            (None, Some(_)) => Elsewhere::ARoom,
+            _ => Elsewhere::AnotherRoom,
+        }
+    }
+
+    /// Where the chain had no later error, and where the next one was: `("in this room",
+    /// "is in another room")`.
+    pub fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Elsewhere::AnotherRoom => ("in this room", "is in another room"),
+            Elsewhere::NoRoom => ("in this room", "names no room"),
+            Elsewhere::ARoom => ("naming no room", "names a room"),
+        }
+    }
 }
 
 impl Ending {
@@ -64,11 +98,14 @@ impl Ending {
                 CHAIN_GAP / (60 * S),
                 zone.clock(next)
             ),
-            Ending::Moved { next } => format!(
-                "no later error for this action in this room; the next one, at {}, is in \
-                 another room and starts a new chain",
-                zone.clock(next)
-            ),
+            Ending::Moved { next, to } => {
+                let (here, there) = to.words();
+                format!(
+                    "no later error for this action {here}; the next one, at {}, {there} and \
+                     starts a new chain",
+                    zone.clock(next)
+                )
+            }
         }
     }
 
@@ -184,11 +221,6 @@ pub struct ChainAt {
 /// `peer_id`, or with an empty one, belong to no peer: the story of `Sym::NONE` or of `""` is
 /// empty.
 pub fn story(store: &Store, peer: Sym) -> Story {
-    story_in(store, &Kinds::of(store), peer)
-}
-
-/// [`story`], with the store's error types looked up once for the stories of many peers.
-pub fn story_in(store: &Store, kinds: &Kinds, peer: Sym) -> Story {
     if names_no_peer(store, peer) {
         return Story::default();
     }
@@ -199,7 +231,7 @@ pub fn story_in(store: &Store, kinds: &Kinds, peer: Sym) -> Story {
         let ts = rows[i as usize].ts;
         (ts == NO_TIME, ts, i)
     });
-    let (chains, chain_of) = fold(rows, kinds, &events);
+    let (chains, chain_of) = fold(store, &Kinds::of(store), &events);
     Story {
         peer,
         events,
@@ -218,7 +250,7 @@ pub struct EveryChain {
     pub chains: Vec<std::ops::Range<u32>>,
 }
 
-/// The chains [`story_in`] folds for every peer, found in one sort of all the store's errors
+/// The chains [`story`] folds for every peer, found in one sort of all the store's errors
 /// rather than a story a peer: a sort and a fold each of hundreds of thousands of peers, with a
 /// map and a list each, took a quarter of the outcomes' time at a million events.
 pub fn every_chain(store: &Store, kinds: &Kinds) -> EveryChain {
@@ -245,7 +277,7 @@ pub fn every_chain(store: &Store, kinds: &Kinds) -> EveryChain {
             key != before
                 || b.is_terminal() == Some(true)
                 || ts - before_ts > CHAIN_GAP
-                || b.room_id != rows[i as usize].room_id
+                || room_of(b, blank) != room_of(&rows[i as usize], blank)
         });
         if ends {
             chains.push(start as u32..k as u32);
@@ -280,7 +312,7 @@ pub fn chain_at(store: &Store, i: usize) -> Result<ChainAt, Outside> {
         chain_key(r) == key && r.ts != NO_TIME
     });
     events.sort_by_key(|&j| (rows[j as usize].ts, j));
-    let (mut chains, chain_of) = fold(rows, &kinds, &events);
+    let (mut chains, chain_of) = fold(store, &kinds, &events);
     let at = events.iter().position(|&j| j as usize == i).unwrap_or(0);
     let c = chain_of[at].unwrap_or(0) as usize;
     let chain = chains.swap_remove(c);
@@ -298,6 +330,11 @@ fn names_no_peer(store: &Store, peer: Sym) -> bool {
     peer.is_none() || store.str(peer).is_empty()
 }
 
+/// The room an event names: `None` for no `room_id`, or an empty one.
+fn room_of(row: &Row, blank: Option<Sym>) -> Option<Sym> {
+    (!row.room_id.is_none() && Some(row.room_id) != blank).then_some(row.room_id)
+}
+
 /// What errors must share to be in one chain: the action, or the type when the action is absent.
 fn chain_key(row: &Row) -> Sym {
     if row.action.is_none() {
@@ -308,11 +345,13 @@ fn chain_key(row: &Row) -> Sym {
 }
 
 /// Folds time-ordered events into chains; returns them and, per event, its chain.
-fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<u32>>) {
+fn fold(store: &Store, kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<u32>>) {
+    let rows = store.rows();
+    let blank = store.strings().lookup("");
     let mut chains: Vec<Chain> = Vec::new();
     // For each chain, the time of the next error of its action, and whether it was in
-    // another room within the gap.
-    let mut next_of: Vec<Option<(i64, bool)>> = Vec::new();
+    // where it was when in another room within the gap.
+    let mut next_of: Vec<Option<(i64, Option<Elsewhere>)>> = Vec::new();
     let mut open: FxHashMap<Sym, usize> = FxHashMap::default();
     let mut chain_of = Vec::with_capacity(events.len());
     for &i in events {
@@ -327,7 +366,7 @@ fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<
             let last = &rows[*chain.events.last().unwrap_or(&i) as usize];
             last.is_terminal() != Some(true)
                 && row.ts - chain.last <= CHAIN_GAP
-                && last.room_id == row.room_id
+                && room_of(last, blank) == room_of(row, blank)
         });
         let c = match current {
             Some(c) => c,
@@ -335,7 +374,9 @@ fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<
                 if let Some(&before) = open.get(&key) {
                     let chain = &chains[before];
                     let last = &rows[*chain.events.last().unwrap_or(&i) as usize];
-                    let moved = last.room_id != row.room_id && row.ts - chain.last <= CHAIN_GAP;
+                    let (here, there) = (room_of(last, blank), room_of(row, blank));
+                    let moved = (here != there && row.ts - chain.last <= CHAIN_GAP)
+                        .then(|| Elsewhere::of(here, there));
                     next_of[before] = Some((row.ts, moved));
                 }
                 chains.push(Chain {
@@ -362,8 +403,8 @@ fn fold(rows: &[Row], kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<
                 at: chain.last,
                 next: next.map(|(at, _)| at),
             },
-            Some((next, true)) => Ending::Moved { next },
-            Some((next, false)) => Ending::Quiet { next },
+            Some((next, Some(to))) => Ending::Moved { next, to },
+            Some((next, None)) => Ending::Quiet { next },
             None => Ending::NoLaterError,
         };
     }
@@ -627,7 +668,8 @@ mod tests {
         assert_eq!(
             st.chains[0].ending,
             Ending::Moved {
-                next: T0 + 30 * SEC
+                next: T0 + 30 * SEC,
+                to: Elsewhere::AnotherRoom
             }
         );
         assert_eq!(
@@ -637,6 +679,38 @@ mod tests {
         );
         let every = every_chain(&s, &Kinds::of(&s));
         assert_eq!(every.chains, vec![0..1, 1..2]);
+    }
+
+    /// An error naming no room after errors naming one (or the other way round) starts a new
+    /// chain, which is said as what it is rather than as "another room"; an empty `room_id`
+    /// is no room, so it stays in a chain with errors that carry none.
+    #[test]
+    fn an_error_naming_no_room_starts_a_new_chain_said_as_naming_no_room() {
+        let mut roomless = ev(2, 30, "join", "p", false);
+        roomless["data"].as_object_mut().unwrap().remove("room_id");
+        let mut blank = ev(3, 40, "join", "p", false);
+        blank["data"]["room_id"] = "".into();
+        let s = store(&[
+            ev(1, 0, "join", "p", false),
+            roomless,
+            blank,
+            ev(4, 50, "join", "p", false),
+        ]);
+        let st = story(&s, peer(&s, "p"));
+        assert_eq!(st.chain_of, [Some(0), Some(1), Some(1), Some(2)]);
+        assert_eq!(
+            endings(&st)[..2],
+            [
+                "no later error for this action in this room; the next one, at 11:00:30, names \
+                 no room and starts a new chain",
+                "no later error for this action naming no room; the next one, at 11:00:50, names \
+                 a room and starts a new chain"
+            ]
+        );
+        assert_eq!(
+            every_chain(&s, &Kinds::of(&s)).chains,
+            vec![0..1, 1..3, 3..4]
+        );
     }
 
     #[test]
@@ -677,7 +751,7 @@ mod tests {
             peers.sort();
             peers.dedup();
             for p in peers {
-                one_by_one.extend(story_in(&s, &kinds, p).chains.into_iter().map(|c| c.events));
+                one_by_one.extend(story(&s, p).chains.into_iter().map(|c| c.events));
             }
             let every = every_chain(&s, &kinds);
             let mut at_once: Vec<Vec<u32>> = every
