@@ -180,8 +180,9 @@ impl<'a> Named<'a> {
     }
 }
 
-/// The related data loaded or fetched so far, each object once (the first copy read wins, as
-/// for events).
+/// The related data loaded or fetched so far, each object once: the first copy read wins, as
+/// for events, except for a session, whose copy that knows more (ended where the other is
+/// active, or naming a later time) wins.
 #[derive(Debug, Clone, Default)]
 pub struct Related {
     pub rooms: Vec<Room>,
@@ -206,7 +207,9 @@ impl Related {
     }
 
     /// Adds what is not there yet: a room or session by its id, a peer's stats by peer and
-    /// session. Returns how many were new.
+    /// session. A session already there is replaced by a copy that knows more of it (files
+    /// saved at different times hold it as it was then, in any order). Returns how many were
+    /// new.
     pub fn add(&mut self, objects: impl IntoIterator<Item = Object>) -> usize {
         // The keys held, each kind's gathered once a call, when an object of it comes: a scan of
         // every object held for each one added took half a second for a folder's ten thousand
@@ -217,7 +220,24 @@ impl Related {
             let new = match object {
                 Object::Room(r) => push_new(&mut self.rooms, &mut rooms, r, |r| r.id.clone()),
                 Object::Session(s) => {
-                    push_new(&mut self.sessions, &mut sessions, s, |s| s.id.clone())
+                    let places = sessions.get_or_insert_with(|| {
+                        (self.sessions.iter().enumerate())
+                            .map(|(k, s)| (s.id.clone(), k))
+                            .collect::<rustc_hash::FxHashMap<String, usize>>()
+                    });
+                    match places.get(&s.id) {
+                        Some(&k) => {
+                            if s.knows_more_than(&self.sessions[k]) {
+                                self.sessions[k] = s;
+                            }
+                            false
+                        }
+                        None => {
+                            places.insert(s.id.clone(), self.sessions.len());
+                            self.sessions.push(s);
+                            true
+                        }
+                    }
                 }
                 Object::Stats(s) => push_new(&mut self.stats, &mut stats, s, |s| {
                     (s.peer_id.clone(), s.session_id.clone())

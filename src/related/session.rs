@@ -116,6 +116,18 @@ impl Session {
             .max()
     }
 
+    /// Whether this copy of a session knows more of it than `other`, a copy of the same id
+    /// read elsewhere: it ended where the other is still active, or (both active or both
+    /// ended) it names a later time.
+    pub fn knows_more_than(&self, other: &Session) -> bool {
+        let ended = |s: &Session| s.active != Some(true);
+        match (ended(self), ended(other)) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => self.latest() > other.latest(),
+        }
+    }
+
     /// The latest time the session is known to cover: now while it is active, else the last of
     /// its update and its peers' leaves.
     pub fn known_until(&self, now: i64) -> Option<i64> {

@@ -111,6 +111,47 @@ fn related_data_is_kept_once_by_its_id() {
     );
 }
 
+/// Files saved at different times hold a session as it was then: the copy that knows more
+/// of it (ended, or naming a later time) is kept, whichever is read first, so that a stale
+/// active copy does not make a peer who left look still in the call.
+#[test]
+fn a_sessions_copy_that_knows_more_replaces_a_stale_one_in_either_order() {
+    let session = |active: bool, left: Option<&str>| {
+        let left = left.map_or(String::new(), |t| format!(r#","left_at":"{t}""#));
+        let raw = format!(
+            r#"{{"id":"s1","room_id":"r1","active":{active},"created_at":"2026-11-18T10:00:00Z","peers":{{"p1":{{"id":"p1","joined_at":"2026-11-18T10:01:00Z"{left}}}}}}}"#
+        );
+        Object::Session(Session::parse(&raw).unwrap())
+    };
+    let stale = || session(true, None);
+    let ended = || session(false, Some("2026-11-18T10:30:00Z"));
+    for order in [[stale(), ended()], [ended(), stale()]] {
+        let mut related = Related::default();
+        assert_eq!(related.add(order), 1, "one session");
+        assert_eq!(related.sessions.len(), 1);
+        let kept = &related.sessions[0];
+        assert_eq!(kept.active, Some(false));
+        assert_eq!(
+            kept.peers[0].left_at.as_deref(),
+            Some("2026-11-18T10:30:00Z")
+        );
+    }
+    // Both active: the one naming the later time is kept.
+    let later = || session(true, None);
+    let mut earlier = Session::parse(
+        r#"{"id":"s1","room_id":"r1","active":true,"created_at":"2026-11-18T10:00:00Z"}"#,
+    )
+    .unwrap();
+    earlier.as_saved();
+    let mut related = Related::default();
+    related.add([later(), Object::Session(earlier)]);
+    assert_eq!(
+        related.sessions[0].peers.len(),
+        1,
+        "the copy that saw the join"
+    );
+}
+
 /// Each object's JSON: as written when it is on one line (escapes and spacing kept), and on one
 /// line when it was written over several (the documented samples are pretty-printed), the same
 /// value either way.
