@@ -364,8 +364,23 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
     let mut window = Duration::ZERO;
     // Once a request failed: when retrying it ends.
     let mut deadline: Option<tokio::time::Instant> = None;
+    // The failure retried, while it is.
+    let mut failed: Option<FetchError> = None;
     loop {
-        pause.wait().await;
+        match (deadline, failed.take()) {
+            // Another request's stated wait may hold this one past its own time for retries:
+            // it is given up then, as its countdown said, rather than tried after it.
+            (Some(at), Some(error)) => {
+                if tokio::time::timeout_at(at, pause.wait()).await.is_err() {
+                    tracing::warn!(attempts = attempt, error = %error.describe(), "another request's stated wait ends past the time for retries; giving up on the request");
+                    return Err(FetchError::HeldPast {
+                        refusal: Box::new(error),
+                        window,
+                    });
+                }
+            }
+            _ => pause.wait().await,
+        }
         let token = {
             let mut tokens = tokens.lock().unwrap_or_else(|e| e.into_inner());
             tokens
@@ -453,6 +468,7 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
             reason: error.describe(),
             at: now.into_std(),
         });
+        failed = Some(error);
         tokio::time::sleep(wait).await;
     }
 }
@@ -557,7 +573,58 @@ fn landing(
 mod tests {
     use std::time::{Duration, Instant};
 
-    use super::{failures_once, giving_up_words};
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::{Pause, RETRY_FOR, failures_once, giving_up_words, retrying};
+    use crate::source::api::FetchError;
+    use crate::source::token::{Token, TokenSource};
+
+    /// A wait the server asked of another request, ending past this request's time for
+    /// retries, gives this request up when its countdown said, in words that say why, rather
+    /// than trying it once more after the countdown reached zero.
+    #[tokio::test(start_paused = true)]
+    async fn a_wait_asked_of_another_request_gives_a_request_up_when_its_countdown_said() {
+        let tokens = Mutex::new(TokenSource::Fixed {
+            token: Token::new("t".into()),
+            origin: "test",
+        });
+        let pause = Pause::default();
+        let tries = AtomicUsize::new(0);
+        let started = tokio::time::Instant::now();
+        let mut gives_up_at = None;
+        let result: Result<(), FetchError> = retrying(
+            &tokens,
+            &pause,
+            |_| async {
+                tries.fetch_add(1, Ordering::SeqCst);
+                Err(FetchError::Status {
+                    status: 500,
+                    message: "db down".into(),
+                    details: Vec::new(),
+                    retry_after: None,
+                })
+            },
+            |retry| {
+                if gives_up_at.is_none() {
+                    gives_up_at = Some(retry.gives_up_at);
+                    // Another cursor is told to wait 40 minutes.
+                    pause.until(started + 40 * 60 * std::time::Duration::from_secs(1));
+                }
+            },
+        )
+        .await;
+        let error = result.expect_err("the request is given up");
+        assert!(matches!(error, FetchError::HeldPast { .. }), "{error:?}");
+        assert_eq!(
+            error.describe(),
+            "HTTP 500: db down; the service asked another request to wait past the 3 min of \
+             retries since this one first failed"
+        );
+        assert_eq!(tries.load(Ordering::SeqCst), 1);
+        assert_eq!(started.elapsed(), RETRY_FOR);
+        assert_eq!(Some(tokio::time::Instant::now().into_std()), gives_up_at);
+    }
 
     /// A failure of the query's cursor and of three types' cursors, for the reasons given.
     fn failures(reasons: [&str; 4]) -> Vec<(Option<&'static str>, String)> {

@@ -42,6 +42,12 @@ pub enum FetchError {
         wait: Duration,
         window: Duration,
     },
+    /// Given up while waiting out a wait the server asked of another request, which ends past
+    /// the time for retries (`window`) since `refusal`'s request first failed.
+    HeldPast {
+        refusal: Box<FetchError>,
+        window: Duration,
+    },
 }
 
 impl FetchError {
@@ -55,7 +61,7 @@ impl FetchError {
             // The same query would bring the same answer.
             FetchError::TooLarge { .. } | FetchError::NotTls | FetchError::WrongShape(_) => false,
             // Given up already: the time for retries would end before the wait.
-            FetchError::WaitPast { .. } => false,
+            FetchError::WaitPast { .. } | FetchError::HeldPast { .. } => false,
         }
     }
 
@@ -63,7 +69,9 @@ impl FetchError {
     pub fn status(&self) -> Option<u16> {
         match self {
             FetchError::Status { status, .. } => Some(*status),
-            FetchError::WaitPast { refusal, .. } => refusal.status(),
+            FetchError::WaitPast { refusal, .. } | FetchError::HeldPast { refusal, .. } => {
+                refusal.status()
+            }
             _ => None,
         }
     }
@@ -72,7 +80,9 @@ impl FetchError {
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
             FetchError::Status { retry_after, .. } => *retry_after,
-            FetchError::WaitPast { refusal, .. } => refusal.retry_after(),
+            FetchError::WaitPast { refusal, .. } | FetchError::HeldPast { refusal, .. } => {
+                refusal.retry_after()
+            }
             _ => None,
         }
     }
@@ -113,6 +123,12 @@ impl FetchError {
                 "{}; the service asks to wait {}, which would end past the {} of retries since the first failure",
                 refusal.words(hinted),
                 span_words(*wait),
+                span_words(*window)
+            ),
+            FetchError::HeldPast { refusal, window } => format!(
+                "{}; the service asked another request to wait past the {} of retries since \
+                 this one first failed",
+                refusal.words(hinted),
                 span_words(*window)
             ),
             FetchError::Status {
