@@ -274,8 +274,13 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
         follow.new_from = Some(model.events.store.len());
     }
     live.query += 1;
-    live.next = None;
-    live.cursor.clear();
+    // A refresh of a query loaded whole misses nothing. Of one never loaded whole, what is
+    // missing (and the cursor of the rest, which a save writes) stays as the last load left it
+    // until the refresh's own pages tell.
+    if live.complete {
+        live.next = None;
+        live.cursor.clear();
+    }
     live.pages = 0;
     live.requests.clear();
     live.fetch = Fetch::Fetching { page: 1 };

@@ -67,3 +67,43 @@ fn a_part_is_saved_with_the_querys_own_cursor_and_the_status_line_says_what_the_
         assert_eq!(reopened.say_more_than(10), opens_partial, "{status}");
     }
 }
+
+/// Follow mode's refresh of a query never loaded whole runs it again from its first page: a
+/// save made before that page arrives is still of part of the answer, and says so, with the
+/// cursor of the rest the last load left.
+#[test]
+fn a_save_while_a_refresh_of_a_part_waits_for_its_first_page_is_still_of_a_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("part.json");
+    let mut m = part(Some(40), "c:7");
+    run(&mut m, Command::ToggleFollow);
+    update(&mut m, Action::FollowTick);
+    assert!(m.session.follow.as_ref().unwrap().refreshing);
+    let saved = crate::tui::save::save(&m, path.to_str().unwrap(), SaveWhat::Loaded, true);
+    let Action::Saved(Ok(status)) = saved else {
+        panic!("{saved:?}");
+    };
+    assert!(
+        status.ends_with(
+            "part of the 40 the query matched; the file says so, with the cursor of the rest"
+        ),
+        "{status}"
+    );
+    let file: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(
+        (file["next"].as_str(), file["total"].as_u64()),
+        (Some("c:7"), Some(40))
+    );
+    assert!(
+        crate::source::pages::of_file(&path)
+            .unwrap()
+            .say_more_than(10)
+    );
+    assert_eq!(
+        crate::tui::view::coverage::note(&m)
+            .as_deref()
+            .map(|n| n.starts_with("10 of 40 loaded")),
+        Some(true),
+        "the header still says what is missing"
+    );
+}
