@@ -257,27 +257,33 @@ pub fn every_chain(store: &Store, kinds: &Kinds) -> EveryChain {
     use rayon::prelude::*;
     let rows = store.rows();
     let blank = store.strings().lookup("");
-    let mut keyed: Vec<(u64, i64, u32)> = rows
+    // Beside the sort key, what tells where a chain ends (whether an error is final, its
+    // room), so that the pass over the sorted errors reads them in turn rather than each one's
+    // row, far off in memory.
+    const FINAL: u32 = 1 << 31;
+    let mut keyed: Vec<(u64, i64, u32, u32)> = rows
         .par_iter()
         .enumerate()
         .filter(|(_, r)| !r.peer_id.is_none() && Some(r.peer_id) != blank)
         .filter(|(_, r)| r.ts != NO_TIME && kinds.is_error(r.kind))
         .map(|(i, r)| {
             let key = (u64::from(r.peer_id.0) << 32) | u64::from(chain_key(r).0);
-            (key, r.ts, i as u32)
+            let room = room_of(r, blank).map_or(u32::MAX, |s| s.0);
+            let last = if r.is_terminal() == Some(true) {
+                FINAL
+            } else {
+                0
+            };
+            (key, r.ts, i as u32 | last, room)
         })
         .collect();
-    keyed.par_sort_unstable();
+    keyed.par_sort_unstable_by_key(|&(key, ts, i, _)| (key, ts, i & !FINAL));
     let mut chains = Vec::new();
     let mut start = 0;
     for k in 1..=keyed.len() {
-        let ends = keyed.get(k).is_none_or(|&(key, ts, i)| {
-            let (before, before_ts, b) = keyed[k - 1];
-            let b = &rows[b as usize];
-            key != before
-                || b.is_terminal() == Some(true)
-                || ts - before_ts > CHAIN_GAP
-                || room_of(b, blank) != room_of(&rows[i as usize], blank)
+        let ends = keyed.get(k).is_none_or(|&(key, ts, _, room)| {
+            let (before, before_ts, b, before_room) = keyed[k - 1];
+            key != before || b & FINAL != 0 || ts - before_ts > CHAIN_GAP || room != before_room
         });
         if ends {
             chains.push(start as u32..k as u32);
@@ -285,7 +291,7 @@ pub fn every_chain(store: &Store, kinds: &Kinds) -> EveryChain {
         }
     }
     EveryChain {
-        events: keyed.into_iter().map(|(_, _, i)| i).collect(),
+        events: keyed.into_iter().map(|(_, _, i, _)| i & !FINAL).collect(),
         chains,
     }
 }
