@@ -2,7 +2,8 @@
 //! by its name, a range of time that misses the events), in each format and with `--group-by`,
 //! said the same as of the same events on stdin; and, by the log's debug lines, that the dump
 //! is mapped once to say it and that looking for saved pages stops at its first event. Live,
-//! a room's name looked up is not said to be taken for an id.
+//! a room's name looked up is not said to be taken for an id. An empty standard input is said
+//! to be, as an empty file is.
 
 use std::path::{Path, PathBuf};
 
@@ -233,4 +234,36 @@ fn live_a_rooms_name_resolved_is_not_said_to_be_taken_for_an_id() {
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "", "{stderr}");
     assert!(!stderr.contains("has the id"), "{stderr}");
     assert!(!stderr.contains("no event is in a room of id"), "{stderr}");
+}
+
+/// Nothing piped in: said after the (empty) answer, as an empty file is said, in each way
+/// `list` reads stdin without a filter; a stdin with events, or a filter that matched none of
+/// them, says no such thing.
+#[test]
+fn an_empty_standard_input_is_said_to_hold_no_events() {
+    let note = "callscope: note: the standard input held no events";
+    for args in [
+        &[][..],
+        &["--group-by", "error"],
+        &["--format", "table"],
+        &["--format", "json"],
+    ] {
+        for stdin in [&b""[..], b"\n  \n", b"[]"] {
+            let (code, out, err) = list("-", stdin, args, None);
+            assert_eq!(code, 0, "{args:?} {err}");
+            assert!(err.contains(note), "{args:?} {stdin:?}: {err:?}");
+            assert!(!out.contains("client."), "{out}");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let events = std::fs::read(dump(dir.path())).unwrap();
+    for args in [
+        &[][..],
+        &["--group-by", "error"],
+        &["--type", "join", "--room", "nowhere"],
+    ] {
+        let (code, _, err) = list("-", &events, args, None);
+        assert_eq!(code, 0, "{args:?} {err}");
+        assert!(!err.contains(note), "{args:?}: {err}");
+    }
 }

@@ -100,7 +100,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
                 .map_err(Failure::Runtime)?;
                 note_dropped(dropped, &list.filter);
                 note_saved_pages(offline);
-                return ended(&problems, store.events_read());
+                return ended(&list, &problems, store.events_read());
             }
             offline.select_offline(&list.filter)
         }
@@ -117,7 +117,7 @@ pub fn run(list: List) -> Result<Ended, Failure> {
         !list.filter.is_empty() && fetched_by.is_none(),
     );
     note_saved_pages(&list.source);
-    ended(&problems, store.events_read())
+    ended(&list, &problems, store.events_read())
 }
 
 /// The events that hold a field of another type than the API's, read as absent (and so matched
@@ -160,8 +160,18 @@ pub fn dropped_note(dropped: usize, filtered: bool) -> String {
 
 /// Done, or the problems met in the input (the output was written all the same) and how many of
 /// its events (`read`) were used.
-fn ended(problems: &[crate::source::DumpProblem], read: usize) -> Result<Ended, Failure> {
+fn ended(
+    list: &List,
+    problems: &[crate::source::DumpProblem],
+    read: usize,
+) -> Result<Ended, Failure> {
     if problems.is_empty() {
+        // An empty file is said before the answer; standard input, known empty only once
+        // read, after it. Without a filter every event read is counted, so none means none.
+        let stdin = matches!(&list.source, Source::Files(files) if files == &["-"]);
+        if stdin && read == 0 && list.filter.is_empty() {
+            crate::text::say!("callscope: note: the standard input held no events");
+        }
         return Ok(Ended::Done);
     }
     let mut lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
@@ -378,7 +388,7 @@ fn stream_every_event(list: &List) -> Option<Result<Ended, Failure>> {
     }
     note_dropped(read.dropped, &list.filter);
     note_saved_pages(&list.source);
-    Some(ended(&problems, read.events))
+    Some(ended(list, &problems, read.events))
 }
 
 /// The groups `list --group-by` prints, counted without a store of every event, when they can
