@@ -50,20 +50,20 @@ pub enum Ending {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Elsewhere {
     /// Both name a room: two different ones.
-    AnotherRoom,
+    Other,
     /// The chain names a room; the next error names none.
-    NoRoom,
+    Unnamed,
     /// The chain names no room; the next error names one.
-    ARoom,
+    Named,
 }
 
 impl Elsewhere {
     /// Of a chain whose errors name `room` (`None` for no room) and the next error's `next`.
     fn of(room: Option<Sym>, next: Option<Sym>) -> Elsewhere {
         match (room, next) {
-            (Some(_), None) => Elsewhere::NoRoom,
-            (None, Some(_)) => Elsewhere::ARoom,
-            _ => Elsewhere::AnotherRoom,
+            (Some(_), None) => Elsewhere::Unnamed,
+            (None, Some(_)) => Elsewhere::Named,
+            _ => Elsewhere::Other,
         }
     }
 
@@ -71,9 +71,9 @@ impl Elsewhere {
     /// "is in another room")`.
     pub fn words(self) -> (&'static str, &'static str) {
         match self {
-            Elsewhere::AnotherRoom => ("in this room", "is in another room"),
-            Elsewhere::NoRoom => ("in this room", "names no room"),
-            Elsewhere::ARoom => ("naming no room", "names a room"),
+            Elsewhere::Other => ("in this room", "is in another room"),
+            Elsewhere::Unnamed => ("in this room", "names no room"),
+            Elsewhere::Named => ("naming no room", "names a room"),
         }
     }
 }
@@ -675,7 +675,7 @@ mod tests {
             st.chains[0].ending,
             Ending::Moved {
                 next: T0 + 30 * SEC,
-                to: Elsewhere::AnotherRoom
+                to: Elsewhere::Other
             }
         );
         assert_eq!(
