@@ -54,11 +54,12 @@ pub struct Outcomes {
 }
 
 impl Beside {
-    /// Adds objects read or fetched; returns how many were new.
+    /// Adds objects read or fetched; returns how many were new. The verdicts are told again
+    /// when one was new or replaced a copy held (a session's later copy, from another file).
     pub fn add(&mut self, objects: Vec<Object>, now: i64) -> usize {
-        let added = self.data.add(objects);
+        let (added, replaced) = self.data.add_counting(objects);
         self.now = self.now.max(now);
-        if added > 0 {
+        if added + replaced > 0 {
             self.version += 1;
         }
         added

@@ -43,7 +43,12 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
         // cursor for a save of part of the answer; failures that did not matter (every event
         // arrived all the same) are said until the user does something else.
         Report::Tally { tally, .. } => {
-            live.cursor = tally.next;
+            // A refresh that has had no page of its own yet has no cursor to tell (a failure
+            // of its first request is tallied so): the one the last load left stays.
+            let own = !(live.refresh && live.pages == 0);
+            if own || !tally.next.is_empty() {
+                live.cursor = tally.next;
+            }
             if !tally.redundant.is_empty() {
                 model.status = Some(format!(
                     "note: {}",
@@ -222,6 +227,13 @@ pub fn load_all(model: &mut Model) -> Vec<Effect> {
     if live.loading_all {
         live.loading_all = false;
         model.status = Some("stopped loading every page".into());
+        // A follow mode refresh stopped ends there (no last page will say it ended): the next
+        // one runs in its time.
+        if model.session.follow.as_ref().is_some_and(|f| f.refreshing) {
+            follow_end(model, false);
+            model.status =
+                Some("stopped this refresh; follow mode runs the next in its time".into());
+        }
         return vec![Effect::Worker(worker::Command::Stop { id })];
     }
     if live.next.as_deref() == Some("") {

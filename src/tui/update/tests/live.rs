@@ -323,3 +323,34 @@ fn a_loads_every_page_from_the_groups_the_facets_and_a_story() {
         assert!(m.session.live.as_ref().unwrap().loading_all, "{mode:?}");
     }
 }
+
+/// `A` during a refresh stops it: no last page will come to end it, so it ends there, and the
+/// next tick runs the query again (it was left running, and follow mode refreshed no more).
+#[test]
+fn stopping_a_refresh_with_a_ends_it_and_the_next_tick_refreshes_again() {
+    let mut m = loaded(&ten());
+    m.session.live = Some(crate::tui::model::Live::new("http://127.0.0.1:1".into()));
+    m.session.live.as_mut().unwrap().fetch = Fetch::Done;
+    m.session.live.as_mut().unwrap().complete = true;
+    run(&mut m, Command::ToggleFollow);
+    update(&mut m, Action::FollowTick);
+    let id = m.session.live.as_ref().unwrap().query;
+    let effects = run(&mut m, Command::LoadAll);
+    assert_eq!(effects, vec![Effect::Worker(worker::Command::Stop { id })]);
+    assert!(!m.session.follow.as_ref().unwrap().refreshing);
+    assert_eq!(
+        m.status.as_deref(),
+        Some("stopped this refresh; follow mode runs the next in its time")
+    );
+    // The request on its way when stopped still brings its page; the next tick asks again.
+    let page = crate::source::api::Page {
+        batch: Box::new(batch(&ten()[..2])),
+        next: String::new(),
+        total: None,
+    };
+    update(&mut m, Action::Live(Report::Page { query: id, page }));
+    let effects = update(&mut m, Action::FollowTick);
+    let next = m.session.live.as_ref().unwrap().query;
+    assert!(next > id);
+    assert!(effects.contains(&Effect::Worker(worker::Command::LoadAll { id: next })));
+}

@@ -446,3 +446,26 @@ fn live_a_refused_question_about_the_room_is_said_with_its_words_and_not_as_no_s
     );
     assert!(!screen.contains("has no room"), "{screen}");
 }
+
+/// A folder holding two saves of one session, read file by file: the later copy replaces the
+/// stale one and the verdicts are told again (their cache is keyed by the data's version),
+/// though no session was new.
+#[test]
+fn a_later_copy_of_a_session_from_another_file_tells_the_verdicts_again() {
+    let copy = |active: bool| {
+        let raw = format!(
+            r#"{{"id":"s1","room_id":"room-a","active":{active},"created_at":"2026-11-18T10:00:00Z"}}"#
+        );
+        crate::related::Object::Session(Session::parse(&raw).unwrap())
+    };
+    let mut beside = crate::tui::model::Beside::default();
+    assert_eq!(beside.add(vec![copy(true)], 0), 1);
+    let version = beside.version;
+    assert_eq!(beside.add(vec![copy(false)], 0), 0, "no session is new");
+    assert!(beside.version > version, "the verdicts are told again");
+    assert_eq!(beside.data.sessions[0].active, Some(false));
+    // A copy that knows no more changes nothing.
+    let version = beside.version;
+    beside.add(vec![copy(true)], 0);
+    assert_eq!(beside.version, version);
+}

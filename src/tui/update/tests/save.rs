@@ -107,3 +107,32 @@ fn a_save_while_a_refresh_of_a_part_waits_for_its_first_page_is_still_of_a_part(
         "the header still says what is missing"
     );
 }
+
+/// A refresh of a part whose first request fails is tallied with no cursor (it had no page):
+/// the part is still saved with the cursor of the rest the last load left.
+#[test]
+fn a_refresh_of_a_part_that_fails_before_its_first_page_keeps_the_cursor_of_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("part.json");
+    let mut m = part(Some(40), "c:7");
+    run(&mut m, Command::ToggleFollow);
+    update(&mut m, Action::FollowTick);
+    let query = m.session.live.as_ref().unwrap().query;
+    let tally = Box::new(crate::source::worker::Tally {
+        total: Some(40),
+        ..Default::default()
+    });
+    update(&mut m, Action::Live(Report::Tally { query, tally }));
+    let message = "network error: connection refused".to_string();
+    update(&mut m, Action::Live(Report::Failed { query, message }));
+    let saved = crate::tui::save::save(&m, path.to_str().unwrap(), SaveWhat::Loaded, true);
+    let Action::Saved(Ok(status)) = saved else {
+        panic!("{saved:?}");
+    };
+    assert!(
+        status.ends_with("the file says so, with the cursor of the rest"),
+        "{status}"
+    );
+    let file: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(file["next"].as_str(), Some("c:7"));
+}
