@@ -211,11 +211,17 @@ impl Related {
     /// saved at different times hold it as it was then, in any order). Returns how many were
     /// new.
     pub fn add(&mut self, objects: impl IntoIterator<Item = Object>) -> usize {
+        self.add_counting(objects).0
+    }
+
+    /// [`Related::add`], returning how many were new and how many replaced a copy held (what
+    /// the verdicts told from the data must be told again for).
+    pub fn add_counting(&mut self, objects: impl IntoIterator<Item = Object>) -> (usize, usize) {
         // The keys held, each kind's gathered once a call, when an object of it comes: a scan of
         // every object held for each one added took half a second for a folder's ten thousand
         // sessions.
         let (mut rooms, mut sessions, mut stats) = (None, None, None);
-        let mut added = 0;
+        let (mut added, mut replaced) = (0, 0);
         for object in objects {
             let new = match object {
                 Object::Room(r) => push_new(&mut self.rooms, &mut rooms, r, |r| r.id.clone()),
@@ -229,6 +235,7 @@ impl Related {
                         Some(&k) => {
                             if s.knows_more_than(&self.sessions[k]) {
                                 self.sessions[k] = s;
+                                replaced += 1;
                             }
                             false
                         }
@@ -245,7 +252,7 @@ impl Related {
             };
             added += usize::from(new);
         }
-        added
+        (added, replaced)
     }
 
     /// Sessions asked for again: each replaces the copy of the same id (a session goes on, and
@@ -274,7 +281,8 @@ impl Related {
         changed
     }
 
-    /// Everything of `other` not there yet.
+    /// Everything of `other` not there yet, and its sessions that know more than the copies
+    /// held (see [`Related::add`]).
     pub fn merge(&mut self, other: Related) -> usize {
         self.add(other.into_objects())
     }

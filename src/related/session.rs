@@ -117,13 +117,12 @@ impl Session {
     }
 
     /// Whether this copy of a session knows more of it than `other`, a copy of the same id
-    /// read elsewhere: it ended where the other is still active, or (both active or both
-    /// ended) it names a later time.
+    /// read elsewhere: it ended (`active: false`) where the other is still active, or
+    /// otherwise (both alike, or either not saying) it names a later time.
     pub fn knows_more_than(&self, other: &Session) -> bool {
-        let ended = |s: &Session| s.active != Some(true);
-        match (ended(self), ended(other)) {
-            (true, false) => true,
-            (false, true) => false,
+        match (self.active, other.active) {
+            (Some(false), Some(true)) => true,
+            (Some(true), Some(false)) => false,
             _ => self.latest() > other.latest(),
         }
     }

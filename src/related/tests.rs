@@ -136,20 +136,21 @@ fn a_sessions_copy_that_knows_more_replaces_a_stale_one_in_either_order() {
             Some("2026-11-18T10:30:00Z")
         );
     }
-    // Both active: the one naming the later time is kept.
+    // Both active, or one not saying whether it is: the one naming the later time is kept,
+    // in either order.
     let later = || session(true, None);
-    let mut earlier = Session::parse(
+    for earlier in [
         r#"{"id":"s1","room_id":"r1","active":true,"created_at":"2026-11-18T10:00:00Z"}"#,
-    )
-    .unwrap();
-    earlier.as_saved();
-    let mut related = Related::default();
-    related.add([later(), Object::Session(earlier)]);
-    assert_eq!(
-        related.sessions[0].peers.len(),
-        1,
-        "the copy that saw the join"
-    );
+        r#"{"id":"s1","room_id":"r1","created_at":"2026-11-18T10:00:00Z"}"#,
+    ] {
+        let earlier = || Object::Session(Session::parse(earlier).unwrap());
+        for order in [[later(), earlier()], [earlier(), later()]] {
+            let mut related = Related::default();
+            related.add(order);
+            let kept = &related.sessions[0];
+            assert_eq!(kept.peers.len(), 1, "the copy that saw the join");
+        }
+    }
 }
 
 /// Each object's JSON: as written when it is on one line (escapes and spacing kept), and on one
