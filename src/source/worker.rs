@@ -9,7 +9,9 @@
 //! (the longest time for retries a failure of the request gave stands). A stated wait holds
 //! back every request of the worker, not only the one that was refused, and is never cut: one
 //! that would end past the time for retries gives the request up at once, in the server's
-//! words, rather than send a request sure to be refused. Each retry is reported as it happens,
+//! words, rather than send a request sure to be refused; a request held back by another's
+//! wait past its own time for retries is given up then, in words that say so. Each retry is
+//! reported as it happens,
 //! with the instant the request is given up: the last backoff is cut to the time left, and a
 //! try still running when the time is up is cut there, so that no try begins after it and the
 //! countdown ends when it said; the last try, begun as the time is up, runs its course.
@@ -364,14 +366,15 @@ pub async fn retrying<T, F: Future<Output = Result<T, FetchError>>>(
     let mut window = Duration::ZERO;
     // Once a request failed: when retrying it ends.
     let mut deadline: Option<tokio::time::Instant> = None;
-    // The failure retried, while it is.
+    // The last failure retried (kept through a token minted again).
     let mut failed: Option<FetchError> = None;
     loop {
-        match (deadline, failed.take()) {
+        match (deadline, failed.is_some()) {
             // Another request's stated wait may hold this one past its own time for retries:
             // it is given up then, as its countdown said, rather than tried after it.
-            (Some(at), Some(error)) => {
+            (Some(at), true) => {
                 if tokio::time::timeout_at(at, pause.wait()).await.is_err() {
+                    let error = failed.take().expect("a failure retried");
                     tracing::warn!(attempts = attempt, error = %error.describe(), "another request's stated wait ends past the time for retries; giving up on the request");
                     return Err(FetchError::HeldPast {
                         refusal: Box::new(error),
