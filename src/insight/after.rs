@@ -247,7 +247,13 @@ mod tests {
         other["data"]["room_id"] = json!("r2");
         let mut roomless = join(4, 3, false);
         roomless["data"].as_object_mut().unwrap().remove("room_id");
-        let s = store(&[join(1, 0, false), join(2, 1, false), other, roomless]);
+        let s = store(&[
+            join(1, 0, false),
+            join(2, 1, false),
+            other,
+            roomless,
+            join(5, 4, false),
+        ]);
         assert_eq!(
             After::of(&s, 0).sentence("JOIN", Zone::Utc),
             "attempt 1 of 2 in this chain; 1 later error follows, at 11:06:01; none in this room \
@@ -257,6 +263,11 @@ mod tests {
             After::of(&s, 2).sentence("JOIN", Zone::Utc),
             "the only error in this chain; no later error for this action in this room; the next \
              one, at 11:06:03, names no room and starts a new chain"
+        );
+        assert_eq!(
+            After::of(&s, 3).sentence("JOIN", Zone::Utc),
+            "the only error in this chain; no later error for this action naming no room; the \
+             next one, at 11:06:04, names a room and starts a new chain"
         );
     }
 

@@ -12,8 +12,9 @@
 //! - A quiet spell longer than [`CHAIN_GAP`] also ends a chain: SDK retries follow each other
 //!   within seconds to a couple of minutes, so an error that long after is a new try by the
 //!   user (a rejoin, a reload), not one more retry.
-//! - An error in another room than the one before it also ends a chain: its verdict is read
-//!   from one room's sessions.
+//! - An error in another room than the one before it also ends a chain, as does one naming no
+//!   room after errors that name one (or the other way round; an empty `room_id` names none):
+//!   its verdict is read from one room's sessions.
 //! - An empty `peer_id` names no peer: events of different people can carry one.
 //! - Only the five client error types form chains; events of other families (track, recording)
 //!   report successes, and events without a time cannot be placed. Both stay in the story's list.
@@ -260,7 +261,9 @@ pub fn every_chain(store: &Store, kinds: &Kinds) -> EveryChain {
     // Beside the sort key, what tells where a chain ends (whether an error is final, its
     // room), so that the pass over the sorted errors reads them in turn rather than each one's
     // row, far off in memory.
+    // A row's place is below 2^31: a store of that many rows would need hundreds of GiB.
     const FINAL: u32 = 1 << 31;
+    debug_assert!(rows.len() <= FINAL as usize);
     let mut keyed: Vec<(u64, i64, u32, u32)> = rows
         .par_iter()
         .enumerate()
@@ -355,8 +358,8 @@ fn fold(store: &Store, kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option
     let rows = store.rows();
     let blank = store.strings().lookup("");
     let mut chains: Vec<Chain> = Vec::new();
-    // For each chain, the time of the next error of its action, and whether it was in
-    // where it was when in another room within the gap.
+    // For each chain, the time of the next error of its action, and, when that came within
+    // the gap in another room (or naming none), where it was.
     let mut next_of: Vec<Option<(i64, Option<Elsewhere>)>> = Vec::new();
     let mut open: FxHashMap<Sym, usize> = FxHashMap::default();
     let mut chain_of = Vec::with_capacity(events.len());
@@ -737,10 +740,16 @@ mod tests {
         no_peer["data"].as_object_mut().unwrap().remove("peer_id");
         let mut elsewhere = ev(11, 5, "join", "p", false);
         elsewhere["data"]["room_id"] = "room-2".into();
+        let mut roomless = ev(12, 7, "join", "p", false);
+        roomless["data"].as_object_mut().unwrap().remove("room_id");
+        let mut blank_room = ev(13, 8, "join", "p", false);
+        blank_room["data"]["room_id"] = "".into();
         let edges = store(&[
             untimed,
             no_peer,
             elsewhere,
+            roomless,
+            blank_room,
             ev(1, 0, "join", "p", false),
             ev(2, 0, "join", "p", false),
             ev(3, 6, "join", "p", true),
