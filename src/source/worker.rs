@@ -11,10 +11,10 @@
 //! that would end past the time for retries gives the request up at once, in the server's
 //! words, rather than send a request sure to be refused; a request held back by another's
 //! wait past its own time for retries is given up then, in words that say so. Each retry is
-//! reported as it happens,
-//! with the instant the request is given up: the last backoff is cut to the time left, and a
-//! try still running when the time is up is cut there, so that no try begins after it and the
-//! countdown ends when it said; the last try, begun as the time is up, runs its course.
+//! reported as it happens, with the instant the request is given up: the last backoff is cut
+//! to the time left, and a try still running when the time is up is cut there, so that no try
+//! begins after it and the countdown ends when it said; the last try, begun as the time is up,
+//! runs its course.
 //!
 //! A query pages through one cursor: the first page when it starts, the next one when asked.
 //! "Load everything" asks for each page the instant the previous one arrives. When the query names
@@ -582,6 +582,47 @@ mod tests {
     use super::{Pause, RETRY_FOR, failures_once, giving_up_words, retrying};
     use crate::source::api::FetchError;
     use crate::source::token::{Token, TokenSource};
+
+    /// A token minted again between the failures keeps the failure retried: a wait asked of
+    /// another request after it still gives this one up when its countdown said.
+    #[tokio::test(start_paused = true)]
+    async fn a_token_minted_again_does_not_let_another_requests_wait_hold_a_request_late() {
+        let tokens = Mutex::new(TokenSource::Minted {
+            access_key: "key".into(),
+            secret: Token::new("secret".into()),
+            current: None,
+        });
+        let pause = Pause::default();
+        let tries = AtomicUsize::new(0);
+        let started = tokio::time::Instant::now();
+        let result: Result<(), FetchError> = retrying(
+            &tokens,
+            &pause,
+            |_| async {
+                let status = match tries.fetch_add(1, Ordering::SeqCst) {
+                    0 => 500,
+                    _ => {
+                        // The token is refused, and another cursor is told to wait 40 min.
+                        pause.until(started + 40 * 60 * std::time::Duration::from_secs(1));
+                        401
+                    }
+                };
+                Err(FetchError::Status {
+                    status,
+                    message: "no".into(),
+                    details: Vec::new(),
+                    retry_after: None,
+                })
+            },
+            |_| {},
+        )
+        .await;
+        let error = result.expect_err("the request is given up");
+        assert!(matches!(error, FetchError::HeldPast { .. }), "{error:?}");
+        assert_eq!(error.status(), Some(500), "the failure retried");
+        assert_eq!(tries.load(Ordering::SeqCst), 2);
+        assert_eq!(started.elapsed(), RETRY_FOR);
+    }
 
     /// A wait the server asked of another request, ending past this request's time for
     /// retries, gives this request up when its countdown said, in words that say why, rather

@@ -75,7 +75,10 @@ pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
                 live.refetched += merged.duplicates;
             }
             let mut effects: Vec<Effect> = remember_room(model).into_iter().collect();
-            if model.session.follow.as_ref().is_some_and(|f| f.refreshing) {
+            // A refresh's page, even one on its way when `A` stopped the refresh: its new
+            // events counted, and no further page asked for (a refresh brings mostly events
+            // loaded already, so the list's end would ask again page after page).
+            if refresh {
                 follow_page(model, merged.added);
                 return effects;
             }
@@ -315,7 +318,7 @@ pub fn follow_tick(model: &mut Model) -> Vec<Effect> {
 /// promises no order, so new events may be on any page, and a page of known ones proves nothing
 /// (with one cursor per type, it may be the one type that had nothing new).
 fn follow_page(model: &mut Model, added: usize) {
-    let Some(follow) = model.session.follow.as_mut().filter(|f| f.refreshing) else {
+    let Some(follow) = model.session.follow.as_mut() else {
         return;
     };
     if follow.new_from.is_some() {

@@ -342,13 +342,21 @@ fn stopping_a_refresh_with_a_ends_it_and_the_next_tick_refreshes_again() {
         m.status.as_deref(),
         Some("stopped this refresh; follow mode runs the next in its time")
     );
-    // The request on its way when stopped still brings its page; the next tick asks again.
+    // The request on its way when stopped still brings its page, which says more follow: its
+    // new event is counted, and no further page of the stopped refresh is asked for (the list
+    // fits the screen, so its end would ask).
+    let mut events = ten();
+    events.truncate(1);
+    events.push(event(99, "client.join.failed", "r9", false));
     let page = crate::source::api::Page {
-        batch: Box::new(batch(&ten()[..2])),
-        next: String::new(),
+        batch: Box::new(batch(&events)),
+        next: "n".into(),
         total: None,
     };
-    update(&mut m, Action::Live(Report::Page { query: id, page }));
+    let effects = update(&mut m, Action::Live(Report::Page { query: id, page }));
+    assert_eq!(effects, vec![]);
+    assert_eq!(m.session.follow.as_ref().unwrap().new_events, 1);
+    // The next tick asks again.
     let effects = update(&mut m, Action::FollowTick);
     let next = m.session.live.as_ref().unwrap().query;
     assert!(next > id);
