@@ -529,7 +529,7 @@ fn an_empty_input_is_a_dump_of_no_events_as_list_writes_one_when_nothing_matches
         .success();
     assert_eq!(std::fs::read(&path).unwrap(), b"");
     // Read back, from the file and from stdin: no events, no problem; an empty file is noted,
-    // in case it was cut short.
+    // in case it was cut short, and an empty stdin after the (empty) answer.
     list_ndjson()
         .arg(&path)
         .assert()
@@ -544,7 +544,7 @@ fn an_empty_input_is_a_dump_of_no_events_as_list_writes_one_when_nothing_matches
         .assert()
         .success()
         .stdout("")
-        .stderr("");
+        .stderr("callscope: note: the standard input held no events\n");
 }
 
 #[test]
