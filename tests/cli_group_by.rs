@@ -484,3 +484,70 @@ fn an_absent_value_reads_none_in_the_table_and_empty_or_null_in_the_data_formats
     assert!(keys.contains(&&Value::Null), "{json}");
     assert!(keys.contains(&&Value::from("Pixel 8")), "{json}");
 }
+
+/// An empty `peer_id` or `room_id` names no peer or room: PEERS and ROOMS leave it out, as they
+/// leave out an absent one, on every way `list --group-by` counts (the mapped dump's fast path
+/// in JSON, the full way behind the table, a stream on stdin).
+#[test]
+fn an_empty_peer_or_room_id_is_counted_as_no_peer_or_room() {
+    let event = |n: u32, peer: Option<&str>, room: Option<&str>| {
+        let mut data = json!({"error_code": 500, "error_name": "ServerErrors", "action": "JOIN"});
+        if let Some(p) = peer {
+            data["peer_id"] = p.into();
+        }
+        if let Some(r) = room {
+            data["room_id"] = r.into();
+        }
+        json!({
+            "version": "2.0",
+            "id": format!("00000000-0000-4000-8000-{n:012}"),
+            "timestamp": format!("2026-11-18T11:00:0{n}Z"),
+            "type": "client.join.failed",
+            "data": data,
+        })
+        .to_string()
+    };
+    let lines = [
+        event(1, Some(""), Some("r1")),
+        event(2, None, Some("r1")),
+        event(3, Some("p1"), Some("")),
+        event(4, Some("p1"), None),
+    ]
+    .join("\n");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("blank.ndjson");
+    std::fs::write(&path, &lines).unwrap();
+    let path = path.to_str().unwrap();
+    // (peers, rooms) of the one group by error, and of the groups by room.
+    let by = |args: &[&str], stdin: Option<&str>| -> Vec<(u64, u64)> {
+        let mut cmd = callscope();
+        cmd.arg("list").args(args);
+        if let Some(input) = stdin {
+            cmd.write_stdin(input.to_string());
+        }
+        let out = cmd.assert().success().get_output().stdout.clone();
+        let groups: Vec<Value> = serde_json::from_slice(&out).unwrap();
+        groups
+            .iter()
+            .map(|g| (g["peers"].as_u64().unwrap(), g["rooms"].as_u64().unwrap()))
+            .collect()
+    };
+    for (input, stdin) in [(path, None), ("-", Some(lines.as_str()))] {
+        let error = by(&[input, "--group-by", "error", "--format", "json"], stdin);
+        assert_eq!(error, [(1, 1)], "{input}");
+        let room = by(&[input, "--group-by", "room", "--format", "json"], stdin);
+        // r1's events name no peer; the groups of "" and of no room_id name no room.
+        assert_eq!(room, [(0, 1), (1, 0), (1, 0)], "{input}");
+    }
+    // The table is counted the full way, from the explorer's store.
+    let table = callscope()
+        .args(["list", path, "--group-by", "error", "--format", "table"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let table = String::from_utf8(table).unwrap();
+    let row: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(&row[3..8], ["4", "0", "0%", "1", "1"], "{table}");
+}

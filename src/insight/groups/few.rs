@@ -151,6 +151,7 @@ pub(super) fn count(store: &Store, shown: &[u32], key: GroupKey, parts: usize) -
     }
     let rows = store.rows();
     let symbols = store.strings().len();
+    let named = Named::of(store);
     let step = slice_len(shown.len(), parts);
     let numbers = Numbers {
         values: Mutex::new(Vec::new()),
@@ -225,13 +226,14 @@ pub(super) fn count(store: &Store, shown: &[u32], key: GroupKey, parts: usize) -
             if t.display.is_none() {
                 t.display = key.display_of(row);
             }
-            if (row.peer_id, n) != last_peer && !row.peer_id.is_none() {
-                last_peer = (row.peer_id, n);
-                t.peers += u32::from(peer_marks.first(row.peer_id, n));
+            let (peer, room) = (named.or_none(row.peer_id), named.or_none(row.room_id));
+            if (peer, n) != last_peer && !peer.is_none() {
+                last_peer = (peer, n);
+                t.peers += u32::from(peer_marks.first(peer, n));
             }
-            if (row.room_id, n) != last_room && !row.room_id.is_none() {
-                last_room = (row.room_id, n);
-                t.rooms += u32::from(room_marks.first(row.room_id, n));
+            if (room, n) != last_room && !room.is_none() {
+                last_room = (room, n);
+                t.rooms += u32::from(room_marks.first(room, n));
             }
         }
         Some(out)

@@ -27,7 +27,8 @@ pub struct Group {
     pub count: u32,
     /// How many have `is_terminal` true.
     pub finals: u32,
-    /// Distinct `peer_id`s and `room_id`s; events without one add nothing.
+    /// Distinct `peer_id`s and `room_id`s; events without one, or with an empty one, add
+    /// nothing.
     pub peers: u32,
     pub rooms: u32,
     /// Nanoseconds; `None` when no event of the group has a time.
@@ -155,6 +156,7 @@ impl Groups {
     ) -> Groups {
         let rows = store.rows();
         let symbols = store.strings().len();
+        let named = Named::of(store);
         // First pass: each slice of the shown events numbers the groups it meets, in the order
         // it meets them, and keeps what the later passes need of each event, compact and in
         // load order: they read that instead of the wide rows a second time (reading the rows
@@ -201,8 +203,8 @@ impl Groups {
                     group: met.add(key, store, row),
                     fact: Fact {
                         ts: row.ts,
-                        peer: row.peer_id,
-                        room: row.room_id,
+                        peer: named.or_none(row.peer_id),
+                        room: named.or_none(row.room_id),
                     },
                 };
             }
@@ -582,6 +584,22 @@ fn reused_as_it_is<T>(mut items: Vec<T>, len: usize) -> Vec<T> {
     }
     items.truncate(len);
     items
+}
+
+/// The symbol of `""` in a store: an empty `peer_id` or `room_id` names no peer or room, so the
+/// groups' PEERS and ROOMS count it as they count an absent one.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Named(Option<Sym>);
+
+impl Named {
+    pub(super) fn of(store: &Store) -> Named {
+        Named(store.strings().lookup(""))
+    }
+
+    /// `sym`, or [`Sym::NONE`] when it is the empty string.
+    pub(super) fn or_none(self, sym: Sym) -> Sym {
+        if Some(sym) == self.0 { Sym::NONE } else { sym }
+    }
 }
 
 #[cfg(test)]

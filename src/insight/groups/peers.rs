@@ -119,6 +119,7 @@ pub(super) fn group(
     let key = GroupKey::Peer;
     let rows = store.rows();
     let symbols = store.strings().len();
+    let named = Named::of(store);
     let step = slice_len(shown.len(), parts);
     // The group of each shown event, in its slice's numbers.
     let mut seen = vec![0u32; shown.len()];
@@ -163,7 +164,7 @@ pub(super) fn group(
             if t.display.is_none() {
                 t.display = row.user_name;
             }
-            t.room(row.room_id);
+            t.room(named.or_none(row.room_id));
             if row.ts != NO_TIME {
                 t.first = t.first.min(row.ts);
                 t.last = t.last.max(row.ts);
@@ -201,7 +202,7 @@ pub(super) fn group(
         Extent {
             start: next - t.count,
             // Every event of the group has its peer.
-            peers: u32::from(!v.is_none()),
+            peers: u32::from(!named.or_none(*v).is_none()),
             rooms: u32::from(!t.room.is_none()),
             first: if timed { t.first } else { NO_TIME },
             last: t.last,
@@ -244,7 +245,7 @@ pub(super) fn group(
             let range = extents[p].start as usize..(extents[p].start + sums[p].count) as usize;
             let mut rooms = 0;
             for &i in &members[range.clone()] {
-                let room = rows[i as usize].room_id;
+                let room = named.or_none(rows[i as usize].room_id);
                 // Symbol 0 is no room: its word is cleared with the others.
                 let (word, bit) = (room.0 as usize / 64, 1u64 << (room.0 % 64));
                 if !room.is_none() && marked[word] & bit == 0 {

@@ -279,8 +279,9 @@ pub(super) fn read_of<'a>(raw: &'a [u8], line: &Line, fields: GroupFields) -> Re
         named: fields.display.is_some_and(|f| line.text(f).is_some()),
         terminal: line.terminal() == Some(true),
         time: line.time(),
-        peer: text(Field::Peer),
-        room: text(Field::Room),
+        // An empty id names no peer or room: the PEERS and ROOMS counts leave it out.
+        peer: text(Field::Peer).filter(|b| !b.is_empty()),
+        room: text(Field::Room).filter(|b| !b.is_empty()),
     }
 }
 

@@ -61,3 +61,65 @@ fn odd_store() -> Store {
     assert_eq!(s.len(), 300, "the second copies are dropped");
     s
 }
+
+/// An empty `peer_id` or `room_id` names no peer or room: each group's PEERS and ROOMS are the
+/// distinct non-empty ids among its events, on every way of counting (one pass over few groups,
+/// the lists, by peer, in one part or several).
+#[test]
+fn an_empty_peer_or_room_id_adds_no_peer_or_room_to_a_group() {
+    let mut events = Vec::new();
+    for n in 0..200u32 {
+        let kind = ["join", "publish", "connect"][n as usize % 3];
+        let peer = match n % 4 {
+            0 => String::new(),
+            _ => format!("p{}", n % 7),
+        };
+        let mut e = ev(n, i64::from(n % 13), kind, &peer, n % 5 == 0);
+        match n % 6 {
+            0 => e["data"]["room_id"] = json!(""),
+            1 => e["data"]["room_id"] = json!(format!("room-{}", n % 3)),
+            2 => {
+                e["data"].as_object_mut().unwrap().remove("room_id");
+            }
+            _ => {}
+        }
+        events.push(e);
+    }
+    let s = store(&events);
+    let shown = all(&s);
+    let distinct = |members: &[u32], of: fn(&crate::store::Row) -> Sym| {
+        let mut ids: Vec<&str> = members
+            .iter()
+            .map(|&i| of(s.row(i as usize)))
+            .filter(|sym| !sym.is_none())
+            .map(|sym| s.str(sym))
+            .filter(|id| !id.is_empty())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.len() as u32
+    };
+    for key in GroupKey::ALL {
+        let lists = Groups::in_lists(Groups::default(), &s, &shown, key, GroupSort::Count, 1);
+        let mut ways = vec![lists];
+        for parts in [1, 3] {
+            ways.push(Groups::recompute_in(
+                Groups::default(),
+                &s,
+                &shown,
+                key,
+                GroupSort::Count,
+                parts,
+            ));
+        }
+        for g in &ways {
+            assert!(!g.is_empty(), "{key:?}");
+            for k in 0..g.len() {
+                let group = g.group(k);
+                let members = g.members(k);
+                assert_eq!(group.peers, distinct(members, |r| r.peer_id), "{key:?} {k}");
+                assert_eq!(group.rooms, distinct(members, |r| r.room_id), "{key:?} {k}");
+            }
+        }
+    }
+}
