@@ -226,14 +226,13 @@ pub(super) fn count(store: &Store, shown: &[u32], key: GroupKey, parts: usize) -
             if t.display.is_none() {
                 t.display = key.display_of(row);
             }
-            let (peer, room) = (named.or_none(row.peer_id), named.or_none(row.room_id));
-            if (peer, n) != last_peer && !peer.is_none() {
-                last_peer = (peer, n);
-                t.peers += u32::from(peer_marks.first(peer, n));
+            if (row.peer_id, n) != last_peer && named.names(row.peer_id) {
+                last_peer = (row.peer_id, n);
+                t.peers += u32::from(peer_marks.first(row.peer_id, n));
             }
-            if (room, n) != last_room && !room.is_none() {
-                last_room = (room, n);
-                t.rooms += u32::from(room_marks.first(room, n));
+            if (row.room_id, n) != last_room && named.names(row.room_id) {
+                last_room = (row.room_id, n);
+                t.rooms += u32::from(room_marks.first(row.room_id, n));
             }
         }
         Some(out)

@@ -600,6 +600,11 @@ impl Named {
     pub(super) fn or_none(self, sym: Sym) -> Sym {
         if Some(sym) == self.0 { Sym::NONE } else { sym }
     }
+
+    /// Whether `sym` names something: neither absent nor empty.
+    pub(super) fn names(self, sym: Sym) -> bool {
+        !sym.is_none() && Some(sym) != self.0
+    }
 }
 
 #[cfg(test)]
