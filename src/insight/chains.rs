@@ -22,6 +22,7 @@
 use rustc_hash::FxHashMap;
 
 use super::Kinds;
+use super::named::Named;
 use crate::store::{NO_TIME, Row, Store, Sym};
 use crate::time::Zone;
 
@@ -222,7 +223,7 @@ pub struct ChainAt {
 /// `peer_id`, or with an empty one, belong to no peer: the story of `Sym::NONE` or of `""` is
 /// empty.
 pub fn story(store: &Store, peer: Sym) -> Story {
-    if names_no_peer(store, peer) {
+    if !Named::of(store).names(peer) {
         return Story::default();
     }
     let rows = store.rows();
@@ -257,7 +258,7 @@ pub struct EveryChain {
 pub fn every_chain(store: &Store, kinds: &Kinds) -> EveryChain {
     use rayon::prelude::*;
     let rows = store.rows();
-    let blank = store.strings().lookup("");
+    let named = Named::of(store);
     // Beside the sort key, what tells where a chain ends (whether an error is final, its
     // room), so that the pass over the sorted errors reads them in turn rather than each one's
     // row, far off in memory.
@@ -267,11 +268,11 @@ pub fn every_chain(store: &Store, kinds: &Kinds) -> EveryChain {
     let mut keyed: Vec<(u64, i64, u32, u32)> = rows
         .par_iter()
         .enumerate()
-        .filter(|(_, r)| !r.peer_id.is_none() && Some(r.peer_id) != blank)
+        .filter(|(_, r)| named.names(r.peer_id))
         .filter(|(_, r)| r.ts != NO_TIME && kinds.is_error(r.kind))
         .map(|(i, r)| {
             let key = (u64::from(r.peer_id.0) << 32) | u64::from(chain_key(r).0);
-            let room = room_of(r, blank).map_or(u32::MAX, |s| s.0);
+            let room = named.named(r.room_id).map_or(u32::MAX, |s| s.0);
             let last = if r.is_terminal() == Some(true) {
                 FINAL
             } else {
@@ -308,7 +309,7 @@ pub fn chain_at(store: &Store, i: usize) -> Result<ChainAt, Outside> {
     if !kinds.is_error(row.kind) {
         return Err(Outside::NotAnError);
     }
-    if names_no_peer(store, row.peer_id) {
+    if !Named::of(store).names(row.peer_id) {
         return Err(Outside::NoPeer);
     }
     if row.ts == NO_TIME {
@@ -333,17 +334,6 @@ pub fn chain_at(store: &Store, i: usize) -> Result<ChainAt, Outside> {
     Ok(ChainAt { chain, position })
 }
 
-/// Whether a `peer_id` names no peer: absent, or empty (events of different people can carry
-/// an empty one, and must not be linked by it).
-fn names_no_peer(store: &Store, peer: Sym) -> bool {
-    peer.is_none() || store.str(peer).is_empty()
-}
-
-/// The room an event names: `None` for no `room_id`, or an empty one.
-fn room_of(row: &Row, blank: Option<Sym>) -> Option<Sym> {
-    (!row.room_id.is_none() && Some(row.room_id) != blank).then_some(row.room_id)
-}
-
 /// What errors must share to be in one chain: the action, or the type when the action is absent.
 fn chain_key(row: &Row) -> Sym {
     if row.action.is_none() {
@@ -356,7 +346,7 @@ fn chain_key(row: &Row) -> Sym {
 /// Folds time-ordered events into chains; returns them and, per event, its chain.
 fn fold(store: &Store, kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option<u32>>) {
     let rows = store.rows();
-    let blank = store.strings().lookup("");
+    let named = Named::of(store);
     let mut chains: Vec<Chain> = Vec::new();
     // For each chain, the time of the next error of its action, and, when that came within
     // the gap in another room (or naming none), where it was.
@@ -375,7 +365,7 @@ fn fold(store: &Store, kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option
             let last = &rows[*chain.events.last().unwrap_or(&i) as usize];
             last.is_terminal() != Some(true)
                 && row.ts - chain.last <= CHAIN_GAP
-                && room_of(last, blank) == room_of(row, blank)
+                && named.named(last.room_id) == named.named(row.room_id)
         });
         let c = match current {
             Some(c) => c,
@@ -383,7 +373,7 @@ fn fold(store: &Store, kinds: &Kinds, events: &[u32]) -> (Vec<Chain>, Vec<Option
                 if let Some(&before) = open.get(&key) {
                     let chain = &chains[before];
                     let last = &rows[*chain.events.last().unwrap_or(&i) as usize];
-                    let (here, there) = (room_of(last, blank), room_of(row, blank));
+                    let (here, there) = (named.named(last.room_id), named.named(row.room_id));
                     let moved = (here != there && row.ts - chain.last <= CHAIN_GAP)
                         .then(|| Elsewhere::of(here, there));
                     next_of[before] = Some((row.ts, moved));

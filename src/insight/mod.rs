@@ -11,6 +11,7 @@ mod empty;
 mod facets;
 mod groups;
 mod keys;
+mod named;
 mod order;
 mod outcome;
 mod quality;

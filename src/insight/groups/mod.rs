@@ -3,6 +3,7 @@
 use rayon::prelude::*;
 
 use super::keys::{Index, compare_values, label_of, parts_of, rank};
+use super::named::Named;
 use super::{GroupValue, Part, parts_for, slice_len};
 use crate::insight::{GroupKey, GroupSort};
 use crate::store::{NO_TIME, Row, Store, Sym};
@@ -584,27 +585,6 @@ fn reused_as_it_is<T>(mut items: Vec<T>, len: usize) -> Vec<T> {
     }
     items.truncate(len);
     items
-}
-
-/// The symbol of `""` in a store: an empty `peer_id` or `room_id` names no peer or room, so the
-/// groups' PEERS and ROOMS count it as they count an absent one.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Named(Option<Sym>);
-
-impl Named {
-    pub(super) fn of(store: &Store) -> Named {
-        Named(store.strings().lookup(""))
-    }
-
-    /// `sym`, or [`Sym::NONE`] when it is the empty string.
-    pub(super) fn or_none(self, sym: Sym) -> Sym {
-        if Some(sym) == self.0 { Sym::NONE } else { sym }
-    }
-
-    /// Whether `sym` names something: neither absent nor empty.
-    pub(super) fn names(self, sym: Sym) -> bool {
-        !sym.is_none() && Some(sym) != self.0
-    }
 }
 
 #[cfg(test)]

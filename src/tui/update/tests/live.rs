@@ -10,14 +10,20 @@ fn follow_mode_needs_a_live_source() {
     assert!(m.status.as_deref().unwrap_or("").contains("live"));
 }
 
+/// `ten()` as a live query's whole answer (every page loaded), in follow mode.
+fn following_a_whole_answer() -> Model {
+    let mut m = loaded(&ten());
+    let mut live = crate::tui::model::Live::new("http://127.0.0.1:1".into());
+    live.fetch = Fetch::Done;
+    live.complete = true;
+    m.session.live = Some(live);
+    run(&mut m, Command::ToggleFollow);
+    m
+}
+
 #[test]
 fn a_follow_tick_runs_the_query_again_keeping_what_is_loaded_and_counts_new_events() {
-    let mut m = loaded(&ten());
-    m.session.live = Some(crate::tui::model::Live::new("http://127.0.0.1:1".into()));
-    // Every page of the query loaded.
-    m.session.live.as_mut().unwrap().fetch = Fetch::Done;
-    m.session.live.as_mut().unwrap().complete = true;
-    run(&mut m, Command::ToggleFollow);
+    let mut m = following_a_whole_answer();
     assert!(m.session.follow.is_some());
     let before = m.events.store.len();
     let effects = update(&mut m, Action::FollowTick);
@@ -328,11 +334,7 @@ fn a_loads_every_page_from_the_groups_the_facets_and_a_story() {
 /// next tick runs the query again (it was left running, and follow mode refreshed no more).
 #[test]
 fn stopping_a_refresh_with_a_ends_it_and_the_next_tick_refreshes_again() {
-    let mut m = loaded(&ten());
-    m.session.live = Some(crate::tui::model::Live::new("http://127.0.0.1:1".into()));
-    m.session.live.as_mut().unwrap().fetch = Fetch::Done;
-    m.session.live.as_mut().unwrap().complete = true;
-    run(&mut m, Command::ToggleFollow);
+    let mut m = following_a_whole_answer();
     update(&mut m, Action::FollowTick);
     let id = m.session.live.as_ref().unwrap().query;
     let effects = run(&mut m, Command::LoadAll);

@@ -16,6 +16,24 @@ fn part(total: Option<u64>, cursor: &str) -> Model {
     m
 }
 
+/// Saves what `m` holds to `path` as an envelope: the status line, and the file read back.
+fn save_to(m: &Model, path: &std::path::Path) -> (String, serde_json::Value) {
+    let saved = crate::tui::save::save(m, path.to_str().unwrap(), SaveWhat::Loaded, true);
+    let Action::Saved(Ok(status)) = saved else {
+        panic!("{saved:?}");
+    };
+    let file = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    (status, file)
+}
+
+/// `part(Some(40), "c:7")` in follow mode, a refresh started and no report of it come yet.
+fn refreshing_part() -> Model {
+    let mut m = part(Some(40), "c:7");
+    run(&mut m, Command::ToggleFollow);
+    update(&mut m, Action::FollowTick);
+    m
+}
+
 #[test]
 fn a_part_is_saved_with_the_querys_own_cursor_and_the_status_line_says_what_the_file_will() {
     let dir = tempfile::tempdir().unwrap();
@@ -49,15 +67,9 @@ fn a_part_is_saved_with_the_querys_own_cursor_and_the_status_line_says_what_the_
             false,
         ),
     ] {
-        let m = part(total, cursor);
-        let saved = crate::tui::save::save(&m, path.to_str().unwrap(), SaveWhat::Loaded, true);
-        let Action::Saved(Ok(status)) = saved else {
-            panic!("{saved:?}");
-        };
+        let (status, file) = save_to(&part(total, cursor), &path);
         let status = status.replace(path.to_str().unwrap(), "part.json");
         assert_eq!(status, format!("{of} {said}"));
-        let file: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!(
             file["next"], cursor,
             "the query's own cursor, not the last page's"
@@ -75,21 +87,15 @@ fn a_part_is_saved_with_the_querys_own_cursor_and_the_status_line_says_what_the_
 fn a_save_while_a_refresh_of_a_part_waits_for_its_first_page_is_still_of_a_part() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("part.json");
-    let mut m = part(Some(40), "c:7");
-    run(&mut m, Command::ToggleFollow);
-    update(&mut m, Action::FollowTick);
+    let m = refreshing_part();
     assert!(m.session.follow.as_ref().unwrap().refreshing);
-    let saved = crate::tui::save::save(&m, path.to_str().unwrap(), SaveWhat::Loaded, true);
-    let Action::Saved(Ok(status)) = saved else {
-        panic!("{saved:?}");
-    };
+    let (status, file) = save_to(&m, &path);
     assert!(
         status.ends_with(
             "part of the 40 the query matched; the file says so, with the cursor of the rest"
         ),
         "{status}"
     );
-    let file: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(
         (file["next"].as_str(), file["total"].as_u64()),
         (Some("c:7"), Some(40))
@@ -114,9 +120,7 @@ fn a_save_while_a_refresh_of_a_part_waits_for_its_first_page_is_still_of_a_part(
 fn a_refresh_of_a_part_that_fails_before_its_first_page_keeps_the_cursor_of_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("part.json");
-    let mut m = part(Some(40), "c:7");
-    run(&mut m, Command::ToggleFollow);
-    update(&mut m, Action::FollowTick);
+    let mut m = refreshing_part();
     let query = m.session.live.as_ref().unwrap().query;
     let tally = Box::new(crate::source::worker::Tally {
         total: Some(40),
@@ -125,14 +129,10 @@ fn a_refresh_of_a_part_that_fails_before_its_first_page_keeps_the_cursor_of_the_
     update(&mut m, Action::Live(Report::Tally { query, tally }));
     let message = "network error: connection refused".to_string();
     update(&mut m, Action::Live(Report::Failed { query, message }));
-    let saved = crate::tui::save::save(&m, path.to_str().unwrap(), SaveWhat::Loaded, true);
-    let Action::Saved(Ok(status)) = saved else {
-        panic!("{saved:?}");
-    };
+    let (status, file) = save_to(&m, &path);
     assert!(
         status.ends_with("the file says so, with the cursor of the rest"),
         "{status}"
     );
-    let file: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(file["next"].as_str(), Some("c:7"));
 }
